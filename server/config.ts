@@ -1,0 +1,68 @@
+// The one place that reads the environment. Everything else receives a Config.
+import path from 'node:path'
+import { z } from 'zod'
+
+const port = z.coerce
+  .number({ error: 'must be a number' })
+  .int('must be a whole number')
+  .min(0, 'must be from 0 to 65535')
+  .max(65535, 'must be from 0 to 65535')
+
+const flag = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' })
+  .transform((value) => ['true', '1', 'yes'].includes(value))
+
+export const ConfigSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  PORT: port.default(3000),
+  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// or postgresql:// URL' }).optional(),
+  DATABASE_POOL_SIZE: z.coerce.number({ error: 'must be a number' }).int().min(2).max(200).default(10),
+  DATA_DIR: z.string().min(1).default('.data'),
+  EMBEDDED_PG_PORT: port.default(54329),
+  RUN_ROLE: z.enum(['all', 'web', 'worker']).default('all'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  BUILD_ON_START: flag.default(true),
+})
+
+type ParsedEnv = z.infer<typeof ConfigSchema>
+
+export type Config = Omit<ParsedEnv, 'DATA_DIR'> & {
+  /** Absolute path. */
+  DATA_DIR: string
+  /** True when the app manages its own Postgres under DATA_DIR. */
+  embeddedDatabase: boolean
+}
+
+export class ConfigError extends Error {
+  readonly issues: Array<{ variable: string; message: string }>
+  constructor(issues: Array<{ variable: string; message: string }>) {
+    const lines = issues.map((issue) => `  ${issue.variable}: ${issue.message}`)
+    super(`Invalid configuration:\n${lines.join('\n')}`)
+    this.name = 'ConfigError'
+    this.issues = issues
+  }
+}
+
+/** Parses the environment; throws ConfigError naming every bad variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env, cwd = process.cwd()): Config {
+  // An empty variable means "unset", as it does in most shells' `VAR= cmd`.
+  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''))
+  const result = ConfigSchema.safeParse(present)
+  if (!result.success) {
+    throw new ConfigError(
+      result.error.issues.map((issue) => {
+        const variable = String(issue.path[0] ?? '(environment)')
+        const given = present[variable]
+        const suffix = given === undefined ? '' : ` (got ${JSON.stringify(given)})`
+        return { variable, message: `${issue.message}${suffix}` }
+      }),
+    )
+  }
+  const parsed = result.data
+  return {
+    ...parsed,
+    DATA_DIR: path.resolve(cwd, parsed.DATA_DIR),
+    embeddedDatabase: parsed.DATABASE_URL === undefined,
+  }
+}

@@ -1,0 +1,28 @@
+// The Express app: request context and security headers first, then health, the API, and the
+// React Router handler for every page. Unknown /api paths answer a problem, never a page.
+import express from 'express'
+import type { AppServices } from '#app/context.ts'
+import { healthRoutes } from '#server/http/health.ts'
+import { problemErrorHandler, sendProblem } from '#server/http/problem.ts'
+import type { ReactRouterMount } from '#server/http/react-router.ts'
+import { requestContext } from '#server/http/request-context.ts'
+import { securityHeaders } from '#server/http/security-headers.ts'
+
+export function createHttpApp(services: AppServices, options: { version: string; pages: ReactRouterMount }) {
+  const app = express()
+  app.disable('x-powered-by')
+  app.use(requestContext(services.log))
+  app.use(securityHeaders({ development: services.config.NODE_ENV === 'development' }))
+  app.use(healthRoutes({ db: services.db, jobs: services.jobs, version: options.version }))
+
+  app.use('/api', (req, res) => {
+    sendProblem(res, {
+      status: 404,
+      title: 'Not Found',
+      detail: `There is no API endpoint ${req.method} ${req.originalUrl}.`,
+    })
+  })
+  app.use(options.pages.router)
+  app.use(problemErrorHandler(services.log))
+  return app
+}

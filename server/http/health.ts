@@ -1,0 +1,52 @@
+// /healthz: the process is up. /readyz: it can do its work (database, migrations, job system).
+import { Router } from 'express'
+import { type Db, pingDatabase } from '#db/database.ts'
+import { pendingMigrations } from '#db/migrate.ts'
+import type { Jobs } from '#server/jobs/boss.ts'
+
+type Check = { ok: boolean; [detail: string]: unknown }
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms)
+  })
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer))
+}
+
+async function check(fn: () => Promise<Omit<Check, 'ok'> & { ok?: boolean }>): Promise<Check> {
+  try {
+    return { ok: true, ...(await withTimeout(fn(), 2000)) }
+  } catch (error) {
+    return { ok: false, error: error instanceof Error ? error.message : String(error) }
+  }
+}
+
+export function healthRoutes(deps: { db: Db; jobs: Jobs; version: string }): Router {
+  const router = Router()
+  const startedAt = Date.now()
+
+  router.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok', version: deps.version, uptimeSeconds: Math.round((Date.now() - startedAt) / 1000) })
+  })
+
+  router.get('/readyz', async (_req, res) => {
+    const [database, migrations, jobs] = await Promise.all([
+      check(async () => {
+        const started = performance.now()
+        await pingDatabase(deps.db)
+        return { latencyMs: Math.round((performance.now() - started) * 10) / 10 }
+      }),
+      check(async () => {
+        const pending = await pendingMigrations(deps.db)
+        return { ok: pending.length === 0, pending }
+      }),
+      check(async () => ({ ok: deps.jobs.isRunning() })),
+    ])
+    const ready = database.ok && migrations.ok && jobs.ok
+    res
+      .status(ready ? 200 : 503)
+      .json({ status: ready ? 'ready' : 'not_ready', checks: { database, migrations, jobs } })
+  })
+  return router
+}

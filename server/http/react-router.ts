@@ -1,0 +1,42 @@
+// Mounts the React Router app: the production build, or Vite's dev server with HMR.
+import { createRequestHandler } from '@react-router/express'
+import express, { type Router } from 'express'
+import { RouterContextProvider, type ServerBuild } from 'react-router'
+import { type AppServices, requestInfoContext, servicesContext } from '#app/context.ts'
+import { clientBuildDir, serverBuildPath } from '#server/http/app-build.ts'
+
+export type ReactRouterMount = { router: Router; close: () => Promise<void> }
+
+export async function mountReactRouter(services: AppServices): Promise<ReactRouterMount> {
+  const router = express.Router()
+  const development = services.config.NODE_ENV === 'development'
+  let build: ServerBuild | (() => Promise<ServerBuild>)
+  let close = async () => {}
+
+  if (development) {
+    const vite = await import('vite')
+    const devServer = await vite.createServer({ server: { middlewareMode: true }, appType: 'custom' })
+    router.use(devServer.middlewares)
+    build = () => devServer.ssrLoadModule('virtual:react-router/server-build') as Promise<ServerBuild>
+    close = () => devServer.close()
+  } else {
+    build = (await import(serverBuildPath)) as ServerBuild
+    // Hashed file names: cache for a year. Everything else in build/client: an hour.
+    router.use('/assets', express.static(`${clientBuildDir}/assets`, { immutable: true, maxAge: '1y', index: false }))
+    router.use(express.static(clientBuildDir, { maxAge: '1h', index: false }))
+  }
+
+  router.use(
+    createRequestHandler({
+      build,
+      mode: services.config.NODE_ENV,
+      getLoadContext(_req, res) {
+        const context = new RouterContextProvider()
+        context.set(servicesContext, services)
+        context.set(requestInfoContext, { requestId: res.locals.requestId, nonce: res.locals.cspNonce })
+        return context
+      },
+    }),
+  )
+  return { router, close }
+}

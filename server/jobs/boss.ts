@@ -1,0 +1,88 @@
+// pg-boss on the app's database, in its own schema. Queues are created at boot from the job
+// definitions; a worker parses job data with the definition's zod schema before the handler runs.
+import { type Job, PgBoss, type QueueOptions, type SendOptions } from 'pg-boss'
+import type { z } from 'zod'
+import { type Logger, withLogContext } from '#server/logger.ts'
+
+export type JobDefinition<Data = unknown> = {
+  queue: string
+  schema: z.ZodType<Data>
+  queueOptions?: QueueOptions
+  /** How many jobs of this queue one process runs at once. */
+  concurrency?: number
+  handler: (data: Data, job: Job<unknown>) => Promise<void>
+}
+
+export function defineJob<Data>(definition: JobDefinition<Data>): JobDefinition<Data> {
+  return definition
+}
+
+export type Jobs = {
+  boss: PgBoss
+  /** True while started and not stopping; /readyz reports it. */
+  isRunning: () => boolean
+  send: <Data>(definition: JobDefinition<Data>, data: Data, options?: SendOptions) => Promise<string | null>
+  stop: () => Promise<void>
+}
+
+export const JOBS_SCHEMA = 'pgboss'
+
+export async function startJobs(options: {
+  connectionString: string
+  definitions: JobDefinition<never>[]
+  /** Run handlers in this process (roles `all` and `worker`); otherwise only send. */
+  work: boolean
+  log: Logger
+  stopTimeoutMs?: number
+}): Promise<Jobs> {
+  const { log, definitions } = options
+  const boss = new PgBoss({
+    connectionString: options.connectionString,
+    schema: JOBS_SCHEMA,
+    application_name: 'sextant-jobs',
+    max: 4,
+    // Maintenance and cron run where the work runs; web-only processes just send.
+    supervise: options.work,
+    schedule: options.work,
+  })
+  boss.on('error', (error) => log.error({ err: error }, 'job system error'))
+  await boss.start()
+  let running = true
+
+  for (const definition of definitions) {
+    await boss.createQueue(definition.queue, definition.queueOptions)
+  }
+  if (options.work) {
+    for (const definition of definitions) {
+      await boss.work(
+        definition.queue,
+        { batchSize: 1, localConcurrency: definition.concurrency ?? 1 },
+        async ([job]) => {
+          if (!job) return
+          await withLogContext({ jobId: job.id }, async () => {
+            const data = definition.schema.parse(job.data)
+            await definition.handler(data as never, job)
+          })
+        },
+      )
+    }
+  }
+  log.info({ queues: definitions.map((definition) => definition.queue), work: options.work }, 'job system started')
+
+  let stopping: Promise<void> | undefined
+  return {
+    boss,
+    isRunning: () => running,
+    send: (definition, data, sendOptions) =>
+      boss.send(definition.queue, definition.schema.parse(data) as object, sendOptions ?? {}),
+    stop() {
+      stopping ??= (async () => {
+        running = false
+        // graceful: let active handlers finish (up to the timeout) before the pool closes.
+        await boss.stop({ graceful: true, close: true, timeout: options.stopTimeoutMs ?? 10_000 })
+        log.info('job system stopped')
+      })()
+      return stopping
+    },
+  }
+}

@@ -1,0 +1,68 @@
+// Process entry for `npm start`, `npm run dev` and `npm run worker`.
+import { ConfigError, loadConfig } from '#server/config.ts'
+import { createLogger } from '#server/logger.ts'
+import { startSextant } from '#server/start.ts'
+
+function readConfig() {
+  try {
+    return loadConfig()
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error
+    process.stderr.write(`${error.message}\nSee "Configuration" in README.md.\n`)
+    process.exit(1)
+  }
+}
+
+const config = readConfig()
+const log = createLogger({ level: config.LOG_LEVEL })
+const SHUTDOWN_LIMIT_MS = 30_000
+
+const starting = startSextant({ config, log })
+let shuttingDown = false
+
+async function shutdown(reason: string, exitCode: number) {
+  if (shuttingDown) {
+    log.warn('second signal: exiting now')
+    process.exit(1)
+  }
+  shuttingDown = true
+  log.info({ reason }, 'shutting down')
+  setTimeout(() => {
+    log.error('shutdown took too long; exiting')
+    process.exit(1)
+  }, SHUTDOWN_LIMIT_MS).unref()
+  // A signal during boot waits for boot to finish (or fail) so nothing it started is orphaned.
+  await starting.then(
+    (sextant) => sextant.stop(),
+    () => {},
+  )
+  log.info('stopped')
+  process.exit(exitCode)
+}
+
+process.on('SIGINT', () => void shutdown('SIGINT', 0))
+process.on('SIGTERM', () => void shutdown('SIGTERM', 0))
+process.on('uncaughtException', (error) => {
+  log.fatal({ err: error }, 'uncaught exception')
+  void shutdown('uncaughtException', 1)
+})
+process.on('unhandledRejection', (error) => {
+  log.fatal({ err: error }, 'unhandled promise rejection')
+  void shutdown('unhandledRejection', 1)
+})
+
+const sextant = await starting.catch((error: unknown) => {
+  log.fatal({ err: error }, error instanceof Error ? error.message : 'failed to start')
+  process.exit(1)
+})
+
+if (sextant.url) {
+  log.info({ url: sextant.url, role: config.RUN_ROLE }, `Sextant is ready at ${sextant.url}`)
+  if (process.stdout.isTTY) {
+    process.stdout.write(
+      `\n  Sextant is running at ${sextant.url}\n  Dashboard: ${sextant.url}/dashboard\n  Stop with Ctrl-C.\n\n`,
+    )
+  }
+} else {
+  log.info({ role: config.RUN_ROLE }, 'Sextant worker is running')
+}

@@ -1,0 +1,126 @@
+// Boots Sextant: database (embedded or DATABASE_URL), migrations, job system, HTTP.
+// Returns a handle whose stop() undoes each step in reverse order.
+import fs from 'node:fs'
+import type { AddressInfo } from 'node:net'
+import path from 'node:path'
+import { createDb, createPool, type Db } from '#db/database.ts'
+import { type EmbeddedPostgres, startEmbeddedPostgres } from '#db/embedded.ts'
+import { migrateToLatest } from '#db/migrate.ts'
+import type { Config } from '#server/config.ts'
+import { createHttpApp } from '#server/http/app.ts'
+import { ensureAppBuild, projectRoot } from '#server/http/app-build.ts'
+import { mountReactRouter } from '#server/http/react-router.ts'
+import { type JobDefinition, type Jobs, startJobs } from '#server/jobs/boss.ts'
+import { jobDefinitions } from '#server/jobs/definitions.ts'
+import type { Logger } from '#server/logger.ts'
+import { installedAt } from '#server/settings.ts'
+
+export type Sextant = {
+  /** Base URL of the HTTP server; undefined for a worker-only process. */
+  url: string | undefined
+  databaseUrl: string
+  db: Db
+  jobs: Jobs
+  stop: () => Promise<void>
+}
+
+const version = (JSON.parse(fs.readFileSync(path.join(projectRoot, 'package.json'), 'utf8')) as { version: string })
+  .version
+
+/** The embedded cluster holds one database for the app, beside Postgres's own. */
+async function embeddedAppDatabase(embedded: EmbeddedPostgres, log: Logger): Promise<string> {
+  const pool = createPool(embedded.url, 1, log)
+  try {
+    const { rowCount } = await pool.query(`select 1 from pg_database where datname = 'sextant'`)
+    if (!rowCount) await pool.query('create database sextant')
+  } finally {
+    await pool.end()
+  }
+  const url = new URL(embedded.url)
+  url.pathname = '/sextant'
+  return url.toString()
+}
+
+export async function startSextant(options: {
+  config: Config
+  log: Logger
+  jobs?: JobDefinition<never>[]
+}): Promise<Sextant> {
+  const { config, log } = options
+  const cleanups: Array<() => Promise<void>> = []
+  async function stop() {
+    while (cleanups.length > 0) {
+      const cleanup = cleanups.pop()
+      await cleanup?.().catch((error) => log.error({ err: error }, 'error while stopping'))
+    }
+  }
+
+  try {
+    let databaseUrl = config.DATABASE_URL
+    if (!databaseUrl) {
+      const embedded = await startEmbeddedPostgres({
+        dataDir: config.DATA_DIR,
+        preferredPort: config.EMBEDDED_PG_PORT,
+        log,
+      })
+      cleanups.push(embedded.stop)
+      databaseUrl = await embeddedAppDatabase(embedded, log)
+    }
+
+    const pool = createPool(databaseUrl, config.DATABASE_POOL_SIZE, log)
+    const db = createDb(pool)
+    cleanups.push(() => db.destroy())
+    const applied = await migrateToLatest(db)
+    const since = await installedAt(db)
+    log.info(
+      { applied, installedAt: since.toISOString(), embedded: config.embeddedDatabase },
+      applied.length > 0 ? 'database migrated' : 'database is up to date',
+    )
+
+    const jobs = await startJobs({
+      connectionString: databaseUrl,
+      definitions: options.jobs ?? jobDefinitions,
+      work: config.RUN_ROLE !== 'web',
+      log,
+    })
+    cleanups.push(jobs.stop)
+
+    let url: string | undefined
+    if (config.RUN_ROLE !== 'worker') {
+      if (config.NODE_ENV !== 'development' && config.BUILD_ON_START) await ensureAppBuild(log)
+      const services = { config, db, jobs, log }
+      const pages = await mountReactRouter(services)
+      cleanups.push(pages.close)
+      const app = createHttpApp(services, { version, pages })
+      const server = app.listen(config.PORT, config.HOST)
+      await new Promise<void>((resolve, reject) => {
+        server.once('listening', resolve)
+        server.once('error', (error: NodeJS.ErrnoException) =>
+          reject(
+            error.code === 'EADDRINUSE'
+              ? new Error(`Port ${config.PORT} is already in use. Set PORT to a free port (or 0 for any).`)
+              : error,
+          ),
+        )
+      })
+      cleanups.push(
+        () =>
+          new Promise<void>((resolve) => {
+            server.close(() => resolve())
+            server.closeIdleConnections()
+            // Long-lived responses (event streams) get a moment, then are cut.
+            setTimeout(() => server.closeAllConnections(), 2000).unref()
+          }),
+      )
+      const { port } = server.address() as AddressInfo
+      const host = ['127.0.0.1', '0.0.0.0', '::', '::1'].includes(config.HOST) ? 'localhost' : config.HOST
+      url = `http://${host}:${port}`
+    }
+
+    let stopping: Promise<void> | undefined
+    return { url, databaseUrl, db, jobs, stop: () => (stopping ??= stop()) }
+  } catch (error) {
+    await stop()
+    throw error
+  }
+}
