@@ -44,7 +44,7 @@ async function embeddedAppDatabase(embedded: EmbeddedPostgres, log: Logger): Pro
 export async function startSextant(options: {
   config: Config
   log: Logger
-  jobs?: JobDefinition<never>[]
+  jobs?: JobDefinition<unknown>[]
 }): Promise<Sextant> {
   const { config, log } = options
   const cleanups: Array<() => Promise<void>> = []

@@ -1,9 +1,15 @@
 // Mounts the React Router app: the production build, or Vite's dev server with HMR.
+import { createRequire } from 'node:module'
 import { createRequestHandler } from '@react-router/express'
 import express, { type Router } from 'express'
-import { RouterContextProvider, type ServerBuild } from 'react-router'
+import type { ServerBuild } from 'react-router'
 import { type AppServices, requestInfoContext, servicesContext } from '#app/context.ts'
 import { clientBuildDir, serverBuildPath } from '#server/http/app-build.ts'
+
+// The request handler checks `context instanceof RouterContextProvider` against the copy of
+// react-router that @react-router/express loads. Node's require gives us that same copy, even
+// under a module runner (vitest) that would otherwise hand this file a second instance.
+const { RouterContextProvider } = createRequire(import.meta.url)('react-router') as typeof import('react-router')
 
 export type ReactRouterMount = { router: Router; close: () => Promise<void> }
 

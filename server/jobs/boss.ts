@@ -10,7 +10,8 @@ export type JobDefinition<Data = unknown> = {
   queueOptions?: QueueOptions
   /** How many jobs of this queue one process runs at once. */
   concurrency?: number
-  handler: (data: Data, job: Job<unknown>) => Promise<void>
+  // Method syntax on purpose: definitions of different data types share one list.
+  handler(data: Data, job: Job<unknown>): Promise<void>
 }
 
 export function defineJob<Data>(definition: JobDefinition<Data>): JobDefinition<Data> {
@@ -29,7 +30,7 @@ export const JOBS_SCHEMA = 'pgboss'
 
 export async function startJobs(options: {
   connectionString: string
-  definitions: JobDefinition<never>[]
+  definitions: JobDefinition<unknown>[]
   /** Run handlers in this process (roles `all` and `worker`); otherwise only send. */
   work: boolean
   log: Logger
@@ -61,7 +62,7 @@ export async function startJobs(options: {
           if (!job) return
           await withLogContext({ jobId: job.id }, async () => {
             const data = definition.schema.parse(job.data)
-            await definition.handler(data as never, job)
+            await definition.handler(data, job)
           })
         },
       )
@@ -73,7 +74,7 @@ export async function startJobs(options: {
   return {
     boss,
     isRunning: () => running,
-    send: (definition, data, sendOptions) =>
+    send: async (definition, data, sendOptions) =>
       boss.send(definition.queue, definition.schema.parse(data) as object, sendOptions ?? {}),
     stop() {
       stopping ??= (async () => {

@@ -1,4 +1,4 @@
 import type { JobDefinition } from '#server/jobs/boss.ts'
 
 /** Every job the app runs. Each queue is created at boot; workers run the handlers. */
-export const jobDefinitions: JobDefinition<never>[] = []
+export const jobDefinitions: JobDefinition<unknown>[] = []

@@ -1,0 +1,50 @@
+import path from 'node:path'
+import { expect, test } from 'vitest'
+import { ConfigError, loadConfig } from '#server/config.ts'
+
+test('defaults give a local, embedded-database setup', () => {
+  const config = loadConfig({}, '/srv/sextant')
+  expect(config).toMatchObject({
+    NODE_ENV: 'production',
+    PORT: 3000,
+    HOST: '127.0.0.1',
+    RUN_ROLE: 'all',
+    DATA_DIR: path.resolve('/srv/sextant', '.data'),
+    embeddedDatabase: true,
+  })
+})
+
+test('a non-numeric PORT is rejected with the variable named and the value quoted', () => {
+  expect(() => loadConfig({ PORT: 'abc' })).toThrowError(ConfigError)
+  try {
+    loadConfig({ PORT: 'abc' })
+  } catch (error) {
+    expect((error as ConfigError).issues).toEqual([{ variable: 'PORT', message: 'must be a number (got "abc")' }])
+    expect((error as Error).message).toContain('PORT')
+  }
+})
+
+test('every bad variable is reported at once', () => {
+  try {
+    loadConfig({ PORT: '70000', RUN_ROLE: 'boss', DATABASE_URL: 'mysql://x' })
+    expect.unreachable()
+  } catch (error) {
+    const variables = (error as ConfigError).issues.map((issue) => issue.variable).sort()
+    expect(variables).toEqual(['DATABASE_URL', 'PORT', 'RUN_ROLE'])
+  }
+})
+
+test('an empty variable counts as unset', () => {
+  expect(loadConfig({ PORT: '', DATABASE_URL: '' })).toMatchObject({ PORT: 3000, embeddedDatabase: true })
+})
+
+test('DATABASE_URL turns the embedded database off', () => {
+  const config = loadConfig({ DATABASE_URL: 'postgres://u:p@db.internal:5432/sextant' })
+  expect(config.embeddedDatabase).toBe(false)
+})
+
+test('boolean flags accept true/false spellings and reject others', () => {
+  expect(loadConfig({ BUILD_ON_START: 'false' }).BUILD_ON_START).toBe(false)
+  expect(loadConfig({ BUILD_ON_START: '1' }).BUILD_ON_START).toBe(true)
+  expect(() => loadConfig({ BUILD_ON_START: 'maybe' })).toThrowError(/BUILD_ON_START: must be true or false/)
+})

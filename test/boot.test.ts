@@ -1,0 +1,94 @@
+// The quickstart contract, end to end: the real entry point, its own embedded Postgres, signals.
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { afterAll, expect, test } from 'vitest'
+import { createDatabase } from '#test/support/database.ts'
+import { processesMentioning, spawnSextant } from '#test/support/process.ts'
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sextant-boot-'))
+fs.chmodSync(dataDir, 0o755)
+afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }))
+
+const env = { DATA_DIR: dataDir, EMBEDDED_PG_PORT: '0' }
+
+async function expectServing(url: string) {
+  expect((await fetch(`${url}/healthz`)).status).toBe(200)
+  expect((await fetch(`${url}/readyz`)).status).toBe(200)
+  const dashboard = await fetch(`${url}/dashboard`)
+  expect(dashboard.status).toBe(200)
+  expect(await dashboard.text()).toContain('Dashboard')
+}
+
+test('first start initialises the cluster, serves, and SIGINT leaves no postgres behind', async () => {
+  const app = spawnSextant(env)
+  await app.waitForLog((line) => line.msg === 'initialising a new embedded Postgres cluster')
+  const ready = await app.waitForLog((line) => typeof line.url === 'string')
+  await expectServing(ready.url as string)
+  expect(processesMentioning(dataDir).length).toBeGreaterThan(0)
+
+  app.child.kill('SIGINT')
+  expect(await app.exited).toBe(0)
+  expect(app.lines.map((line) => line.msg)).toEqual(
+    expect.arrayContaining(['shutting down', 'job system stopped', 'embedded Postgres stopped', 'stopped']),
+  )
+  expect(processesMentioning(dataDir)).toEqual([])
+  expect(fs.existsSync(path.join(dataDir, 'postgres', 'PG_VERSION'))).toBe(true)
+})
+
+test('a second start reuses the data, and SIGTERM stops it cleanly too', async () => {
+  const first = fs.readFileSync(path.join(dataDir, 'postgres-password'), 'utf8')
+  const app = spawnSextant(env)
+  await app.waitForLog((line) => line.msg === 'reusing the embedded Postgres cluster')
+  const migrated = await app.waitForLog((line) => line.msg === 'database is up to date')
+  const ready = await app.waitForLog((line) => typeof line.url === 'string')
+  await expectServing(ready.url as string)
+  expect(fs.readFileSync(path.join(dataDir, 'postgres-password'), 'utf8')).toBe(first)
+  expect(migrated.applied).toEqual([])
+
+  app.child.kill('SIGTERM')
+  expect(await app.exited).toBe(0)
+  expect(processesMentioning(dataDir)).toEqual([])
+})
+
+test('after a kill -9, the next start stops the orphaned postgres and carries on', async () => {
+  const crashed = spawnSextant(env)
+  await crashed.waitForLog((line) => typeof line.url === 'string')
+  crashed.child.kill('SIGKILL')
+  await crashed.exited
+  expect(processesMentioning(dataDir).length).toBeGreaterThan(0) // postgres outlived its parent
+
+  const app = spawnSextant(env)
+  await app.waitForLog((line) => line.msg === 'stopping a Postgres left running by an earlier Sextant process')
+  const ready = await app.waitForLog((line) => typeof line.url === 'string')
+  await expectServing(ready.url as string)
+  app.child.kill('SIGINT')
+  expect(await app.exited).toBe(0)
+  expect(processesMentioning(dataDir)).toEqual([])
+})
+
+test('a bad variable stops the process at boot with its name', async () => {
+  const app = spawnSextant({ ...env, PORT: 'abc' })
+  expect(await app.exited).toBe(1)
+  expect(app.stderr()).toContain('PORT: must be a number (got "abc")')
+  expect(processesMentioning(dataDir)).toEqual([])
+})
+
+test('with DATABASE_URL set, that database is used and no embedded server starts', async () => {
+  const database = await createDatabase('template0')
+  const otherDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sextant-external-'))
+  try {
+    const app = spawnSextant({ DATABASE_URL: database.url, DATA_DIR: otherDataDir })
+    const migrated = await app.waitForLog((line) => line.msg === 'database migrated')
+    expect(migrated).toMatchObject({ embedded: false })
+    const ready = await app.waitForLog((line) => typeof line.url === 'string')
+    await expectServing(ready.url as string)
+    app.child.kill('SIGINT')
+    expect(await app.exited).toBe(0)
+    expect(app.lines.some((line) => /embedded Postgres/i.test(line.msg))).toBe(false)
+    expect(fs.readdirSync(otherDataDir)).toEqual([])
+  } finally {
+    await database.drop()
+    fs.rmSync(otherDataDir, { recursive: true, force: true })
+  }
+})

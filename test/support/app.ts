@@ -1,0 +1,32 @@
+// Starts the whole app (the same startSextant as `npm start`) on a free port, on its own database.
+import { loadConfig } from '#server/config.ts'
+import type { JobDefinition } from '#server/jobs/boss.ts'
+import { type Sextant, startSextant } from '#server/start.ts'
+import { createDatabase } from '#test/support/database.ts'
+import { testLogger } from '#test/support/logger.ts'
+
+export type TestApp = Sextant & { url: string; fetch: (path: string, init?: RequestInit) => Promise<Response> }
+
+export async function startTestApp(
+  options: { env?: Record<string, string>; jobs?: JobDefinition<unknown>[] } = {},
+): Promise<TestApp> {
+  const database = await createDatabase('sextant_template')
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    PORT: '0',
+    DATABASE_URL: database.url,
+    BUILD_ON_START: 'false',
+    ...options.env,
+  })
+  const sextant = await startSextant({ config, log: testLogger(), jobs: options.jobs ?? [] })
+  const url = sextant.url as string
+  return {
+    ...sextant,
+    url,
+    fetch: (path, init) => fetch(new URL(path, url), init),
+    async stop() {
+      await sextant.stop()
+      await database.drop()
+    },
+  }
+}

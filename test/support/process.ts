@@ -1,0 +1,82 @@
+// Runs `node server/main.ts` as a real child process, as `npm start` does, and reads its JSON logs.
+import { type ChildProcess, spawn } from 'node:child_process'
+import fs from 'node:fs'
+import path from 'node:path'
+import readline from 'node:readline'
+import { projectRoot } from '#server/http/app-build.ts'
+
+export type LogLine = { level: string; msg: string; [field: string]: unknown }
+
+export type SextantProcess = {
+  child: ChildProcess
+  lines: LogLine[]
+  stderr: () => string
+  waitForLog: (predicate: (line: LogLine) => boolean, timeoutMs?: number) => Promise<LogLine>
+  exited: Promise<number | null>
+}
+
+export function spawnSextant(env: Record<string, string>): SextantProcess {
+  const child = spawn(process.execPath, [path.join(projectRoot, 'server/main.ts')], {
+    cwd: projectRoot,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LOG_LEVEL: 'info', PORT: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  const lines: LogLine[] = []
+  const waiters = new Set<() => void>()
+  let stderr = ''
+  child.stderr?.on('data', (chunk) => (stderr += chunk))
+  readline.createInterface({ input: child.stdout as NodeJS.ReadableStream }).on('line', (text) => {
+    try {
+      lines.push(JSON.parse(text) as LogLine)
+    } catch {
+      lines.push({ level: 'text', msg: text })
+    }
+    for (const wake of waiters) wake()
+  })
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+
+  function waitForLog(predicate: (line: LogLine) => boolean, timeoutMs = 60_000): Promise<LogLine> {
+    return new Promise((resolve, reject) => {
+      const check = () => {
+        const found = lines.find(predicate)
+        if (!found) return
+        cleanup()
+        resolve(found)
+      }
+      const timer = setTimeout(() => {
+        cleanup()
+        reject(
+          new Error(`log line not seen in ${timeoutMs} ms. Logs:\n${lines.map((l) => l.msg).join('\n')}\n${stderr}`),
+        )
+      }, timeoutMs)
+      const onExit = () => {
+        cleanup()
+        reject(new Error(`process exited before the log line appeared. Logs:\n${JSON.stringify(lines)}\n${stderr}`))
+      }
+      function cleanup() {
+        clearTimeout(timer)
+        waiters.delete(check)
+        child.off('exit', onExit)
+      }
+      waiters.add(check)
+      child.once('exit', onExit)
+      check()
+    })
+  }
+  return { child, lines, stderr: () => stderr, waitForLog, exited }
+}
+
+/** Pids of running processes whose command line mentions `text` (Linux /proc). */
+export function processesMentioning(text: string): number[] {
+  return fs
+    .readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((pid) => {
+      try {
+        return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(text)
+      } catch {
+        return false
+      }
+    })
+    .map(Number)
+}
