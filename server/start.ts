@@ -4,7 +4,7 @@ import fs from 'node:fs'
 import type { AddressInfo } from 'node:net'
 import path from 'node:path'
 import { createDb, createPool, type Db } from '#db/database.ts'
-import { type EmbeddedPostgres, startEmbeddedPostgres } from '#db/embedded.ts'
+import { startEmbeddedPostgres } from '#db/embedded.ts'
 import { migrateToLatest } from '#db/migrate.ts'
 import type { Config } from '#server/config.ts'
 import { createHttpApp } from '#server/http/app.ts'
@@ -26,20 +26,6 @@ export type Sextant = {
 
 const version = (JSON.parse(fs.readFileSync(path.join(projectRoot, 'package.json'), 'utf8')) as { version: string })
   .version
-
-/** The embedded cluster holds one database for the app, beside Postgres's own. */
-async function embeddedAppDatabase(embedded: EmbeddedPostgres, log: Logger): Promise<string> {
-  const pool = createPool(embedded.url, 1, log)
-  try {
-    const { rowCount } = await pool.query(`select 1 from pg_database where datname = 'sextant'`)
-    if (!rowCount) await pool.query('create database sextant')
-  } finally {
-    await pool.end()
-  }
-  const url = new URL(embedded.url)
-  url.pathname = '/sextant'
-  return url.toString()
-}
 
 export async function startSextant(options: {
   config: Config
@@ -64,7 +50,7 @@ export async function startSextant(options: {
         log,
       })
       cleanups.push(embedded.stop)
-      databaseUrl = await embeddedAppDatabase(embedded, log)
+      databaseUrl = embedded.url
     }
 
     const pool = createPool(databaseUrl, config.DATABASE_POOL_SIZE, log)

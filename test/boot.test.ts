@@ -4,7 +4,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { afterAll, expect, test } from 'vitest'
 import { createDatabase } from '#test/support/database.ts'
-import { processesMentioning, spawnSextant } from '#test/support/process.ts'
+import { processesMentioning, runCli, spawnSextant } from '#test/support/process.ts'
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sextant-boot-'))
 fs.chmodSync(dataDir, 0o755)
@@ -45,6 +45,8 @@ test('a second start reuses the data, and SIGTERM stops it cleanly too', async (
   await expectServing(ready.url as string)
   expect(fs.readFileSync(path.join(dataDir, 'postgres-password'), 'utf8')).toBe(first)
   expect(migrated.applied).toEqual([])
+  // The CLI works beside the running app, through the app's own Postgres.
+  expect(await runCli(['db', 'status'], env)).toMatchObject({ code: 0, stdout: 'Up to date: no pending migrations.\n' })
 
   app.child.kill('SIGTERM')
   expect(await app.exited).toBe(0)

@@ -25,17 +25,17 @@ export default async function setup(project: TestProject) {
   fs.chmodSync(dataDir, 0o755) // the postgres OS user must reach it when we run as root
   const [postgres] = await Promise.all([startEmbeddedPostgres({ dataDir, preferredPort: 0, log }), ensureAppBuild(log)])
 
-  const admin = new pg.Client({ connectionString: postgres.url })
+  const admin = new pg.Client({ connectionString: postgres.adminUrl })
   await admin.connect()
   await admin.query(`create database ${TEMPLATE_DATABASE}`)
   await admin.end()
-  const templateUrl = new URL(postgres.url)
+  const templateUrl = new URL(postgres.adminUrl)
   templateUrl.pathname = `/${TEMPLATE_DATABASE}`
   const db = createDb(createPool(templateUrl.toString(), 2, log))
   await migrateToLatest(db)
   await db.destroy()
 
-  project.provide('postgresUrl', postgres.url)
+  project.provide('postgresUrl', postgres.adminUrl)
   return async () => {
     await postgres.stop()
     fs.rmSync(dataDir, { recursive: true, force: true })
