@@ -1,5 +1,6 @@
 // The quickstart contract, end to end: the real entry point, its own embedded Postgres, signals.
 import fs from 'node:fs'
+import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, expect, test } from 'vitest'
@@ -36,10 +37,16 @@ test('first start initialises the cluster, serves, and SIGINT leaves no postgres
   expect(fs.existsSync(path.join(dataDir, 'postgres', 'PG_VERSION'))).toBe(true)
 })
 
-test('a second start reuses the data, and SIGTERM stops it cleanly too', async () => {
+test('a second start reuses the data, moves off a taken port, and SIGTERM stops it cleanly', async () => {
   const first = fs.readFileSync(path.join(dataDir, 'postgres-password'), 'utf8')
-  const app = spawnSextant(env)
+  const squatter = net.createServer()
+  await new Promise<void>((resolve) => squatter.listen(0, '127.0.0.1', resolve))
+  const taken = (squatter.address() as net.AddressInfo).port
+  const app = spawnSextant({ ...env, EMBEDDED_PG_PORT: String(taken) })
   await app.waitForLog((line) => line.msg === 'reusing the embedded Postgres cluster')
+  const moved = await app.waitForLog((line) => line.msg === 'the embedded Postgres port is in use; using another')
+  expect(moved).toMatchObject({ taken, port: expect.any(Number) })
+  expect(moved.port).not.toBe(taken)
   const migrated = await app.waitForLog((line) => line.msg === 'database is up to date')
   const ready = await app.waitForLog((line) => typeof line.url === 'string')
   await expectServing(ready.url as string)
@@ -50,6 +57,7 @@ test('a second start reuses the data, and SIGTERM stops it cleanly too', async (
 
   app.child.kill('SIGTERM')
   expect(await app.exited).toBe(0)
+  squatter.close()
   expect(processesMentioning(dataDir)).toEqual([])
 })
 
@@ -92,5 +100,21 @@ test('with DATABASE_URL set, that database is used and no embedded server starts
   } finally {
     await database.drop()
     fs.rmSync(otherDataDir, { recursive: true, force: true })
+  }
+})
+
+test('RUN_ROLE=worker runs jobs and serves no HTTP', async () => {
+  const database = await createDatabase('sextant_template')
+  try {
+    const worker = spawnSextant({ DATABASE_URL: database.url, RUN_ROLE: 'worker', PORT: '3999' })
+    const started = await worker.waitForLog((line) => line.msg === 'job system started')
+    expect(started).toMatchObject({ work: true })
+    await worker.waitForLog((line) => line.msg === 'Sextant worker is running')
+    await expect(fetch('http://127.0.0.1:3999/healthz')).rejects.toThrow()
+    worker.child.kill('SIGTERM')
+    expect(await worker.exited).toBe(0)
+    expect(worker.lines.some((line) => typeof line.url === 'string')).toBe(false)
+  } finally {
+    await database.drop()
   }
 })

@@ -18,7 +18,13 @@ export function requestContext(log: Logger): RequestHandler {
     res.once('finish', () => {
       const durationMs = Number(process.hrtime.bigint() - started) / 1e6
       const path = req.originalUrl.split('?')[0]
-      const line = { method: req.method, path, status: res.statusCode, durationMs: Math.round(durationMs * 10) / 10 }
+      const line = {
+        reqId: requestId,
+        method: req.method,
+        path,
+        status: res.statusCode,
+        durationMs: Math.round(durationMs * 10) / 10,
+      }
       if (QUIET_PATHS.has(path ?? '') && res.statusCode < 400) log.debug(line, 'request')
       else log.info(line, 'request')
     })

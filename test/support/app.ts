@@ -1,6 +1,7 @@
 // Starts the whole app (the same startSextant as `npm start`) on a free port, on its own database.
 import { loadConfig } from '#server/config.ts'
 import type { JobDefinition } from '#server/jobs/boss.ts'
+import type { Logger } from '#server/logger.ts'
 import { type Sextant, startSextant } from '#server/start.ts'
 import { createDatabase } from '#test/support/database.ts'
 import { testLogger } from '#test/support/logger.ts'
@@ -8,7 +9,7 @@ import { testLogger } from '#test/support/logger.ts'
 export type TestApp = Sextant & { url: string; fetch: (path: string, init?: RequestInit) => Promise<Response> }
 
 export async function startTestApp(
-  options: { env?: Record<string, string>; jobs?: JobDefinition<unknown>[] } = {},
+  options: { env?: Record<string, string>; jobs?: JobDefinition<unknown>[]; log?: Logger } = {},
 ): Promise<TestApp> {
   const database = await createDatabase('sextant_template')
   const config = loadConfig({
@@ -18,7 +19,7 @@ export async function startTestApp(
     BUILD_ON_START: 'false',
     ...options.env,
   })
-  const sextant = await startSextant({ config, log: testLogger(), jobs: options.jobs ?? [] })
+  const sextant = await startSextant({ config, log: options.log ?? testLogger(), jobs: options.jobs ?? [] })
   const url = sextant.url as string
   return {
     ...sextant,
