@@ -56,6 +56,40 @@ function canReach(dir: string, user: OsUser): boolean {
   return spawnSync('test', ['-w', dir, '-a', '-x', dir], { uid: user.uid, gid: user.gid }).status === 0
 }
 
+const ROOT_FALLBACK = '/var/lib/sextant'
+
+function ensureRootFallbackDir(): string {
+  fs.mkdirSync(ROOT_FALLBACK, { recursive: true, mode: 0o755 })
+  fs.chmodSync(ROOT_FALLBACK, 0o755)
+  return ROOT_FALLBACK
+}
+
+/**
+ * As root, the postgres user runs the binaries too. A checkout it cannot traverse (a mode-700
+ * temp dir, /root) hides node_modules from it, so copy the Postgres distribution (60 MB, once per
+ * version) to /var/lib/sextant and run it from there.
+ */
+function reachableBinaries(binaries: Binaries, user: OsUser | undefined): Binaries {
+  if (!user) return binaries
+  const canRun = spawnSync('test', ['-x', binaries.postgres], { uid: user.uid, gid: user.gid }).status === 0
+  if (canRun) return binaries
+  const nativeDir = path.dirname(path.dirname(binaries.postgres))
+  const { version } = JSON.parse(fs.readFileSync(path.join(nativeDir, '..', 'package.json'), 'utf8')) as {
+    version: string
+  }
+  const target = path.join(ensureRootFallbackDir(), `postgres-${version}`)
+  if (!fs.existsSync(path.join(target, 'bin', 'postgres'))) {
+    const staging = `${target}.${process.pid}`
+    fs.cpSync(nativeDir, staging, { recursive: true, verbatimSymlinks: true })
+    fs.rmSync(target, { recursive: true, force: true })
+    fs.renameSync(staging, target)
+  }
+  return {
+    initdb: path.join(target, 'bin', path.basename(binaries.initdb)),
+    postgres: path.join(target, 'bin', path.basename(binaries.postgres)),
+  }
+}
+
 /**
  * Where the cluster lives. Normally DATA_DIR/postgres. As root, the postgres user must be able to
  * reach it; a checkout under /root or a mode-700 temp dir is not reachable, so the cluster goes to
@@ -64,13 +98,12 @@ function canReach(dir: string, user: OsUser): boolean {
 function clusterDir(dataDir: string, user: OsUser | undefined, log: Logger): string {
   const preferred = path.join(dataDir, 'postgres')
   if (!user) return preferred
+  const recorded = recordedClusterDir(dataDir)
+  if (recorded !== preferred && fs.existsSync(recorded)) return recorded
   fs.mkdirSync(preferred, { recursive: true, mode: 0o700 })
   fs.chownSync(preferred, user.uid, user.gid)
   if (canReach(preferred, user)) return preferred
-  const root = '/var/lib/sextant'
-  fs.mkdirSync(root, { recursive: true, mode: 0o755 })
-  fs.chmodSync(root, 0o755)
-  const owned = path.join(root, createHash('sha256').update(dataDir).digest('hex').slice(0, 16))
+  const owned = path.join(ensureRootFallbackDir(), createHash('sha256').update(dataDir).digest('hex').slice(0, 16))
   const fallback = path.join(owned, 'postgres')
   fs.mkdirSync(fallback, { recursive: true, mode: 0o700 })
   fs.chownSync(owned, user.uid, user.gid)
@@ -258,8 +291,8 @@ export async function startEmbeddedPostgres(options: {
 }): Promise<EmbeddedPostgres> {
   const { dataDir, log } = options
   fs.mkdirSync(dataDir, { recursive: true })
-  const binaries = await loadBinaries()
   const user = postgresUser()
+  const binaries = reachableBinaries(await loadBinaries(), user)
   const cluster = clusterDir(dataDir, user, log)
   const password = readOrCreatePassword(dataDir)
   await recoverStaleServer(cluster, dataDir, log)
