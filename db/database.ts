@@ -10,7 +10,8 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value))
 pg.types.setTypeParser(pg.types.builtins.NUMERIC, (value) => Number(value))
 
 export function createPool(connectionString: string, max: number, log: Logger): pg.Pool {
-  const pool = new pg.Pool({ connectionString, max, application_name: 'sextant' })
+  // A bounded wait for a connection: with the database down, requests fail instead of hanging.
+  const pool = new pg.Pool({ connectionString, max, application_name: 'sextant', connectionTimeoutMillis: 5000 })
   // An idle client losing its connection (a Postgres restart) must not crash the process.
   pool.on('error', (error) => log.warn({ err: error }, 'idle database connection failed'))
   return pool

@@ -1,5 +1,7 @@
 // Table types for Kysely. One `XTable` interface per table; rows are Selectable/Insertable<XTable>.
-import type { ColumnType } from 'kysely'
+import type { ColumnType, Generated } from 'kysely'
+
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>
 
 export interface SettingsTable {
   key: string
@@ -7,6 +9,46 @@ export interface SettingsTable {
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>
 }
 
+export interface AccountsTable {
+  id: Generated<string>
+  email: string
+  password_hash: string | null
+  kind: Generated<'standard' | 'local' | 'demo'>
+  created_at: Generated<Date>
+}
+
+export interface ApiKeysTable {
+  id: Generated<string>
+  account_id: string
+  prefix: string
+  secret_hash: string
+  name: string
+  kind: Generated<'standard' | 'demo'>
+  created_at: Generated<Date>
+  last_used_at: Timestamp | null
+  revoked_at: Timestamp | null
+}
+
+export interface SessionsTable {
+  token_hash: string
+  account_id: string
+  created_at: Generated<Date>
+  expires_at: Timestamp
+}
+
+export interface IdempotencyKeysTable {
+  account_id: string
+  key: string
+  request_hash: string
+  status: number | null
+  body: ColumnType<unknown, string | null, string | null>
+  created_at: Generated<Date>
+}
+
 export interface Database {
   settings: SettingsTable
+  accounts: AccountsTable
+  api_keys: ApiKeysTable
+  sessions: SessionsTable
+  idempotency_keys: IdempotencyKeysTable
 }

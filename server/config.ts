@@ -23,15 +23,29 @@ export const ConfigSchema = z.object({
   RUN_ROLE: z.enum(['all', 'web', 'worker']).default('all'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   BUILD_ON_START: flag.default(true),
+  TRUST_PROXY: z.coerce.number({ error: 'must be a number of proxy hops' }).int().min(0).max(10).default(0),
+  LOCAL_DEV_AUTH: flag.optional(),
+  DEMO_KEY: z
+    .string()
+    .regex(
+      /^sx_[a-z0-9]{8}_[A-Za-z0-9]{32}$/,
+      'must look like sx_<8 lower-case letters or digits>_<32 letters or digits>',
+    )
+    .optional(),
+  RATE_LIMIT_RUNS_PER_HOUR: z.coerce.number({ error: 'must be a number' }).int().min(1).default(5),
+  RATE_LIMIT_MCP_PER_HOUR: z.coerce.number({ error: 'must be a number' }).int().min(1).default(120),
+  RATE_LIMIT_DEMO_PER_DAY: z.coerce.number({ error: 'must be a number' }).int().min(1).default(3),
 })
 
 type ParsedEnv = z.infer<typeof ConfigSchema>
 
-export type Config = Omit<ParsedEnv, 'DATA_DIR'> & {
+export type Config = Omit<ParsedEnv, 'DATA_DIR' | 'LOCAL_DEV_AUTH'> & {
   /** Absolute path. */
   DATA_DIR: string
   /** True when the app manages its own Postgres under DATA_DIR. */
   embeddedDatabase: boolean
+  /** Requests from loopback without a key act as the local account (npm run dev, or set explicitly). */
+  LOCAL_DEV_AUTH: boolean
 }
 
 export class ConfigError extends Error {
@@ -64,5 +78,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ...parsed,
     DATA_DIR: path.resolve(cwd, parsed.DATA_DIR),
     embeddedDatabase: parsed.DATABASE_URL === undefined,
+    LOCAL_DEV_AUTH: parsed.LOCAL_DEV_AUTH ?? parsed.NODE_ENV === 'development',
   }
 }
