@@ -5,11 +5,20 @@
 // and the bundle each load this file, and both must use the same key objects.
 import { createContext, type RouterContext } from 'react-router'
 import type { Db } from '#db/database.ts'
+import type { ApiKeyVerifier } from '#server/auth/api-keys.ts'
 import type { Config } from '#server/config.ts'
 import type { Jobs } from '#server/jobs/boss.ts'
 import type { Logger } from '#server/logger.ts'
 
-export type AppServices = { config: Config; db: Db; jobs: Jobs; log: Logger }
+export type AppServices = {
+  config: Config
+  db: Db
+  jobs: Jobs
+  log: Logger
+  apiKeys: ApiKeyVerifier
+  /** The account of local development auth, when there is one (see server/auth/provision.ts). */
+  localAccountId: string | undefined
+}
 export type RequestInfo = { requestId: string; nonce: string }
 
 type Keys = { services: RouterContext<AppServices>; request: RouterContext<RequestInfo> }

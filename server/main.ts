@@ -58,11 +58,27 @@ const sextant = await starting.catch((error: unknown) => {
 
 if (sextant.url) {
   log.info({ url: sextant.url, role: config.RUN_ROLE }, `Sextant is ready at ${sextant.url}`)
-  if (process.stdout.isTTY) {
-    process.stdout.write(
-      `\n  Sextant is running at ${sextant.url}\n  Dashboard: ${sextant.url}/dashboard\n  Stop with Ctrl-C.\n\n`,
-    )
-  }
 } else {
   log.info({ role: config.RUN_ROLE }, 'Sextant worker is running')
+}
+process.stdout.write(banner(sextant.url, sextant.created))
+
+/** Plain text for a person at the terminal. Secrets appear here once, at the start that made them. */
+function banner(url: string | undefined, created: typeof sextant.created): string {
+  const lines: string[] = []
+  if (url && process.stdout.isTTY)
+    lines.push(`Sextant is running at ${url}`, `Dashboard: ${url}/dashboard`, 'Stop with Ctrl-C.')
+  if (created.local) {
+    lines.push(
+      '',
+      'Created a local account (shown once; keep it):',
+      `  Dashboard login:  ${created.local.email} / ${created.local.password}`,
+      `  API key:          ${created.local.apiKey}`,
+      `  Try it:           curl -H "Authorization: Bearer ${created.local.apiKey}" ${url ?? 'http://localhost:3000'}/api/me`,
+    )
+  }
+  if (created.demoKey) {
+    lines.push('', `Demo key (public; ${config.RATE_LIMIT_DEMO_PER_DAY} runs per IP per day): ${created.demoKey}`)
+  }
+  return lines.length > 0 ? `\n${lines.map((line) => (line ? `  ${line}` : '')).join('\n')}\n\n` : ''
 }

@@ -3,9 +3,12 @@
 import fs from 'node:fs'
 import type { AddressInfo } from 'node:net'
 import path from 'node:path'
+import type { AppServices } from '#app/context.ts'
 import { createDb, createPool, type Db } from '#db/database.ts'
 import { startEmbeddedPostgres } from '#db/embedded.ts'
 import { migrateToLatest } from '#db/migrate.ts'
+import { createApiKeyVerifier } from '#server/auth/api-keys.ts'
+import { type Provisioned, provisionAccounts } from '#server/auth/provision.ts'
 import type { Config } from '#server/config.ts'
 import { createHttpApp } from '#server/http/app.ts'
 import { ensureAppBuild, projectRoot } from '#server/http/app-build.ts'
@@ -21,6 +24,8 @@ export type Sextant = {
   databaseUrl: string
   db: Db
   jobs: Jobs
+  /** Secrets made at this boot (first start only), for the operator to see once. */
+  created: Provisioned['created']
   stop: () => Promise<void>
 }
 
@@ -63,6 +68,18 @@ export async function startSextant(options: {
       applied.length > 0 ? 'database migrated' : 'database is up to date',
     )
 
+    const provisioned = await provisionAccounts(db, config)
+    if (provisioned.created.demoKey || provisioned.created.local) {
+      log.info(
+        {
+          created: Object.entries(provisioned.created)
+            .filter(([, value]) => value)
+            .map(([key]) => key),
+        },
+        'first start: created the built-in accounts',
+      )
+    }
+
     const jobs = await startJobs({
       connectionString: databaseUrl,
       definitions: options.jobs ?? jobDefinitions,
@@ -74,7 +91,14 @@ export async function startSextant(options: {
     let url: string | undefined
     if (config.RUN_ROLE !== 'worker') {
       if (config.NODE_ENV !== 'development' && config.BUILD_ON_START) await ensureAppBuild(log)
-      const services = { config, db, jobs, log }
+      const services: AppServices = {
+        config,
+        db,
+        jobs,
+        log,
+        apiKeys: createApiKeyVerifier(db),
+        localAccountId: provisioned.localAccountId,
+      }
       const pages = await mountReactRouter(services)
       cleanups.push(pages.close)
       const app = createHttpApp(services, { version, pages })
@@ -104,7 +128,7 @@ export async function startSextant(options: {
     }
 
     let stopping: Promise<void> | undefined
-    return { url, databaseUrl, db, jobs, stop: () => (stopping ??= stop()) }
+    return { url, databaseUrl, db, jobs, created: provisioned.created, stop: () => (stopping ??= stop()) }
   } catch (error) {
     await stop()
     throw error

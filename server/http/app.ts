@@ -2,8 +2,9 @@
 // React Router handler for every page. Unknown /api paths answer a problem, never a page.
 import express from 'express'
 import type { AppServices } from '#app/context.ts'
+import { apiRouter } from '#server/http/api/router.ts'
 import { healthRoutes } from '#server/http/health.ts'
-import { problemErrorHandler, sendProblem } from '#server/http/problem.ts'
+import { problemErrorHandler } from '#server/http/problem.ts'
 import type { ReactRouterMount } from '#server/http/react-router.ts'
 import { requestContext } from '#server/http/request-context.ts'
 import { securityHeaders } from '#server/http/security-headers.ts'
@@ -15,13 +16,7 @@ export function createHttpApp(services: AppServices, options: { version: string;
   app.use(securityHeaders({ development: services.config.NODE_ENV === 'development' }))
   app.use(healthRoutes({ db: services.db, jobs: services.jobs, version: options.version }))
 
-  app.use('/api', (req, res) => {
-    sendProblem(res, {
-      status: 404,
-      title: 'Not Found',
-      detail: `There is no API endpoint ${req.method} ${req.originalUrl}.`,
-    })
-  })
+  app.use('/api', apiRouter(services))
   app.use(options.pages.router)
   app.use(problemErrorHandler(services.log))
   return app

@@ -1,0 +1,24 @@
+// /api: JSON in (64 KiB at most), problem+json out, a bearer key on every endpoint.
+import { Router } from 'express'
+import type { AppServices } from '#app/context.ts'
+import { keysRoutes } from '#server/http/api/keys.ts'
+import { meRoutes } from '#server/http/api/me.ts'
+import { requireApiPrincipal } from '#server/http/api-auth.ts'
+import { jsonBody } from '#server/http/json-body.ts'
+import { sendProblem } from '#server/http/problem.ts'
+
+export function apiRouter(services: AppServices): Router {
+  const router = Router()
+  router.use(jsonBody())
+  router.use(requireApiPrincipal(services))
+  router.use(meRoutes(services))
+  router.use(keysRoutes(services))
+  router.use((req, res) => {
+    sendProblem(res, {
+      status: 404,
+      title: 'Not Found',
+      detail: `There is no API endpoint ${req.method} ${req.originalUrl}.`,
+    })
+  })
+  return router
+}
