@@ -8,6 +8,7 @@ import type { Db } from '#db/database.ts'
 import type { ApiKeyVerifier } from '#server/auth/api-keys.ts'
 import type { Config } from '#server/config.ts'
 import type { Jobs } from '#server/jobs/boss.ts'
+import type { Limits } from '#server/limits/policies.ts'
 import type { Logger } from '#server/logger.ts'
 
 export type AppServices = {
@@ -16,6 +17,7 @@ export type AppServices = {
   jobs: Jobs
   log: Logger
   apiKeys: ApiKeyVerifier
+  limits: Limits
   /** The account of local development auth, when there is one (see server/auth/provision.ts). */
   localAccountId: string | undefined
 }

@@ -15,6 +15,7 @@ import { ensureAppBuild, projectRoot } from '#server/http/app-build.ts'
 import { mountReactRouter } from '#server/http/react-router.ts'
 import { type JobDefinition, type Jobs, startJobs } from '#server/jobs/boss.ts'
 import { jobDefinitions } from '#server/jobs/definitions.ts'
+import { createLimits } from '#server/limits/policies.ts'
 import type { Logger } from '#server/logger.ts'
 import { installedAt } from '#server/settings.ts'
 
@@ -97,6 +98,13 @@ export async function startSextant(options: {
         jobs,
         log,
         apiKeys: createApiKeyVerifier(db),
+        limits: createLimits({
+          pool,
+          runsPerHour: config.RATE_LIMIT_RUNS_PER_HOUR,
+          mcpPerHour: config.RATE_LIMIT_MCP_PER_HOUR,
+          demoPerDay: config.RATE_LIMIT_DEMO_PER_DAY,
+          log,
+        }),
         localAccountId: provisioned.localAccountId,
       }
       const pages = await mountReactRouter(services)

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, expect, test } from 'vitest'
+import { createTestAccount } from '#test/support/accounts.ts'
 import { startTestApp, type TestApp } from '#test/support/app.ts'
 
 let app: TestApp
@@ -55,8 +56,11 @@ test('each request gets an id, and a well-formed incoming id is kept', async () 
   expect(replaced.headers.get('x-request-id')).not.toBe('bad id <script>')
 })
 
-test('an unknown API path answers a problem, not a page', async () => {
-  const response = await app.fetch('/api/nothing-here')
+test('an unknown API path answers a problem, not a page: 401 without a key, 404 with one', async () => {
+  const anonymous = await app.fetch('/api/nothing-here')
+  expect(anonymous.status).toBe(401)
+  const user = await createTestAccount(app.db)
+  const response = await app.fetch('/api/nothing-here', { headers: user.auth })
   expect(response.status).toBe(404)
   expect(response.headers.get('content-type')).toContain('application/problem+json')
   expect(await response.json()).toMatchObject({

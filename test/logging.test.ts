@@ -7,7 +7,7 @@ test('each request is logged once, as JSON, with its request id', async () => {
   const app = await startTestApp({ log })
   try {
     const response = await app.fetch('/api/missing', { headers: { 'X-Request-Id': 'req-logging-1' } })
-    expect(response.status).toBe(404)
+    expect(response.status).toBe(401)
     await app.fetch('/dashboard', { headers: { 'X-Request-Id': 'req-logging-2' } })
 
     const requestLines = lines.filter((line) => line.msg === 'request')
