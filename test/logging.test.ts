@@ -17,7 +17,7 @@ test('each request is logged once, as JSON, with its request id', async () => {
           reqId: 'req-logging-1',
           method: 'GET',
           path: '/api/missing',
-          status: 404,
+          status: 401,
           level: 'info',
         }),
         expect.objectContaining({ reqId: 'req-logging-2', path: '/dashboard', status: 200 }),
