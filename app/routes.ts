@@ -1,3 +1,9 @@
 import { index, type RouteConfig, route } from '@react-router/dev/routes'
 
-export default [index('routes/home.tsx'), route('dashboard', 'routes/dashboard.tsx')] satisfies RouteConfig
+export default [
+  index('routes/home.tsx'),
+  route('signup', 'routes/signup.tsx'),
+  route('login', 'routes/login.tsx'),
+  route('logout', 'routes/logout.tsx'),
+  route('dashboard', 'routes/dashboard.tsx'),
+] satisfies RouteConfig

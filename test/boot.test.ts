@@ -4,8 +4,9 @@ import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, expect, test } from 'vitest'
+import { logIn } from '#test/support/browser-session.ts'
 import { createDatabase } from '#test/support/database.ts'
-import { processesMentioning, runCli, spawnSextant } from '#test/support/process.ts'
+import { type LogLine, processesMentioning, runCli, spawnSextant } from '#test/support/process.ts'
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sextant-boot-'))
 fs.chmodSync(dataDir, 0o755)
@@ -16,17 +17,40 @@ const env = { DATA_DIR: dataDir, EMBEDDED_PG_PORT: '0' }
 async function expectServing(url: string) {
   expect((await fetch(`${url}/healthz`)).status).toBe(200)
   expect((await fetch(`${url}/readyz`)).status).toBe(200)
-  const dashboard = await fetch(`${url}/dashboard`)
-  expect(dashboard.status).toBe(200)
-  expect(await dashboard.text()).toContain('Dashboard')
+  const dashboard = await fetch(`${url}/dashboard`, { redirect: 'manual' })
+  expect(dashboard.status).toBe(302)
+  expect((await fetch(`${url}/login`)).status).toBe(200)
+}
+
+/** The credentials the first start printed for the local account. */
+function printedCredentials(lines: LogLine[]) {
+  const text = lines
+    .filter((line) => line.level === 'text')
+    .map((line) => line.msg)
+    .join('\n')
+  const login = /Dashboard login: +(\S+) \/ (\S+)/.exec(text)
+  const apiKey = /API key: +(sx_\S+)/.exec(text)?.[1]
+  const demoKey = /Demo key .*: (sx_\S+)/.exec(text)?.[1]
+  return { email: login?.[1], password: login?.[2], apiKey, demoKey }
 }
 
 test('first start initialises the cluster, serves, and SIGINT leaves no postgres behind', async () => {
   const app = spawnSextant(env)
   await app.waitForLog((line) => line.msg === 'initialising a new embedded Postgres cluster')
   const ready = await app.waitForLog((line) => typeof line.url === 'string')
-  await expectServing(ready.url as string)
+  const url = ready.url as string
+  await expectServing(url)
   expect(processesMentioning(dataDir).length).toBeGreaterThan(0)
+
+  // The printed local account and keys work: the newcomer can log in and call the API at once.
+  const printed = printedCredentials(app.lines)
+  const cookie = await logIn(url, printed.email as string, printed.password as string)
+  const dashboard = await fetch(`${url}/dashboard`, { headers: { Cookie: cookie } })
+  expect(await dashboard.text()).toContain('Dashboard')
+  const me = await fetch(`${url}/api/me`, { headers: { Authorization: `Bearer ${printed.apiKey}` } })
+  expect(await me.json()).toMatchObject({ account: { email: printed.email, kind: 'local' } })
+  const demo = await fetch(`${url}/api/me`, { headers: { Authorization: `Bearer ${printed.demoKey}` } })
+  expect(await demo.json()).toMatchObject({ auth: { demo: true } })
 
   app.child.kill('SIGINT')
   expect(await app.exited).toBe(0)
@@ -50,6 +74,7 @@ test('a second start reuses the data, moves off a taken port, and SIGTERM stops 
   const migrated = await app.waitForLog((line) => line.msg === 'database is up to date')
   const ready = await app.waitForLog((line) => typeof line.url === 'string')
   await expectServing(ready.url as string)
+  expect(printedCredentials(app.lines)).toEqual({}) // secrets are printed on the first start only
   expect(fs.readFileSync(path.join(dataDir, 'postgres-password'), 'utf8')).toBe(first)
   expect(migrated.applied).toEqual([])
   // The CLI works beside the running app, through the app's own Postgres.

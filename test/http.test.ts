@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { startTestApp, type TestApp } from '#test/support/app.ts'
+import { logIn } from '#test/support/browser-session.ts'
 
 let app: TestApp
 beforeAll(async () => {
@@ -28,7 +29,9 @@ test('/readyz reports the database, migrations and job system', async () => {
 })
 
 test('/dashboard renders with the stylesheet and nonce-bearing scripts allowed by the CSP', async () => {
-  const response = await app.fetch('/dashboard')
+  const user = await createTestAccount(app.db)
+  const cookie = await logIn(app.url, user.email, user.password)
+  const response = await app.fetch('/dashboard', { headers: { Cookie: cookie } })
   expect(response.status).toBe(200)
   const html = await response.text()
   expect(html).toContain('<h1 class="text-2xl font-semibold tracking-tight">Dashboard</h1>')

@@ -1,4 +1,4 @@
-import { NavLink } from 'react-router'
+import { Form, NavLink } from 'react-router'
 
 const links = [
   { to: '/dashboard', label: 'Dashboard' },
@@ -6,7 +6,16 @@ const links = [
 ]
 
 /** The frame every signed-in page shares: brand, navigation, content. */
-export function AppShell({ children, footer }: { children: React.ReactNode; footer?: React.ReactNode }) {
+export function AppShell({
+  children,
+  footer,
+  email,
+}: {
+  children: React.ReactNode
+  footer?: React.ReactNode
+  /** The signed-in account, shown with a log-out button. */
+  email?: string
+}) {
   return (
     <div className="flex min-h-full flex-col">
       <header className="border-b border-slate-200 bg-white">
@@ -27,6 +36,14 @@ export function AppShell({ children, footer }: { children: React.ReactNode; foot
               </NavLink>
             ))}
           </nav>
+          {email ? (
+            <Form method="post" action="/logout" className="ml-auto flex items-center gap-3 text-sm">
+              <span className="hidden text-slate-600 sm:inline">{email}</span>
+              <button type="submit" className="rounded-md border border-slate-300 px-3 py-1 hover:bg-slate-100">
+                Log out
+              </button>
+            </Form>
+          ) : null}
         </div>
       </header>
       <main className="mx-auto w-full max-w-6xl flex-1 px-4 py-8">{children}</main>

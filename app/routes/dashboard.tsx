@@ -1,5 +1,6 @@
 import { AppShell } from '#app/components/app-shell.tsx'
 import { servicesContext } from '#app/context.ts'
+import { requireAccount } from '#app/session.server.ts'
 import { installedAt } from '#server/settings.ts'
 import type { Route } from './+types/dashboard'
 
@@ -7,9 +8,10 @@ export function meta(_: Route.MetaArgs) {
   return [{ title: 'Dashboard · Sextant' }]
 }
 
-export async function loader({ context }: Route.LoaderArgs) {
-  const { db } = context.get(servicesContext)
-  return { installedAt: (await installedAt(db)).toISOString() }
+export async function loader(args: Route.LoaderArgs) {
+  const account = await requireAccount(args)
+  const { db } = args.context.get(servicesContext)
+  return { email: account.email, installedAt: (await installedAt(db)).toISOString() }
 }
 
 const sections = [
@@ -23,7 +25,7 @@ const sections = [
 
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
   return (
-    <AppShell footer={<>Running since {new Date(loaderData.installedAt).toUTCString()}</>}>
+    <AppShell email={loaderData.email} footer={<>Running since {new Date(loaderData.installedAt).toUTCString()}</>}>
       <h1 className="text-2xl font-semibold tracking-tight">Dashboard</h1>
       <div className="mt-6 grid gap-4 md:grid-cols-3">
         {sections.map((section) => (

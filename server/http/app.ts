@@ -7,16 +7,20 @@ import { healthRoutes } from '#server/http/health.ts'
 import { problemErrorHandler } from '#server/http/problem.ts'
 import type { ReactRouterMount } from '#server/http/react-router.ts'
 import { requestContext } from '#server/http/request-context.ts'
+import { requireSameOrigin } from '#server/http/same-origin.ts'
 import { securityHeaders } from '#server/http/security-headers.ts'
 
 export function createHttpApp(services: AppServices, options: { version: string; pages: ReactRouterMount }) {
   const app = express()
   app.disable('x-powered-by')
+  // req.protocol (and so the URL React Router sees) follows X-Forwarded-Proto only behind trusted proxies.
+  app.set('trust proxy', services.config.TRUST_PROXY)
   app.use(requestContext(services.log))
   app.use(securityHeaders({ development: services.config.NODE_ENV === 'development' }))
   app.use(healthRoutes({ db: services.db, jobs: services.jobs, version: options.version }))
 
   app.use('/api', apiRouter(services))
+  app.use(requireSameOrigin())
   app.use(options.pages.router)
   app.use(problemErrorHandler(services.log))
   return app

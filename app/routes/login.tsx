@@ -1,0 +1,76 @@
+import { data, Form, redirect, useSearchParams } from 'react-router'
+import { z } from 'zod'
+import { AuthCard } from '#app/components/auth-card.tsx'
+import { Field, FormError, fieldErrors, SubmitButton } from '#app/components/form.tsx'
+import { servicesContext } from '#app/context.ts'
+import { getAccount, safeRedirect, signIn } from '#app/session.server.ts'
+import { authenticateWithPassword } from '#server/auth/accounts.ts'
+import type { Route } from './+types/login'
+
+const LoginSchema = z.object({
+  email: z.email('Enter a valid email address.'),
+  password: z.string().min(1, 'Enter your password.').max(200),
+})
+
+export function meta(_: Route.MetaArgs) {
+  return [{ title: 'Log in · Sextant' }]
+}
+
+export async function loader(args: Route.LoaderArgs) {
+  if (await getAccount(args)) throw redirect(safeRedirect(new URL(args.request.url).searchParams.get('redirectTo')))
+  return null
+}
+
+export async function action(args: Route.ActionArgs) {
+  const form = await args.request.formData()
+  const email = String(form.get('email') ?? '')
+  const parsed = LoginSchema.safeParse({ email: form.get('email'), password: form.get('password') })
+  if (!parsed.success) return data({ errors: fieldErrors(parsed.error.issues), email }, { status: 400 })
+  const account = await authenticateWithPassword(
+    args.context.get(servicesContext).db,
+    parsed.data.email,
+    parsed.data.password,
+  )
+  if (!account)
+    return data({ errors: { form: 'That email and password do not match an account.' }, email }, { status: 401 })
+  return signIn(args, account.id, safeRedirect(form.get('redirectTo')))
+}
+
+export default function Login({ actionData }: Route.ComponentProps) {
+  const [searchParams] = useSearchParams()
+  const errors: Record<string, string | undefined> = actionData?.errors ?? {}
+  return (
+    <AuthCard
+      title="Log in to Sextant"
+      footer={
+        <>
+          New here?{' '}
+          <a className="font-medium text-indigo-700 underline" href="/signup">
+            Create an account
+          </a>
+        </>
+      }
+    >
+      <Form method="post" className="flex flex-col gap-4" noValidate>
+        <input type="hidden" name="redirectTo" value={searchParams.get('redirectTo') ?? '/dashboard'} />
+        <FormError message={errors.form} />
+        <Field
+          label="Email"
+          name="email"
+          type="email"
+          autoComplete="email"
+          defaultValue={actionData?.email}
+          error={errors.email}
+        />
+        <Field
+          label="Password"
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          error={errors.password}
+        />
+        <SubmitButton>Log in</SubmitButton>
+      </Form>
+    </AuthCard>
+  )
+}

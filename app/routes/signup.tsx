@@ -1,0 +1,77 @@
+import { data, Form, redirect } from 'react-router'
+import { z } from 'zod'
+import { AuthCard } from '#app/components/auth-card.tsx'
+import { Field, FormError, fieldErrors, SubmitButton } from '#app/components/form.tsx'
+import { servicesContext } from '#app/context.ts'
+import { getAccount, safeRedirect, signIn } from '#app/session.server.ts'
+import { createAccount, EmailTakenError } from '#server/auth/accounts.ts'
+import type { Route } from './+types/signup'
+
+const SignupSchema = z.object({
+  email: z.email('Enter a valid email address.').max(254, 'That email address is too long.'),
+  password: z.string().min(8, 'Use at least 8 characters.').max(200, 'Use at most 200 characters.'),
+})
+
+export function meta(_: Route.MetaArgs) {
+  return [{ title: 'Sign up · Sextant' }]
+}
+
+export async function loader(args: Route.LoaderArgs) {
+  if (await getAccount(args)) throw redirect('/dashboard')
+  return null
+}
+
+export async function action(args: Route.ActionArgs) {
+  const form = await args.request.formData()
+  const parsed = SignupSchema.safeParse({ email: form.get('email'), password: form.get('password') })
+  const email = String(form.get('email') ?? '')
+  if (!parsed.success) return data({ errors: fieldErrors(parsed.error.issues), email }, { status: 400 })
+  try {
+    const account = await createAccount(args.context.get(servicesContext).db, parsed.data)
+    return signIn(args, account.id, safeRedirect(form.get('redirectTo')))
+  } catch (error) {
+    if (!(error instanceof EmailTakenError)) throw error
+    return data(
+      { errors: { email: 'An account with this email already exists. Log in instead.' }, email },
+      { status: 409 },
+    )
+  }
+}
+
+export default function Signup({ actionData }: Route.ComponentProps) {
+  const errors: Record<string, string | undefined> = actionData?.errors ?? {}
+  return (
+    <AuthCard
+      title="Create your account"
+      footer={
+        <>
+          Have an account?{' '}
+          <a className="font-medium text-indigo-700 underline" href="/login">
+            Log in
+          </a>
+        </>
+      }
+    >
+      <Form method="post" className="flex flex-col gap-4" noValidate>
+        <FormError message={errors.form} />
+        <Field
+          label="Email"
+          name="email"
+          type="email"
+          autoComplete="email"
+          defaultValue={actionData?.email}
+          error={errors.email}
+        />
+        <Field
+          label="Password"
+          name="password"
+          type="password"
+          autoComplete="new-password"
+          error={errors.password}
+          hint="At least 8 characters."
+        />
+        <SubmitButton>Sign up</SubmitButton>
+      </Form>
+    </AuthCard>
+  )
+}

@@ -1,0 +1,61 @@
+// Cookie sessions for pages. getAccount returns undefined; requireAccount redirects to /login.
+import { type RouterContextProvider, redirect } from 'react-router'
+import { servicesContext } from '#app/context.ts'
+import type { Account } from '#server/auth/accounts.ts'
+import {
+  clearedSessionCookie,
+  createSession,
+  deleteSession,
+  getSessionAccount,
+  readCookie,
+  SESSION_COOKIE,
+  sessionCookie,
+} from '#server/auth/sessions.ts'
+
+type Args = { request: Request; context: Readonly<RouterContextProvider> }
+
+export async function getAccount({ request, context }: Args): Promise<Account | undefined> {
+  const token = readCookie(request.headers.get('cookie'), SESSION_COOKIE)
+  if (!token) return undefined
+  return getSessionAccount(context.get(servicesContext).db, token)
+}
+
+export async function requireAccount(args: Args): Promise<Account> {
+  const account = await getAccount(args)
+  if (account) return account
+  const url = new URL(args.request.url)
+  throw redirect(`/login?${new URLSearchParams({ redirectTo: url.pathname + url.search })}`)
+}
+
+/** Only our own paths: an absolute or protocol-relative URL here would be an open redirect. */
+export function safeRedirect(target: FormDataEntryValue | string | null | undefined, fallback = '/dashboard'): string {
+  if (typeof target !== 'string' || !target.startsWith('/') || target.startsWith('//') || target.startsWith('/\\')) {
+    return fallback
+  }
+  return target
+}
+
+function isSecure(request: Request, context: Args['context']): boolean {
+  const url = new URL(request.url)
+  const local = url.hostname === 'localhost' || url.hostname === '127.0.0.1' || url.hostname === '[::1]'
+  return url.protocol === 'https:' || (context.get(servicesContext).config.NODE_ENV === 'production' && !local)
+}
+
+/** Starts a session and redirects with its cookie. */
+export async function signIn(args: Args, accountId: string, redirectTo: string): Promise<Response> {
+  const session = await createSession(args.context.get(servicesContext).db, accountId)
+  return redirect(redirectTo, {
+    headers: {
+      'Set-Cookie': sessionCookie(session.token, {
+        expiresAt: session.expiresAt,
+        secure: isSecure(args.request, args.context),
+      }),
+    },
+  })
+}
+
+export async function signOut({ request, context }: Args): Promise<Response> {
+  const token = readCookie(request.headers.get('cookie'), SESSION_COOKIE)
+  if (token) await deleteSession(context.get(servicesContext).db, token)
+  return redirect('/', { headers: { 'Set-Cookie': clearedSessionCookie() } })
+}
