@@ -1,16 +1,13 @@
-// `npm run cli -- <group> <command> [options]`. Human output on stdout, logs on stderr.
+// `npm run cli -- <group> <command> [options]`. Human output on stdout; logs and errors on stderr.
 import { parseArgs } from 'node:util'
 import { pino } from 'pino'
 import { createDb, createPool, type Db } from '#db/database.ts'
 import { runningEmbeddedPostgresUrl, startEmbeddedPostgres } from '#db/embedded.ts'
 import { migrateToLatest, pendingMigrations } from '#db/migrate.ts'
+import { accountCommands } from '#server/cli/accounts.ts'
+import { CliError, type Command } from '#server/cli/command.ts'
 import { type Config, ConfigError, loadConfig } from '#server/config.ts'
 import { createLogger, type Logger } from '#server/logger.ts'
-
-type Command = {
-  summary: string
-  run: (context: { db: Db; config: Config; args: string[]; log: Logger }) => Promise<void>
-}
 
 const commands: Record<string, Command> = {
   'db migrate': {
@@ -27,11 +24,45 @@ const commands: Record<string, Command> = {
       console.log(pending.length ? `Pending: ${pending.join(', ')}` : 'Up to date: no pending migrations.')
     },
   },
+  ...accountCommands,
+}
+
+function synopsis(name: string, command: Command): string {
+  const options = Object.entries(command.options ?? {}).map(([option, need]) =>
+    need === 'required' ? `--${option} <${option}>` : `[--${option} <${option}>]`,
+  )
+  return [name, ...options, ...(command.positionals ?? []).map((positional) => `<${positional}>`)].join(' ')
 }
 
 function usage(): string {
-  const lines = Object.entries(commands).map(([name, command]) => `  ${name.padEnd(28)} ${command.summary}`)
+  const synopses = Object.entries(commands).map(([name, command]) => [synopsis(name, command), command.summary])
+  const width = Math.max(...synopses.map(([line = '']) => line.length))
+  const lines = synopses.map(([line = '', summary]) => `  ${line.padEnd(width)}  ${summary}`)
   return `Usage: npm run cli -- <command> [options]\n\nCommands:\n${lines.join('\n')}\n`
+}
+
+/** Checks the command line against what the command declares, before any database is opened. */
+function parseCommandLine(name: string, command: Command, args: string[]) {
+  const declared = command.options ?? {}
+  let parsed: { values: Record<string, string | undefined>; positionals: string[] }
+  try {
+    parsed = parseArgs({
+      args,
+      options: Object.fromEntries(Object.keys(declared).map((option) => [option, { type: 'string' as const }])),
+      allowPositionals: Boolean(command.positionals),
+      strict: true,
+    })
+  } catch (error) {
+    const code = (error as { code?: unknown }).code
+    if (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS_')) throw new CliError((error as Error).message, 2)
+    throw error
+  }
+  const missing = Object.keys(declared).filter((option) => declared[option] === 'required' && !parsed.values[option])
+  if (missing.length) throw new CliError(`${name}: missing ${missing.map((option) => `--${option}`).join(', ')}.`, 2)
+  if (parsed.positionals.length !== (command.positionals?.length ?? 0)) {
+    throw new CliError(`${name}: expected ${command.positionals?.map((positional) => `<${positional}>`).join(' ')}.`, 2)
+  }
+  return parsed
 }
 
 /**
@@ -60,27 +91,32 @@ async function withDatabase(config: Config, log: Logger, fn: (db: Db) => Promise
 }
 
 async function main(argv: string[]): Promise<number> {
-  const { positionals } = parseArgs({ args: argv, allowPositionals: true, strict: false })
-  const name = positionals.slice(0, 2).join(' ')
+  const name = argv.slice(0, 2).join(' ')
   const command = commands[name]
   if (!command) {
     process.stderr.write(name ? `Unknown command "${name}".\n\n${usage()}` : usage())
     return name ? 2 : 0
   }
-  let config: Config
   try {
-    config = loadConfig()
+    const commandLine = parseCommandLine(name, command, argv.slice(2))
+    const config = loadConfig()
+    const log = createLogger({
+      level: config.LOG_LEVEL === 'info' ? 'warn' : config.LOG_LEVEL,
+      destination: pino.destination(2),
+    })
+    await withDatabase(config, log, (db) => command.run({ db, ...commandLine }))
+    return 0
   } catch (error) {
-    if (!(error instanceof ConfigError)) throw error
-    process.stderr.write(`${error.message}\n`)
-    return 1
+    if (error instanceof CliError) {
+      process.stderr.write(`${error.message}\n${error.code === 2 ? `\n${usage()}` : ''}`)
+      return error.code
+    }
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`)
+      return 1
+    }
+    throw error
   }
-  const log = createLogger({
-    level: config.LOG_LEVEL === 'info' ? 'warn' : config.LOG_LEVEL,
-    destination: pino.destination(2),
-  })
-  await withDatabase(config, log, (db) => command.run({ db, config, log, args: argv.slice(2) }))
-  return 0
 }
 
 main(process.argv.slice(2)).then(

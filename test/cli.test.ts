@@ -1,5 +1,7 @@
 import { expect, test } from 'vitest'
-import { createDatabase } from '#test/support/database.ts'
+import { authenticateWithPassword, createAccount } from '#server/auth/accounts.ts'
+import { createApiKeyVerifier, parseApiKey } from '#server/auth/api-keys.ts'
+import { createDatabase, createTestDatabase } from '#test/support/database.ts'
 import { runCli } from '#test/support/process.ts'
 
 test('db status lists pending migrations and db migrate applies them', async () => {
@@ -23,4 +25,85 @@ test('an unknown command prints usage and exits 2', async () => {
   expect(result.code).toBe(2)
   expect(result.stderr).toContain('Unknown command "frobnicate now"')
   expect(result.stderr).toContain('db migrate')
+})
+
+test('accounts create prints a generated password that signs in, once per email', async () => {
+  const database = await createTestDatabase()
+  try {
+    const env = { DATABASE_URL: database.url }
+    const created = await runCli(['accounts', 'create', '--email', 'ada@example.com'], env)
+    expect(created).toMatchObject({ code: 0, stdout: expect.stringContaining('shown once') })
+    const password = /^Password: (\S+)$/m.exec(created.stdout)?.[1] ?? ''
+    expect(password).toHaveLength(20)
+    expect(await authenticateWithPassword(database.db, 'ada@example.com', password)).toMatchObject({
+      email: 'ada@example.com',
+    })
+
+    const duplicate = await runCli(
+      ['accounts', 'create', '--email', 'ADA@example.com', '--password', 'long enough'],
+      env,
+    )
+    expect(duplicate).toMatchObject({ code: 1, stdout: '', stderr: expect.stringContaining('already exists') })
+    expect(duplicate.stderr).not.toContain('    at ')
+
+    const badEmail = await runCli(['accounts', 'create', '--email', 'not-an-email'], env)
+    expect(badEmail).toMatchObject({ code: 1, stderr: '--email must be an email address.\n' })
+  } finally {
+    await database.drop()
+  }
+})
+
+test('keys create prints a working key; list shows it without its secret; revoke stops it', async () => {
+  const database = await createTestDatabase()
+  try {
+    const env = { DATABASE_URL: database.url }
+    const account = await createAccount(database.db, { email: 'grace@example.com', password: 'a password' })
+
+    const created = await runCli(['keys', 'create', '--email', 'grace@example.com', '--name', 'laptop'], env)
+    expect(created).toMatchObject({ code: 0, stdout: expect.stringContaining('will not be shown again') })
+    const key = /sx_[a-z0-9]{8}_[A-Za-z0-9]{32}/.exec(created.stdout)?.[0] ?? ''
+    const { prefix, secret } = parseApiKey(key) ?? { prefix: 'none', secret: 'none' }
+    expect(await createApiKeyVerifier(database.db).verify(key)).toMatchObject({ accountId: account.id })
+
+    const listed = await runCli(['keys', 'list', '--email', 'grace@example.com'], env)
+    expect(listed.code).toBe(0)
+    expect(listed.stdout).toMatch(new RegExp(`^${prefix} +laptop +standard .+ active$`, 'm'))
+    expect(listed.stdout).not.toContain(secret)
+
+    const revoked = await runCli(['keys', 'revoke', prefix], env)
+    expect(revoked).toMatchObject({ code: 0, stdout: expect.stringContaining(`Revoked API key ${prefix}`) })
+    expect(revoked.stdout).toContain('10 seconds')
+    expect(await createApiKeyVerifier(database.db).verify(key)).toBeUndefined()
+    const afterRevoke = await runCli(['keys', 'list', '--email', 'grace@example.com'], env)
+    expect(afterRevoke.stdout).toMatch(new RegExp(`^${prefix} .+ revoked \\d{4}-\\d{2}-\\d{2} `, 'm'))
+
+    const again = await runCli(['keys', 'revoke', prefix], env)
+    expect(again).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining(`No active API key has the prefix "${prefix}"`),
+    })
+  } finally {
+    await database.drop()
+  }
+})
+
+test('keys commands refuse unknown accounts and prefixes, and bad command lines', async () => {
+  const database = await createTestDatabase()
+  try {
+    const env = { DATABASE_URL: database.url }
+    const unknownAccount = await runCli(['keys', 'create', '--email', 'nobody@example.com', '--name', 'x'], env)
+    expect(unknownAccount).toMatchObject({ code: 1, stderr: expect.stringContaining('No account has the email') })
+
+    const unknownPrefix = await runCli(['keys', 'revoke', 'zzzzzzzz'], env)
+    expect(unknownPrefix).toMatchObject({ code: 1, stderr: expect.stringContaining('"zzzzzzzz"') })
+
+    const unknownFlag = await runCli(['keys', 'list', '--email', 'a@example.com', '--all'], env)
+    expect(unknownFlag).toMatchObject({ code: 2, stderr: expect.stringContaining("Unknown option '--all'") })
+    expect(unknownFlag.stderr).toContain('keys create --email <email> --name <name>')
+
+    const noName = await runCli(['keys', 'create', '--email', 'a@example.com'], env)
+    expect(noName).toMatchObject({ code: 2, stderr: expect.stringContaining('missing --name') })
+  } finally {
+    await database.drop()
+  }
 })

@@ -20,7 +20,7 @@ test('each request is logged once, as JSON, with its request id', async () => {
           status: 401,
           level: 'info',
         }),
-        expect.objectContaining({ reqId: 'req-logging-2', path: '/dashboard', status: 200 }),
+        expect.objectContaining({ reqId: 'req-logging-2', path: '/dashboard', status: 302 }),
       ]),
     )
     expect(requestLines.filter((line) => line.reqId === 'req-logging-1')).toHaveLength(1)

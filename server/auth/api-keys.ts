@@ -95,6 +95,9 @@ export async function revokeApiKey(db: Db, prefix: string, accountId?: string): 
   return row && toSummary(row)
 }
 
+/** How long a verification is remembered: a key revoked elsewhere stops working within this. */
+export const KEY_CACHE_TTL_MS = 10_000
+
 export type ApiKeyVerifier = {
   /** The principal for a presented key, or undefined for a malformed, unknown, wrong or revoked key. */
   verify: (key: string) => Promise<KeyPrincipal | undefined>
@@ -108,7 +111,7 @@ export type ApiKeyVerifier = {
  * A key revoked elsewhere stops working within `ttlMs`.
  */
 export function createApiKeyVerifier(db: Db, options: { ttlMs?: number; maxEntries?: number } = {}): ApiKeyVerifier {
-  const ttlMs = options.ttlMs ?? 10_000
+  const ttlMs = options.ttlMs ?? KEY_CACHE_TTL_MS
   const maxEntries = options.maxEntries ?? 10_000
   const cache = new Map<string, { principal: KeyPrincipal | undefined; prefix: string; expiresAt: number }>()
 
