@@ -168,3 +168,16 @@ test('a store that never answers delays a check by the store timeout, not longer
     await hangingPool.end().catch(() => {})
   }
 })
+
+test('each limit of spec section 8, at its default, refuses exactly the request past its quota', async () => {
+  const limits = createLimits({ pool, runsPerHour: 5, mcpPerHour: 120, demoPerDay: 3 })
+  for (const [limiter, quota] of [
+    [limits.runs, 5],
+    [limits.mcp, 120],
+    [limits.demo, 3],
+  ] as const) {
+    const decisions = await checkTimes(limiter, 'spec-defaults', quota + 1)
+    expect(decisions.slice(0, quota).every((decision) => decision.allowed)).toBe(true)
+    expect(decisions[quota]).toMatchObject({ allowed: false, remaining: 0, policy: { limit: quota } })
+  }
+})
