@@ -10,6 +10,7 @@ import type { Config } from '#server/config.ts'
 import type { Jobs } from '#server/jobs/boss.ts'
 import type { Limits } from '#server/limits/policies.ts'
 import type { Logger } from '#server/logger.ts'
+import type { MemoryContext } from '#server/memory/store.ts'
 
 export type AppServices = {
   config: Config
@@ -18,6 +19,7 @@ export type AppServices = {
   log: Logger
   apiKeys: ApiKeyVerifier
   limits: Limits
+  memory: MemoryContext
   /** The account of local development auth, when there is one (see server/auth/provision.ts). */
   localAccountId: string | undefined
 }

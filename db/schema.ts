@@ -45,10 +45,31 @@ export interface IdempotencyKeysTable {
   created_at: Generated<Date>
 }
 
+export interface TopicsTable {
+  id: Generated<string>
+  account_id: string
+  topic_key: string
+  created_at: Generated<Date>
+}
+
+export interface TopicMemoryTable {
+  topic_id: string
+  key_id: string
+  ciphertext: Buffer
+  run_count: number
+  urls_indexed: number
+  facts_stored: number
+  last_run_at: Timestamp
+  expires_at: Timestamp
+  updated_at: Timestamp
+}
+
 export interface Database {
   settings: SettingsTable
   accounts: AccountsTable
   api_keys: ApiKeysTable
   sessions: SessionsTable
   idempotency_keys: IdempotencyKeysTable
+  topics: TopicsTable
+  topic_memory: TopicMemoryTable
 }

@@ -8,6 +8,7 @@ import { accountCommands } from '#server/cli/accounts.ts'
 import { CliError, type Command } from '#server/cli/command.ts'
 import { type Config, ConfigError, loadConfig } from '#server/config.ts'
 import { createLogger, type Logger } from '#server/logger.ts'
+import { generateKeySpec } from '#server/memory/crypto.ts'
 
 const commands: Record<string, Command> = {
   'db migrate': {
@@ -25,6 +26,17 @@ const commands: Record<string, Command> = {
     },
   },
   ...accountCommands,
+  'memory keygen': {
+    summary: 'print a new memory encryption key for MEMORY_ENCRYPTION_KEYS',
+    database: false,
+    async run() {
+      const spec = generateKeySpec()
+      console.log(
+        `${spec}\n\nPut it first in MEMORY_ENCRYPTION_KEYS to seal new memory with it; keep the old keys after it`,
+      )
+      console.log('so existing memory stays readable (for example MEMORY_ENCRYPTION_KEYS=new,old).')
+    },
+  },
 }
 
 function synopsis(name: string, command: Command): string {
@@ -104,7 +116,8 @@ async function main(argv: string[]): Promise<number> {
       level: config.LOG_LEVEL === 'info' ? 'warn' : config.LOG_LEVEL,
       destination: pino.destination(2),
     })
-    await withDatabase(config, log, (db) => command.run({ db, ...commandLine }))
+    if (command.database === false) await command.run(commandLine)
+    else await withDatabase(config, log, (db) => command.run({ db, ...commandLine }))
     return 0
   } catch (error) {
     if (error instanceof CliError) {

@@ -48,3 +48,11 @@ test('boolean flags accept true/false spellings and reject others', () => {
   expect(loadConfig({ BUILD_ON_START: '1' }).BUILD_ON_START).toBe(true)
   expect(() => loadConfig({ BUILD_ON_START: 'maybe' })).toThrowError(/BUILD_ON_START: must be true or false/)
 })
+
+test('a malformed memory key ring is rejected at boot with the reason', () => {
+  expect(() => loadConfig({ MEMORY_ENCRYPTION_KEYS: 'k1:c2hvcnQ=' })).toThrowError(
+    /MEMORY_ENCRYPTION_KEYS: must be kid:base64key,\.\.\. \(key "k1" must be 32 bytes/,
+  )
+  const good = `k1:${Buffer.alloc(32, 7).toString('base64')}`
+  expect(loadConfig({ MEMORY_ENCRYPTION_KEYS: good }).MEMORY_ENCRYPTION_KEYS).toBe(good)
+})

@@ -1,6 +1,7 @@
 // The one place that reads the environment. Everything else receives a Config.
 import path from 'node:path'
 import { z } from 'zod'
+import { parseKeyRing } from '#server/memory/crypto.ts'
 
 const port = z.coerce
   .number({ error: 'must be a number' })
@@ -34,6 +35,16 @@ export const ConfigSchema = z.object({
     .optional(),
   RATE_LIMIT_RUNS_PER_HOUR: z.coerce.number({ error: 'must be a number' }).int().min(1).default(5),
   RATE_LIMIT_MCP_PER_HOUR: z.coerce.number({ error: 'must be a number' }).int().min(1).default(120),
+  MEMORY_ENCRYPTION_KEYS: z
+    .string()
+    .superRefine((spec, context) => {
+      try {
+        parseKeyRing(spec)
+      } catch (error) {
+        context.addIssue({ code: 'custom', message: `must be kid:base64key,... (${(error as Error).message})` })
+      }
+    })
+    .optional(),
   RATE_LIMIT_DEMO_PER_DAY: z.coerce.number({ error: 'must be a number' }).int().min(1).default(3),
 })
 

@@ -14,9 +14,11 @@ import { createHttpApp } from '#server/http/app.ts'
 import { ensureAppBuild, projectRoot } from '#server/http/app-build.ts'
 import { mountReactRouter } from '#server/http/react-router.ts'
 import { type JobDefinition, type Jobs, startJobs } from '#server/jobs/boss.ts'
-import { jobDefinitions } from '#server/jobs/definitions.ts'
+import { createJobDefinitions } from '#server/jobs/definitions.ts'
 import { createLimits } from '#server/limits/policies.ts'
 import type { Logger } from '#server/logger.ts'
+import { loadKeyRing } from '#server/memory/crypto.ts'
+import type { MemoryContext } from '#server/memory/store.ts'
 import { installedAt } from '#server/settings.ts'
 
 export type Sextant = {
@@ -25,6 +27,7 @@ export type Sextant = {
   databaseUrl: string
   db: Db
   jobs: Jobs
+  memory: MemoryContext
   /** Secrets made at this boot (first start only), for the operator to see once. */
   created: Provisioned['created']
   stop: () => Promise<void>
@@ -48,6 +51,8 @@ export async function startSextant(options: {
   }
 
   try {
+    // Before any database work: a deployment without its memory keys should fail at once.
+    const ring = loadKeyRing(config, log)
     let databaseUrl = config.DATABASE_URL
     if (!databaseUrl) {
       const embedded = await startEmbeddedPostgres({
@@ -81,9 +86,10 @@ export async function startSextant(options: {
       )
     }
 
+    const memory: MemoryContext = { db, ring, log, now: () => new Date() }
     const jobs = await startJobs({
       connectionString: databaseUrl,
-      definitions: options.jobs ?? jobDefinitions,
+      definitions: options.jobs ?? createJobDefinitions({ memory, log }),
       work: config.RUN_ROLE !== 'web',
       log,
     })
@@ -98,6 +104,7 @@ export async function startSextant(options: {
         jobs,
         log,
         apiKeys: createApiKeyVerifier(db),
+        memory,
         limits: createLimits({
           pool,
           runsPerHour: config.RATE_LIMIT_RUNS_PER_HOUR,
@@ -136,7 +143,7 @@ export async function startSextant(options: {
     }
 
     let stopping: Promise<void> | undefined
-    return { url, databaseUrl, db, jobs, created: provisioned.created, stop: () => (stopping ??= stop()) }
+    return { url, databaseUrl, db, jobs, memory, created: provisioned.created, stop: () => (stopping ??= stop()) }
   } catch (error) {
     await stop()
     throw error

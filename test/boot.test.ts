@@ -4,6 +4,7 @@ import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, expect, test } from 'vitest'
+import { TEST_MEMORY_KEYS } from '#test/support/app.ts'
 import { logIn } from '#test/support/browser-session.ts'
 import { createDatabase } from '#test/support/database.ts'
 import { type LogLine, processesMentioning, runCli, spawnSextant } from '#test/support/process.ts'
@@ -37,6 +38,9 @@ function printedCredentials(lines: LogLine[]) {
 test('first start initialises the cluster, serves, and SIGINT leaves no postgres behind', async () => {
   const app = spawnSextant(env)
   await app.waitForLog((line) => line.msg === 'initialising a new embedded Postgres cluster')
+  const generated = await app.waitForLog((line) => line.msg.startsWith('generated a memory encryption key'))
+  expect(generated.file).toBe(path.join(dataDir, 'memory-key'))
+  expect(fs.statSync(path.join(dataDir, 'memory-key')).mode & 0o777).toBe(0o600)
   const ready = await app.waitForLog((line) => typeof line.url === 'string')
   const url = ready.url as string
   await expectServing(url)
@@ -113,7 +117,11 @@ test('with DATABASE_URL set, that database is used and no embedded server starts
   const database = await createDatabase('template0')
   const otherDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sextant-external-'))
   try {
-    const app = spawnSextant({ DATABASE_URL: database.url, DATA_DIR: otherDataDir })
+    const app = spawnSextant({
+      DATABASE_URL: database.url,
+      DATA_DIR: otherDataDir,
+      MEMORY_ENCRYPTION_KEYS: TEST_MEMORY_KEYS,
+    })
     const migrated = await app.waitForLog((line) => line.msg === 'database migrated')
     expect(migrated).toMatchObject({ embedded: false })
     const ready = await app.waitForLog((line) => typeof line.url === 'string')
@@ -131,7 +139,12 @@ test('with DATABASE_URL set, that database is used and no embedded server starts
 test('RUN_ROLE=worker runs jobs and serves no HTTP', async () => {
   const database = await createDatabase('sextant_template')
   try {
-    const worker = spawnSextant({ DATABASE_URL: database.url, RUN_ROLE: 'worker', PORT: '3999' })
+    const worker = spawnSextant({
+      DATABASE_URL: database.url,
+      RUN_ROLE: 'worker',
+      PORT: '3999',
+      MEMORY_ENCRYPTION_KEYS: TEST_MEMORY_KEYS,
+    })
     const started = await worker.waitForLog((line) => line.msg === 'job system started')
     expect(started).toMatchObject({ work: true })
     await worker.waitForLog((line) => line.msg === 'Sextant worker is running')
@@ -163,3 +176,10 @@ test.runIf(process.getuid?.() === 0)(
     }
   },
 )
+
+test('production on its own database refuses to start without memory keys, before touching it', async () => {
+  const app = spawnSextant({ NODE_ENV: 'production', DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' })
+  expect(await app.exited).toBe(1)
+  const fatal = app.lines.find((line) => line.level === 'fatal')
+  expect(fatal?.msg).toMatch(/MEMORY_ENCRYPTION_KEYS is required in production/)
+})

@@ -1,6 +1,7 @@
 import { expect, test } from 'vitest'
 import { authenticateWithPassword, createAccount } from '#server/auth/accounts.ts'
 import { createApiKeyVerifier, parseApiKey } from '#server/auth/api-keys.ts'
+import { parseKeyRing } from '#server/memory/crypto.ts'
 import { createDatabase, createTestDatabase } from '#test/support/database.ts'
 import { runCli } from '#test/support/process.ts'
 
@@ -106,4 +107,11 @@ test('keys commands refuse unknown accounts and prefixes, and bad command lines'
   } finally {
     await database.drop()
   }
+})
+
+test('memory keygen prints a key ring entry the app accepts, without touching a database', async () => {
+  const result = await runCli(['memory', 'keygen'], { DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' })
+  expect(result.code).toBe(0)
+  const spec = result.stdout.split('\n')[0] as string
+  expect(parseKeyRing(spec).keys.size).toBe(1)
 })

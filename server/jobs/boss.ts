@@ -10,6 +10,8 @@ export type JobDefinition<Data = unknown> = {
   queueOptions?: QueueOptions
   /** How many jobs of this queue one process runs at once. */
   concurrency?: number
+  /** A cron expression (UTC): the job is also sent on this schedule, once across all instances. */
+  schedule?: string
   // Method syntax on purpose: definitions of different data types share one list.
   handler(data: Data, job: Job<unknown>): Promise<void>
 }
@@ -55,6 +57,7 @@ export async function startJobs(options: {
   }
   if (options.work) {
     for (const definition of definitions) {
+      if (definition.schedule) await boss.schedule(definition.queue, definition.schedule)
       await boss.work(
         definition.queue,
         { batchSize: 1, localConcurrency: definition.concurrency ?? 1 },

@@ -6,6 +6,9 @@ import { type Sextant, startSextant } from '#server/start.ts'
 import { createDatabase } from '#test/support/database.ts'
 import { testLogger } from '#test/support/logger.ts'
 
+/** A fixed test key ring, so tests can open what the app sealed. */
+export const TEST_MEMORY_KEYS = `test1:${Buffer.alloc(32, 1).toString('base64')}`
+
 export type TestApp = Sextant & { url: string; fetch: (path: string, init?: RequestInit) => Promise<Response> }
 
 export async function startTestApp(
@@ -17,9 +20,10 @@ export async function startTestApp(
     PORT: '0',
     DATABASE_URL: database.url,
     BUILD_ON_START: 'false',
+    MEMORY_ENCRYPTION_KEYS: TEST_MEMORY_KEYS,
     ...options.env,
   })
-  const sextant = await startSextant({ config, log: options.log ?? testLogger(), jobs: options.jobs ?? [] })
+  const sextant = await startSextant({ config, log: options.log ?? testLogger(), jobs: options.jobs })
   const url = sextant.url as string
   return {
     ...sextant,

@@ -3,6 +3,7 @@ import { Router } from 'express'
 import type { AppServices } from '#app/context.ts'
 import { keysRoutes } from '#server/http/api/keys.ts'
 import { meRoutes } from '#server/http/api/me.ts'
+import { memoryRoutes } from '#server/http/api/memory.ts'
 import { requireApiPrincipal } from '#server/http/api-auth.ts'
 import { jsonBody } from '#server/http/json-body.ts'
 import { sendProblem } from '#server/http/problem.ts'
@@ -13,6 +14,7 @@ export function apiRouter(services: AppServices): Router {
   router.use(requireApiPrincipal(services))
   router.use(meRoutes(services))
   router.use(keysRoutes(services))
+  router.use(memoryRoutes(services))
   router.use((req, res) => {
     sendProblem(res, {
       status: 404,

@@ -1,0 +1,107 @@
+import { expect, test } from 'vitest'
+import { exportTopicMarkdown } from '#server/memory/export.ts'
+import type { Fact, Source, TopicMemory } from '#server/memory/types.ts'
+
+const FIRST_SEEN = { runId: 'run-1', at: '2026-11-01T10:00:00.000Z' }
+
+function fact(text: string, sourceUrls: string[]): Fact {
+  return { id: text, text, sourceUrls, firstSeen: FIRST_SEEN }
+}
+
+function source(url: string, title: string, publishedDate: string | null = null): Source {
+  return { url, title, publishedDate, firstSeen: FIRST_SEEN }
+}
+
+function topicMemory(partial: Partial<TopicMemory>): TopicMemory {
+  return {
+    topicId: 'topic-1',
+    topic: 'Solid-state batteries',
+    facts: [],
+    sources: [],
+    ledger: [],
+    runs: [],
+    runCount: 2,
+    urlsIndexed: 14,
+    factsStored: 0,
+    lastRunAt: new Date('2026-11-02T10:00:00.000Z'),
+    expiresAt: new Date('2026-12-02T10:00:00.000Z'),
+    ...partial,
+  }
+}
+
+const memory = topicMemory({
+  facts: [
+    fact('Toyota plans solid-state cars for 2027', ['https://c.example/toyota', 'https://a.example/overview']),
+    fact('Energy density reached 500 Wh/kg', ['https://a.example/overview']),
+    fact('Costs are still high', []),
+  ],
+  sources: [
+    source('https://a.example/overview', 'Overview [2026 edition]', '2026-10-05T00:00:00Z'),
+    source('https://b.example/uncited', 'Never cited'),
+    source('https://c.example/toyota', 'Toyota news'),
+  ],
+  runs: [
+    {
+      runId: 'run-2',
+      at: '2026-11-02T10:00:00.000Z',
+      newFacts: 1,
+      newSources: 0,
+      urlsRead: 4,
+      summary: 'Found targets',
+    },
+    { runId: 'run-1', at: '2026-11-01T10:00:00.000Z', newFacts: 2, newSources: 3, urlsRead: 10 },
+  ],
+})
+
+test('the export has the title, stats and all sections', () => {
+  const markdown = exportTopicMarkdown(memory)
+  expect(markdown.startsWith('# Solid-state batteries\n\n')).toBe(true)
+  expect(markdown).toContain('Runs: 2 · Facts: 3 · URLs read: 14 · Last run: 2026-11-02 · Memory expires: 2026-12-02')
+  for (const heading of ['## Facts', '## Sources', '## Run history']) expect(markdown).toContain(`\n${heading}\n`)
+  expect(markdown).toContain('- 2026-11-02 10:00 UTC — 1 new fact, 0 new sources, 4 URLs read: Found targets')
+  expect(markdown).toContain('- 2026-11-01 10:00 UTC — 2 new facts, 3 new sources, 10 URLs read\n')
+})
+
+test('every citation marker points at the numbered source the fact cites', () => {
+  const markdown = exportTopicMarkdown(memory)
+  const sourceByNumber = new Map(
+    [...markdown.matchAll(/^- \[(\d+)\] .*<(https:[^>]+)>/gm)].map((match) => [match[1], match[2]]),
+  )
+  // Numbered by first citation, then the uncited one.
+  expect([...sourceByNumber.values()]).toEqual([
+    'https://c.example/toyota',
+    'https://a.example/overview',
+    'https://b.example/uncited',
+  ])
+  for (const [index, { sourceUrls }] of memory.facts.entries()) {
+    const line = markdown.split('\n').find((candidate) => candidate.startsWith(`${index + 1}. `)) ?? ''
+    const cited = [...(line.match(/(\[\d+\])+$/)?.[0] ?? '').matchAll(/\[(\d+)\]/g)].map((m) =>
+      sourceByNumber.get(m[1]),
+    )
+    expect(cited.sort()).toEqual([...sourceUrls].sort())
+  }
+})
+
+test('titles and fact text cannot break the document', () => {
+  const markdown = exportTopicMarkdown(
+    topicMemory({
+      topic: '# C# tips #',
+      facts: [fact('# Not a heading\nand [not](a link) *really*', ['https://a.example/x'])],
+      sources: [source('https://a.example/x', 'Report [draft] <v2>', '2026-01-05')],
+    }),
+  )
+  expect(markdown).toContain('# \\# C# tips \\#\n')
+  expect(markdown).toContain('1. \\# Not a heading and \\[not\\](a link) \\*really\\* [1]\n')
+  expect(markdown).toContain('- [1] Report \\[draft\\] \\<v2\\> — <https://a.example/x> (2026-01-05)\n')
+})
+
+test('the same memory always exports the same text', () => {
+  expect(exportTopicMarkdown(memory)).toBe(exportTopicMarkdown(structuredClone(memory)))
+})
+
+test('an empty memory still exports every section', () => {
+  const markdown = exportTopicMarkdown(topicMemory({ runCount: 0, urlsIndexed: 0 }))
+  expect(markdown).toContain('## Facts\n\nNo facts yet.')
+  expect(markdown).toContain('## Sources\n\nNo sources yet.')
+  expect(markdown).toContain('## Run history\n\nNo runs yet.')
+})

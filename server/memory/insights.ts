@@ -1,0 +1,148 @@
+// Read-only views of decrypted topic memory for the `get_topic_delta` and `compare_topics` tools.
+import { wordTokens } from '#server/memory/search.ts'
+import type { Fact, MemoryContent, Source } from '#server/memory/types.ts'
+
+export type TopicDelta = { runId: string; at: string; facts: Fact[]; sources: Source[] }
+
+export type ComparedTopic = { topic: string; content: MemoryContent }
+
+export type TopicComparison = {
+  topics: [string, string]
+  /** A's records of the sources both topics hold. */
+  sharedSources: Source[]
+  onlyA: { facts: Fact[]; sources: Source[] }
+  onlyB: { facts: Fact[]; sources: Source[] }
+  sharedFacts: Array<{ a: Fact; b: Fact }>
+  summary: {
+    factsA: number
+    factsB: number
+    sourcesA: number
+    sourcesB: number
+    sharedFacts: number
+    sharedSources: number
+  }
+}
+
+/** Facts at least this similar (Jaccard over word tokens) and citing a common source are one claim. */
+const SHARED_FACT_MIN_OVERLAP = 0.6
+
+/** What the latest run added: the facts and sources first seen in memory.runs[0]. */
+export function topicDelta(memory: MemoryContent): TopicDelta | undefined {
+  const latest = memory.runs[0]
+  if (!latest) return undefined
+  return {
+    runId: latest.runId,
+    at: latest.at,
+    facts: memory.facts.filter((fact) => fact.firstSeen.runId === latest.runId),
+    sources: memory.sources.filter((source) => source.firstSeen.runId === latest.runId),
+  }
+}
+
+/**
+ * Sources are shared when both topics hold the same URL (memory URLs are already canonical).
+ *
+ * Facts are shared when they have the same id (the same normalized text), or else when they cite
+ * at least one common source URL and their word-token sets overlap with Jaccard >= 0.6: the same
+ * claim reworded, and the common source keeps unrelated sentences with similar wording apart.
+ * Pairs are one-to-one: id matches first, then the most similar remaining pairs, so each fact
+ * appears once, either in a pair or in its topic's `only` list. Lists keep memory order.
+ */
+export function compareTopics(a: ComparedTopic, b: ComparedTopic): TopicComparison {
+  const urlsA = new Set(a.content.sources.map((source) => source.url))
+  const urlsB = new Set(b.content.sources.map((source) => source.url))
+  const sharedSources = a.content.sources.filter((source) => urlsB.has(source.url))
+
+  const factsA = a.content.facts
+  const factsB = b.content.facts
+  const partnerOfA = matchFacts(factsA, factsB)
+  const pairedB = new Set(partnerOfA.values())
+
+  const sharedFacts = factsA.flatMap((fact, indexA) => {
+    const partner = factsB[partnerOfA.get(indexA) ?? -1]
+    return partner ? [{ a: fact, b: partner }] : []
+  })
+
+  return {
+    topics: [a.topic, b.topic],
+    sharedSources,
+    onlyA: {
+      facts: factsA.filter((_, index) => !partnerOfA.has(index)),
+      sources: a.content.sources.filter((source) => !urlsB.has(source.url)),
+    },
+    onlyB: {
+      facts: factsB.filter((_, index) => !pairedB.has(index)),
+      sources: b.content.sources.filter((source) => !urlsA.has(source.url)),
+    },
+    sharedFacts,
+    summary: {
+      factsA: factsA.length,
+      factsB: factsB.length,
+      sourcesA: a.content.sources.length,
+      sourcesB: b.content.sources.length,
+      sharedFacts: sharedFacts.length,
+      sharedSources: sharedSources.length,
+    },
+  }
+}
+
+/** One-to-one pairs of shared facts, as index in A → index in B (see compareTopics). */
+function matchFacts(factsA: Fact[], factsB: Fact[]): Map<number, number> {
+  const partnerOfA = new Map<number, number>()
+  const pairedB = new Set<number>()
+  function pair(indexA: number, indexB: number) {
+    partnerOfA.set(indexA, indexB)
+    pairedB.add(indexB)
+  }
+
+  const indexOfIdB = new Map<string, number>()
+  factsB.forEach((fact, index) => {
+    if (!indexOfIdB.has(fact.id)) indexOfIdB.set(fact.id, index)
+  })
+  factsA.forEach((fact, indexA) => {
+    const indexB = indexOfIdB.get(fact.id)
+    if (indexB !== undefined && !pairedB.has(indexB)) pair(indexA, indexB)
+  })
+
+  // Only facts that cite a common URL are compared, which keeps this far from |A| × |B|.
+  const citingB = new Map<string, number[]>()
+  factsB.forEach((fact, index) => {
+    if (pairedB.has(index)) return
+    for (const url of new Set(fact.sourceUrls)) {
+      const citing = citingB.get(url)
+      if (citing) citing.push(index)
+      else citingB.set(url, [index])
+    }
+  })
+  const tokensB = new Map<number, Set<string>>()
+  const candidates: Array<{ indexA: number; indexB: number; overlap: number }> = []
+  factsA.forEach((fact, indexA) => {
+    if (partnerOfA.has(indexA)) return
+    const tokensA = new Set(wordTokens(fact.text))
+    const compared = new Set<number>()
+    for (const url of fact.sourceUrls) {
+      for (const indexB of citingB.get(url) ?? []) {
+        if (compared.has(indexB)) continue
+        compared.add(indexB)
+        let tokens = tokensB.get(indexB)
+        if (!tokens) {
+          tokens = new Set(wordTokens(factsB[indexB]?.text ?? ''))
+          tokensB.set(indexB, tokens)
+        }
+        const overlap = jaccard(tokensA, tokens)
+        if (overlap >= SHARED_FACT_MIN_OVERLAP) candidates.push({ indexA, indexB, overlap })
+      }
+    }
+  })
+  candidates.sort((x, y) => y.overlap - x.overlap || x.indexA - y.indexA || x.indexB - y.indexB)
+  for (const { indexA, indexB } of candidates) {
+    if (!partnerOfA.has(indexA) && !pairedB.has(indexB)) pair(indexA, indexB)
+  }
+  return partnerOfA
+}
+
+function jaccard(x: Set<string>, y: Set<string>): number {
+  if (x.size === 0 && y.size === 0) return 0
+  let common = 0
+  for (const token of x) if (y.has(token)) common++
+  return common / (x.size + y.size - common)
+}

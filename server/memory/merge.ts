@@ -1,0 +1,151 @@
+// Folds one run's findings into a topic's memory. Pure and deterministic: every time comes from
+// the contribution, so a retried save computes the same result as the first attempt.
+import { createHash } from 'node:crypto'
+import { canonicalUrl } from '#server/memory/canonical-url.ts'
+import { displayTopic, topicKey } from '#server/memory/topic-key.ts'
+import {
+  type Fact,
+  type FirstSeen,
+  LEDGER_CAP,
+  type LedgerEntry,
+  type MemoryContent,
+  type MemoryContribution,
+  RUN_HISTORY_CAP,
+  type RunRecord,
+  type Source,
+} from '#server/memory/types.ts'
+
+export type MergeResult = { content: MemoryContent; added: { facts: number; sources: number } }
+
+const TRAILING_PUNCTUATION = /[\s\p{P}]+$/u
+
+/**
+ * A fact's stable id. It uses the topic key's folding (NFKC, case, spacing) so that "Sales rose."
+ * and "sales  rose" from two runs are one fact; changing either normalization splits stored facts.
+ */
+export function factId(text: string): string {
+  return createHash('sha256').update(normalizeFact(text)).digest('hex').slice(0, 16)
+}
+
+function normalizeFact(text: string): string {
+  return topicKey(text).replace(TRAILING_PUNCTUATION, '')
+}
+
+export function mergeMemory(
+  existing: MemoryContent | undefined,
+  contribution: MemoryContribution,
+  topic: string,
+): MergeResult {
+  // A retried save of a run already merged must not count its facts, sources or run twice.
+  if (existing?.runs.some((run) => run.runId === contribution.runId)) {
+    return { content: existing, added: { facts: 0, sources: 0 } }
+  }
+  const at = contribution.at.toISOString()
+  const firstSeen: FirstSeen = { runId: contribution.runId, at }
+  const facts = mergeFacts(existing?.facts ?? [], contribution.facts, firstSeen)
+  const sources = mergeSources(existing?.sources ?? [], contribution.sources, firstSeen)
+  const urlsRead = canonicalUrls(contribution.urlsRead)
+  const run: RunRecord = {
+    runId: contribution.runId,
+    at,
+    newFacts: facts.added,
+    newSources: sources.added,
+    urlsRead: urlsRead.length,
+    summary: contribution.summary,
+  }
+  return {
+    content: {
+      topic: existing?.topic ?? displayTopic(topic),
+      facts: facts.merged,
+      sources: sources.merged,
+      ledger: mergeLedger(existing?.ledger ?? [], urlsRead, at),
+      runs: mergeRuns(existing?.runs ?? [], run),
+    },
+    added: { facts: facts.added, sources: sources.added },
+  }
+}
+
+function mergeFacts(
+  existing: Fact[],
+  incoming: MemoryContribution['facts'],
+  firstSeen: FirstSeen,
+): { merged: Fact[]; added: number } {
+  const byId = new Map(existing.map((fact) => [fact.id, fact]))
+  let added = 0
+  for (const { text, sourceUrls } of incoming) {
+    const trimmed = text.trim()
+    if (normalizeFact(trimmed) === '') continue
+    const id = factId(trimmed)
+    const known = byId.get(id)
+    if (known) {
+      byId.set(id, { ...known, sourceUrls: unique([...known.sourceUrls, ...canonicalUrls(sourceUrls)]) })
+    } else {
+      byId.set(id, { id, text: trimmed, sourceUrls: canonicalUrls(sourceUrls), firstSeen })
+      added += 1
+    }
+  }
+  return { merged: [...byId.values()], added }
+}
+
+function mergeSources(
+  existing: Source[],
+  incoming: MemoryContribution['sources'],
+  firstSeen: FirstSeen,
+): { merged: Source[]; added: number } {
+  const byUrl = new Map(existing.map((source) => [source.url, source]))
+  let added = 0
+  for (const source of incoming) {
+    const url = canonicalUrl(source.url)
+    if (url === undefined) continue
+    const title = source.title.trim()
+    const known = byUrl.get(url)
+    if (known) {
+      // What was recorded first wins; a later run only fills in what was missing.
+      byUrl.set(url, {
+        ...known,
+        title: known.title === '' ? title : known.title,
+        publishedDate: known.publishedDate ?? source.publishedDate,
+      })
+    } else {
+      byUrl.set(url, { url, title, publishedDate: source.publishedDate, firstSeen })
+      added += 1
+    }
+  }
+  return { merged: [...byUrl.values()], added }
+}
+
+/**
+ * Keeps the most recently read URLs, so the ledger follows what the topic is reading now (the old
+ * product kept the oldest 500 and stopped recording anything new). ISO-8601 UTC strings from
+ * `toISOString()` sort as text in time order.
+ */
+function mergeLedger(existing: LedgerEntry[], urlsRead: string[], at: string): LedgerEntry[] {
+  const readAt = new Map(existing.map((entry) => [entry.url, entry.readAt]))
+  for (const url of urlsRead) {
+    const previous = readAt.get(url)
+    if (previous === undefined || previous < at) readAt.set(url, at)
+  }
+  return [...readAt]
+    .map(([url, time]) => ({ url, readAt: time }))
+    .sort((a, b) => compareStrings(b.readAt, a.readAt) || compareStrings(a.url, b.url))
+    .slice(0, LEDGER_CAP)
+}
+
+/** Newest first by time, so a late save of an earlier run does not push out newer history. */
+function mergeRuns(existing: RunRecord[], run: RunRecord): RunRecord[] {
+  return [run, ...existing]
+    .sort((a, b) => compareStrings(b.at, a.at) || compareStrings(a.runId, b.runId))
+    .slice(0, RUN_HISTORY_CAP)
+}
+
+function canonicalUrls(raw: string[]): string[] {
+  return unique(raw.map(canonicalUrl).filter((url) => url !== undefined))
+}
+
+function unique(values: string[]): string[] {
+  return [...new Set(values)]
+}
+
+function compareStrings(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0
+}

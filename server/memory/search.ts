@@ -1,0 +1,118 @@
+// Keyword search over the facts of an account's topics (the `search_memory` tool), and the word
+// tokenizer that topic comparison shares with it.
+import type { Fact, MemoryContent } from '#server/memory/types.ts'
+
+export type SearchableTopic = { topicId: string; topic: string; content: MemoryContent }
+
+export type MemorySearchHit = { topicId: string; topic: string; fact: Fact; score: number; matched: string[] }
+
+const DEFAULT_LIMIT = 20
+const MAX_LIMIT = 100
+const K1 = 1.2
+const B = 0.75
+/** At most this share of a fact's own score: a topic name alone never outranks what a fact says. */
+const TOPIC_NAME_BOOST = 0.1
+
+// A fixed locale so results do not depend on the host's default; ICU's word breaks (dictionaries for
+// CJK and Thai included) do not vary by locale for the scripts facts are written in.
+const wordSegmenter = new Intl.Segmenter('en', { granularity: 'word' })
+
+/**
+ * Lower-cased, NFKC-normalized word tokens in text order. NFKC runs first so full-width Latin and
+ * compatibility forms segment like their plain forms; segmentation rather than splitting on spaces
+ * lets Chinese and Japanese text yield words.
+ */
+export function wordTokens(text: string): string[] {
+  const tokens: string[] = []
+  for (const { segment, isWordLike } of wordSegmenter.segment(text.normalize('NFKC').toLowerCase())) {
+    if (isWordLike) tokens.push(segment)
+  }
+  return tokens
+}
+
+/**
+ * BM25 (k1 1.2, b 0.75) with every fact of every given topic as the corpus, so a term that is rare
+ * across the account weighs more than one that appears in most facts. Only facts containing at least
+ * one query term are returned. Ties go to the newer fact, then the lower fact id and topic id.
+ */
+export function searchMemory(
+  topics: SearchableTopic[],
+  query: string,
+  options: { limit?: number } = {},
+): MemorySearchHit[] {
+  const queryTerms = [...new Set(wordTokens(query))]
+  if (queryTerms.length === 0) return []
+
+  const documents = topics.flatMap(({ topicId, topic, content }) =>
+    content.facts.map((fact) => {
+      const tokens = wordTokens(fact.text)
+      return { topicId, topic, fact, length: tokens.length, counts: termCounts(tokens) }
+    }),
+  )
+  if (documents.length === 0) return []
+
+  const averageLength = documents.reduce((sum, document) => sum + document.length, 0) / documents.length
+  const idf = new Map(
+    queryTerms.map((term) => {
+      const containing = documents.filter((document) => document.counts.has(term)).length
+      return [term, Math.log(1 + (documents.length - containing + 0.5) / (containing + 0.5))]
+    }),
+  )
+  const topicNameShare = new Map(
+    topics.map(({ topicId, topic }) => {
+      const nameTerms = new Set(wordTokens(topic))
+      return [topicId, queryTerms.filter((term) => nameTerms.has(term)).length / queryTerms.length]
+    }),
+  )
+
+  const hits: MemorySearchHit[] = []
+  for (const { topicId, topic, fact, length, counts } of documents) {
+    const matched = queryTerms.filter((term) => counts.has(term))
+    if (matched.length === 0) continue
+    // averageLength > 0 here: this fact has at least one token.
+    const lengthNorm = 1 - B + (B * length) / averageLength
+    let score = 0
+    for (const term of matched) {
+      const frequency = counts.get(term) ?? 0
+      score += ((idf.get(term) ?? 0) * frequency * (K1 + 1)) / (frequency + K1 * lengthNorm)
+    }
+    score *= 1 + TOPIC_NAME_BOOST * (topicNameShare.get(topicId) ?? 0)
+    hits.push({ topicId, topic, fact, score, matched })
+  }
+
+  hits.sort(
+    (x, y) =>
+      y.score - x.score ||
+      compareTimesNewestFirst(x.fact.firstSeen.at, y.fact.firstSeen.at) ||
+      compareStrings(x.fact.id, y.fact.id) ||
+      compareStrings(x.topicId, y.topicId),
+  )
+  return hits.slice(0, resolveLimit(options.limit))
+}
+
+function termCounts(tokens: string[]): Map<string, number> {
+  const counts = new Map<string, number>()
+  for (const token of tokens) counts.set(token, (counts.get(token) ?? 0) + 1)
+  return counts
+}
+
+function resolveLimit(limit: number | undefined): number {
+  if (limit === undefined || !Number.isFinite(limit)) return DEFAULT_LIMIT
+  return Math.min(MAX_LIMIT, Math.max(1, Math.floor(limit)))
+}
+
+// Times are compared as instants so offsets and fractional seconds order correctly; an unparsable
+// time sorts last, then falls back to text order to stay deterministic.
+function compareTimesNewestFirst(x: string, y: string): number {
+  const xMs = Date.parse(x)
+  const yMs = Date.parse(y)
+  if (Number.isNaN(xMs) || Number.isNaN(yMs)) {
+    return Number(Number.isNaN(xMs)) - Number(Number.isNaN(yMs)) || compareStrings(y, x)
+  }
+  return yMs - xMs
+}
+
+// Code-unit order rather than localeCompare: the same everywhere, whatever the host's ICU data.
+function compareStrings(x: string, y: string): number {
+  return x < y ? -1 : x > y ? 1 : 0
+}

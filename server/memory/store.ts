@@ -1,0 +1,203 @@
+// Topic memory in Postgres: one sealed blob per topic plus the clear counts of the memory check.
+// Saves merge (never overwrite) under a per-topic lock, so two runs saving at once both land.
+import { sql } from 'kysely'
+import type { Db } from '#db/database.ts'
+import type { Logger } from '#server/logger.ts'
+import { type KeyRing, openJson, sealJson, UnreadableError } from '#server/memory/crypto.ts'
+import { mergeMemory } from '#server/memory/merge.ts'
+import { displayTopic, topicKey } from '#server/memory/topic-key.ts'
+import {
+  MEMORY_TTL_DAYS,
+  type MemoryContent,
+  type MemoryContribution,
+  type MemoryStats,
+  type TopicMemory,
+} from '#server/memory/types.ts'
+
+export type MemoryContext = { db: Db; ring: KeyRing; log: Logger; now: () => Date }
+
+/** Memory that exists but cannot be opened (key missing from the ring, tampering). */
+export class MemoryUnreadableError extends Error {
+  constructor(topicId: string) {
+    super(`The memory of topic ${topicId} cannot be decrypted; it was left untouched.`)
+    this.name = 'MemoryUnreadableError'
+  }
+}
+
+const DAY_MS = 86_400_000
+
+function associatedData(topicId: string): string {
+  return `topic_memory:${topicId}`
+}
+
+type MemoryRow = {
+  topic_id: string
+  key_id: string
+  ciphertext: Buffer
+  run_count: number
+  urls_indexed: number
+  facts_stored: number
+  last_run_at: Date
+  expires_at: Date
+}
+
+function memoryRows(db: Db, accountId: string) {
+  return db
+    .selectFrom('topics')
+    .innerJoin('topic_memory', 'topic_memory.topic_id', 'topics.id')
+    .select([
+      'topic_memory.topic_id',
+      'topic_memory.key_id',
+      'topic_memory.ciphertext',
+      'topic_memory.run_count',
+      'topic_memory.urls_indexed',
+      'topic_memory.facts_stored',
+      'topic_memory.last_run_at',
+      'topic_memory.expires_at',
+    ])
+    .where('topics.account_id', '=', accountId)
+}
+
+/** Opens a row; unreadable memory is logged and read as none, never shown. */
+function openRow(context: MemoryContext, row: MemoryRow): TopicMemory | undefined {
+  try {
+    const content = openJson<MemoryContent>(
+      context.ring,
+      { keyId: row.key_id, ciphertext: row.ciphertext },
+      associatedData(row.topic_id),
+    )
+    return {
+      ...content,
+      topicId: row.topic_id,
+      runCount: row.run_count,
+      urlsIndexed: row.urls_indexed,
+      factsStored: row.facts_stored,
+      lastRunAt: row.last_run_at,
+      expiresAt: row.expires_at,
+    }
+  } catch (error) {
+    if (!(error instanceof UnreadableError)) throw error
+    context.log.warn({ topicId: row.topic_id, keyId: row.key_id, reason: error.message }, 'topic memory is unreadable')
+    return undefined
+  }
+}
+
+/** The topic's memory, or undefined when there is none, it expired, or it cannot be opened. */
+export async function loadTopicMemory(context: MemoryContext, accountId: string, topic: string) {
+  const row = await memoryRows(context.db, accountId)
+    .where('topics.topic_key', '=', topicKey(topic))
+    .where('topic_memory.expires_at', '>', context.now())
+    .executeTakeFirst()
+  return row ? openRow(context, row) : undefined
+}
+
+/** Every live topic memory of the account (for search across topics). */
+export async function loadAccountMemories(context: MemoryContext, accountId: string): Promise<TopicMemory[]> {
+  const rows = await memoryRows(context.db, accountId)
+    .where('topic_memory.expires_at', '>', context.now())
+    .orderBy('topic_memory.last_run_at', 'desc')
+    .execute()
+  return rows.map((row) => openRow(context, row)).filter((memory) => memory !== undefined)
+}
+
+export function memoryStats(
+  memory: Pick<TopicMemory, 'runCount' | 'urlsIndexed' | 'factsStored' | 'lastRunAt'>,
+): MemoryStats {
+  return {
+    runCount: memory.runCount,
+    urlsIndexed: memory.urlsIndexed,
+    factsStored: memory.factsStored,
+    lastRunAt: memory.lastRunAt.toISOString(),
+  }
+}
+
+/** The memory check of spec 2.4: counts, or null for no (live, readable) memory. */
+export async function checkTopicMemory(context: MemoryContext, accountId: string, topic: string) {
+  const memory = await loadTopicMemory(context, accountId, topic)
+  return memory ? memoryStats(memory) : null
+}
+
+async function ensureTopic(db: Db, accountId: string, key: string): Promise<string> {
+  const inserted = await db
+    .insertInto('topics')
+    .values({ account_id: accountId, topic_key: key })
+    .onConflict((conflict) => conflict.columns(['account_id', 'topic_key']).doNothing())
+    .returning('id')
+    .executeTakeFirst()
+  if (inserted) return inserted.id
+  const existing = await db
+    .selectFrom('topics')
+    .select('id')
+    .where('account_id', '=', accountId)
+    .where('topic_key', '=', key)
+    .executeTakeFirstOrThrow()
+  return existing.id
+}
+
+/**
+ * Merges what a run learned into the topic's memory and refreshes its 30-day expiry. Saving the same
+ * run twice changes nothing the second time. Memory that cannot be opened is not overwritten:
+ * MemoryUnreadableError, and the caller goes on without saving.
+ */
+export async function saveTopicMemory(
+  context: MemoryContext,
+  accountId: string,
+  topic: string,
+  contribution: MemoryContribution,
+): Promise<{ stats: MemoryStats; added: { facts: number; sources: number } }> {
+  return context.db.transaction().execute(async (trx) => {
+    const topicId = await ensureTopic(trx, accountId, topicKey(topic))
+    // One save per topic at a time: the second waits here, then merges into what the first stored.
+    await sql`select pg_advisory_xact_lock(hashtextextended(${topicId}, 0))`.execute(trx)
+    const now = context.now()
+    const row = await trx.selectFrom('topic_memory').selectAll().where('topic_id', '=', topicId).executeTakeFirst()
+    let existing: MemoryContent | undefined
+    let runCount = 0
+    if (row && row.expires_at > now) {
+      try {
+        existing = openJson<MemoryContent>(
+          context.ring,
+          { keyId: row.key_id, ciphertext: row.ciphertext },
+          associatedData(topicId),
+        )
+      } catch (error) {
+        if (error instanceof UnreadableError) throw new MemoryUnreadableError(topicId)
+        throw error
+      }
+      runCount = row.run_count
+    }
+    const { content, added } = mergeMemory(existing, contribution, displayTopic(topic))
+    const newRun = !existing?.runs.some((run) => run.runId === contribution.runId)
+    const sealed = sealJson(context.ring, content, associatedData(topicId))
+    const values = {
+      key_id: sealed.keyId,
+      ciphertext: sealed.ciphertext,
+      run_count: runCount + (newRun ? 1 : 0),
+      urls_indexed: content.ledger.length,
+      facts_stored: content.facts.length,
+      last_run_at: newRun ? contribution.at : (row?.last_run_at ?? contribution.at),
+      expires_at: new Date(now.getTime() + MEMORY_TTL_DAYS * DAY_MS),
+      updated_at: now,
+    }
+    await trx
+      .insertInto('topic_memory')
+      .values({ topic_id: topicId, ...values })
+      .onConflict((conflict) => conflict.column('topic_id').doUpdateSet(values))
+      .execute()
+    return {
+      stats: memoryStats({
+        runCount: values.run_count,
+        urlsIndexed: values.urls_indexed,
+        factsStored: values.facts_stored,
+        lastRunAt: values.last_run_at,
+      }),
+      added,
+    }
+  })
+}
+
+/** Deletes memory past its expiry; returns how many topics lost theirs. */
+export async function purgeExpiredMemory(db: Db, now: Date): Promise<number> {
+  const result = await db.deleteFrom('topic_memory').where('expires_at', '<=', now).executeTakeFirst()
+  return Number(result.numDeletedRows)
+}

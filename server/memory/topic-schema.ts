@@ -1,0 +1,13 @@
+import { z } from 'zod'
+
+export const TOPIC_MAX_CHARACTERS = 500
+
+/** A research topic as users send it: non-blank, at most 500 characters (code points, not UTF-16 units). */
+export const TopicSchema = z
+  .string({ error: 'topic must be a string' })
+  .trim()
+  .min(1, 'topic is required')
+  .refine(
+    (topic) => [...topic].length <= TOPIC_MAX_CHARACTERS,
+    `topic must be at most ${TOPIC_MAX_CHARACTERS} characters`,
+  )

@@ -1,0 +1,74 @@
+// The memory services over real stored memory: scoped to the account, readable results.
+import { afterAll, beforeAll, expect, test } from 'vitest'
+import { generateKeySpec, parseKeyRing } from '#server/memory/crypto.ts'
+import { compareAccountTopics, exportTopic, getTopicDelta, searchAccountMemory } from '#server/memory/services.ts'
+import { type MemoryContext, saveTopicMemory } from '#server/memory/store.ts'
+import { createTestAccount } from '#test/support/accounts.ts'
+import { createTestDatabase, type TestDatabase } from '#test/support/database.ts'
+import { testLogger } from '#test/support/logger.ts'
+
+let database: TestDatabase
+let memory: MemoryContext
+beforeAll(async () => {
+  database = await createTestDatabase()
+  memory = { db: database.db, ring: parseKeyRing(generateKeySpec()), log: testLogger(), now: () => new Date() }
+})
+afterAll(() => database.drop())
+
+async function seed() {
+  const alice = (await createTestAccount(database.db)).account.id
+  const bob = (await createTestAccount(database.db)).account.id
+  const shared = 'https://energy.example/report-2026'
+  await saveTopicMemory(memory, alice, 'Sodium batteries', {
+    runId: 'run-1',
+    at: new Date('2026-11-01T00:00:00Z'),
+    facts: [{ text: 'Sodium-ion cells cost 20 percent less than LFP', sourceUrls: [shared] }],
+    sources: [{ url: shared, title: 'Energy report 2026', publishedDate: '2026-10-30' }],
+    urlsRead: [shared],
+  })
+  await saveTopicMemory(memory, alice, 'Sodium batteries', {
+    runId: 'run-2',
+    at: new Date('2026-11-08T00:00:00Z'),
+    facts: [{ text: 'CATL started mass production of sodium-ion packs', sourceUrls: ['https://news.example/catl'] }],
+    sources: [{ url: 'https://news.example/catl', title: 'CATL ramps sodium', publishedDate: null }],
+    urlsRead: ['https://news.example/catl'],
+  })
+  await saveTopicMemory(memory, alice, 'Lithium iron phosphate', {
+    runId: 'run-3',
+    at: new Date('2026-11-09T00:00:00Z'),
+    facts: [{ text: 'LFP dominates stationary storage', sourceUrls: [shared] }],
+    sources: [{ url: shared, title: 'Energy report 2026', publishedDate: '2026-10-30' }],
+    urlsRead: [shared],
+  })
+  await saveTopicMemory(memory, bob, 'Sodium batteries', {
+    runId: 'run-bob',
+    at: new Date('2026-11-09T00:00:00Z'),
+    facts: [{ text: 'Bob private note on sodium', sourceUrls: ['https://bob.example/x'] }],
+    sources: [],
+    urlsRead: ['https://bob.example/x'],
+  })
+  return { alice, bob }
+}
+
+test('delta, search, compare and export work on the account own memory only', async () => {
+  const { alice } = await seed()
+
+  const delta = await getTopicDelta(memory, alice, 'sodium batteries')
+  expect(delta).toMatchObject({ runId: 'run-2' })
+  expect(delta?.facts.map((fact) => fact.text)).toEqual(['CATL started mass production of sodium-ion packs'])
+  expect(await getTopicDelta(memory, alice, 'unknown topic')).toBeUndefined()
+
+  const hits = await searchAccountMemory(memory, alice, 'sodium')
+  expect(hits.length).toBeGreaterThan(0)
+  expect(hits.every((hit) => hit.topic !== undefined && !hit.fact.text.includes('Bob'))).toBe(true)
+
+  const compared = await compareAccountTopics(memory, alice, 'Sodium batteries', 'Lithium iron phosphate')
+  expect(compared).toMatchObject({ comparison: { summary: { sharedSources: 1 } } })
+  expect(await compareAccountTopics(memory, alice, 'Sodium batteries', 'Hydrogen')).toEqual({ missing: ['Hydrogen'] })
+
+  const markdown = await exportTopic(memory, alice, 'Sodium batteries')
+  expect(markdown).toMatch(/^# Sodium batteries/)
+  expect(markdown).toContain('CATL started mass production')
+  expect(markdown).not.toContain('Bob private note')
+  expect(await exportTopic(memory, alice, 'Hydrogen')).toBeUndefined()
+})
