@@ -1,8 +1,8 @@
-import { sql } from 'kysely'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { createApiKeyVerifier } from '#server/auth/api-keys.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { startTestApp, type TestApp } from '#test/support/app.ts'
+import { dumpAllTables } from '#test/support/database.ts'
 
 let app: TestApp
 beforeAll(async () => {
@@ -97,13 +97,7 @@ test('a created key is shown once, works, and is listed without its secret', asy
 test('no password, key secret or session token is stored in the clear', async () => {
   const user = await createTestAccount(app.db, { password: 'correct horse battery staple' })
   const secret = user.key.split('_')[2] as string
-  const { rows } = await sql<{ table_name: string }>`
-    select table_name from information_schema.tables where table_schema = 'public'`.execute(app.db)
-  let everything = ''
-  for (const { table_name } of rows) {
-    const dump = await sql<{ row: string }>`select t::text as row from ${sql.table(table_name)} t`.execute(app.db)
-    everything += dump.rows.map((row) => row.row).join('\n')
-  }
+  const everything = await dumpAllTables(app.db)
   expect(everything).toContain(user.prefix) // the dump really covers api_keys
   expect(everything).not.toContain('correct horse battery staple')
   expect(everything).not.toContain(secret)

@@ -1,4 +1,3 @@
-import { sql } from 'kysely'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { generateKeySpec, parseKeyRing } from '#server/memory/crypto.ts'
 import {
@@ -11,7 +10,7 @@ import {
 } from '#server/memory/store.ts'
 import type { MemoryContribution } from '#server/memory/types.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
-import { createTestDatabase, type TestDatabase } from '#test/support/database.ts'
+import { createTestDatabase, dumpAllTables, type TestDatabase } from '#test/support/database.ts'
 import { capturingLogger } from '#test/support/logger.ts'
 
 let database: TestDatabase
@@ -85,13 +84,7 @@ test('no fact text, URL or title appears in plaintext anywhere in the database',
       urlsRead: ['https://lab.example/tandem-record', 'https://blog.example/perovskite-roundup'],
     }),
   )
-  const { rows } = await sql<{ table_name: string }>`
-    select table_name from information_schema.tables where table_schema = 'public'`.execute(database.db)
-  let everything = ''
-  for (const { table_name } of rows) {
-    const dump = await sql<{ row: string }>`select t::text as row from ${sql.table(table_name)} t`.execute(database.db)
-    everything += dump.rows.map((row) => row.row).join('\n')
-  }
+  const everything = await dumpAllTables(database.db)
   expect(everything).toContain('perovskite solar') // the scan covers the topics table
   for (const secret of ['34.85 percent', 'tandem-record', 'lab.example', 'Tandem record paper', 'perovskite-roundup']) {
     expect(everything).not.toContain(secret)

@@ -1,7 +1,8 @@
 // Topic memory in Postgres: one sealed blob per topic plus the clear counts of the memory check.
 // Saves merge (never overwrite) under a per-topic lock, so two runs saving at once both land.
-import { sql } from 'kysely'
+import { type Selectable, sql } from 'kysely'
 import type { Db } from '#db/database.ts'
+import type { TopicMemoryTable } from '#db/schema.ts'
 import type { Logger } from '#server/logger.ts'
 import { type KeyRing, openJson, sealJson, UnreadableError } from '#server/memory/crypto.ts'
 import { mergeMemory } from '#server/memory/merge.ts'
@@ -30,16 +31,7 @@ function associatedData(topicId: string): string {
   return `topic_memory:${topicId}`
 }
 
-type MemoryRow = {
-  topic_id: string
-  key_id: string
-  ciphertext: Buffer
-  run_count: number
-  urls_indexed: number
-  facts_stored: number
-  last_run_at: Date
-  expires_at: Date
-}
+type MemoryRow = Selectable<TopicMemoryTable>
 
 function memoryRows(db: Db, accountId: string) {
   return db
@@ -54,6 +46,7 @@ function memoryRows(db: Db, accountId: string) {
       'topic_memory.facts_stored',
       'topic_memory.last_run_at',
       'topic_memory.expires_at',
+      'topic_memory.updated_at',
     ])
     .where('topics.account_id', '=', accountId)
 }

@@ -1,5 +1,6 @@
 // A fresh database per test file, cloned from the migrated template (see global-setup.ts).
 import { randomBytes } from 'node:crypto'
+import { sql } from 'kysely'
 import pg from 'pg'
 import { inject } from 'vitest'
 import { createDb, createPool, type Db } from '#db/database.ts'
@@ -50,4 +51,16 @@ export async function createTestDatabase(): Promise<TestDatabase> {
 /** An empty database (no migrations applied), for testing the migrations themselves. */
 export async function createEmptyDatabase(): Promise<TestDatabase> {
   return withDb(await createDatabase('template0'))
+}
+
+/** Every row of every table as text, for tests that prove something is not stored in the clear. */
+export async function dumpAllTables(db: Db): Promise<string> {
+  const { rows } = await sql<{ table_name: string }>`
+    select table_name from information_schema.tables where table_schema = 'public'`.execute(db)
+  let everything = ''
+  for (const { table_name } of rows) {
+    const dump = await sql<{ row: string }>`select t::text as row from ${sql.table(table_name)} t`.execute(db)
+    everything += `${dump.rows.map((row) => row.row).join('\n')}\n`
+  }
+  return everything
 }
