@@ -64,6 +64,49 @@ export interface TopicMemoryTable {
   updated_at: Timestamp
 }
 
+export type RunStatus = 'running' | 'complete' | 'failed' | 'cancelled'
+
+export interface RunsTable {
+  id: Generated<string>
+  account_id: string
+  topic_key: string
+  brief: ColumnType<unknown, string, string>
+  source: string
+  status: Generated<RunStatus>
+  current_step: string | null
+  has_memory: boolean
+  prior_run_count: number
+  checkpoint_key_id: string | null
+  checkpoint: Buffer | null
+  report_key_id: string | null
+  report: Buffer | null
+  error: ColumnType<{ code: string; message: string } | null, string | null, string | null>
+  usage: ColumnType<unknown, string | null, string | null>
+  deadline_at: Timestamp
+  created_at: Generated<Date>
+  started_at: Timestamp | null
+  finished_at: Timestamp | null
+}
+
+export interface RunEventsTable {
+  id: Generated<number>
+  run_id: string
+  type: string
+  step: string | null
+  data: ColumnType<Record<string, unknown>, string | undefined, never>
+  created_at: Generated<Date>
+}
+
+export interface CorpusDocumentsTable {
+  id: Generated<number>
+  url: string
+  title: string
+  published_date: ColumnType<Date | null, string | null, string | null>
+  text: string
+  indexed_at: Generated<Date>
+  search: ColumnType<unknown, never, never>
+}
+
 export interface Database {
   settings: SettingsTable
   accounts: AccountsTable
@@ -72,4 +115,7 @@ export interface Database {
   idempotency_keys: IdempotencyKeysTable
   topics: TopicsTable
   topic_memory: TopicMemoryTable
+  runs: RunsTable
+  run_events: RunEventsTable
+  corpus_documents: CorpusDocumentsTable
 }

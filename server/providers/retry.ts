@@ -1,0 +1,47 @@
+// Every provider call goes through here: a per-attempt timeout, retries with exponential backoff
+// and jitter for 429/5xx/timeouts (honouring Retry-After), and the run's own abort signal on top.
+import { setTimeout as sleep } from 'node:timers/promises'
+import { ProviderError } from '#server/providers/types.ts'
+
+export type RetryOptions = {
+  /** The run's signal (deadline, cancellation): aborts the attempt and the waiting between attempts. */
+  signal: AbortSignal
+  timeoutMs: number
+  attempts?: number
+  baseDelayMs?: number
+  maxDelayMs?: number
+  /** Turns whatever the client threw into a ProviderError that says whether to retry. */
+  classify: (error: unknown) => ProviderError
+}
+
+export async function callWithRetries<T>(call: (signal: AbortSignal) => Promise<T>, options: RetryOptions): Promise<T> {
+  const attempts = options.attempts ?? 3
+  const baseDelayMs = options.baseDelayMs ?? 500
+  const maxDelayMs = options.maxDelayMs ?? 8000
+  for (let attempt = 1; ; attempt++) {
+    options.signal.throwIfAborted()
+    try {
+      return await call(AbortSignal.any([options.signal, AbortSignal.timeout(options.timeoutMs)]))
+    } catch (error) {
+      options.signal.throwIfAborted() // the run was cancelled or hit its deadline: not the provider's fault
+      const failure = error instanceof ProviderError ? error : options.classify(error)
+      if (!failure.retryable || attempt >= attempts) throw failure
+      const backoff = Math.min(maxDelayMs, baseDelayMs * 2 ** (attempt - 1)) * (0.5 + Math.random() / 2)
+      await sleep(Math.min(maxDelayMs * 4, failure.retryAfterMs ?? backoff), undefined, { signal: options.signal })
+    }
+  }
+}
+
+/** Retry-After as milliseconds: delta-seconds or an HTTP date; undefined when absent or unusable. */
+export function parseRetryAfter(value: string | null | undefined, now = Date.now()): number | undefined {
+  if (!value) return undefined
+  const seconds = Number(value)
+  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000
+  const date = Date.parse(value)
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now)
+}
+
+/** The usual rule for HTTP providers: 408, 429 and 5xx are worth another try, other 4xx are not. */
+export function isRetryableStatus(status: number | undefined): boolean {
+  return status === undefined || status === 408 || status === 429 || status >= 500
+}

@@ -1,0 +1,118 @@
+// The contracts between the research engine and its providers. Adapters: search/exa.ts and
+// search/corpus.ts (SearchProvider); llm/openai.ts and llm/extractive.ts (LanguageModel).
+
+export type Depth = 'quick' | 'deep'
+export type ReportStyle = 'executive' | 'bullet' | 'memo' | 'framework'
+
+export type SearchQuery = {
+  text: string
+  /** ISO date (YYYY-MM-DD): only results published on or after it. Absent for timeframe "all". */
+  startPublishedDate?: string
+  numResults: number
+  /** Characters of page text wanted per result: short for quick, long for deep. */
+  maxCharacters: number
+}
+
+export type SearchResult = {
+  url: string
+  title: string
+  /** ISO date or datetime as the provider gave it, or null. */
+  publishedDate: string | null
+  text: string
+}
+
+export type SearchResponse = { results: SearchResult[]; costDollars?: number }
+
+export interface SearchProvider {
+  /** Shown in reports: "exa", "local corpus". */
+  readonly name: string
+  search(query: SearchQuery, options: { signal: AbortSignal }): Promise<SearchResponse>
+}
+
+/** What a framework contributes to planning and writing (see server/frameworks). */
+export type FrameworkLens = { id: string; name: string; queryHints: string[]; sections: string[] }
+
+export type PlanInput = {
+  topic: string
+  objective?: string
+  /** Priority areas, already split from the brief's comma-separated focus. */
+  focus: string[]
+  depth: Depth
+  /** Human phrase for the time range, e.g. "the last 30 days". */
+  timeframe: string
+  framework?: FrameworkLens
+  /** Up to 20 facts memory already holds: plan for what is new or missing. */
+  knownFacts: string[]
+  maxQueries: number
+  /** Set for the follow-up round of a deep run: what round one searched and found. */
+  followUp?: { queries: string[]; titles: string[] }
+}
+
+export type Plan = { queries: string[] }
+
+export type Usage = { inputTokens: number; outputTokens: number; costDollars?: number }
+
+export type SourceForSynthesis = { id: number; url: string; title: string; publishedDate: string | null; text: string }
+
+export type SynthesisInput = {
+  topic: string
+  objective?: string
+  focus: string[]
+  reportStyle: ReportStyle
+  framework?: FrameworkLens
+  /** Numbered from 1; findings cite these ids. Texts are already trimmed to the context budget. */
+  sources: SourceForSynthesis[]
+  /** What memory already knows: do not report these again as findings. */
+  knownFacts: string[]
+}
+
+export type Finding = { text: string; sourceIds: number[] }
+
+export type Synthesis = {
+  /** One line. */
+  headline: string
+  /** Findings, each a self-contained sentence or two, citing sources by id. */
+  findings: Finding[]
+  /** For the framework style: section title -> markdown with [n] citations. */
+  sections?: Array<{ title: string; body: string }>
+  /** For executive and memo styles: implications / recommendation, markdown with [n] citations. */
+  implications?: string
+  /** What the sources did not answer (drives a deep run's follow-up and the report's open questions). */
+  gaps: string[]
+}
+
+export interface LanguageModel {
+  /** Shown in reports: the model name, or "extractive (no language model)". */
+  readonly name: string
+  readonly kind: 'model' | 'extractive'
+  /** Throws PlanParseError when the answer is not a usable plan; the engine then uses the fallback plan. */
+  plan(input: PlanInput, options: { signal: AbortSignal }): Promise<{ plan: Plan; usage: Usage }>
+  synthesize(input: SynthesisInput, options: { signal: AbortSignal }): Promise<{ synthesis: Synthesis; usage: Usage }>
+}
+
+export class PlanParseError extends Error {
+  constructor(detail: string) {
+    super(`the planning answer was not a usable plan: ${detail}`)
+    this.name = 'PlanParseError'
+  }
+}
+
+/** A provider failure with what a user can act on. `retryable` drives backoff; `status` when HTTP. */
+export class ProviderError extends Error {
+  readonly provider: string
+  readonly retryable: boolean
+  readonly status?: number
+  readonly retryAfterMs?: number
+  constructor(
+    provider: string,
+    message: string,
+    options: { retryable: boolean; status?: number; retryAfterMs?: number; cause?: unknown },
+  ) {
+    super(message, { cause: options.cause })
+    this.name = 'ProviderError'
+    this.provider = provider
+    this.retryable = options.retryable
+    this.status = options.status
+    this.retryAfterMs = options.retryAfterMs
+  }
+}
