@@ -7,10 +7,12 @@ import { createContext, type RouterContext } from 'react-router'
 import type { Db } from '#db/database.ts'
 import type { ApiKeyVerifier } from '#server/auth/api-keys.ts'
 import type { Config } from '#server/config.ts'
+import type { EventHub } from '#server/events/hub.ts'
 import type { Jobs } from '#server/jobs/boss.ts'
 import type { Limits } from '#server/limits/policies.ts'
 import type { Logger } from '#server/logger.ts'
 import type { MemoryContext } from '#server/memory/store.ts'
+import type { RunDeadlines } from '#server/research/start-run.ts'
 
 export type AppServices = {
   config: Config
@@ -20,6 +22,8 @@ export type AppServices = {
   apiKeys: ApiKeyVerifier
   limits: Limits
   memory: MemoryContext
+  events: EventHub
+  deadlines: RunDeadlines
   /** The account of local development auth, when there is one (see server/auth/provision.ts). */
   localAccountId: string | undefined
 }

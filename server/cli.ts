@@ -6,6 +6,7 @@ import { runningEmbeddedPostgresUrl, startEmbeddedPostgres } from '#db/embedded.
 import { migrateToLatest, pendingMigrations } from '#db/migrate.ts'
 import { accountCommands } from '#server/cli/accounts.ts'
 import { CliError, type Command } from '#server/cli/command.ts'
+import { corpusCommands } from '#server/cli/corpus.ts'
 import { type Config, ConfigError, loadConfig } from '#server/config.ts'
 import { createLogger, type Logger } from '#server/logger.ts'
 import { generateKeySpec } from '#server/memory/crypto.ts'
@@ -26,6 +27,7 @@ const commands: Record<string, Command> = {
     },
   },
   ...accountCommands,
+  ...corpusCommands,
   'memory keygen': {
     summary: 'print a new memory encryption key for MEMORY_ENCRYPTION_KEYS',
     database: false,

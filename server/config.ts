@@ -33,6 +33,15 @@ export const ConfigSchema = z.object({
       'must look like sx_<8 lower-case letters or digits>_<32 letters or digits>',
     )
     .optional(),
+  EXA_API_KEY: z.string().min(1).optional(),
+  EXA_BASE_URL: z.url({ error: 'must be a URL' }).optional(),
+  OPENAI_API_KEY: z.string().min(1).optional(),
+  OPENAI_BASE_URL: z.url({ error: 'must be a URL' }).optional(),
+  OPENAI_MODEL: z.string().min(1).default('gpt-4.1-mini'),
+  PROVIDER_TIMEOUT_SECONDS: z.coerce.number({ error: 'must be a number' }).positive().max(600).default(30),
+  RUN_DEADLINE_QUICK_SECONDS: z.coerce.number({ error: 'must be a number' }).positive().max(3600).default(120),
+  RUN_DEADLINE_DEEP_SECONDS: z.coerce.number({ error: 'must be a number' }).positive().max(3600).default(240),
+  WORKER_CONCURRENCY: z.coerce.number({ error: 'must be a number' }).int().min(1).max(100).default(8),
   RATE_LIMIT_RUNS_PER_HOUR: z.coerce.number({ error: 'must be a number' }).int().min(1).default(5),
   RATE_LIMIT_MCP_PER_HOUR: z.coerce.number({ error: 'must be a number' }).int().min(1).default(120),
   MEMORY_ENCRYPTION_KEYS: z

@@ -10,6 +10,7 @@ import { migrateToLatest } from '#db/migrate.ts'
 import { createApiKeyVerifier } from '#server/auth/api-keys.ts'
 import { type Provisioned, provisionAccounts } from '#server/auth/provision.ts'
 import type { Config } from '#server/config.ts'
+import { createEventHub } from '#server/events/hub.ts'
 import { createHttpApp } from '#server/http/app.ts'
 import { ensureAppBuild, projectRoot } from '#server/http/app-build.ts'
 import { mountReactRouter } from '#server/http/react-router.ts'
@@ -19,6 +20,8 @@ import { createLimits } from '#server/limits/policies.ts'
 import type { Logger } from '#server/logger.ts'
 import { loadKeyRing } from '#server/memory/crypto.ts'
 import type { MemoryContext } from '#server/memory/store.ts'
+import { createProviders } from '#server/providers/index.ts'
+import { ensureSampleCorpus } from '#server/providers/search/sample-corpus.ts'
 import { installedAt } from '#server/settings.ts'
 
 export type Sextant = {
@@ -87,9 +90,24 @@ export async function startSextant(options: {
     }
 
     const memory: MemoryContext = { db, ring, log, now: () => new Date() }
+    const providers = createProviders(config, db)
+    if (!config.EXA_API_KEY) {
+      const indexed = await ensureSampleCorpus(db, log)
+      if (indexed > 0) log.info({ indexed }, 'no EXA_API_KEY: indexed the sample corpus for offline research')
+    }
+    log.info({ search: providers.search.name, model: providers.model.name }, 'research providers')
+    const deadlines = { quickSeconds: config.RUN_DEADLINE_QUICK_SECONDS, deepSeconds: config.RUN_DEADLINE_DEEP_SECONDS }
     const jobs = await startJobs({
       connectionString: databaseUrl,
-      definitions: options.jobs ?? createJobDefinitions({ memory, log }),
+      definitions:
+        options.jobs ??
+        createJobDefinitions({
+          memory,
+          engine: { memory, ...providers, log, providerTimeoutMs: config.PROVIDER_TIMEOUT_SECONDS * 1000 },
+          deadlines,
+          concurrency: config.WORKER_CONCURRENCY,
+          log,
+        }),
       work: config.RUN_ROLE !== 'web',
       log,
     })
@@ -98,8 +116,12 @@ export async function startSextant(options: {
     let url: string | undefined
     if (config.RUN_ROLE !== 'worker') {
       if (config.NODE_ENV !== 'development' && config.BUILD_ON_START) await ensureAppBuild(log)
+      const events = await createEventHub({ connectionString: databaseUrl, db, log })
+      cleanups.push(() => events.close())
       const services: AppServices = {
         config,
+        events,
+        deadlines,
         db,
         jobs,
         log,

@@ -1,3 +1,6 @@
+import fs from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
 import { expect, test } from 'vitest'
 import { authenticateWithPassword, createAccount } from '#server/auth/accounts.ts'
 import { createApiKeyVerifier, parseApiKey } from '#server/auth/api-keys.ts'
@@ -114,4 +117,28 @@ test('memory keygen prints a key ring entry the app accepts, without touching a 
   expect(result.code).toBe(0)
   const spec = result.stdout.split('\n')[0] as string
   expect(parseKeyRing(spec).keys.size).toBe(1)
+})
+
+test('corpus index loads a folder, lists the files it skipped and why, and refuses a missing folder', async () => {
+  const database = await createTestDatabase()
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'sextant-cli-corpus-'))
+  try {
+    await fs.writeFile(path.join(dir, 'tides.md'), '---\npublished: 2026-11-02\n---\n# Tidal power\n\nTurbines spin.')
+    await fs.writeFile(path.join(dir, 'broken.md'), '---\nurl: not a url\n---\nText.')
+    const env = { DATABASE_URL: database.url }
+
+    const result = await runCli(['corpus', 'index', dir], env)
+    expect(result).toMatchObject({ code: 0, stderr: '' })
+    expect(result.stdout).toBe(
+      `Indexed 1 document from ${dir}.\nSkipped 1 file:\n  broken.md: bad front matter (url: must be an http(s) URL)\n`,
+    )
+    const rows = await database.db.selectFrom('corpus_documents').select(['url', 'title']).execute()
+    expect(rows).toEqual([{ url: 'https://corpus.local/tides', title: 'Tidal power' }])
+
+    const missing = await runCli(['corpus', 'index', path.join(dir, 'nope')], env)
+    expect(missing).toMatchObject({ code: 1, stderr: expect.stringContaining('is not a folder') })
+  } finally {
+    await database.drop()
+    await fs.rm(dir, { recursive: true, force: true })
+  }
 })

@@ -1,13 +1,14 @@
 // pg-boss on the app's database, in its own schema. Queues are created at boot from the job
 // definitions; a worker parses job data with the definition's zod schema before the handler runs.
-import { type Job, PgBoss, type QueueOptions, type SendOptions } from 'pg-boss'
+import { fromKysely, type Job, PgBoss, type Queue, type SendOptions } from 'pg-boss'
 import type { z } from 'zod'
+import type { Db } from '#db/database.ts'
 import { type Logger, withLogContext } from '#server/logger.ts'
 
 export type JobDefinition<Data = unknown> = {
   queue: string
   schema: z.ZodType<Data>
-  queueOptions?: QueueOptions
+  queueOptions?: Omit<Queue, 'name'>
   /** How many jobs of this queue one process runs at once. */
   concurrency?: number
   /** A cron expression (UTC): the job is also sent on this schedule, once across all instances. */
@@ -25,6 +26,10 @@ export type Jobs = {
   /** True while started and not stopping; /readyz reports it. */
   isRunning: () => boolean
   send: <Data>(definition: JobDefinition<Data>, data: Data, options?: SendOptions) => Promise<string | null>
+  /** Enqueues inside the caller's transaction: the job exists exactly when the transaction commits. */
+  sendInTransaction: (trx: Db, queue: string, data: object, options?: SendOptions) => Promise<string | null>
+  /** Wakes this process's idle workers of a queue now instead of at their next poll. */
+  wake: (queue: string) => void
   stop: () => Promise<void>
 }
 
@@ -44,6 +49,11 @@ export async function startJobs(options: {
     schema: JOBS_SCHEMA,
     application_name: 'sextant-jobs',
     max: 4,
+    // Workers of notify queues wake on LISTEN/NOTIFY the moment a job is sent, in any process.
+    useListenNotify: true,
+    // Supervision finds jobs whose worker stopped heart-beating; every 10 s (default 60) means a run
+    // whose worker died resumes elsewhere within about 10 + heartbeat seconds.
+    superviseIntervalSeconds: 10,
     // Maintenance and cron run where the work runs; web-only processes just send.
     supervise: options.work,
     schedule: options.work,
@@ -55,10 +65,11 @@ export async function startJobs(options: {
   for (const definition of definitions) {
     await boss.createQueue(definition.queue, definition.queueOptions)
   }
+  const workerIds = new Map<string, string>()
   if (options.work) {
     for (const definition of definitions) {
       if (definition.schedule) await boss.schedule(definition.queue, definition.schedule)
-      await boss.work(
+      const workerId = await boss.work(
         definition.queue,
         { batchSize: 1, localConcurrency: definition.concurrency ?? 1 },
         async ([job]) => {
@@ -69,6 +80,7 @@ export async function startJobs(options: {
           })
         },
       )
+      workerIds.set(definition.queue, workerId)
     }
   }
   log.info({ queues: definitions.map((definition) => definition.queue), work: options.work }, 'job system started')
@@ -79,6 +91,12 @@ export async function startJobs(options: {
     isRunning: () => running,
     send: async (definition, data, sendOptions) =>
       boss.send(definition.queue, definition.schema.parse(data) as object, sendOptions ?? {}),
+    sendInTransaction: (trx, queue, data, sendOptions) =>
+      boss.send(queue, data, { ...sendOptions, db: fromKysely(trx as never) }),
+    wake(queue) {
+      const workerId = workerIds.get(queue)
+      if (workerId) boss.notifyWorker(workerId)
+    },
     stop() {
       stopping ??= (async () => {
         running = false

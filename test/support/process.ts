@@ -18,7 +18,15 @@ export type SextantProcess = {
 export function spawnSextant(env: Record<string, string>): SextantProcess {
   const child = spawn(process.execPath, [path.join(projectRoot, 'server/main.ts')], {
     cwd: projectRoot,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LOG_LEVEL: 'info', PORT: '0', ...env },
+    // The global setup built the app; a spawned app must not rebuild it under the other tests.
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '/tmp',
+      LOG_LEVEL: 'info',
+      PORT: '0',
+      BUILD_ON_START: 'false',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   const lines: LogLine[] = []

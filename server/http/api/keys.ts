@@ -8,7 +8,7 @@ import { parseInput } from '#server/http/api/validation.ts'
 import { principalOf } from '#server/http/api-auth.ts'
 import { HttpProblem } from '#server/http/problem.ts'
 
-const CreateKeySchema = z.object({
+export const CreateKeySchema = z.strictObject({
   name: z.string().trim().min(1, 'name is required').max(100, 'name must be at most 100 characters'),
 })
 

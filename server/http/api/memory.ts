@@ -7,7 +7,9 @@ import { principalOf } from '#server/http/api-auth.ts'
 import { checkTopicMemory } from '#server/memory/store.ts'
 import { TopicSchema } from '#server/memory/topic-schema.ts'
 
-const CheckQuerySchema = z.object({ topic: TopicSchema })
+export const CheckQuerySchema = z.object({
+  topic: TopicSchema.describe('The topic, as you would send it in a brief; matched after normalization.'),
+})
 
 /** GET /api/memory/check?topic=...: spec 2.4's counts, or JSON null when the topic has no memory. */
 export function memoryRoutes(services: AppServices): Router {

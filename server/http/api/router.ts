@@ -1,9 +1,11 @@
-// /api: JSON in (64 KiB at most), problem+json out, a bearer key on every endpoint.
+// /api: JSON in (64 KiB at most), problem+json out, a bearer key on every endpoint but the OpenAPI document.
 import { Router } from 'express'
 import type { AppServices } from '#app/context.ts'
+import { briefsRoutes } from '#server/http/api/briefs.ts'
 import { keysRoutes } from '#server/http/api/keys.ts'
 import { meRoutes } from '#server/http/api/me.ts'
 import { memoryRoutes } from '#server/http/api/memory.ts'
+import { openapiRoutes } from '#server/http/api/openapi.ts'
 import { requireApiPrincipal } from '#server/http/api-auth.ts'
 import { jsonBody } from '#server/http/json-body.ts'
 import { sendProblem } from '#server/http/problem.ts'
@@ -11,10 +13,12 @@ import { sendProblem } from '#server/http/problem.ts'
 export function apiRouter(services: AppServices): Router {
   const router = Router()
   router.use(jsonBody())
+  router.use(openapiRoutes())
   router.use(requireApiPrincipal(services))
   router.use(meRoutes(services))
   router.use(keysRoutes(services))
   router.use(memoryRoutes(services))
+  router.use(briefsRoutes(services))
   router.use((req, res) => {
     sendProblem(res, {
       status: 404,

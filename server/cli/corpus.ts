@@ -1,0 +1,23 @@
+// `corpus index <dir>`: loads a folder of markdown and text files into the local search corpus,
+// the search provider used when EXA_API_KEY is not set.
+import fs from 'node:fs/promises'
+import path from 'node:path'
+import { CliError, type Command } from '#server/cli/command.ts'
+import { indexCorpusDirectory } from '#server/providers/search/corpus.ts'
+
+export const corpusCommands: Record<string, Command> = {
+  'corpus index': {
+    summary: 'index the .md and .txt files under a folder into the local search corpus (re-run to update)',
+    positionals: ['dir'],
+    async run({ db, positionals: [dir = ''] }) {
+      const absolute = path.resolve(dir)
+      const stat = await fs.stat(absolute).catch(() => undefined)
+      if (!stat?.isDirectory()) throw new CliError(`${dir} is not a folder.`)
+      const { indexed, skipped } = await indexCorpusDirectory(db, absolute)
+      console.log(`Indexed ${indexed} ${indexed === 1 ? 'document' : 'documents'} from ${dir}.`)
+      if (!skipped.length) return
+      console.log(`Skipped ${skipped.length} ${skipped.length === 1 ? 'file' : 'files'}:`)
+      for (const { file, reason } of skipped) console.log(`  ${file}: ${reason}`)
+    },
+  },
+}

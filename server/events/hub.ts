@@ -1,0 +1,167 @@
+// One LISTEN connection per process, fanning run events out to in-process subscribers (SSE streams).
+// A notification only says "run X has something new": the hub reads the rows itself, after each
+// subscription's last delivered id, so a subscriber gets every event once and in order even when
+// notifications arrive in bursts or were lost while the connection was down.
+import { setTimeout as sleep } from 'node:timers/promises'
+import pg from 'pg'
+import type { Db } from '#db/database.ts'
+import { RUN_EVENTS_CHANNEL, type RunEvent, readRunEvents } from '#server/events/run-events.ts'
+import type { Logger } from '#server/logger.ts'
+
+export type EventHub = {
+  /**
+   * Calls `onEvent` with each event of the run whose id is above `afterId`, in id order, once. The
+   * hub reads when it hears of new events (and after reconnecting), not on subscribe: replaying what
+   * already exists is the caller's job. Returns the unsubscribe function.
+   */
+  subscribe(runId: string, onEvent: (event: RunEvent) => void, afterId?: number): () => void
+  subscriberCount(): number
+  close(): Promise<void>
+}
+
+type Subscription = { onEvent: (event: RunEvent) => void; lastId: number }
+
+const PAGE_SIZE = 500
+const MAX_RECONNECT_DELAY_MS = 30_000
+const READ_RETRY_MS = 1000
+
+export async function createEventHub(options: {
+  connectionString: string
+  db: Db
+  log: Logger
+  /** The first wait before reconnecting; it doubles (with jitter) up to 30 s. */
+  reconnectDelayMs?: number
+}): Promise<EventHub> {
+  const { connectionString, db, log } = options
+  const reconnectDelayMs = options.reconnectDelayMs ?? 250
+  const subscriptions = new Map<string, Set<Subscription>>()
+  // Runs being read right now; `again` records a notification that arrived during the read.
+  const readers = new Map<string, { again: boolean }>()
+  const stopping = new AbortController()
+  let client: pg.Client | undefined
+
+  function onNotification(message: pg.Notification) {
+    const runId = message.payload?.split(':')[0]
+    if (message.channel === RUN_EVENTS_CHANNEL && runId && subscriptions.has(runId)) requestRead(runId)
+  }
+
+  function requestRead(runId: string) {
+    const reader = readers.get(runId)
+    if (reader) {
+      reader.again = true
+      return
+    }
+    const state = { again: false }
+    readers.set(runId, state)
+    void drain(runId, state)
+  }
+
+  async function drain(runId: string, state: { again: boolean }) {
+    try {
+      for (;;) {
+        const forRun = subscriptions.get(runId)
+        if (!forRun || stopping.signal.aborted) break
+        state.again = false
+        const floor = Math.min(...[...forRun].map((subscription) => subscription.lastId))
+        const events = await readRunEvents(db, runId, floor, PAGE_SIZE)
+        for (const event of events) {
+          for (const subscription of subscriptions.get(runId) ?? []) {
+            // One that subscribed during the read, further back than it reached, waits for the next pass.
+            if (subscription.lastId < floor || event.id <= subscription.lastId) continue
+            subscription.lastId = event.id
+            deliver(subscription, event)
+          }
+        }
+        if (events.length < PAGE_SIZE && !state.again) break
+      }
+      readers.delete(runId)
+    } catch (error) {
+      // The reader stays registered while it waits, so notifications meanwhile start no second one.
+      log.warn({ err: error, runId }, 'reading run events failed; retrying')
+      const retry = await sleep(READ_RETRY_MS, true, { signal: stopping.signal }).catch(() => false)
+      readers.delete(runId)
+      if (retry) requestRead(runId)
+    }
+  }
+
+  function deliver(subscription: Subscription, event: RunEvent) {
+    try {
+      subscription.onEvent(event)
+    } catch (error) {
+      log.error({ err: error, runId: event.runId, eventId: event.id }, 'run event subscriber failed')
+    }
+  }
+
+  async function listen(): Promise<pg.Client> {
+    const next = new pg.Client({ connectionString, keepAlive: true, application_name: 'sextant-events' })
+    next.on('notification', onNotification)
+    next.on('error', (error) => lost(next, error))
+    next.on('end', () => lost(next))
+    try {
+      await next.connect()
+      await next.query(`LISTEN ${RUN_EVENTS_CHANNEL}`)
+    } catch (error) {
+      next.end().catch(() => {})
+      throw error
+    }
+    return next
+  }
+
+  function lost(which: pg.Client, error?: Error) {
+    if (which !== client || stopping.signal.aborted) return
+    client = undefined
+    log.warn({ err: error }, 'run events listen connection lost; reconnecting')
+    which.end().catch(() => {})
+    reconnect().catch(() => {}) // only close() ends it early
+  }
+
+  async function reconnect() {
+    for (let attempt = 0; ; attempt++) {
+      const delay = Math.min(MAX_RECONNECT_DELAY_MS, reconnectDelayMs * 2 ** attempt) * (0.5 + Math.random() / 2)
+      await sleep(delay, undefined, { signal: stopping.signal })
+      try {
+        client = await listen()
+      } catch (error) {
+        log.warn({ err: error, attempt }, 'run events listen connection failed')
+        continue
+      }
+      if (stopping.signal.aborted) {
+        await client.end()
+        return
+      }
+      log.info({ subscribedRuns: subscriptions.size }, 'run events listen connection restored')
+      // Notifications sent while nobody listened are gone; the rows are not.
+      for (const runId of subscriptions.keys()) requestRead(runId)
+      return
+    }
+  }
+
+  client = await listen()
+
+  return {
+    subscribe(runId, onEvent, afterId = 0) {
+      const subscription: Subscription = { onEvent, lastId: afterId }
+      const forRun = subscriptions.get(runId) ?? new Set()
+      forRun.add(subscription)
+      subscriptions.set(runId, forRun)
+      const reader = readers.get(runId)
+      if (reader) reader.again = true
+      return () => {
+        forRun.delete(subscription)
+        if (forRun.size === 0 && subscriptions.get(runId) === forRun) subscriptions.delete(runId)
+      }
+    },
+    subscriberCount() {
+      let count = 0
+      for (const forRun of subscriptions.values()) count += forRun.size
+      return count
+    },
+    async close() {
+      stopping.abort()
+      subscriptions.clear()
+      const last = client
+      client = undefined
+      await last?.end()
+    },
+  }
+}

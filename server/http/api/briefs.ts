@@ -1,0 +1,90 @@
+// /api/briefs: start a run (202 at once; the run goes on without the client), read it, list them,
+// cancel one, and stream its progress as server-sent events.
+import { type Request, type Response, Router } from 'express'
+import { z } from 'zod'
+import type { AppServices } from '#app/context.ts'
+import { appendRunEvent } from '#server/events/run-events.ts'
+import { streamRunEvents } from '#server/events/sse.ts'
+import { methodNotAllowed } from '#server/http/api/method-not-allowed.ts'
+import { parseInput } from '#server/http/api/validation.ts'
+import { principalOf } from '#server/http/api-auth.ts'
+import { idempotent } from '#server/http/idempotency.ts'
+import { limitRunStarts } from '#server/http/limit-guards.ts'
+import { HttpProblem } from '#server/http/problem.ts'
+import { topicKey } from '#server/memory/topic-key.ts'
+import { BriefSchema } from '#server/research/brief.ts'
+import { cancelRun, getRun, listRuns, viewRun } from '#server/research/runs.ts'
+import { startRun } from '#server/research/start-run.ts'
+
+export const ListRunsQuerySchema = z.strictObject({
+  limit: z.coerce.number().int().min(1).max(100).default(20).describe('Runs per page, 1 to 100.'),
+  cursor: z.string().max(64).optional().describe('nextCursor from the previous page.'),
+  status: z.enum(['running', 'complete', 'failed', 'cancelled']).optional(),
+  topic: z
+    .string()
+    .trim()
+    .min(1)
+    .max(2000)
+    .optional()
+    .describe('Only runs on this topic (same normalization as memory).'),
+})
+
+function runNotFound(runId: string): HttpProblem {
+  return new HttpProblem({ status: 404, title: 'Not Found', detail: `You have no run with the id ${runId}.` })
+}
+
+export function briefsRoutes(services: AppServices): Router {
+  const router = Router()
+  const deps = { db: services.db, jobs: services.jobs, memory: services.memory, deadlines: services.deadlines }
+
+  async function ownRun(req: Request, res: Response) {
+    const runId = String(req.params.runId)
+    const row = await getRun(services.db, runId, principalOf(res).accountId)
+    if (!row) throw runNotFound(runId)
+    return row
+  }
+
+  router.post('/briefs', limitRunStarts(services), idempotent(services.db), async (req, res) => {
+    const brief = parseInput(BriefSchema, req.body ?? {})
+    const started = await startRun(deps, principalOf(res).accountId, brief)
+    res.status(202).location(`/api/briefs/${started.runId}`).json(started)
+  })
+
+  router.get('/briefs', async (req, res) => {
+    const query = parseInput(ListRunsQuerySchema, req.query, 'query')
+    const page = await listRuns(services.db, principalOf(res).accountId, {
+      limit: query.limit,
+      cursor: query.cursor,
+      status: query.status,
+      topicKey: query.topic ? topicKey(query.topic) : undefined,
+    })
+    res.json(page)
+  })
+  router.all('/briefs', methodNotAllowed(['GET', 'POST']))
+
+  router.get('/briefs/:runId', async (req, res) => {
+    res.json(viewRun(services.memory.ring, await ownRun(req, res)))
+  })
+
+  router.delete('/briefs/:runId', async (req, res) => {
+    const row = await ownRun(req, res)
+    if (!(await cancelRun(services.db, row.id, row.account_id))) {
+      throw new HttpProblem({
+        status: 409,
+        title: 'Conflict',
+        detail: `The run is already ${row.status}; only a running run can be cancelled.`,
+      })
+    }
+    await appendRunEvent(services.db, { runId: row.id, type: 'cancelled', data: {} })
+    const cancelled = await getRun(services.db, row.id)
+    res.json(viewRun(services.memory.ring, cancelled ?? row))
+  })
+  router.all('/briefs/:runId', methodNotAllowed(['GET', 'DELETE']))
+
+  router.get('/briefs/:runId/events', async (req, res) => {
+    const row = await ownRun(req, res)
+    await streamRunEvents({ hub: services.events, db: services.db, req, res, runId: row.id })
+  })
+  router.all('/briefs/:runId/events', methodNotAllowed(['GET']))
+  return router
+}

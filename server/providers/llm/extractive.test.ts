@@ -1,0 +1,321 @@
+import { expect, test } from 'vitest'
+import { findFramework } from '#server/frameworks/index.ts'
+import { createExtractiveModel, proseParagraphs } from '#server/providers/llm/extractive.ts'
+import type { SourceForSynthesis, SynthesisInput } from '#server/providers/types.ts'
+
+function source(id: number, text: string): SourceForSynthesis {
+  return { id, url: `https://example.com/${id}`, title: `Source ${id}`, publishedDate: null, text }
+}
+
+const batterySources = [
+  source(
+    1,
+    'Welcome to our site. Solid-state batteries reached 500 Wh/kg in laboratory tests in March 2026.[3] ' +
+      'The weather was pleasant at the conference venue. Lunch was served at noon.',
+  ),
+  source(
+    2,
+    'Toyota plans to start solid-state battery production in 2027 at a plant in Aichi. ' +
+      'The company also sponsors a football team. Its logo was redesigned.',
+  ),
+  source(
+    3,
+    'Recycling solid-state batteries remains costly because the electrolytes are hard to separate. ' +
+      'Our newsletter comes out every Friday.',
+  ),
+]
+
+function synthesisInput(overrides: Partial<SynthesisInput> = {}): SynthesisInput {
+  return {
+    topic: 'solid-state batteries',
+    focus: [],
+    reportStyle: 'executive',
+    sources: batterySources,
+    knownFacts: [],
+    ...overrides,
+  }
+}
+
+async function synthesize(input: SynthesisInput) {
+  const model = createExtractiveModel()
+  return model.synthesize(input, { signal: new AbortController().signal })
+}
+
+test('it names itself as extractive and costs no tokens', async () => {
+  const model = createExtractiveModel()
+  expect(model.kind).toBe('extractive')
+  expect(model.name).toBe('extractive (no language model)')
+  const { usage } = await synthesize(synthesisInput())
+  expect(usage).toEqual({ inputTokens: 0, outputTokens: 0 })
+})
+
+test('plan() returns the fallback plan', async () => {
+  const { plan, usage } = await createExtractiveModel().plan(
+    {
+      topic: 'solid-state batteries',
+      focus: ['cost'],
+      depth: 'quick',
+      timeframe: 'the last 7 days',
+      knownFacts: [],
+      maxQueries: 2,
+    },
+    { signal: new AbortController().signal },
+  )
+  expect(plan.queries).toEqual(['solid-state batteries', 'solid-state batteries cost'])
+  expect(usage).toEqual({ inputTokens: 0, outputTokens: 0 })
+})
+
+test('findings are the relevant sentences, each citing the source it came from, without page footnotes', async () => {
+  const { synthesis } = await synthesize(synthesisInput())
+  const texts = synthesis.findings.map((finding) => finding.text)
+  expect(texts).toContain('Solid-state batteries reached 500 Wh/kg in laboratory tests in March 2026.')
+  expect(synthesis.findings).toContainEqual({
+    text: 'Toyota plans to start solid-state battery production in 2027 at a plant in Aichi.',
+    sourceIds: [2],
+  })
+  expect(synthesis.findings).toContainEqual({
+    text: 'Recycling solid-state batteries remains costly because the electrolytes are hard to separate.',
+    sourceIds: [3],
+  })
+  for (const text of texts) expect(text).not.toMatch(/weather|Lunch|football|newsletter|logo/)
+  // A number and a date make the lab result the strongest sentence, so it is listed first.
+  expect(texts[0]).toBe('Solid-state batteries reached 500 Wh/kg in laboratory tests in March 2026.')
+})
+
+test('a sentence memory already holds, even reworded, is not reported again', async () => {
+  const { synthesis } = await synthesize(
+    synthesisInput({ knownFacts: ['In March 2026, solid-state batteries reached 500 Wh/kg in laboratory tests'] }),
+  )
+  expect(synthesis.findings.map((finding) => finding.text).join(' ')).not.toContain('500 Wh/kg')
+  expect(synthesis.findings.length).toBeGreaterThan(0)
+})
+
+test('a sentence two sources share is one finding citing both', async () => {
+  const { synthesis } = await synthesize(
+    synthesisInput({
+      sources: [
+        source(1, 'Solid-state batteries reached 500 Wh/kg in laboratory tests in 2026.'),
+        source(2, 'In 2026, solid-state batteries reached 500 Wh/kg in laboratory tests, the lab said.'),
+      ],
+    }),
+  )
+  expect(synthesis.findings).toHaveLength(1)
+  expect(synthesis.findings[0]?.sourceIds).toEqual([1, 2])
+})
+
+test('implications name content words that recur across sources, say they are extracted, or are left out', async () => {
+  const { synthesis } = await synthesize(
+    synthesisInput({
+      sources: [
+        source(1, 'Solid-state batteries now need sulfide electrolytes, which cost 40% more to make in 2026.'),
+        source(2, 'Two makers of solid-state batteries now say sulfide supply is short this year.'),
+        source(3, 'One year ago, solid-state batteries were still two years from mass production.'),
+      ],
+    }),
+  )
+  expect(synthesis.implications).toMatch(/not reasoned conclusions/)
+  expect(synthesis.implications).toContain('- "sulfide": 2 of the 3 findings [1][2]')
+  // Function words, time words and numbers shared by every source are not themes; nor is the topic.
+  expect(synthesis.implications).not.toMatch(/"(now|year|years|two|one|2026|solid|batteries)"/)
+
+  // The three battery sources share no word beyond the topic: no filler section.
+  const { synthesis: unrelated } = await synthesize(synthesisInput())
+  expect(unrelated.findings).toHaveLength(3)
+  expect(unrelated.implications).toBeUndefined()
+})
+
+test('a theme found in one source only is not a theme, however often it recurs there', async () => {
+  const { synthesis } = await synthesize(
+    synthesisInput({
+      sources: [
+        source(1, 'Solid-state batteries use sulfide electrolytes. Sulfide solid-state batteries need dry rooms.'),
+        source(2, 'Toyota plans solid-state battery production in 2027 at a plant in Aichi.'),
+      ],
+    }),
+  )
+  expect(synthesis.findings.length).toBeGreaterThanOrEqual(3)
+  expect(synthesis.implications).toBeUndefined()
+})
+
+test('framework sections get the sentences that match them, and the rest say there is no evidence', async () => {
+  const framework = findFramework('porter-five-forces')
+  const { synthesis } = await synthesize(
+    synthesisInput({
+      reportStyle: 'framework',
+      framework,
+      sources: [
+        ...batterySources,
+        source(4, 'Supplier power in solid-state batteries is high because few firms make sulfide electrolytes.'),
+        source(5, 'Buyers of solid-state batteries, mostly carmakers, negotiate long contracts.'),
+        source(6, 'Market power in solid-state batteries sits with a handful of patent holders.'),
+      ],
+    }),
+  )
+  const sections = new Map(synthesis.sections?.map((section) => [section.title, section.body]))
+  expect([...sections.keys()]).toEqual(framework?.sections)
+  expect(sections.get('Supplier power')).toBe(
+    '- Supplier power in solid-state batteries is high because few firms make sulfide electrolytes. [4]',
+  )
+  expect(sections.get('Threat of substitutes')).toBe("No evidence in this run's sources.")
+  expect(synthesis.gaps).toContain(
+    `Nothing in this run's sources addressed "Threat of substitutes" (Porter's Five Forces).`,
+  )
+  // A section is a gap exactly when its body is empty, never one without the other.
+  for (const [title, body] of sections) {
+    expect(synthesis.gaps.some((gap) => gap.includes(`"${title}"`))).toBe(body === "No evidence in this run's sources.")
+  }
+})
+
+test('a focus area no source covers is a gap; one that is covered gets a finding', async () => {
+  const { synthesis } = await synthesize(synthesisInput({ focus: ['recycling', 'military use'] }))
+  expect(synthesis.gaps).toEqual([`Nothing in this run's sources addressed "military use".`])
+  expect(synthesis.findings.some((finding) => finding.text.startsWith('Recycling'))).toBe(true)
+})
+
+test('Chinese text without spaces is split into sentences and ranked without crashing', async () => {
+  const { synthesis } = await synthesize(
+    synthesisInput({
+      topic: '固态电池',
+      sources: [source(1, '固态电池的能量密度在2026年达到了每公斤500瓦时。今天天气很好。我们吃了午饭。')],
+    }),
+  )
+  expect(synthesis.findings[0]).toEqual({ text: '固态电池的能量密度在2026年达到了每公斤500瓦时。', sourceIds: [1] })
+})
+
+test('the headline says what the report holds instead of repeating the first finding', async () => {
+  const { synthesis } = await synthesize(synthesisInput())
+  expect(synthesis.headline).toBe('Solid-state batteries: 3 findings extracted from 3 sources')
+
+  const long = `固态电池${'的能量密度'.repeat(40)}。`
+  const { synthesis: chinese } = await synthesize(synthesisInput({ topic: '固态电池', sources: [source(1, long)] }))
+  expect(chinese.headline).toBe('固态电池: 1 finding extracted from 1 source')
+
+  const topic = `iPhone supply chains ${'and their suppliers '.repeat(6)}`
+  const { synthesis: longTopic } = await synthesize(
+    synthesisInput({ topic, sources: [source(1, 'The iPhone supply chains moved to India in 2026.')] }),
+  )
+  expect(longTopic.headline).toBe(
+    'iPhone supply chains and their suppliers and their…: 1 finding extracted from 1 source',
+  )
+})
+
+test('no sources gives no findings and says so', async () => {
+  const { synthesis } = await synthesize(synthesisInput({ sources: [] }))
+  expect(synthesis.findings).toEqual([])
+  expect(synthesis.headline).toBe('No new sources were read in this run')
+})
+
+// Shaped like corpus/sample: front matter, a `# Title`, paragraphs hard-wrapped at about 100 columns.
+const installerShortage = `---
+
+title: Installer shortage slows cold-climate heat pump adoption
+url: https://corpus.local/heat-pumps/installer-training-push
+published: 2026-11-20
+---
+
+# Installer shortage slows cold-climate heat pump adoption
+
+Homeowners in cold regions wanting a heat pump now wait an average of nine weeks for an
+installation, according to a survey of 300 heating contractors released on Thursday by the Northern
+Trades Council. Demand has grown faster than the number of trained installers, and the council
+estimates that 6,500 more will be needed over the next three years.
+
+The skills gap is not only about numbers. The survey found that fewer than half of contractors
+routinely calculate a home's heat loss room by room before choosing a unit, the step field studies
+link most closely to low running costs.`
+
+const winterPeak = `# Heat pumps now set the winter peak
+
+On the coldest morning of last winter, a survey of smart meters found the average all-electric
+heat pump home to draw an average of 2.9 kW, against 1.1 kW on an ordinary winter morning. Fleet
+operators found the same pattern in electric vans, which lost range for the first twenty
+minutes in the cold, when the pack first had to warm itself. Installers say the peak can be cut`
+
+function heatPumpInput(sources: SourceForSynthesis[]): SynthesisInput {
+  return synthesisInput({ topic: 'heat pumps in cold climates', sources })
+}
+
+test('hard-wrapped lines of a paragraph are joined, so a sentence is never split at a line break', async () => {
+  const { synthesis } = await synthesize(heatPumpInput([source(1, installerShortage), source(2, winterPeak)]))
+  const texts = synthesis.findings.map((finding) => finding.text)
+  expect(texts).toContain(
+    'Homeowners in cold regions wanting a heat pump now wait an average of nine weeks for an installation, ' +
+      'according to a survey of 300 heating contractors released on Thursday by the Northern Trades Council.',
+  )
+  expect(texts).toContain(
+    'On the coldest morning of last winter, a survey of smart meters found the average all-electric heat pump ' +
+      'home to draw an average of 2.9 kW, against 1.1 kW on an ordinary winter morning.',
+  )
+  for (const text of texts) {
+    expect(text).toMatch(/^[A-Z0-9"]/)
+    expect(text).not.toContain('\n')
+  }
+  expect(texts).not.toContain(
+    'heat pump home to draw an average of 2.9 kW, against 1.1 kW on an ordinary winter morning.',
+  )
+  expect(texts).not.toContain('minutes in the cold, when the pack first had to warm itself.')
+})
+
+test('the tail of a text cut mid-sentence, headings and front matter are never findings', async () => {
+  // Cut as a quick run cuts each source: at a character limit, here mid-sentence.
+  const cut = installerShortage.slice(0, installerShortage.indexOf('for an\ninstallation') + 'for an'.length)
+  const { synthesis } = await synthesize(heatPumpInput([source(1, cut), source(2, winterPeak)]))
+  const texts = synthesis.findings.map((finding) => finding.text)
+  expect(texts.length).toBeGreaterThan(0)
+  for (const text of texts) {
+    expect(text).toMatch(/[.!?]$/)
+    expect(text).not.toMatch(/Homeowners|Installers say|Installer shortage|title:|url:|published:|^#/)
+  }
+  expect(synthesis.findings.every((finding) => finding.sourceIds.includes(2))).toBe(true)
+})
+
+test('prose paragraphs drop markdown that is not prose and keep list items and short lines apart', () => {
+  const text = [
+    '---',
+    'title: Grid peak',
+    'published: 2026-11-01',
+    '---',
+    'Heat pumps now set the winter peak',
+    'The regional grid operator says heat pumps will add about 900 MW to its winter peak demand this',
+    'year, the first winter in which heating drives its highest load. See the [full report](https://x.io/r).',
+    '',
+    'Grid peak',
+    '=========',
+    '',
+    '- Demand response can shave **10%** off the peak.',
+    '- Storage tanks help,',
+    '  as a [2] footnote says.',
+    '',
+    '```sh',
+    'npm run cli -- corpus index path/to/folder',
+    '```',
+    '| Year | Peak |',
+    '> Quoted lines are prose,',
+    '> joined like any other.',
+  ].join('\n')
+  expect(proseParagraphs(text)).toEqual([
+    'Heat pumps now set the winter peak',
+    'The regional grid operator says heat pumps will add about 900 MW to its winter peak demand this ' +
+      'year, the first winter in which heating drives its highest load. See the full report.',
+    'Demand response can shave 10% off the peak.',
+    'Storage tanks help, as a footnote says.',
+    'Quoted lines are prose, joined like any other.',
+  ])
+})
+
+test('a piece ICU splits off after an abbreviation continues its sentence instead of being dropped', async () => {
+  const { synthesis } = await synthesize(
+    synthesisInput({
+      sources: [
+        source(
+          1,
+          'Solid-state batteries use sulfide electrolytes, e.g. argyrodites, which conduct lithium ions well. ' +
+            'The electrolytes react with moist air. Solid-state batteries… and more',
+        ),
+      ],
+    }),
+  )
+  expect(synthesis.findings.map((finding) => finding.text)).toEqual([
+    'Solid-state batteries use sulfide electrolytes, e.g. argyrodites, which conduct lithium ions well.',
+  ])
+})

@@ -1,0 +1,264 @@
+// The LanguageModel over any OpenAI-compatible Chat Completions endpoint (OpenAI, Ollama, vLLM),
+// with structured output parsed by zod through the SDK's `chat.completions.parse`.
+import OpenAI, { APIConnectionError, APIError, APIUserAbortError } from 'openai'
+import { ContentFilterFinishReasonError, LengthFinishReasonError } from 'openai/core/error'
+import { zodResponseFormat } from 'openai/helpers/zod'
+import { z } from 'zod'
+import { callWithRetries, isRetryableStatus, parseRetryAfter } from '#server/providers/retry.ts'
+import {
+  type LanguageModel,
+  type PlanInput,
+  PlanParseError,
+  ProviderError,
+  type Synthesis,
+  type SynthesisInput,
+  type Usage,
+} from '#server/providers/types.ts'
+
+const PROVIDER = 'openai'
+const MAX_QUERY_CHARS = 200
+
+// Strict structured output wants every field present, so "absent" is null on the wire.
+const PlanSchema = z.object({ queries: z.array(z.string()) })
+const SynthesisSchema = z.object({
+  headline: z.string(),
+  findings: z.array(z.object({ text: z.string(), sourceIds: z.array(z.number().int()) })),
+  sections: z.array(z.object({ title: z.string(), body: z.string() })).nullable(),
+  implications: z.string().nullable(),
+  gaps: z.array(z.string()),
+})
+
+type Message = { role: 'system' | 'user'; content: string }
+/** The answer could not be used: refused, empty, truncated, not JSON, or not the schema. */
+type Unusable = { unusable: string }
+
+export function createOpenAiModel(options: {
+  apiKey: string
+  baseUrl?: string
+  model: string
+  timeoutMs: number
+}): LanguageModel {
+  // Everything explicit, so the SDK reads no OPENAI_* variables behind the config module's back.
+  const client = new OpenAI({
+    apiKey: options.apiKey,
+    baseURL: options.baseUrl ?? 'https://api.openai.com/v1',
+    organization: null,
+    project: null,
+    maxRetries: 0,
+  })
+  const classify = (error: unknown) => classifyOpenAiError(error, options)
+
+  async function complete<T>(
+    messages: Message[],
+    schema: z.ZodType<T>,
+    name: string,
+    signal: AbortSignal,
+  ): Promise<{ value: T; usage: Usage } | Unusable> {
+    return callWithRetries(
+      async (attemptSignal) => {
+        try {
+          const completion = await client.chat.completions.parse(
+            { model: options.model, messages, response_format: zodResponseFormat(schema, name) },
+            { signal: attemptSignal },
+          )
+          const usage = {
+            inputTokens: completion.usage?.prompt_tokens ?? 0,
+            outputTokens: completion.usage?.completion_tokens ?? 0,
+          }
+          const message = completion.choices[0]?.message
+          if (message?.refusal) return { unusable: `the model refused: ${message.refusal}` }
+          if (message?.parsed == null) return { unusable: 'the answer was empty' }
+          return { value: message.parsed, usage }
+        } catch (error) {
+          // The SDK parses the content inside `.parse()`; these are the answer's faults, not the
+          // transport's, so they are not retried. (A 200 with a body that is not JSON also lands here.)
+          if (error instanceof z.ZodError) return { unusable: `it did not match the schema: ${z.prettifyError(error)}` }
+          if (error instanceof SyntaxError) return { unusable: 'it was not JSON' }
+          if (error instanceof LengthFinishReasonError) return { unusable: 'it was cut off at the token limit' }
+          if (error instanceof ContentFilterFinishReasonError) return { unusable: 'it was stopped by a content filter' }
+          throw error
+        }
+      },
+      { signal, timeoutMs: options.timeoutMs, classify },
+    )
+  }
+
+  return {
+    name: options.model,
+    kind: 'model',
+    async plan(input, { signal }) {
+      const answer = await complete(planMessages(input), PlanSchema, 'plan', signal)
+      if ('unusable' in answer) throw new PlanParseError(answer.unusable)
+      const queries = cleanQueries(answer.value.queries, input.maxQueries)
+      if (queries.length === 0) throw new PlanParseError('it held no queries')
+      return { plan: { queries }, usage: answer.usage }
+    },
+    async synthesize(input, { signal }) {
+      const answer = await complete(synthesisMessages(input), SynthesisSchema, 'synthesis', signal)
+      if ('unusable' in answer) {
+        throw new ProviderError(PROVIDER, `${options.model} did not return a usable synthesis: ${answer.unusable}`, {
+          retryable: false,
+        })
+      }
+      const { headline, findings, sections, implications, gaps } = answer.value
+      const synthesis: Synthesis = {
+        headline: headline.trim(),
+        findings: findings
+          .map((finding) => ({ text: finding.text.trim(), sourceIds: finding.sourceIds }))
+          .filter((finding) => finding.text !== '' && finding.sourceIds.length > 0),
+        gaps: gaps.map((gap) => gap.trim()).filter(Boolean),
+      }
+      if (sections?.length) synthesis.sections = sections
+      if (implications?.trim()) synthesis.implications = implications.trim()
+      return { synthesis, usage: answer.usage }
+    },
+  }
+}
+
+/** Trimmed, at most 200 characters, distinct regardless of case, at most `maxQueries`. */
+function cleanQueries(queries: string[], maxQueries: number): string[] {
+  const seen = new Set<string>()
+  const kept: string[] = []
+  for (const raw of queries) {
+    const query = raw.replace(/\s+/g, ' ').trim().slice(0, MAX_QUERY_CHARS).trim()
+    const key = query.toLowerCase()
+    if (query === '' || seen.has(key)) continue
+    seen.add(key)
+    kept.push(query)
+    if (kept.length >= maxQueries) break
+  }
+  return kept
+}
+
+function planMessages(input: PlanInput): Message[] {
+  const system = [
+    'You plan web searches for a research analyst.',
+    `Answer with JSON {"queries": [...]}: between 1 and ${input.maxQueries} web search queries.`,
+    'Each query stands alone as a search-engine query (keywords, names, terms of art), covers a different angle,',
+    'and is under 20 words. Plan for what is new or missing, not for what is already known.',
+  ].join(' ')
+  const lines = [`Topic: ${input.topic}`]
+  if (input.objective) lines.push(`Objective: ${input.objective}`)
+  if (input.focus.length) lines.push(`Focus on: ${input.focus.join('; ')}`)
+  lines.push(
+    `Depth: ${input.depth === 'deep' ? 'deep: specific, varied angles and primary sources' : 'quick: the most important angles only'}`,
+    `Timeframe: ${input.timeframe}; prefer queries that surface material from that period.`,
+  )
+  if (input.framework) {
+    lines.push(`Framework: ${input.framework.name}. Angles it needs: ${input.framework.queryHints.join('; ')}`)
+  }
+  if (input.knownFacts.length) {
+    lines.push('Already known (do not plan searches that would only find these again):', ...bullets(input.knownFacts))
+  }
+  if (input.followUp) {
+    lines.push(
+      'This is a follow-up round. The first round searched:',
+      ...bullets(input.followUp.queries),
+      'and found:',
+      ...bullets(input.followUp.titles),
+      'Write queries that fill the gaps those results leave; do not repeat the first round.',
+    )
+  }
+  lines.push(`Return at most ${input.maxQueries} queries.`)
+  return [
+    { role: 'system', content: system },
+    { role: 'user', content: lines.join('\n') },
+  ]
+}
+
+const STYLE_INSTRUCTIONS: Record<SynthesisInput['reportStyle'], string> = {
+  executive:
+    'Style: executive brief. headline is the one-line takeaway; findings are the key findings, most important first; ' +
+    'implications is a short markdown paragraph on what they mean, with [n] citations; sections is null.',
+  bullet:
+    'Style: bullet list. findings are short bullets, ordered so that findings on the same theme sit together; ' +
+    'implications and sections are null.',
+  memo:
+    'Style: memo. findings are the findings; implications is the recommendation, in markdown with [n] citations; ' +
+    'sections is null.',
+  framework:
+    'Style: framework analysis. sections holds one entry per framework section, each body markdown with [n] ' +
+    'citations; findings still lists the key findings; implications is null.',
+}
+
+function synthesisMessages(input: SynthesisInput): Message[] {
+  const ids = input.sources.map((source) => source.id).join(', ')
+  let style = STYLE_INSTRUCTIONS[input.reportStyle]
+  if (input.reportStyle === 'framework' && input.framework) {
+    style += ` Use exactly these section titles, in this order: ${JSON.stringify(input.framework.sections)}`
+  }
+  const system = [
+    'You are a research analyst writing a report only from the numbered sources you are given.',
+    `Every finding cites one or more sources in sourceIds, using only these ids: ${ids}.`,
+    'Never invent a source, a number or a quote; never cite an id that is not in the list.',
+    'Do not report the already-known facts again as findings; report what is new.',
+    'gaps lists the questions the sources leave open.',
+    style,
+  ].join(' ')
+  const lines = [`Topic: ${input.topic}`]
+  if (input.objective) lines.push(`Objective: ${input.objective}`)
+  if (input.focus.length) lines.push(`Focus on: ${input.focus.join('; ')}`)
+  if (input.knownFacts.length) lines.push('Already known (not findings):', ...bullets(input.knownFacts))
+  lines.push('Sources:')
+  for (const source of input.sources) {
+    const date = source.publishedDate ? source.publishedDate.slice(0, 10) : 'undated'
+    lines.push('', `[${source.id}] ${source.title} (${date}) ${source.url}`, source.text)
+  }
+  return [
+    { role: 'system', content: system },
+    { role: 'user', content: lines.join('\n') },
+  ]
+}
+
+function bullets(items: string[]): string[] {
+  return items.map((item) => `- ${item}`)
+}
+
+/** What the SDK threw, as a ProviderError naming the setting a user would have to fix. */
+function classifyOpenAiError(error: unknown, options: { baseUrl?: string; model: string; timeoutMs: number }) {
+  const where = options.baseUrl ?? 'api.openai.com'
+  // Our per-attempt timeout aborts the request; the run's own signal is handled before classify.
+  if (error instanceof APIUserAbortError || (error instanceof Error && error.name === 'TimeoutError')) {
+    return new ProviderError(PROVIDER, `${where} did not answer within ${options.timeoutMs} ms`, {
+      retryable: true,
+      cause: error,
+    })
+  }
+  if (error instanceof APIConnectionError) {
+    return new ProviderError(PROVIDER, `could not reach ${where} (check OPENAI_BASE_URL): ${error.message}`, {
+      retryable: true,
+      cause: error,
+    })
+  }
+  if (error instanceof APIError && error.status !== undefined) {
+    const status = error.status
+    if (status === 401 || status === 403) {
+      return new ProviderError(PROVIDER, `${where} rejected the API key (${status}): check OPENAI_API_KEY`, {
+        retryable: false,
+        status,
+        cause: error,
+      })
+    }
+    if (status === 404) {
+      const detail = error.code === 'model_not_found' ? 'does not exist or is not available' : 'was not found'
+      return new ProviderError(
+        PROVIDER,
+        `model "${options.model}" ${detail} at ${where} (404): check OPENAI_MODEL (and OPENAI_BASE_URL)`,
+        { retryable: false, status, cause: error },
+      )
+    }
+    // OpenAI sends retry-after-ms beside the standard header; other servers send only Retry-After.
+    const retryAfterMs = Number(error.headers?.get('retry-after-ms') ?? Number.NaN)
+    return new ProviderError(PROVIDER, `${where} answered ${status}: ${error.message}`, {
+      retryable: isRetryableStatus(status),
+      status,
+      retryAfterMs: retryAfterMs >= 0 ? retryAfterMs : parseRetryAfter(error.headers?.get('retry-after')),
+      cause: error,
+    })
+  }
+  const message = error instanceof Error ? error.message : String(error)
+  return new ProviderError(PROVIDER, `unexpected response from ${where} (check OPENAI_BASE_URL): ${message}`, {
+    retryable: false,
+    cause: error,
+  })
+}

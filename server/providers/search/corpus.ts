@@ -1,0 +1,145 @@
+// Search without a web search key: Postgres full-text search over documents indexed from a folder
+// of markdown and text files (see corpus/sample for the format).
+import fs from 'node:fs/promises'
+import path from 'node:path'
+import { type RawBuilder, sql } from 'kysely'
+import { z } from 'zod'
+import type { Db } from '#db/database.ts'
+import type { SearchProvider, SearchQuery, SearchResult } from '#server/providers/types.ts'
+
+export function createCorpusSearch(options: { db: Db }): SearchProvider {
+  return {
+    name: 'local corpus',
+    async search(query) {
+      const exact = await searchCorpus(options.db, query, {
+        tsquery: sql`websearch_to_tsquery('english', ${query.text})`,
+      })
+      if (exact.length) return { results: exact }
+      // websearch_to_tsquery wants every word; a planned query ("sodium-ion grid storage costs 2026")
+      // rarely has them all in one document, so settle for any of them, most words matched first.
+      const words = (query.text.match(/[\p{L}\p{N}]+/gu) ?? []).filter((word) => word.toLowerCase() !== 'or')
+      if (words.length < 2) return { results: [] }
+      const tsquery = sql`websearch_to_tsquery('english', ${words.join(' or ')})`
+      const wordsMatched = sql<number>`(
+        select count(*) from unnest(${words}::text[]) as word where search @@ plainto_tsquery('english', word))`
+      return { results: await searchCorpus(options.db, query, { tsquery, wordsMatched }) }
+    },
+  }
+}
+
+async function searchCorpus(
+  db: Db,
+  query: SearchQuery,
+  match: { tsquery: RawBuilder<unknown>; wordsMatched?: RawBuilder<number> },
+): Promise<SearchResult[]> {
+  const rows = await db
+    .selectFrom('corpus_documents')
+    .select([
+      'url',
+      'title',
+      // to_char: a `date` read by pg becomes a local-midnight Date; the contract wants the ISO date.
+      sql<string | null>`to_char(published_date, 'YYYY-MM-DD')`.as('publishedDate'),
+      sql<string>`left(text, ${query.maxCharacters})`.as('text'),
+    ])
+    .where(sql<boolean>`search @@ ${match.tsquery}`)
+    .$if(Boolean(query.startPublishedDate), (qb) =>
+      qb.where((eb) =>
+        eb.or([eb('published_date', 'is', null), sql<boolean>`published_date >= ${query.startPublishedDate}::date`]),
+      ),
+    )
+    .$if(Boolean(match.wordsMatched), (qb) => qb.orderBy(sql`${match.wordsMatched}`, 'desc'))
+    .orderBy(sql`ts_rank_cd(search, ${match.tsquery})`, 'desc')
+    .orderBy(sql`published_date desc nulls last`)
+    .orderBy('id')
+    .limit(query.numResults)
+    .execute()
+  return rows
+}
+
+const FrontMatterSchema = z.object({
+  title: z.string().trim().min(1, 'must not be empty').optional(),
+  url: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
+  published: z.iso.date('must be a date (YYYY-MM-DD)').optional(),
+})
+
+type CorpusDocument = { url: string; title: string; publishedDate: string | null; text: string }
+
+class SkipFile extends Error {}
+
+/**
+ * Indexes every `.md` and `.txt` file under `dir` (README files describe a folder, they are not
+ * documents), upserting by URL so that re-indexing a folder updates it. A file that cannot be
+ * indexed is reported in `skipped`; it does not stop the others.
+ */
+export async function indexCorpusDirectory(
+  db: Db,
+  dir: string,
+): Promise<{ indexed: number; skipped: Array<{ file: string; reason: string }> }> {
+  const entries = await fs.readdir(dir, { recursive: true, withFileTypes: true })
+  const files = entries
+    .filter((entry) => entry.isFile() && /\.(md|txt)$/i.test(entry.name) && !/^readme\./i.test(entry.name))
+    .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)))
+    .filter((file) => !file.split(path.sep).some((part) => part.startsWith('.')))
+    .sort()
+  const skipped: Array<{ file: string; reason: string }> = []
+  const fileByUrl = new Map<string, string>()
+  let indexed = 0
+  for (const file of files) {
+    try {
+      const content = await fs.readFile(path.join(dir, file), 'utf8').catch((error: NodeJS.ErrnoException) => {
+        throw new SkipFile(`it could not be read (${error.code ?? error.message})`)
+      })
+      const document = parseCorpusFile(file, content)
+      const earlier = fileByUrl.get(document.url)
+      if (earlier) throw new SkipFile(`has the same url as ${earlier} (${document.url})`)
+      fileByUrl.set(document.url, file)
+      await upsertCorpusDocument(db, document)
+      indexed += 1
+    } catch (error) {
+      if (!(error instanceof SkipFile)) throw error
+      skipped.push({ file, reason: error.message })
+    }
+  }
+  return { indexed, skipped }
+}
+
+/** A file as a document: front matter (optional), then the text. `file` is relative to the corpus folder. */
+function parseCorpusFile(file: string, content: string): CorpusDocument {
+  const lines = content.replace(/^\uFEFF/, '').split(/\r?\n/)
+  const fields: Record<string, string> = {}
+  let bodyStart = 0
+  if (lines[0]?.trim() === '---') {
+    const end = lines.findIndex((line, index) => index > 0 && line.trim() === '---')
+    if (end === -1) throw new SkipFile('its front matter has no closing --- line')
+    for (const [index, line] of lines.slice(1, end).entries()) {
+      if (!line.trim() || line.trimStart().startsWith('#')) continue
+      const match = /^([A-Za-z_][\w-]*):\s*(.*?)\s*$/.exec(line)
+      if (!match?.[1]) throw new SkipFile(`front matter line ${index + 2} is not "key: value"`)
+      fields[match[1]] = (match[2] ?? '').replace(/^(["'])(.*)\1$/, '$2')
+    }
+    bodyStart = end + 1
+  }
+  const parsed = FrontMatterSchema.safeParse(fields)
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`)
+    throw new SkipFile(`bad front matter (${issues.join('; ')})`)
+  }
+  const text = lines.slice(bodyStart).join('\n').trim()
+  if (!text) throw new SkipFile('it has no text')
+  const stem = file.replace(/\.(md|txt)$/i, '')
+  return {
+    url: parsed.data.url ?? `https://corpus.local/${stem.split(path.sep).map(encodeURIComponent).join('/')}`,
+    title: parsed.data.title ?? /^#\s+(.+?)\s*#*\s*$/m.exec(text)?.[1] ?? path.basename(stem),
+    publishedDate: parsed.data.published ?? null,
+    text,
+  }
+}
+
+async function upsertCorpusDocument(db: Db, document: CorpusDocument): Promise<void> {
+  const row = { title: document.title, published_date: document.publishedDate, text: document.text }
+  await db
+    .insertInto('corpus_documents')
+    .values({ url: document.url, ...row })
+    .onConflict((conflict) => conflict.column('url').doUpdateSet({ ...row, indexed_at: sql`now()` }))
+    .execute()
+}

@@ -1,0 +1,18 @@
+// The sample corpus that ships in corpus/sample, so that a first run without EXA_API_KEY has
+// something to find.
+import path from 'node:path'
+import type { Db } from '#db/database.ts'
+import type { Logger } from '#server/logger.ts'
+import { indexCorpusDirectory } from '#server/providers/search/corpus.ts'
+
+export const sampleCorpusDir = path.resolve(import.meta.dirname, '..', '..', '..', 'corpus', 'sample')
+
+/** Indexes the sample corpus when the corpus is empty (never over documents someone indexed). */
+export async function ensureSampleCorpus(db: Db, log: Logger): Promise<number> {
+  const existing = await db.selectFrom('corpus_documents').select('id').limit(1).executeTakeFirst()
+  if (existing) return 0
+  const { indexed, skipped } = await indexCorpusDirectory(db, sampleCorpusDir)
+  for (const { file, reason } of skipped) log.warn({ file, reason }, 'sample corpus file skipped')
+  log.info({ indexed, dir: sampleCorpusDir }, 'indexed the sample corpus for searching without EXA_API_KEY')
+  return indexed
+}

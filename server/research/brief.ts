@@ -1,0 +1,64 @@
+// The research brief of spec 2.1: one schema for every surface (REST, MCP, Slack, GitHub,
+// dashboard, trial, schedule). Unknown fields are refused, so a typo does not silently fall back
+// to a default.
+import { z } from 'zod'
+import { findFramework } from '#server/frameworks/index.ts'
+import { TopicSchema } from '#server/memory/topic-schema.ts'
+
+export const BRIEF_SOURCES = ['api', 'dashboard', 'mcp', 'slack', 'github', 'trial', 'schedule'] as const
+
+export const BriefSchema = z
+  .strictObject({
+    topic: TopicSchema.describe('The research topic, at most 500 characters.'),
+    objective: z.string().trim().min(1).max(2000).optional().describe('What to learn, or which angle to take.'),
+    focus: z.string().trim().min(1).max(1000).optional().describe('Comma-separated priority areas.'),
+    depth: z
+      .enum(['quick', 'deep'])
+      .default('deep')
+      .describe('quick: about 3 queries, aims for 45 s; deep: about 6 queries and a follow-up round, aims for 90 s.'),
+    timeframe: z.enum(['7d', '30d', '90d', 'all']).default('30d').describe('Only sources published in this window.'),
+    reportStyle: z
+      .enum(['executive', 'bullet', 'memo', 'framework'])
+      .default('executive')
+      .describe('The shape of the report.'),
+    recurring: z.boolean().default(false).describe('When true, the brief runs again every 7 days.'),
+    frameworkId: z
+      .string()
+      .refine((id) => findFramework(id) !== undefined, {
+        error: 'unknown framework: list them with GET /api/frameworks',
+      })
+      .optional()
+      .describe('A research framework to structure the plan and the report, e.g. pestle.'),
+    source: z.enum(BRIEF_SOURCES).default('api').describe('Where the brief came from.'),
+  })
+  .superRefine((brief, context) => {
+    if (brief.reportStyle === 'framework' && !brief.frameworkId) {
+      context.addIssue({
+        code: 'custom',
+        path: ['frameworkId'],
+        message: 'reportStyle "framework" needs a frameworkId: list them with GET /api/frameworks',
+      })
+    }
+  })
+
+export type Brief = z.infer<typeof BriefSchema>
+export type BriefInput = z.input<typeof BriefSchema>
+
+const TIMEFRAME_DAYS = { '7d': 7, '30d': 30, '90d': 90 } as const
+
+/** The earliest publication date a run searches, or undefined for "all". */
+export function startPublishedDate(timeframe: Brief['timeframe'], now: Date): string | undefined {
+  if (timeframe === 'all') return undefined
+  return new Date(now.getTime() - TIMEFRAME_DAYS[timeframe] * 86_400_000).toISOString().slice(0, 10)
+}
+
+export function timeframePhrase(timeframe: Brief['timeframe']): string {
+  return timeframe === 'all' ? 'any time' : `the last ${TIMEFRAME_DAYS[timeframe]} days`
+}
+
+export function focusAreas(brief: Pick<Brief, 'focus'>): string[] {
+  return (brief.focus ?? '')
+    .split(',')
+    .map((area) => area.trim())
+    .filter(Boolean)
+}

@@ -1,0 +1,368 @@
+// One research run: load_memory -> plan -> search -> synthesize -> save_memory. Each step's output
+// is sealed into the run's checkpoint before the next starts, so a retried job (a worker died, a
+// deploy) resumes at the first unfinished step and never repeats a paid call it has the result of.
+import { appendRunEvent } from '#server/events/run-events.ts'
+import { findFramework } from '#server/frameworks/index.ts'
+import type { Logger } from '#server/logger.ts'
+import { canonicalUrl } from '#server/memory/canonical-url.ts'
+import { loadTopicMemory, type MemoryContext, MemoryUnreadableError, saveTopicMemory } from '#server/memory/store.ts'
+import {
+  type LanguageModel,
+  type PlanInput,
+  ProviderError,
+  type SearchProvider,
+  type SearchResult,
+  type Usage,
+} from '#server/providers/types.ts'
+import { type Brief, focusAreas, startPublishedDate, timeframePhrase } from '#server/research/brief.ts'
+import { fallbackPlan } from '#server/research/fallback-plan.ts'
+import { buildReport } from '#server/research/report.ts'
+import type { Report } from '#server/research/report-types.ts'
+import {
+  completeRun,
+  failRun,
+  getRun,
+  markStarted,
+  type RunError,
+  readCheckpoint,
+  runStatus,
+  setCurrentStep,
+  writeCheckpoint,
+} from '#server/research/runs.ts'
+
+export const STEPS = ['load_memory', 'plan', 'search', 'synthesize', 'save_memory'] as const
+export type Step = (typeof STEPS)[number]
+
+export type EngineDeps = {
+  memory: MemoryContext
+  search: SearchProvider
+  model: LanguageModel
+  log: Logger
+  providerTimeoutMs: number
+}
+
+type Checkpoint = {
+  load_memory?: { baseline: boolean; since: string | null; ledger: string[]; knownFacts: string[] }
+  plan?: { queries: string[]; fallback: boolean; usage: Usage }
+  search?: { sources: SearchResult[]; searchCalls: number; costDollars: number; removedByLedger: number; usage: Usage }
+  synthesize?: { report: Report; headline: string }
+  save_memory?: { saved: boolean }
+}
+
+const DEPTH = {
+  quick: { queries: 3, followUpQueries: 0, resultsPerQuery: 5, maxCharacters: 1500, contextCharacters: 12_000 },
+  deep: { queries: 6, followUpQueries: 3, resultsPerQuery: 8, maxCharacters: 6000, contextCharacters: 40_000 },
+} as const
+
+const SEARCH_CONCURRENCY = 3
+
+/** Why a run stopped early, in words a user can act on. */
+class RunFailure extends Error {
+  readonly runError: RunError
+  constructor(code: string, message: string) {
+    super(message)
+    this.runError = { code, message }
+  }
+}
+
+class RunCancelled extends Error {}
+
+/** Runs (or resumes) a run to its end. Throws only for infrastructure failures, so the job retries. */
+export async function runResearch(deps: EngineDeps, runId: string): Promise<void> {
+  const { db, ring } = deps.memory
+  const row = await getRun(db, runId)
+  if (!row || row.status !== 'running') return // finished, cancelled or gone: nothing to do
+  const brief = row.brief as Brief
+  const remainingMs = row.deadline_at.getTime() - Date.now()
+  const event = (
+    type: Parameters<typeof appendRunEvent>[1]['type'],
+    step: Step | null,
+    data?: Record<string, unknown>,
+  ) => appendRunEvent(db, { runId, type, step, data })
+
+  if (remainingMs <= 0) {
+    if (await failRun(db, runId, deadlineError(brief))) await event('failed', null, { error: deadlineError(brief) })
+    return
+  }
+  await markStarted(db, runId)
+  const deadline = new AbortController()
+  const timer = setTimeout(
+    () => deadline.abort(new RunFailure(deadlineError(brief).code, deadlineError(brief).message)),
+    remainingMs,
+  )
+  const checkpoint: Checkpoint = readCheckpoint<Checkpoint>(ring, row) ?? {}
+  try {
+    for (const step of STEPS) {
+      if (checkpoint[step]) continue
+      if ((await runStatus(db, runId)) !== 'running') throw new RunCancelled()
+      await setCurrentStep(db, runId, step)
+      await event('step_started', step)
+      const started = Date.now()
+      Object.assign(checkpoint, {
+        [step]: await STEP_RUNNERS[step]({ deps, runId, brief, checkpoint, signal: deadline.signal, event }),
+      })
+      await writeCheckpoint(db, ring, runId, checkpoint)
+      await event('step_finished', step, { ms: Date.now() - started })
+    }
+    const report = checkpoint.synthesize?.report as Report
+    if (await completeRun(db, ring, runId, report)) {
+      await event('complete', null, { sources: report.sources.length, newFindings: report.delta.newFindings.length })
+    }
+  } catch (error) {
+    const reason = deadline.signal.aborted ? deadline.signal.reason : error
+    if (reason instanceof RunCancelled) return
+    const runError = toRunError(reason)
+    if (!runError) throw error // infrastructure: let the job retry and resume from the checkpoint
+    deps.log.warn({ runId, error: runError }, 'run failed')
+    if (await failRun(db, runId, runError)) await event('failed', null, { error: runError })
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+function deadlineError(brief: Brief): RunError {
+  return {
+    code: 'deadline_exceeded',
+    message: `The ${brief.depth} run did not finish within its time limit. The providers may be slow or down; try again, or use depth "quick".`,
+  }
+}
+
+function toRunError(error: unknown): RunError | undefined {
+  if (error instanceof RunFailure) return error.runError
+  if (error instanceof ProviderError) {
+    return {
+      code: `${error.provider.replace(/\W+/g, '_')}_unavailable`,
+      message: `${error.provider}: ${error.message}`,
+    }
+  }
+  return undefined
+}
+
+type StepContext = {
+  deps: EngineDeps
+  runId: string
+  brief: Brief
+  checkpoint: Checkpoint
+  signal: AbortSignal
+  event: (type: 'query_done' | 'warning', step: Step, data: Record<string, unknown>) => Promise<unknown>
+}
+
+const STEP_RUNNERS: { [S in Step]: (context: StepContext) => Promise<NonNullable<Checkpoint[S]>> } = {
+  async load_memory({ deps, runId, brief }) {
+    const row = await getRun(deps.memory.db, runId)
+    const memory = row ? await loadTopicMemory(deps.memory, row.account_id, brief.topic) : undefined
+    return {
+      baseline: !memory,
+      since: memory?.lastRunAt.toISOString() ?? null,
+      ledger: memory?.ledger.map((entry) => entry.url) ?? [],
+      knownFacts: memory?.facts.map((fact) => fact.text) ?? [],
+    }
+  },
+
+  async plan({ deps, brief, checkpoint, signal, event }) {
+    const input = planInput(brief, checkpoint, DEPTH[brief.depth].queries)
+    try {
+      const { plan, usage } = await deps.model.plan(input, { signal })
+      // Without a language model the plan is the fallback plan, and the report says so.
+      return { queries: plan.queries, fallback: deps.model.kind === 'extractive', usage }
+    } catch (error) {
+      signal.throwIfAborted()
+      // Spec 7.3: an unusable plan is not fatal; a deterministic plan from the brief takes over.
+      await event('warning', 'plan', {
+        code: 'fallback_plan',
+        message: `Used the fallback plan: ${(error as Error).message}`,
+      })
+      return { queries: fallbackPlan(input).queries, fallback: true, usage: { inputTokens: 0, outputTokens: 0 } }
+    }
+  },
+
+  async search({ deps, brief, checkpoint, signal, event }) {
+    const depth = DEPTH[brief.depth]
+    const ledger = new Set(checkpoint.load_memory?.ledger)
+    const found = new Map<string, SearchResult>()
+    let searchCalls = 0
+    let costDollars = 0
+    let failures = 0
+    let removedByLedger = 0
+    let lastFailure: unknown
+
+    async function runQueries(queries: string[]) {
+      await mapWithConcurrency(queries, SEARCH_CONCURRENCY, async (query) => {
+        searchCalls += 1
+        try {
+          const response = await deps.search.search(
+            {
+              text: query,
+              startPublishedDate: startPublishedDate(brief.timeframe, new Date()),
+              numResults: depth.resultsPerQuery,
+              maxCharacters: depth.maxCharacters,
+            },
+            { signal },
+          )
+          costDollars += response.costDollars ?? 0
+          let fresh = 0
+          for (const result of response.results) {
+            const url = canonicalUrl(result.url)
+            if (!url) continue
+            // Spec 2.4 rule 2: what memory has read is not read again.
+            if (ledger.has(url)) {
+              removedByLedger += 1
+              continue
+            }
+            if (!found.has(url)) fresh += 1
+            found.set(url, { ...result, url })
+          }
+          await event('query_done', 'search', { query, results: response.results.length, new: fresh })
+        } catch (error) {
+          signal.throwIfAborted()
+          failures += 1
+          lastFailure = error
+          await event('warning', 'search', { code: 'query_failed', query, message: (error as Error).message })
+        }
+      })
+    }
+
+    const queries = checkpoint.plan?.queries ?? []
+    await runQueries(queries)
+    if (failures === searchCalls && searchCalls > 0) {
+      throw lastFailure instanceof ProviderError
+        ? lastFailure
+        : new RunFailure('search_unavailable', `Every search failed: ${(lastFailure as Error)?.message}`)
+    }
+    let usage: Usage = { inputTokens: 0, outputTokens: 0 }
+    if (depth.followUpQueries > 0) {
+      // A deep run gets one follow-up round on what the first round left open.
+      const input = planInput(brief, checkpoint, depth.followUpQueries)
+      input.followUp = { queries, titles: [...found.values()].map((result) => result.title).slice(0, 30) }
+      let followUp: string[]
+      try {
+        const answer = await deps.model.plan(input, { signal })
+        followUp = answer.plan.queries
+        usage = answer.usage
+      } catch (error) {
+        signal.throwIfAborted()
+        followUp = fallbackPlan(input).queries
+      }
+      const asked = new Set(queries.map((query) => query.toLowerCase()))
+      await runQueries(followUp.filter((query) => !asked.has(query.toLowerCase())).slice(0, depth.followUpQueries))
+    }
+    return { sources: [...found.values()], searchCalls, costDollars, removedByLedger, usage }
+  },
+
+  async synthesize({ deps, brief, checkpoint, signal }) {
+    const memory = checkpoint.load_memory as NonNullable<Checkpoint['load_memory']>
+    const found = checkpoint.search as NonNullable<Checkpoint['search']>
+    const framework = brief.frameworkId ? findFramework(brief.frameworkId) : undefined
+    const budget = Math.floor(DEPTH[brief.depth].contextCharacters / Math.max(1, found.sources.length))
+    const sources = found.sources.map((source, index) => ({
+      id: index + 1,
+      url: source.url,
+      title: source.title,
+      publishedDate: source.publishedDate,
+      text: source.text.slice(0, Math.max(400, budget)),
+    }))
+    const knownFacts = memory.knownFacts
+    const synthesis =
+      sources.length === 0
+        ? {
+            synthesis: { headline: 'Nothing new was found', findings: [], gaps: [] },
+            usage: { inputTokens: 0, outputTokens: 0 },
+          }
+        : await deps.model.synthesize(
+            {
+              topic: brief.topic,
+              objective: brief.objective,
+              focus: focusAreas(brief),
+              reportStyle: brief.reportStyle,
+              framework,
+              sources,
+              knownFacts,
+            },
+            { signal },
+          )
+    const plan = checkpoint.plan as NonNullable<Checkpoint['plan']>
+    const usages = [plan.usage, found.usage, synthesis.usage]
+    const report = buildReport({
+      topic: brief.topic,
+      synthesis: synthesis.synthesis,
+      sources,
+      knownFacts,
+      baseline: memory.baseline,
+      since: memory.since,
+      reportStyle: brief.reportStyle,
+      framework,
+      generatedWith: {
+        synthesis: deps.model.name,
+        synthesisKind: deps.model.kind,
+        search: deps.search.name,
+        plan: plan.fallback ? 'fallback' : 'model',
+      },
+      usage: {
+        inputTokens: usages.reduce((sum, usage) => sum + usage.inputTokens, 0),
+        outputTokens: usages.reduce((sum, usage) => sum + usage.outputTokens, 0),
+        searchCalls: found.searchCalls,
+        costDollars: found.costDollars > 0 ? Math.round(found.costDollars * 1e6) / 1e6 : null,
+      },
+    })
+    return { report, headline: synthesis.synthesis.headline }
+  },
+
+  async save_memory({ deps, runId, brief, checkpoint, event }) {
+    const report = checkpoint.synthesize?.report as Report
+    const found = checkpoint.search as NonNullable<Checkpoint['search']>
+    const row = await getRun(deps.memory.db, runId)
+    try {
+      if (!row) throw new Error('run row vanished')
+      await saveTopicMemory(deps.memory, row.account_id, brief.topic, {
+        runId,
+        at: new Date(),
+        facts: report.delta.newFindings.map((finding) => ({
+          text: finding.text,
+          sourceUrls: finding.sources.flatMap((n) => report.sources.find((source) => source.n === n)?.url ?? []),
+        })),
+        sources: report.sources.map((source) => ({
+          url: source.url,
+          title: source.title,
+          publishedDate: source.publishedAt,
+        })),
+        urlsRead: found.sources.map((source) => source.url),
+        summary: checkpoint.synthesize?.headline,
+      })
+      return { saved: true }
+    } catch (error) {
+      // Spec 7.2: a failed memory save does not fail the run.
+      deps.log.warn({ runId, err: error }, 'memory save failed; the run completes without it')
+      const message =
+        error instanceof MemoryUnreadableError
+          ? 'Memory for this topic could not be decrypted, so it was left untouched and not updated.'
+          : 'Memory could not be saved for this run; the report is complete, but the next run will not know what this one read.'
+      await event('warning', 'save_memory', { code: 'memory_save_failed', message })
+      return { saved: false }
+    }
+  },
+}
+
+function planInput(brief: Brief, checkpoint: Checkpoint, maxQueries: number): PlanInput {
+  const framework = brief.frameworkId ? findFramework(brief.frameworkId) : undefined
+  return {
+    topic: brief.topic,
+    objective: brief.objective,
+    focus: focusAreas(brief),
+    depth: brief.depth,
+    timeframe: timeframePhrase(brief.timeframe),
+    framework,
+    knownFacts: (checkpoint.load_memory?.knownFacts ?? []).slice(-20),
+    maxQueries,
+  }
+}
+
+async function mapWithConcurrency<T>(items: T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0
+  const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) {
+      const item = items[next++] as T
+      await fn(item)
+    }
+  })
+  await Promise.all(workers)
+}

@@ -1,0 +1,244 @@
+// Runs in Postgres. The brief and the progress are clear; the checkpoint (what steps produced,
+// including fetched page text) and the report are sealed with the memory key ring.
+import { type Selectable, sql } from 'kysely'
+import type { Db } from '#db/database.ts'
+import type { RunStatus, RunsTable } from '#db/schema.ts'
+import { type KeyRing, openJson, sealJson } from '#server/memory/crypto.ts'
+import type { Brief } from '#server/research/brief.ts'
+import type { Report } from '#server/research/report-types.ts'
+
+export type RunError = { code: string; message: string }
+export type RunRow = Selectable<RunsTable>
+
+export type RunView = {
+  runId: string
+  topic: string
+  status: RunStatus
+  currentStep: string | null
+  source: string
+  createdAt: string
+  finishedAt: string | null
+  brief: Brief
+  report?: Report
+  error?: RunError
+}
+
+const checkpointData = (runId: string) => `run_checkpoint:${runId}`
+const reportData = (runId: string) => `run_report:${runId}`
+
+export async function createRun(
+  db: Db,
+  input: {
+    accountId: string
+    brief: Brief
+    topicKey: string
+    hasMemory: boolean
+    priorRunCount: number
+    deadlineAt: Date
+  },
+): Promise<string> {
+  const row = await db
+    .insertInto('runs')
+    .values({
+      account_id: input.accountId,
+      topic_key: input.topicKey,
+      brief: JSON.stringify(input.brief),
+      source: input.brief.source,
+      has_memory: input.hasMemory,
+      prior_run_count: input.priorRunCount,
+      deadline_at: input.deadlineAt,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow()
+  return row.id
+}
+
+/** Runs of this account and topic that completed: the runCount of a new run's start response. */
+export async function countCompletedRuns(db: Db, accountId: string, topicKey: string): Promise<number> {
+  const row = await db
+    .selectFrom('runs')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('account_id', '=', accountId)
+    .where('topic_key', '=', topicKey)
+    .where('status', '=', 'complete')
+    .executeTakeFirstOrThrow()
+  return Number(row.count)
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+/** The run, when it exists and (with accountId) belongs to that account; malformed ids find nothing. */
+export async function getRun(db: Db, runId: string, accountId?: string): Promise<RunRow | undefined> {
+  if (!UUID.test(runId)) return undefined
+  let query = db.selectFrom('runs').selectAll().where('id', '=', runId)
+  if (accountId) query = query.where('account_id', '=', accountId)
+  return query.executeTakeFirst()
+}
+
+export function viewRun(ring: KeyRing, row: RunRow): RunView {
+  const brief = row.brief as Brief
+  const view: RunView = {
+    runId: row.id,
+    topic: brief.topic,
+    status: row.status,
+    currentStep: row.status === 'running' ? row.current_step : null,
+    source: row.source,
+    createdAt: row.created_at.toISOString(),
+    finishedAt: row.finished_at?.toISOString() ?? null,
+    brief,
+  }
+  if (row.status === 'complete' && row.report && row.report_key_id) {
+    view.report = openJson<Report>(ring, { keyId: row.report_key_id, ciphertext: row.report }, reportData(row.id))
+  }
+  if (row.error) view.error = row.error
+  return view
+}
+
+export type RunListItem = Omit<RunView, 'report' | 'brief'> & { depth: string; recurring: boolean }
+
+/** Newest first. The cursor is the last item's runId; status and topic filter. */
+export async function listRuns(
+  db: Db,
+  accountId: string,
+  options: { limit: number; cursor?: string; status?: RunStatus; topicKey?: string },
+): Promise<{ runs: RunListItem[]; nextCursor: string | null }> {
+  let query = db
+    .selectFrom('runs')
+    .select(['id', 'brief', 'status', 'current_step', 'source', 'created_at', 'finished_at', 'error'])
+    .where('account_id', '=', accountId)
+  if (options.status) query = query.where('status', '=', options.status)
+  if (options.topicKey) query = query.where('topic_key', '=', options.topicKey)
+  if (options.cursor) {
+    const after = await getRun(db, options.cursor, accountId)
+    if (after) {
+      query = query.where((eb) =>
+        eb.or([
+          eb('created_at', '<', after.created_at),
+          eb.and([eb('created_at', '=', after.created_at), eb('id', '<', after.id)]),
+        ]),
+      )
+    }
+  }
+  const rows = await query
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(options.limit + 1)
+    .execute()
+  const page = rows.slice(0, options.limit)
+  return {
+    runs: page.map((row) => {
+      const brief = row.brief as Brief
+      return {
+        runId: row.id,
+        topic: brief.topic,
+        status: row.status,
+        currentStep: row.status === 'running' ? row.current_step : null,
+        source: row.source,
+        createdAt: row.created_at.toISOString(),
+        finishedAt: row.finished_at?.toISOString() ?? null,
+        depth: brief.depth,
+        recurring: brief.recurring,
+        ...(row.error ? { error: row.error } : {}),
+      }
+    }),
+    nextCursor: rows.length > options.limit ? (page.at(-1)?.id ?? null) : null,
+  }
+}
+
+export async function markStarted(db: Db, runId: string): Promise<void> {
+  await db.updateTable('runs').set({ started_at: sql`coalesce(started_at, now())` }).where('id', '=', runId).execute()
+}
+
+export async function setCurrentStep(db: Db, runId: string, step: string): Promise<void> {
+  await db
+    .updateTable('runs')
+    .set({ current_step: step })
+    .where('id', '=', runId)
+    .where('status', '=', 'running')
+    .execute()
+}
+
+export function readCheckpoint<T>(ring: KeyRing, row: RunRow): T | undefined {
+  if (!row.checkpoint || !row.checkpoint_key_id) return undefined
+  return openJson<T>(ring, { keyId: row.checkpoint_key_id, ciphertext: row.checkpoint }, checkpointData(row.id))
+}
+
+export async function writeCheckpoint(db: Db, ring: KeyRing, runId: string, checkpoint: unknown): Promise<void> {
+  const sealed = sealJson(ring, checkpoint, checkpointData(runId))
+  await db
+    .updateTable('runs')
+    .set({ checkpoint: sealed.ciphertext, checkpoint_key_id: sealed.keyId })
+    .where('id', '=', runId)
+    .execute()
+}
+
+/** Completes a running run; false when it was no longer running (cancelled meanwhile). */
+export async function completeRun(db: Db, ring: KeyRing, runId: string, report: Report): Promise<boolean> {
+  const sealed = sealJson(ring, report, reportData(runId))
+  const result = await db
+    .updateTable('runs')
+    .set({
+      status: 'complete',
+      current_step: null,
+      report: sealed.ciphertext,
+      report_key_id: sealed.keyId,
+      usage: JSON.stringify(report.usage),
+      finished_at: new Date(),
+      // The checkpoint's work is done; the report holds what is kept.
+      checkpoint: null,
+      checkpoint_key_id: null,
+    })
+    .where('id', '=', runId)
+    .where('status', '=', 'running')
+    .executeTakeFirst()
+  return result.numUpdatedRows > 0n
+}
+
+export async function failRun(db: Db, runId: string, error: RunError): Promise<boolean> {
+  const result = await db
+    .updateTable('runs')
+    .set({
+      status: 'failed',
+      error: JSON.stringify(error),
+      finished_at: new Date(),
+      checkpoint: null,
+      checkpoint_key_id: null,
+    })
+    .where('id', '=', runId)
+    .where('status', '=', 'running')
+    .executeTakeFirst()
+  return result.numUpdatedRows > 0n
+}
+
+export async function cancelRun(db: Db, runId: string, accountId: string): Promise<boolean> {
+  const result = await db
+    .updateTable('runs')
+    .set({
+      status: 'cancelled',
+      finished_at: new Date(),
+      current_step: null,
+      checkpoint: null,
+      checkpoint_key_id: null,
+    })
+    .where('id', '=', runId)
+    .where('account_id', '=', accountId)
+    .where('status', '=', 'running')
+    .executeTakeFirst()
+  return result.numUpdatedRows > 0n
+}
+
+/** Running runs past their deadline (their worker is gone or stuck). */
+export async function overdueRuns(db: Db, now: Date): Promise<string[]> {
+  const rows = await db
+    .selectFrom('runs')
+    .select('id')
+    .where('status', '=', 'running')
+    .where('deadline_at', '<', now)
+    .execute()
+  return rows.map((row) => row.id)
+}
+
+export async function runStatus(db: Db, runId: string): Promise<RunStatus | undefined> {
+  const row = await db.selectFrom('runs').select('status').where('id', '=', runId).executeTakeFirst()
+  return row?.status
+}

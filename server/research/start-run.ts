@@ -1,0 +1,41 @@
+// startRun: the one way a brief becomes a run, for every surface. The run row and its job are
+// written in one transaction, so a run never exists without the job that will run it.
+import type { Db } from '#db/database.ts'
+import { appendRunEvent } from '#server/events/run-events.ts'
+import type { Jobs } from '#server/jobs/boss.ts'
+import { checkTopicMemory, type MemoryContext } from '#server/memory/store.ts'
+import { topicKey } from '#server/memory/topic-key.ts'
+import type { Brief } from '#server/research/brief.ts'
+import { countCompletedRuns, createRun } from '#server/research/runs.ts'
+
+export type RunDeadlines = { quickSeconds: number; deepSeconds: number }
+
+export type StartRunDeps = { db: Db; jobs: Jobs; memory: MemoryContext; deadlines: RunDeadlines }
+
+export type RunStart = { runId: string; status: 'running'; hasMemory: boolean; runCount: number }
+
+export const RESEARCH_QUEUE = 'research.run'
+
+export async function startRun(deps: StartRunDeps, accountId: string, brief: Brief): Promise<RunStart> {
+  const key = topicKey(brief.topic)
+  const [memory, runCount] = await Promise.all([
+    checkTopicMemory(deps.memory, accountId, brief.topic),
+    countCompletedRuns(deps.db, accountId, key),
+  ])
+  const seconds = brief.depth === 'quick' ? deps.deadlines.quickSeconds : deps.deadlines.deepSeconds
+  const runId = await deps.db.transaction().execute(async (trx) => {
+    const id = await createRun(trx, {
+      accountId,
+      brief,
+      topicKey: key,
+      hasMemory: memory !== null,
+      priorRunCount: runCount,
+      deadlineAt: new Date(Date.now() + seconds * 1000),
+    })
+    await deps.jobs.sendInTransaction(trx, RESEARCH_QUEUE, { runId: id })
+    return id
+  })
+  await appendRunEvent(deps.db, { runId, type: 'run_started', data: { depth: brief.depth, source: brief.source } })
+  deps.jobs.wake(RESEARCH_QUEUE)
+  return { runId, status: 'running', hasMemory: memory !== null, runCount }
+}

@@ -1,0 +1,153 @@
+// The runs API over the offline default providers (sample corpus, extractive synthesizer).
+import { afterAll, beforeAll, expect, test } from 'vitest'
+import { createTestAccount } from '#test/support/accounts.ts'
+import { startTestApp, type TestApp } from '#test/support/app.ts'
+import { expectCitationsResolve, postBrief, waitForRun } from '#test/support/runs.ts'
+import { openEventStream } from '#test/support/sse-client.ts'
+
+let app: TestApp
+let webOnly: TestApp
+beforeAll(async () => {
+  app = await startTestApp({ env: { RATE_LIMIT_RUNS_PER_HOUR: '1000' } })
+  // No worker: runs stay running, so cancellation and limits can be observed without racing one.
+  webOnly = await startTestApp({ env: { RUN_ROLE: 'web', RATE_LIMIT_RUNS_PER_HOUR: '3' } })
+})
+afterAll(async () => {
+  await app.stop()
+  await webOnly.stop()
+})
+
+test('a brief with no keys configured completes from the sample corpus, extractive and labelled', async () => {
+  const user = await createTestAccount(app.db)
+  const { response, body } = await postBrief(app.fetch, user.auth, {
+    topic: 'heat pumps in cold climates',
+    depth: 'quick',
+    timeframe: 'all',
+  })
+  expect(response.status).toBe(202)
+  const done = await waitForRun(app.fetch, user.auth, body.runId)
+  expect(done).toMatchObject({ status: 'complete', currentStep: null })
+  const report = done.report
+  if (!report) throw new Error('no report')
+  expect(report.generatedWith).toEqual({
+    synthesis: 'extractive (no language model)',
+    synthesisKind: 'extractive',
+    search: 'local corpus',
+    plan: 'fallback',
+  })
+  expect(report.sources.length).toBeGreaterThan(0)
+  expect(report.sources.every((source) => source.url.startsWith('https://corpus.local/'))).toBe(true)
+  expect(report.delta.baseline).toBe(true)
+  expectCitationsResolve(report)
+})
+
+test('invalid briefs are 400 with each bad field named', async () => {
+  const user = await createTestAccount(app.db)
+  const cases: Array<[unknown, string]> = [
+    [{}, 'topic'],
+    [{ topic: 'x'.repeat(501) }, 'topic'],
+    [{ topic: 'ok', depth: 'medium' }, 'depth'],
+    [{ topic: 'ok', timeframe: '1y' }, 'timeframe'],
+    [{ topic: 'ok', recurring: 'yes' }, 'recurring'],
+    [{ topic: 'ok', frameworkId: 'astrology' }, 'frameworkId'],
+    [{ topic: 'ok', reportStyle: 'framework' }, 'frameworkId'],
+    [{ topic: 'ok', source: 'carrier-pigeon' }, 'source'],
+    [{ topic: 'ok', reportstyle: 'memo' }, '(root)'],
+    [['topic'], '(root)'],
+  ]
+  for (const [brief, path] of cases) {
+    const response = await app.fetch('/api/briefs', {
+      method: 'POST',
+      headers: { ...user.auth, 'Content-Type': 'application/json' },
+      body: JSON.stringify(brief),
+    })
+    expect(response.status, JSON.stringify(brief)).toBe(400)
+    const problem = await response.json()
+    expect(
+      problem.errors.map((error: { path: string }) => error.path),
+      JSON.stringify(brief),
+    ).toContain(path)
+  }
+})
+
+test("another account's run, and an id that is no run, are 404", async () => {
+  const alice = await createTestAccount(app.db)
+  const bob = await createTestAccount(app.db)
+  const { body } = await postBrief(app.fetch, alice.auth, { topic: 'private topic', depth: 'quick' })
+  for (const path of [`/api/briefs/${body.runId}`, `/api/briefs/${body.runId}/events`, '/api/briefs/not-a-uuid']) {
+    expect((await app.fetch(path, { headers: bob.auth })).status, path).toBe(404)
+  }
+  expect((await app.fetch(`/api/briefs/${body.runId}`, { method: 'DELETE', headers: bob.auth })).status).toBe(404)
+  await waitForRun(app.fetch, alice.auth, body.runId)
+})
+
+test('the list is newest first, cursor-paginated, and filters by status and topic', async () => {
+  const user = await createTestAccount(app.db)
+  const ids: string[] = []
+  for (const topic of ['Alpha topic', 'Beta topic', 'alpha   TOPIC']) {
+    const { body } = await postBrief(app.fetch, user.auth, { topic, depth: 'quick' })
+    ids.push(body.runId)
+    await waitForRun(app.fetch, user.auth, body.runId)
+  }
+  const first = await (await app.fetch('/api/briefs?limit=2', { headers: user.auth })).json()
+  expect(first.runs.map((run: { runId: string }) => run.runId)).toEqual([ids[2], ids[1]])
+  expect(first.nextCursor).toBe(ids[1])
+  const second = await (
+    await app.fetch(`/api/briefs?limit=2&cursor=${first.nextCursor}`, { headers: user.auth })
+  ).json()
+  expect(second).toEqual({
+    runs: [expect.objectContaining({ runId: ids[0], status: 'complete', depth: 'quick' })],
+    nextCursor: null,
+  })
+
+  const alpha = await (await app.fetch('/api/briefs?topic=ALPHA%20topic', { headers: user.auth })).json()
+  expect(alpha.runs.map((run: { runId: string }) => run.runId)).toEqual([ids[2], ids[0]])
+  const failed = await (await app.fetch('/api/briefs?status=failed', { headers: user.auth })).json()
+  expect(failed.runs).toEqual([])
+  expect((await app.fetch('/api/briefs?limit=500', { headers: user.auth })).status).toBe(400)
+})
+
+test('a running run can be cancelled once; a finished one cannot', async () => {
+  const user = await createTestAccount(webOnly.db)
+  const { body } = await postBrief(webOnly.fetch, user.auth, { topic: 'to cancel', depth: 'quick' })
+  const cancel = await webOnly.fetch(`/api/briefs/${body.runId}`, { method: 'DELETE', headers: user.auth })
+  expect(cancel.status).toBe(200)
+  expect(await cancel.json()).toMatchObject({ status: 'cancelled', finishedAt: expect.any(String) })
+  const again = await webOnly.fetch(`/api/briefs/${body.runId}`, { method: 'DELETE', headers: user.auth })
+  expect(again.status).toBe(409)
+})
+
+test('runs per IP per hour: the fourth start is 429; an idempotent retry replays without counting', async () => {
+  const user = await createTestAccount(webOnly.db)
+  const headers = { ...user.auth, 'Content-Type': 'application/json', 'Idempotency-Key': 'start-1' }
+  const body = JSON.stringify({ topic: 'limited topic', depth: 'quick' })
+  const first = await webOnly.fetch('/api/briefs', { method: 'POST', headers, body })
+  expect(first.status).toBe(202)
+  expect(first.headers.get('ratelimit-policy')).toBe('"runs";q=3;w=3600')
+  const firstBody = await first.json()
+  // The same key and body: the same run, not a new one.
+  const replay = await webOnly.fetch('/api/briefs', { method: 'POST', headers, body })
+  expect(replay.headers.get('idempotent-replayed')).toBe('true')
+  expect(await replay.json()).toEqual(firstBody)
+})
+
+test('the event stream replays a run and closes; Last-Event-ID resumes without gaps or repeats', async () => {
+  const user = await createTestAccount(app.db)
+  const { body } = await postBrief(app.fetch, user.auth, { topic: 'streamed topic', depth: 'quick' })
+  const url = new URL(`/api/briefs/${body.runId}/events`, app.url)
+  const full = await openEventStream(url, user.auth)
+  await full.waitFor(() => full.closed, 20_000)
+  const types = full.messages.map((message) => message.event)
+  expect(types[0]).toBe('run_started')
+  expect(types.at(-1)).toBe('complete')
+  for (const step of ['load_memory', 'plan', 'search', 'synthesize', 'save_memory']) {
+    expect(
+      full.messages.some((message) => message.event === 'step_finished' && JSON.parse(message.data).step === step),
+    ).toBe(true)
+  }
+
+  const middle = full.messages[2]?.id as string
+  const resumed = await openEventStream(url, { ...user.auth, 'Last-Event-ID': middle })
+  await resumed.waitFor(() => resumed.closed, 20_000)
+  expect(resumed.messages.map((message) => message.id)).toEqual(full.messages.slice(3).map((message) => message.id))
+})

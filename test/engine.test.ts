@@ -1,0 +1,181 @@
+// The research engine end to end: the REST API, the job, the real exa-js and openai clients
+// against stub servers that speak their wire formats, and topic memory across runs.
+import { afterAll, beforeAll, expect, test } from 'vitest'
+import { generateKeySpec, parseKeyRing } from '#server/memory/crypto.ts'
+import { saveTopicMemory } from '#server/memory/store.ts'
+import { createTestAccount } from '#test/support/accounts.ts'
+import { startTestApp, type TestApp } from '#test/support/app.ts'
+import { expectCitationsResolve, postBrief, waitForRun } from '#test/support/runs.ts'
+import { STUB_EXA_API_KEY, type StubExa, startStubExa } from '#test/support/stub-exa.ts'
+import { type StubOpenAi, startStubOpenAi } from '#test/support/stub-openai.ts'
+
+let exa: StubExa
+let openai: StubOpenAi
+let app: TestApp
+
+const day = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000).toISOString()
+const documents = [
+  {
+    url: 'https://grid.example/sodium-utility',
+    title: 'Utility switches on sodium-ion storage',
+    publishedDate: day(2),
+    text: 'A utility switched on a 100 MWh sodium-ion battery for grid storage, citing costs 20 percent below LFP.',
+  },
+  {
+    url: 'https://lab.example/sodium-cycles',
+    title: 'Sodium cells pass 5000 cycles',
+    publishedDate: day(3),
+    text: 'Independent tests showed sodium-ion cells keeping 80 percent capacity after 5000 cycles at 25 degrees.',
+  },
+  {
+    url: 'https://market.example/sodium-prices',
+    title: 'Sodium-ion pack prices fall',
+    publishedDate: day(5),
+    text: 'Sodium-ion battery pack prices fell to 60 dollars per kWh in the third quarter according to a market survey.',
+  },
+]
+
+beforeAll(async () => {
+  exa = await startStubExa({ documents })
+  openai = await startStubOpenAi()
+  app = await startTestApp({
+    env: {
+      EXA_API_KEY: STUB_EXA_API_KEY,
+      EXA_BASE_URL: exa.url,
+      OPENAI_API_KEY: openai.apiKey,
+      OPENAI_BASE_URL: openai.baseUrl,
+      RATE_LIMIT_RUNS_PER_HOUR: '1000',
+      PROVIDER_TIMEOUT_SECONDS: '2',
+      RUN_DEADLINE_QUICK_SECONDS: '15',
+    },
+  })
+})
+afterAll(async () => {
+  await app.stop()
+  await exa.close()
+  await openai.close()
+})
+
+test('a first run builds a baseline; a second run reads nothing from the ledger and reports only what is new', async () => {
+  const user = await createTestAccount(app.db)
+  const brief = { topic: 'Sodium-ion batteries', depth: 'quick', timeframe: '30d' } as const
+
+  const first = await postBrief(app.fetch, user.auth, brief)
+  expect(first.response.status).toBe(202)
+  expect(first.response.headers.get('location')).toBe(`/api/briefs/${first.body.runId}`)
+  expect(first.body).toEqual({ runId: expect.any(String), status: 'running', hasMemory: false, runCount: 0 })
+  const done = await waitForRun(app.fetch, user.auth, first.body.runId)
+  expect(done.status).toBe('complete')
+  const report = done.report
+  if (!report) throw new Error('no report')
+  expect(report.delta.baseline).toBe(true)
+  expect(report.sources.length).toBeGreaterThan(0)
+  expect(report.generatedWith).toMatchObject({ search: 'exa', synthesisKind: 'model', plan: 'model' })
+  expect(report.usage.searchCalls).toBeGreaterThan(0)
+  expect(report.usage.inputTokens).toBeGreaterThan(0)
+  expectCitationsResolve(report)
+  const searched = exa.requests.at(-1)?.body
+  expect(searched?.startPublishedDate?.slice(0, 10)).toBe(day(30).slice(0, 10))
+
+  const memory = await (
+    await app.fetch(`/api/memory/check?topic=${encodeURIComponent('sodium-ion BATTERIES')}`, { headers: user.auth })
+  ).json()
+  expect(memory).toMatchObject({ runCount: 1, urlsIndexed: report.sources.length })
+
+  // One new page appears; the second run must not send any page it already read to synthesis.
+  documents.push({
+    url: 'https://news.example/sodium-truck',
+    title: 'First sodium-ion truck fleet',
+    publishedDate: day(1),
+    text: 'A logistics firm put 40 sodium-ion electric trucks into service this week.',
+  })
+  const synthesesBefore = openai.requests.filter((request) => request.kind === 'synthesize').length
+  const second = await postBrief(app.fetch, user.auth, brief)
+  expect(second.body).toMatchObject({ hasMemory: true, runCount: 1 })
+  const again = await waitForRun(app.fetch, user.auth, second.body.runId)
+  expect(again.status).toBe('complete')
+  const secondReport = again.report
+  if (!secondReport) throw new Error('no report')
+  const synthesis = openai.requests.filter((request) => request.kind === 'synthesize').slice(synthesesBefore)
+  expect(synthesis).toHaveLength(1)
+  for (const source of report.sources) expect(synthesis[0]?.text).not.toContain(source.url)
+  expect(synthesis[0]?.text).toContain('https://news.example/sodium-truck')
+  expect(secondReport.delta.baseline).toBe(false)
+  expect(secondReport.delta.since).toBe(memory.lastRunAt)
+  expect(secondReport.sources.map((source) => source.url)).toEqual(['https://news.example/sodium-truck'])
+  expect(secondReport.delta.newFindings.length).toBeGreaterThan(0)
+  expectCitationsResolve(secondReport)
+})
+
+test('a plan answer that is not JSON falls back to the deterministic plan and the run completes', async () => {
+  const user = await createTestAccount(app.db)
+  openai.onPlan({ content: 'Sure! Here are some queries: sodium, batteries' })
+  const { body } = await postBrief(app.fetch, user.auth, {
+    topic: 'Grid batteries',
+    depth: 'quick',
+    objective: 'costs',
+  })
+  const done = await waitForRun(app.fetch, user.auth, body.runId)
+  expect(done.status).toBe('complete')
+  expect(done.report?.generatedWith.plan).toBe('fallback')
+  const events = await app.db
+    .selectFrom('run_events')
+    .select(['type', 'data'])
+    .where('run_id', '=', body.runId)
+    .execute()
+  expect(events.some((event) => event.type === 'warning' && event.data.code === 'fallback_plan')).toBe(true)
+})
+
+test('a memory save that fails leaves the run complete, with a warning', async () => {
+  const user = await createTestAccount(app.db)
+  // Memory sealed with a key the app does not have: unreadable, so the save must not overwrite it.
+  const foreign = { ...app.memory, ring: parseKeyRing(generateKeySpec('elsewhere')) }
+  await saveTopicMemory(foreign, user.account.id, 'Locked topic', {
+    runId: 'old',
+    at: new Date(),
+    facts: [{ text: 'sealed elsewhere', sourceUrls: [] }],
+    sources: [],
+    urlsRead: [],
+  })
+  const { body } = await postBrief(app.fetch, user.auth, { topic: 'Locked topic', depth: 'quick' })
+  const done = await waitForRun(app.fetch, user.auth, body.runId)
+  expect(done.status).toBe('complete')
+  const events = await app.db
+    .selectFrom('run_events')
+    .select(['type', 'data'])
+    .where('run_id', '=', body.runId)
+    .execute()
+  expect(events.some((event) => event.type === 'warning' && event.data.code === 'memory_save_failed')).toBe(true)
+})
+
+test('a search provider that is down fails the run cleanly, with an error a user can act on', async () => {
+  const user = await createTestAccount(app.db)
+  exa.setBehaviour('server-error')
+  try {
+    const started = Date.now()
+    const { body } = await postBrief(app.fetch, user.auth, { topic: 'Provider outage', depth: 'quick' })
+    const done = await waitForRun(app.fetch, user.auth, body.runId)
+    expect(done.status).toBe('failed')
+    expect(done.report).toBeUndefined()
+    expect(done.error).toMatchObject({
+      code: expect.stringMatching(/unavailable/),
+      message: expect.stringMatching(/exa/i),
+    })
+    expect(Date.now() - started).toBeLessThan(15_000)
+  } finally {
+    exa.setBehaviour('answer')
+  }
+})
+
+test('a search provider that never answers fails the run by its deadline', async () => {
+  const user = await createTestAccount(app.db)
+  exa.setBehaviour('hang')
+  try {
+    const { body } = await postBrief(app.fetch, user.auth, { topic: 'Hanging provider', depth: 'quick' })
+    const done = await waitForRun(app.fetch, user.auth, body.runId, 25_000)
+    expect(done.status).toBe('failed')
+    expect(done.error?.code).toMatch(/unavailable|deadline_exceeded/)
+  } finally {
+    exa.setBehaviour('answer')
+  }
+})

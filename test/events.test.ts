@@ -1,0 +1,301 @@
+import { once } from 'node:events'
+import type { AddressInfo } from 'node:net'
+import { setTimeout as sleep } from 'node:timers/promises'
+import express from 'express'
+import { sql } from 'kysely'
+import pg from 'pg'
+import { afterAll, beforeAll, expect, onTestFinished, test } from 'vitest'
+import type { Db } from '#db/database.ts'
+import { createEventHub, type EventHub } from '#server/events/hub.ts'
+import { appendRunEvent, type RunEvent, readRunEvents } from '#server/events/run-events.ts'
+import { streamRunEvents } from '#server/events/sse.ts'
+import { createTestAccount } from '#test/support/accounts.ts'
+import { createTestDatabase, type TestDatabase } from '#test/support/database.ts'
+import { testLogger } from '#test/support/logger.ts'
+import { openEventStream, type SseMessage, waitUntil } from '#test/support/sse-client.ts'
+
+let database: TestDatabase
+beforeAll(async () => {
+  database = await createTestDatabase()
+})
+afterAll(() => database.drop())
+
+async function createRun(): Promise<string> {
+  const { account } = await createTestAccount(database.db)
+  const run = await database.db
+    .insertInto('runs')
+    .values({
+      account_id: account.id,
+      topic_key: 'sodium-ion batteries',
+      brief: '{}',
+      source: 'api',
+      has_memory: false,
+      prior_run_count: 0,
+      deadline_at: new Date(Date.now() + 3_600_000),
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow()
+  return run.id
+}
+
+function append(runId: string, type: RunEvent['type'], step: string | null = null) {
+  return appendRunEvent(database.db, { runId, type, step, data: { note: `${type} of ${runId}` } })
+}
+
+async function startHub(options: { reconnectDelayMs?: number } = {}): Promise<EventHub> {
+  const hub = await createEventHub({ connectionString: database.url, db: database.db, log: testLogger(), ...options })
+  onTestFinished(() => hub.close())
+  return hub
+}
+
+function collect(hub: EventHub, runId: string) {
+  const events: RunEvent[] = []
+  hub.subscribe(runId, (event) => events.push(event))
+  return events
+}
+
+const ids = (events: RunEvent[]) => events.map((event) => event.id)
+
+/** An Express server with the route the API mounts, minus the access check. */
+async function startSseServer(hub: EventHub, options: { db?: Db; keepAliveMs?: number } = {}) {
+  const app = express()
+  const streams = { open: 0, finished: 0 }
+  app.get('/runs/:runId/events', async (req, res) => {
+    streams.open++
+    await streamRunEvents({
+      hub,
+      db: options.db ?? database.db,
+      req,
+      res,
+      runId: req.params.runId,
+      keepAliveMs: options.keepAliveMs,
+    })
+    streams.finished++
+  })
+  const server = app.listen(0)
+  await once(server, 'listening')
+  onTestFinished(async () => {
+    server.closeAllConnections()
+    await new Promise((resolve) => server.close(resolve))
+  })
+  const { port } = server.address() as AddressInfo
+  return { streams, url: (runId: string, query = '') => `http://127.0.0.1:${port}/runs/${runId}/events${query}` }
+}
+
+function message(event: RunEvent): SseMessage {
+  return { id: String(event.id), event: event.type, data: JSON.stringify(event) }
+}
+
+test('appended events read back in id order, after a given id, and only for their run', async () => {
+  const runId = await createRun()
+  const otherRunId = await createRun()
+  const started = await appendRunEvent(database.db, { runId, type: 'run_started', data: { depth: 'standard' } })
+  await append(otherRunId, 'run_started')
+  const planning = await append(runId, 'step_started', 'plan')
+  const complete = await append(runId, 'complete')
+
+  expect(started).toEqual({
+    id: expect.any(Number),
+    runId,
+    type: 'run_started',
+    step: null,
+    data: { depth: 'standard' },
+    createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+  })
+  expect(planning.id).toBeGreaterThan(started.id)
+  expect(await readRunEvents(database.db, runId, 0)).toEqual([started, planning, complete])
+  expect(await readRunEvents(database.db, runId, started.id)).toEqual([planning, complete])
+  expect(await readRunEvents(database.db, runId, 0, 2)).toEqual([started, planning])
+  expect(await readRunEvents(database.db, runId, complete.id)).toEqual([])
+})
+
+test('each append notifies the run_events channel with "<runId>:<eventId>"', async () => {
+  const runId = await createRun()
+  const listener = new pg.Client({ connectionString: database.url })
+  await listener.connect()
+  onTestFinished(() => listener.end())
+  const payloads: string[] = []
+  listener.on('notification', (notification) => payloads.push(`${notification.channel} ${notification.payload}`))
+  await listener.query('LISTEN run_events')
+
+  const event = await append(runId, 'warning')
+  await waitUntil(() => payloads.length === 1)
+  expect(payloads).toEqual([`run_events ${runId}:${event.id}`])
+})
+
+test('two hubs on one database both receive a burst appended elsewhere, in id order and once each', async () => {
+  const runId = await createRun()
+  const otherRunId = await createRun()
+  const [first, second] = await Promise.all([startHub(), startHub()])
+  const onFirst = collect(first, runId)
+  const onSecond = collect(second, runId)
+  const onOtherRun = collect(first, otherRunId)
+
+  // Appended concurrently, so notifications arrive while the hubs are still reading earlier ones.
+  const appended = await Promise.all(
+    Array.from({ length: 20 }, (_, query) =>
+      appendRunEvent(database.db, { runId, type: 'query_done', data: { query } }),
+    ),
+  )
+  const sorted = appended.toSorted((a, b) => a.id - b.id)
+  await waitUntil(() => onFirst.length >= 20 && onSecond.length >= 20)
+  await sleep(200) // room for a duplicate to show up
+  expect(onFirst).toEqual(sorted)
+  expect(onSecond).toEqual(sorted)
+  expect(onOtherRun).toEqual([])
+  expect(first.subscriberCount()).toBe(2)
+})
+
+test('a hub whose listen connection is terminated reconnects and delivers what was appended meanwhile', async () => {
+  const runId = await createRun()
+  const hub = await startHub({ reconnectDelayMs: 500 })
+  const events = collect(hub, runId)
+  const before = await append(runId, 'run_started')
+  await waitUntil(() => events.length === 1)
+
+  async function listeners() {
+    const { rows } = await sql<{ pid: number }>`
+      select pid from pg_stat_activity where datname = current_database() and query like 'LISTEN%'`.execute(database.db)
+    return rows.map((row) => row.pid)
+  }
+  const [pid] = await listeners()
+  expect(pid).toBeDefined()
+  await sql`select pg_terminate_backend(${pid}, 5000)`.execute(database.db)
+  const during = await append(runId, 'step_started', 'plan')
+  // Nobody listened when it committed, so its notification went nowhere: only a re-read finds it.
+  expect(await listeners()).toEqual([])
+
+  await waitUntil(() => events.length === 2, 10_000)
+  const [restored] = await listeners()
+  expect(restored).toBeDefined()
+  expect(restored).not.toBe(pid)
+  const after = await append(runId, 'complete')
+  await waitUntil(() => events.length === 3)
+  expect(ids(events)).toEqual([before.id, during.id, after.id])
+})
+
+test('an SSE client gets the replay, then live events, and the stream closes after complete', async () => {
+  const runId = await createRun()
+  const hub = await startHub()
+  const server = await startSseServer(hub)
+  const started = await append(runId, 'run_started')
+  const planning = await append(runId, 'step_started', 'plan')
+
+  const stream = await openEventStream(server.url(runId))
+  expect(stream.response.status).toBe(200)
+  expect(stream.response.headers.get('content-type')).toBe('text/event-stream; charset=utf-8')
+  expect(stream.response.headers.get('cache-control')).toBe('no-cache, no-transform')
+  expect(stream.response.headers.get('x-accel-buffering')).toBe('no')
+  await stream.waitFor(() => stream.messages.length === 2)
+  expect(stream.retry).toBe(2000)
+  expect(stream.closed).toBe(false)
+
+  const planned = await append(runId, 'step_finished', 'plan')
+  const complete = await append(runId, 'complete')
+  await stream.waitFor(() => stream.closed)
+  expect(stream.error).toBeUndefined()
+  expect(stream.messages).toEqual([started, planning, planned, complete].map(message))
+  await waitUntil(() => server.streams.finished === 1)
+  expect(hub.subscriberCount()).toBe(0)
+})
+
+test('Last-Event-ID (header or query) replays exactly the later events; past the final event, 204', async () => {
+  const runId = await createRun()
+  const hub = await startHub()
+  const server = await startSseServer(hub)
+  const events = [
+    await append(runId, 'run_started'),
+    await append(runId, 'step_started', 'plan'),
+    await append(runId, 'step_finished', 'plan'),
+    await append(runId, 'complete'),
+  ]
+
+  async function replay(headers: Record<string, string>, query = '') {
+    const stream = await openEventStream(server.url(runId, query), headers)
+    await stream.waitFor(() => stream.closed)
+    return stream
+  }
+  expect((await replay({})).messages).toEqual(events.map(message))
+  expect((await replay({ 'Last-Event-ID': String(events[1]?.id) })).messages).toEqual(events.slice(2).map(message))
+  expect((await replay({}, `?lastEventId=${events[2]?.id}`)).messages).toEqual(events.slice(3).map(message))
+  expect((await replay({ 'Last-Event-ID': 'not-a-number' })).messages).toEqual(events.map(message))
+  const finished = await replay({ 'Last-Event-ID': String(events[3]?.id) })
+  expect(finished.response.status).toBe(204)
+  expect(finished.messages).toEqual([])
+})
+
+test('a client that reconnects mid-run with Last-Event-ID gets every event once', async () => {
+  const runId = await createRun()
+  const hub = await startHub()
+  const server = await startSseServer(hub)
+  await append(runId, 'run_started')
+  await append(runId, 'step_started', 'plan')
+
+  const first = await openEventStream(server.url(runId))
+  await first.waitFor(() => first.messages.length === 2)
+  first.abort()
+  await waitUntil(() => hub.subscriberCount() === 0)
+  await append(runId, 'step_finished', 'plan')
+  await append(runId, 'step_started', 'search')
+
+  const second = await openEventStream(server.url(runId), { 'Last-Event-ID': first.messages[1]?.id ?? '' })
+  await second.waitFor(() => second.messages.length === 2)
+  await append(runId, 'complete')
+  await second.waitFor(() => second.closed)
+  const received = [...first.messages, ...second.messages]
+  expect(received).toEqual((await readRunEvents(database.db, runId, 0)).map(message))
+})
+
+test('an event appended while the replay is being read still reaches the stream', async () => {
+  const runId = await createRun()
+  const hub = await startHub()
+  const started = await append(runId, 'run_started')
+  const watcher = collect(hub, runId)
+  let racing: RunEvent | undefined
+  // The stream's replay query returns, and only then, before the stream sees the rows, the next
+  // event commits and the hub handles its notification.
+  const racyDb = database.db.withPlugin({
+    transformQuery: (args) => args.node,
+    async transformResult(args) {
+      if (!racing) {
+        const appended = await append(runId, 'step_started', 'plan')
+        racing = appended
+        await waitUntil(() => watcher.some((event) => event.id === appended.id))
+      }
+      return args.result
+    },
+  })
+  const server = await startSseServer(hub, { db: racyDb })
+
+  const stream = await openEventStream(server.url(runId))
+  await stream.waitFor(() => stream.messages.length === 2)
+  expect(stream.messages).toEqual([started, racing as RunEvent].map(message))
+  stream.abort()
+})
+
+test('keep-alive comments arrive while the run is quiet', async () => {
+  const runId = await createRun()
+  const hub = await startHub()
+  const server = await startSseServer(hub, { keepAliveMs: 50 })
+
+  const stream = await openEventStream(server.url(runId))
+  await stream.waitFor(() => stream.comments.length >= 3)
+  expect(new Set(stream.comments)).toEqual(new Set(['keep-alive']))
+  expect(stream.messages).toEqual([])
+  stream.abort()
+})
+
+test('when the client goes away the stream ends and its subscription is dropped', async () => {
+  const runId = await createRun()
+  const hub = await startHub()
+  const server = await startSseServer(hub)
+  await append(runId, 'run_started')
+
+  const stream = await openEventStream(server.url(runId))
+  await stream.waitFor(() => stream.messages.length === 1)
+  expect(hub.subscriberCount()).toBe(1)
+  stream.abort()
+  await waitUntil(() => hub.subscriberCount() === 0)
+  await waitUntil(() => server.streams.finished === 1)
+  expect(server.streams.open).toBe(1)
+})

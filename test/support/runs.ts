@@ -1,0 +1,45 @@
+// Starting runs and waiting for them, the way an API client polls.
+import { expect } from 'vitest'
+import type { BriefInput } from '#server/research/brief.ts'
+import type { Report } from '#server/research/report-types.ts'
+
+type Fetcher = (path: string, init?: RequestInit) => Promise<Response>
+
+export type RunBody = {
+  runId: string
+  status: string
+  currentStep: string | null
+  report?: Report
+  error?: { code: string; message: string }
+}
+
+export async function postBrief(fetcher: Fetcher, auth: Record<string, string>, brief: BriefInput) {
+  const response = await fetcher('/api/briefs', {
+    method: 'POST',
+    headers: { ...auth, 'Content-Type': 'application/json' },
+    body: JSON.stringify(brief),
+  })
+  return { response, body: await response.json() }
+}
+
+/** Polls GET /api/briefs/{id} until the run is complete, failed or cancelled. */
+export async function waitForRun(fetcher: Fetcher, auth: Record<string, string>, runId: string, timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const body = (await (await fetcher(`/api/briefs/${runId}`, { headers: auth })).json()) as RunBody
+    if (body.status !== 'running') return body
+    if (Date.now() > deadline)
+      throw new Error(`run ${runId} still running after ${timeoutMs} ms (step ${body.currentStep})`)
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+}
+
+/** Every [n] in the report's markdown and delta points at one of its sources. */
+export function expectCitationsResolve(report: Report) {
+  const numbers = new Set(report.sources.map((source) => source.n))
+  const cited = [...`${report.summary}\n${report.delta.summary}`.matchAll(/\[(\d+)\]/g)].map((match) =>
+    Number(match[1]),
+  )
+  for (const n of cited) expect(numbers.has(n), `[${n}] points at no source`).toBe(true)
+  for (const finding of report.delta.newFindings) for (const n of finding.sources) expect(numbers.has(n)).toBe(true)
+}

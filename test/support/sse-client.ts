@@ -1,0 +1,80 @@
+// A small Server-Sent Events client over fetch streaming, parsing the wire format as EventSource
+// does, and keeping everything it saw (events, comments, retry) for tests to assert on.
+
+export type SseMessage = { id: string | undefined; event: string; data: string }
+
+export type SseStream = {
+  response: Response
+  messages: SseMessage[]
+  comments: string[]
+  retry: number | undefined
+  /** Set once the stream has ended: the server closed it, or the client aborted. */
+  closed: boolean
+  /** A failure reading the stream other than the client's own abort. */
+  error: unknown
+  /** Waits until `done()` holds, failing after `timeoutMs`. */
+  waitFor: (done: () => boolean, timeoutMs?: number) => Promise<void>
+  abort: () => void
+}
+
+export async function openEventStream(url: string | URL, headers: Record<string, string> = {}): Promise<SseStream> {
+  const controller = new AbortController()
+  const response = await fetch(url, { headers: { Accept: 'text/event-stream', ...headers }, signal: controller.signal })
+  const stream: SseStream = {
+    response,
+    messages: [],
+    comments: [],
+    retry: undefined,
+    closed: false,
+    error: undefined,
+    waitFor: (done, timeoutMs = 5000) => waitUntil(done, timeoutMs),
+    abort: () => controller.abort(),
+  }
+  read(response, stream)
+    .catch((error) => {
+      if (!controller.signal.aborted) stream.error = error
+    })
+    .finally(() => {
+      stream.closed = true
+    })
+  return stream
+}
+
+async function read(response: Response, stream: SseStream): Promise<void> {
+  if (!response.body) return
+  const decoder = new TextDecoder()
+  let buffer = ''
+  let fields: { id?: string; event?: string; data: string[] } = { data: [] }
+  for await (const chunk of response.body) {
+    buffer += decoder.decode(chunk, { stream: true })
+    const lines = buffer.split(/\r\n|\r|\n/)
+    buffer = lines.pop() ?? ''
+    for (const line of lines) {
+      if (line === '') {
+        if (fields.data.length > 0) {
+          stream.messages.push({ id: fields.id, event: fields.event ?? 'message', data: fields.data.join('\n') })
+        }
+        fields = { data: [] }
+      } else if (line.startsWith(':')) {
+        stream.comments.push(line.slice(1).trim())
+      } else {
+        const colon = line.indexOf(':')
+        const name = colon === -1 ? line : line.slice(0, colon)
+        const value = colon === -1 ? '' : line.slice(colon + 1).replace(/^ /, '')
+        if (name === 'id') fields.id = value
+        else if (name === 'event') fields.event = value
+        else if (name === 'data') fields.data.push(value)
+        else if (name === 'retry' && /^\d+$/.test(value)) stream.retry = Number(value)
+      }
+    }
+  }
+}
+
+/** Polls `done` until it holds; for conditions a test cannot await directly. */
+export async function waitUntil(done: () => boolean | Promise<boolean>, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  while (!(await done())) {
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`)
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+}

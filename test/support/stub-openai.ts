@@ -1,0 +1,204 @@
+// An OpenAI Chat Completions server for tests: the real wire format at POST /v1/chat/completions,
+// scripted per call kind (the response_format name: "plan" or "synthesis"), sensible answers otherwise.
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+
+export type StubRequest = {
+  kind: 'plan' | 'synthesize' | 'other'
+  model: string
+  messages: Array<{ role: string; content: string }>
+  /** Every message's content, joined: what to assert prompts against. */
+  text: string
+  responseFormat: { type?: string; json_schema?: { name?: string; strict?: boolean; schema?: unknown } } | undefined
+  authorization: string | undefined
+}
+
+type OpenAiUsage = { prompt_tokens: number; completion_tokens: number }
+
+/** One scripted answer. `content` that is not a string is sent as JSON. */
+export type StubReply =
+  | { content: unknown; usage?: OpenAiUsage; finishReason?: 'stop' | 'length' | 'content_filter' }
+  | { refusal: string }
+  | { status: number; headers?: Record<string, string>; error?: { message: string; type?: string; code?: string } }
+  /** A 200 whose body claims to be JSON and is not. */
+  | { garbage: string }
+  /** Never answer (the client's timeout has to end it). */
+  | 'hang'
+
+export type StubScript = StubReply | ((request: StubRequest) => StubReply)
+
+export type StubOpenAi = {
+  url: string
+  /** The client's baseURL. */
+  baseUrl: string
+  apiKey: string
+  requests: StubRequest[]
+  /** Queue answers for the next plan calls, in order; once the queue is empty the default answers. */
+  onPlan: (...replies: StubScript[]) => void
+  onSynthesize: (...replies: StubScript[]) => void
+  close: () => Promise<void>
+}
+
+export async function startStubOpenAi(
+  options: {
+    apiKey?: string /** When set, any other model gets OpenAI's 404 model_not_found. */
+    models?: string[]
+  } = {},
+): Promise<StubOpenAi> {
+  const apiKey = options.apiKey ?? 'sk-test-stub'
+  const requests: StubRequest[] = []
+  const queues: Record<StubRequest['kind'], StubScript[]> = { plan: [], synthesize: [], other: [] }
+
+  const server = http.createServer(async (req, res) => {
+    if (req.method !== 'POST' || req.url !== '/v1/chat/completions') {
+      return sendError(res, 404, { message: `Unknown request URL: ${req.method} ${req.url}`, code: 'unknown_url' })
+    }
+    let body: Record<string, unknown>
+    try {
+      body = JSON.parse(await readBody(req)) as Record<string, unknown>
+    } catch {
+      return sendError(res, 400, { message: 'We could not parse the JSON body of your request.' })
+    }
+    const request = recordOf(body, req.headers.authorization)
+    requests.push(request)
+    if (request.authorization !== `Bearer ${apiKey}`) {
+      return sendError(res, 401, {
+        message: `Incorrect API key provided: ${request.authorization?.slice(7, 14) ?? '(none)'}***.`,
+        code: 'invalid_api_key',
+      })
+    }
+    if (options.models && !options.models.includes(request.model)) {
+      return sendError(res, 404, {
+        message: `The model \`${request.model}\` does not exist or you do not have access to it.`,
+        code: 'model_not_found',
+      })
+    }
+    const script = queues[request.kind].shift() ?? defaultReply
+    send(res, request, typeof script === 'function' ? script(request) : script)
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+
+  return {
+    url,
+    baseUrl: `${url}/v1`,
+    apiKey,
+    requests,
+    onPlan: (...replies) => queues.plan.push(...replies),
+    onSynthesize: (...replies) => queues.synthesize.push(...replies),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections() // hung requests hold their sockets open
+        server.close(() => resolve())
+      }),
+  }
+}
+
+function recordOf(body: Record<string, unknown>, authorization: string | undefined): StubRequest {
+  const messages = (Array.isArray(body.messages) ? body.messages : []).map((message: Record<string, unknown>) => ({
+    role: String(message.role),
+    content: typeof message.content === 'string' ? message.content : JSON.stringify(message.content),
+  }))
+  const responseFormat = body.response_format as StubRequest['responseFormat']
+  const name = responseFormat?.json_schema?.name
+  return {
+    kind: name === 'plan' ? 'plan' : name === 'synthesis' ? 'synthesize' : 'other',
+    model: String(body.model),
+    messages,
+    text: messages.map((message) => message.content).join('\n'),
+    responseFormat,
+    authorization,
+  }
+}
+
+/** Answers made from the prompt itself, so engine tests need not script every call. */
+function defaultReply(request: StubRequest): StubReply {
+  const topic = /^Topic: (.+)$/m.exec(request.text)?.[1] ?? 'the topic'
+  if (request.kind === 'plan') {
+    return { content: { queries: [topic, `${topic} latest developments`, `${topic} analysis`] } }
+  }
+  if (request.kind === 'synthesize') {
+    const sources = [...request.text.matchAll(/^\[(\d+)\] (.+?) \(/gm)].map((match) => ({
+      id: Number(match[1]),
+      title: match[2],
+    }))
+    const titles = /exactly these section titles[^[]*(\[.*\])/.exec(request.text)?.[1]
+    const sections = titles ? (JSON.parse(titles) as string[]) : null
+    return {
+      content: {
+        headline: `What is new on ${topic}`,
+        findings: sources.map((source) => ({ text: `${source.title} reports on ${topic}.`, sourceIds: [source.id] })),
+        sections:
+          sections?.map((title, index) => {
+            const source = sources[index % Math.max(1, sources.length)]
+            return { title, body: source ? `${source.title} [${source.id}].` : 'No source covers this.' }
+          }) ?? null,
+        implications: sources.length ? `Worth watching [${sources[0]?.id}].` : null,
+        gaps: [],
+      },
+    }
+  }
+  return { status: 400, error: { message: 'The stub has no default answer for this request.' } }
+}
+
+function send(res: http.ServerResponse, request: StubRequest, reply: StubReply) {
+  if (reply === 'hang') return
+  if ('status' in reply) return sendError(res, reply.status, reply.error ?? { message: 'stub failure' }, reply.headers)
+  if ('garbage' in reply) {
+    res.writeHead(200, { 'content-type': 'application/json' })
+    return res.end(reply.garbage)
+  }
+  const refusal = 'refusal' in reply ? reply.refusal : null
+  const content =
+    'content' in reply ? (typeof reply.content === 'string' ? reply.content : JSON.stringify(reply.content)) : null
+  const usage = ('usage' in reply && reply.usage) || {
+    prompt_tokens: Math.ceil(request.text.length / 4),
+    completion_tokens: Math.ceil((content ?? refusal ?? '').length / 4),
+  }
+  const completion = {
+    id: `chatcmpl-stub${Math.random().toString(36).slice(2, 12)}`,
+    object: 'chat.completion',
+    created: Math.floor(Date.now() / 1000),
+    model: request.model,
+    choices: [
+      {
+        index: 0,
+        message: { role: 'assistant', content, refusal, annotations: [] },
+        logprobs: null,
+        finish_reason: ('finishReason' in reply && reply.finishReason) || 'stop',
+      },
+    ],
+    usage: {
+      ...usage,
+      total_tokens: usage.prompt_tokens + usage.completion_tokens,
+      prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
+      completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0 },
+    },
+    service_tier: 'default',
+    system_fingerprint: 'fp_stub',
+  }
+  res.writeHead(200, { 'content-type': 'application/json', 'x-request-id': `req_${completion.id}` })
+  res.end(JSON.stringify(completion))
+}
+
+/** OpenAI's error shape: { error: { message, type, param, code } }. */
+function sendError(
+  res: http.ServerResponse,
+  status: number,
+  error: { message: string; type?: string; code?: string },
+  headers: Record<string, string> = {},
+) {
+  const type = error.type ?? (status === 429 ? 'requests' : status >= 500 ? 'server_error' : 'invalid_request_error')
+  res.writeHead(status, { 'content-type': 'application/json', ...headers })
+  res.end(JSON.stringify({ error: { message: error.message, type, param: null, code: error.code ?? null } }))
+}
+
+function readBody(req: http.IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let data = ''
+    req.setEncoding('utf8')
+    req.on('data', (chunk) => (data += chunk))
+    req.on('end', () => resolve(data))
+    req.on('error', reject)
+  })
+}
