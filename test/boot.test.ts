@@ -8,6 +8,7 @@ import { TEST_MEMORY_KEYS } from '#test/support/app.ts'
 import { logIn } from '#test/support/browser-session.ts'
 import { createDatabase } from '#test/support/database.ts'
 import { type LogLine, processesMentioning, runCli, spawnSextant } from '#test/support/process.ts'
+import { postBrief, waitForRun } from '#test/support/runs.ts'
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sextant-boot-'))
 fs.chmodSync(dataDir, 0o755)
@@ -55,6 +56,17 @@ test('first start initialises the cluster, serves, and SIGINT leaves no postgres
   expect(await me.json()).toMatchObject({ account: { email: printed.email, kind: 'local' } })
   const demo = await fetch(`${url}/api/me`, { headers: { Authorization: `Bearer ${printed.demoKey}` } })
   expect(await demo.json()).toMatchObject({ auth: { demo: true } })
+
+  // With no provider keys at all, a brief researches the sample corpus to a complete report.
+  const auth = { Authorization: `Bearer ${printed.apiKey}` }
+  const started = await postBrief((path, init) => fetch(`${url}${path}`, init), auth, {
+    topic: 'sodium-ion batteries',
+    depth: 'quick',
+  })
+  expect(started.response.status).toBe(202)
+  const done = await waitForRun((path, init) => fetch(`${url}${path}`, init), auth, started.body.runId)
+  expect(done.status).toBe('complete')
+  expect(done.report?.sources.length).toBeGreaterThan(0)
 
   app.child.kill('SIGINT')
   expect(await app.exited).toBe(0)
