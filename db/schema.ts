@@ -86,6 +86,22 @@ export interface RunsTable {
   created_at: Generated<Date>
   started_at: Timestamp | null
   finished_at: Timestamp | null
+  series_id: string | null
+  series_slot: number | null
+}
+
+export type SeriesStatus = 'active' | 'paused' | 'cancelled'
+
+export interface SeriesTable {
+  id: Generated<string>
+  account_id: string
+  brief: ColumnType<unknown, string, string>
+  status: Generated<SeriesStatus>
+  slot: Generated<number>
+  next_run_at: Timestamp | null
+  scheduled_after_run_id: string | null
+  created_at: Generated<Date>
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>
 }
 
 export interface RunEventsTable {
@@ -118,4 +134,5 @@ export interface Database {
   runs: RunsTable
   run_events: RunEventsTable
   corpus_documents: CorpusDocumentsTable
+  series: SeriesTable
 }

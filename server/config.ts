@@ -41,6 +41,15 @@ export const ConfigSchema = z.object({
   PROVIDER_TIMEOUT_SECONDS: z.coerce.number({ error: 'must be a number' }).positive().max(600).default(30),
   RUN_DEADLINE_QUICK_SECONDS: z.coerce.number({ error: 'must be a number' }).positive().max(3600).default(120),
   RUN_DEADLINE_DEEP_SECONDS: z.coerce.number({ error: 'must be a number' }).positive().max(3600).default(240),
+  RECURRING_INTERVAL: z
+    .string()
+    .regex(/^\d+(s|m|h|d)?$/, 'must be a duration like 7d, 12h, 30m, 45s (or seconds)')
+    .default('7d')
+    .transform((value) => {
+      const unit = { s: 1, m: 60, h: 3600, d: 86_400 }[value.at(-1) as 's' | 'm' | 'h' | 'd'] ?? 1
+      return Number.parseInt(value, 10) * unit
+    })
+    .describe('seconds'),
   WORKER_CONCURRENCY: z.coerce.number({ error: 'must be a number' }).int().min(1).max(100).default(8),
   RATE_LIMIT_RUNS_PER_HOUR: z.coerce.number({ error: 'must be a number' }).int().min(1).default(5),
   RATE_LIMIT_MCP_PER_HOUR: z.coerce.number({ error: 'must be a number' }).int().min(1).default(120),

@@ -101,13 +101,16 @@ export async function startSextant(options: {
       connectionString: databaseUrl,
       definitions:
         options.jobs ??
-        createJobDefinitions({
-          memory,
-          engine: { memory, ...providers, log, providerTimeoutMs: config.PROVIDER_TIMEOUT_SECONDS * 1000 },
-          deadlines,
-          concurrency: config.WORKER_CONCURRENCY,
-          log,
-        }),
+        ((jobs) =>
+          createJobDefinitions({
+            memory,
+            engine: { memory, ...providers, log, providerTimeoutMs: config.PROVIDER_TIMEOUT_SECONDS * 1000 },
+            deadlines,
+            concurrency: config.WORKER_CONCURRENCY,
+            recurringIntervalSeconds: config.RECURRING_INTERVAL,
+            jobs,
+            log,
+          })),
       work: config.RUN_ROLE !== 'web',
       log,
     })

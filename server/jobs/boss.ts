@@ -37,13 +37,14 @@ export const JOBS_SCHEMA = 'pgboss'
 
 export async function startJobs(options: {
   connectionString: string
-  definitions: JobDefinition<unknown>[]
+  /** The jobs; a function receives the job system itself, for handlers that send further jobs. */
+  definitions: JobDefinition<unknown>[] | ((jobs: Jobs) => JobDefinition<unknown>[])
   /** Run handlers in this process (roles `all` and `worker`); otherwise only send. */
   work: boolean
   log: Logger
   stopTimeoutMs?: number
 }): Promise<Jobs> {
-  const { log, definitions } = options
+  const { log } = options
   const boss = new PgBoss({
     connectionString: options.connectionString,
     schema: JOBS_SCHEMA,
@@ -62,31 +63,9 @@ export async function startJobs(options: {
   await boss.start()
   let running = true
 
-  for (const definition of definitions) {
-    await boss.createQueue(definition.queue, definition.queueOptions)
-  }
-  const workerIds = new Map<string, string>()
-  if (options.work) {
-    for (const definition of definitions) {
-      if (definition.schedule) await boss.schedule(definition.queue, definition.schedule)
-      const workerId = await boss.work(
-        definition.queue,
-        { batchSize: 1, localConcurrency: definition.concurrency ?? 1 },
-        async ([job]) => {
-          if (!job) return
-          await withLogContext({ jobId: job.id }, async () => {
-            const data = definition.schema.parse(job.data)
-            await definition.handler(data, job)
-          })
-        },
-      )
-      workerIds.set(definition.queue, workerId)
-    }
-  }
-  log.info({ queues: definitions.map((definition) => definition.queue), work: options.work }, 'job system started')
-
   let stopping: Promise<void> | undefined
-  return {
+  const workerIds = new Map<string, string>()
+  const jobs: Jobs = {
     boss,
     isRunning: () => running,
     send: async (definition, data, sendOptions) =>
@@ -107,4 +86,27 @@ export async function startJobs(options: {
       return stopping
     },
   }
+  const definitions = typeof options.definitions === 'function' ? options.definitions(jobs) : options.definitions
+  for (const definition of definitions) {
+    await boss.createQueue(definition.queue, definition.queueOptions)
+  }
+  if (options.work) {
+    for (const definition of definitions) {
+      if (definition.schedule) await boss.schedule(definition.queue, definition.schedule)
+      const workerId = await boss.work(
+        definition.queue,
+        { batchSize: 1, localConcurrency: definition.concurrency ?? 1 },
+        async ([job]) => {
+          if (!job) return
+          await withLogContext({ jobId: job.id }, async () => {
+            const data = definition.schema.parse(job.data)
+            await definition.handler(data, job)
+          })
+        },
+      )
+      workerIds.set(definition.queue, workerId)
+    }
+  }
+  log.info({ queues: definitions.map((definition) => definition.queue), work: options.work }, 'job system started')
+  return jobs
 }

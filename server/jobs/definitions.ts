@@ -1,22 +1,33 @@
 import { z } from 'zod'
 import { appendRunEvent } from '#server/events/run-events.ts'
-import { defineJob, type JobDefinition } from '#server/jobs/boss.ts'
+import { defineJob, type JobDefinition, type Jobs } from '#server/jobs/boss.ts'
 import type { Logger } from '#server/logger.ts'
 import { type MemoryContext, purgeExpiredMemory } from '#server/memory/store.ts'
 import { type EngineDeps, runResearch } from '#server/research/pipeline.ts'
 import { failRun, overdueRuns } from '#server/research/runs.ts'
-import { RESEARCH_QUEUE, type RunDeadlines } from '#server/research/start-run.ts'
+import { afterRunEnded, claimSlot, SERIES_WAKE_QUEUE } from '#server/research/series.ts'
+import { RESEARCH_QUEUE, type RunDeadlines, startRun } from '#server/research/start-run.ts'
 
 export type JobDeps = {
   memory: MemoryContext
-  engine: EngineDeps
+  engine: Omit<EngineDeps, 'onRunEnded'>
   deadlines: RunDeadlines
   concurrency: number
+  recurringIntervalSeconds: number
+  /** The job system these definitions are registered with: handlers send follow-up jobs through it. */
+  jobs: Jobs
   log: Logger
 }
 
+// Cron queues run often; their finished jobs are not worth keeping for long.
+const CRON_RETENTION = { deleteAfterSeconds: 3600 }
+const EVENT_RETENTION_DAYS = 30
+
 /** Every job the app runs. Each queue is created at boot; workers run the handlers and schedules. */
 export function createJobDefinitions(deps: JobDeps): JobDefinition<unknown>[] {
+  const db = deps.memory.db
+  const series = () => ({ db, jobs: deps.jobs, intervalSeconds: deps.recurringIntervalSeconds })
+  const onRunEnded = (runId: string) => afterRunEnded(series(), runId)
   return [
     defineJob({
       queue: RESEARCH_QUEUE,
@@ -33,34 +44,70 @@ export function createJobDefinitions(deps: JobDeps): JobDefinition<unknown>[] {
         notify: true,
       },
       async handler({ runId }) {
-        await runResearch(deps.engine, runId)
+        await runResearch({ ...deps.engine, onRunEnded }, runId)
+      },
+    }),
+    defineJob({
+      queue: SERIES_WAKE_QUEUE,
+      schema: z.object({ seriesId: z.uuid(), slot: z.number().int().min(0) }),
+      queueOptions: { retryLimit: 5, retryDelay: 5, retryBackoff: true },
+      // The next run of a recurring brief: exactly one per slot, in the transaction that claims it.
+      async handler({ seriesId, slot }) {
+        await db.transaction().execute(async (trx) => {
+          const claimed = await claimSlot(trx, seriesId, slot)
+          if (!claimed) return
+          await startRun(
+            { db, jobs: deps.jobs, memory: deps.memory, deadlines: deps.deadlines },
+            claimed.accountId,
+            claimed.brief,
+            {
+              series: { id: seriesId, slot },
+              trx,
+            },
+          )
+        })
+        deps.jobs.wake(RESEARCH_QUEUE)
       },
     }),
     defineJob({
       queue: 'runs.sweep',
       schema: z.unknown(),
       schedule: '* * * * *',
+      queueOptions: CRON_RETENTION,
       // Whatever happened to its worker, a run past its deadline ends as failed, never stuck "running".
       async handler() {
-        for (const runId of await overdueRuns(deps.memory.db, new Date())) {
+        for (const runId of await overdueRuns(db, new Date())) {
           const error = {
             code: 'deadline_exceeded',
             message: 'The run did not finish within its time limit (its worker may have stopped). Try again.',
           }
-          if (await failRun(deps.memory.db, runId, error)) {
-            await appendRunEvent(deps.memory.db, { runId, type: 'failed', data: { error } })
+          if (await failRun(db, runId, error)) {
+            await appendRunEvent(db, { runId, type: 'failed', data: { error } })
+            await onRunEnded(runId)
           }
         }
       },
     }),
     defineJob({
       queue: 'memory.purge',
-      // Scheduled jobs carry no data.
       schema: z.unknown(),
       schedule: '17 3 * * *', // daily, off the hour
+      queueOptions: CRON_RETENTION,
       async handler() {
-        const purged = await purgeExpiredMemory(deps.memory.db, deps.memory.now())
+        const purged = await purgeExpiredMemory(db, deps.memory.now())
         deps.log.info({ purged }, 'purged expired topic memory')
+      },
+    }),
+    defineJob({
+      queue: 'events.purge',
+      schema: z.unknown(),
+      schedule: '37 3 * * *',
+      queueOptions: CRON_RETENTION,
+      // Run events feed live progress; a month later the report and status say all that matters.
+      async handler() {
+        const cutoff = new Date(Date.now() - EVENT_RETENTION_DAYS * 86_400_000)
+        const result = await db.deleteFrom('run_events').where('created_at', '<', cutoff).executeTakeFirst()
+        deps.log.info({ deleted: Number(result.numDeletedRows) }, 'purged old run events')
       },
     }),
   ]

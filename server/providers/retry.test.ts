@@ -49,7 +49,12 @@ test('a non-retryable failure is thrown at once; attempts are bounded', async ()
 test('each attempt times out, and the run signal stops everything', async () => {
   let aborted = 0
   const hang = (signal: AbortSignal) =>
-    new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject((aborted++, signal.reason))))
+    new Promise<never>((_, reject) =>
+      signal.addEventListener('abort', () => {
+        aborted++
+        reject(signal.reason)
+      }),
+    )
   await expect(
     callWithRetries(hang, {
       signal: new AbortController().signal,

@@ -39,6 +39,8 @@ export type EngineDeps = {
   model: LanguageModel
   log: Logger
   providerTimeoutMs: number
+  /** Called once a run has ended here (complete or failed): a recurring series schedules its next run. */
+  onRunEnded: (runId: string) => Promise<void>
 }
 
 type Checkpoint = {
@@ -71,7 +73,7 @@ class RunCancelled extends Error {}
 export async function runResearch(deps: EngineDeps, runId: string): Promise<void> {
   const { db, ring } = deps.memory
   const row = await getRun(db, runId)
-  if (!row || row.status !== 'running') return // finished, cancelled or gone: nothing to do
+  if (row?.status !== 'running') return // finished, cancelled or gone: nothing to do
   const brief = row.brief as Brief
   const remainingMs = row.deadline_at.getTime() - Date.now()
   const event = (
@@ -81,7 +83,10 @@ export async function runResearch(deps: EngineDeps, runId: string): Promise<void
   ) => appendRunEvent(db, { runId, type, step, data })
 
   if (remainingMs <= 0) {
-    if (await failRun(db, runId, deadlineError(brief))) await event('failed', null, { error: deadlineError(brief) })
+    if (await failRun(db, runId, deadlineError(brief))) {
+      await event('failed', null, { error: deadlineError(brief) })
+      await deps.onRunEnded(runId)
+    }
     return
   }
   await markStarted(db, runId)
@@ -107,6 +112,7 @@ export async function runResearch(deps: EngineDeps, runId: string): Promise<void
     const report = checkpoint.synthesize?.report as Report
     if (await completeRun(db, ring, runId, report)) {
       await event('complete', null, { sources: report.sources.length, newFindings: report.delta.newFindings.length })
+      await deps.onRunEnded(runId)
     }
   } catch (error) {
     const reason = deadline.signal.aborted ? deadline.signal.reason : error
@@ -114,7 +120,10 @@ export async function runResearch(deps: EngineDeps, runId: string): Promise<void
     const runError = toRunError(reason)
     if (!runError) throw error // infrastructure: let the job retry and resume from the checkpoint
     deps.log.warn({ runId, error: runError }, 'run failed')
-    if (await failRun(db, runId, runError)) await event('failed', null, { error: runError })
+    if (await failRun(db, runId, runError)) {
+      await event('failed', null, { error: runError })
+      await deps.onRunEnded(runId)
+    }
   } finally {
     clearTimeout(timer)
   }
@@ -239,7 +248,7 @@ const STEP_RUNNERS: { [S in Step]: (context: StepContext) => Promise<NonNullable
         const answer = await deps.model.plan(input, { signal })
         followUp = answer.plan.queries
         usage = answer.usage
-      } catch (error) {
+      } catch {
         signal.throwIfAborted()
         followUp = fallbackPlan(input).queries
       }

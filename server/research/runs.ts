@@ -6,6 +6,7 @@ import type { RunStatus, RunsTable } from '#db/schema.ts'
 import { type KeyRing, openJson, sealJson } from '#server/memory/crypto.ts'
 import type { Brief } from '#server/research/brief.ts'
 import type { Report } from '#server/research/report-types.ts'
+import type { RecurringInfo } from '#server/research/series.ts'
 
 export type RunError = { code: string; message: string }
 export type RunRow = Selectable<RunsTable>
@@ -21,6 +22,8 @@ export type RunView = {
   brief: Brief
   report?: Report
   error?: RunError
+  /** For a run of a recurring brief: its series and what the series is doing. */
+  recurring?: RecurringInfo
 }
 
 const checkpointData = (runId: string) => `run_checkpoint:${runId}`
@@ -35,6 +38,7 @@ export async function createRun(
     hasMemory: boolean
     priorRunCount: number
     deadlineAt: Date
+    series?: { id: string; slot: number }
   },
 ): Promise<string> {
   const row = await db
@@ -47,6 +51,8 @@ export async function createRun(
       has_memory: input.hasMemory,
       prior_run_count: input.priorRunCount,
       deadline_at: input.deadlineAt,
+      series_id: input.series?.id ?? null,
+      series_slot: input.series?.slot ?? null,
     })
     .returning('id')
     .executeTakeFirstOrThrow()
@@ -65,7 +71,7 @@ export async function countCompletedRuns(db: Db, accountId: string, topicKey: st
   return Number(row.count)
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 /** The run, when it exists and (with accountId) belongs to that account; malformed ids find nothing. */
 export async function getRun(db: Db, runId: string, accountId?: string): Promise<RunRow | undefined> {
@@ -94,7 +100,7 @@ export function viewRun(ring: KeyRing, row: RunRow): RunView {
   return view
 }
 
-export type RunListItem = Omit<RunView, 'report' | 'brief'> & { depth: string; recurring: boolean }
+export type RunListItem = Omit<RunView, 'report' | 'brief' | 'recurring'> & { depth: string; recurring: boolean }
 
 /** Newest first. The cursor is the last item's runId; status and topic filter. */
 export async function listRuns(

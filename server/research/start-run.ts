@@ -7,6 +7,7 @@ import { checkTopicMemory, type MemoryContext } from '#server/memory/store.ts'
 import { topicKey } from '#server/memory/topic-key.ts'
 import type { Brief } from '#server/research/brief.ts'
 import { countCompletedRuns, createRun } from '#server/research/runs.ts'
+import { createSeries } from '#server/research/series.ts'
 
 export type RunDeadlines = { quickSeconds: number; deepSeconds: number }
 
@@ -16,15 +17,27 @@ export type RunStart = { runId: string; status: 'running'; hasMemory: boolean; r
 
 export const RESEARCH_QUEUE = 'research.run'
 
-export async function startRun(deps: StartRunDeps, accountId: string, brief: Brief): Promise<RunStart> {
+/**
+ * Starts a run. A recurring brief creates its series with this run as slot 0; a woken series passes
+ * `series` and `trx` (the transaction that claimed the slot), so claim and run commit together.
+ */
+export async function startRun(
+  deps: StartRunDeps,
+  accountId: string,
+  brief: Brief,
+  options: { series?: { id: string; slot: number }; trx?: Db } = {},
+): Promise<RunStart> {
   const key = topicKey(brief.topic)
   const [memory, runCount] = await Promise.all([
     checkTopicMemory(deps.memory, accountId, brief.topic),
     countCompletedRuns(deps.db, accountId, key),
   ])
   const seconds = brief.depth === 'quick' ? deps.deadlines.quickSeconds : deps.deadlines.deepSeconds
-  const runId = await deps.db.transaction().execute(async (trx) => {
+  const insert = async (trx: Db) => {
+    const series =
+      options.series ?? (brief.recurring ? { id: await createSeries(trx, accountId, brief), slot: 0 } : undefined)
     const id = await createRun(trx, {
+      series,
       accountId,
       brief,
       topicKey: key,
@@ -34,8 +47,14 @@ export async function startRun(deps: StartRunDeps, accountId: string, brief: Bri
     })
     await deps.jobs.sendInTransaction(trx, RESEARCH_QUEUE, { runId: id })
     return id
+  }
+  const runId = options.trx ? await insert(options.trx) : await deps.db.transaction().execute(insert)
+  // In the caller's transaction when there is one: the run row is not visible outside it yet.
+  await appendRunEvent(options.trx ?? deps.db, {
+    runId,
+    type: 'run_started',
+    data: { depth: brief.depth, source: brief.source },
   })
-  await appendRunEvent(deps.db, { runId, type: 'run_started', data: { depth: brief.depth, source: brief.source } })
   deps.jobs.wake(RESEARCH_QUEUE)
   return { runId, status: 'running', hasMemory: memory !== null, runCount }
 }

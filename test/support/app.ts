@@ -12,9 +12,17 @@ export const TEST_MEMORY_KEYS = `test1:${Buffer.alloc(32, 1).toString('base64')}
 export type TestApp = Sextant & { url: string; fetch: (path: string, init?: RequestInit) => Promise<Response> }
 
 export async function startTestApp(
-  options: { env?: Record<string, string>; jobs?: JobDefinition<unknown>[]; log?: Logger } = {},
+  options: {
+    env?: Record<string, string>
+    jobs?: JobDefinition<unknown>[]
+    log?: Logger
+    /** Run on this database (a restart) instead of a fresh one; it is then not dropped at stop. */
+    databaseUrl?: string
+  } = {},
 ): Promise<TestApp> {
-  const database = await createDatabase('sextant_template')
+  const database = options.databaseUrl
+    ? { url: options.databaseUrl, drop: async () => {} }
+    : await createDatabase('sextant_template')
   const config = loadConfig({
     NODE_ENV: 'test',
     PORT: '0',

@@ -9,6 +9,7 @@ export type RunBody = {
   runId: string
   status: string
   currentStep: string | null
+  finishedAt: string | null
   report?: Report
   error?: { code: string; message: string }
 }

@@ -14,6 +14,7 @@ import { HttpProblem } from '#server/http/problem.ts'
 import { topicKey } from '#server/memory/topic-key.ts'
 import { BriefSchema } from '#server/research/brief.ts'
 import { cancelRun, getRun, listRuns, viewRun } from '#server/research/runs.ts'
+import { afterRunEnded, recurringInfo } from '#server/research/series.ts'
 import { startRun } from '#server/research/start-run.ts'
 
 export const ListRunsQuerySchema = z.strictObject({
@@ -63,7 +64,9 @@ export function briefsRoutes(services: AppServices): Router {
   router.all('/briefs', methodNotAllowed(['GET', 'POST']))
 
   router.get('/briefs/:runId', async (req, res) => {
-    res.json(viewRun(services.memory.ring, await ownRun(req, res)))
+    const row = await ownRun(req, res)
+    const recurring = row.series_id ? await recurringInfo(services.db, row.series_id) : undefined
+    res.json({ ...viewRun(services.memory.ring, row), ...(recurring ? { recurring } : {}) })
   })
 
   router.delete('/briefs/:runId', async (req, res) => {
@@ -76,6 +79,11 @@ export function briefsRoutes(services: AppServices): Router {
       })
     }
     await appendRunEvent(services.db, { runId: row.id, type: 'cancelled', data: {} })
+    // Cancelling one run of a recurring brief does not stop the series: it sleeps until the next.
+    await afterRunEnded(
+      { db: services.db, jobs: services.jobs, intervalSeconds: services.config.RECURRING_INTERVAL },
+      row.id,
+    )
     const cancelled = await getRun(services.db, row.id)
     res.json(viewRun(services.memory.ring, cancelled ?? row))
   })

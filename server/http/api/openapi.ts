@@ -12,14 +12,15 @@ import { ListRunsQuerySchema } from '#server/http/api/briefs.ts'
 import { CreateKeySchema } from '#server/http/api/keys.ts'
 import { CheckQuerySchema } from '#server/http/api/memory.ts'
 import { methodNotAllowed } from '#server/http/api/method-not-allowed.ts'
+import { UpdateSeriesSchema } from '#server/http/api/series.ts'
 import type { ApiPrincipal } from '#server/http/api-auth.ts'
 import { projectRoot } from '#server/http/app-build.ts'
 import { BODY_LIMIT_BYTES } from '#server/http/json-body.ts'
-import { TopicSchema } from '#server/memory/topic-schema.ts'
 import type { MemoryStats } from '#server/memory/types.ts'
 import { BriefSchema } from '#server/research/brief.ts'
 import type { Report } from '#server/research/report-types.ts'
 import type { listRuns, RunView } from '#server/research/runs.ts'
+import type { SeriesView } from '#server/research/series.ts'
 import type { RunStart } from '#server/research/start-run.ts'
 
 type JsonObject = Record<string, unknown>
@@ -72,10 +73,29 @@ const runFields = {
   error: RunErrorSchema.optional().describe('Why the run failed.'),
 }
 
+const RecurringInfoSchema = z.object({
+  seriesId: z.uuid(),
+  state: z.enum(['sleeping', 'running', 'paused', 'cancelled']),
+  nextRunAt: timestamp()
+    .nullable()
+    .describe('When the next run starts; null while one runs, or when paused or stopped.'),
+})
+
 const RunViewSchema = z.object({
   ...runFields,
   brief: BriefSchema,
   report: ReportSchema.optional().describe('Present once the run is complete.'),
+  recurring: RecurringInfoSchema.optional().describe('For a run of a recurring brief: its series.'),
+})
+
+const SeriesViewSchema = z.object({
+  seriesId: z.uuid(),
+  topic: z.string(),
+  brief: BriefSchema,
+  state: RecurringInfoSchema.shape.state,
+  nextRunAt: timestamp().nullable(),
+  createdAt: timestamp(),
+  lastRunId: z.uuid().nullable(),
 })
 
 const RunListPageSchema = z.object({
@@ -178,6 +198,7 @@ type PresentedKey = Omit<ApiKeySummary, 'createdAt' | 'lastUsedAt' | 'revokedAt'
 }
 true satisfies Describes<typeof RunStartSchema, RunStart>
 true satisfies Describes<typeof RunViewSchema, RunView>
+true satisfies Describes<typeof SeriesViewSchema, SeriesView>
 true satisfies Describes<typeof RunListPageSchema, Awaited<ReturnType<typeof listRuns>>>
 true satisfies Describes<typeof ReportSchema, Report>
 true satisfies Describes<typeof MemoryStatsSchema, MemoryStats>
@@ -235,6 +256,7 @@ export function buildOpenApiDocument(version: string): JsonObject {
   const inputs = z.registry<{ id: string }>()
   inputs.add(BriefSchema, { id: 'BriefInput' })
   inputs.add(CreateKeySchema, { id: 'CreateKeyInput' })
+  inputs.add(UpdateSeriesSchema, { id: 'UpdateSeriesInput' })
 
   const outputs = z.registry<{ id: string }>()
   const named = {
@@ -242,6 +264,8 @@ export function buildOpenApiDocument(version: string): JsonObject {
     RunStart: RunStartSchema,
     RunView: RunViewSchema,
     RunListPage: RunListPageSchema,
+    Series: SeriesViewSchema,
+    SeriesList: z.object({ series: z.array(SeriesViewSchema) }),
     Report: ReportSchema,
     MemoryStats: MemoryStatsSchema,
     MemoryCheck: MemoryStatsSchema.nullable(),
@@ -269,6 +293,7 @@ export function buildOpenApiDocument(version: string): JsonObject {
   }
   const publicOperation = { security: [] }
   const runId = ref('parameters', 'RunId')
+  const seriesId = ref('parameters', 'SeriesId')
 
   return {
     openapi: '3.1.0',
@@ -433,6 +458,54 @@ export function buildOpenApiDocument(version: string): JsonObject {
           },
         },
       },
+      '/api/series': {
+        get: {
+          operationId: 'listSeries',
+          tags: ['series'],
+          summary: 'Your recurring briefs, newest first',
+          responses: { '200': { description: 'The series.', content: jsonContent('SeriesList') }, '401': unauthorized },
+        },
+      },
+      '/api/series/{seriesId}': {
+        get: {
+          operationId: 'getSeries',
+          tags: ['series'],
+          summary: 'A recurring brief and what it is doing',
+          parameters: [seriesId],
+          responses: {
+            '200': { description: 'The series.', content: jsonContent('Series') },
+            '401': unauthorized,
+            '404': notFound,
+          },
+        },
+        patch: {
+          operationId: 'updateSeries',
+          tags: ['series'],
+          summary: 'Pause or resume a recurring brief',
+          parameters: [seriesId],
+          requestBody: jsonBody('UpdateSeriesInput'),
+          responses: {
+            '200': { description: 'The series after the change.', content: jsonContent('Series') },
+            '400': badRequest,
+            '401': unauthorized,
+            '404': notFound,
+            '409': problem('The series was stopped; start a new brief instead.'),
+            ...bodyProblems,
+          },
+        },
+        delete: {
+          operationId: 'stopSeries',
+          tags: ['series'],
+          summary: 'Stop a recurring brief for good (its past runs stay)',
+          parameters: [seriesId],
+          responses: {
+            '200': { description: 'The series, now cancelled.', content: jsonContent('Series') },
+            '401': unauthorized,
+            '404': notFound,
+            '409': problem('The series was already stopped.'),
+          },
+        },
+      },
       '/api/briefs/{runId}/events': {
         get: {
           operationId: 'streamRunEvents',
@@ -528,6 +601,7 @@ export function buildOpenApiDocument(version: string): JsonObject {
       schemas: { ...toSchemas(inputs, 'input'), ...toSchemas(outputs, 'output') },
       parameters: {
         RunId: { name: 'runId', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } },
+        SeriesId: { name: 'seriesId', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } },
         KeyPrefix: {
           name: 'prefix',
           in: 'path',

@@ -6,6 +6,7 @@ import { keysRoutes } from '#server/http/api/keys.ts'
 import { meRoutes } from '#server/http/api/me.ts'
 import { memoryRoutes } from '#server/http/api/memory.ts'
 import { openapiRoutes } from '#server/http/api/openapi.ts'
+import { seriesRoutes } from '#server/http/api/series.ts'
 import { requireApiPrincipal } from '#server/http/api-auth.ts'
 import { jsonBody } from '#server/http/json-body.ts'
 import { sendProblem } from '#server/http/problem.ts'
@@ -19,6 +20,7 @@ export function apiRouter(services: AppServices): Router {
   router.use(keysRoutes(services))
   router.use(memoryRoutes(services))
   router.use(briefsRoutes(services))
+  router.use(seriesRoutes(services))
   router.use((req, res) => {
     sendProblem(res, {
       status: 404,
