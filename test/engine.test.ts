@@ -179,3 +179,23 @@ test('a search provider that never answers fails the run by its deadline', async
     exa.setBehaviour('answer')
   }
 })
+
+test('a deep run plans twice (a follow-up round on the gaps) and searches the follow-up queries too', async () => {
+  const user = await createTestAccount(app.db)
+  const plansBefore = openai.requests.filter((request) => request.kind === 'plan').length
+  const searchesBefore = exa.requests.length
+  openai.onPlan(
+    { content: { queries: ['deep topic costs', 'deep topic safety'] } },
+    { content: { queries: ['deep topic recycling', 'deep topic costs'] } },
+  )
+  const { body } = await postBrief(app.fetch, user.auth, { topic: 'Deep topic', depth: 'deep', focus: 'costs, safety' })
+  const done = await waitForRun(app.fetch, user.auth, body.runId)
+  expect(done.status).toBe('complete')
+  const plans = openai.requests.filter((request) => request.kind === 'plan').slice(plansBefore)
+  expect(plans).toHaveLength(2)
+  expect(plans[1]?.text).toContain('deep topic safety') // the follow-up sees what round one searched
+  const searched = exa.requests.slice(searchesBefore).map((request) => request.body.query)
+  expect(searched).toEqual(expect.arrayContaining(['deep topic costs', 'deep topic safety', 'deep topic recycling']))
+  expect(searched.filter((query) => query === 'deep topic costs')).toHaveLength(1) // not asked twice
+  expect(exa.requests.at(-1)?.body.contents).toMatchObject({ text: { maxCharacters: 6000 } })
+})
