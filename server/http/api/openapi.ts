@@ -8,6 +8,12 @@ import { z } from 'zod'
 import type { Account } from '#server/auth/accounts.ts'
 import type { ApiKeySummary } from '#server/auth/api-keys.ts'
 import type { RunEvent } from '#server/events/run-events.ts'
+import {
+  FrameworkFilterSchema,
+  FrameworkListSchema,
+  FrameworkSchema,
+  FrameworkSummarySchema,
+} from '#server/frameworks/types.ts'
 import { ListRunsQuerySchema } from '#server/http/api/briefs.ts'
 import { CreateKeySchema } from '#server/http/api/keys.ts'
 import { CheckQuerySchema } from '#server/http/api/memory.ts'
@@ -273,6 +279,9 @@ export function buildOpenApiDocument(version: string): JsonObject {
     ApiKeyList: z.object({ keys: z.array(ApiKeySchema) }),
     CreatedApiKey: CreatedApiKeySchema,
     Me: MeSchema,
+    Framework: FrameworkSchema,
+    FrameworkSummary: FrameworkSummarySchema,
+    FrameworkList: FrameworkListSchema,
     RunEvent: RunEventSchema,
     Problem: ProblemSchema,
     RateLimitProblem: RateLimitProblemSchema,
@@ -303,7 +312,8 @@ export function buildOpenApiDocument(version: string): JsonObject {
       description: [
         'Start durable research runs, follow them, and read their reports and topic memory.',
         '',
-        'Every `/api` endpoint but this document needs `Authorization: Bearer sx_<prefix>_<secret>`; an unknown',
+        'Every `/api` endpoint but this document and the framework catalogue needs',
+        '`Authorization: Bearer sx_<prefix>_<secret>`; an unknown',
         '`/api` path is 401 before it is 404. Bodies are JSON only and at most',
         `${BODY_LIMIT_BYTES / 1024} KiB. A method a path does not support is 405 with \`Allow\`. Every error is`,
         "`application/problem+json` (RFC 9457); another account's resources answer 404.",
@@ -314,6 +324,7 @@ export function buildOpenApiDocument(version: string): JsonObject {
       { name: 'account', description: 'The caller and its API keys.' },
       { name: 'briefs', description: 'Research runs.' },
       { name: 'memory', description: 'What Sextant remembers about a topic.' },
+      { name: 'frameworks', description: 'The research lenses a brief can apply with `frameworkId`.' },
       { name: 'meta', description: 'This document and the health probes.' },
     ],
     paths: {
@@ -553,6 +564,100 @@ export function buildOpenApiDocument(version: string): JsonObject {
           },
         },
       },
+      '/api/frameworks': {
+        get: {
+          operationId: 'listFrameworks',
+          tags: ['frameworks'],
+          summary: 'The research frameworks a brief can name in `frameworkId`',
+          description: 'Without the query hints the planner uses; `GET /api/frameworks/{id}` has them.',
+          ...publicOperation,
+          parameters: queryParameters(FrameworkFilterSchema),
+          responses: {
+            '200': {
+              description: 'The matching frameworks, in catalogue order.',
+              content: jsonContent('FrameworkList'),
+            },
+            '400': { ...badRequest, description: 'An unknown category or query parameter.' },
+          },
+        },
+      },
+      '/api/frameworks/{id}': {
+        get: {
+          operationId: 'getFramework',
+          tags: ['frameworks'],
+          summary: 'One research framework, with its query hints',
+          ...publicOperation,
+          parameters: [ref('parameters', 'FrameworkId')],
+          responses: {
+            '200': { description: 'The framework.', content: jsonContent('Framework') },
+            '404': { ...notFound, description: 'No framework has this id; `GET /api/frameworks` lists them.' },
+          },
+        },
+      },
+      '/api/mcp': {
+        post: {
+          operationId: 'mcpStreamableHttp',
+          tags: ['mcp'],
+          summary: 'MCP over Streamable HTTP (stateless): JSON-RPC messages for the nine Sextant tools',
+          description:
+            'The Model Context Protocol endpoint for Claude Desktop, Cursor and other MCP clients. Tools: research_brief, ' +
+            'get_run_status, get_run_report, get_topic_memory, get_topic_delta, compare_topics, search_memory, ' +
+            'list_frameworks, export_topic (tools/list describes them). Each tools/call counts against 120 calls per hour per key.',
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': { schema: { type: 'object', description: 'A JSON-RPC 2.0 message or batch.' } },
+            },
+          },
+          responses: {
+            '200': { description: 'JSON-RPC responses, as JSON or an event stream.' },
+            '202': { description: 'Accepted (notifications).' },
+            '400': { description: 'Not a valid JSON-RPC message.', 'x-jsonrpc-error': true },
+            '401': unauthorized,
+            '406': {
+              description: 'The client must accept both application/json and text/event-stream.',
+              'x-jsonrpc-error': true,
+            },
+            '403': problem('A browser request from another origin.'),
+            '429': ref('responses', 'TooManyRequests'),
+            ...bodyProblems,
+          },
+        },
+      },
+      '/api/mcp/sse': {
+        get: {
+          operationId: 'mcpSseStream',
+          tags: ['mcp'],
+          summary: 'MCP over the legacy HTTP+SSE transport: opens a session stream',
+          description:
+            'The first event (`endpoint`) names the URL to POST messages to; the session lives as long as this stream.',
+          responses: {
+            '200': {
+              description: 'The session event stream.',
+              content: { 'text/event-stream': { schema: { type: 'string' } } },
+            },
+            '401': unauthorized,
+            '403': problem('A browser request from another origin.'),
+          },
+        },
+      },
+      '/api/mcp/messages': {
+        post: {
+          operationId: 'mcpSseMessage',
+          tags: ['mcp'],
+          summary: 'A JSON-RPC message for an open MCP SSE session (`?sessionId=` from the endpoint event)',
+          parameters: [{ name: 'sessionId', in: 'query', required: true, schema: { type: 'string' } }],
+          requestBody: { required: true, content: { 'application/json': { schema: { type: 'object' } } } },
+          responses: {
+            '202': { description: 'Accepted; the answer arrives on the session stream.' },
+            '401': unauthorized,
+            '403': problem('A browser request from another origin.'),
+            '404': problem('No open session with this id for this account.'),
+            '429': ref('responses', 'TooManyRequests'),
+            ...bodyProblems,
+          },
+        },
+      },
       '/api/openapi.json': {
         get: {
           operationId: 'getOpenApiDocument',
@@ -602,6 +707,13 @@ export function buildOpenApiDocument(version: string): JsonObject {
       parameters: {
         RunId: { name: 'runId', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } },
         SeriesId: { name: 'seriesId', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } },
+        FrameworkId: {
+          name: 'id',
+          in: 'path',
+          required: true,
+          description: 'A framework id, such as `pestle`.',
+          schema: { type: 'string' },
+        },
         KeyPrefix: {
           name: 'prefix',
           in: 'path',

@@ -1,8 +1,11 @@
-// /api: JSON in (64 KiB at most), problem+json out, a bearer key on every endpoint but the OpenAPI document.
+// /api: JSON in (64 KiB at most), problem+json out, a bearer key on every endpoint but the OpenAPI document
+// and the framework catalogue.
 import { Router } from 'express'
 import type { AppServices } from '#app/context.ts'
 import { briefsRoutes } from '#server/http/api/briefs.ts'
+import { frameworksRoutes } from '#server/http/api/frameworks.ts'
 import { keysRoutes } from '#server/http/api/keys.ts'
+import { mcpRoutes } from '#server/http/api/mcp.ts'
 import { meRoutes } from '#server/http/api/me.ts'
 import { memoryRoutes } from '#server/http/api/memory.ts'
 import { openapiRoutes } from '#server/http/api/openapi.ts'
@@ -15,12 +18,14 @@ export function apiRouter(services: AppServices): Router {
   const router = Router()
   router.use(jsonBody())
   router.use(openapiRoutes())
+  router.use(frameworksRoutes())
   router.use(requireApiPrincipal(services))
   router.use(meRoutes(services))
   router.use(keysRoutes(services))
   router.use(memoryRoutes(services))
   router.use(briefsRoutes(services))
   router.use(seriesRoutes(services))
+  router.use(mcpRoutes(services))
   router.use((req, res) => {
     sendProblem(res, {
       status: 404,

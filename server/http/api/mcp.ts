@@ -1,0 +1,97 @@
+// MCP over HTTP. /api/mcp is Streamable HTTP, stateless: each POST gets a fresh server bound to the
+// caller, so any instance answers. /api/mcp/sse is the legacy HTTP+SSE transport: its session lives
+// in the process that opened it, and only the account that opened it may post to it.
+import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js'
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
+import { type Request, type RequestHandler, type Response, Router } from 'express'
+import type { AppServices } from '#app/context.ts'
+import { methodNotAllowed } from '#server/http/api/method-not-allowed.ts'
+import { principalOf } from '#server/http/api-auth.ts'
+import { clientIp } from '#server/http/client-ip.ts'
+import { sendProblem } from '#server/http/problem.ts'
+import { sendRateLimited, setRateLimitHeaders } from '#server/limits/http.ts'
+import { createMcpServer, type McpCaller } from '#server/mcp/server.ts'
+
+export const MCP_MESSAGES_PATH = '/api/mcp/messages'
+
+/** A page on another site must not drive a local MCP server through the browser (DNS rebinding). */
+const sameOriginIfAny: RequestHandler = (req, res, next) => {
+  const origin = req.get('origin')
+  if (!origin) return next()
+  if (URL.canParse(origin) && new URL(origin).host === req.get('host')) return next()
+  sendProblem(res, {
+    status: 403,
+    title: 'Forbidden',
+    detail: `MCP requests from the origin ${origin} are not allowed.`,
+  })
+}
+
+function toolCalls(body: unknown): number {
+  const messages = Array.isArray(body) ? body : [body]
+  return messages.filter((message) => (message as { method?: unknown } | null)?.method === 'tools/call').length
+}
+
+export function mcpRoutes(services: AppServices): Router {
+  const router = Router()
+  const sessions = new Map<string, { transport: SSEServerTransport; accountId: string }>()
+
+  function caller(req: Request, res: Response): McpCaller {
+    const principal = principalOf(res)
+    return { accountId: principal.accountId, demo: principal.demo, ip: clientIp(req, services.config.TRUST_PROXY) }
+  }
+
+  // 120 tool calls per hour per API key (listing tools and the handshake are free).
+  const limitToolCalls: RequestHandler = async (req, res, next) => {
+    const calls = toolCalls(req.body)
+    if (calls === 0) return next()
+    const principal = principalOf(res)
+    const subject = principal.keyId ?? `account:${principal.accountId}`
+    for (let i = 0; i < calls; i++) {
+      const decision = await services.limits.mcp.check(subject)
+      if (!decision.allowed) return sendRateLimited(res, decision)
+      if (i === calls - 1) setRateLimitHeaders(res, decision)
+    }
+    next()
+  }
+
+  router.post('/mcp', sameOriginIfAny, limitToolCalls, async (req, res) => {
+    const server = createMcpServer(services, caller(req, res))
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined })
+    res.on('close', () => {
+      void transport.close()
+      void server.close()
+    })
+    await server.connect(transport)
+    await transport.handleRequest(req, res, req.body)
+  })
+  // Stateless: no standalone GET stream and no session to DELETE.
+  router.all('/mcp', methodNotAllowed(['POST']))
+
+  router.get('/mcp/sse', sameOriginIfAny, async (req, res) => {
+    const transport = new SSEServerTransport(MCP_MESSAGES_PATH, res)
+    const server = createMcpServer(services, caller(req, res))
+    sessions.set(transport.sessionId, { transport, accountId: principalOf(res).accountId })
+    res.on('close', () => {
+      sessions.delete(transport.sessionId)
+      void server.close()
+    })
+    await server.connect(transport)
+  })
+  router.all('/mcp/sse', methodNotAllowed(['GET']))
+
+  router.post('/mcp/messages', sameOriginIfAny, async (req, res, next) => {
+    const session = sessions.get(String(req.query.sessionId ?? ''))
+    if (!session || session.accountId !== principalOf(res).accountId) {
+      return sendProblem(res, {
+        status: 404,
+        title: 'Not Found',
+        detail: 'No open MCP SSE session with that sessionId here. Open one with GET /api/mcp/sse (or use /api/mcp).',
+      })
+    }
+    await limitToolCalls(req, res, async () => {
+      await session.transport.handlePostMessage(req, res, req.body).catch(next)
+    })
+  })
+  router.all('/mcp/messages', methodNotAllowed(['POST']))
+  return router
+}

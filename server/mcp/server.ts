@@ -1,0 +1,374 @@
+// The MCP server: the nine tools of spec 4, for one caller. A new server is made per request
+// (Streamable HTTP is stateless) or per SSE session, bound to the account that authenticated, so a
+// tool can only ever see that account's runs and topics.
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import { z } from 'zod'
+import type { AppServices } from '#app/context.ts'
+import { isFinalEvent } from '#server/events/run-events.ts'
+import { listFrameworks } from '#server/frameworks/index.ts'
+import { FrameworkFilterSchema, FrameworkListSchema } from '#server/frameworks/types.ts'
+import { describeWait } from '#server/limits/http.ts'
+import { compareAccountTopics, exportTopic, getTopicDelta, searchAccountMemory } from '#server/memory/services.ts'
+import { loadTopicMemory, memoryStats } from '#server/memory/store.ts'
+import { TopicSchema } from '#server/memory/topic-schema.ts'
+import { BriefSchema } from '#server/research/brief.ts'
+import { getRun, viewRun } from '#server/research/runs.ts'
+import { startRun } from '#server/research/start-run.ts'
+
+export type McpCaller = { accountId: string; demo: boolean; ip: string }
+
+const VERSION = '0.1.0'
+const MAX_WAIT_MS = 50_000 // below the ~60 s at which MCP clients give up on a tool call
+const TOTAL_PROGRESS = 5 // the five steps of a run
+
+function ok(structured: Record<string, unknown>, text?: string): CallToolResult {
+  return {
+    content: [{ type: 'text', text: text ?? JSON.stringify(structured, null, 2) }],
+    structuredContent: structured,
+  }
+}
+
+/** An expected failure the model can act on: not a protocol error. */
+function problem(message: string): CallToolResult {
+  return { content: [{ type: 'text', text: message }], isError: true }
+}
+
+const runIdInput = { runId: z.string().describe('The runId research_brief returned.') }
+const topicInput = {
+  topic: TopicSchema.describe('The research topic, as given to research_brief (case and spacing do not matter).'),
+}
+
+const RunStatusOutput = {
+  runId: z.string(),
+  topic: z.string(),
+  status: z.enum(['running', 'complete', 'failed', 'cancelled']),
+  currentStep: z.string().nullable(),
+  createdAt: z.string(),
+  finishedAt: z.string().nullable(),
+  error: z.object({ code: z.string(), message: z.string() }).optional(),
+}
+
+export function createMcpServer(services: AppServices, caller: McpCaller): McpServer {
+  const server = new McpServer({ name: 'sextant', version: VERSION }, { capabilities: { logging: {} } })
+  const { db, memory } = services
+
+  async function ownRun(runId: string) {
+    const row = await getRun(db, runId, caller.accountId)
+    return row ? viewRun(memory.ring, row) : undefined
+  }
+  const noRun = (runId: string) =>
+    problem(`There is no run ${runId} for this API key. Start one with research_brief, or list runs in the dashboard.`)
+  const status = (run: NonNullable<Awaited<ReturnType<typeof ownRun>>>) => ({
+    runId: run.runId,
+    topic: run.topic,
+    status: run.status,
+    currentStep: run.currentStep,
+    createdAt: run.createdAt,
+    finishedAt: run.finishedAt,
+    ...(run.error ? { error: run.error } : {}),
+  })
+
+  server.registerTool(
+    'research_brief',
+    {
+      title: 'Start research',
+      description:
+        'Starts a durable web research run on a topic and returns its runId at once; the run keeps going on the server. ' +
+        'Poll get_run_status until status is complete, then read get_run_report. With wait: true and a progress token, ' +
+        'progress is streamed and the call returns when the run ends or after about 50 s, whichever is first. ' +
+        'Later runs on the same topic skip pages already read and report what changed.',
+      inputSchema: {
+        ...BriefSchema.shape,
+        source: BriefSchema.shape.source.default('mcp'),
+        wait: z
+          .boolean()
+          .default(false)
+          .describe('Stream progress (needs a progress token) and return when done, up to ~50 s.'),
+      },
+      outputSchema: {
+        runId: z.string(),
+        status: z.enum(['running', 'complete', 'failed', 'cancelled']),
+        hasMemory: z.boolean(),
+        runCount: z.number(),
+        currentStep: z.string().nullable().optional(),
+      },
+    },
+    async ({ wait, ...input }, extra) => {
+      const parsed = BriefSchema.safeParse(input)
+      if (!parsed.success) {
+        return problem(
+          `The brief is not valid: ${parsed.error.issues.map((issue) => `${issue.path.join('.') || 'brief'}: ${issue.message}`).join('; ')}`,
+        )
+      }
+      const limiters = caller.demo ? [services.limits.demo, services.limits.runs] : [services.limits.runs]
+      for (const limiter of limiters) {
+        const decision = await limiter.check(caller.ip)
+        if (!decision.allowed)
+          return problem(`${decision.policy.description} Try again in ${describeWait(decision.retryAfterSeconds)}.`)
+      }
+      const started = await startRun(
+        { db, jobs: services.jobs, memory, deadlines: services.deadlines },
+        caller.accountId,
+        parsed.data,
+      )
+      const progressToken = extra._meta?.progressToken
+      if (!wait || progressToken === undefined) return ok(started)
+
+      // Stream the run's steps as progress notifications until it ends or the wait runs out.
+      let done = 0
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(finish, MAX_WAIT_MS)
+        const unsubscribe = services.events.subscribe(started.runId, (event) => {
+          if (event.type === 'step_finished') done += 1
+          void extra
+            .sendNotification({
+              method: 'notifications/progress',
+              params: {
+                progressToken,
+                progress: done,
+                total: TOTAL_PROGRESS,
+                message: `${event.type}${event.step ? ` ${event.step}` : ''}`,
+              },
+            })
+            .catch(() => {})
+          if (isFinalEvent(event.type)) finish()
+        })
+        extra.signal.addEventListener('abort', finish)
+        function finish() {
+          clearTimeout(timer)
+          unsubscribe()
+          resolve()
+        }
+      })
+      const run = await ownRun(started.runId)
+      return ok({ ...started, status: run?.status ?? 'running', currentStep: run?.currentStep ?? null })
+    },
+  )
+
+  server.registerTool(
+    'get_run_status',
+    {
+      title: 'Run status',
+      description: "A run's status (running, complete, failed, cancelled) and the step it is on.",
+      inputSchema: runIdInput,
+      outputSchema: RunStatusOutput,
+      annotations: { readOnlyHint: true },
+    },
+    async ({ runId }) => {
+      const run = await ownRun(runId)
+      return run ? ok(status(run)) : noRun(runId)
+    },
+  )
+
+  server.registerTool(
+    'get_run_report',
+    {
+      title: 'Run report',
+      description:
+        'The report of a complete run: summary (markdown with [n] citations), delta (what is new), and sources.',
+      inputSchema: runIdInput,
+      outputSchema: {
+        runId: z.string(),
+        topic: z.string(),
+        summary: z.string(),
+        delta: z.object({
+          baseline: z.boolean(),
+          since: z.string().nullable(),
+          newFindings: z.array(z.object({ text: z.string(), sources: z.array(z.number()) })),
+          summary: z.string(),
+        }),
+        sources: z.array(
+          z.object({
+            n: z.number(),
+            url: z.string(),
+            title: z.string(),
+            publishedAt: z.string().nullable(),
+            snippet: z.string(),
+          }),
+        ),
+        generatedWith: z.record(z.string(), z.string()),
+      },
+      annotations: { readOnlyHint: true },
+    },
+    async ({ runId }) => {
+      const run = await ownRun(runId)
+      if (!run) return noRun(runId)
+      if (run.status !== 'complete' || !run.report) {
+        const detail =
+          run.status === 'running'
+            ? `still running (step ${run.currentStep ?? 'starting'}); call get_run_status until it is complete`
+            : `${run.status}${run.error ? `: ${run.error.message}` : ''}; start a new run with research_brief`
+        return problem(`The run has no report yet: it is ${detail}.`)
+      }
+      const { summary, delta, sources, generatedWith } = run.report
+      return ok({ runId, topic: run.topic, summary, delta, sources, generatedWith }, `${summary}\n\n${delta.summary}`)
+    },
+  )
+
+  server.registerTool(
+    'get_topic_memory',
+    {
+      title: 'Topic memory',
+      description: 'Everything Sextant remembers about a topic: counts, facts with their sources, and sources.',
+      inputSchema: topicInput,
+      outputSchema: {
+        topic: z.string(),
+        stats: z.object({
+          runCount: z.number(),
+          urlsIndexed: z.number(),
+          factsStored: z.number(),
+          lastRunAt: z.string(),
+        }),
+        facts: z.array(z.object({ text: z.string(), sourceUrls: z.array(z.string()), firstSeen: z.string() })),
+        sources: z.array(z.object({ url: z.string(), title: z.string(), publishedDate: z.string().nullable() })),
+      },
+      annotations: { readOnlyHint: true },
+    },
+    async ({ topic }) => {
+      const stored = await loadTopicMemory(memory, caller.accountId, topic)
+      if (!stored)
+        return problem(
+          `Sextant has no memory of "${topic}" (or it expired after 30 days). Run research_brief on it first.`,
+        )
+      return ok({
+        topic: stored.topic,
+        stats: memoryStats(stored),
+        facts: stored.facts.map((fact) => ({
+          text: fact.text,
+          sourceUrls: fact.sourceUrls,
+          firstSeen: fact.firstSeen.at,
+        })),
+        sources: stored.sources.map((source) => ({
+          url: source.url,
+          title: source.title,
+          publishedDate: source.publishedDate,
+        })),
+      })
+    },
+  )
+
+  server.registerTool(
+    'get_topic_delta',
+    {
+      title: 'What changed',
+      description: 'What the latest run on a topic added to memory: its new facts and sources.',
+      inputSchema: topicInput,
+      outputSchema: {
+        runId: z.string(),
+        at: z.string(),
+        facts: z.array(z.object({ text: z.string(), sourceUrls: z.array(z.string()) })),
+        sources: z.array(z.object({ url: z.string(), title: z.string() })),
+      },
+      annotations: { readOnlyHint: true },
+    },
+    async ({ topic }) => {
+      const delta = await getTopicDelta(memory, caller.accountId, topic)
+      if (!delta) return problem(`Sextant has no memory of "${topic}". Run research_brief on it first.`)
+      return ok({
+        runId: delta.runId,
+        at: delta.at,
+        facts: delta.facts.map((fact) => ({ text: fact.text, sourceUrls: fact.sourceUrls })),
+        sources: delta.sources.map((source) => ({ url: source.url, title: source.title })),
+      })
+    },
+  )
+
+  server.registerTool(
+    'compare_topics',
+    {
+      title: 'Compare topics',
+      description: 'Side by side: the facts and sources two topics share, and those unique to each.',
+      inputSchema: {
+        topicA: TopicSchema.describe('The first topic.'),
+        topicB: TopicSchema.describe('The second topic.'),
+      },
+      outputSchema: {
+        topics: z.array(z.string()),
+        summary: z.record(z.string(), z.number()),
+        sharedSources: z.array(z.string()),
+        sharedFacts: z.array(z.object({ a: z.string(), b: z.string() })),
+        onlyA: z.array(z.string()),
+        onlyB: z.array(z.string()),
+      },
+      annotations: { readOnlyHint: true },
+    },
+    async ({ topicA, topicB }) => {
+      const result = await compareAccountTopics(memory, caller.accountId, topicA, topicB)
+      if ('missing' in result)
+        return problem(
+          `No memory for ${result.missing.map((topic) => `"${topic}"`).join(' and ')}. Run research_brief on it first.`,
+        )
+      const { comparison } = result
+      return ok({
+        topics: comparison.topics,
+        summary: comparison.summary,
+        sharedSources: comparison.sharedSources.map((source) => source.url),
+        sharedFacts: comparison.sharedFacts.map((pair) => ({ a: pair.a.text, b: pair.b.text })),
+        onlyA: comparison.onlyA.facts.map((fact) => fact.text),
+        onlyB: comparison.onlyB.facts.map((fact) => fact.text),
+      })
+    },
+  )
+
+  server.registerTool(
+    'search_memory',
+    {
+      title: 'Search memory',
+      description: 'Keyword search across all your topics; returns the best matching facts with their topic.',
+      inputSchema: {
+        query: z.string().trim().min(1).max(500).describe('Words to look for.'),
+        limit: z.number().int().min(1).max(100).default(20).describe('At most this many results.'),
+      },
+      outputSchema: {
+        results: z.array(
+          z.object({ topic: z.string(), fact: z.string(), sourceUrls: z.array(z.string()), score: z.number() }),
+        ),
+      },
+      annotations: { readOnlyHint: true },
+    },
+    async ({ query, limit }) => {
+      const hits = await searchAccountMemory(memory, caller.accountId, query, { limit })
+      return ok({
+        results: hits.map((hit) => ({
+          topic: hit.topic,
+          fact: hit.fact.text,
+          sourceUrls: hit.fact.sourceUrls,
+          score: Math.round(hit.score * 1000) / 1000,
+        })),
+      })
+    },
+  )
+
+  server.registerTool(
+    'list_frameworks',
+    {
+      title: 'Research frameworks',
+      description:
+        'The research frameworks (analysis lenses) a brief can apply with frameworkId, optionally with reportStyle "framework": ' +
+        'what each is for, the questions it asks and the report sections it produces.',
+      inputSchema: FrameworkFilterSchema.shape,
+      outputSchema: FrameworkListSchema.shape,
+      annotations: { readOnlyHint: true },
+    },
+    async (filter) => ok(listFrameworks(filter)),
+  )
+
+  server.registerTool(
+    'export_topic',
+    {
+      title: 'Export topic',
+      description: "A topic's knowledge as a markdown document: stats, facts with citations, sources, run history.",
+      inputSchema: topicInput,
+      outputSchema: { topic: z.string(), markdown: z.string() },
+      annotations: { readOnlyHint: true },
+    },
+    async ({ topic }) => {
+      const markdown = await exportTopic(memory, caller.accountId, topic)
+      if (!markdown) return problem(`Sextant has no memory of "${topic}". Run research_brief on it first.`)
+      return ok({ topic, markdown }, markdown)
+    },
+  )
+
+  return server
+}

@@ -1,0 +1,187 @@
+// The MCP server through the SDK's own client, over Streamable HTTP and legacy SSE.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { afterAll, beforeAll, expect, test } from 'vitest'
+import { createTestAccount } from '#test/support/accounts.ts'
+import { startTestApp, type TestApp } from '#test/support/app.ts'
+
+let app: TestApp
+beforeAll(async () => {
+  app = await startTestApp({ env: { RATE_LIMIT_RUNS_PER_HOUR: '1000', RATE_LIMIT_MCP_PER_HOUR: '120' } })
+})
+afterAll(() => app.stop())
+
+const TOOLS = [
+  'compare_topics',
+  'export_topic',
+  'get_run_report',
+  'get_run_status',
+  'get_topic_delta',
+  'get_topic_memory',
+  'list_frameworks',
+  'research_brief',
+  'search_memory',
+]
+
+async function connect(key: string, transport: 'http' | 'sse') {
+  const headers = { Authorization: `Bearer ${key}` }
+  const client = new Client({ name: 'sextant-test', version: '1.0.0' })
+  if (transport === 'http') {
+    await client.connect(new StreamableHTTPClientTransport(new URL('/api/mcp', app.url), { requestInit: { headers } }))
+  } else {
+    await client.connect(
+      new SSEClientTransport(new URL('/api/mcp/sse', app.url), {
+        requestInit: { headers },
+      }),
+    )
+  }
+  return client
+}
+
+type Structured = Record<string, unknown>
+async function call(client: Client, name: string, args: Record<string, unknown>) {
+  const result = await client.callTool({ name, arguments: args })
+  return {
+    isError: result.isError === true,
+    structured: result.structuredContent as Structured,
+    text: (result.content as Array<{ text: string }>)[0]?.text ?? '',
+  }
+}
+
+async function untilComplete(client: Client, runId: string) {
+  const deadline = Date.now() + 30_000
+  for (;;) {
+    const { structured } = await call(client, 'get_run_status', { runId })
+    if (structured.status !== 'running') return structured
+    if (Date.now() > deadline) throw new Error(`run ${runId} did not finish`)
+    await new Promise((resolve) => setTimeout(resolve, 150))
+  }
+}
+
+for (const transport of ['http', 'sse'] as const) {
+  test(`${transport}: the nine tools, and a full research flow from brief to export`, async () => {
+    const user = await createTestAccount(app.db)
+    const client = await connect(user.key, transport)
+    try {
+      const { tools } = await client.listTools()
+      expect(tools.map((tool) => tool.name).sort()).toEqual(TOOLS)
+      const report = tools.find((tool) => tool.name === 'get_run_report')
+      expect(report?.annotations?.readOnlyHint).toBe(true)
+      expect(report?.outputSchema).toBeDefined()
+      expect(tools.find((tool) => tool.name === 'research_brief')?.inputSchema.properties).toHaveProperty('topic')
+
+      const topic = `heat pumps in cold climates ${transport}`
+      const started = await call(client, 'research_brief', { topic, depth: 'quick', timeframe: 'all' })
+      expect(started.structured).toMatchObject({ status: 'running', hasMemory: false, runCount: 0 })
+      const runId = started.structured.runId as string
+
+      // Not complete yet, or complete: either way the report tool answers sensibly.
+      const early = await call(client, 'get_run_report', { runId })
+      if (early.isError) expect(early.text).toMatch(/no report yet/)
+      expect(await untilComplete(client, runId)).toMatchObject({ status: 'complete', currentStep: null })
+      const report1 = await call(client, 'get_run_report', { runId })
+      expect(report1.isError).toBe(false)
+      expect(report1.structured).toMatchObject({ runId, delta: { baseline: true } })
+      expect((report1.structured.sources as unknown[]).length).toBeGreaterThan(0)
+
+      const memory = await call(client, 'get_topic_memory', { topic: topic.toUpperCase() })
+      expect(memory.structured).toMatchObject({ stats: { runCount: 1 } })
+      expect((memory.structured.facts as unknown[]).length).toBeGreaterThan(0)
+
+      // A second run, waited for with progress notifications.
+      const progress: number[] = []
+      const waited = await client.callTool(
+        { name: 'research_brief', arguments: { topic, depth: 'quick', timeframe: 'all', wait: true } },
+        undefined,
+        { onprogress: (update) => progress.push(update.progress), timeout: 60_000 },
+      )
+      const second = waited.structuredContent as Structured
+      expect(second).toMatchObject({ hasMemory: true, runCount: 1 })
+      if (second.status === 'running') await untilComplete(client, second.runId as string)
+      expect(progress.length).toBeGreaterThan(0)
+
+      const delta = await call(client, 'get_topic_delta', { topic })
+      expect(delta.structured).toMatchObject({ runId: second.runId })
+
+      const other = `sodium-ion batteries ${transport}`
+      const otherRun = await call(client, 'research_brief', { topic: other, depth: 'quick', timeframe: 'all' })
+      await untilComplete(client, otherRun.structured.runId as string)
+      const search = await call(client, 'search_memory', { query: 'heat pump' })
+      expect(
+        (search.structured.results as Array<{ topic: string }>).some((hit) => hit.topic.startsWith('heat pumps')),
+      ).toBe(true)
+      const compared = await call(client, 'compare_topics', { topicA: topic, topicB: other })
+      expect(compared.isError).toBe(false)
+      expect(compared.structured.topics).toHaveLength(2)
+      const exported = await call(client, 'export_topic', { topic })
+      expect(exported.text).toMatch(/^# heat pumps in cold climates/)
+
+      const frameworks = await call(client, 'list_frameworks', {})
+      expect((frameworks.structured.frameworks as Array<{ id: string }>).map((framework) => framework.id)).toContain(
+        'pestle',
+      )
+
+      // Expected failures are tool results that tell the model what to do, not protocol errors.
+      const missing = await call(client, 'get_topic_memory', { topic: 'never researched' })
+      expect(missing).toMatchObject({ isError: true, text: expect.stringMatching(/Run research_brief/) })
+    } finally {
+      await client.close()
+    }
+  })
+}
+
+test("another account's run is not visible, and a key is required", async () => {
+  const alice = await createTestAccount(app.db)
+  const bob = await createTestAccount(app.db)
+  const aliceClient = await connect(alice.key, 'http')
+  const bobClient = await connect(bob.key, 'http')
+  try {
+    const { structured } = await call(aliceClient, 'research_brief', { topic: 'alice private', depth: 'quick' })
+    for (const tool of ['get_run_status', 'get_run_report']) {
+      const peek = await call(bobClient, tool, { runId: structured.runId })
+      expect(peek).toMatchObject({ isError: true, text: expect.stringMatching(/no run/) })
+    }
+  } finally {
+    await aliceClient.close()
+    await bobClient.close()
+  }
+  for (const path of ['/api/mcp', '/api/mcp/sse']) {
+    const response = await app.fetch(path, {
+      method: path.endsWith('sse') ? 'GET' : 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: path.endsWith('sse') ? undefined : JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    })
+    expect(response.status).toBe(401)
+    expect(response.headers.get('www-authenticate')).toMatch(/^Bearer/)
+  }
+})
+
+test('the 121st tool call in an hour is 429 with the rate-limit headers', async () => {
+  const user = await createTestAccount(app.db)
+  const client = await connect(user.key, 'http')
+  try {
+    for (let i = 0; i < 120; i++) await client.callTool({ name: 'list_frameworks', arguments: {} })
+    await client.listTools() // not a tool call: not counted
+  } finally {
+    await client.close()
+  }
+  const response = await app.fetch('/api/mcp', {
+    method: 'POST',
+    headers: {
+      Authorization: `Bearer ${user.key}`,
+      'Content-Type': 'application/json',
+      Accept: 'application/json, text/event-stream',
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 7,
+      method: 'tools/call',
+      params: { name: 'list_frameworks', arguments: {} },
+    }),
+  })
+  expect(response.status).toBe(429)
+  expect(response.headers.get('ratelimit-policy')).toBe('"mcp";q=120;w=3600')
+  expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0)
+  expect(await response.json()).toMatchObject({ limit: 'mcp', quota: 120 })
+})
