@@ -6,4 +6,6 @@ export default [
   route('login', 'routes/login.tsx'),
   route('logout', 'routes/logout.tsx'),
   route('dashboard', 'routes/dashboard.tsx'),
+  route('dashboard/runs/:runId', 'routes/dashboard-run.tsx'),
+  route('trial', 'routes/trial.tsx'),
 ] satisfies RouteConfig
