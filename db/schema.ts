@@ -13,7 +13,8 @@ export interface AccountsTable {
   id: Generated<string>
   email: string
   password_hash: string | null
-  kind: Generated<'standard' | 'local' | 'demo'>
+  kind: Generated<'standard' | 'local' | 'demo' | 'trial'>
+  trial_token_hash: string | null
   created_at: Generated<Date>
 }
 

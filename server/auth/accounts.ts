@@ -3,7 +3,7 @@ import type { Db } from '#db/database.ts'
 import type { AccountsTable } from '#db/schema.ts'
 import { hashSecret, verifySecret } from '#server/auth/secrets.ts'
 
-export type Account = { id: string; email: string; kind: 'standard' | 'local' | 'demo'; createdAt: Date }
+export type Account = { id: string; email: string; kind: 'standard' | 'local' | 'demo' | 'trial'; createdAt: Date }
 
 export const LOCAL_ACCOUNT_EMAIL = 'you@sextant.local'
 export const DEMO_ACCOUNT_EMAIL = 'demo@sextant.local'

@@ -138,7 +138,7 @@ const CreatedApiKeySchema = ApiKeySchema.extend({
 })
 
 const MeSchema = z.object({
-  account: z.object({ id: z.uuid(), email: z.string(), kind: z.enum(['standard', 'local', 'demo']) }),
+  account: z.object({ id: z.uuid(), email: z.string(), kind: z.enum(['standard', 'local', 'demo', 'trial']) }),
   auth: z.object({
     via: z.enum(['api_key', 'local_dev']),
     keyPrefix: z.string().nullable(),

@@ -1,0 +1,34 @@
+// The no-login trial: each visitor gets a random token in an httpOnly cookie and an account of
+// kind 'trial' found by the token's hash. Trial runs use the demo key's limit (per IP per day).
+import type { Db } from '#db/database.ts'
+import { randomToken, sha256 } from '#server/auth/secrets.ts'
+
+export const TRIAL_COOKIE = 'sx_trial'
+const TRIAL_DAYS = 30
+
+/** The trial account for this token, if the visitor has one. */
+export async function findTrialAccountId(db: Db, token: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('accounts')
+    .select('id')
+    .where('trial_token_hash', '=', sha256(token))
+    .executeTakeFirst()
+  return row?.id
+}
+
+/** A new trial visitor: a token for the cookie and an account tied to it. */
+export async function createTrialAccount(db: Db): Promise<{ token: string; accountId: string }> {
+  const token = randomToken()
+  const hash = sha256(token)
+  const row = await db
+    .insertInto('accounts')
+    .values({ email: `trial-${hash.slice(0, 16)}@trial.sextant.local`, kind: 'trial', trial_token_hash: hash })
+    .returning('id')
+    .executeTakeFirstOrThrow()
+  return { token, accountId: row.id }
+}
+
+export function trialCookie(token: string, secure: boolean): string {
+  const expires = new Date(Date.now() + TRIAL_DAYS * 86_400_000).toUTCString()
+  return `${TRIAL_COOKIE}=${encodeURIComponent(token)}; Path=/; HttpOnly; SameSite=Lax; Expires=${expires}${secure ? '; Secure' : ''}`
+}
