@@ -27,7 +27,8 @@ export type AppServices = {
   /** The account of local development auth, when there is one (see server/auth/provision.ts). */
   localAccountId: string | undefined
 }
-export type RequestInfo = { requestId: string; nonce: string }
+/** Per request: its id, the CSP nonce, and the client address (as TRUST_PROXY allows) for rate limits. */
+export type RequestInfo = { requestId: string; nonce: string; ip: string }
 
 type Keys = { services: RouterContext<AppServices>; request: RouterContext<RequestInfo> }
 const store = globalThis as typeof globalThis & { __sextantContextKeys?: Keys }

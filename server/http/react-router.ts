@@ -5,6 +5,7 @@ import express, { type Router } from 'express'
 import type { ServerBuild } from 'react-router'
 import { type AppServices, requestInfoContext, servicesContext } from '#app/context.ts'
 import { clientBuildDir, serverBuildPath } from '#server/http/app-build.ts'
+import { clientIp } from '#server/http/client-ip.ts'
 
 // The request handler checks `context instanceof RouterContextProvider` against the copy of
 // react-router that @react-router/express loads. Node's require gives us that same copy, even
@@ -36,10 +37,14 @@ export async function mountReactRouter(services: AppServices): Promise<ReactRout
     createRequestHandler({
       build,
       mode: services.config.NODE_ENV,
-      getLoadContext(_req, res) {
+      getLoadContext(req, res) {
         const context = new RouterContextProvider()
         context.set(servicesContext, services)
-        context.set(requestInfoContext, { requestId: res.locals.requestId, nonce: res.locals.cspNonce })
+        context.set(requestInfoContext, {
+          requestId: res.locals.requestId,
+          nonce: res.locals.cspNonce,
+          ip: clientIp(req, services.config.TRUST_PROXY),
+        })
         return context
       },
     }),
