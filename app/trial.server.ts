@@ -1,0 +1,79 @@
+// The no-login trial's server side: which trial account this browser is, and whether its address
+// may start another run today.
+import type { RouterContextProvider } from 'react-router'
+import { requestInfoContext, servicesContext } from '#app/context.ts'
+import { readCookie } from '#server/auth/sessions.ts'
+import { createTrialAccount, findTrialAccountId, TRIAL_COOKIE, trialCookie } from '#server/auth/trial.ts'
+import type { LimitDecision } from '#server/limits/limiter.ts'
+
+type Args = { request: Request; context: Readonly<RouterContextProvider> }
+
+/** This browser's trial account, if its cookie names one. */
+export async function getTrialAccountId({ request, context }: Args): Promise<string | undefined> {
+  const token = readCookie(request.headers.get('cookie'), TRIAL_COOKIE)
+  if (!token) return undefined
+  return findTrialAccountId(context.get(servicesContext).db, token)
+}
+
+/** The visitor's trial account, created on first use; `setCookie` is set when a new one was made. */
+export async function ensureTrialAccount(args: Args): Promise<{ accountId: string; setCookie?: string }> {
+  const existing = await getTrialAccountId(args)
+  if (existing) return { accountId: existing }
+  const { token, accountId } = await createTrialAccount(args.context.get(servicesContext).db)
+  return { accountId, setCookie: trialCookie(token, isSecure(args)) }
+}
+
+/**
+ * The address trial limits count against. The Express server derives it (socket address, or the
+ * proxy headers when TRUST_PROXY says how many proxies to believe) and passes it in the context;
+ * reading headers here would let any visitor pick their own bucket.
+ */
+export function trialClientIp({ context }: Pick<Args, 'context'>): string {
+  return context.get(requestInfoContext).ip || 'unknown'
+}
+
+/**
+ * Checks the trial's daily limit and then the runs-per-hour limit that every run start passes, in
+ * the order the demo key's API requests use. An allowed check counts as a use; undefined means go on.
+ */
+export async function checkTrialLimits(args: Pick<Args, 'context'>): Promise<string | undefined> {
+  const { limits } = args.context.get(servicesContext)
+  const ip = trialClientIp(args)
+  const daily = await limits.demo.check(ip)
+  if (!daily.allowed) {
+    return `You have used today's ${daily.policy.limit} trial runs from this address. You can start another ${whenAllowed(daily)}.`
+  }
+  const hourly = await limits.runs.check(ip)
+  if (!hourly.allowed) {
+    return `${hourly.policy.description} You can start another ${whenAllowed(hourly)}.`
+  }
+  return undefined
+}
+
+/** "in 5 hours, at 14:20 UTC": both, so it reads right in any time zone. */
+export function whenAllowed(decision: Pick<LimitDecision, 'retryAfterSeconds' | 'checkedAt'>): string {
+  const seconds = Math.max(1, decision.retryAfterSeconds)
+  const at = new Date(decision.checkedAt.getTime() + seconds * 1000)
+  const time = at.toISOString().slice(11, 16)
+  const sameDay = at.toISOString().slice(0, 10) === decision.checkedAt.toISOString().slice(0, 10)
+  const day = sameDay ? '' : ` tomorrow (${at.toUTCString().slice(0, 11)})`
+  return `in ${describeWait(seconds)}, at ${time} UTC${day}`
+}
+
+// server/limits/http.ts has the same rounding, but it imports Express; the page needs only this.
+function describeWait(seconds: number): string {
+  if (seconds < 60) return plural(Math.ceil(seconds), 'second')
+  if (seconds < 90 * 60) return plural(Math.ceil(seconds / 60), 'minute')
+  return plural(Math.ceil(seconds / 3600), 'hour')
+}
+
+function plural(count: number, unit: string): string {
+  return `${count} ${unit}${count === 1 ? '' : 's'}`
+}
+
+// As in app/session.server.ts: a Secure cookie would be dropped on plain-http localhost.
+function isSecure({ request, context }: Args): boolean {
+  const url = new URL(request.url)
+  const local = url.hostname === 'localhost' || url.hostname === '127.0.0.1' || url.hostname === '[::1]'
+  return url.protocol === 'https:' || (context.get(servicesContext).config.NODE_ENV === 'production' && !local)
+}

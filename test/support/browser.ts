@@ -1,0 +1,41 @@
+// Debian's Chromium driven by playwright-core (a browser download is not possible here: see stack.md).
+// Screenshots land in test-results/screenshots for a person to review after the run.
+import fs from 'node:fs'
+import path from 'node:path'
+import { type Browser, chromium, type Page } from 'playwright-core'
+import { projectRoot } from '#server/http/app-build.ts'
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+export const hasChromium = fs.existsSync(CHROMIUM)
+const SCREENSHOTS = path.join(projectRoot, 'test-results', 'screenshots')
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-quic',
+    ],
+  })
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  fs.mkdirSync(SCREENSHOTS, { recursive: true })
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true })
+}
+
+/** Fails the test on any console error or CSP violation the page reports. */
+export function collectPageErrors(page: Page): string[] {
+  const errors: string[] = []
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text())
+  })
+  page.on('pageerror', (error) => errors.push(error.message))
+  return errors
+}
