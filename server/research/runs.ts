@@ -1,6 +1,6 @@
 // Runs in Postgres. The brief and the progress are clear; the checkpoint (what steps produced,
 // including fetched page text) and the report are sealed with the memory key ring.
-import { type Selectable, sql } from 'kysely'
+import { type Selectable, sql, type Updateable } from 'kysely'
 import type { Db } from '#db/database.ts'
 import type { RunStatus, RunsTable } from '#db/schema.ts'
 import { type KeyRing, openJson, sealJson } from '#server/memory/crypto.ts'
@@ -178,59 +178,38 @@ export async function writeCheckpoint(db: Db, ring: KeyRing, runId: string, chec
     .execute()
 }
 
-/** Completes a running run; false when it was no longer running (cancelled meanwhile). */
-export async function completeRun(db: Db, ring: KeyRing, runId: string, report: Report): Promise<boolean> {
+/**
+ * Moves a running run to its end state. False when it was no longer running: another ending (a
+ * cancel, the sweeper, a retried job) got there first, and this one must not announce itself.
+ * The checkpoint's work is done by then; the report holds what is kept.
+ */
+async function finishRun(db: Db, runId: string, values: Updateable<RunsTable>, accountId?: string): Promise<boolean> {
+  let query = db
+    .updateTable('runs')
+    .set({ current_step: null, finished_at: new Date(), checkpoint: null, checkpoint_key_id: null, ...values })
+    .where('id', '=', runId)
+    .where('status', '=', 'running')
+  if (accountId) query = query.where('account_id', '=', accountId)
+  const result = await query.executeTakeFirst()
+  return result.numUpdatedRows > 0n
+}
+
+export function completeRun(db: Db, ring: KeyRing, runId: string, report: Report): Promise<boolean> {
   const sealed = sealJson(ring, report, reportData(runId))
-  const result = await db
-    .updateTable('runs')
-    .set({
-      status: 'complete',
-      current_step: null,
-      report: sealed.ciphertext,
-      report_key_id: sealed.keyId,
-      usage: JSON.stringify(report.usage),
-      finished_at: new Date(),
-      // The checkpoint's work is done; the report holds what is kept.
-      checkpoint: null,
-      checkpoint_key_id: null,
-    })
-    .where('id', '=', runId)
-    .where('status', '=', 'running')
-    .executeTakeFirst()
-  return result.numUpdatedRows > 0n
+  return finishRun(db, runId, {
+    status: 'complete',
+    report: sealed.ciphertext,
+    report_key_id: sealed.keyId,
+    usage: JSON.stringify(report.usage),
+  })
 }
 
-export async function failRun(db: Db, runId: string, error: RunError): Promise<boolean> {
-  const result = await db
-    .updateTable('runs')
-    .set({
-      status: 'failed',
-      error: JSON.stringify(error),
-      finished_at: new Date(),
-      checkpoint: null,
-      checkpoint_key_id: null,
-    })
-    .where('id', '=', runId)
-    .where('status', '=', 'running')
-    .executeTakeFirst()
-  return result.numUpdatedRows > 0n
+export function failRun(db: Db, runId: string, error: RunError): Promise<boolean> {
+  return finishRun(db, runId, { status: 'failed', error: JSON.stringify(error) })
 }
 
-export async function cancelRun(db: Db, runId: string, accountId: string): Promise<boolean> {
-  const result = await db
-    .updateTable('runs')
-    .set({
-      status: 'cancelled',
-      finished_at: new Date(),
-      current_step: null,
-      checkpoint: null,
-      checkpoint_key_id: null,
-    })
-    .where('id', '=', runId)
-    .where('account_id', '=', accountId)
-    .where('status', '=', 'running')
-    .executeTakeFirst()
-  return result.numUpdatedRows > 0n
+export function cancelRun(db: Db, runId: string, accountId: string): Promise<boolean> {
+  return finishRun(db, runId, { status: 'cancelled' }, accountId)
 }
 
 /** Running runs past their deadline (their worker is gone or stuck). */
