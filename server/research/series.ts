@@ -92,15 +92,19 @@ export async function claimSlot(
   return { accountId: series.account_id, brief: { ...(series.brief as Brief), source: 'schedule' } }
 }
 
-async function seriesState(db: Db, seriesId: string, status: SeriesStatus): Promise<SeriesState> {
-  if (status !== 'active') return status
+async function hasRunningRun(db: Db, seriesId: string): Promise<boolean> {
   const running = await db
     .selectFrom('runs')
     .select('id')
     .where('series_id', '=', seriesId)
     .where('status', '=', 'running')
     .executeTakeFirst()
-  return running ? 'running' : 'sleeping'
+  return running !== undefined
+}
+
+async function seriesState(db: Db, seriesId: string, status: SeriesStatus): Promise<SeriesState> {
+  if (status !== 'active') return status
+  return (await hasRunningRun(db, seriesId)) ? 'running' : 'sleeping'
 }
 
 export async function recurringInfo(db: Db, seriesId: string): Promise<RecurringInfo | undefined> {
@@ -198,12 +202,7 @@ export async function setSeriesStatus(
       return 'ok'
     }
     // Resuming: a new slot (the paused one's wake job finds itself stale), unless a run is going.
-    const running = await trx
-      .selectFrom('runs')
-      .select('id')
-      .where('series_id', '=', seriesId)
-      .where('status', '=', 'running')
-      .executeTakeFirst()
+    const running = await hasRunningRun(trx, seriesId)
     const slot = series.slot + 1
     // Back on its old schedule: the pending time, else one interval after the last run ended.
     const lastEnd = await trx
