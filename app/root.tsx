@@ -16,7 +16,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <Meta />
-        <Links />
+        {/* Stylesheets need no nonce (style-src 'self'); an empty one keeps server and client markup equal. */}
+        <Links nonce="" />
       </head>
       <body className="h-full bg-slate-50 text-slate-900 antialiased">
         {children}

@@ -4,6 +4,7 @@ import type { RouterContextProvider } from 'react-router'
 import { requestInfoContext, servicesContext } from '#app/context.ts'
 import { readCookie } from '#server/auth/sessions.ts'
 import { createTrialAccount, findTrialAccountId, TRIAL_COOKIE, trialCookie } from '#server/auth/trial.ts'
+import { describeWait } from '#server/limits/http.ts'
 import type { LimitDecision } from '#server/limits/limiter.ts'
 
 type Args = { request: Request; context: Readonly<RouterContextProvider> }
@@ -50,25 +51,14 @@ export async function checkTrialLimits(args: Pick<Args, 'context'>): Promise<str
   return undefined
 }
 
-/** "in 5 hours, at 14:20 UTC": both, so it reads right in any time zone. */
+/** "in 5 hours, at 14:20 UTC" (plus the day when it is not today): the wait reads right in any time zone. */
 export function whenAllowed(decision: Pick<LimitDecision, 'retryAfterSeconds' | 'checkedAt'>): string {
   const seconds = Math.max(1, decision.retryAfterSeconds)
   const at = new Date(decision.checkedAt.getTime() + seconds * 1000)
   const time = at.toISOString().slice(11, 16)
   const sameDay = at.toISOString().slice(0, 10) === decision.checkedAt.toISOString().slice(0, 10)
-  const day = sameDay ? '' : ` tomorrow (${at.toUTCString().slice(0, 11)})`
+  const day = sameDay ? '' : ` on ${at.toUTCString().slice(0, 11)}`
   return `in ${describeWait(seconds)}, at ${time} UTC${day}`
-}
-
-// server/limits/http.ts has the same rounding, but it imports Express; the page needs only this.
-function describeWait(seconds: number): string {
-  if (seconds < 60) return plural(Math.ceil(seconds), 'second')
-  if (seconds < 90 * 60) return plural(Math.ceil(seconds / 60), 'minute')
-  return plural(Math.ceil(seconds / 3600), 'hour')
-}
-
-function plural(count: number, unit: string): string {
-  return `${count} ${unit}${count === 1 ? '' : 's'}`
 }
 
 // As in app/session.server.ts: a Secure cookie would be dropped on plain-http localhost.

@@ -223,9 +223,7 @@ test('corpus: re-indexing updates documents by url; bad files are skipped with a
       .select(['title', 'text'])
       .where('url', '=', 'https://corpus.local/notes/kelp')
       .execute()
-    expect(kelp).toEqual([
-      { title: 'Kelp farming, revised', text: '# Kelp farming, revised\n\nKelp now grows in warm water.' },
-    ])
+    expect(kelp).toEqual([{ title: 'Kelp farming, revised', text: 'Kelp now grows in warm water.' }])
     const { count } = await database.db
       .selectFrom('corpus_documents')
       .select((eb) => eb.fn.countAll<number>().as('count'))

@@ -1,6 +1,164 @@
-import { redirect } from 'react-router'
+import { data } from 'react-router'
+import { AppShell } from '#app/components/app-shell.tsx'
+import { LocalTime } from '#app/components/local-time.tsx'
+import { ReportView } from '#app/components/report-view.tsx'
+import { StatusBadge } from '#app/components/status-badge.tsx'
+import { StepTimeline, stepLabel, type TimelineEvent } from '#app/components/step-timeline.tsx'
+import { isFinalEventType, useRunEvents } from '#app/components/use-run-events.ts'
+import { servicesContext } from '#app/context.ts'
+import { requireAccount } from '#app/session.server.ts'
+import type { RunStatus } from '#db/schema.ts'
+import { readRunEvents } from '#server/events/run-events.ts'
+import { findFramework } from '#server/frameworks/index.ts'
+import { getRun, viewRun } from '#server/research/runs.ts'
+import { recurringInfo } from '#server/research/series.ts'
+import type { Route } from './+types/dashboard-run'
 
-// Placeholder until the run page lands: the dashboard lists runs.
-export function loader() {
-  return redirect('/dashboard')
+export function meta({ loaderData }: Route.MetaArgs) {
+  return [{ title: loaderData ? `${loaderData.run.topic} · Sextant` : 'Run · Sextant' }]
+}
+
+export async function loader(args: Route.LoaderArgs) {
+  const account = await requireAccount(args)
+  const services = args.context.get(servicesContext)
+  const row = await getRun(services.db, args.params.runId, account.id)
+  // Another account's run is "not found" too: saying it exists would leak that it does.
+  if (!row) throw data('There is no run at this address for your account.', { status: 404 })
+  const [events, recurring] = await Promise.all([
+    readRunEvents(services.db, row.id, 0),
+    row.series_id ? recurringInfo(services.db, row.series_id) : undefined,
+  ])
+  const run = viewRun(services.memory.ring, row)
+  const framework = run.brief.frameworkId ? findFramework(run.brief.frameworkId) : undefined
+  return {
+    email: account.email,
+    run,
+    frameworkName: framework?.name ?? run.brief.frameworkId ?? null,
+    recurring: recurring ?? null,
+    events: events.map(({ id, type, step, data, createdAt }): TimelineEvent => ({ id, type, step, data, createdAt })),
+  }
+}
+
+export default function DashboardRun({ loaderData }: Route.ComponentProps) {
+  // Keyed by run: moving from one run's page to another's starts a fresh event stream.
+  return (
+    <AppShell email={loaderData.email}>
+      <RunPage key={loaderData.run.runId} {...loaderData} />
+    </AppShell>
+  )
+}
+
+const TIMEFRAMES: Record<string, string> = {
+  '7d': 'Last 7 days',
+  '30d': 'Last 30 days',
+  '90d': 'Last 90 days',
+  all: 'Any time',
+}
+const STYLES: Record<string, string> = {
+  executive: 'Executive summary',
+  bullet: 'Bullet points by theme',
+  memo: 'Memo',
+  framework: 'Framework sections',
+}
+
+function RunPage({ run, frameworkName, recurring, events: loadedEvents }: Route.ComponentProps['loaderData']) {
+  const events = useRunEvents(run.runId, loadedEvents, run.status === 'running')
+  // The stream's final event is known before the reload that brings the report.
+  const final = events.findLast((event) => isFinalEventType(event.type))
+  const status: RunStatus = run.status !== 'running' ? run.status : final ? (final.type as RunStatus) : 'running'
+  const currentStep =
+    status === 'running' ? (events.findLast((event) => event.type === 'step_started')?.step ?? run.currentStep) : null
+  const streamedError = final?.type === 'failed' ? (final.data.error as { message?: unknown } | undefined) : undefined
+  const errorMessage =
+    run.error?.message ?? (typeof streamedError?.message === 'string' ? streamedError.message : undefined)
+  const brief = run.brief
+
+  return (
+    <article className="flex flex-col gap-6">
+      <header className="flex flex-col gap-3">
+        <a href="/dashboard" className="text-sm text-indigo-700 underline-offset-2 hover:underline">
+          ← All runs
+        </a>
+        <h1 className="text-2xl font-semibold tracking-tight break-words">{run.topic}</h1>
+        <div className="flex flex-wrap items-center gap-2 text-sm text-slate-600">
+          <StatusBadge status={status} step={currentStep} />
+          {recurring && (recurring.state === 'sleeping' || recurring.state === 'paused') ? (
+            <StatusBadge status={recurring.state} />
+          ) : null}
+          <span>
+            Started <LocalTime iso={run.createdAt} />
+            {run.finishedAt ? (
+              <>
+                {' '}
+                · finished <LocalTime iso={run.finishedAt} />
+              </>
+            ) : null}
+          </span>
+        </div>
+        <dl className="grid grid-cols-1 gap-x-6 gap-y-2 rounded-lg border border-slate-200 bg-white p-4 text-sm sm:grid-cols-2 lg:grid-cols-4">
+          <BriefItem term="Depth">
+            {brief.depth === 'quick' ? 'Quick (about 45 s)' : 'Deep (about 90 s)'}
+            {brief.recurring ? ', every 7 days' : ''}
+          </BriefItem>
+          <BriefItem term="Timeframe">{TIMEFRAMES[brief.timeframe] ?? brief.timeframe}</BriefItem>
+          <BriefItem term="Report style">{STYLES[brief.reportStyle] ?? brief.reportStyle}</BriefItem>
+          <BriefItem term="Framework">{frameworkName ?? 'None'}</BriefItem>
+          {brief.objective ? <BriefItem term="Objective">{brief.objective}</BriefItem> : null}
+          {brief.focus ? <BriefItem term="Focus">{brief.focus}</BriefItem> : null}
+          {recurring?.state === 'sleeping' && recurring.nextRunAt ? (
+            <BriefItem term="Next run">
+              <LocalTime iso={recurring.nextRunAt} />
+            </BriefItem>
+          ) : null}
+        </dl>
+      </header>
+
+      <div className="grid gap-6 lg:grid-cols-[20rem_minmax(0,1fr)]">
+        <section aria-labelledby="progress-heading" className="rounded-lg border border-slate-200 bg-white p-4">
+          <h2 id="progress-heading" className="mb-3 font-semibold">
+            Progress
+          </h2>
+          <p aria-live="polite" className="sr-only">
+            {status === 'running' ? `${currentStep ? stepLabel(currentStep) : 'Starting'}…` : `Run ${status}.`}
+          </p>
+          <StepTimeline events={events} status={status} />
+        </section>
+
+        <div className="min-w-0">
+          {status === 'running' ? (
+            <p className="rounded-lg border border-sky-200 bg-sky-50 p-4 text-sm text-sky-950">
+              Researching now. The report appears here when the run finishes; you can leave this page, the run goes on
+              without it.
+            </p>
+          ) : null}
+          {status === 'failed' ? (
+            <div role="alert" className="rounded-lg border border-red-200 bg-red-50 p-4 text-sm text-red-900">
+              <p className="font-semibold">This run failed.</p>
+              <p className="mt-1">{errorMessage ?? 'No reason was recorded.'}</p>
+            </div>
+          ) : null}
+          {status === 'cancelled' ? (
+            <p className="rounded-lg border border-slate-300 bg-slate-100 p-4 text-sm text-slate-800">
+              This run was cancelled before it finished, so it has no report.
+            </p>
+          ) : null}
+          {status === 'complete' && run.report ? <ReportView report={run.report} /> : null}
+          {status === 'complete' && !run.report ? (
+            <p className="rounded-lg border border-slate-200 bg-white p-4 text-sm text-slate-700">
+              Loading the report…
+            </p>
+          ) : null}
+        </div>
+      </div>
+    </article>
+  )
+}
+
+function BriefItem({ term, children }: { term: string; children: React.ReactNode }) {
+  return (
+    <div className="min-w-0">
+      <dt className="text-xs font-medium tracking-wide text-slate-500 uppercase">{term}</dt>
+      <dd className="break-words text-slate-900">{children}</dd>
+    </div>
+  )
 }

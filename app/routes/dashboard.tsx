@@ -1,8 +1,22 @@
+import { useEffect } from 'react'
+import { data, redirect, useNavigation, useRevalidator } from 'react-router'
 import { AppShell } from '#app/components/app-shell.tsx'
-import { servicesContext } from '#app/context.ts'
+import { BriefForm } from '#app/components/brief-form.tsx'
+import { RunList } from '#app/components/run-list.tsx'
+import { requestInfoContext, servicesContext } from '#app/context.ts'
+import {
+  briefFormErrors,
+  dashboardRuns,
+  frameworkOptions,
+  readBriefForm,
+  runLimitRefusal,
+} from '#app/dashboard.server.ts'
 import { requireAccount } from '#app/session.server.ts'
-import { installedAt } from '#server/settings.ts'
+import { BriefSchema } from '#server/research/brief.ts'
+import { startRun } from '#server/research/start-run.ts'
 import type { Route } from './+types/dashboard'
+
+const REFRESH_MS = 3000
 
 export function meta(_: Route.MetaArgs) {
   return [{ title: 'Dashboard · Sextant' }]
@@ -11,36 +25,81 @@ export function meta(_: Route.MetaArgs) {
 export async function loader(args: Route.LoaderArgs) {
   const account = await requireAccount(args)
   const { db } = args.context.get(servicesContext)
-  return { email: account.email, installedAt: (await installedAt(db)).toISOString() }
+  return { email: account.email, runs: await dashboardRuns(db, account.id), ...frameworkOptions() }
 }
 
-const sections = [
-  { title: 'Runs', empty: 'No research runs yet. Runs you start appear here and update live.' },
-  { title: 'Topics', empty: 'Topics collect what every run has learned: facts, sources and the URLs read.' },
-  {
-    title: 'Recurring briefs',
-    empty: 'Recurring briefs sleep for seven days between runs and show here while they wait.',
-  },
-]
+export async function action(args: Route.ActionArgs) {
+  const account = await requireAccount(args)
+  const services = args.context.get(servicesContext)
+  const { values, input } = readBriefForm(await args.request.formData())
+  const parsed = BriefSchema.safeParse(input)
+  if (!parsed.success) {
+    return data({ values, errors: briefFormErrors(parsed.error.issues), limit: null }, { status: 400 })
+  }
+  // Checked after validation, so fixing a typo in the form does not spend a run.
+  const decision = await services.limits.runs.check(args.context.get(requestInfoContext).ip)
+  if (!decision.allowed) {
+    return data(
+      { values, errors: {}, limit: runLimitRefusal(decision) },
+      { status: 429, headers: { 'Retry-After': String(Math.max(1, decision.retryAfterSeconds)) } },
+    )
+  }
+  const started = await startRun(
+    { db: services.db, jobs: services.jobs, memory: services.memory, deadlines: services.deadlines },
+    account.id,
+    parsed.data,
+  )
+  return redirect(`/dashboard/runs/${started.runId}`)
+}
 
-export default function Dashboard({ loaderData }: Route.ComponentProps) {
+export default function Dashboard({ loaderData, actionData }: Route.ComponentProps) {
+  useRefreshWhileVisible()
   return (
-    <AppShell email={loaderData.email} footer={<>Running since {new Date(loaderData.installedAt).toUTCString()}</>}>
+    <AppShell email={loaderData.email}>
       <h1 className="text-2xl font-semibold tracking-tight">Dashboard</h1>
-      <div className="mt-6 grid gap-4 md:grid-cols-3">
-        {sections.map((section) => (
-          <section
-            key={section.title}
-            aria-labelledby={`${section.title}-heading`}
-            className="rounded-lg border border-slate-200 bg-white p-4"
-          >
-            <h2 id={`${section.title}-heading`} className="font-medium">
-              {section.title}
-            </h2>
-            <p className="mt-2 text-sm text-slate-600">{section.empty}</p>
-          </section>
-        ))}
+      <div className="mt-6 flex flex-col gap-10">
+        <section aria-labelledby="new-brief-heading" className="rounded-lg border border-slate-200 bg-white p-4 sm:p-6">
+          <h2 id="new-brief-heading" className="mb-4 text-lg font-semibold">
+            New research brief
+          </h2>
+          <BriefForm
+            frameworks={loaderData.frameworks}
+            categories={loaderData.categories}
+            values={actionData?.values}
+            errors={actionData?.errors}
+            limit={actionData?.limit}
+          />
+        </section>
+        <section aria-labelledby="runs-heading">
+          <h2 id="runs-heading" className="mb-3 text-lg font-semibold">
+            Runs
+          </h2>
+          <RunList runs={loaderData.runs} />
+        </section>
       </div>
     </AppShell>
   )
+}
+
+/**
+ * Reloads the page's data every few seconds while the tab is visible, so runs started elsewhere
+ * appear and statuses advance; a hidden tab costs the server nothing.
+ */
+function useRefreshWhileVisible() {
+  const revalidator = useRevalidator()
+  const navigation = useNavigation()
+  const busy = revalidator.state !== 'idle' || navigation.state !== 'idle'
+  const { revalidate } = revalidator
+  useEffect(() => {
+    if (busy) return
+    const refresh = () => {
+      if (document.visibilityState === 'visible') void revalidate()
+    }
+    const timer = setTimeout(refresh, REFRESH_MS)
+    document.addEventListener('visibilitychange', refresh)
+    return () => {
+      clearTimeout(timer)
+      document.removeEventListener('visibilitychange', refresh)
+    }
+  }, [busy, revalidate])
 }

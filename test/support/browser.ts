@@ -27,7 +27,8 @@ export async function launchBrowser(): Promise<Browser> {
 
 export async function screenshot(page: Page, name: string): Promise<void> {
   fs.mkdirSync(SCREENSHOTS, { recursive: true })
-  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true })
+  // caret: 'initial' — hiding the caret injects a style that, before hydration, React reports as a mismatch.
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true, caret: 'initial' })
 }
 
 /** Fails the test on any console error or CSP violation the page reports. */

@@ -124,12 +124,15 @@ function parseCorpusFile(file: string, content: string): CorpusDocument {
     const issues = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`)
     throw new SkipFile(`bad front matter (${issues.join('; ')})`)
   }
-  const text = lines.slice(bodyStart).join('\n').trim()
+  const body = lines.slice(bodyStart).join('\n').trim()
+  // A leading "# Heading" is the page title: stored as the title, not repeated at the start of the text.
+  const heading = /^#\s+(.+?)\s*#*\s*(?:\n|$)/.exec(body)
+  const text = (heading ? body.slice(heading[0].length) : body).trim()
   if (!text) throw new SkipFile('it has no text')
   const stem = file.replace(/\.(md|txt)$/i, '')
   return {
     url: parsed.data.url ?? `https://corpus.local/${stem.split(path.sep).map(encodeURIComponent).join('/')}`,
-    title: parsed.data.title ?? /^#\s+(.+?)\s*#*\s*$/m.exec(text)?.[1] ?? path.basename(stem),
+    title: parsed.data.title ?? heading?.[1] ?? path.basename(stem),
     publishedDate: parsed.data.published ?? null,
     text,
   }

@@ -1,0 +1,273 @@
+// The new-brief form of the dashboard: every field of spec 2.1, validated on the server. Errors sit
+// next to their fields and what was typed comes back with them.
+import { useId } from 'react'
+import { Form, useNavigation } from 'react-router'
+import { FormError } from '#app/components/form.tsx'
+import { type FrameworkOption, FrameworkPicker } from '#app/components/framework-picker.tsx'
+import { LocalTime } from '#app/components/local-time.tsx'
+
+export type BriefFormValues = {
+  topic: string
+  objective: string
+  focus: string
+  depth: string
+  timeframe: string
+  reportStyle: string
+  recurring: boolean
+  frameworkId: string
+}
+
+export type RunLimitRefusal = { message: string; resetsAt: string }
+
+export const DEFAULT_BRIEF_VALUES: BriefFormValues = {
+  topic: '',
+  objective: '',
+  focus: '',
+  depth: 'deep',
+  timeframe: '30d',
+  reportStyle: 'executive',
+  recurring: false,
+  frameworkId: '',
+}
+
+const DEPTHS = [
+  { value: 'quick', label: 'Quick', detail: 'About 3 searches; aims to finish in about 45 seconds.' },
+  { value: 'deep', label: 'Deep', detail: 'About 6 searches and a follow-up round; aims for about 90 seconds.' },
+]
+
+const TIMEFRAMES = [
+  { value: '7d', label: 'Last 7 days' },
+  { value: '30d', label: 'Last 30 days' },
+  { value: '90d', label: 'Last 90 days' },
+  { value: 'all', label: 'Any time' },
+]
+
+const REPORT_STYLES = [
+  { value: 'executive', label: 'Executive summary' },
+  { value: 'bullet', label: 'Bullet points by theme' },
+  { value: 'memo', label: 'Memo' },
+  { value: 'framework', label: 'Framework sections (needs a framework)' },
+]
+
+const inputClass =
+  'w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-slate-900 shadow-sm focus:border-indigo-600 focus:outline-2 focus:outline-indigo-600 aria-invalid:border-red-600'
+
+export function BriefForm({
+  frameworks,
+  categories,
+  values = DEFAULT_BRIEF_VALUES,
+  errors = {},
+  limit,
+}: {
+  frameworks: readonly FrameworkOption[]
+  categories: readonly string[]
+  values?: BriefFormValues
+  errors?: Record<string, string | undefined>
+  limit?: RunLimitRefusal | null
+}) {
+  const navigation = useNavigation()
+  const submitting = navigation.state === 'submitting' && navigation.formAction === '/dashboard'
+  const limitId = useId()
+  return (
+    <Form method="post" action="/dashboard" noValidate className="flex flex-col gap-5">
+      <FormError message={errors.form} />
+      <TextControl
+        name="topic"
+        label="Topic"
+        multiline
+        required
+        defaultValue={values.topic}
+        error={errors.topic}
+        hint="What to research, at most 500 characters. Runs on the same topic share memory."
+      />
+      <div className="grid gap-5 md:grid-cols-2">
+        <TextControl
+          name="objective"
+          label="Objective"
+          multiline
+          defaultValue={values.objective}
+          error={errors.objective}
+          hint="Optional. What to learn, or which angle to take."
+        />
+        <TextControl
+          name="focus"
+          label="Focus areas"
+          defaultValue={values.focus}
+          error={errors.focus}
+          hint="Optional. Comma-separated, e.g. pricing, regulation, competitors."
+        />
+      </div>
+      <fieldset className="flex flex-col gap-2" aria-describedby={errors.depth ? 'field-depth-error' : undefined}>
+        <legend className="text-sm font-medium text-slate-800">Depth</legend>
+        <div className="grid gap-2 sm:grid-cols-2">
+          {DEPTHS.map((depth) => (
+            <label
+              key={depth.value}
+              className="flex cursor-pointer gap-3 rounded-md border border-slate-300 bg-white p-3 has-checked:border-indigo-600 has-checked:bg-indigo-50 has-focus-visible:outline-2 has-focus-visible:outline-indigo-700"
+            >
+              <input
+                type="radio"
+                name="depth"
+                value={depth.value}
+                defaultChecked={values.depth === depth.value}
+                className="mt-1 accent-indigo-700"
+              />
+              <span className="flex flex-col">
+                <span className="font-medium">{depth.label}</span>
+                <span className="text-sm text-slate-600">{depth.detail}</span>
+              </span>
+            </label>
+          ))}
+        </div>
+        <ErrorText id="field-depth-error" message={errors.depth} />
+      </fieldset>
+      <div className="grid gap-5 md:grid-cols-2">
+        <SelectControl
+          name="timeframe"
+          label="Timeframe"
+          options={TIMEFRAMES}
+          defaultValue={values.timeframe}
+          error={errors.timeframe}
+          hint="Only sources published in this window."
+        />
+        <SelectControl
+          name="reportStyle"
+          label="Report style"
+          options={REPORT_STYLES}
+          defaultValue={values.reportStyle}
+          error={errors.reportStyle}
+        />
+      </div>
+      <FrameworkPicker
+        frameworks={frameworks}
+        categories={categories}
+        defaultValue={values.frameworkId}
+        error={errors.frameworkId}
+      />
+      <div className="flex flex-col gap-1">
+        <label className="flex cursor-pointer items-start gap-3">
+          <input
+            type="checkbox"
+            name="recurring"
+            defaultChecked={values.recurring}
+            aria-describedby="field-recurring-hint"
+            className="mt-1 size-4 accent-indigo-700"
+          />
+          <span className="text-sm font-medium text-slate-800">Run again every 7 days</span>
+        </label>
+        <p id="field-recurring-hint" className="pl-7 text-xs text-slate-500">
+          The brief sleeps between runs, costing nothing, and each new run reports what changed.
+        </p>
+        <ErrorText id="field-recurring-error" message={errors.recurring} />
+      </div>
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-center">
+        <button
+          type="submit"
+          aria-describedby={limit ? limitId : undefined}
+          aria-disabled={submitting || undefined}
+          onClick={(event) => {
+            if (submitting) event.preventDefault()
+          }}
+          className="shrink-0 whitespace-nowrap rounded-md bg-indigo-700 px-4 py-2 font-medium text-white hover:bg-indigo-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-700 aria-disabled:opacity-70"
+        >
+          {submitting ? 'Starting…' : 'Start research'}
+        </button>
+        {limit ? (
+          <p
+            id={limitId}
+            role="alert"
+            className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-950"
+          >
+            <strong className="font-semibold">Limit reached.</strong> {limit.message} The limit resets at{' '}
+            <LocalTime iso={limit.resetsAt} seconds />.
+          </p>
+        ) : null}
+      </div>
+    </Form>
+  )
+}
+
+function TextControl(props: {
+  name: string
+  label: string
+  defaultValue: string
+  error?: string
+  hint?: string
+  multiline?: boolean
+  required?: boolean
+}) {
+  const id = `field-${props.name}`
+  const describedBy = [props.hint ? `${id}-hint` : '', props.error ? `${id}-error` : ''].filter(Boolean).join(' ')
+  const shared = {
+    id,
+    name: props.name,
+    defaultValue: props.defaultValue,
+    'aria-invalid': props.error ? true : undefined,
+    'aria-describedby': describedBy || undefined,
+    'aria-required': props.required || undefined,
+    className: inputClass,
+  }
+  return (
+    <div className="flex flex-col gap-1">
+      <label htmlFor={id} className="text-sm font-medium text-slate-800">
+        {props.label}
+        {props.required ? <span className="font-normal text-slate-500"> (required)</span> : null}
+      </label>
+      {props.multiline ? <textarea rows={2} {...shared} /> : <input type="text" {...shared} />}
+      {props.hint ? (
+        <p id={`${id}-hint`} className="text-xs text-slate-500">
+          {props.hint}
+        </p>
+      ) : null}
+      <ErrorText id={`${id}-error`} message={props.error} />
+    </div>
+  )
+}
+
+function SelectControl(props: {
+  name: string
+  label: string
+  options: Array<{ value: string; label: string }>
+  defaultValue: string
+  error?: string
+  hint?: string
+}) {
+  const id = `field-${props.name}`
+  const describedBy = [props.hint ? `${id}-hint` : '', props.error ? `${id}-error` : ''].filter(Boolean).join(' ')
+  return (
+    <div className="flex flex-col gap-1">
+      <label htmlFor={id} className="text-sm font-medium text-slate-800">
+        {props.label}
+      </label>
+      <select
+        id={id}
+        name={props.name}
+        defaultValue={props.defaultValue}
+        aria-invalid={props.error ? true : undefined}
+        aria-describedby={describedBy || undefined}
+        className={inputClass}
+      >
+        {props.options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </select>
+      {props.hint ? (
+        <p id={`${id}-hint`} className="text-xs text-slate-500">
+          {props.hint}
+        </p>
+      ) : null}
+      <ErrorText id={`${id}-error`} message={props.error} />
+    </div>
+  )
+}
+
+function ErrorText({ id, message }: { id: string; message?: string }) {
+  if (!message) return null
+  return (
+    <p id={id} className="text-sm text-red-700">
+      {message}
+    </p>
+  )
+}

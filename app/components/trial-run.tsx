@@ -1,0 +1,50 @@
+// One trial run on the trial page: its brief, live progress, and the report or why it stopped.
+import { useEffect, useRef } from 'react'
+import { TrialProgress } from '#app/components/trial-progress.tsx'
+import { TrialReport } from '#app/components/trial-report.tsx'
+import type { RunEvent } from '#server/events/run-events.ts'
+import type { RunView } from '#server/research/runs.ts'
+
+export type TrialRunData = Pick<RunView, 'runId' | 'topic' | 'status' | 'createdAt' | 'report' | 'error'> & {
+  objective?: string
+  timeframe: string
+}
+
+export function TrialRun({ run, events }: { run: TrialRunData; events: RunEvent[] }) {
+  const heading = useRef<HTMLHeadingElement>(null)
+  // After starting a run or picking another, take focus to it, so keyboard and screen-reader
+  // users land on what changed rather than on a form field further down.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: focus moves when the run changes, not on revalidation
+  useEffect(() => {
+    heading.current?.focus()
+  }, [run.runId])
+
+  return (
+    <article aria-labelledby="trial-run-heading" className="flex flex-col gap-6">
+      <header>
+        <p className="text-sm font-medium text-indigo-700">Trial run · {formatTime(run.createdAt)}</p>
+        <h2
+          id="trial-run-heading"
+          ref={heading}
+          tabIndex={-1}
+          className="mt-1 text-xl font-semibold break-words outline-none"
+        >
+          {run.topic}
+        </h2>
+        {run.objective ? <p className="mt-1 text-slate-600">{run.objective}</p> : null}
+      </header>
+      <TrialProgress key={run.runId} runId={run.runId} events={events} />
+      {run.status === 'failed' ? (
+        <p role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
+          {run.error?.message ?? 'The run failed.'} Trial runs that fail still count toward today's limit.
+        </p>
+      ) : null}
+      {run.report ? <TrialReport report={run.report} /> : null}
+    </article>
+  )
+}
+
+/** UTC, so the server's render and the browser's agree. */
+export function formatTime(iso: string): string {
+  return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`
+}

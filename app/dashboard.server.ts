@@ -1,0 +1,117 @@
+// Server helpers for the dashboard routes: the new-brief form's parsing and messages, and the run
+// list joined with what recurring series are doing.
+import type { BriefFormValues, RunLimitRefusal } from '#app/components/brief-form.tsx'
+import type { FrameworkOption } from '#app/components/framework-picker.tsx'
+import type { Db } from '#db/database.ts'
+import { listFrameworks } from '#server/frameworks/index.ts'
+import { describeWait } from '#server/limits/http.ts'
+import type { LimitDecision } from '#server/limits/limiter.ts'
+import { listRuns, type RunListItem } from '#server/research/runs.ts'
+import { listSeries, type SeriesState } from '#server/research/series.ts'
+
+/** The form as typed (to show again) and as the brief BriefSchema parses. */
+export function readBriefForm(form: FormData): { values: BriefFormValues; input: Record<string, unknown> } {
+  const text = (name: string) => {
+    const value = form.get(name)
+    return typeof value === 'string' ? value : ''
+  }
+  const values: BriefFormValues = {
+    topic: text('topic'),
+    objective: text('objective'),
+    focus: text('focus'),
+    depth: text('depth'),
+    timeframe: text('timeframe'),
+    reportStyle: text('reportStyle'),
+    recurring: form.get('recurring') !== null,
+    frameworkId: text('frameworkId'),
+  }
+  // An empty optional field means "not given", so the schema's default (or nothing) applies.
+  const optional = (value: string) => (value.trim() === '' ? undefined : value)
+  return {
+    values,
+    input: {
+      topic: values.topic,
+      objective: optional(values.objective),
+      focus: optional(values.focus),
+      depth: optional(values.depth),
+      timeframe: optional(values.timeframe),
+      reportStyle: optional(values.reportStyle),
+      recurring: values.recurring,
+      frameworkId: optional(values.frameworkId),
+      source: 'dashboard',
+    },
+  }
+}
+
+/**
+ * One message per field, written for the form: the schema's own messages speak to API clients
+ * ("list them with GET /api/frameworks").
+ */
+export function briefFormErrors(
+  issues: ReadonlyArray<{ path: PropertyKey[]; code: string; message: string }>,
+): Record<string, string> {
+  const errors: Record<string, string> = {}
+  for (const issue of issues) {
+    const field = String(issue.path[0] ?? 'form')
+    errors[field] ??= formMessage(field, issue)
+  }
+  return errors
+}
+
+function formMessage(field: string, issue: { code: string; message: string }): string {
+  switch (field) {
+    case 'topic':
+      return issue.message.includes('at most') ? 'Keep the topic to 500 characters or fewer.' : 'Enter a topic.'
+    case 'objective':
+      return 'Keep the objective to 2,000 characters or fewer.'
+    case 'focus':
+      return 'Keep the focus areas to 1,000 characters or fewer.'
+    case 'frameworkId':
+      return issue.code === 'custom' && issue.message.includes('reportStyle')
+        ? 'The “Framework sections” report style needs a framework: choose one here, or pick another style.'
+        : 'Choose a framework from the list.'
+    case 'depth':
+    case 'timeframe':
+    case 'reportStyle':
+      return 'Choose one of the options.'
+    default:
+      return 'Check this field and try again.'
+  }
+}
+
+export function runLimitRefusal(decision: LimitDecision): RunLimitRefusal {
+  const wait = Math.max(1, decision.retryAfterSeconds)
+  return {
+    message: `${decision.policy.description} Try again in ${describeWait(wait)}.`,
+    resetsAt: new Date(decision.checkedAt.getTime() + wait * 1000).toISOString(),
+  }
+}
+
+/** The catalogue as the picker needs it: no questions or sections, which only the API lists. */
+export function frameworkOptions(): { frameworks: FrameworkOption[]; categories: string[] } {
+  const list = listFrameworks()
+  return {
+    frameworks: list.frameworks.map(({ id, name, category, description }) => ({ id, name, category, description })),
+    categories: list.categories,
+  }
+}
+
+export type DashboardRun = RunListItem & {
+  /** Set on the latest run of a recurring brief that is waiting for its next run (or paused). */
+  series?: { state: Extract<SeriesState, 'sleeping' | 'paused'>; nextRunAt: string | null }
+}
+
+/** The account's 20 newest runs; the latest run of a sleeping or paused series says so. */
+export async function dashboardRuns(db: Db, accountId: string): Promise<DashboardRun[]> {
+  const [{ runs }, series] = await Promise.all([listRuns(db, accountId, { limit: 20 }), listSeries(db, accountId)])
+  const waiting = new Map<string, DashboardRun['series']>()
+  for (const item of series) {
+    if (item.lastRunId && (item.state === 'sleeping' || item.state === 'paused')) {
+      waiting.set(item.lastRunId, { state: item.state, nextRunAt: item.nextRunAt })
+    }
+  }
+  return runs.map((run) => {
+    const state = waiting.get(run.runId)
+    return state ? { ...run, series: state } : run
+  })
+}
