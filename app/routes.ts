@@ -7,5 +7,6 @@ export default [
   route('logout', 'routes/logout.tsx'),
   route('dashboard', 'routes/dashboard.tsx'),
   route('dashboard/runs/:runId', 'routes/dashboard-run.tsx'),
+  route('dashboard/keys', 'routes/dashboard-keys.tsx'),
   route('trial', 'routes/trial.tsx'),
 ] satisfies RouteConfig

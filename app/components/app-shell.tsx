@@ -1,7 +1,8 @@
 import { Form, NavLink } from 'react-router'
 
 const links = [
-  { to: '/dashboard', label: 'Dashboard' },
+  { to: '/dashboard', label: 'Dashboard', end: true },
+  { to: '/dashboard/keys', label: 'API keys', signedIn: true },
   { to: '/trial', label: 'Try it' },
 ]
 
@@ -24,17 +25,20 @@ export function AppShell({
             Sextant
           </a>
           <nav aria-label="Main" className="flex gap-4 text-sm">
-            {links.map((link) => (
-              <NavLink
-                key={link.to}
-                to={link.to}
-                className={({ isActive }) =>
-                  isActive ? 'font-medium text-indigo-700' : 'text-slate-600 hover:text-slate-900'
-                }
-              >
-                {link.label}
-              </NavLink>
-            ))}
+            {links
+              .filter((link) => !link.signedIn || email)
+              .map((link) => (
+                <NavLink
+                  key={link.to}
+                  to={link.to}
+                  end={link.end}
+                  className={({ isActive }) =>
+                    isActive ? 'font-medium text-indigo-700' : 'text-slate-600 hover:text-slate-900'
+                  }
+                >
+                  {link.label}
+                </NavLink>
+              ))}
           </nav>
           {email ? (
             <Form method="post" action="/logout" className="ml-auto flex items-center gap-3 text-sm">

@@ -63,3 +63,34 @@ test.skipIf(!hasChromium)('log in, start a brief, watch it to the report; an API
   await screenshot(page, 'dashboard-phone')
   expect(errors.filter((error) => !/status of 400/.test(error))).toEqual([])
 })
+
+test.skipIf(!hasChromium)('API keys: a created key is shown once and works; a revoked one stops working', async () => {
+  const user = await createTestAccount(app.db)
+  const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage()
+  const errors = collectPageErrors(page)
+  await page.goto(`${app.url}/login?redirectTo=%2Fdashboard%2Fkeys`)
+  await page.getByLabel('Email').fill(user.email)
+  await page.getByLabel('Password').fill(user.password)
+  await page.getByRole('button', { name: 'Log in' }).click()
+  await page.waitForURL(/\/dashboard\/keys$/)
+
+  await page.getByLabel('Name').fill('laptop')
+  await page.getByRole('button', { name: 'Create key' }).click()
+  const key = (await page.getByTestId('new-key').textContent())?.trim() as string
+  expect(key).toMatch(/^sx_[a-z0-9]{8}_[A-Za-z0-9]{32}$/)
+  await screenshot(page, 'api-keys')
+  expect((await app.fetch('/api/me', { headers: { Authorization: `Bearer ${key}` } })).status).toBe(200)
+
+  // Shown once: after a reload the list names the key by its prefix only.
+  await page.goto(`${app.url}/dashboard/keys`)
+  expect(await page.getByTestId('new-key').count()).toBe(0)
+  expect(await page.content()).not.toContain(key)
+
+  await page.getByRole('button', { name: 'Revoke laptop' }).click()
+  await page
+    .getByText(/revoked/i)
+    .first()
+    .waitFor()
+  expect((await app.fetch('/api/me', { headers: { Authorization: `Bearer ${key}` } })).status).toBe(401)
+  expect(errors).toEqual([])
+})
