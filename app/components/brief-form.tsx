@@ -2,7 +2,7 @@
 // next to their fields and what was typed comes back with them.
 import { useId } from 'react'
 import { Form, useNavigation } from 'react-router'
-import { FormError } from '#app/components/form.tsx'
+import { ErrorText, Field, FormError, SelectField } from '#app/components/form.tsx'
 import { type FrameworkOption, FrameworkPicker } from '#app/components/framework-picker.tsx'
 import { LocalTime } from '#app/components/local-time.tsx'
 
@@ -49,9 +49,6 @@ const REPORT_STYLES = [
   { value: 'framework', label: 'Framework sections (needs a framework)' },
 ]
 
-const inputClass =
-  'w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-slate-900 shadow-sm focus:border-indigo-600 focus:outline-2 focus:outline-indigo-600 aria-invalid:border-red-600'
-
 export function BriefForm({
   frameworks,
   categories,
@@ -71,25 +68,25 @@ export function BriefForm({
   return (
     <Form method="post" action="/dashboard" noValidate className="flex flex-col gap-5">
       <FormError message={errors.form} />
-      <TextControl
+      <Field
         name="topic"
         label="Topic"
-        multiline
+        rows={2}
         required
         defaultValue={values.topic}
         error={errors.topic}
         hint="What to research, at most 500 characters. Runs on the same topic share memory."
       />
       <div className="grid gap-5 md:grid-cols-2">
-        <TextControl
+        <Field
           name="objective"
           label="Objective"
-          multiline
+          rows={2}
           defaultValue={values.objective}
           error={errors.objective}
           hint="Optional. What to learn, or which angle to take."
         />
-        <TextControl
+        <Field
           name="focus"
           label="Focus areas"
           defaultValue={values.focus}
@@ -122,7 +119,7 @@ export function BriefForm({
         <ErrorText id="field-depth-error" message={errors.depth} />
       </fieldset>
       <div className="grid gap-5 md:grid-cols-2">
-        <SelectControl
+        <SelectField
           name="timeframe"
           label="Timeframe"
           options={TIMEFRAMES}
@@ -130,7 +127,7 @@ export function BriefForm({
           error={errors.timeframe}
           hint="Only sources published in this window."
         />
-        <SelectControl
+        <SelectField
           name="reportStyle"
           label="Report style"
           options={REPORT_STYLES}
@@ -184,90 +181,5 @@ export function BriefForm({
         ) : null}
       </div>
     </Form>
-  )
-}
-
-function TextControl(props: {
-  name: string
-  label: string
-  defaultValue: string
-  error?: string
-  hint?: string
-  multiline?: boolean
-  required?: boolean
-}) {
-  const id = `field-${props.name}`
-  const describedBy = [props.hint ? `${id}-hint` : '', props.error ? `${id}-error` : ''].filter(Boolean).join(' ')
-  const shared = {
-    id,
-    name: props.name,
-    defaultValue: props.defaultValue,
-    'aria-invalid': props.error ? true : undefined,
-    'aria-describedby': describedBy || undefined,
-    'aria-required': props.required || undefined,
-    className: inputClass,
-  }
-  return (
-    <div className="flex flex-col gap-1">
-      <label htmlFor={id} className="text-sm font-medium text-slate-800">
-        {props.label}
-        {props.required ? <span className="font-normal text-slate-500"> (required)</span> : null}
-      </label>
-      {props.multiline ? <textarea rows={2} {...shared} /> : <input type="text" {...shared} />}
-      {props.hint ? (
-        <p id={`${id}-hint`} className="text-xs text-slate-500">
-          {props.hint}
-        </p>
-      ) : null}
-      <ErrorText id={`${id}-error`} message={props.error} />
-    </div>
-  )
-}
-
-function SelectControl(props: {
-  name: string
-  label: string
-  options: Array<{ value: string; label: string }>
-  defaultValue: string
-  error?: string
-  hint?: string
-}) {
-  const id = `field-${props.name}`
-  const describedBy = [props.hint ? `${id}-hint` : '', props.error ? `${id}-error` : ''].filter(Boolean).join(' ')
-  return (
-    <div className="flex flex-col gap-1">
-      <label htmlFor={id} className="text-sm font-medium text-slate-800">
-        {props.label}
-      </label>
-      <select
-        id={id}
-        name={props.name}
-        defaultValue={props.defaultValue}
-        aria-invalid={props.error ? true : undefined}
-        aria-describedby={describedBy || undefined}
-        className={inputClass}
-      >
-        {props.options.map((option) => (
-          <option key={option.value} value={option.value}>
-            {option.label}
-          </option>
-        ))}
-      </select>
-      {props.hint ? (
-        <p id={`${id}-hint`} className="text-xs text-slate-500">
-          {props.hint}
-        </p>
-      ) : null}
-      <ErrorText id={`${id}-error`} message={props.error} />
-    </div>
-  )
-}
-
-function ErrorText({ id, message }: { id: string; message?: string }) {
-  if (!message) return null
-  return (
-    <p id={id} className="text-sm text-red-700">
-      {message}
-    </p>
   )
 }

@@ -1,7 +1,10 @@
 // One trial run on the trial page: its brief, live progress, and the report or why it stopped.
 import { useEffect, useRef } from 'react'
-import { TrialProgress } from '#app/components/trial-progress.tsx'
-import { TrialReport } from '#app/components/trial-report.tsx'
+import { ReportView } from '#app/components/report-view.tsx'
+import { StepTimeline } from '#app/components/step-timeline.tsx'
+import { useRunEvents } from '#app/components/use-run-events.ts'
+import type { RunStatus } from '#db/schema.ts'
+import { isFinalEvent } from '#server/events/event-types.ts'
 import type { RunEvent } from '#server/events/run-events.ts'
 import type { RunView } from '#server/research/runs.ts'
 
@@ -33,14 +36,33 @@ export function TrialRun({ run, events }: { run: TrialRunData; events: RunEvent[
         </h2>
         {run.objective ? <p className="mt-1 text-slate-600">{run.objective}</p> : null}
       </header>
-      <TrialProgress key={run.runId} runId={run.runId} events={events} />
+      <TrialProgress key={run.runId} runId={run.runId} status={run.status} loaded={events} />
       {run.status === 'failed' ? (
         <p role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
           {run.error?.message ?? 'The run failed.'} Trial runs that fail still count toward today's limit.
         </p>
       ) : null}
-      {run.report ? <TrialReport report={run.report} /> : null}
+      {run.report ? <ReportView report={run.report} /> : null}
     </article>
+  )
+}
+
+/** The run's steps, live over the trial's own event stream (authenticated by the trial cookie). */
+function TrialProgress({ runId, status, loaded }: { runId: string; status: RunStatus; loaded: RunEvent[] }) {
+  const events = useRunEvents(`/trial/runs/${encodeURIComponent(runId)}/events`, loaded, status === 'running')
+  // The stream's final event is known before the reload that brings the report.
+  const final = events.findLast((event) => isFinalEvent(event.type))
+  const current: RunStatus = status !== 'running' ? status : final ? (final.type as RunStatus) : 'running'
+  return (
+    <section
+      aria-labelledby="trial-progress-heading"
+      className="rounded-lg border border-slate-200 bg-white p-4 sm:p-6"
+    >
+      <h2 id="trial-progress-heading" className="mb-3 text-lg font-semibold">
+        Progress
+      </h2>
+      <StepTimeline events={events} status={current} />
+    </section>
   )
 }
 

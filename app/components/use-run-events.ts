@@ -4,28 +4,14 @@
 import { useEffect, useMemo, useState } from 'react'
 import { useRevalidator } from 'react-router'
 import type { TimelineEvent } from '#app/components/step-timeline.tsx'
-
-const EVENT_TYPES = [
-  'run_started',
-  'step_started',
-  'step_finished',
-  'query_done',
-  'warning',
-  'complete',
-  'failed',
-  'cancelled',
-] as const
-const FINAL_TYPES: ReadonlySet<string> = new Set(['complete', 'failed', 'cancelled'])
-
-export function isFinalEventType(type: string): boolean {
-  return FINAL_TYPES.has(type)
-}
+import { isFinalEvent, RUN_EVENT_TYPES } from '#server/events/event-types.ts'
 
 /**
+ * `eventsUrl` is the page's stream for the run (dashboard or trial: each checks its own cookie);
  * `loaded` are the events the loader read; `live` is whether the run may still write more. When the
  * final event arrives the stream is closed and the route's data reloaded (to fetch the report).
  */
-export function useRunEvents(runId: string, loaded: readonly TimelineEvent[], live: boolean): TimelineEvent[] {
+export function useRunEvents(eventsUrl: string, loaded: readonly TimelineEvent[], live: boolean): TimelineEvent[] {
   const [streamed, setStreamed] = useState<TimelineEvent[]>([])
   const { revalidate } = useRevalidator()
   const lastLoadedId = loaded.at(-1)?.id ?? 0
@@ -35,24 +21,22 @@ export function useRunEvents(runId: string, loaded: readonly TimelineEvent[], li
   // biome-ignore lint/correctness/useExhaustiveDependencies: reconnecting on every reload would replay the stream
   useEffect(() => {
     if (!live) return
-    const source = new EventSource(
-      `/dashboard/runs/${encodeURIComponent(runId)}/events?lastEventId=${encodeURIComponent(lastLoadedId)}`,
-    )
+    const source = new EventSource(`${eventsUrl}?lastEventId=${encodeURIComponent(lastLoadedId)}`)
     const onEvent = (message: MessageEvent<string>) => {
       const event = JSON.parse(message.data) as TimelineEvent
       setStreamed((events) => (events.some((known) => known.id === event.id) ? events : [...events, event]))
-      if (isFinalEventType(event.type)) {
+      if (isFinalEvent(event.type)) {
         source.close()
         void revalidate()
       }
     }
-    for (const type of EVENT_TYPES) source.addEventListener(type, onEvent)
+    for (const type of RUN_EVENT_TYPES) source.addEventListener(type, onEvent)
     // CLOSED means the server refused the stream (the run is over, or gone): reload to show why.
     source.onerror = () => {
       if (source.readyState === EventSource.CLOSED) void revalidate()
     }
     return () => source.close()
-  }, [runId, live, revalidate])
+  }, [eventsUrl, live, revalidate])
 
   return useMemo(() => {
     const byId = new Map<number, TimelineEvent>()

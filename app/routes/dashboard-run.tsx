@@ -4,10 +4,11 @@ import { LocalTime } from '#app/components/local-time.tsx'
 import { ReportView } from '#app/components/report-view.tsx'
 import { StatusBadge } from '#app/components/status-badge.tsx'
 import { StepTimeline, stepLabel, type TimelineEvent } from '#app/components/step-timeline.tsx'
-import { isFinalEventType, useRunEvents } from '#app/components/use-run-events.ts'
+import { useRunEvents } from '#app/components/use-run-events.ts'
 import { servicesContext } from '#app/context.ts'
 import { requireAccount } from '#app/session.server.ts'
 import type { RunStatus } from '#db/schema.ts'
+import { isFinalEvent } from '#server/events/event-types.ts'
 import { readRunEvents } from '#server/events/run-events.ts'
 import { findFramework } from '#server/frameworks/index.ts'
 import { getRun, viewRun } from '#server/research/runs.ts'
@@ -62,9 +63,13 @@ const STYLES: Record<string, string> = {
 }
 
 function RunPage({ run, frameworkName, recurring, events: loadedEvents }: Route.ComponentProps['loaderData']) {
-  const events = useRunEvents(run.runId, loadedEvents, run.status === 'running')
+  const events = useRunEvents(
+    `/dashboard/runs/${encodeURIComponent(run.runId)}/events`,
+    loadedEvents,
+    run.status === 'running',
+  )
   // The stream's final event is known before the reload that brings the report.
-  const final = events.findLast((event) => isFinalEventType(event.type))
+  const final = events.findLast((event) => isFinalEvent(event.type))
   const status: RunStatus = run.status !== 'running' ? run.status : final ? (final.type as RunStatus) : 'running'
   const currentStep =
     status === 'running' ? (events.findLast((event) => event.type === 'step_started')?.step ?? run.currentStep) : null

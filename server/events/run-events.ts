@@ -2,18 +2,11 @@
 // and announced with NOTIFY so the process holding a client's stream hears about it.
 import { sql } from 'kysely'
 import type { Db } from '#db/database.ts'
+import { FINAL_EVENT_TYPES, type RunEventType } from '#server/events/event-types.ts'
+
+export { isFinalEvent, type RunEventType } from '#server/events/event-types.ts'
 
 export const RUN_EVENTS_CHANNEL = 'run_events'
-
-export type RunEventType =
-  | 'run_started'
-  | 'step_started'
-  | 'step_finished'
-  | 'query_done'
-  | 'warning'
-  | 'complete'
-  | 'failed'
-  | 'cancelled'
 
 export type RunEvent = {
   id: number
@@ -22,13 +15,6 @@ export type RunEvent = {
   step: string | null
   data: Record<string, unknown>
   createdAt: string
-}
-
-const FINAL_EVENT_TYPES: ReadonlySet<RunEventType> = new Set(['complete', 'failed', 'cancelled'])
-
-/** A final event is the last a run writes: streams close after it. */
-export function isFinalEvent(type: RunEventType): boolean {
-  return FINAL_EVENT_TYPES.has(type)
 }
 
 type RunEventRow = {

@@ -7,6 +7,7 @@ import { Router } from 'express'
 import { z } from 'zod'
 import type { Account } from '#server/auth/accounts.ts'
 import type { ApiKeySummary } from '#server/auth/api-keys.ts'
+import { RUN_EVENT_TYPES } from '#server/events/event-types.ts'
 import type { RunEvent } from '#server/events/run-events.ts'
 import {
   FrameworkFilterSchema,
@@ -149,16 +150,7 @@ const MeSchema = z.object({
 const RunEventSchema = z.object({
   id: z.int().describe('Increases within a run; the SSE `id:` line, and what Last-Event-ID resumes after.'),
   runId: z.uuid(),
-  type: z.enum([
-    'run_started',
-    'step_started',
-    'step_finished',
-    'query_done',
-    'warning',
-    'complete',
-    'failed',
-    'cancelled',
-  ]),
+  type: z.enum(RUN_EVENT_TYPES),
   step: z.string().nullable(),
   data: z.record(z.string(), z.unknown()),
   createdAt: timestamp(),
