@@ -109,18 +109,23 @@ test('appended events read back in id order, after a given id, and only for thei
   expect(await readRunEvents(database.db, runId, complete.id)).toEqual([])
 })
 
-test('each append notifies the run_events channel with "<runId>:<eventId>"', async () => {
+test('each append notifies run_events with "<runId>:<eventId>" and account_changes with "<accountId>:<runId>"', async () => {
   const runId = await createRun()
+  const { account_id: accountId } = await database.db
+    .selectFrom('runs')
+    .select('account_id')
+    .where('id', '=', runId)
+    .executeTakeFirstOrThrow()
   const listener = new pg.Client({ connectionString: database.url })
   await listener.connect()
   onTestFinished(() => listener.end())
   const payloads: string[] = []
   listener.on('notification', (notification) => payloads.push(`${notification.channel} ${notification.payload}`))
-  await listener.query('LISTEN run_events')
+  await listener.query('LISTEN run_events; LISTEN account_changes')
 
   const event = await append(runId, 'warning')
-  await waitUntil(() => payloads.length === 1)
-  expect(payloads).toEqual([`run_events ${runId}:${event.id}`])
+  await waitUntil(() => payloads.length === 2)
+  expect(payloads.toSorted()).toEqual([`account_changes ${accountId}:${runId}`, `run_events ${runId}:${event.id}`])
 })
 
 test('two hubs on one database both receive a burst appended elsewhere, in id order and once each', async () => {
@@ -150,6 +155,14 @@ test('a hub whose listen connection is terminated reconnects and delivers what w
   const runId = await createRun()
   const hub = await startHub({ reconnectDelayMs: 500 })
   const events = collect(hub, runId)
+  // Account subscribers cannot be replayed to; they hear "something may have changed" (null).
+  const accountChanges: (string | null)[] = []
+  const { account_id: accountId } = await database.db
+    .selectFrom('runs')
+    .select('account_id')
+    .where('id', '=', runId)
+    .executeTakeFirstOrThrow()
+  hub.subscribeAccount(accountId, (changed) => accountChanges.push(changed))
   const before = await append(runId, 'run_started')
   await waitUntil(() => events.length === 1)
 
@@ -166,6 +179,7 @@ test('a hub whose listen connection is terminated reconnects and delivers what w
   expect(await listeners()).toEqual([])
 
   await waitUntil(() => events.length === 2, 10_000)
+  expect(accountChanges).toEqual([runId, null])
   const [restored] = await listeners()
   expect(restored).toBeDefined()
   expect(restored).not.toBe(pid)

@@ -1,8 +1,8 @@
-import { useEffect } from 'react'
-import { data, redirect, useNavigation, useRevalidator } from 'react-router'
+import { data, redirect } from 'react-router'
 import { AppShell } from '#app/components/app-shell.tsx'
 import { BriefForm } from '#app/components/brief-form.tsx'
 import { RunList } from '#app/components/run-list.tsx'
+import { useLiveList } from '#app/components/use-live-list.ts'
 import { requestInfoContext, servicesContext } from '#app/context.ts'
 import {
   briefFormErrors,
@@ -15,8 +15,6 @@ import { requireAccount } from '#app/session.server.ts'
 import { BriefSchema } from '#server/research/brief.ts'
 import { startRun } from '#server/research/start-run.ts'
 import type { Route } from './+types/dashboard'
-
-const REFRESH_MS = 3000
 
 export function meta(_: Route.MetaArgs) {
   return [{ title: 'Dashboard · Sextant' }]
@@ -53,7 +51,7 @@ export async function action(args: Route.ActionArgs) {
 }
 
 export default function Dashboard({ loaderData, actionData }: Route.ComponentProps) {
-  useRefreshWhileVisible()
+  const runs = useLiveList('/dashboard/events', loaderData.runs)
   return (
     <AppShell email={loaderData.email}>
       <h1 className="text-2xl font-semibold tracking-tight">Dashboard</h1>
@@ -74,32 +72,9 @@ export default function Dashboard({ loaderData, actionData }: Route.ComponentPro
           <h2 id="runs-heading" className="mb-3 text-lg font-semibold">
             Runs
           </h2>
-          <RunList runs={loaderData.runs} />
+          <RunList runs={runs} />
         </section>
       </div>
     </AppShell>
   )
-}
-
-/**
- * Reloads the page's data every few seconds while the tab is visible, so runs started elsewhere
- * appear and statuses advance; a hidden tab costs the server nothing.
- */
-function useRefreshWhileVisible() {
-  const revalidator = useRevalidator()
-  const navigation = useNavigation()
-  const busy = revalidator.state !== 'idle' || navigation.state !== 'idle'
-  const { revalidate } = revalidator
-  useEffect(() => {
-    if (busy) return
-    const refresh = () => {
-      if (document.visibilityState === 'visible') void revalidate()
-    }
-    const timer = setTimeout(refresh, REFRESH_MS)
-    document.addEventListener('visibilitychange', refresh)
-    return () => {
-      clearTimeout(timer)
-      document.removeEventListener('visibilitychange', refresh)
-    }
-  }, [busy, revalidate])
 }

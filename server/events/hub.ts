@@ -5,7 +5,7 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import pg from 'pg'
 import type { Db } from '#db/database.ts'
-import { RUN_EVENTS_CHANNEL, type RunEvent, readRunEvents } from '#server/events/run-events.ts'
+import { ACCOUNT_CHANNEL, RUN_EVENTS_CHANNEL, type RunEvent, readRunEvents } from '#server/events/run-events.ts'
 import type { Logger } from '#server/logger.ts'
 
 export type EventHub = {
@@ -15,6 +15,12 @@ export type EventHub = {
    * already exists is the caller's job. Returns the unsubscribe function.
    */
   subscribe(runId: string, onEvent: (event: RunEvent) => void, afterId?: number): () => void
+  /**
+   * Calls `onChange` when something in the account's run list may have changed: with the run's id,
+   * or with null when the change is not one run's (a series paused) or notifications may have been
+   * missed (the listen connection came back). Returns the unsubscribe function.
+   */
+  subscribeAccount(accountId: string, onChange: (runId: string | null) => void): () => void
   subscriberCount(): number
   close(): Promise<void>
 }
@@ -35,14 +41,27 @@ export async function createEventHub(options: {
   const { connectionString, db, log } = options
   const reconnectDelayMs = options.reconnectDelayMs ?? 250
   const subscriptions = new Map<string, Set<Subscription>>()
+  const accountSubscriptions = new Map<string, Set<(runId: string | null) => void>>()
   // Runs being read right now; `again` records a notification that arrived during the read.
   const readers = new Map<string, { again: boolean }>()
   const stopping = new AbortController()
   let client: pg.Client | undefined
 
   function onNotification(message: pg.Notification) {
-    const runId = message.payload?.split(':')[0]
-    if (message.channel === RUN_EVENTS_CHANNEL && runId && subscriptions.has(runId)) requestRead(runId)
+    const [id, runId] = message.payload?.split(':') ?? []
+    if (!id) return
+    if (message.channel === RUN_EVENTS_CHANNEL && subscriptions.has(id)) requestRead(id)
+    if (message.channel === ACCOUNT_CHANNEL) notifyAccount(id, runId ?? null)
+  }
+
+  function notifyAccount(accountId: string, runId: string | null) {
+    for (const onChange of accountSubscriptions.get(accountId) ?? []) {
+      try {
+        onChange(runId)
+      } catch (error) {
+        log.error({ err: error, accountId }, 'account change subscriber failed')
+      }
+    }
   }
 
   function requestRead(runId: string) {
@@ -99,7 +118,7 @@ export async function createEventHub(options: {
     next.on('end', () => lost(next))
     try {
       await next.connect()
-      await next.query(`LISTEN ${RUN_EVENTS_CHANNEL}`)
+      await next.query(`LISTEN ${RUN_EVENTS_CHANNEL}; LISTEN ${ACCOUNT_CHANNEL}`)
     } catch (error) {
       next.end().catch(() => {})
       throw error
@@ -132,6 +151,7 @@ export async function createEventHub(options: {
       log.info({ subscribedRuns: subscriptions.size }, 'run events listen connection restored')
       // Notifications sent while nobody listened are gone; the rows are not.
       for (const runId of subscriptions.keys()) requestRead(runId)
+      for (const accountId of accountSubscriptions.keys()) notifyAccount(accountId, null)
       return
     }
   }
@@ -151,14 +171,27 @@ export async function createEventHub(options: {
         if (forRun.size === 0 && subscriptions.get(runId) === forRun) subscriptions.delete(runId)
       }
     },
+    subscribeAccount(accountId, onChange) {
+      const forAccount = accountSubscriptions.get(accountId) ?? new Set()
+      forAccount.add(onChange)
+      accountSubscriptions.set(accountId, forAccount)
+      return () => {
+        forAccount.delete(onChange)
+        if (forAccount.size === 0 && accountSubscriptions.get(accountId) === forAccount) {
+          accountSubscriptions.delete(accountId)
+        }
+      }
+    },
     subscriberCount() {
       let count = 0
       for (const forRun of subscriptions.values()) count += forRun.size
+      for (const forAccount of accountSubscriptions.values()) count += forAccount.size
       return count
     },
     async close() {
       stopping.abort()
       subscriptions.clear()
+      accountSubscriptions.clear()
       const last = client
       client = undefined
       await last?.end()

@@ -7,6 +7,11 @@ import { FINAL_EVENT_TYPES, type RunEventType } from '#server/events/event-types
 export { isFinalEvent, type RunEventType } from '#server/events/event-types.ts'
 
 export const RUN_EVENTS_CHANNEL = 'run_events'
+/**
+ * Announces `<accountId>` or `<accountId>:<runId>` when something an account's run list shows has
+ * changed: a run's event, or a series paused or resumed. Dashboards listen for their account.
+ */
+export const ACCOUNT_CHANNEL = 'account_changes'
 
 export type RunEvent = {
   id: number
@@ -55,11 +60,18 @@ export async function appendRunEvent(
       from run_lock
       returning id, run_id, type, step, data, created_at
     )
-    select inserted.*, pg_notify(${RUN_EVENTS_CHANNEL}, inserted.run_id || ':' || inserted.id)
-    from inserted`.execute(db)
+    select inserted.*,
+      pg_notify(${RUN_EVENTS_CHANNEL}, inserted.run_id || ':' || inserted.id),
+      pg_notify(${ACCOUNT_CHANNEL}, runs.account_id || ':' || inserted.run_id)
+    from inserted join runs on runs.id = inserted.run_id`.execute(db)
   const [row] = rows
   if (!row) throw new Error(`appending a ${event.type} event to run ${event.runId} returned no row`)
   return toRunEvent(row)
+}
+
+/** Tells the account's open dashboards to refresh (when its transaction, if any, commits). */
+export async function notifyAccountChanged(db: Db, accountId: string): Promise<void> {
+  await sql`select pg_notify(${ACCOUNT_CHANNEL}, ${accountId}::text)`.execute(db)
 }
 
 /** The run's events with an id above `afterId`, oldest first. */

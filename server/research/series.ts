@@ -4,6 +4,7 @@
 import { sql } from 'kysely'
 import type { Db } from '#db/database.ts'
 import type { SeriesStatus } from '#db/schema.ts'
+import { notifyAccountChanged } from '#server/events/run-events.ts'
 import type { Jobs } from '#server/jobs/boss.ts'
 import type { Brief } from '#server/research/brief.ts'
 import { UUID } from '#server/research/runs.ts'
@@ -63,6 +64,7 @@ export async function afterRunEnded(deps: SeriesDeps, runId: string): Promise<vo
       .where('id', '=', series.id)
       .execute()
     await scheduleSlot(trx, deps.jobs, series.id, slot, nextRunAt)
+    await notifyAccountChanged(trx, series.account_id)
   })
 }
 
@@ -199,6 +201,7 @@ export async function setSeriesStatus(
         .set({ status, next_run_at: status === 'cancelled' ? null : series.next_run_at, updated_at: new Date() })
         .where('id', '=', seriesId)
         .execute()
+      await notifyAccountChanged(trx, accountId)
       return 'ok'
     }
     // Resuming: a new slot (the paused one's wake job finds itself stale), unless a run is going.
@@ -219,6 +222,7 @@ export async function setSeriesStatus(
       .where('id', '=', seriesId)
       .execute()
     if (nextRunAt) await scheduleSlot(trx, deps.jobs, seriesId, slot, nextRunAt)
+    await notifyAccountChanged(trx, accountId)
     return 'ok'
   })
 }
