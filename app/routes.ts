@@ -8,5 +8,10 @@ export default [
   route('dashboard', 'routes/dashboard.tsx'),
   route('dashboard/runs/:runId', 'routes/dashboard-run.tsx'),
   route('dashboard/keys', 'routes/dashboard-keys.tsx'),
+  route('dashboard/series', 'routes/dashboard-series.tsx'),
+  route('dashboard/topics', 'routes/dashboard-topics.tsx'),
+  route('dashboard/topics/compare', 'routes/dashboard-topics-compare.tsx'),
+  route('dashboard/topics/:topicId', 'routes/dashboard-topic.tsx'),
+  route('dashboard/topics/:topicId/export', 'routes/dashboard-topic-export.ts'),
   route('trial', 'routes/trial.tsx'),
 ] satisfies RouteConfig

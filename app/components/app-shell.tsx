@@ -2,6 +2,8 @@ import { Form, NavLink } from 'react-router'
 
 const links = [
   { to: '/dashboard', label: 'Dashboard', end: true },
+  { to: '/dashboard/topics', label: 'Topics', signedIn: true },
+  { to: '/dashboard/series', label: 'Recurring', signedIn: true },
   { to: '/dashboard/keys', label: 'API keys', signedIn: true },
   { to: '/trial', label: 'Try it' },
 ]

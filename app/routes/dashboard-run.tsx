@@ -1,4 +1,4 @@
-import { data } from 'react-router'
+import { data, Form, useNavigation } from 'react-router'
 import { AppShell } from '#app/components/app-shell.tsx'
 import { LocalTime } from '#app/components/local-time.tsx'
 import { ReportView } from '#app/components/report-view.tsx'
@@ -11,6 +11,7 @@ import type { RunStatus } from '#db/schema.ts'
 import { isFinalEvent } from '#server/events/event-types.ts'
 import { readRunEvents } from '#server/events/run-events.ts'
 import { findFramework } from '#server/frameworks/index.ts'
+import { cancelAccountRun } from '#server/research/cancel-run.ts'
 import { getRun, viewRun } from '#server/research/runs.ts'
 import { recurringInfo } from '#server/research/series.ts'
 import type { Route } from './+types/dashboard-run'
@@ -38,6 +39,19 @@ export async function loader(args: Route.LoaderArgs) {
     recurring: recurring ?? null,
     events: events.map(({ id, type, step, data, createdAt }): TimelineEvent => ({ id, type, step, data, createdAt })),
   }
+}
+
+export async function action(args: Route.ActionArgs) {
+  const account = await requireAccount(args)
+  const services = args.context.get(servicesContext)
+  const form = await args.request.formData()
+  if (form.get('intent') !== 'cancel') throw data('Unknown action.', { status: 400 })
+  const row = await getRun(services.db, args.params.runId, account.id)
+  if (!row) throw data('There is no run at this address for your account.', { status: 404 })
+  const deps = { db: services.db, jobs: services.jobs, intervalSeconds: services.config.RECURRING_INTERVAL }
+  // Already over (it finished while the button was pressed): the reloaded page says how it ended.
+  const cancelled = await cancelAccountRun(deps, row.id, account.id)
+  return { cancelled }
 }
 
 export default function DashboardRun({ loaderData }: Route.ComponentProps) {
@@ -99,6 +113,15 @@ function RunPage({ run, frameworkName, recurring, events: loadedEvents }: Route.
               </>
             ) : null}
           </span>
+          {recurring ? (
+            <a
+              href={`/dashboard/series#series-${recurring.seriesId}`}
+              className="text-indigo-700 underline-offset-2 hover:underline"
+            >
+              Manage this recurring brief
+            </a>
+          ) : null}
+          {status === 'running' ? <CancelButton /> : null}
         </div>
         <dl className="grid grid-cols-1 gap-x-6 gap-y-2 rounded-lg border border-slate-200 bg-white p-4 text-sm sm:grid-cols-2 lg:grid-cols-4">
           <BriefItem term="Depth">
@@ -156,6 +179,24 @@ function RunPage({ run, frameworkName, recurring, events: loadedEvents }: Route.
         </div>
       </div>
     </article>
+  )
+}
+
+function CancelButton() {
+  const navigation = useNavigation()
+  const cancelling = navigation.state !== 'idle' && navigation.formData?.get('intent') === 'cancel'
+  return (
+    <Form method="post" className="sm:ml-auto">
+      <button
+        type="submit"
+        name="intent"
+        value="cancel"
+        disabled={cancelling}
+        className="rounded-md border border-red-300 bg-white px-3 py-1 text-sm font-medium text-red-800 hover:bg-red-50 focus-visible:outline-2 focus-visible:outline-red-700 disabled:opacity-60"
+      >
+        {cancelling ? 'Cancelling…' : 'Cancel run'}
+      </button>
+    </Form>
   )
 }
 

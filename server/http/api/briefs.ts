@@ -3,7 +3,6 @@
 import { type Request, type Response, Router } from 'express'
 import { z } from 'zod'
 import type { AppServices } from '#app/context.ts'
-import { appendRunEvent } from '#server/events/run-events.ts'
 import { streamRunEvents } from '#server/events/sse.ts'
 import { methodNotAllowed } from '#server/http/api/method-not-allowed.ts'
 import { parseInput } from '#server/http/api/validation.ts'
@@ -13,8 +12,9 @@ import { limitRunStarts } from '#server/http/limit-guards.ts'
 import { HttpProblem } from '#server/http/problem.ts'
 import { topicKey } from '#server/memory/topic-key.ts'
 import { BriefSchema } from '#server/research/brief.ts'
-import { cancelRun, getRun, listRuns, viewRun } from '#server/research/runs.ts'
-import { afterRunEnded, recurringInfo } from '#server/research/series.ts'
+import { cancelAccountRun } from '#server/research/cancel-run.ts'
+import { getRun, listRuns, viewRun } from '#server/research/runs.ts'
+import { recurringInfo } from '#server/research/series.ts'
 import { startRun } from '#server/research/start-run.ts'
 
 export const ListRunsQuerySchema = z.strictObject({
@@ -71,19 +71,14 @@ export function briefsRoutes(services: AppServices): Router {
 
   router.delete('/briefs/:runId', async (req, res) => {
     const row = await ownRun(req, res)
-    if (!(await cancelRun(services.db, row.id, row.account_id))) {
+    const seriesDeps = { db: services.db, jobs: services.jobs, intervalSeconds: services.config.RECURRING_INTERVAL }
+    if (!(await cancelAccountRun(seriesDeps, row.id, row.account_id))) {
       throw new HttpProblem({
         status: 409,
         title: 'Conflict',
         detail: `The run is already ${row.status}; only a running run can be cancelled.`,
       })
     }
-    await appendRunEvent(services.db, { runId: row.id, type: 'cancelled', data: {} })
-    // Cancelling one run of a recurring brief does not stop the series: it sleeps until the next.
-    await afterRunEnded(
-      { db: services.db, jobs: services.jobs, intervalSeconds: services.config.RECURRING_INTERVAL },
-      row.id,
-    )
     const cancelled = await getRun(services.db, row.id)
     res.json(viewRun(services.memory.ring, cancelled ?? row))
   })

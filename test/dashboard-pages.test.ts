@@ -1,0 +1,114 @@
+// The run page's cancel button and the recurring briefs page, driven as a browser posts forms.
+import { afterAll, beforeAll, expect, test } from 'vitest'
+import { createTestAccount } from '#test/support/accounts.ts'
+import { startTestApp, type TestApp } from '#test/support/app.ts'
+import { logIn, postForm } from '#test/support/browser-session.ts'
+import { postBrief } from '#test/support/runs.ts'
+
+let app: TestApp
+beforeAll(async () => {
+  // No worker: runs stay running, so cancelling and pausing are not racing the run.
+  app = await startTestApp({ env: { RUN_ROLE: 'web', RATE_LIMIT_RUNS_PER_HOUR: '1000' } })
+})
+afterAll(() => app.stop())
+
+async function signedIn() {
+  const user = await createTestAccount(app.db)
+  return { user, cookie: await logIn(app.url, user.email, user.password) }
+}
+
+async function page(path: string, cookie: string) {
+  const response = await app.fetch(path, { headers: { Cookie: cookie } })
+  return { status: response.status, html: await response.text() }
+}
+
+test('a running run shows a cancel button; pressing it cancels the run and records the event', async () => {
+  const { user, cookie } = await signedIn()
+  const { body } = await postBrief(app.fetch, user.auth, { topic: 'cancel me from the page', depth: 'quick' })
+  const before = await page(`/dashboard/runs/${body.runId}`, cookie)
+  expect(before.html).toContain('Cancel run')
+
+  const cancelled = await postForm(app.url, `/dashboard/runs/${body.runId}`, { intent: 'cancel' }, cookie)
+  expect(cancelled.status).toBe(200)
+  const run = await (await app.fetch(`/api/briefs/${body.runId}`, { headers: user.auth })).json()
+  expect(run.status).toBe('cancelled')
+  const events = await app.db.selectFrom('run_events').select('type').where('run_id', '=', body.runId).execute()
+  expect(events.map((event) => event.type)).toContain('cancelled')
+
+  const after = await page(`/dashboard/runs/${body.runId}`, cookie)
+  expect(after.html).not.toContain('Cancel run')
+  expect(after.html).toContain('This run was cancelled')
+  // Pressing it again (a second tab) changes nothing and breaks nothing.
+  const again = await postForm(app.url, `/dashboard/runs/${body.runId}`, { intent: 'cancel' }, cookie)
+  expect(again.status).toBe(200)
+})
+
+test("another account's run cannot be cancelled from the page, and a bad intent is refused", async () => {
+  const owner = await createTestAccount(app.db)
+  const { body } = await postBrief(app.fetch, owner.auth, { topic: 'not yours to cancel', depth: 'quick' })
+  const { cookie } = await signedIn()
+  const foreign = await postForm(app.url, `/dashboard/runs/${body.runId}`, { intent: 'cancel' }, cookie)
+  expect(foreign.status).toBe(404)
+  const run = await (await app.fetch(`/api/briefs/${body.runId}`, { headers: owner.auth })).json()
+  expect(run.status).toBe('running')
+  const mine = await signedIn()
+  const own = await postBrief(app.fetch, mine.user.auth, { topic: 'mine', depth: 'quick' })
+  const unknown = await postForm(app.url, `/dashboard/runs/${own.body.runId}`, { intent: 'explode' }, mine.cookie)
+  expect(unknown.status).toBe(400)
+  const malformed = await postForm(app.url, '/dashboard/runs/not-a-uuid', { intent: 'cancel' }, mine.cookie)
+  expect(malformed.status).toBe(404)
+})
+
+test('the recurring page lists a series and pauses, resumes and stops it', async () => {
+  const { user, cookie } = await signedIn()
+  const { body } = await postBrief(app.fetch, user.auth, {
+    topic: 'weekly grid storage',
+    depth: 'quick',
+    recurring: true,
+  })
+  const run = await (await app.fetch(`/api/briefs/${body.runId}`, { headers: user.auth })).json()
+  const seriesId: string = run.recurring.seriesId
+  const seriesState = async () =>
+    (await (await app.fetch(`/api/series/${seriesId}`, { headers: user.auth })).json()).state
+
+  const listed = await page('/dashboard/series', cookie)
+  expect(listed.status).toBe(200)
+  expect(listed.html).toContain('weekly grid storage')
+  expect(listed.html).toContain('Pause: weekly grid storage')
+
+  expect((await postForm(app.url, '/dashboard/series', { intent: 'pause', seriesId }, cookie)).status).toBe(200)
+  expect(await seriesState()).toBe('paused')
+  expect((await page('/dashboard/series', cookie)).html).toContain('Resume: weekly grid storage')
+
+  expect((await postForm(app.url, '/dashboard/series', { intent: 'resume', seriesId }, cookie)).status).toBe(200)
+  expect(await seriesState()).toBe('running') // its first run is still going
+
+  expect((await postForm(app.url, '/dashboard/series', { intent: 'stop', seriesId }, cookie)).status).toBe(200)
+  expect(await seriesState()).toBe('cancelled')
+  const stopped = await postForm(app.url, '/dashboard/series', { intent: 'resume', seriesId }, cookie)
+  expect(stopped.status).toBe(409)
+  expect(await stopped.text()).toContain('was stopped')
+})
+
+test("the recurring page neither shows nor changes another account's series", async () => {
+  const owner = await createTestAccount(app.db)
+  const { body } = await postBrief(app.fetch, owner.auth, {
+    topic: 'owner only series',
+    depth: 'quick',
+    recurring: true,
+  })
+  const run = await (await app.fetch(`/api/briefs/${body.runId}`, { headers: owner.auth })).json()
+  const { cookie } = await signedIn()
+  expect((await page('/dashboard/series', cookie)).html).not.toContain('owner only series')
+  const refused = await postForm(
+    app.url,
+    '/dashboard/series',
+    { intent: 'stop', seriesId: run.recurring.seriesId },
+    cookie,
+  )
+  expect(refused.status).toBe(404)
+  const malformed = await postForm(app.url, '/dashboard/series', { intent: 'stop', seriesId: "1' or 1=1" }, cookie)
+  expect(malformed.status).toBe(404)
+  const series = await (await app.fetch(`/api/series/${run.recurring.seriesId}`, { headers: owner.auth })).json()
+  expect(series.state).toBe('running')
+})
