@@ -1,74 +1,216 @@
-// The dashboard in a real browser: log in, start a brief, watch it live, read the report; a run
-// started through the API appears on the open dashboard without a reload.
-import type { Browser } from 'playwright-core'
+// The dashboard in a real browser, as a new user meets it: sign up, create a key, start a brief
+// and watch it run live to the report, run it again and read the delta, see a run started through
+// the API appear without a reload, and manage a recurring brief with the keyboard alone.
+//
+// The web process has no worker at first, so the run page is open before the run takes a single
+// step; a worker process started afterwards on the same database then moves it along, and what
+// the page shows can only have arrived over its event stream.
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, expect, test } from 'vitest'
+import { indexCorpusDirectory } from '#server/providers/search/corpus.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { startTestApp, type TestApp } from '#test/support/app.ts'
-import { collectPageErrors, hasChromium, launchBrowser, screenshot } from '#test/support/browser.ts'
-import { postBrief } from '#test/support/runs.ts'
+import {
+  collectPageErrors,
+  hasChromium,
+  horizontalOverflow,
+  launchBrowser,
+  screenshot,
+  tabTo,
+} from '#test/support/browser.ts'
+import { postBrief, waitForRun } from '#test/support/runs.ts'
 
-let app: TestApp
+let web: TestApp
+let worker: TestApp | undefined
 let browser: Browser
 beforeAll(async () => {
   if (!hasChromium) return
-  app = await startTestApp({ env: { RATE_LIMIT_RUNS_PER_HOUR: '100' } })
+  web = await startTestApp({ env: { RUN_ROLE: 'web', RATE_LIMIT_RUNS_PER_HOUR: '100' } })
   browser = await launchBrowser()
 })
 afterAll(async () => {
   await browser?.close()
-  await app?.stop()
+  await worker?.stop()
+  await web?.stop()
 })
 
-test.skipIf(!hasChromium)('log in, start a brief, watch it to the report; an API run appears live', async () => {
-  const user = await createTestAccount(app.db)
+async function startWorker() {
+  worker ??= await startTestApp({ databaseUrl: web.databaseUrl, env: { RUN_ROLE: 'worker' } })
+}
+
+/** Adds a document to the local search corpus, as if it had just been published on the web. */
+async function publishToCorpus(file: string, content: string) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sextant-news-'))
+  fs.writeFileSync(path.join(dir, file), content)
+  const { indexed } = await indexCorpusDirectory(web.db, dir)
+  fs.rmSync(dir, { recursive: true })
+  expect(indexed).toBe(1)
+}
+
+async function markPage(page: Page) {
+  await page.evaluate(() => {
+    ;(window as unknown as { notReloaded: boolean }).notReloaded = true
+  })
+}
+
+async function stillSamePage(page: Page): Promise<boolean> {
+  return page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded === true)
+}
+
+test.skipIf(!hasChromium)(
+  'sign up, create a key, watch a brief run live to its report, run it again for the delta',
+  async () => {
+    const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage()
+    const errors = collectPageErrors(page)
+    const email = `e2e-${Date.now()}@example.com`
+
+    await page.goto(`${web.url}/signup`)
+    await screenshot(page, 'signup')
+    await page.getByLabel('Email').fill(email)
+    await page.getByLabel('Password').fill('a long e2e passphrase')
+    await page.getByRole('button', { name: 'Sign up' }).click()
+    await page.waitForURL(/\/dashboard$/)
+    await page.getByRole('heading', { name: 'New research brief' }).waitFor()
+    await screenshot(page, 'dashboard-empty')
+
+    await page.getByRole('link', { name: 'API keys' }).click()
+    await page.getByLabel('Name').fill('e2e')
+    await page.getByRole('button', { name: 'Create key' }).click()
+    const key = (await page.getByTestId('new-key').textContent())?.trim() as string
+    expect(key).toMatch(/^sx_[a-z0-9]{8}_[A-Za-z0-9]{32}$/)
+    await screenshot(page, 'api-keys')
+
+    // A brief with a missing topic is explained next to the field.
+    await page.getByRole('link', { name: 'Dashboard' }).click()
+    await page.getByRole('button', { name: 'Start research' }).click()
+    await page.locator('[name="topic"][aria-invalid="true"]').waitFor({ timeout: 10_000 })
+    expect(page.url()).toMatch(/\/dashboard$/)
+
+    await page.getByLabel('Topic').fill('sodium-ion batteries')
+    await page.getByLabel('Timeframe').selectOption('all')
+    await page.getByRole('radio', { name: /quick/i }).check()
+    await page.getByRole('button', { name: 'Start research' }).click()
+    await page.waitForURL(/\/dashboard\/runs\//)
+    await page.getByRole('button', { name: 'Cancel run' }).waitFor()
+    await markPage(page)
+    await screenshot(page, 'run-waiting')
+    expect(await page.getByRole('heading', { name: 'Sources', exact: true }).count()).toBe(0)
+
+    // Now a worker takes the run; steps and then the report arrive on the open page.
+    await startWorker()
+    await page.getByText('Plan queries').waitFor({ timeout: 30_000 })
+    await page.getByRole('heading', { name: 'Sources', exact: true }).waitFor({ timeout: 30_000 })
+    expect(await stillSamePage(page)).toBe(true)
+    expect(await page.getByRole('button', { name: 'Cancel run' }).count()).toBe(0)
+    await page.getByRole('heading', { name: 'Baseline' }).waitFor()
+    expect(await page.locator('a[href^="https://corpus.local/"]').count()).toBeGreaterThan(0)
+    // Every [n] citation in the report links to a listed source.
+    const citations = await page
+      .locator('a[href^="#source-"]')
+      .evaluateAll((links) => links.map((link) => link.getAttribute('href')))
+    expect(citations.length).toBeGreaterThan(0)
+    for (const href of citations) expect(await page.locator(`[id="${href?.slice(1)}"]`).count()).toBe(1)
+    await screenshot(page, 'run-report')
+
+    // News arrives after the first run; the same topic again reports it as what changed.
+    await publishToCorpus(
+      'sodium-ion-recycling.md',
+      [
+        '---',
+        'title: First sodium-ion recycling plant opens',
+        'url: https://corpus.local/batteries/sodium-ion-recycling',
+        `published: ${new Date().toISOString().slice(0, 10)}`,
+        '---',
+        '',
+        'The first plant built to recycle sodium-ion batteries opened this week, recovering hard carbon and',
+        'sodium salts from used cells at a cost its operator puts at a third of lithium-ion recycling.',
+      ].join('\n'),
+    )
+    await page.getByRole('link', { name: 'Dashboard' }).click()
+    await page.getByLabel('Topic').fill('Sodium-ion batteries')
+    await page.getByLabel('Timeframe').selectOption('all')
+    await page.getByRole('radio', { name: /quick/i }).check()
+    await page.getByRole('button', { name: 'Start research' }).click()
+    await page.waitForURL(/\/dashboard\/runs\//)
+    await page.getByRole('heading', { name: /^New since / }).waitFor({ timeout: 30_000 })
+    const delta = page.getByRole('region', { name: /^New since / })
+    await delta
+      .getByText(/recycl/i)
+      .first()
+      .waitFor()
+    await screenshot(page, 'run-delta')
+
+    // A run started elsewhere, with the key made above, appears on the open dashboard.
+    await page.getByRole('link', { name: 'Dashboard' }).click()
+    await page.getByRole('link', { name: 'Sodium-ion batteries', exact: true }).waitFor()
+    await markPage(page)
+    const auth = { Authorization: `Bearer ${key}` }
+    const started = await postBrief(web.fetch, auth, { topic: 'started by curl', depth: 'quick' })
+    expect(started.response.status).toBe(202)
+    await page.getByRole('link', { name: 'started by curl' }).waitFor({ timeout: 10_000 })
+    await waitForRun(web.fetch, auth, started.body.runId)
+    await page
+      .getByRole('row', { name: /started by curl/ })
+      .getByText('Complete')
+      .waitFor({ timeout: 10_000 })
+    expect(await stillSamePage(page)).toBe(true)
+    await screenshot(page, 'dashboard-runs')
+
+    await page.setViewportSize({ width: 375, height: 812 })
+    expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0)
+    await screenshot(page, 'dashboard-phone')
+    await page.setViewportSize({ width: 1440, height: 900 })
+    await screenshot(page, 'dashboard-wide')
+    expect(errors.filter((error) => !/status of 400/.test(error))).toEqual([])
+  },
+)
+
+test.skipIf(!hasChromium)('a brief started and a recurring brief paused with the keyboard alone', async () => {
+  await startWorker()
+  const user = await createTestAccount(web.db)
   const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage()
   const errors = collectPageErrors(page)
-
-  await page.goto(`${app.url}/dashboard`)
-  await page.waitForURL(/\/login/)
-  await screenshot(page, 'login')
-  await page.getByLabel('Email').fill(user.email)
-  await page.getByLabel('Password').fill(user.password)
-  await page.getByRole('button', { name: 'Log in' }).click()
+  await page.goto(`${web.url}/login`)
+  await tabTo(page, page.getByLabel('Email'))
+  await page.keyboard.type(user.email)
+  await page.keyboard.press('Tab')
+  await page.keyboard.type(user.password)
+  await page.keyboard.press('Enter')
   await page.waitForURL(/\/dashboard$/)
-  await screenshot(page, 'dashboard-empty')
 
-  // A brief with a missing topic is explained next to the field.
-  await page.getByRole('button', { name: 'Start research' }).click()
-  await page.locator('[name="topic"][aria-invalid="true"]').waitFor({ timeout: 10_000 })
-  expect(page.url()).toMatch(/\/dashboard$/)
-
-  await page.getByLabel('Topic').fill('sodium-ion batteries')
-  await page.getByLabel('Timeframe').selectOption('all')
-  await page.getByRole('radio', { name: /quick/i }).check()
-  await page.getByRole('button', { name: 'Start research' }).click()
+  await tabTo(page, page.getByLabel('Topic'))
+  await page.keyboard.type('keyboard grid storage')
+  await tabTo(page, page.getByLabel('Run again every 7 days'))
+  await page.keyboard.press('Space')
+  await tabTo(page, page.getByRole('button', { name: 'Start research' }))
+  await page.keyboard.press('Enter')
   await page.waitForURL(/\/dashboard\/runs\//)
-  await page.getByRole('heading', { name: 'Sources', exact: true }).waitFor({ timeout: 30_000 })
-  expect(await page.locator('a[href^="https://corpus.local/"]').count()).toBeGreaterThan(0)
-  // Every [n] citation in the report links to a listed source.
-  const citations = await page
-    .locator('a[href^="#source-"]')
-    .evaluateAll((links) => links.map((link) => link.getAttribute('href')))
-  expect(citations.length).toBeGreaterThan(0)
-  for (const href of citations) expect(await page.locator(`[id="${href?.slice(1)}"]`).count()).toBe(1)
-  await screenshot(page, 'run-report')
+  await page.getByRole('heading', { name: 'Sources', exact: true }).waitFor({ timeout: 60_000 })
 
-  // A run started elsewhere (the API) appears on the open dashboard without a reload.
-  await page.goto(`${app.url}/dashboard`)
-  await screenshot(page, 'dashboard-runs')
-  await postBrief(app.fetch, user.auth, { topic: 'started by curl', depth: 'quick' })
-  await page.getByRole('link', { name: 'started by curl' }).waitFor({ timeout: 10_000 })
-
-  await page.setViewportSize({ width: 390, height: 844 })
-  await screenshot(page, 'dashboard-phone')
-  expect(errors.filter((error) => !/status of 400/.test(error))).toEqual([])
+  await tabTo(page, page.getByRole('link', { name: 'Manage this recurring brief' }))
+  await page.keyboard.press('Enter')
+  await page.waitForURL(/\/dashboard\/series/)
+  await page.getByText(/next run/).waitFor({ timeout: 10_000 })
+  await screenshot(page, 'series')
+  await tabTo(page, page.getByRole('button', { name: 'Pause: keyboard grid storage' }))
+  await page.keyboard.press('Enter')
+  await page.getByRole('button', { name: 'Resume: keyboard grid storage' }).waitFor()
+  await screenshot(page, 'series-paused')
+  await page.setViewportSize({ width: 375, height: 812 })
+  expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0)
+  await screenshot(page, 'series-phone')
+  expect(errors).toEqual([])
 })
 
-test.skipIf(!hasChromium)('API keys: a created key is shown once and works; a revoked one stops working', async () => {
-  const user = await createTestAccount(app.db)
+test.skipIf(!hasChromium)('API keys: a revoked key stops working', async () => {
+  const user = await createTestAccount(web.db)
   const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage()
   const errors = collectPageErrors(page)
-  await page.goto(`${app.url}/login?redirectTo=%2Fdashboard%2Fkeys`)
+  await page.goto(`${web.url}/login?redirectTo=%2Fdashboard%2Fkeys`)
+  await screenshot(page, 'login')
   await page.getByLabel('Email').fill(user.email)
   await page.getByLabel('Password').fill(user.password)
   await page.getByRole('button', { name: 'Log in' }).click()
@@ -77,12 +219,10 @@ test.skipIf(!hasChromium)('API keys: a created key is shown once and works; a re
   await page.getByLabel('Name').fill('laptop')
   await page.getByRole('button', { name: 'Create key' }).click()
   const key = (await page.getByTestId('new-key').textContent())?.trim() as string
-  expect(key).toMatch(/^sx_[a-z0-9]{8}_[A-Za-z0-9]{32}$/)
-  await screenshot(page, 'api-keys')
-  expect((await app.fetch('/api/me', { headers: { Authorization: `Bearer ${key}` } })).status).toBe(200)
+  expect((await web.fetch('/api/me', { headers: { Authorization: `Bearer ${key}` } })).status).toBe(200)
 
   // Shown once: after a reload the list names the key by its prefix only.
-  await page.goto(`${app.url}/dashboard/keys`)
+  await page.goto(`${web.url}/dashboard/keys`)
   expect(await page.getByTestId('new-key').count()).toBe(0)
   expect(await page.content()).not.toContain(key)
 
@@ -91,6 +231,9 @@ test.skipIf(!hasChromium)('API keys: a created key is shown once and works; a re
     .getByText(/revoked/i)
     .first()
     .waitFor()
-  expect((await app.fetch('/api/me', { headers: { Authorization: `Bearer ${key}` } })).status).toBe(401)
+  expect((await web.fetch('/api/me', { headers: { Authorization: `Bearer ${key}` } })).status).toBe(401)
+  await page.setViewportSize({ width: 375, height: 812 })
+  expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0)
+  await screenshot(page, 'api-keys-phone')
   expect(errors).toEqual([])
 })

@@ -40,3 +40,17 @@ export function collectPageErrors(page: Page): string[] {
   page.on('pageerror', (error) => errors.push(error.message))
   return errors
 }
+
+/** A page that reads well on a phone scrolls only vertically. */
+export async function horizontalOverflow(page: Page): Promise<number> {
+  return page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
+}
+
+/** Presses Tab until `target` has focus, as a keyboard-only user would; fails after `limit` presses. */
+export async function tabTo(page: Page, target: ReturnType<Page['locator']>, limit = 40): Promise<void> {
+  for (let press = 0; press < limit; press++) {
+    await page.keyboard.press('Tab')
+    if (await target.evaluate((element) => element === document.activeElement)) return
+  }
+  throw new Error(`focus never reached the element after ${limit} presses of Tab`)
+}
