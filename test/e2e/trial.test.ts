@@ -2,7 +2,14 @@
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { startTestApp, type TestApp } from '#test/support/app.ts'
-import { collectPageErrors, hasChromium, launchBrowser, screenshot } from '#test/support/browser.ts'
+import {
+  collectPageErrors,
+  hasChromium,
+  horizontalOverflow,
+  launchBrowser,
+  screenshot,
+  tabTo,
+} from '#test/support/browser.ts'
 
 let app: TestApp
 let browser: Browser
@@ -44,7 +51,45 @@ test.skipIf(!hasChromium)(
     expect(await stranger.locator('a[href^="https://corpus.local/"]').count()).toBe(0)
 
     // On a phone.
-    await page.setViewportSize({ width: 390, height: 844 })
+    await page.setViewportSize({ width: 375, height: 812 })
+    expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0)
     await screenshot(page, 'trial-report-phone')
+  },
+)
+
+test.skipIf(!hasChromium)(
+  'with the keyboard alone, a visitor runs to the daily limit and is told when it resets',
+  async () => {
+    // A fresh app: the limit counts this address's trial runs for the day.
+    const limited = await startTestApp({ env: { RATE_LIMIT_DEMO_PER_DAY: '3', RATE_LIMIT_RUNS_PER_HOUR: '100' } })
+    try {
+      const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage()
+      const errors = collectPageErrors(page)
+      await page.goto(`${limited.url}/trial`)
+      for (let run = 1; run <= 4; run++) {
+        await tabTo(page, page.getByRole('textbox', { name: 'Topic' }))
+        await page.keyboard.press('ControlOrMeta+A')
+        await page.keyboard.type(`trial topic number ${run}`)
+        await page.keyboard.press('Enter')
+        if (run <= 3) {
+          await page.waitForURL(/\/trial\?run=/)
+          await page.getByRole('link', { name: `trial topic number ${run}` }).waitFor()
+        }
+      }
+      const alert = page.getByRole('alert').filter({ hasText: 'The trial limit is reached.' })
+      await alert.waitFor({ timeout: 10_000 })
+      expect(await alert.textContent()).toMatch(
+        /used today's 3 trial runs .* another in \d+ hours?.*, at \d\d:\d\d UTC/,
+      )
+      await screenshot(page, 'trial-limit')
+      await page.setViewportSize({ width: 375, height: 812 })
+      expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0)
+      await screenshot(page, 'trial-limit-phone')
+      const runs = await limited.db.selectFrom('runs').select('id').where('source', '=', 'trial').execute()
+      expect(runs).toHaveLength(3)
+      expect(errors.filter((error) => !/status of 429/.test(error))).toEqual([])
+    } finally {
+      await limited.stop()
+    }
   },
 )
