@@ -14,6 +14,7 @@ import {
   type MemoryStats,
   type TopicMemory,
 } from '#server/memory/types.ts'
+import { UUID } from '#server/research/runs.ts'
 
 export type MemoryContext = { db: Db; ring: KeyRing; log: Logger; now: () => Date }
 
@@ -82,6 +83,25 @@ export async function loadTopicMemory(context: MemoryContext, accountId: string,
     .where('topic_memory.expires_at', '>', context.now())
     .executeTakeFirst()
   return row ? openRow(context, row) : undefined
+}
+
+/**
+ * The topic's memory by its id (the dashboard's addresses), with its key for finding its runs;
+ * undefined as for loadTopicMemory, and for another account's topic or a malformed id.
+ */
+export async function loadTopicMemoryById(
+  context: MemoryContext,
+  accountId: string,
+  topicId: string,
+): Promise<(TopicMemory & { topicKey: string }) | undefined> {
+  if (!UUID.test(topicId)) return undefined
+  const row = await memoryRows(context.db, accountId)
+    .select('topics.topic_key')
+    .where('topics.id', '=', topicId)
+    .where('topic_memory.expires_at', '>', context.now())
+    .executeTakeFirst()
+  const memory = row && openRow(context, row)
+  return memory && { ...memory, topicKey: row.topic_key }
 }
 
 /** Every live topic memory of the account (for search across topics). */

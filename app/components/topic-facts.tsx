@@ -1,0 +1,126 @@
+// Facts and sources of topic memory, each with where it came from. Shared by the topic, search and
+// compare pages, so a fact reads the same wherever it appears.
+import { Link } from 'react-router'
+import { LocalTime } from '#app/components/local-time.tsx'
+import { safeHref } from '#app/components/report-markdown.tsx'
+import type { FactView, FirstSeenView, SourceView, TextPart } from '#app/topics.server.ts'
+
+export const linkClass =
+  'text-indigo-700 underline underline-offset-2 hover:text-indigo-900 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-700'
+
+/** A source as an external link (http and https only), or as text when it cannot be one. */
+export function SourceAnchor({ source }: { source: Pick<SourceView, 'url' | 'label'> }) {
+  const href = safeHref(source.url)
+  if (!href) return <span className="break-words">{source.label}</span>
+  return (
+    <a href={href} target="_blank" rel="noopener noreferrer" className={`${linkClass} break-words`}>
+      {source.label}
+      <span className="sr-only"> (opens in a new tab)</span>
+    </a>
+  )
+}
+
+function FirstSeen({ firstSeen }: { firstSeen: FirstSeenView }) {
+  return (
+    <>
+      First seen <LocalTime iso={firstSeen.at} />
+      {firstSeen.runId ? (
+        <>
+          {' '}
+          in{' '}
+          <Link to={`/dashboard/runs/${firstSeen.runId}`} className={linkClass}>
+            this run
+          </Link>
+        </>
+      ) : null}
+    </>
+  )
+}
+
+/** One fact: its text (or the given parts, with matched words marked), its sources, when it was learned. */
+export function FactItem({
+  fact,
+  parts,
+  children,
+}: {
+  fact: FactView
+  parts?: TextPart[]
+  children?: React.ReactNode
+}) {
+  return (
+    <li className="flex flex-col gap-1.5 py-3 first:pt-0 last:pb-0">
+      <p className="break-words text-slate-900">
+        {parts
+          ? parts.map((part, index) =>
+              part.match ? (
+                // biome-ignore lint/suspicious/noArrayIndexKey: parts never reorder
+                <mark key={index} className="rounded-sm bg-amber-100 px-0.5 font-medium text-slate-950">
+                  {part.text}
+                </mark>
+              ) : (
+                part.text
+              ),
+            )
+          : fact.text}
+      </p>
+      {children}
+      <FactSources sources={fact.sources} />
+      <p className="text-xs text-slate-500">
+        <FirstSeen firstSeen={fact.firstSeen} />
+      </p>
+    </li>
+  )
+}
+
+/** A fact's sources as one wrapped line of links. */
+export function FactSources({ sources }: { sources: readonly SourceView[] }) {
+  if (sources.length === 0) return <p className="text-sm text-slate-500">No source recorded.</p>
+  return (
+    <div className="text-sm text-slate-600">
+      {sources.length === 1 ? 'Source:' : 'Sources:'}{' '}
+      <ul className="inline">
+        {sources.map((source, index) => (
+          <li key={source.url} className="inline">
+            <SourceAnchor source={source} />
+            {index < sources.length - 1 ? '; ' : null}
+          </li>
+        ))}
+      </ul>
+    </div>
+  )
+}
+
+export function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`
+}
+
+export function FactList({ facts, empty }: { facts: readonly FactView[]; empty: string }) {
+  if (facts.length === 0) return <p className="text-sm text-slate-600">{empty}</p>
+  return (
+    <ul className="divide-y divide-slate-200">
+      {facts.map((fact) => (
+        <FactItem key={fact.id} fact={fact} />
+      ))}
+    </ul>
+  )
+}
+
+export function SourceList({ sources, empty }: { sources: readonly SourceView[]; empty: string }) {
+  if (sources.length === 0) return <p className="text-sm text-slate-600">{empty}</p>
+  return (
+    <ul className="divide-y divide-slate-200">
+      {sources.map((source) => (
+        <li key={source.url} className="flex flex-col gap-0.5 py-3 first:pt-0 last:pb-0">
+          <p className="font-medium">
+            <SourceAnchor source={source} />
+          </p>
+          {source.label !== source.url ? <p className="text-xs break-all text-slate-500">{source.url}</p> : null}
+          <p className="text-xs text-slate-500">
+            {source.publishedDate ? <>Published {source.publishedDate.slice(0, 10)} · </> : null}
+            <FirstSeen firstSeen={source.firstSeen} />
+          </p>
+        </li>
+      ))}
+    </ul>
+  )
+}

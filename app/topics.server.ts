@@ -1,0 +1,211 @@
+// What the topic pages show of an account's decrypted memory, as plain data for the components:
+// summaries, one topic with its runs, search hits with their matched words marked, comparisons.
+// The ledger's URLs stay on the server; pages get only its count.
+import { z } from 'zod'
+import type { Db } from '#db/database.ts'
+import { compareTopics, topicDelta } from '#server/memory/insights.ts'
+import { searchMemory } from '#server/memory/search.ts'
+import { loadTopicMemoryById, type MemoryContext } from '#server/memory/store.ts'
+import { type Fact, type FirstSeen, RUN_HISTORY_CAP, type Source, type TopicMemory } from '#server/memory/types.ts'
+import type { Brief } from '#server/research/brief.ts'
+import { getRun, listRuns, type RunListItem, UUID } from '#server/research/runs.ts'
+
+export const TOPIC_NOT_FOUND = 'There is no topic memory at this address for your account. It may have expired.'
+
+export type TopicSummary = {
+  topicId: string
+  topic: string
+  runCount: number
+  factCount: number
+  sourceCount: number
+  urlsIndexed: number
+  lastRunAt: string
+  expiresAt: string
+}
+/** A run's id only when it can be linked to (memory written by hand or by tests may hold others). */
+export type FirstSeenView = { runId: string | null; at: string }
+export type SourceView = { url: string; label: string; publishedDate: string | null; firstSeen: FirstSeenView }
+export type FactView = { id: string; text: string; sources: SourceView[]; firstSeen: FirstSeenView }
+export type TopicRun = Pick<RunListItem, 'runId' | 'status' | 'currentStep' | 'createdAt' | 'depth'> & {
+  counts: { newFacts: number; newSources: number; urlsRead: number } | null
+}
+export type TextPart = { text: string; match: boolean }
+export type SearchHitView = {
+  topicId: string
+  topic: string
+  fact: FactView
+  parts: TextPart[]
+  matched: string[]
+}
+
+export function summarizeTopic(memory: TopicMemory): TopicSummary {
+  return {
+    topicId: memory.topicId,
+    topic: memory.topic,
+    runCount: memory.runCount,
+    factCount: memory.facts.length,
+    sourceCount: memory.sources.length,
+    urlsIndexed: memory.urlsIndexed,
+    lastRunAt: memory.lastRunAt.toISOString(),
+    expiresAt: memory.expiresAt.toISOString(),
+  }
+}
+
+function firstSeenView(firstSeen: FirstSeen): FirstSeenView {
+  return { runId: UUID.test(firstSeen.runId) ? firstSeen.runId : null, at: firstSeen.at }
+}
+
+function sourceView(source: Source): SourceView {
+  return {
+    url: source.url,
+    label: source.title || source.url,
+    publishedDate: source.publishedDate,
+    firstSeen: firstSeenView(source.firstSeen),
+  }
+}
+
+/** Facts with their sources resolved to titles; a cited URL missing from the sources shows as itself. */
+function factViews(facts: readonly Fact[], sources: readonly Source[]): FactView[] {
+  const byUrl = new Map(sources.map((source) => [source.url, sourceView(source)]))
+  return facts.map((fact) => ({
+    id: fact.id,
+    text: fact.text,
+    firstSeen: firstSeenView(fact.firstSeen),
+    sources: fact.sourceUrls.map(
+      (url) => byUrl.get(url) ?? { url, label: url, publishedDate: null, firstSeen: firstSeenView(fact.firstSeen) },
+    ),
+  }))
+}
+
+export async function loadTopicPage(services: { db: Db; memory: MemoryContext }, accountId: string, topicId: string) {
+  const memory = await loadTopicMemoryById(services.memory, accountId, topicId)
+  if (!memory) return undefined
+  const { runs } = await listRuns(services.db, accountId, { limit: RUN_HISTORY_CAP, topicKey: memory.topicKey })
+  const records = new Map(memory.runs.map((record) => [record.runId, record]))
+  const delta = topicDelta(memory)
+  const latest = runs[0] && (await getRun(services.db, runs[0].runId, accountId))
+  return {
+    summary: summarizeTopic(memory),
+    delta: delta
+      ? {
+          runId: UUID.test(delta.runId) ? delta.runId : null,
+          at: delta.at,
+          facts: factViews(delta.facts, memory.sources),
+          sources: delta.sources.map(sourceView),
+        }
+      : null,
+    // Memory keeps facts and sources in the order first seen; the page shows the newest first.
+    facts: factViews(memory.facts, memory.sources).reverse(),
+    sources: memory.sources.map(sourceView).reverse(),
+    again: againBrief(memory.topic, latest ? (latest.brief as Brief) : undefined),
+    runs: runs.map((run): TopicRun => {
+      const record = records.get(run.runId)
+      return {
+        runId: run.runId,
+        status: run.status,
+        currentStep: run.currentStep,
+        createdAt: run.createdAt,
+        depth: run.depth,
+        counts: record ? { newFacts: record.newFacts, newSources: record.newSources, urlsRead: record.urlsRead } : null,
+      }
+    }),
+  }
+}
+
+/**
+ * The dashboard form's fields for researching the topic again: the latest run's brief, once
+ * rather than recurring, so the new run covers the same ground and its findings land in this memory.
+ */
+function againBrief(topic: string, brief: Brief | undefined): Record<string, string> {
+  const fields: Record<string, string | undefined> = {
+    topic,
+    objective: brief?.objective,
+    focus: brief?.focus,
+    depth: brief?.depth,
+    timeframe: brief?.timeframe,
+    reportStyle: brief?.reportStyle,
+    frameworkId: brief?.frameworkId,
+  }
+  return Object.fromEntries(Object.entries(fields).filter((entry): entry is [string, string] => Boolean(entry[1])))
+}
+
+const SEARCH_MAX_LENGTH = 200
+export const SearchQuerySchema = z
+  .string()
+  .trim()
+  .max(SEARCH_MAX_LENGTH, `Keep the search to ${SEARCH_MAX_LENGTH} characters or fewer.`)
+
+export function searchTopics(memories: readonly TopicMemory[], query: string): SearchHitView[] {
+  const topics = memories.map((memory) => ({ topicId: memory.topicId, topic: memory.topic, content: memory }))
+  const sourcesOf = new Map(memories.map((memory) => [memory.topicId, memory.sources]))
+  return searchMemory(topics, query, { limit: 20 }).map((hit) => {
+    const [fact] = factViews([hit.fact], sourcesOf.get(hit.topicId) ?? [])
+    return {
+      topicId: hit.topicId,
+      topic: hit.topic,
+      fact: fact as FactView,
+      parts: markMatches(hit.fact.text, hit.matched),
+      matched: hit.matched,
+    }
+  })
+}
+
+// The same segmentation as the search's tokenizer (search.ts), so the words marked are the words matched.
+const wordSegmenter = new Intl.Segmenter('en', { granularity: 'word' })
+
+/** The text cut into runs, with each word the search matched as its own part. */
+export function markMatches(text: string, matched: readonly string[]): TextPart[] {
+  const terms = new Set(matched)
+  const parts: TextPart[] = []
+  for (const { segment, isWordLike } of wordSegmenter.segment(text)) {
+    const match = Boolean(isWordLike) && terms.has(segment.normalize('NFKC').toLowerCase())
+    const last = parts.at(-1)
+    if (last && !last.match && !match) last.text += segment
+    else parts.push({ text: segment, match })
+  }
+  return parts
+}
+
+const TopicIdSchema = z
+  .string()
+  .min(1, 'Choose two topics to compare.')
+  .regex(UUID, 'Choose both topics from the lists.')
+export const CompareSchema = z
+  .object({ a: TopicIdSchema, b: TopicIdSchema })
+  .refine(({ a, b }) => a.toLowerCase() !== b.toLowerCase(), 'Choose two different topics.')
+
+export function compareTopicMemories(a: TopicMemory, b: TopicMemory) {
+  const comparison = compareTopics({ topic: a.topic, content: a }, { topic: b.topic, content: b })
+  const urlsA = new Set(a.sources.map((source) => source.url))
+  const sources = [...a.sources, ...b.sources.filter((source) => !urlsA.has(source.url))]
+  const views = (facts: Fact[]) => factViews(facts, sources)
+  return {
+    a: summarizeTopic(a),
+    b: summarizeTopic(b),
+    summary: comparison.summary,
+    sharedFacts: comparison.sharedFacts.map((pair) => {
+      const [a, b] = views([pair.a, pair.b]) as [FactView, FactView]
+      return { a, b, sameText: pair.a.id === pair.b.id }
+    }),
+    sharedSources: comparison.sharedSources.map(sourceView),
+    onlyA: { facts: views(comparison.onlyA.facts), sources: comparison.onlyA.sources.map(sourceView) },
+    onlyB: { facts: views(comparison.onlyB.facts), sources: comparison.onlyB.sources.map(sourceView) },
+  }
+}
+
+export type TopicComparisonView = ReturnType<typeof compareTopicMemories>
+
+/**
+ * The download's file name: an ASCII slug for `filename`, and the topic's own letters for
+ * `filename*` when it has others (a Japanese topic would otherwise be just "topic.md").
+ */
+export function exportDisposition(topic: string): string {
+  const ascii = slug(topic.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase(), /[^a-z0-9]+/g) || 'topic'
+  const unicode = slug(topic.normalize('NFC').toLowerCase(), /[^\p{L}\p{N}]+/gu)
+  const extended = unicode && unicode !== ascii ? `; filename*=UTF-8''${encodeURIComponent(`${unicode}.md`)}` : ''
+  return `attachment; filename="${ascii}.md"${extended}`
+}
+
+function slug(text: string, separators: RegExp): string {
+  return [...text.replace(separators, '-').replace(/^-+|-+$/g, '')].slice(0, 80).join('').replace(/-+$/, '')
+}
