@@ -26,9 +26,18 @@ export async function loader(args: Route.LoaderArgs) {
   const row = await getRun(services.db, args.params.runId, account.id)
   // Another account's run is "not found" too: saying it exists would leak that it does.
   if (!row) throw data('There is no run at this address for your account.', { status: 404 })
-  const [events, recurring] = await Promise.all([
+  const [events, recurring, topic] = await Promise.all([
     readRunEvents(services.db, row.id, 0),
     row.series_id ? recurringInfo(services.db, row.series_id) : undefined,
+    // Its memory page, once a run on the topic has saved some (the clear columns: no decrypting).
+    services.db
+      .selectFrom('topics')
+      .innerJoin('topic_memory', 'topic_memory.topic_id', 'topics.id')
+      .select('topics.id')
+      .where('topics.account_id', '=', account.id)
+      .where('topics.topic_key', '=', row.topic_key)
+      .where('topic_memory.expires_at', '>', new Date())
+      .executeTakeFirst(),
   ])
   const run = viewRun(services.memory.ring, row)
   const framework = run.brief.frameworkId ? findFramework(run.brief.frameworkId) : undefined
@@ -37,6 +46,7 @@ export async function loader(args: Route.LoaderArgs) {
     run,
     frameworkName: framework?.name ?? run.brief.frameworkId ?? null,
     recurring: recurring ?? null,
+    topicId: topic?.id ?? null,
     events: events.map(({ id, type, step, data, createdAt }): TimelineEvent => ({ id, type, step, data, createdAt })),
   }
 }
@@ -76,7 +86,7 @@ const STYLES: Record<string, string> = {
   framework: 'Framework sections',
 }
 
-function RunPage({ run, frameworkName, recurring, events: loadedEvents }: Route.ComponentProps['loaderData']) {
+function RunPage({ run, frameworkName, recurring, topicId, events: loadedEvents }: Route.ComponentProps['loaderData']) {
   const events = useRunEvents(
     `/dashboard/runs/${encodeURIComponent(run.runId)}/events`,
     loadedEvents,
@@ -113,6 +123,11 @@ function RunPage({ run, frameworkName, recurring, events: loadedEvents }: Route.
               </>
             ) : null}
           </span>
+          {topicId ? (
+            <a href={`/dashboard/topics/${topicId}`} className="text-indigo-700 underline-offset-2 hover:underline">
+              What memory holds on this topic
+            </a>
+          ) : null}
           {recurring ? (
             <a
               href={`/dashboard/series#series-${recurring.seriesId}`}

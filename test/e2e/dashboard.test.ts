@@ -114,6 +114,8 @@ test.skipIf(!hasChromium)(
     expect(citations.length).toBeGreaterThan(0)
     for (const href of citations) expect(await page.locator(`[id="${href?.slice(1)}"]`).count()).toBe(1)
     await screenshot(page, 'run-report')
+    await page.getByRole('link', { name: 'What memory holds on this topic' }).click()
+    await page.getByRole('heading', { name: 'sodium-ion batteries', level: 1 }).waitFor()
 
     // News arrives after the first run; the same topic again reports it as what changed.
     await publishToCorpus(
