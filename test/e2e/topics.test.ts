@@ -108,7 +108,13 @@ test.skipIf(!hasChromium)('topics: list, search, detail, export and compare, wit
   await page.getByRole('heading', { name: 'Sources', exact: true }).waitFor({ timeout: 30_000 })
   await page.goto(topicUrl)
   await page.getByRole('heading', { name: 'Run history' }).waitFor()
-  expect(await page.getByRole('list').filter({ has: page.getByText('Complete') }).getByRole('listitem').count()).toBe(2)
+  expect(
+    await page
+      .getByRole('list')
+      .filter({ has: page.getByText('Complete') })
+      .getByRole('listitem')
+      .count(),
+  ).toBe(2)
   await page.getByText(/added \d+ facts? and \d+ sources?\.$/).waitFor()
   await photograph(page, 'topic-detail-second-run')
 
