@@ -11,6 +11,7 @@ import { principalOf } from '#server/http/api-auth.ts'
 import { idempotent } from '#server/http/idempotency.ts'
 import { limitRunStarts } from '#server/http/limit-guards.ts'
 import { HttpProblem } from '#server/http/problem.ts'
+import { queueResultDelivery } from '#server/integrations/deliveries.ts'
 import { topicKey } from '#server/memory/topic-key.ts'
 import { BriefSchema } from '#server/research/brief.ts'
 import { cancelRun, getRun, listRuns, viewRun } from '#server/research/runs.ts'
@@ -84,6 +85,8 @@ export function briefsRoutes(services: AppServices): Router {
       { db: services.db, jobs: services.jobs, intervalSeconds: services.config.RECURRING_INTERVAL },
       row.id,
     )
+    // A run started from Slack or GitHub says there that it was cancelled.
+    await queueResultDelivery(services.db, services.jobs, row.id)
     const cancelled = await getRun(services.db, row.id)
     res.json(viewRun(services.memory.ring, cancelled ?? row))
   })
