@@ -12,20 +12,21 @@ import { handleSlackMention, SLACK_MENTION_QUEUE, SlackMentionJobSchema } from '
 import { defineJob, type JobDefinition } from '#server/jobs/boss.ts'
 
 // A failure here is ours (the database), not the platform's: retry a few times, soon.
-const RETRIES = { retryLimit: 5, retryDelay: 2, retryBackoff: true, notify: true }
+const RETRIES = { retryLimit: 5, retryDelay: 2, retryBackoff: true }
 
 export function integrationJobs(deps: MentionDeps & DeliverDeps): JobDefinition<unknown>[] {
   return [
     defineJob({
       queue: SLACK_MENTION_QUEUE,
       schema: SlackMentionJobSchema,
-      queueOptions: RETRIES,
+      // Sent by whichever process took the webhook: NOTIFY wakes a worker anywhere at once.
+      queueOptions: { ...RETRIES, notify: true },
       handler: (job) => handleSlackMention(deps, job),
     }),
     defineJob({
       queue: GITHUB_MENTION_QUEUE,
       schema: GithubMentionJobSchema,
-      queueOptions: RETRIES,
+      queueOptions: { ...RETRIES, notify: true },
       handler: (job) => handleGithubMention(deps, job),
     }),
     defineJob({
@@ -33,6 +34,8 @@ export function integrationJobs(deps: MentionDeps & DeliverDeps): JobDefinition<
       schema: z.object({ deliveryId: z.uuid() }),
       // Posting waits on Slack and GitHub; a slow one should not hold up the others.
       concurrency: 4,
+      // Not a notify queue: those poll only every 30 s, and a delivery waiting out a Retry-After is
+      // a delayed job that no NOTIFY announces. Deliveries are sent by workers, which wake their own.
       queueOptions: RETRIES,
       handler: ({ deliveryId }) => deliver(deps, deliveryId),
     }),
