@@ -124,6 +124,50 @@ export interface CorpusDocumentsTable {
   search: ColumnType<unknown, never, never>
 }
 
+export interface SlackWorkspacesTable {
+  team_id: string
+  account_id: string
+  bot_token_key_id: string
+  bot_token: Buffer
+  created_at: Generated<Date>
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>
+}
+
+export interface GithubRepositoriesTable {
+  /** owner/name lower-cased: GitHub treats repository names case-insensitively. */
+  repo_key: string
+  repo: string
+  account_id: string
+  created_at: Generated<Date>
+}
+
+export type WebhookProvider = 'slack' | 'github'
+
+export interface WebhookReceiptsTable {
+  provider: WebhookProvider
+  delivery_id: string
+  received_at: Generated<Date>
+  handled_at: Timestamp | null
+}
+
+export type DeliveryChannel = 'slack' | 'github'
+export type DeliveryKind = 'started' | 'result' | 'notice'
+
+export interface DeliveriesTable {
+  id: Generated<string>
+  run_id: string | null
+  channel: DeliveryChannel
+  kind: DeliveryKind
+  target: ColumnType<unknown, string, string>
+  notice: string | null
+  status: Generated<'pending' | 'sent' | 'failed'>
+  parts_sent: Generated<number>
+  attempts: Generated<number>
+  last_error: string | null
+  created_at: Generated<Date>
+  sent_at: Timestamp | null
+}
+
 export interface Database {
   settings: SettingsTable
   accounts: AccountsTable
@@ -136,4 +180,8 @@ export interface Database {
   run_events: RunEventsTable
   corpus_documents: CorpusDocumentsTable
   series: SeriesTable
+  slack_workspaces: SlackWorkspacesTable
+  github_repositories: GithubRepositoriesTable
+  webhook_receipts: WebhookReceiptsTable
+  deliveries: DeliveriesTable
 }

@@ -7,6 +7,7 @@ import { migrateToLatest, pendingMigrations } from '#db/migrate.ts'
 import { accountCommands } from '#server/cli/accounts.ts'
 import { CliError, type Command } from '#server/cli/command.ts'
 import { corpusCommands } from '#server/cli/corpus.ts'
+import { integrationCommands } from '#server/cli/integrations.ts'
 import { type Config, ConfigError, loadConfig } from '#server/config.ts'
 import { createLogger, type Logger } from '#server/logger.ts'
 import { generateKeySpec } from '#server/memory/crypto.ts'
@@ -28,6 +29,7 @@ const commands: Record<string, Command> = {
   },
   ...accountCommands,
   ...corpusCommands,
+  ...integrationCommands,
   'memory keygen': {
     summary: 'print a new memory encryption key for MEMORY_ENCRYPTION_KEYS',
     database: false,
@@ -119,7 +121,7 @@ async function main(argv: string[]): Promise<number> {
       destination: pino.destination(2),
     })
     if (command.database === false) await command.run(commandLine)
-    else await withDatabase(config, log, (db) => command.run({ db, ...commandLine }))
+    else await withDatabase(config, log, (db) => command.run({ db, config, log, ...commandLine }))
     return 0
   } catch (error) {
     if (error instanceof CliError) {

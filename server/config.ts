@@ -64,11 +64,28 @@ export const ConfigSchema = z.object({
     })
     .optional(),
   RATE_LIMIT_DEMO_PER_DAY: z.coerce.number({ error: 'must be a number' }).int().min(1).default(3),
+  PUBLIC_URL: z
+    .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
+    .transform((url) => url.replace(/\/+$/, ''))
+    .optional(),
+  SLACK_SIGNING_SECRET: z.string().min(1).optional(),
+  SLACK_API_URL: z
+    .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
+    .default('https://slack.com/api/')
+    .transform((url) => (url.endsWith('/') ? url : `${url}/`)),
+  GITHUB_WEBHOOK_SECRET: z.string().min(1).optional(),
+  GITHUB_TOKEN: z.string().min(1).optional(),
+  GITHUB_API_URL: z
+    .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
+    .default('https://api.github.com')
+    .transform((url) => url.replace(/\/+$/, '')),
 })
 
 type ParsedEnv = z.infer<typeof ConfigSchema>
 
-export type Config = Omit<ParsedEnv, 'DATA_DIR' | 'LOCAL_DEV_AUTH'> & {
+export type Config = Omit<ParsedEnv, 'DATA_DIR' | 'LOCAL_DEV_AUTH' | 'PUBLIC_URL'> & {
+  /** Where people reach this server, without a trailing slash: links in Slack and GitHub point here. */
+  PUBLIC_URL: string
   /** Absolute path. */
   DATA_DIR: string
   /** True when the app manages its own Postgres under DATA_DIR. */
@@ -108,5 +125,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     DATA_DIR: path.resolve(cwd, parsed.DATA_DIR),
     embeddedDatabase: parsed.DATABASE_URL === undefined,
     LOCAL_DEV_AUTH: parsed.LOCAL_DEV_AUTH ?? parsed.NODE_ENV === 'development',
+    PUBLIC_URL: parsed.PUBLIC_URL ?? `http://localhost:${parsed.PORT}`,
   }
 }

@@ -4,8 +4,11 @@ import path from 'node:path'
 import { expect, test } from 'vitest'
 import { authenticateWithPassword, createAccount } from '#server/auth/accounts.ts'
 import { createApiKeyVerifier, parseApiKey } from '#server/auth/api-keys.ts'
+import { findGithubRepository } from '#server/integrations/github/repositories.ts'
+import { findSlackWorkspace, slackBotToken } from '#server/integrations/slack/workspaces.ts'
 import { parseKeyRing } from '#server/memory/crypto.ts'
-import { createDatabase, createTestDatabase } from '#test/support/database.ts'
+import { TEST_MEMORY_KEYS } from '#test/support/app.ts'
+import { createDatabase, createTestDatabase, dumpAllTables } from '#test/support/database.ts'
 import { runCli } from '#test/support/process.ts'
 
 test('db status lists pending migrations and db migrate applies them', async () => {
@@ -140,5 +143,41 @@ test('corpus index loads a folder, lists the files it skipped and why, and refus
   } finally {
     await database.drop()
     await fs.rm(dir, { recursive: true, force: true })
+  }
+})
+
+test('slack link seals the bot token read from stdin; github link maps a repository; both check their input', async () => {
+  const database = await createTestDatabase()
+  try {
+    const env = { DATABASE_URL: database.url, MEMORY_ENCRYPTION_KEYS: TEST_MEMORY_KEYS }
+    const account = await createAccount(database.db, { email: 'ops@example.com', password: 'a password' })
+    const token = 'xoxb-1234-5678-abcdefABCDEF0123'
+    const slack = ['slack', 'link', '--team', 'T0123ABC', '--email', 'ops@example.com']
+
+    const linked = await runCli(slack, env, `${token}\n`)
+    expect(linked).toMatchObject({ code: 0, stdout: expect.stringContaining('Linked Slack workspace T0123ABC') })
+    expect(await findSlackWorkspace(database.db, 'T0123ABC')).toEqual({ accountId: account.id })
+    expect(await slackBotToken(database.db, parseKeyRing(TEST_MEMORY_KEYS), 'T0123ABC')).toBe(token)
+    const everything = await dumpAllTables(database.db)
+    expect(everything).toContain('T0123ABC')
+    expect(everything).not.toContain(token)
+
+    const noToken = await runCli(slack, env, '')
+    expect(noToken).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('Pipe the Slack bot token (xoxb-...) on stdin'),
+    })
+    const badTeam = await runCli(['slack', 'link', '--team', 'general', '--email', 'ops@example.com'], env, token)
+    expect(badTeam).toMatchObject({ code: 1, stderr: expect.stringContaining('--team must be a Slack team id') })
+    const nobody = await runCli(['slack', 'link', '--team', 'T0123ABC', '--email', 'no@example.com'], env, token)
+    expect(nobody).toMatchObject({ code: 1, stderr: expect.stringContaining('No account has the email') })
+
+    const repo = await runCli(['github', 'link', '--repo', 'Acme/Widgets', '--email', 'ops@example.com'], env)
+    expect(repo).toMatchObject({ code: 0, stdout: expect.stringContaining('Linked GitHub repository Acme/Widgets') })
+    expect(await findGithubRepository(database.db, 'acme/widgets')).toEqual({ accountId: account.id })
+    const badRepo = await runCli(['github', 'link', '--repo', 'widgets', '--email', 'ops@example.com'], env)
+    expect(badRepo).toMatchObject({ code: 1, stderr: expect.stringContaining('--repo must be owner/name') })
+  } finally {
+    await database.drop()
   }
 })

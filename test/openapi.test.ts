@@ -19,7 +19,7 @@ const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'
 let app: TestApp
 let document: unknown
 beforeAll(async () => {
-  app = await startTestApp()
+  app = await startTestApp({ env: { SLACK_SIGNING_SECRET: 'slack-secret', GITHUB_WEBHOOK_SECRET: 'github-secret' } })
   document = await (await app.fetch('/api/openapi.json')).json()
 })
 afterAll(() => app.stop())
@@ -61,6 +61,18 @@ function operations(): Operation[] {
       .filter(([method]) => HTTP_METHODS.includes(method))
       .map(([method, spec]) => ({ method: method.toUpperCase(), path: pathName, spec })),
   )
+}
+
+/** How an operation is authenticated: the API key (the default), nothing, or a webhook signature. */
+function authOf(op: Operation): 'bearer' | 'public' | 'signature' {
+  const security = at(op.spec, 'security')
+  if (security === undefined) return 'bearer'
+  if (Array.isArray(security) && security.length === 0) return 'public'
+  const schemes = (security as Array<Record<string, unknown>>).flatMap((requirement) => Object.keys(requirement))
+  for (const scheme of schemes) {
+    expect(at(document, 'components', 'securitySchemes', scheme, 'name'), scheme).toMatch(/Signature/)
+  }
+  return 'signature'
 }
 
 function named(ops: Operation[]): string[] {
@@ -124,6 +136,8 @@ test('it documents every endpoint of the API and the health probes', () => {
       'GET /api/mcp/sse',
       'POST /api/mcp/messages',
       'GET /api/openapi.json',
+      'POST /api/webhooks/slack',
+      'POST /api/webhooks/github',
       'GET /healthz',
       'GET /readyz',
     ].sort(),
@@ -162,10 +176,11 @@ test('errors are the Problem schema as application/problem+json; 401s say WWW-Au
       if (at(response, 'x-jsonrpc-error') === true) continue
       const schemaRef = at(response, 'content', 'application/problem+json', 'schema', '$ref')
       expect(schemaRef, `${label} ${status}`).toMatch(/^#\/components\/schemas\/(RateLimit)?Problem$/)
-      if (status === '401') expect(at(response, 'headers', 'WWW-Authenticate'), label).toBeDefined()
+      if (status === '401' && authOf(op) === 'bearer') {
+        expect(at(response, 'headers', 'WWW-Authenticate'), label).toBeDefined()
+      }
     }
-    const secured = at(op.spec, 'security') === undefined
-    expect(at(op.spec, 'responses', '401') !== undefined, label).toBe(secured)
+    expect(at(op.spec, 'responses', '401') !== undefined, label).toBe(authOf(op) !== 'public')
   }
   const startRun = at(document, 'paths', '/api/briefs', 'post', 'responses')
   expect(Object.keys(startRun ?? {})).toEqual(expect.arrayContaining(['202', '400', '409', '413', '415', '422', '429']))
@@ -183,7 +198,7 @@ test('every route the app serves is documented, and nothing else', () => {
   expect(served.sort()).toEqual(named(operations()))
 })
 
-test('each documented operation reaches its route: public ones answer without a key, the rest ask for one', async () => {
+test('each documented operation reaches its route: public ones answer without a key, webhooks want a signature, the rest a key', async () => {
   const user = await createTestAccount(app.db)
   const params: Record<string, string> = { prefix: 'nosuchky', runId: randomUUID(), id: 'pestle' }
   for (const op of operations()) {
@@ -195,9 +210,12 @@ test('each documented operation reaches its route: public ones answer without a 
     const label = `${op.method} ${op.path}`
 
     const anonymous = await app.fetch(url, init({}))
-    if (at(op.spec, 'security') === undefined) {
+    if (authOf(op) === 'bearer') {
       expect(anonymous.status, label).toBe(401)
       expect(anonymous.headers.get('www-authenticate'), label).toMatch(/^Bearer/)
+    } else if (authOf(op) === 'signature') {
+      expect(anonymous.status, label).toBe(401)
+      expect((await anonymous.clone().json()).detail, label).toMatch(/not signed/)
     } else {
       expect(anonymous.status, label).toBe(200)
     }

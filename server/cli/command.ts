@@ -1,5 +1,7 @@
 // What a CLI command declares, and the error that ends one with a message instead of a stack trace.
 import type { Db } from '#db/database.ts'
+import type { Config } from '#server/config.ts'
+import type { Logger } from '#server/logger.ts'
 
 type CommandLine = { values: Record<string, string | undefined>; positionals: string[] }
 
@@ -13,7 +15,10 @@ type CommandShape = {
 
 /** Most commands work on the app's database; `database: false` ones (key generation) need none. */
 export type Command =
-  | (CommandShape & { database?: true; run: (context: CommandLine & { db: Db }) => Promise<void> })
+  | (CommandShape & {
+      database?: true
+      run: (context: CommandLine & { db: Db; config: Config; log: Logger }) => Promise<void>
+    })
   | (CommandShape & { database: false; run: (context: CommandLine) => Promise<void> })
 
 /** A failure the user can fix. Code 1: the input was wrong; code 2: the command line was (usage follows). */

@@ -1,11 +1,15 @@
 import { z } from 'zod'
 import { appendRunEvent } from '#server/events/run-events.ts'
+import type { IntegrationSettings } from '#server/integrations/deliver.ts'
+import { integrationJobs } from '#server/integrations/jobs.ts'
+import { purgeReceipts } from '#server/integrations/receipts.ts'
 import { defineJob, type JobDefinition, type Jobs } from '#server/jobs/boss.ts'
 import type { Logger } from '#server/logger.ts'
 import { type MemoryContext, purgeExpiredMemory } from '#server/memory/store.ts'
 import { type EngineDeps, runResearch } from '#server/research/pipeline.ts'
+import { runEnded } from '#server/research/run-end.ts'
 import { failRun, overdueRuns } from '#server/research/runs.ts'
-import { afterRunEnded, claimSlot, SERIES_WAKE_QUEUE } from '#server/research/series.ts'
+import { claimSlot, SERIES_WAKE_QUEUE } from '#server/research/series.ts'
 import { RESEARCH_QUEUE, type RunDeadlines, startRun } from '#server/research/start-run.ts'
 
 export type JobDeps = {
@@ -17,17 +21,22 @@ export type JobDeps = {
   /** The job system these definitions are registered with: handlers send follow-up jobs through it. */
   jobs: Jobs
   log: Logger
+  /** Where Slack and GitHub are, and the links back to this server that messages carry. */
+  integrations: IntegrationSettings
 }
 
 // Cron queues run often; their finished jobs are not worth keeping for long.
 const CRON_RETENTION = { deleteAfterSeconds: 3600 }
 const EVENT_RETENTION_DAYS = 30
+// Slack retries for minutes and GitHub redeliveries are by hand, usually within days; a month covers both.
+const RECEIPT_RETENTION_DAYS = 30
 
 /** Every job the app runs. Each queue is created at boot; workers run the handlers and schedules. */
 export function createJobDefinitions(deps: JobDeps): JobDefinition<unknown>[] {
   const db = deps.memory.db
   const series = () => ({ db, jobs: deps.jobs, intervalSeconds: deps.recurringIntervalSeconds })
-  const onRunEnded = (runId: string) => afterRunEnded(series(), runId)
+  const onRunEnded = (runId: string) => runEnded(series(), runId)
+  const startRunDeps = { db, jobs: deps.jobs, memory: deps.memory, deadlines: deps.deadlines }
   return [
     defineJob({
       queue: RESEARCH_QUEUE,
@@ -56,15 +65,7 @@ export function createJobDefinitions(deps: JobDeps): JobDefinition<unknown>[] {
         await db.transaction().execute(async (trx) => {
           const claimed = await claimSlot(trx, seriesId, slot)
           if (!claimed) return
-          await startRun(
-            { db, jobs: deps.jobs, memory: deps.memory, deadlines: deps.deadlines },
-            claimed.accountId,
-            claimed.brief,
-            {
-              series: { id: seriesId, slot },
-              trx,
-            },
-          )
+          await startRun(startRunDeps, claimed.accountId, claimed.brief, { series: { id: seriesId, slot }, trx })
         })
         deps.jobs.wake(RESEARCH_QUEUE)
       },
@@ -110,5 +111,16 @@ export function createJobDefinitions(deps: JobDeps): JobDefinition<unknown>[] {
         deps.log.info({ deleted: Number(result.numDeletedRows) }, 'purged old run events')
       },
     }),
+    defineJob({
+      queue: 'webhooks.purge',
+      schema: z.unknown(),
+      schedule: '47 3 * * *',
+      queueOptions: CRON_RETENTION,
+      async handler() {
+        const purged = await purgeReceipts(db, new Date(Date.now() - RECEIPT_RETENTION_DAYS * 86_400_000))
+        deps.log.info({ purged }, 'purged old webhook receipts')
+      },
+    }),
+    ...integrationJobs({ ...startRunDeps, ring: deps.memory.ring, log: deps.log, settings: deps.integrations }),
   ]
 }

@@ -89,21 +89,23 @@ export function processesMentioning(text: string): number[] {
     .map(Number)
 }
 
-/** Runs `node server/cli.ts ...args` to completion. */
+/** Runs `node server/cli.ts ...args` to completion; `input` is its stdin. */
 export function runCli(
   args: string[],
   env: Record<string, string>,
+  input?: string,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [path.join(projectRoot, 'server/cli.ts'), ...args], {
       cwd: projectRoot,
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     })
+    child.stdin?.end(input)
     let stdout = ''
     let stderr = ''
-    child.stdout.on('data', (chunk) => (stdout += chunk))
-    child.stderr.on('data', (chunk) => (stderr += chunk))
+    child.stdout?.on('data', (chunk) => (stdout += chunk))
+    child.stderr?.on('data', (chunk) => (stderr += chunk))
     child.on('exit', (code) => resolve({ code, stdout, stderr }))
   })
 }

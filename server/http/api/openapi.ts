@@ -20,9 +20,11 @@ import { CreateKeySchema } from '#server/http/api/keys.ts'
 import { CheckQuerySchema } from '#server/http/api/memory.ts'
 import { methodNotAllowed } from '#server/http/api/method-not-allowed.ts'
 import { UpdateSeriesSchema } from '#server/http/api/series.ts'
+import { WEBHOOK_BODY_LIMIT_BYTES } from '#server/http/api/webhooks.ts'
 import type { ApiPrincipal } from '#server/http/api-auth.ts'
 import { projectRoot } from '#server/http/app-build.ts'
 import { BODY_LIMIT_BYTES } from '#server/http/json-body.ts'
+import type { WebhookOutcome } from '#server/integrations/slack/events.ts'
 import type { MemoryStats } from '#server/memory/types.ts'
 import { BriefSchema } from '#server/research/brief.ts'
 import type { Report } from '#server/research/report-types.ts'
@@ -208,6 +210,12 @@ true satisfies Describes<
 >
 true satisfies Describes<typeof RunEventSchema, RunEvent>
 
+const WebhookOutcomeSchema = z.object({
+  status: z.enum(['accepted', 'duplicate', 'ignored']).describe('duplicate: a retry of a delivery already received.'),
+  reason: z.string().optional().describe('Why the event was ignored.'),
+})
+true satisfies Describes<typeof WebhookOutcomeSchema, WebhookOutcome>
+
 const ref = (kind: 'schemas' | 'responses' | 'parameters' | 'headers', name: string) => ({
   $ref: `#/components/${kind}/${name}`,
 })
@@ -279,6 +287,7 @@ export function buildOpenApiDocument(version: string): JsonObject {
     RateLimitProblem: RateLimitProblemSchema,
     Health: HealthSchema,
     Readiness: ReadinessSchema,
+    WebhookOutcome: WebhookOutcomeSchema,
   }
   for (const [id, schema] of Object.entries(named)) outputs.add(schema, { id })
 
@@ -295,6 +304,12 @@ export function buildOpenApiDocument(version: string): JsonObject {
   const publicOperation = { security: [] }
   const runId = ref('parameters', 'RunId')
   const seriesId = ref('parameters', 'SeriesId')
+  const webhookResponses = (variable: string) => ({
+    '400': badRequest,
+    '401': ref('responses', 'SignatureRejected'),
+    '413': problem(`The body is larger than ${WEBHOOK_BODY_LIMIT_BYTES / 1024 / 1024} MiB.`),
+    '503': problem(`${variable} is not set on this server.`),
+  })
 
   return {
     openapi: '3.1.0',
@@ -318,6 +333,7 @@ export function buildOpenApiDocument(version: string): JsonObject {
       { name: 'memory', description: 'What Sextant remembers about a topic.' },
       { name: 'frameworks', description: 'The research lenses a brief can apply with `frameworkId`.' },
       { name: 'meta', description: 'This document and the health probes.' },
+      { name: 'webhooks', description: 'Slack and GitHub: signed by the platform instead of an API key.' },
     ],
     paths: {
       '/api/me': {
@@ -650,6 +666,62 @@ export function buildOpenApiDocument(version: string): JsonObject {
           },
         },
       },
+      '/api/webhooks/slack': {
+        post: {
+          operationId: 'slackEvents',
+          tags: ['webhooks'],
+          summary: 'Slack Events API: url_verification, and app_mention events that start runs',
+          description:
+            "Signed with the Slack app's signing secret (v0, within five minutes). An `app_mention` from a person in " +
+            'a linked workspace starts a run; the replies go to its thread. Answers at once; retries of an ' +
+            '`event_id` are acknowledged as duplicates and start nothing.',
+          security: [{ slackSignature: [] }],
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: { type: 'object', description: 'A Slack Events API payload.' } } },
+          },
+          responses: {
+            '200': {
+              description: '`{ challenge }` for url_verification; otherwise what happened to the event.',
+              content: {
+                'application/json': {
+                  schema: {
+                    oneOf: [
+                      ref('schemas', 'WebhookOutcome'),
+                      { type: 'object', properties: { challenge: { type: 'string' } }, required: ['challenge'] },
+                    ],
+                  },
+                },
+              },
+            },
+            ...webhookResponses('SLACK_SIGNING_SECRET'),
+          },
+        },
+      },
+      '/api/webhooks/github': {
+        post: {
+          operationId: 'githubEvents',
+          tags: ['webhooks'],
+          summary: 'GitHub webhooks: a pull request comment saying "@sextant research <topic>" starts a run',
+          description:
+            'Signed with the webhook secret (`X-Hub-Signature-256`). Only `issue_comment` events (action `created`, on a ' +
+            'pull request, by a person) of a linked repository start a run; the result is posted as a comment. ' +
+            'A redelivery of an `X-GitHub-Delivery` starts nothing.',
+          security: [{ githubSignature: [] }],
+          parameters: [
+            { name: 'X-GitHub-Event', in: 'header', required: true, schema: { type: 'string' } },
+            { name: 'X-GitHub-Delivery', in: 'header', required: true, schema: { type: 'string' } },
+          ],
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: { type: 'object', description: 'A GitHub webhook payload.' } } },
+          },
+          responses: {
+            '200': { description: 'What happened to the event.', content: jsonContent('WebhookOutcome') },
+            ...webhookResponses('GITHUB_WEBHOOK_SECRET'),
+          },
+        },
+      },
       '/api/openapi.json': {
         get: {
           operationId: 'getOpenApiDocument',
@@ -693,6 +765,19 @@ export function buildOpenApiDocument(version: string): JsonObject {
           scheme: 'bearer',
           bearerFormat: 'sx_<prefix>_<secret>',
           description: 'An API key: `npm run cli -- keys create`, or `POST /api/keys`.',
+        },
+        slackSignature: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-Slack-Signature',
+          description:
+            '`v0=` + HMAC-SHA256 of `v0:<X-Slack-Request-Timestamp>:<body>` with SLACK_SIGNING_SECRET; the timestamp within five minutes.',
+        },
+        githubSignature: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-Hub-Signature-256',
+          description: '`sha256=` + HMAC-SHA256 of the body with GITHUB_WEBHOOK_SECRET.',
         },
       },
       schemas: { ...toSchemas(inputs, 'input'), ...toSchemas(outputs, 'output') },
@@ -748,6 +833,7 @@ export function buildOpenApiDocument(version: string): JsonObject {
           'WWW-Authenticate': ref('headers', 'WWW-Authenticate'),
         }),
         DemoKeyForbidden: problem('The demo key cannot manage API keys.'),
+        SignatureRejected: problem('The webhook signature is missing, forged, or (Slack) more than five minutes old.'),
         NotFound: problem('There is no such resource in your account.'),
         MethodNotAllowed: problem('The path exists but not with this method.', { Allow: ref('headers', 'Allow') }),
         ContentTooLarge: problem(`The body is larger than ${BODY_LIMIT_BYTES / 1024} KiB.`),

@@ -1,5 +1,5 @@
-// /api: JSON in (64 KiB at most), problem+json out, a bearer key on every endpoint but the OpenAPI document
-// and the framework catalogue.
+// /api: JSON in (64 KiB at most), problem+json out, a bearer key on every endpoint but the OpenAPI document,
+// the framework catalogue and the webhooks (which are signed instead, and read their bodies raw).
 import { Router } from 'express'
 import type { AppServices } from '#app/context.ts'
 import { briefsRoutes } from '#server/http/api/briefs.ts'
@@ -10,12 +10,14 @@ import { meRoutes } from '#server/http/api/me.ts'
 import { memoryRoutes } from '#server/http/api/memory.ts'
 import { openapiRoutes } from '#server/http/api/openapi.ts'
 import { seriesRoutes } from '#server/http/api/series.ts'
+import { webhookRoutes } from '#server/http/api/webhooks.ts'
 import { requireApiPrincipal } from '#server/http/api-auth.ts'
 import { jsonBody } from '#server/http/json-body.ts'
 import { sendProblem } from '#server/http/problem.ts'
 
 export function apiRouter(services: AppServices): Router {
   const router = Router()
+  router.use(webhookRoutes(services))
   router.use(jsonBody())
   router.use(openapiRoutes())
   router.use(frameworksRoutes())

@@ -1,0 +1,71 @@
+// GitHub issue_comment webhooks: a new comment on a pull request saying "@sextant research <topic>"
+// is recorded once per X-GitHub-Delivery and handed to the `github.mention` job, which starts the run.
+import { z } from 'zod'
+import type { Db } from '#db/database.ts'
+import { findGithubRepository } from '#server/integrations/github/repositories.ts'
+import { githubMentionText } from '#server/integrations/mention.ts'
+import { actOnMention, type MentionDeps } from '#server/integrations/mention-run.ts'
+import { recordReceipt } from '#server/integrations/receipts.ts'
+import type { WebhookOutcome } from '#server/integrations/slack/events.ts'
+import type { Jobs } from '#server/jobs/boss.ts'
+
+export const GITHUB_MENTION_QUEUE = 'github.mention'
+
+export const REPO_NAME = /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/
+
+export const IssueCommentEventSchema = z.object({
+  action: z.string(),
+  issue: z.object({ number: z.number().int().positive(), pull_request: z.unknown().optional() }),
+  comment: z.object({
+    body: z.string().nullable(),
+    user: z.object({ login: z.string(), type: z.string() }),
+  }),
+  repository: z.object({ full_name: z.string().regex(REPO_NAME) }),
+})
+
+export const GithubMentionJobSchema = z.object({
+  deliveryId: z.string(),
+  repo: z.string(),
+  issueNumber: z.number().int().positive(),
+  text: z.string(),
+})
+type GithubMentionJob = z.infer<typeof GithubMentionJobSchema>
+
+export async function receiveGithubComment(
+  deps: { db: Db; jobs: Jobs },
+  deliveryId: string,
+  event: z.infer<typeof IssueCommentEventSchema>,
+): Promise<WebhookOutcome> {
+  if (event.action !== 'created') return { status: 'ignored', reason: `comment ${event.action}` }
+  if (!event.issue.pull_request) return { status: 'ignored', reason: 'not a pull request' }
+  if (event.comment.user.type === 'Bot') return { status: 'ignored', reason: 'comment by a bot' }
+  const text = githubMentionText(event.comment.body ?? '')
+  if (text === undefined) return { status: 'ignored', reason: 'no "@sextant research" in the comment' }
+  const job: GithubMentionJob = {
+    deliveryId,
+    repo: event.repository.full_name,
+    issueNumber: event.issue.number,
+    text,
+  }
+  const accepted = await deps.db.transaction().execute(async (trx) => {
+    if (!(await recordReceipt(trx, 'github', deliveryId))) return false
+    await deps.jobs.sendInTransaction(trx, GITHUB_MENTION_QUEUE, job)
+    return true
+  })
+  if (!accepted) return { status: 'duplicate' }
+  deps.jobs.wake(GITHUB_MENTION_QUEUE)
+  return { status: 'accepted' }
+}
+
+export async function handleGithubMention(deps: MentionDeps, job: GithubMentionJob): Promise<void> {
+  await actOnMention(deps, {
+    provider: 'github',
+    deliveryId: job.deliveryId,
+    destination: { channel: 'github', target: { repo: job.repo, issueNumber: job.issueNumber } },
+    text: job.text,
+    findAccount: (db) => findGithubRepository(db, job.repo),
+    unlinkedNotice:
+      'This repository is not linked to a Sextant account, so I cannot research for it. ' +
+      `Whoever runs Sextant can link it with: npm run cli -- github link --repo ${job.repo} --email <account email>`,
+  })
+}

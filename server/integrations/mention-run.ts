@@ -1,0 +1,50 @@
+// A received mention, acted on once: in one transaction the receipt is marked handled, and either a
+// run starts with its "researching" reply queued, or a notice says what was wrong. A retried job finds
+// the receipt handled and does nothing, so a mention never starts two runs.
+import type { Db } from '#db/database.ts'
+import type { WebhookProvider } from '#db/schema.ts'
+import { createDelivery, DELIVER_QUEUE, type Destination } from '#server/integrations/deliveries.ts'
+import { briefFromMention } from '#server/integrations/mention.ts'
+import { claimReceipt } from '#server/integrations/receipts.ts'
+import type { Logger } from '#server/logger.ts'
+import { RESEARCH_QUEUE, type StartRunDeps, startRun } from '#server/research/start-run.ts'
+
+export type MentionDeps = StartRunDeps & { log: Logger }
+
+export async function actOnMention(
+  deps: MentionDeps,
+  input: {
+    provider: WebhookProvider
+    deliveryId: string
+    destination: Destination
+    /** The mention's words after the app's name: topic and options. */
+    text: string
+    findAccount: (db: Db) => Promise<{ accountId: string } | undefined>
+    /** What to reply when the workspace or repository is not linked; undefined when no reply is possible. */
+    unlinkedNotice: string | undefined
+  },
+): Promise<void> {
+  const outcome = await deps.db.transaction().execute(async (trx): Promise<'started' | 'notice' | 'none'> => {
+    if (!(await claimReceipt(trx, input.provider, input.deliveryId))) return 'none'
+    const notice = (text: string) =>
+      createDelivery(trx, deps.jobs, { ...input.destination, runId: null, kind: 'notice', notice: text })
+    const account = await input.findAccount(trx)
+    if (!account) {
+      deps.log.warn({ provider: input.provider, destination: input.destination }, 'a mention from an unlinked place')
+      if (!input.unlinkedNotice) return 'none'
+      await notice(input.unlinkedNotice)
+      return 'notice'
+    }
+    const parsed = briefFromMention(input.text, input.provider)
+    if (!parsed.ok) {
+      await notice(parsed.message)
+      return 'notice'
+    }
+    const run = await startRun(deps, account.accountId, parsed.brief, { trx })
+    await createDelivery(trx, deps.jobs, { ...input.destination, runId: run.runId, kind: 'started' })
+    return 'started'
+  })
+  // After commit: woken workers must find the rows.
+  if (outcome === 'started') deps.jobs.wake(RESEARCH_QUEUE)
+  if (outcome !== 'none') deps.jobs.wake(DELIVER_QUEUE)
+}

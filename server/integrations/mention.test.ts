@@ -1,0 +1,90 @@
+import { expect, test } from 'vitest'
+import { briefFromMention, githubMentionText, slackMentionText } from '#server/integrations/mention.ts'
+
+test('a mention with every option becomes the matching brief', () => {
+  const parsed = briefFromMention(
+    'sodium-ion batteries depth:quick style:bullet framework:pestle timeframe:7d recurring',
+    'slack',
+  )
+  expect(parsed).toEqual({
+    ok: true,
+    brief: {
+      topic: 'sodium-ion batteries',
+      depth: 'quick',
+      reportStyle: 'bullet',
+      frameworkId: 'pestle',
+      timeframe: '7d',
+      recurring: true,
+      source: 'slack',
+    },
+  })
+})
+
+test('without options the brief has the defaults, and options may come anywhere', () => {
+  expect(briefFromMention('grid storage in Spain', 'github')).toEqual({
+    ok: true,
+    brief: {
+      topic: 'grid storage in Spain',
+      depth: 'deep',
+      reportStyle: 'executive',
+      timeframe: '30d',
+      recurring: false,
+      source: 'github',
+    },
+  })
+  const early = briefFromMention('depth:QUICK heat pumps Timeframe:90d', 'slack')
+  expect(early).toMatchObject({ ok: true, brief: { topic: 'heat pumps', depth: 'quick', timeframe: '90d' } })
+})
+
+test('"recurring" inside the topic stays in the topic; at the end it is the option', () => {
+  expect(briefFromMention('recurring revenue models depth:quick', 'slack')).toMatchObject({
+    ok: true,
+    brief: { topic: 'recurring revenue models', recurring: false },
+  })
+  expect(briefFromMention('SaaS churn recurring:false', 'slack')).toMatchObject({
+    ok: true,
+    brief: { topic: 'SaaS churn', recurring: false },
+  })
+  expect(briefFromMention('SaaS churn recurring:maybe', 'slack')).toEqual({
+    ok: false,
+    message: expect.stringContaining('recurring'),
+  })
+})
+
+test('bad options and empty topics get a message naming the option and the usage', () => {
+  const depth = briefFromMention('tidal power depth:fast', 'slack')
+  expect(depth).toEqual({ ok: false, message: expect.stringMatching(/^depth: .*quick.*\(got "fast"\)/) })
+  expect(depth.ok || depth.message).toContain('Usage: <topic> [depth:quick|deep]')
+
+  const framework = briefFromMention('tidal power framework:astrology', 'github')
+  expect(framework).toEqual({ ok: false, message: expect.stringMatching(/^framework: unknown framework/) })
+
+  const styleWithoutFramework = briefFromMention('tidal power style:framework', 'slack')
+  expect(styleWithoutFramework).toEqual({
+    ok: false,
+    message: expect.stringMatching(/^framework: .*needs a frameworkId/),
+  })
+
+  expect(briefFromMention('   ', 'slack')).toEqual({ ok: false, message: expect.stringMatching(/^Tell me what/) })
+  expect(briefFromMention('depth:quick', 'slack')).toEqual({ ok: false, message: expect.stringMatching(/^Tell me/) })
+  expect(briefFromMention('x'.repeat(501), 'slack')).toEqual({ ok: false, message: expect.stringMatching(/^topic: /) })
+})
+
+test("Slack's markup is undone and the app's mention removed", () => {
+  expect(slackMentionText('<@U0APP> heat pumps depth:quick')).toBe('heat pumps depth:quick')
+  expect(
+    slackMentionText('<@U0APP|sextant>   <https://example.com/a|this article> &amp; <@U123> in <#C42|energy>'),
+  ).toBe('this article & @U123 in #energy')
+  expect(slackMentionText('<@U0APP> prices &lt;$100 <https://x.example/> <!here>')).toBe(
+    'prices <$100 https://x.example/ @here',
+  )
+})
+
+test('a GitHub comment asks when a line, outside quotes, says @sextant research', () => {
+  expect(githubMentionText('@sextant research WebAssembly GC depth:quick')).toBe('WebAssembly GC depth:quick')
+  expect(githubMentionText('Looks good.\n\n@Sextant Research  rust async runtimes\nthanks')).toBe('rust async runtimes')
+  expect(githubMentionText('> @sextant research old topic\nI agree')).toBeUndefined()
+  expect(githubMentionText('@sextant-bot research not us')).toBeUndefined()
+  expect(githubMentionText('ping @sextant about this')).toBeUndefined()
+  expect(githubMentionText('@sextant research')).toBe('')
+})

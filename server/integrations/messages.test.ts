@@ -1,0 +1,110 @@
+import { expect, test } from 'vitest'
+import { linkCitations, PART_LIMITS, resultMessage, startedMessage } from '#server/integrations/messages.ts'
+import { BriefSchema } from '#server/research/brief.ts'
+import type { Report } from '#server/research/report-types.ts'
+import type { RunView } from '#server/research/runs.ts'
+
+const context = { publicUrl: 'https://sextant.example', recurringIntervalSeconds: 7 * 86_400 }
+const sources = [
+  { n: 1, url: 'https://a.example/one', title: 'One', publishedAt: '2026-11-18T00:00:00Z', snippet: '' },
+  { n: 2, url: 'https://b.example/two', title: 'Two & more', publishedAt: null, snippet: '' },
+]
+
+function run(overrides: Partial<RunView> = {}, report?: Partial<Report>): RunView {
+  return {
+    runId: '00000000-0000-4000-8000-000000000001',
+    topic: 'Sodium-ion batteries',
+    status: 'complete',
+    currentStep: null,
+    source: 'slack',
+    createdAt: '2026-11-21T00:00:00Z',
+    finishedAt: '2026-11-21T00:01:00Z',
+    brief: BriefSchema.parse({ topic: 'Sodium-ion batteries', depth: 'quick', timeframe: '7d', frameworkId: 'pestle' }),
+    report: {
+      summary:
+        '## Prices fell\n### Key findings\n- Packs cost **60 dollars** per kWh [1].\n- Cells last longer [1, 2].',
+      delta: { baseline: false, since: '2026-11-14T10:00:00Z', newFindings: [], summary: '- Cheaper packs [2].' },
+      sources,
+      generatedWith: { synthesis: 'stub', synthesisKind: 'model', search: 'exa', plan: 'model' },
+      usage: { inputTokens: 0, outputTokens: 0, searchCalls: 1, costDollars: null },
+      ...report,
+    },
+    ...overrides,
+  }
+}
+
+test('citations link to their sources; unknown numbers and markdown links are left alone', () => {
+  expect(linkCitations('A [1]. B [1, 2]. C [9]. D [2024](https://x.example).', sources)).toBe(
+    'A [[1](https://a.example/one)]. B [[1](https://a.example/one), [2](https://b.example/two)]. C [9]. D [2024](https://x.example).',
+  )
+})
+
+test('Slack: the report in mrkdwn, with the delta, sources and a link to the full report', () => {
+  const [text, ...rest] = resultMessage('slack', run(), context)
+  expect(rest).toEqual([])
+  expect(text).toContain('*Research report: Sodium-ion batteries*')
+  expect(text).toContain('• Packs cost *60 dollars* per kWh [<https://a.example/one|1>].')
+  expect(text).toContain('[<https://a.example/one|1>, <https://b.example/two|2>]')
+  expect(text).toContain('*What changed since 2026-11-14*')
+  expect(text).toContain('2. <https://b.example/two|Two &amp; more>')
+  expect(text).toContain('1. <https://a.example/one|One> (2026-11-18)')
+  expect(
+    text?.endsWith(
+      '<https://sextant.example/dashboard/runs/00000000-0000-4000-8000-000000000001|Full report on Sextant>',
+    ),
+  ).toBe(true)
+  expect(text).not.toContain('##')
+})
+
+test('a long report is split into parts within the limit, in order, the link last', () => {
+  const findings = Array.from({ length: 120 }, (_, i) => `- Finding number ${i} says something long enough [1].`)
+  const parts = resultMessage('slack', run({}, { summary: findings.join('\n') }), context)
+  expect(parts.length).toBeGreaterThan(2)
+  for (const part of parts) expect(part.length).toBeLessThanOrEqual(PART_LIMITS.slack)
+  const all = parts.join('\n')
+  expect(all.indexOf('Finding number 0 ')).toBeLessThan(all.indexOf('Finding number 119 '))
+  expect(parts.at(-1)).toContain('Full report on Sextant')
+})
+
+test('GitHub: markdown as written, mentions defused, a baseline without a delta section', () => {
+  const [text] = resultMessage(
+    'github',
+    run(
+      {},
+      {
+        summary: 'Thanks to @octocat for data [2]. Mail a@b.example.',
+        delta: { baseline: true, since: null, newFindings: [], summary: 'All new.' },
+      },
+    ),
+    context,
+  )
+  expect(text).toContain('**Research report: Sodium-ion batteries**')
+  expect(text).toContain('Thanks to @\u200boctocat for data [[2](https://b.example/two)]. Mail a@b.example.')
+  expect(text).not.toContain('What changed')
+  expect(text).toContain('1. [One](https://a.example/one) (2026-11-18)')
+})
+
+test('failed and cancelled runs say so, with a link', () => {
+  const failed = resultMessage(
+    'slack',
+    run({ status: 'failed', report: undefined, error: { code: 'x', message: 'Exa is down <sorry>' } }),
+    context,
+  )
+  expect(failed).toEqual([
+    expect.stringMatching(
+      /^:warning: Research on \*Sodium-ion batteries\* failed: Exa is down &lt;sorry&gt; \(<https:.*\|details>\)$/,
+    ),
+  ])
+  expect(resultMessage('github', run({ status: 'cancelled', report: undefined }), context)[0]).toContain(
+    'was cancelled',
+  )
+})
+
+test('the "researching" reply describes the brief and links to the run', () => {
+  const [slack] = startedMessage('slack', run({ brief: { ...run().brief, recurring: true } }), context)
+  expect(slack).toBe(
+    ':mag: Researching *Sodium-ion batteries* (quick, the last 7 days, executive style, PESTLE). ' +
+      'The report comes here when it is done; <https://sextant.example/dashboard/runs/00000000-0000-4000-8000-000000000001|follow it live>. ' +
+      'It runs again every 7 days; each new report is posted here.',
+  )
+})

@@ -1,0 +1,119 @@
+// What Sextant says in a Slack thread or on a pull request: "researching" with a link, the report
+// (split to the platform's limits, citations linked to their sources), a failure, or a notice.
+// Slack gets mrkdwn; GitHub gets its markdown, with @mentions defused so a report pings nobody.
+import type { DeliveryChannel } from '#db/schema.ts'
+import { findFramework } from '#server/frameworks/index.ts'
+import { escapeMrkdwn, markdownToMrkdwn, slackLink } from '#server/integrations/slack/mrkdwn.ts'
+import { splitText } from '#server/integrations/split-text.ts'
+import { timeframePhrase } from '#server/research/brief.ts'
+import type { ReportSource } from '#server/research/report-types.ts'
+import type { RunView } from '#server/research/runs.ts'
+
+/** Slack: a section block holds 3,000 characters, and shorter messages read better in a thread. GitHub: 65,536 per comment. */
+export const PART_LIMITS: Record<DeliveryChannel, number> = { slack: 3000, github: 60_000 }
+
+export type MessageContext = { publicUrl: string; recurringIntervalSeconds: number }
+
+type Format = {
+  bold: (text: string) => string
+  link: (url: string, label: string) => string
+  /** A report's markdown, its citations already linked as [[n](url)]. */
+  markdown: (markdown: string) => string
+  plain: (text: string) => string
+}
+
+const defuseMentions = (text: string) => text.replace(/(^|[^\w`])@(?=[A-Za-z0-9])/g, '$1@\u200b')
+
+const FORMATS: Record<DeliveryChannel, Format> = {
+  slack: {
+    bold: (text) => `*${escapeMrkdwn(text).replaceAll('*', '')}*`,
+    link: slackLink,
+    markdown: markdownToMrkdwn,
+    plain: escapeMrkdwn,
+  },
+  github: {
+    bold: (text) => `**${defuseMentions(text).replaceAll('*', '\\*')}**`,
+    link: (url, label) => `[${label.replace(/[[\]]/g, '\\$&')}](${url.replaceAll(')', '%29').replaceAll(' ', '%20')})`,
+    markdown: defuseMentions,
+    plain: defuseMentions,
+  },
+}
+
+const CITATION = /\[\s*\d+(?:\s*[,;]\s*\d+)*\s*\](?!\()/g
+
+/** [2] becomes [[2](url)], [1, 3] becomes [[1](u1), [3](u3)]; a number with no source stays as it is. */
+export function linkCitations(markdown: string, sources: ReportSource[]): string {
+  const urls = new Map(sources.map((source) => [source.n, source.url]))
+  return markdown.replace(CITATION, (marker) => {
+    const numbers = marker.match(/\d+/g) ?? []
+    if (!numbers.some((n) => urls.has(Number(n)))) return marker
+    const linked = numbers.map((n) => (urls.has(Number(n)) ? `[${n}](${urls.get(Number(n))})` : n))
+    return `[${linked.join(', ')}]`
+  })
+}
+
+export function runPageUrl(publicUrl: string, runId: string): string {
+  return `${publicUrl}/dashboard/runs/${runId}`
+}
+
+function describeBrief(run: RunView): string {
+  const { brief } = run
+  const framework = brief.frameworkId ? findFramework(brief.frameworkId)?.name : undefined
+  return [brief.depth, timeframePhrase(brief.timeframe), `${brief.reportStyle} style`, framework]
+    .filter(Boolean)
+    .join(', ')
+}
+
+function every(seconds: number): string {
+  const units: Array<[number, string]> = [
+    [86_400, 'day'],
+    [3600, 'hour'],
+    [60, 'minute'],
+    [1, 'second'],
+  ]
+  const [size, unit] = units.find(([size]) => seconds % size === 0) ?? [1, 'second']
+  const count = seconds / size
+  return count === 1 ? `every ${unit}` : `every ${count} ${unit}s`
+}
+
+export function startedMessage(channel: DeliveryChannel, run: RunView, context: MessageContext): string[] {
+  const f = FORMATS[channel]
+  const recurring = run.brief.recurring
+    ? ` It runs again ${every(context.recurringIntervalSeconds)}; each new report is posted here.`
+    : ''
+  const text =
+    `:mag: Researching ${f.bold(run.topic)} (${f.plain(describeBrief(run))}). ` +
+    `The report comes here when it is done; ${f.link(runPageUrl(context.publicUrl, run.runId), 'follow it live')}.${recurring}`
+  return [text]
+}
+
+export function resultMessage(channel: DeliveryChannel, run: RunView, context: MessageContext): string[] {
+  const f = FORMATS[channel]
+  const runUrl = runPageUrl(context.publicUrl, run.runId)
+  if (run.status === 'failed') {
+    const reason = run.error?.message ?? 'it stopped without saying why'
+    return [`:warning: Research on ${f.bold(run.topic)} failed: ${f.plain(reason)} (${f.link(runUrl, 'details')})`]
+  }
+  if (run.status !== 'complete' || !run.report) {
+    return [`Research on ${f.bold(run.topic)} was cancelled (${f.link(runUrl, 'details')}).`]
+  }
+  const { report } = run
+  const sections = [f.bold(`Research report: ${run.topic}`), f.markdown(linkCitations(report.summary, report.sources))]
+  if (!report.delta.baseline) {
+    const since = report.delta.since ? ` since ${report.delta.since.slice(0, 10)}` : ''
+    sections.push(f.bold(`What changed${since}`), f.markdown(linkCitations(report.delta.summary, report.sources)))
+  }
+  if (report.sources.length > 0) {
+    const list = report.sources.map((source) => {
+      const date = source.publishedAt ? ` (${source.publishedAt.slice(0, 10)})` : ''
+      return `${source.n}. ${f.link(source.url, source.title || source.url)}${date}`
+    })
+    sections.push(`${f.bold('Sources')}\n${list.join('\n')}`)
+  }
+  sections.push(f.link(runUrl, 'Full report on Sextant'))
+  return splitText(sections.join('\n\n'), PART_LIMITS[channel])
+}
+
+export function noticeMessage(channel: DeliveryChannel, notice: string): string[] {
+  return splitText(FORMATS[channel].plain(notice), PART_LIMITS[channel])
+}

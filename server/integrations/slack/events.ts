@@ -1,0 +1,85 @@
+// Slack Events API: what the webhook accepts (an app_mention from a person, once per event_id) and
+// what the `slack.mention` job then does with it. The webhook only records and enqueues, so it
+// answers well within Slack's three seconds; the job does the rest.
+import { z } from 'zod'
+import type { Db } from '#db/database.ts'
+import { slackMentionText } from '#server/integrations/mention.ts'
+import { actOnMention, type MentionDeps } from '#server/integrations/mention-run.ts'
+import { recordReceipt } from '#server/integrations/receipts.ts'
+import { findSlackWorkspace } from '#server/integrations/slack/workspaces.ts'
+import type { Jobs } from '#server/jobs/boss.ts'
+
+export const SLACK_MENTION_QUEUE = 'slack.mention'
+
+export const SlackUrlVerificationSchema = z.object({
+  type: z.literal('url_verification'),
+  challenge: z.string().max(500),
+})
+
+export const SlackEventCallbackSchema = z.object({
+  type: z.literal('event_callback'),
+  team_id: z.string().min(1).max(64),
+  event_id: z.string().min(1).max(200),
+  event: z.looseObject({ type: z.string() }),
+})
+
+const AppMentionSchema = z.object({
+  type: z.literal('app_mention'),
+  text: z.string().max(40_000),
+  ts: z.string().min(1).max(64),
+  channel: z.string().min(1).max(64),
+  thread_ts: z.string().min(1).max(64).optional(),
+  bot_id: z.string().optional(),
+  subtype: z.string().optional(),
+})
+
+export const SlackMentionJobSchema = z.object({
+  eventId: z.string(),
+  teamId: z.string(),
+  channel: z.string(),
+  threadTs: z.string(),
+  text: z.string(),
+})
+type SlackMentionJob = z.infer<typeof SlackMentionJobSchema>
+
+export type WebhookOutcome = { status: 'accepted' | 'duplicate' | 'ignored'; reason?: string }
+
+export async function receiveSlackEvent(
+  deps: { db: Db; jobs: Jobs },
+  envelope: z.infer<typeof SlackEventCallbackSchema>,
+): Promise<WebhookOutcome> {
+  if (envelope.event.type !== 'app_mention') return { status: 'ignored', reason: `event ${envelope.event.type}` }
+  const parsed = AppMentionSchema.safeParse(envelope.event)
+  if (!parsed.success) return { status: 'ignored', reason: 'app_mention without text, ts or channel' }
+  const event = parsed.data
+  // Another bot (or this one) mentioning the app must not start work: loops and spam.
+  if (event.bot_id || event.subtype === 'bot_message') return { status: 'ignored', reason: 'bot message' }
+  const job: SlackMentionJob = {
+    eventId: envelope.event_id,
+    teamId: envelope.team_id,
+    channel: event.channel,
+    // Reply in the mention's thread, or start one under the mention.
+    threadTs: event.thread_ts ?? event.ts,
+    text: event.text,
+  }
+  const accepted = await deps.db.transaction().execute(async (trx) => {
+    if (!(await recordReceipt(trx, 'slack', envelope.event_id))) return false
+    await deps.jobs.sendInTransaction(trx, SLACK_MENTION_QUEUE, job)
+    return true
+  })
+  if (!accepted) return { status: 'duplicate' }
+  deps.jobs.wake(SLACK_MENTION_QUEUE)
+  return { status: 'accepted' }
+}
+
+export async function handleSlackMention(deps: MentionDeps, job: SlackMentionJob): Promise<void> {
+  await actOnMention(deps, {
+    provider: 'slack',
+    deliveryId: job.eventId,
+    destination: { channel: 'slack', target: { teamId: job.teamId, channel: job.channel, threadTs: job.threadTs } },
+    text: slackMentionText(job.text),
+    findAccount: (db) => findSlackWorkspace(db, job.teamId),
+    // Without a linked workspace there is no bot token to answer with.
+    unlinkedNotice: undefined,
+  })
+}
