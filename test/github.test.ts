@@ -6,6 +6,7 @@ import { linkGithubRepository } from '#server/integrations/github/repositories.t
 import { signGithubPayload } from '#server/integrations/github/verify.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { startTestApp, type TestApp } from '#test/support/app.ts'
+import { integrationCounts, waitForRunEnd } from '#test/support/integrations.ts'
 import { type StubExa, startStubExa } from '#test/support/stub-exa.ts'
 import { type StubGithub, startStubGithub } from '#test/support/stub-github.ts'
 
@@ -102,32 +103,10 @@ async function postGithub(
   return app.fetch('/api/webhooks/github', { method: 'POST', headers, body: raw })
 }
 
-async function waitForRunEnd(runId: string) {
-  for (let i = 0; i < 400; i++) {
-    const run = await app.db.selectFrom('runs').selectAll().where('id', '=', runId).executeTakeFirstOrThrow()
-    if (run.status !== 'running') return run
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
-  throw new Error(`run ${runId} did not end`)
-}
-
 function runIdIn(body: string | undefined): string {
   const runId = /\/dashboard\/runs\/([0-9a-f-]{36})\)/.exec(body ?? '')?.[1]
   if (!runId) throw new Error(`no run link in ${body}`)
   return runId
-}
-
-async function counts() {
-  const count = async (table: 'runs' | 'webhook_receipts' | 'deliveries') =>
-    Number(
-      (
-        await app.db
-          .selectFrom(table)
-          .select((eb) => eb.fn.countAll().as('n'))
-          .executeTakeFirstOrThrow()
-      ).n,
-    )
-  return { runs: await count('runs'), receipts: await count('webhook_receipts'), deliveries: await count('deliveries') }
 }
 
 test('"@sextant research" on a pull request: acknowledged, researched, the report posted as a comment', async () => {
@@ -143,7 +122,7 @@ test('"@sextant research" on a pull request: acknowledged, researched, the repor
   const runId = runIdIn(ack?.body)
   expect(ack?.body).toContain(`[follow it live](${PUBLIC_URL}/dashboard/runs/${runId})`)
 
-  const run = await waitForRunEnd(runId)
+  const run = await waitForRunEnd(app.db, runId)
   expect(run).toMatchObject({ status: 'complete', source: 'github', account_id: accountId })
   expect(run.brief).toEqual({
     topic: 'WebAssembly GC',
@@ -167,14 +146,14 @@ test('a redelivery with the same X-GitHub-Delivery starts no second run', async 
   expect(await (await postGithub(payload, { delivery })).json()).toEqual({ status: 'accepted' })
   expect(await (await postGithub(payload, { delivery })).json()).toEqual({ status: 'duplicate' })
   const [ack] = await github.waitForComments(REPO, number, 1)
-  await waitForRunEnd(runIdIn(ack?.body))
+  await waitForRunEnd(app.db, runIdIn(ack?.body))
   await github.waitForComments(REPO, number, 2)
   await new Promise((resolve) => setTimeout(resolve, 300))
   expect(github.comments.filter((comment) => comment.issueNumber === number)).toHaveLength(2)
 })
 
 test('forged, unprefixed and missing signatures answer 401 and store nothing', async () => {
-  const before = await counts()
+  const before = await integrationCounts(app.db)
   const { payload } = commentEvent('@sextant research WebAssembly GC')
   const raw = JSON.stringify(payload)
   const attempts = [
@@ -187,11 +166,11 @@ test('forged, unprefixed and missing signatures answer 401 and store nothing', a
     expect(response.status).toBe(401)
     expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/)
   }
-  expect(await counts()).toEqual(before)
+  expect(await integrationCounts(app.db)).toEqual(before)
 })
 
 test('only new comments by people, on pull requests, that ask, start anything', async () => {
-  const before = await counts()
+  const before = await integrationCounts(app.db)
   const outcomes = [
     await postGithub(commentEvent('@sextant research x', { action: 'edited' }).payload),
     await postGithub(commentEvent('@sextant research x', { pr: false }).payload),
@@ -208,7 +187,7 @@ test('only new comments by people, on pull requests, that ask, start anything', 
     'no "@sextant research" in the comment',
     'event ping',
   ])
-  expect(await counts()).toEqual(before)
+  expect(await integrationCounts(app.db)).toEqual(before)
 })
 
 test('an invalid request and an unlinked repository get a comment saying what to do', async () => {
@@ -240,7 +219,7 @@ test('a rate-limited comment is retried after Retry-After', async () => {
     .where('kind', '=', 'started')
     .executeTakeFirstOrThrow()
   expect(delivery).toEqual({ status: 'sent', attempts: 1, last_error: 'GitHub rate limited the comment' })
-  await waitForRunEnd(runId)
+  await waitForRunEnd(app.db, runId)
   await github.waitForComments(REPO, number, 2)
 })
 

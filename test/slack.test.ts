@@ -8,6 +8,7 @@ import { createTestAccount } from '#test/support/accounts.ts'
 import { startTestApp, type TestApp } from '#test/support/app.ts'
 import { logIn, postForm } from '#test/support/browser-session.ts'
 import { dumpAllTables } from '#test/support/database.ts'
+import { integrationCounts, waitForRunEnd } from '#test/support/integrations.ts'
 import { type StubExa, startStubExa } from '#test/support/stub-exa.ts'
 import { type StubSlack, startStubSlack } from '#test/support/stub-slack.ts'
 
@@ -114,15 +115,6 @@ async function mentionAndGetRun(text: string, options: Parameters<typeof mention
   return { event, runId, researching }
 }
 
-async function waitForRunEnd(runId: string) {
-  for (let i = 0; i < 400; i++) {
-    const run = await app.db.selectFrom('runs').selectAll().where('id', '=', runId).executeTakeFirstOrThrow()
-    if (run.status !== 'running') return run
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
-  throw new Error(`run ${runId} did not end`)
-}
-
 /** Until no delivery is pending: a test that scripts the stub must not hit another test's messages. */
 async function deliveriesSettled() {
   for (let i = 0; i < 400; i++) {
@@ -131,19 +123,6 @@ async function deliveriesSettled() {
     await new Promise((resolve) => setTimeout(resolve, 50))
   }
   throw new Error('deliveries still pending')
-}
-
-async function counts() {
-  const count = async (table: 'runs' | 'webhook_receipts' | 'deliveries') =>
-    Number(
-      (
-        await app.db
-          .selectFrom(table)
-          .select((eb) => eb.fn.countAll().as('n'))
-          .executeTakeFirstOrThrow()
-      ).n,
-    )
-  return { runs: await count('runs'), receipts: await count('webhook_receipts'), deliveries: await count('deliveries') }
 }
 
 test('Slack checks the endpoint with url_verification; the signed challenge is echoed', async () => {
@@ -166,7 +145,7 @@ test('a mention is acknowledged at once, researched, and the report arrives in t
   const runId = /\/dashboard\/runs\/([0-9a-f-]{36})\|follow it live>/.exec(researching?.text ?? '')?.[1] as string
   expect(researching?.text).toContain(`<${PUBLIC_URL}/dashboard/runs/${runId}|`)
 
-  const run = await waitForRunEnd(runId)
+  const run = await waitForRunEnd(app.db, runId)
   expect(run).toMatchObject({ status: 'complete', source: 'slack', account_id: accountId })
   const thread = await slack.waitForThread(event.ts, 3)
   await new Promise((resolve) => setTimeout(resolve, 500)) // any stray extra message would arrive by now
@@ -213,7 +192,7 @@ test('a mention with options produces the matching brief', async () => {
       source: 'slack',
     },
   })
-  await waitForRunEnd(runId)
+  await waitForRunEnd(app.db, runId)
   await slack.waitForThread(event.ts, 2)
 })
 
@@ -227,7 +206,7 @@ test('a Slack retry of the same event starts no second run', async () => {
   expect(await retry.json()).toEqual({ status: 'duplicate' })
   const [researching] = await slack.waitForThread(event.ts, 1)
   const runId = /\/dashboard\/runs\/([0-9a-f-]{36})\|/.exec(researching?.text ?? '')?.[1] as string
-  await waitForRunEnd(runId)
+  await waitForRunEnd(app.db, runId)
   await slack.waitForThread(event.ts, 2)
   const runs = await app.db
     .selectFrom('deliveries')
@@ -242,7 +221,7 @@ test('a Slack retry of the same event starts no second run', async () => {
 })
 
 test('forged, stale, future and missing signatures answer 401 and store nothing', async () => {
-  const before = await counts()
+  const before = await integrationCounts(app.db)
   const event = mention('sodium-ion batteries depth:quick')
   const payload = event.body(event.eventId)
   const now = Math.floor(Date.now() / 1000)
@@ -258,11 +237,11 @@ test('forged, stale, future and missing signatures answer 401 and store nothing'
     expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/)
     expect((await response.json()).detail).toMatch(/^The request is not signed: /)
   }
-  expect(await counts()).toEqual(before)
+  expect(await integrationCounts(app.db)).toEqual(before)
 })
 
 test('messages from bots and other events are acknowledged and ignored', async () => {
-  const before = await counts()
+  const before = await integrationCounts(app.db)
   const fromBot = mention('sodium-ion batteries', { event: { bot_id: 'B0OTHER' } })
   expect(await (await postSlack(fromBot.body(fromBot.eventId))).json()).toEqual({
     status: 'ignored',
@@ -275,7 +254,7 @@ test('messages from bots and other events are acknowledged and ignored', async (
     status: 'ignored',
     reason: 'event reaction_added',
   })
-  expect(await counts()).toEqual(before)
+  expect(await integrationCounts(app.db)).toEqual(before)
 })
 
 test('a 429 from Slack is retried after its Retry-After, and the reply still arrives once', async () => {
@@ -292,7 +271,7 @@ test('a 429 from Slack is retried after its Retry-After, and the reply still arr
     .where('kind', '=', 'started')
     .executeTakeFirstOrThrow()
   expect(started).toEqual({ status: 'sent', attempts: 1, last_error: 'Slack rate limited the message' })
-  await waitForRunEnd(runId)
+  await waitForRunEnd(app.db, runId)
   await slack.waitForThread(event.ts, 2)
   expect(
     slack.messages.filter((message) => message.threadTs === event.ts && message.text.startsWith(':mag:')),
@@ -303,7 +282,7 @@ test('a failed run is reported in the thread', async () => {
   exa.setBehaviour('server-error')
   try {
     const { event, runId } = await mentionAndGetRun('sodium-ion batteries depth:quick')
-    expect((await waitForRunEnd(runId)).status).toBe('failed')
+    expect((await waitForRunEnd(app.db, runId)).status).toBe('failed')
     const [, failure] = await slack.waitForThread(event.ts, 2)
     expect(failure?.text).toMatch(/^:warning: Research on \*sodium-ion batteries\* failed: .*exa/i)
     expect(failure?.text).toContain(`/dashboard/runs/${runId}|details>`)
@@ -319,7 +298,7 @@ test('a Slack run cancelled on the dashboard says so in its thread', async () =>
     const cookie = await logIn(app.url, owner.email, owner.password)
     const cancelled = await postForm(app.url, `/dashboard/runs/${runId}`, { intent: 'cancel' }, cookie)
     expect(cancelled.status).toBe(200)
-    expect((await waitForRunEnd(runId)).status).toBe('cancelled')
+    expect((await waitForRunEnd(app.db, runId)).status).toBe('cancelled')
     const [, notice] = await slack.waitForThread(event.ts, 2)
     expect(notice?.text).toContain('was cancelled')
     expect(notice?.text).toContain(`/dashboard/runs/${runId}|details>`)
@@ -329,7 +308,7 @@ test('a Slack run cancelled on the dashboard says so in its thread', async () =>
 })
 
 test('a mention that is not a valid brief gets a reply saying what to fix, and starts nothing', async () => {
-  const before = await counts()
+  const before = await integrationCounts(app.db)
   const event = mention('sodium-ion batteries framework:astrology depth:fast')
   expect(await (await postSlack(event.body(event.eventId))).json()).toEqual({ status: 'accepted' })
   const [reply] = await slack.waitForThread(event.ts, 1)
@@ -337,20 +316,20 @@ test('a mention that is not a valid brief gets a reply saying what to fix, and s
   expect(reply?.text).toContain('(got "fast")')
   expect(reply?.text).toContain('framework: unknown framework')
   expect(reply?.text).toContain('Usage: &lt;topic&gt; [depth:quick|deep]')
-  expect((await counts()).runs).toBe(before.runs)
+  expect((await integrationCounts(app.db)).runs).toBe(before.runs)
 })
 
 test('a mention inside a thread is answered in that thread', async () => {
   const parent = '1763000000.999999'
   const { researching, runId } = await mentionAndGetRun('heat pumps depth:quick', { threadTs: parent })
   expect(researching?.threadTs).toBe(parent)
-  await waitForRunEnd(runId)
+  await waitForRunEnd(app.db, runId)
   await slack.waitForThread(parent, 2)
 })
 
 test('a recurring series started in Slack posts every new run to the same thread', async () => {
   const { event, runId } = await mentionAndGetRun('sodium-ion batteries depth:quick recurring')
-  const first = await waitForRunEnd(runId)
+  const first = await waitForRunEnd(app.db, runId)
   expect(first.series_id).not.toBeNull()
   await slack.waitForThread(event.ts, 2)
   // Two seconds later the series runs again by itself (source "schedule"), and posts here.
@@ -365,7 +344,7 @@ test('a recurring series started in Slack posts every new run to the same thread
     if (!next) await new Promise((resolve) => setTimeout(resolve, 50))
   }
   if (!next) throw new Error('the series did not run again')
-  expect(await waitForRunEnd(next.id)).toMatchObject({ status: 'complete', source: 'schedule' })
+  expect(await waitForRunEnd(app.db, next.id)).toMatchObject({ status: 'complete', source: 'schedule' })
   const thread = await slack.waitForThread(event.ts, 3)
   const reports = thread.filter((message) => message.text.includes('Full report on Sextant'))
   expect(reports.map((message) => /\/dashboard\/runs\/([0-9a-f-]{36})\|Full report/.exec(message.text)?.[1])).toEqual(

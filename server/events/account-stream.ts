@@ -4,6 +4,7 @@
 // message; changes arriving in a burst (a run's steps) are coalesced into one read.
 import type express from 'express'
 import type { EventHub } from '#server/events/hub.ts'
+import { beginEventStream } from '#server/events/sse.ts'
 
 export function streamAccountRuns(options: {
   hub: EventHub
@@ -25,14 +26,7 @@ export function streamAccountRuns(options: {
     const unsubscribe = hub.subscribeAccount(accountId, () => schedule())
     res.on('close', () => end())
 
-    res.status(200).set({
-      'Content-Type': 'text/event-stream; charset=utf-8',
-      'Cache-Control': 'no-cache, no-transform',
-      Connection: 'keep-alive',
-      'X-Accel-Buffering': 'no',
-    })
-    res.flushHeaders()
-    res.write('retry: 2000\n\n')
+    beginEventStream(res)
     const keepAlive = setInterval(() => res.write(': keep-alive\n\n'), options.keepAliveMs ?? 15_000)
     void send()
 

@@ -21,6 +21,18 @@ export function parseLastEventId(req: express.Request): number {
   return query.success ? query.data : 0
 }
 
+/** Sends the headers of a Server-Sent Events response (unbuffered by proxies) and the retry delay. */
+export function beginEventStream(res: express.Response): void {
+  res.status(200).set({
+    'Content-Type': 'text/event-stream; charset=utf-8',
+    'Cache-Control': 'no-cache, no-transform',
+    Connection: 'keep-alive',
+    'X-Accel-Buffering': 'no',
+  })
+  res.flushHeaders()
+  res.write('retry: 2000\n\n')
+}
+
 function formatEvent(event: RunEvent): string {
   return `id: ${event.id}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`
 }
@@ -76,14 +88,7 @@ export function streamRunEvents(options: {
         }
       }
       if (ended) return
-      res.status(200).set({
-        'Content-Type': 'text/event-stream; charset=utf-8',
-        'Cache-Control': 'no-cache, no-transform',
-        Connection: 'keep-alive',
-        'X-Accel-Buffering': 'no',
-      })
-      res.flushHeaders()
-      res.write('retry: 2000\n\n')
+      beginEventStream(res)
       keepAlive = setInterval(() => res.write(': keep-alive\n\n'), options.keepAliveMs ?? 15_000)
       for (;;) {
         const events = await readRunEvents(db, runId, lastSentId, REPLAY_PAGE)
