@@ -1,4 +1,6 @@
 import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration } from 'react-router'
+import { AppShell } from '#app/components/app-shell.tsx'
+import { getAccount } from '#app/session.server.ts'
 import type { Route } from './+types/root'
 import stylesheet from './app.css?url'
 import { useNonce } from './nonce.tsx'
@@ -7,6 +9,12 @@ export const links: Route.LinksFunction = () => [
   { rel: 'stylesheet', href: stylesheet },
   { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
 ]
+
+/** Who is signed in, for the header of every page (error pages included). */
+export async function loader(args: Route.LoaderArgs) {
+  const account = await getAccount(args)
+  return { email: account?.email ?? null }
+}
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce()
@@ -40,12 +48,14 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
     detail = error.status === 404 ? 'There is nothing at this address.' : String(error.data ?? detail)
   }
   return (
-    <main className="mx-auto max-w-xl p-8">
-      <h1 className="text-2xl font-semibold">{title}</h1>
-      <p className="mt-2 text-slate-600">{detail}</p>
-      <a className="mt-6 inline-block text-indigo-700 underline" href="/">
-        Back to Sextant
-      </a>
-    </main>
+    <AppShell>
+      <div className="max-w-xl">
+        <h1 className="text-2xl font-semibold">{title}</h1>
+        <p className="mt-2 text-slate-600">{detail}</p>
+        <a className="mt-6 inline-block text-indigo-700 underline" href="/">
+          Back to Sextant
+        </a>
+      </div>
+    </AppShell>
   )
 }

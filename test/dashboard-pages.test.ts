@@ -112,3 +112,14 @@ test("the recurring page neither shows nor changes another account's series", as
   const series = await (await app.fetch(`/api/series/${run.recurring.seriesId}`, { headers: owner.auth })).json()
   expect(series.state).toBe('running')
 })
+
+test('a page that is not found keeps the signed-in header: navigation, the account and log out', async () => {
+  const { user, cookie } = await signedIn()
+  const missing = await page('/dashboard/runs/00000000-0000-4000-8000-000000000000', cookie)
+  expect(missing.status).toBe(404)
+  expect(missing.html).toContain('There is no run at this address for your account.')
+  for (const text of [user.email, 'Log out', 'href="/dashboard/topics"']) expect(missing.html).toContain(text)
+  const anonymous = await app.fetch('/no-such-page')
+  expect(anonymous.status).toBe(404)
+  expect(await anonymous.text()).not.toContain('Log out')
+})

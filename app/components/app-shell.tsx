@@ -1,4 +1,4 @@
-import { Form, NavLink } from 'react-router'
+import { Form, NavLink, useRouteLoaderData } from 'react-router'
 
 const links = [
   { to: '/dashboard', label: 'Dashboard', end: true },
@@ -9,16 +9,9 @@ const links = [
 ]
 
 /** The frame every signed-in page shares: brand, navigation, content. */
-export function AppShell({
-  children,
-  footer,
-  email,
-}: {
-  children: React.ReactNode
-  footer?: React.ReactNode
-  /** The signed-in account, shown with a log-out button. */
-  email?: string
-}) {
+export function AppShell({ children, footer }: { children: React.ReactNode; footer?: React.ReactNode }) {
+  // The signed-in account (from the root loader), shown with a log-out button.
+  const email = useRouteLoaderData<{ email: string | null }>('root')?.email
   return (
     <div className="flex min-h-full flex-col">
       <a

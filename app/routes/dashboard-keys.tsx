@@ -17,7 +17,6 @@ export async function loader(args: Route.LoaderArgs) {
   const account = await requireAccount(args)
   const keys = await listApiKeys(args.context.get(servicesContext).db, account.id)
   return {
-    email: account.email,
     keys: keys.map((key) => ({
       prefix: key.prefix,
       name: key.name,
@@ -57,7 +56,7 @@ function when(iso: string | null): string {
 
 export default function Keys({ loaderData, actionData }: Route.ComponentProps) {
   return (
-    <AppShell email={loaderData.email}>
+    <AppShell>
       <h1 className="text-2xl font-semibold tracking-tight">API keys</h1>
       <p className="mt-2 max-w-2xl text-slate-600">
         Keys let the REST API and MCP clients (Claude Desktop, Cursor) act as you. Send one as{' '}

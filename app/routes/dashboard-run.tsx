@@ -42,7 +42,6 @@ export async function loader(args: Route.LoaderArgs) {
   const run = viewRun(services.memory.ring, row)
   const framework = run.brief.frameworkId ? findFramework(run.brief.frameworkId) : undefined
   return {
-    email: account.email,
     run,
     frameworkName: framework?.name ?? run.brief.frameworkId ?? null,
     recurring: recurring ?? null,
@@ -67,7 +66,7 @@ export async function action(args: Route.ActionArgs) {
 export default function DashboardRun({ loaderData }: Route.ComponentProps) {
   // Keyed by run: moving from one run's page to another's starts a fresh event stream.
   return (
-    <AppShell email={loaderData.email}>
+    <AppShell>
       <RunPage key={loaderData.run.runId} {...loaderData} />
     </AppShell>
   )

@@ -15,7 +15,7 @@ export function meta(_: Route.MetaArgs) {
 export async function loader(args: Route.LoaderArgs) {
   const account = await requireAccount(args)
   const series = await listSeries(args.context.get(servicesContext).db, account.id)
-  return { email: account.email, series }
+  return { series }
 }
 
 const INTENTS = { pause: 'paused', resume: 'active', stop: 'cancelled' } as const
@@ -42,7 +42,7 @@ export default function Series({ loaderData, actionData }: Route.ComponentProps)
   const active = loaderData.series.filter((series) => series.state !== 'cancelled')
   const stopped = loaderData.series.filter((series) => series.state === 'cancelled')
   return (
-    <AppShell email={loaderData.email}>
+    <AppShell>
       <h1 className="text-2xl font-semibold tracking-tight">Recurring briefs</h1>
       <p className="mt-2 max-w-2xl text-sm text-slate-600">
         A recurring brief runs again every 7 days and reports only what changed since its last run. Between runs it

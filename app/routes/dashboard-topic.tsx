@@ -20,7 +20,7 @@ export async function loader(args: Route.LoaderArgs) {
   const page = await loadTopicPage(args.context.get(servicesContext), account.id, args.params.topicId)
   // Another account's topic is "not found" too: saying it exists would leak that it does.
   if (!page) throw data(TOPIC_NOT_FOUND, { status: 404 })
-  return { email: account.email, ...page }
+  return page
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
@@ -34,7 +34,7 @@ export default function TopicPage({ loaderData }: Route.ComponentProps) {
   // When the latest run found everything remembered, its list would repeat the facts below word for word.
   const firstRun = delta !== null && delta.facts.length === facts.length && delta.sources.length === sources.length
   return (
-    <AppShell email={loaderData.email}>
+    <AppShell>
       <article className="flex flex-col gap-6">
         <header className="flex flex-col gap-3">
           <Link to="/dashboard/topics" className={`${linkClass} self-start text-sm no-underline hover:underline`}>

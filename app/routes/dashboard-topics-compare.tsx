@@ -25,7 +25,6 @@ export async function loader(args: Route.LoaderArgs) {
   const params = new URL(args.request.url).searchParams
   const selected = { a: params.get('a') ?? '', b: params.get('b') ?? '' }
   const page = {
-    email: account.email,
     topics: memories.map((memory) => ({ topicId: memory.topicId, topic: memory.topic })),
     selected,
   }
@@ -53,7 +52,7 @@ const cardClass = 'rounded-lg border border-slate-200 bg-white p-4 sm:p-6'
 export default function CompareTopics({ loaderData }: Route.ComponentProps) {
   const { topics, selected, error, comparison } = loaderData
   return (
-    <AppShell email={loaderData.email}>
+    <AppShell>
       <div className="flex flex-col gap-6">
         <header className="flex flex-col gap-3">
           <Link to="/dashboard/topics" className={`${linkClass} self-start text-sm no-underline hover:underline`}>

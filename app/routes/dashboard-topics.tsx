@@ -20,7 +20,7 @@ export async function loader(args: Route.LoaderArgs) {
   const account = await requireAccount(args)
   const memories = await loadAccountMemories(args.context.get(servicesContext).memory, account.id)
   const query = new URL(args.request.url).searchParams.get('q') ?? ''
-  const page = { email: account.email, topics: memories.map(summarizeTopic), query }
+  const page = { topics: memories.map(summarizeTopic), query }
   const parsed = SearchQuerySchema.safeParse(query)
   if (!parsed.success) {
     const error = parsed.error.issues[0]?.message ?? 'Check the search and try again.'
@@ -36,7 +36,7 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
 export default function Topics({ loaderData }: Route.ComponentProps) {
   const { topics, query, search } = loaderData
   return (
-    <AppShell email={loaderData.email}>
+    <AppShell>
       <h1 className="text-2xl font-semibold tracking-tight">Topics</h1>
       <p className="mt-2 max-w-2xl text-slate-600">
         What Sextant remembers about each topic you research: facts, their sources and the runs that found them. A

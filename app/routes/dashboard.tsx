@@ -23,7 +23,7 @@ export function meta(_: Route.MetaArgs) {
 export async function loader(args: Route.LoaderArgs) {
   const account = await requireAccount(args)
   const { db } = args.context.get(servicesContext)
-  return { email: account.email, runs: await dashboardRuns(db, account.id), ...frameworkOptions() }
+  return { runs: await dashboardRuns(db, account.id), ...frameworkOptions() }
 }
 
 export async function action(args: Route.ActionArgs) {
@@ -53,7 +53,7 @@ export async function action(args: Route.ActionArgs) {
 export default function Dashboard({ loaderData, actionData }: Route.ComponentProps) {
   const runs = useLiveList('/dashboard/events', loaderData.runs)
   return (
-    <AppShell email={loaderData.email}>
+    <AppShell>
       <h1 className="text-2xl font-semibold tracking-tight">Dashboard</h1>
       <div className="mt-6 flex flex-col gap-10">
         <section aria-labelledby="new-brief-heading" className="rounded-lg border border-slate-200 bg-white p-4 sm:p-6">
