@@ -51,12 +51,12 @@ type Checkpoint = {
   save_memory?: { saved: boolean }
 }
 
-const DEPTH = {
+export const DEPTH = {
   quick: { queries: 3, followUpQueries: 0, resultsPerQuery: 5, maxCharacters: 1500, contextCharacters: 12_000 },
   deep: { queries: 6, followUpQueries: 3, resultsPerQuery: 8, maxCharacters: 6000, contextCharacters: 40_000 },
 } as const
 
-const SEARCH_CONCURRENCY = 3
+export const SEARCH_CONCURRENCY = 3
 
 /** Why a run stopped early, in words a user can act on. */
 class RunFailure extends Error {
