@@ -37,6 +37,8 @@ const EnvSchema = z.object({
   BENCH_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(100),
   // An empty database to run on instead of an embedded Postgres (it must not have been provisioned).
   BENCH_DATABASE_URL: z.string().optional(),
+  // Node options for the server, e.g. "--cpu-prof --cpu-prof-dir=/tmp/profiles" to see where its CPU goes.
+  BENCH_SERVER_NODE_OPTIONS: z.string().optional(),
 })
 
 /** The config's default, which most scenarios run with. */
@@ -69,13 +71,21 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   })
 }
 
-type Outcome = { name: string; result?: ScenarioResult; error?: string; peakRssBytes: number; seconds: number }
+type Outcome = {
+  name: string
+  result?: ScenarioResult
+  error?: string
+  peakRssBytes: number
+  cpuMs: { server: number; postgres: number }
+  seconds: number
+}
 
 async function runScenario(scenario: Scenario, context: BenchContext): Promise<Outcome> {
   process.stderr.write(`- ${scenario.name} ... `)
   const started = Date.now()
   context.server.resetPeak()
-  let outcome: Omit<Outcome, 'peakRssBytes' | 'seconds'>
+  const cpuBefore = context.server.cpuMs()
+  let outcome: Omit<Outcome, 'peakRssBytes' | 'cpuMs' | 'seconds'>
   try {
     outcome = { name: scenario.name, result: await scenario.run(context) }
   } catch (error) {
@@ -84,7 +94,9 @@ async function runScenario(scenario: Scenario, context: BenchContext): Promise<O
   const seconds = (Date.now() - started) / 1000
   const failed = outcome.error ?? outcome.result?.failures.join('; ')
   process.stderr.write(`${failed ? `FAILED: ${failed}` : 'ok'} (${seconds.toFixed(1)} s)\n`)
-  return { ...outcome, peakRssBytes: context.server.peakRss(), seconds }
+  const cpuAfter = context.server.cpuMs()
+  const cpuMs = { server: cpuAfter.server - cpuBefore.server, postgres: cpuAfter.postgres - cpuBefore.postgres }
+  return { ...outcome, peakRssBytes: context.server.peakRss(), cpuMs, seconds }
 }
 
 async function main(): Promise<number> {
@@ -109,6 +121,7 @@ async function main(): Promise<number> {
     // Required with DATABASE_URL; a throwaway ring either way, since the data is thrown away too.
     MEMORY_ENCRYPTION_KEYS: `bench:${randomBytes(32).toString('base64')}`,
     ...(env.BENCH_DATABASE_URL ? { DATABASE_URL: env.BENCH_DATABASE_URL } : {}),
+    ...(env.BENCH_SERVER_NODE_OPTIONS ? { NODE_OPTIONS: env.BENCH_SERVER_NODE_OPTIONS } : {}),
   }
   const boot = async (workerConcurrency: number): Promise<ServerProcess> => {
     const server = await startServer({ dataDir, env: { ...serverEnv, WORKER_CONCURRENCY: String(workerConcurrency) } })
@@ -152,7 +165,11 @@ async function main(): Promise<number> {
 
   const rows: Row[] = outcomes.flatMap((outcome) => [
     ...(outcome.result?.rows ?? [{ scenario: outcome.name, metric: 'FAILED', value: outcome.error ?? '' }]),
-    { scenario: outcome.name, metric: 'peak RSS of the server process', value: mib(outcome.peakRssBytes) },
+    {
+      scenario: outcome.name,
+      metric: `server peak RSS; CPU server / Postgres (${outcome.seconds.toFixed(0)} s)`,
+      value: `${mib(outcome.peakRssBytes)}; ${seconds(outcome.cpuMs.server)} / ${seconds(outcome.cpuMs.postgres)}`,
+    },
   ])
   const table = formatTable(rows)
   const failures = outcomes.flatMap((outcome) =>
@@ -183,6 +200,7 @@ async function main(): Promise<number> {
         {
           seconds: outcome.seconds,
           peakRssBytes: outcome.peakRssBytes,
+          cpuMs: outcome.cpuMs,
           error: outcome.error,
           failures: outcome.result?.failures,
           detail: outcome.result?.detail,
@@ -212,6 +230,10 @@ async function main(): Promise<number> {
     return 1
   }
   return 0
+}
+
+function seconds(milliseconds: number): string {
+  return `${(milliseconds / 1000).toFixed(1)} s`
 }
 
 let exitCode = 1

@@ -18,6 +18,8 @@ export type ServerProcess = {
   /** Starts a new peak-memory window; `peakRss()` reports the highest resident set size since. */
   resetPeak: () => void
   peakRss: () => number
+  /** CPU time (user + system, ms) used so far by the server process, and by its embedded Postgres. */
+  cpuMs: () => { server: number; postgres: number }
   logTail: (lines?: number) => string
   /** Stops the server (and its embedded Postgres). Safe to call twice. */
   stop: () => Promise<void>
@@ -100,9 +102,56 @@ export async function startServer(options: { dataDir: string; env: Record<string
       sample()
       return peak
     },
+    cpuMs: () => ({ server: processCpuMs(pid), postgres: postgresCpuMs(options.dataDir) }),
     logTail,
     stop,
   }
+}
+
+// Linux counts CPU time in clock ticks of 1/100 s (USER_HZ) on every architecture we run on.
+const TICK_MS = 10
+
+/** utime + stime (and, with `children`, the reaped children's) of a process, from /proc/<pid>/stat. */
+function processCpuMs(pid: number, children = false): number {
+  try {
+    // Fields after the command (which may hold spaces), from field 3 (state) on.
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8')
+    const fields = stat
+      .slice(stat.lastIndexOf(')') + 2)
+      .split(' ')
+      .map(Number)
+    const [utime, stime, cutime, cstime] = [fields[11], fields[12], fields[13], fields[14]].map((value) => value ?? 0)
+    return ((utime ?? 0) + (stime ?? 0) + (children ? (cutime ?? 0) + (cstime ?? 0) : 0)) * TICK_MS
+  } catch {
+    return 0
+  }
+}
+
+/** The embedded Postgres: the postmaster, its live backends, and the backends it has reaped. */
+function postgresCpuMs(dataDir: string): number {
+  const postmaster = postmasterPid(dataDir)
+  if (!postmaster) return 0
+  let total = processCpuMs(postmaster, true)
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8')
+      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1])
+      if (parent === postmaster) total += processCpuMs(Number(entry))
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return total
+}
+
+function postmasterPid(dataDir: string): number | undefined {
+  const location = path.join(dataDir, 'postgres-location')
+  const cluster = fs.existsSync(location) ? fs.readFileSync(location, 'utf8').trim() : path.join(dataDir, 'postgres')
+  const pidFile = path.join(cluster, 'postmaster.pid')
+  if (!fs.existsSync(pidFile)) return undefined
+  const pid = Number(fs.readFileSync(pidFile, 'utf8').split('\n')[0])
+  return Number.isInteger(pid) && pid > 0 ? pid : undefined
 }
 
 /** The API key the first start printed for the local account (shown once, in the banner). */
@@ -142,12 +191,8 @@ async function stopChild(child: ChildProcess, exited: Promise<void>) {
 
 /** After a kill, the server's Postgres may still be running; the pid file of its cluster says which. */
 function stopOrphanedPostgres(dataDir: string) {
-  const location = path.join(dataDir, 'postgres-location')
-  const cluster = fs.existsSync(location) ? fs.readFileSync(location, 'utf8').trim() : path.join(dataDir, 'postgres')
-  const pidFile = path.join(cluster, 'postmaster.pid')
-  if (!fs.existsSync(pidFile)) return
-  const pid = Number(fs.readFileSync(pidFile, 'utf8').split('\n')[0])
-  if (!Number.isInteger(pid) || pid <= 0) return
+  const pid = postmasterPid(dataDir)
+  if (!pid) return
   // A stale pid file could name an unrelated process by now: only a postgres is stopped.
   const command = fs.existsSync(`/proc/${pid}/cmdline`) ? fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8') : ''
   if (!command.includes('postgres')) return

@@ -1,6 +1,7 @@
 // Many quick runs started at once: every one must complete, and the makespan (first POST sent to the
 // last run's final event received) is compared with the ideal, the nominal critical path of a quick
 // run times the number of waves the worker's concurrency allows.
+import os from 'node:os'
 import { criticalPath, median, ms, nominalCriticalPath, percentile } from '#bench/measure.ts'
 import type { Scenario } from '#bench/scenario.ts'
 
@@ -8,6 +9,7 @@ export const concurrentScenario: Scenario = {
   name: 'concurrent runs',
   async run(context) {
     const count = context.sizes.concurrentRuns
+    const cpuBefore = context.server.cpuMs()
     const topics = Array.from({ length: count }, (_, i) => context.topic(`concurrent ${i}`))
     const started = await Promise.all(
       topics.map(async (topic) => {
@@ -28,6 +30,11 @@ export const concurrentScenario: Scenario = {
         return { topic, post, final, startMs: firstStep ? firstStep.createdAt - post.postedAt : Number.NaN }
       }),
     )
+    const cpuAfter = context.server.cpuMs()
+    const cpu = { server: cpuAfter.server - cpuBefore.server, postgres: cpuAfter.postgres - cpuBefore.postgres }
+    // On this machine the runs also share its cores: the CPU they need is a floor under the makespan.
+    const cores = os.availableParallelism()
+    const cpuFloor = (cpu.server + cpu.postgres) / cores
     const completed = ended.filter((run) => run.final?.type === 'complete')
     const firstPost = Math.min(...ended.map((run) => run.post.postedAt))
     const lastEnd = Math.max(...completed.map((run) => run.final?.receivedAt ?? 0))
@@ -55,6 +62,11 @@ export const concurrentScenario: Scenario = {
         },
         {
           scenario,
+          metric: `CPU per run: server / Postgres; floor = total CPU / ${cores} cores`,
+          value: `${ms(cpu.server / count)} / ${ms(cpu.postgres / count)}; ${ms(cpuFloor)}`,
+        },
+        {
+          scenario,
           metric: 'POST to first step event written, p50 / p99',
           value: `${ms(percentile(starts, 50))} / ${ms(percentile(starts, 99))}`,
         },
@@ -69,6 +81,8 @@ export const concurrentScenario: Scenario = {
         completed: completed.length,
         workerConcurrency: context.workerConcurrency,
         makespanMs: makespan,
+        cpuMs: cpu,
+        cpuFloorMs: cpuFloor,
         idealMs: ideal,
         idealFormula: `nominal quick critical path (${nominal} ms) x ceil(runs / WORKER_CONCURRENCY) = ${nominal} x ${waves}`,
         wallMs: walls,
