@@ -8,7 +8,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['{app,server,db}/**/*.test.{ts,tsx}'],
+          include: ['{app,server,db,bench}/**/*.test.{ts,tsx}'],
           environment: 'node',
         },
       },

@@ -6,6 +6,7 @@ import { saveTopicMemory } from '#server/memory/store.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { startTestApp, type TestApp } from '#test/support/app.ts'
 import { expectCitationsResolve, postBrief, waitForRun } from '#test/support/runs.ts'
+import { waitUntil } from '#test/support/sse-client.ts'
 import { STUB_EXA_API_KEY, type StubExa, startStubExa } from '#test/support/stub-exa.ts'
 import { type StubOpenAi, startStubOpenAi } from '#test/support/stub-openai.ts'
 
@@ -124,6 +125,43 @@ test('a plan answer that is not JSON falls back to the deterministic plan and th
     .where('run_id', '=', body.runId)
     .execute()
   expect(events.some((event) => event.type === 'warning' && event.data.code === 'fallback_plan')).toBe(true)
+})
+
+test('a run cancelled while a step is in flight starts no further step', async () => {
+  const slowModel = await startStubOpenAi({ latencyMs: 700 })
+  const search = await startStubExa({ documents })
+  const slow = await startTestApp({
+    env: {
+      EXA_API_KEY: STUB_EXA_API_KEY,
+      EXA_BASE_URL: search.url,
+      OPENAI_API_KEY: slowModel.apiKey,
+      OPENAI_BASE_URL: slowModel.baseUrl,
+      RATE_LIMIT_RUNS_PER_HOUR: '1000',
+    },
+  })
+  try {
+    const user = await createTestAccount(slow.db)
+    const { body } = await postBrief(slow.fetch, user.auth, { topic: 'Cancelled midway', depth: 'quick' })
+    await waitUntil(() => slowModel.requests.length > 0, 10_000) // planning is in flight
+    const cancel = await slow.fetch(`/api/briefs/${body.runId}`, { method: 'DELETE', headers: user.auth })
+    expect(cancel.status).toBe(200)
+    // The plan's answer arrives after the cancel; the engine saves it and must stop there.
+    await waitUntil(() => slowModel.served.length > 0, 5000)
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    expect(search.requests).toEqual([])
+    const steps = await slow.db
+      .selectFrom('run_events')
+      .select('step')
+      .where('run_id', '=', body.runId)
+      .where('type', '=', 'step_started')
+      .execute()
+    expect(steps.map((event) => event.step)).toEqual(['load_memory', 'plan'])
+    expect((await waitForRun(slow.fetch, user.auth, body.runId)).status).toBe('cancelled')
+  } finally {
+    await slow.stop()
+    await search.close()
+    await slowModel.close()
+  }
 })
 
 test('a memory save that fails leaves the run complete, with a warning', async () => {

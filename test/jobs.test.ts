@@ -3,6 +3,7 @@ import { z } from 'zod'
 import { defineJob, type Jobs, startJobs } from '#server/jobs/boss.ts'
 import { createTestDatabase, type TestDatabase } from '#test/support/database.ts'
 import { testLogger } from '#test/support/logger.ts'
+import { waitUntil } from '#test/support/sse-client.ts'
 
 let database: TestDatabase
 beforeAll(async () => {
@@ -76,4 +77,31 @@ test('stop waits for a running job to finish before closing', async () => {
   await jobs.stop()
   expect(finished).toBe(true)
   expect(jobs.isRunning()).toBe(false)
+})
+
+test('jobs queued behind a busy worker run as soon as it is free, not at its next poll', async () => {
+  const finished: number[] = []
+  const short = defineJob({
+    queue: 'test.backlog',
+    schema: z.object({ n: z.number() }),
+    concurrency: 1,
+    // As the research queue: with LISTEN/NOTIFY, pg-boss's backstop poll is 30 s instead of 2 s.
+    queueOptions: { notify: true },
+    handler: async ({ n }) => {
+      await new Promise((resolve) => setTimeout(resolve, 50))
+      finished.push(n)
+    },
+  })
+  const jobs = await startJobs({ connectionString: database.url, definitions: [short], work: true, log: testLogger() })
+  try {
+    const sent = Date.now()
+    for (const n of [1, 2, 3, 4]) await jobs.send(short, { n })
+    jobs.wake(short.queue)
+    // A worker left to its backstop poll would take 30 s to come back for the third job.
+    await waitUntil(() => finished.length === 4, 5000)
+    expect(Date.now() - sent).toBeLessThan(3000)
+    expect(finished.toSorted()).toEqual([1, 2, 3, 4])
+  } finally {
+    await jobs.stop()
+  }
 })

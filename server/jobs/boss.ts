@@ -64,7 +64,8 @@ export async function startJobs(options: {
   let running = true
 
   let stopping: Promise<void> | undefined
-  const workerIds = new Map<string, string>()
+  // Per queue, the ids of this process's workers that are not running a job, least recently woken first.
+  const idleWorkers = new Map<string, Set<string>>()
   const jobs: Jobs = {
     boss,
     isRunning: () => running,
@@ -73,8 +74,13 @@ export async function startJobs(options: {
     sendInTransaction: (trx, queue, data, sendOptions) =>
       boss.send(queue, data, { ...sendOptions, db: fromKysely(trx as never) }),
     wake(queue) {
-      const workerId = workerIds.get(queue)
-      if (workerId) boss.notifyWorker(workerId)
+      const idle = idleWorkers.get(queue)
+      const workerId = idle?.values().next().value
+      if (!idle || !workerId) return // every worker is busy; each fetches again when its job ends
+      // To the back of the line, so a burst of sends wakes different workers.
+      idle.delete(workerId)
+      idle.add(workerId)
+      boss.notifyWorker(workerId)
     },
     stop() {
       stopping ??= (async () => {
@@ -93,18 +99,29 @@ export async function startJobs(options: {
   if (options.work) {
     for (const definition of definitions) {
       if (definition.schedule) await boss.schedule(definition.queue, definition.schedule)
-      const workerId = await boss.work(
-        definition.queue,
-        { batchSize: 1, localConcurrency: definition.concurrency ?? 1 },
-        async ([job]) => {
+      // One pg-boss worker per slot (not localConcurrency), so each handler knows its worker's id.
+      const idle = new Set<string>()
+      idleWorkers.set(definition.queue, idle)
+      for (let slot = 0; slot < (definition.concurrency ?? 1); slot++) {
+        let workerId = ''
+        workerId = await boss.work(definition.queue, { batchSize: 1 }, async ([job]) => {
           if (!job) return
-          await withLogContext({ jobId: job.id }, async () => {
-            const data = definition.schema.parse(job.data)
-            await definition.handler(data, job)
-          })
-        },
-      )
-      workerIds.set(definition.queue, workerId)
+          idle.delete(workerId)
+          try {
+            await withLogContext({ jobId: job.id }, async () => {
+              const data = definition.schema.parse(job.data)
+              await definition.handler(data, job)
+            })
+          } finally {
+            idle.add(workerId)
+            // After a job pg-boss sleeps the worker until its backstop poll (30 s with LISTEN/NOTIFY,
+            // less the job's duration) unless it was notified meanwhile: jobs queued behind busy
+            // workers would wait that long. Notified, it fetches again as soon as this job ends.
+            boss.notifyWorker(workerId)
+          }
+        })
+        idle.add(workerId)
+      }
     }
   }
   log.info({ queues: definitions.map((definition) => definition.queue), work: options.work }, 'job system started')

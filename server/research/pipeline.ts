@@ -22,11 +22,9 @@ import {
   completeRun,
   failRun,
   getRun,
-  markStarted,
   type RunError,
   readCheckpoint,
-  runStatus,
-  setCurrentStep,
+  startStep,
   writeCheckpoint,
 } from '#server/research/runs.ts'
 
@@ -51,12 +49,12 @@ type Checkpoint = {
   save_memory?: { saved: boolean }
 }
 
-const DEPTH = {
+export const DEPTH = {
   quick: { queries: 3, followUpQueries: 0, resultsPerQuery: 5, maxCharacters: 1500, contextCharacters: 12_000 },
   deep: { queries: 6, followUpQueries: 3, resultsPerQuery: 8, maxCharacters: 6000, contextCharacters: 40_000 },
 } as const
 
-const SEARCH_CONCURRENCY = 3
+export const SEARCH_CONCURRENCY = 3
 
 /** Why a run stopped early, in words a user can act on. */
 class RunFailure extends Error {
@@ -89,7 +87,6 @@ export async function runResearch(deps: EngineDeps, runId: string): Promise<void
     }
     return
   }
-  await markStarted(db, runId)
   const deadline = new AbortController()
   const timer = setTimeout(
     () => deadline.abort(new RunFailure(deadlineError(brief).code, deadlineError(brief).message)),
@@ -99,13 +96,11 @@ export async function runResearch(deps: EngineDeps, runId: string): Promise<void
   try {
     for (const step of STEPS) {
       if (checkpoint[step]) continue
-      if ((await runStatus(db, runId)) !== 'running') throw new RunCancelled()
-      await setCurrentStep(db, runId, step)
+      if (!(await startStep(db, runId, step))) throw new RunCancelled()
       await event('step_started', step)
       const started = Date.now()
-      Object.assign(checkpoint, {
-        [step]: await STEP_RUNNERS[step]({ deps, runId, brief, checkpoint, signal: deadline.signal, event }),
-      })
+      const context = { deps, runId, accountId: row.account_id, brief, checkpoint, signal: deadline.signal, event }
+      Object.assign(checkpoint, { [step]: await STEP_RUNNERS[step](context) })
       await writeCheckpoint(db, ring, runId, checkpoint)
       await event('step_finished', step, { ms: Date.now() - started })
     }
@@ -150,6 +145,7 @@ function toRunError(error: unknown): RunError | undefined {
 type StepContext = {
   deps: EngineDeps
   runId: string
+  accountId: string
   brief: Brief
   checkpoint: Checkpoint
   signal: AbortSignal
@@ -157,9 +153,8 @@ type StepContext = {
 }
 
 const STEP_RUNNERS: { [S in Step]: (context: StepContext) => Promise<NonNullable<Checkpoint[S]>> } = {
-  async load_memory({ deps, runId, brief }) {
-    const row = await getRun(deps.memory.db, runId)
-    const memory = row ? await loadTopicMemory(deps.memory, row.account_id, brief.topic) : undefined
+  async load_memory({ deps, accountId, brief }) {
+    const memory = await loadTopicMemory(deps.memory, accountId, brief.topic)
     return {
       baseline: !memory,
       since: memory?.lastRunAt.toISOString() ?? null,
@@ -316,13 +311,11 @@ const STEP_RUNNERS: { [S in Step]: (context: StepContext) => Promise<NonNullable
     return { report, headline: synthesis.synthesis.headline }
   },
 
-  async save_memory({ deps, runId, brief, checkpoint, event }) {
+  async save_memory({ deps, runId, accountId, brief, checkpoint, event }) {
     const report = checkpoint.synthesize?.report as Report
     const found = checkpoint.search as NonNullable<Checkpoint['search']>
-    const row = await getRun(deps.memory.db, runId)
     try {
-      if (!row) throw new Error('run row vanished')
-      await saveTopicMemory(deps.memory, row.account_id, brief.topic, {
+      await saveTopicMemory(deps.memory, accountId, brief.topic, {
         runId,
         at: new Date(),
         facts: report.delta.newFindings.map((finding) => ({

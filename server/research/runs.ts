@@ -151,17 +151,19 @@ export async function listRuns(
   }
 }
 
-export async function markStarted(db: Db, runId: string): Promise<void> {
-  await db.updateTable('runs').set({ started_at: sql`coalesce(started_at, now())` }).where('id', '=', runId).execute()
-}
-
-export async function setCurrentStep(db: Db, runId: string, step: string): Promise<void> {
-  await db
+/**
+ * Records the step a running run is starting (and, at its first step, when it started). False when
+ * the run is no longer running (cancelled, failed by the sweeper): one statement both checks and
+ * records, since it sits between every two steps of every run.
+ */
+export async function startStep(db: Db, runId: string, step: string): Promise<boolean> {
+  const result = await db
     .updateTable('runs')
-    .set({ current_step: step })
+    .set({ current_step: step, started_at: sql`coalesce(started_at, now())` })
     .where('id', '=', runId)
     .where('status', '=', 'running')
-    .execute()
+    .executeTakeFirst()
+  return result.numUpdatedRows > 0n
 }
 
 export function readCheckpoint<T>(ring: KeyRing, row: RunRow): T | undefined {
@@ -221,9 +223,4 @@ export async function overdueRuns(db: Db, now: Date): Promise<string[]> {
     .where('deadline_at', '<', now)
     .execute()
   return rows.map((row) => row.id)
-}
-
-export async function runStatus(db: Db, runId: string): Promise<RunStatus | undefined> {
-  const row = await db.selectFrom('runs').select('status').where('id', '=', runId).executeTakeFirst()
-  return row?.status
 }

@@ -17,7 +17,12 @@ export type SseStream = {
   abort: () => void
 }
 
-export async function openEventStream(url: string | URL, headers: Record<string, string> = {}): Promise<SseStream> {
+export async function openEventStream(
+  url: string | URL,
+  headers: Record<string, string> = {},
+  /** Called as each message is parsed, e.g. to time its arrival. */
+  options: { onMessage?: (message: SseMessage) => void } = {},
+): Promise<SseStream> {
   const controller = new AbortController()
   const response = await fetch(url, { headers: { Accept: 'text/event-stream', ...headers }, signal: controller.signal })
   const stream: SseStream = {
@@ -30,7 +35,7 @@ export async function openEventStream(url: string | URL, headers: Record<string,
     waitFor: (done, timeoutMs = 5000) => waitUntil(done, timeoutMs),
     abort: () => controller.abort(),
   }
-  read(response, stream)
+  read(response, stream, options.onMessage)
     .catch((error) => {
       if (!controller.signal.aborted) stream.error = error
     })
@@ -40,7 +45,7 @@ export async function openEventStream(url: string | URL, headers: Record<string,
   return stream
 }
 
-async function read(response: Response, stream: SseStream): Promise<void> {
+async function read(response: Response, stream: SseStream, onMessage?: (message: SseMessage) => void): Promise<void> {
   if (!response.body) return
   const decoder = new TextDecoder()
   let buffer = ''
@@ -52,7 +57,9 @@ async function read(response: Response, stream: SseStream): Promise<void> {
     for (const line of lines) {
       if (line === '') {
         if (fields.data.length > 0) {
-          stream.messages.push({ id: fields.id, event: fields.event ?? 'message', data: fields.data.join('\n') })
+          const message = { id: fields.id, event: fields.event ?? 'message', data: fields.data.join('\n') }
+          stream.messages.push(message)
+          onMessage?.(message)
         }
         fields = { data: [] }
       } else if (line.startsWith(':')) {

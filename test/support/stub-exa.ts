@@ -1,9 +1,11 @@
 // A stand-in for Exa's `POST /search` that the real exa-js client talks to: it checks the
 // `x-api-key` header, answers from an in-memory list of documents, records every request, and
 // fails on demand (429 with Retry-After, 500, a body that is not JSON, or no answer at all).
+// The benchmark gives it a fixed latency and a result generator, and reads when each answer was served.
 import { randomUUID } from 'node:crypto'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { setTimeout as sleep } from 'node:timers/promises'
 
 export type StubExaDocument = {
   url: string
@@ -28,11 +30,16 @@ export type StubExaRequest = { method: string; path: string; apiKey: string | un
 
 export type StubExaBehaviour = 'answer' | 'rate-limit' | 'server-error' | 'garbage' | 'hang'
 
+/** One answered search: when it arrived and when its response was finished (epoch ms, sub-ms precision). */
+export type StubExaServed = { query: string; status: number; results: number; startedAt: number; endedAt: number }
+
 export type StubExa = {
   /** Pass as exa-js's baseURL. */
   url: string
   /** Every request received, failed ones included, in order. */
   requests: StubExaRequest[]
+  /** Every /search response sent, in the order they finished. */
+  served: StubExaServed[]
   /**
    * How the next requests are answered: `times` of them get `behaviour`, then normal answers resume
    * (without `times`, every request until the next call). `retryAfterSeconds` goes with 'rate-limit'.
@@ -59,10 +66,20 @@ const DEFAULT_DOCUMENTS: StubExaDocument[] = [
   },
 ]
 
-export async function startStubExa(options: { documents?: StubExaDocument[]; apiKey?: string } = {}): Promise<StubExa> {
+export async function startStubExa(
+  options: {
+    documents?: StubExaDocument[]
+    apiKey?: string
+    /** Each answer waits this long before it is sent, as a real search takes time. */
+    latencyMs?: number
+    /** Makes each query's results instead of matching `documents` (the benchmark's per-query pages). */
+    results?: (body: StubExaSearchBody) => StubExaDocument[]
+  } = {},
+): Promise<StubExa> {
   const documents = options.documents ?? DEFAULT_DOCUMENTS
   const apiKey = options.apiKey ?? STUB_EXA_API_KEY
   const requests: StubExaRequest[] = []
+  const served: StubExaServed[] = []
   let behaviour: StubExaBehaviour = 'answer'
   let remaining = Number.POSITIVE_INFINITY
   let retryAfterSeconds = 1
@@ -83,6 +100,7 @@ export async function startStubExa(options: { documents?: StubExaDocument[]; api
   }
 
   const server = http.createServer(async (request, response) => {
+    const startedAt = now()
     let raw = ''
     for await (const chunk of request) raw += chunk
     const path = new URL(request.url ?? '/', 'http://stub').pathname
@@ -123,16 +141,26 @@ export async function startStubExa(options: { documents?: StubExaDocument[]; api
           { requestId: randomUUID(), error: 'Rate limit exceeded', tag: 'RATE_LIMIT_EXCEEDED' },
           { 'retry-after': String(retryAfterSeconds) },
         )
-      case 'answer':
-        return sendJson(response, 200, answer(body))
+      case 'answer': {
+        const body200 = answer(body)
+        if (options.latencyMs) await sleep(options.latencyMs)
+        response.once('finish', () =>
+          served.push({
+            query: body.query,
+            status: 200,
+            results: body200.results.length,
+            startedAt,
+            endedAt: now(),
+          }),
+        )
+        return sendJson(response, 200, body200)
+      }
     }
   })
 
-  function answer(body: StubExaSearchBody) {
+  function matching(body: StubExaSearchBody) {
     const terms = (body.query.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((term) => term.length > 2)
-    const textOption = body.contents?.text
-    const maxCharacters = typeof textOption === 'object' ? textOption.maxCharacters : undefined
-    const results = documents
+    return documents
       .filter((document) => !body.startPublishedDate || (document.publishedDate ?? '') >= body.startPublishedDate)
       .map((document) => {
         const haystack = `${document.url} ${document.title ?? ''} ${document.text ?? ''}`.toLowerCase()
@@ -140,16 +168,23 @@ export async function startStubExa(options: { documents?: StubExaDocument[]; api
       })
       .filter(({ score }) => score > 0)
       .sort((a, b) => b.score - a.score)
-      .slice(0, body.numResults ?? 10)
-      .map(({ document, score }) => ({
-        id: document.url,
-        url: document.url,
-        title: document.title,
-        publishedDate: document.publishedDate,
-        author: document.author ?? null,
-        score,
-        ...(textOption && document.text !== undefined ? { text: document.text.slice(0, maxCharacters) } : {}),
-      }))
+  }
+
+  function answer(body: StubExaSearchBody) {
+    const textOption = body.contents?.text
+    const maxCharacters = typeof textOption === 'object' ? textOption.maxCharacters : undefined
+    const ranked = options.results
+      ? options.results(body).map((document, index) => ({ document, score: 1 - index / 100 }))
+      : matching(body)
+    const results = ranked.slice(0, body.numResults ?? 10).map(({ document, score }) => ({
+      id: document.url,
+      url: document.url,
+      title: document.title,
+      publishedDate: document.publishedDate,
+      author: document.author ?? null,
+      score,
+      ...(textOption && document.text !== undefined ? { text: document.text.slice(0, maxCharacters) } : {}),
+    }))
     // Exa's prices: $5 per 1000 searches, $1 per 1000 pages of text.
     const contents = textOption ? results.length * 0.001 : 0
     return {
@@ -165,6 +200,7 @@ export async function startStubExa(options: { documents?: StubExaDocument[]; api
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
+    served,
     setBehaviour(next, settings = {}) {
       behaviour = next
       remaining = settings.times ?? Number.POSITIVE_INFINITY
@@ -175,4 +211,9 @@ export async function startStubExa(options: { documents?: StubExaDocument[]; api
       return new Promise((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())))
     },
   }
+}
+
+/** Wall-clock milliseconds with the monotonic clock's precision, comparable across the process. */
+function now(): number {
+  return performance.timeOrigin + performance.now()
 }

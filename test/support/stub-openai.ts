@@ -1,7 +1,9 @@
 // An OpenAI Chat Completions server for tests: the real wire format at POST /v1/chat/completions,
 // scripted per call kind (the response_format name: "plan" or "synthesis"), sensible answers otherwise.
+// The benchmark gives it a fixed latency and reads when each answer was served and its token usage.
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { setTimeout as sleep } from 'node:timers/promises'
 
 export type StubRequest = {
   kind: 'plan' | 'synthesize' | 'other'
@@ -27,12 +29,25 @@ export type StubReply =
 
 export type StubScript = StubReply | ((request: StubRequest) => StubReply)
 
+/** One completion sent: when the request arrived and its response finished (epoch ms), and its usage. */
+export type StubOpenAiServed = {
+  kind: StubRequest['kind']
+  /** The request's `Topic:` line, which names the run's topic in every prompt the engine writes. */
+  topic: string | undefined
+  promptTokens: number
+  completionTokens: number
+  startedAt: number
+  endedAt: number
+}
+
 export type StubOpenAi = {
   url: string
   /** The client's baseURL. */
   baseUrl: string
   apiKey: string
   requests: StubRequest[]
+  /** Every successful completion, in the order they finished. */
+  served: StubOpenAiServed[]
   /** Queue answers for the next plan calls, in order; once the queue is empty the default answers. */
   onPlan: (...replies: StubScript[]) => void
   onSynthesize: (...replies: StubScript[]) => void
@@ -43,13 +58,19 @@ export async function startStubOpenAi(
   options: {
     apiKey?: string /** When set, any other model gets OpenAI's 404 model_not_found. */
     models?: string[]
+    /** Each completion waits this long before it is sent, as a real model takes time. */
+    latencyMs?: number
+    /** Answers calls no queued script covers, instead of the built-in answers. */
+    reply?: (request: StubRequest) => StubReply
   } = {},
 ): Promise<StubOpenAi> {
   const apiKey = options.apiKey ?? 'sk-test-stub'
   const requests: StubRequest[] = []
+  const served: StubOpenAiServed[] = []
   const queues: Record<StubRequest['kind'], StubScript[]> = { plan: [], synthesize: [], other: [] }
 
   const server = http.createServer(async (req, res) => {
+    const startedAt = now()
     if (req.method !== 'POST' || req.url !== '/v1/chat/completions') {
       return sendError(res, 404, { message: `Unknown request URL: ${req.method} ${req.url}`, code: 'unknown_url' })
     }
@@ -73,8 +94,22 @@ export async function startStubOpenAi(
         code: 'model_not_found',
       })
     }
-    const script = queues[request.kind].shift() ?? defaultReply
-    send(res, request, typeof script === 'function' ? script(request) : script)
+    const script = queues[request.kind].shift() ?? options.reply ?? defaultReply
+    const reply = typeof script === 'function' ? script(request) : script
+    if (options.latencyMs) await sleep(options.latencyMs)
+    const usage = send(res, request, reply)
+    if (usage) {
+      res.once('finish', () =>
+        served.push({
+          kind: request.kind,
+          topic: /^Topic: (.+)$/m.exec(request.text)?.[1],
+          promptTokens: usage.prompt_tokens,
+          completionTokens: usage.completion_tokens,
+          startedAt,
+          endedAt: now(),
+        }),
+      )
+    }
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
@@ -84,6 +119,7 @@ export async function startStubOpenAi(
     baseUrl: `${url}/v1`,
     apiKey,
     requests,
+    served,
     onPlan: (...replies) => queues.plan.push(...replies),
     onSynthesize: (...replies) => queues.synthesize.push(...replies),
     close: () =>
@@ -112,7 +148,7 @@ function recordOf(body: Record<string, unknown>, authorization: string | undefin
 }
 
 /** Answers made from the prompt itself, so engine tests need not script every call. */
-function defaultReply(request: StubRequest): StubReply {
+export function defaultReply(request: StubRequest): StubReply {
   const topic = /^Topic: (.+)$/m.exec(request.text)?.[1] ?? 'the topic'
   if (request.kind === 'plan') {
     return { content: { queries: [topic, `${topic} latest developments`, `${topic} analysis`] } }
@@ -141,12 +177,17 @@ function defaultReply(request: StubRequest): StubReply {
   return { status: 400, error: { message: 'The stub has no default answer for this request.' } }
 }
 
-function send(res: http.ServerResponse, request: StubRequest, reply: StubReply) {
+/** Sends the reply; returns the usage when it was a completion. */
+function send(res: http.ServerResponse, request: StubRequest, reply: StubReply): OpenAiUsage | undefined {
   if (reply === 'hang') return
-  if ('status' in reply) return sendError(res, reply.status, reply.error ?? { message: 'stub failure' }, reply.headers)
+  if ('status' in reply) {
+    sendError(res, reply.status, reply.error ?? { message: 'stub failure' }, reply.headers)
+    return
+  }
   if ('garbage' in reply) {
     res.writeHead(200, { 'content-type': 'application/json' })
-    return res.end(reply.garbage)
+    res.end(reply.garbage)
+    return
   }
   const refusal = 'refusal' in reply ? reply.refusal : null
   const content =
@@ -179,6 +220,7 @@ function send(res: http.ServerResponse, request: StubRequest, reply: StubReply) 
   }
   res.writeHead(200, { 'content-type': 'application/json', 'x-request-id': `req_${completion.id}` })
   res.end(JSON.stringify(completion))
+  return usage
 }
 
 /** OpenAI's error shape: { error: { message, type, param, code } }. */
@@ -201,4 +243,9 @@ function readBody(req: http.IncomingMessage): Promise<string> {
     req.on('end', () => resolve(data))
     req.on('error', reject)
   })
+}
+
+/** Wall-clock milliseconds with the monotonic clock's precision, comparable across the process. */
+function now(): number {
+  return performance.timeOrigin + performance.now()
 }

@@ -1,0 +1,69 @@
+import { expect, test } from 'vitest'
+import {
+  criticalPath,
+  formatTable,
+  nominalCriticalPath,
+  overheadBreakdown,
+  type ProviderCall,
+  percentile,
+} from '#bench/measure.ts'
+
+const model = (startedAt: number, ms: number): ProviderCall => ({ kind: 'model', startedAt, endedAt: startedAt + ms })
+const search = (startedAt: number, ms: number): ProviderCall => ({ kind: 'search', startedAt, endedAt: startedAt + ms })
+
+test('a quick run: plan, one round of three searches (the slowest counts), synthesis', () => {
+  const calls = [model(10, 300), search(320, 200), search(321, 230), search(322, 210), model(560, 300)]
+  const path = criticalPath(calls, 3)
+  expect(path.ms).toBe(300 + 230 + 300)
+  expect(path.phases.map((phase) => `${phase.kind}x${phase.calls}`)).toEqual(['modelx1', 'searchx3', 'modelx1'])
+  // In flight: 10-310, 320-551, 560-860.
+  expect(path.busyMs).toBe(300 + 231 + 300)
+  expect(overheadBreakdown(path, { startedAt: 0, endedAt: 880 })).toEqual({
+    beforeMs: 10,
+    betweenMs: 10 + 9,
+    afterMs: 20,
+    // The round took 231 ms where its slowest search took 230.
+    insideRoundsMs: 1,
+  })
+})
+
+test('a deep run: six searches at most three at a time take two waves; the follow-up round is its own phase', () => {
+  const round = (at: number, count: number) => Array.from({ length: count }, (_, i) => search(at + i, 200))
+  const calls = [model(0, 300), ...round(300, 6), model(720, 300), ...round(1030, 3), model(1240, 300)]
+  const path = criticalPath(calls, 3)
+  expect(path.ms).toBe(300 + 400 + 300 + 200 + 300)
+  expect(path.phases.map((phase) => phase.calls)).toEqual([1, 6, 1, 3, 1])
+  expect(nominalCriticalPath('deep', { modelMs: 300, searchMs: 200 })).toBe(1500)
+  expect(nominalCriticalPath('quick', { modelMs: 300, searchMs: 200 })).toBe(800)
+})
+
+test('calls arriving out of order are sorted; a run without calls has a zero critical path', () => {
+  const path = criticalPath([model(700, 100), search(300, 50), model(0, 100)], 3)
+  expect(path.phases.map((phase) => phase.kind)).toEqual(['model', 'search', 'model'])
+  expect(path.ms).toBe(250)
+  expect(criticalPath([], 3)).toEqual({ ms: 0, phases: [], busyMs: 0 })
+})
+
+test('percentiles are nearest-rank', () => {
+  const values = Array.from({ length: 100 }, (_, i) => i + 1)
+  expect(percentile(values, 50)).toBe(50)
+  expect(percentile(values, 99)).toBe(99)
+  expect(percentile([5, 1, 3], 50)).toBe(3)
+  expect(percentile([7], 99)).toBe(7)
+  expect(percentile([], 50)).toBeNaN()
+})
+
+test('the table pads columns and says whether each target was met', () => {
+  const table = formatTable([
+    { scenario: 'overhead quick', metric: 'ratio', value: '1.02', target: '<= 1.05', met: true },
+    { scenario: 'start', metric: 'p99', value: '140 ms', target: '< 100 ms', met: false },
+    { scenario: 'memory', metric: 'tokens', value: '10 -> 5' },
+  ])
+  expect(table.split('\n')).toEqual([
+    'scenario        metric  value    target',
+    '--------------  ------  -------  ---------------',
+    'overhead quick  ratio   1.02     <= 1.05 met',
+    'start           p99     140 ms   < 100 ms MISSED',
+    'memory          tokens  10 -> 5',
+  ])
+})

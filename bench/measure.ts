@@ -1,0 +1,154 @@
+// The arithmetic of the benchmark, kept pure so it can be unit tested: the providers' critical path
+// of a run from the stubs' records, percentiles, and the printed table.
+import { DEPTH, SEARCH_CONCURRENCY } from '#server/research/pipeline.ts'
+
+/** One provider call as a stub served it (epoch ms). */
+export type ProviderCall = { kind: 'model' | 'search'; startedAt: number; endedAt: number }
+
+export type CriticalPath = {
+  /** The shortest time the run could take given the calls it made and how the pipeline orders them. */
+  ms: number
+  /** The sequential phases: one model call each, or a round of searches. */
+  phases: Array<{ kind: ProviderCall['kind']; calls: number; startedAt: number; endedAt: number; ms: number }>
+  /** Time at least one provider call was in flight. */
+  busyMs: number
+}
+
+/**
+ * The providers' critical path of one run, from the calls it really made: the pipeline makes its
+ * model calls one after another (plan, a deep run's follow-up plan, synthesis), and between them runs
+ * rounds of searches at most `concurrency` at a time. Each model call counts its served duration; a
+ * round counts the makespan of its served durations scheduled on `concurrency` slots in the order
+ * they started (with equal latencies: the slowest search of each wave of `concurrency`).
+ */
+export function criticalPath(calls: ProviderCall[], concurrency = SEARCH_CONCURRENCY): CriticalPath {
+  const sorted = [...calls].sort((a, b) => a.startedAt - b.startedAt)
+  const phases: CriticalPath['phases'] = []
+  let round: ProviderCall[] = []
+  const closeRound = () => {
+    if (round.length === 0) return
+    const slots = new Array<number>(Math.min(concurrency, round.length)).fill(0)
+    for (const call of round) {
+      const free = slots.indexOf(Math.min(...slots))
+      slots[free] = (slots[free] ?? 0) + (call.endedAt - call.startedAt)
+    }
+    phases.push({
+      kind: 'search',
+      calls: round.length,
+      startedAt: Math.min(...round.map((call) => call.startedAt)),
+      endedAt: Math.max(...round.map((call) => call.endedAt)),
+      ms: Math.max(...slots),
+    })
+    round = []
+  }
+  for (const call of sorted) {
+    if (call.kind === 'search') {
+      round.push(call)
+      continue
+    }
+    closeRound()
+    phases.push({
+      kind: 'model',
+      calls: 1,
+      startedAt: call.startedAt,
+      endedAt: call.endedAt,
+      ms: call.endedAt - call.startedAt,
+    })
+  }
+  closeRound()
+  return { ms: sum(phases.map((phase) => phase.ms)), phases, busyMs: busyTime(sorted) }
+}
+
+/** The critical path the pipeline's shape promises for a depth, if every call took its nominal latency. */
+export function nominalCriticalPath(depth: 'quick' | 'deep', latency: { modelMs: number; searchMs: number }): number {
+  const { queries, followUpQueries } = DEPTH[depth]
+  const rounds = (count: number) => Math.ceil(count / SEARCH_CONCURRENCY)
+  const followUp = followUpQueries > 0 ? latency.modelMs + rounds(followUpQueries) * latency.searchMs : 0
+  return latency.modelMs + rounds(queries) * latency.searchMs + followUp + latency.modelMs
+}
+
+/** Where a run's time outside provider calls went: before the first, between phases, after the last. */
+export function overheadBreakdown(
+  path: CriticalPath,
+  run: { startedAt: number; endedAt: number },
+): { beforeMs: number; betweenMs: number; afterMs: number; insideRoundsMs: number } {
+  const first = path.phases[0]
+  const last = path.phases.at(-1)
+  if (!first || !last) return { beforeMs: run.endedAt - run.startedAt, betweenMs: 0, afterMs: 0, insideRoundsMs: 0 }
+  let betweenMs = 0
+  for (let i = 1; i < path.phases.length; i++) {
+    betweenMs += (path.phases[i]?.startedAt ?? 0) - (path.phases[i - 1]?.endedAt ?? 0)
+  }
+  // A round's wall time beyond its ideal makespan: waves that started late (e.g. event writes between them).
+  const insideRoundsMs = sum(path.phases.map((phase) => phase.endedAt - phase.startedAt - phase.ms))
+  return {
+    beforeMs: first.startedAt - run.startedAt,
+    betweenMs,
+    afterMs: run.endedAt - last.endedAt,
+    insideRoundsMs,
+  }
+}
+
+function busyTime(sorted: ProviderCall[]): number {
+  let busy = 0
+  let end = Number.NEGATIVE_INFINITY
+  for (const call of sorted) {
+    if (call.endedAt <= end) continue
+    busy += call.endedAt - Math.max(call.startedAt, end)
+    end = call.endedAt
+  }
+  return busy
+}
+
+/** Nearest-rank percentile (p in 0..100) of the values; NaN for none. */
+export function percentile(values: number[], p: number): number {
+  if (values.length === 0) return Number.NaN
+  const sorted = [...values].sort((a, b) => a - b)
+  const rank = Math.ceil((p / 100) * sorted.length)
+  return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1] as number
+}
+
+export function median(values: number[]): number {
+  return percentile(values, 50)
+}
+
+export function sum(values: number[]): number {
+  return values.reduce((total, value) => total + value, 0)
+}
+
+export type Row = {
+  scenario: string
+  metric: string
+  value: string
+  target?: string
+  /** Undefined when the row has no target. */
+  met?: boolean
+}
+
+/** A plain-text table, columns padded to their widest cell. */
+export function formatTable(rows: Row[]): string {
+  const header = ['scenario', 'metric', 'value', 'target']
+  const cells = rows.map((row) => [
+    row.scenario,
+    row.metric,
+    row.value,
+    row.target === undefined ? '' : `${row.target} ${row.met ? 'met' : 'MISSED'}`,
+  ])
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...cells.map((cell) => cell[column]?.length ?? 0)),
+  )
+  const line = (cell: string[]) =>
+    cell
+      .map((text, column) => text.padEnd(widths[column] ?? 0))
+      .join('  ')
+      .trimEnd()
+  return [line(header), line(widths.map((width) => '-'.repeat(width))), ...cells.map(line)].join('\n')
+}
+
+export function ms(value: number): string {
+  return Number.isFinite(value) ? `${value.toFixed(value < 10 ? 1 : 0)} ms` : 'n/a'
+}
+
+export function mib(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(0)} MiB`
+}

@@ -1,0 +1,247 @@
+// `npm run bench`: Sextant in its own process against stub providers with fixed latencies, through
+// the scenarios of issue #11; prints a table and writes it with the details to bench/results/.
+// Exits non-zero when a scenario fails (a run that does not complete, a request that errors), or,
+// with --strict, when a target is missed. `--quick` (or BENCH_QUICK=1) shrinks every scenario.
+import { randomBytes } from 'node:crypto'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { parseArgs } from 'node:util'
+import { z } from 'zod'
+import { createClient } from '#bench/client.ts'
+import { formatTable, mib, type Row } from '#bench/measure.ts'
+import {
+  type BenchContext,
+  FULL_SIZES,
+  QUICK_SIZES,
+  type Scenario,
+  type ScenarioResult,
+  type Sizes,
+} from '#bench/scenario.ts'
+import { concurrentScenario } from '#bench/scenarios/concurrent.ts'
+import { getLoadScenario } from '#bench/scenarios/get-load.ts'
+import { memorySavingsScenario } from '#bench/scenarios/memory-savings.ts'
+import { overheadScenario } from '#bench/scenarios/overhead.ts'
+import { sseFanoutScenario } from '#bench/scenarios/sse-fanout.ts'
+import { startLatencyScenario } from '#bench/scenarios/start-latency.ts'
+import { createDataDir, printedApiKey, removeDataDir, type ServerProcess, startServer } from '#bench/server-process.ts'
+import { type BenchStubs, startBenchStubs } from '#bench/stubs.ts'
+import { projectRoot } from '#server/http/app-build.ts'
+
+const flag = z.enum(['', '0', '1', 'true', 'false']).transform((value) => value === '1' || value === 'true')
+const EnvSchema = z.object({
+  BENCH_QUICK: flag.default(false),
+  BENCH_MODEL_MS: z.coerce.number().int().min(0).default(300),
+  BENCH_SEARCH_MS: z.coerce.number().int().min(0).default(200),
+  // The concurrent scenario's WORKER_CONCURRENCY (the config's maximum): all its runs at once.
+  BENCH_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(100),
+  // An empty database to run on instead of an embedded Postgres (it must not have been provisioned).
+  BENCH_DATABASE_URL: z.string().optional(),
+  // Node options for the server, e.g. "--cpu-prof --cpu-prof-dir=/tmp/profiles" to see where its CPU goes.
+  BENCH_SERVER_NODE_OPTIONS: z.string().optional(),
+})
+
+/** The config's default, which most scenarios run with. */
+const DEFAULT_WORKER_CONCURRENCY = 8
+const RESULTS_DIR = path.join(projectRoot, 'bench', 'results')
+
+const { values: args } = parseArgs({
+  options: { quick: { type: 'boolean' }, strict: { type: 'boolean' }, only: { type: 'string' } },
+})
+const env = EnvSchema.parse(process.env)
+const quick = args.quick === true || env.BENCH_QUICK
+const sizes: Sizes = quick ? QUICK_SIZES : FULL_SIZES
+const latency = { modelMs: env.BENCH_MODEL_MS, searchMs: env.BENCH_SEARCH_MS }
+
+const cleanups: Array<() => Promise<void> | void> = []
+async function cleanUp() {
+  while (cleanups.length > 0) {
+    const cleanup = cleanups.pop()
+    try {
+      await cleanup?.()
+    } catch (error) {
+      console.error('cleanup failed:', error)
+    }
+  }
+}
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    console.error(`\n${signal}: stopping the server and cleaning up`)
+    void cleanUp().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143))
+  })
+}
+
+type Outcome = {
+  name: string
+  result?: ScenarioResult
+  error?: string
+  peakRssBytes: number
+  cpuMs: { server: number; postgres: number }
+  seconds: number
+}
+
+async function runScenario(scenario: Scenario, context: BenchContext): Promise<Outcome> {
+  process.stderr.write(`- ${scenario.name} ... `)
+  const started = Date.now()
+  context.server.resetPeak()
+  const cpuBefore = context.server.cpuMs()
+  let outcome: Omit<Outcome, 'peakRssBytes' | 'cpuMs' | 'seconds'>
+  try {
+    outcome = { name: scenario.name, result: await scenario.run(context) }
+  } catch (error) {
+    outcome = { name: scenario.name, error: error instanceof Error ? error.message : String(error) }
+  }
+  const seconds = (Date.now() - started) / 1000
+  const failed = outcome.error ?? outcome.result?.failures.join('; ')
+  process.stderr.write(`${failed ? `FAILED: ${failed}` : 'ok'} (${seconds.toFixed(1)} s)\n`)
+  const cpuAfter = context.server.cpuMs()
+  const cpuMs = { server: cpuAfter.server - cpuBefore.server, postgres: cpuAfter.postgres - cpuBefore.postgres }
+  return { ...outcome, peakRssBytes: context.server.peakRss(), cpuMs, seconds }
+}
+
+async function main(): Promise<number> {
+  const startedAt = new Date()
+  process.stderr.write(
+    `Sextant benchmark${quick ? ' (quick)' : ''}: model ${latency.modelMs} ms, search ${latency.searchMs} ms, ` +
+      `${os.cpus().length} CPUs, load average ${os.loadavg()[0]?.toFixed(2)}\n`,
+  )
+  const stubs: BenchStubs = await startBenchStubs(latency)
+  cleanups.push(() => stubs.close())
+  const dataDir = createDataDir()
+  cleanups.push(() => removeDataDir(dataDir))
+
+  let runNumber = 0
+  const label = startedAt.toISOString().slice(11, 19).replaceAll(':', '')
+  const topic = (name: string) => `bench ${label} ${name} #${++runNumber}`
+  const serverEnv = {
+    ...stubs.env,
+    // The limits of spec section 8 would stop a benchmark after 5 runs; they are not what it measures.
+    RATE_LIMIT_RUNS_PER_HOUR: '1000000',
+    LOG_LEVEL: 'info',
+    // Required with DATABASE_URL; a throwaway ring either way, since the data is thrown away too.
+    MEMORY_ENCRYPTION_KEYS: `bench:${randomBytes(32).toString('base64')}`,
+    ...(env.BENCH_DATABASE_URL ? { DATABASE_URL: env.BENCH_DATABASE_URL } : {}),
+    ...(env.BENCH_SERVER_NODE_OPTIONS ? { NODE_OPTIONS: env.BENCH_SERVER_NODE_OPTIONS } : {}),
+  }
+  const boot = async (workerConcurrency: number): Promise<ServerProcess> => {
+    const server = await startServer({ dataDir, env: { ...serverEnv, WORKER_CONCURRENCY: String(workerConcurrency) } })
+    cleanups.push(() => server.stop())
+    return server
+  }
+
+  const outcomes: Outcome[] = []
+  // `--only "start latency,concurrent runs"` runs some scenarios, for working on one.
+  const only = args.only?.split(',').map((name) => name.trim().toLowerCase())
+  const chosen = (scenario: Scenario) => !only || only.includes(scenario.name.toLowerCase())
+  // The first start prints the local account's API key; later starts on the same data reuse it.
+  let apiKey: string | undefined
+  const phases: Array<{ workerConcurrency: number; scenarios: Scenario[] }> = [
+    // Most scenarios run on the default configuration...
+    {
+      workerConcurrency: DEFAULT_WORKER_CONCURRENCY,
+      scenarios: [overheadScenario, startLatencyScenario, memorySavingsScenario, sseFanoutScenario, getLoadScenario],
+    },
+    // ...and the concurrent runs on a restart of the same data, with every run in flight at once.
+    { workerConcurrency: env.BENCH_WORKER_CONCURRENCY, scenarios: [concurrentScenario] },
+  ]
+  for (const phase of phases) {
+    const scenarios = phase.scenarios.filter(chosen)
+    if (scenarios.length === 0) continue
+    process.stderr.write(`starting Sextant with WORKER_CONCURRENCY=${phase.workerConcurrency} ...\n`)
+    const server = await boot(phase.workerConcurrency)
+    apiKey ??= printedApiKey(server)
+    const context: BenchContext = {
+      client: createClient(server.url, apiKey),
+      stubs,
+      server,
+      latency,
+      sizes,
+      workerConcurrency: phase.workerConcurrency,
+      topic,
+    }
+    for (const scenario of scenarios) outcomes.push(await runScenario(scenario, context))
+    await server.stop()
+  }
+
+  const rows: Row[] = outcomes.flatMap((outcome) => [
+    ...(outcome.result?.rows ?? [{ scenario: outcome.name, metric: 'FAILED', value: outcome.error ?? '' }]),
+    {
+      scenario: outcome.name,
+      metric: `server peak RSS; CPU server / Postgres (${outcome.seconds.toFixed(0)} s)`,
+      value: `${mib(outcome.peakRssBytes)}; ${seconds(outcome.cpuMs.server)} / ${seconds(outcome.cpuMs.postgres)}`,
+    },
+  ])
+  const table = formatTable(rows)
+  const failures = outcomes.flatMap((outcome) =>
+    outcome.error
+      ? [`${outcome.name}: ${outcome.error}`]
+      : (outcome.result?.failures ?? []).map((f) => `${outcome.name}: ${f}`),
+  )
+  const missed = rows.filter((row) => row.met === false)
+  const results = {
+    startedAt: startedAt.toISOString(),
+    quick,
+    machine: {
+      cpus: os.cpus().length,
+      cpuModel: os.cpus()[0]?.model,
+      memoryBytes: os.totalmem(),
+      node: process.version,
+      loadAverageAtStart: os.loadavg(),
+    },
+    latency,
+    sizes,
+    workerConcurrency: { default: DEFAULT_WORKER_CONCURRENCY, concurrentScenario: env.BENCH_WORKER_CONCURRENCY },
+    table,
+    failures,
+    missedTargets: missed.map((row) => `${row.scenario}: ${row.metric} ${row.value} (target ${row.target})`),
+    scenarios: Object.fromEntries(
+      outcomes.map((outcome) => [
+        outcome.name,
+        {
+          seconds: outcome.seconds,
+          peakRssBytes: outcome.peakRssBytes,
+          cpuMs: outcome.cpuMs,
+          error: outcome.error,
+          failures: outcome.result?.failures,
+          detail: outcome.result?.detail,
+        },
+      ]),
+    ),
+  }
+  fs.mkdirSync(RESULTS_DIR, { recursive: true })
+  const file = path.join(
+    RESULTS_DIR,
+    `${startedAt
+      .toISOString()
+      .replaceAll(':', '-')
+      .replace(/\.\d+Z$/, 'Z')}.json`,
+  )
+  const json = `${JSON.stringify(results, null, 2)}\n`
+  fs.writeFileSync(file, json)
+  fs.writeFileSync(path.join(RESULTS_DIR, 'latest.json'), json)
+
+  process.stdout.write(`\n${table}\n\nWritten to ${path.relative(process.cwd(), file)} (and latest.json).\n`)
+  if (failures.length > 0) {
+    process.stdout.write(`\nFailed:\n${failures.map((failure) => `  ${failure}`).join('\n')}\n`)
+    return 1
+  }
+  if (args.strict && missed.length > 0) {
+    process.stdout.write(`\nMissed targets (--strict):\n${results.missedTargets.map((m) => `  ${m}`).join('\n')}\n`)
+    return 1
+  }
+  return 0
+}
+
+function seconds(milliseconds: number): string {
+  return `${(milliseconds / 1000).toFixed(1)} s`
+}
+
+let exitCode = 1
+try {
+  exitCode = await main()
+} catch (error) {
+  console.error(error)
+} finally {
+  await cleanUp()
+}
+process.exit(exitCode)

@@ -1,0 +1,89 @@
+// What every scenario gets and returns, and the one-run measurement most of them share.
+import type { BenchClient, ReceivedEvent } from '#bench/client.ts'
+import { type CriticalPath, criticalPath, type Row } from '#bench/measure.ts'
+import type { ServerProcess } from '#bench/server-process.ts'
+import type { BenchStubs } from '#bench/stubs.ts'
+import type { BriefInput } from '#server/research/brief.ts'
+
+export type Sizes = {
+  overheadQuickRuns: number
+  overheadDeepRuns: number
+  startLatencyRuns: number
+  concurrentRuns: number
+  getLoadSeconds: number
+  getLoadConnections: number
+  sseClients: number
+}
+
+export const FULL_SIZES: Sizes = {
+  overheadQuickRuns: 5,
+  overheadDeepRuns: 3,
+  startLatencyRuns: 50,
+  concurrentRuns: 100,
+  getLoadSeconds: 10,
+  getLoadConnections: 20,
+  sseClients: 200,
+}
+
+export const QUICK_SIZES: Sizes = {
+  overheadQuickRuns: 2,
+  overheadDeepRuns: 1,
+  startLatencyRuns: 10,
+  concurrentRuns: 20,
+  getLoadSeconds: 3,
+  getLoadConnections: 10,
+  sseClients: 40,
+}
+
+export type BenchContext = {
+  client: BenchClient
+  stubs: BenchStubs
+  server: ServerProcess
+  latency: { modelMs: number; searchMs: number }
+  sizes: Sizes
+  workerConcurrency: number
+  /** A topic no other run of this benchmark uses, so every run starts without memory unless meant to. */
+  topic: (label: string) => string
+  /** A completed run, for scenarios that read one. */
+  completedRunId?: string
+}
+
+export type ScenarioResult = {
+  rows: Row[]
+  detail: Record<string, unknown>
+  /** Why the scenario failed (a run that did not complete, a request that failed); empty when it passed. */
+  failures: string[]
+}
+
+export type Scenario = { name: string; run: (context: BenchContext) => Promise<ScenarioResult> }
+
+export type MeasuredRun = {
+  runId: string
+  topic: string
+  postedAt: number
+  events: ReceivedEvent[]
+  final: ReceivedEvent
+  /** POST sent to the final event received: what a client waits. */
+  wallMs: number
+  path: CriticalPath
+}
+
+/** Starts a run, follows its events to the end, and measures it against the calls the stubs served for it. */
+export async function measureRun(context: BenchContext, brief: BriefInput & { topic: string }): Promise<MeasuredRun> {
+  const { runId, postedAt } = await context.client.postBrief(brief)
+  const watch = await context.client.watch(runId)
+  const events = await watch.done
+  const final = events.at(-1) as ReceivedEvent
+  if (final.type !== 'complete') {
+    throw new Error(`run ${runId} ended ${final.type}: ${JSON.stringify(final.data)}`)
+  }
+  return {
+    runId,
+    topic: brief.topic,
+    postedAt,
+    events,
+    final,
+    wallMs: final.receivedAt - postedAt,
+    path: criticalPath(context.stubs.callsFor(brief.topic)),
+  }
+}

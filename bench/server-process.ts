@@ -1,0 +1,233 @@
+// Sextant as the benchmark measures it: `node server/main.ts` in its own process (so its memory is
+// its own), with its logs in a file, its resident memory sampled, and everything it started stopped
+// at the end: SIGTERM lets it stop its workers and its embedded Postgres; a Postgres orphaned by a
+// server that had to be killed is stopped from its pid file.
+import { type ChildProcess, spawn } from 'node:child_process'
+import fs from 'node:fs'
+import net from 'node:net'
+import os from 'node:os'
+import path from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { projectRoot } from '#server/http/app-build.ts'
+
+export type ServerProcess = {
+  url: string
+  pid: number
+  dataDir: string
+  logFile: string
+  /** Starts a new peak-memory window; `peakRss()` reports the highest resident set size since. */
+  resetPeak: () => void
+  peakRss: () => number
+  /** CPU time (user + system, ms) used so far by the server process, and by its embedded Postgres. */
+  cpuMs: () => { server: number; postgres: number }
+  logTail: (lines?: number) => string
+  /** Stops the server (and its embedded Postgres). Safe to call twice. */
+  stop: () => Promise<void>
+}
+
+const READY_TIMEOUT_MS = 180_000 // a first start may build the web app
+const STOP_TIMEOUT_MS = 40_000
+const RSS_SAMPLE_MS = 20
+
+export function createDataDir(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sextant-bench-'))
+  fs.chmodSync(dir, 0o755) // as root, the postgres OS user must reach the cluster inside it
+  return dir
+}
+
+/** Removes the data directory, and the cluster kept elsewhere when the postgres user could not reach it. */
+export function removeDataDir(dir: string): void {
+  const location = path.join(dir, 'postgres-location')
+  if (fs.existsSync(location)) {
+    const cluster = fs.readFileSync(location, 'utf8').trim()
+    fs.rmSync(path.dirname(cluster), { recursive: true, force: true })
+  }
+  fs.rmSync(dir, { recursive: true, force: true })
+}
+
+export async function startServer(options: { dataDir: string; env: Record<string, string> }): Promise<ServerProcess> {
+  const port = await freePort()
+  const logFile = path.join(options.dataDir, `server-${Date.now()}.log`)
+  const logFd = fs.openSync(logFile, 'a')
+  const child = spawn(process.execPath, [path.join(projectRoot, 'server/main.ts')], {
+    cwd: projectRoot,
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '/tmp',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      DATA_DIR: options.dataDir,
+      EMBEDDED_PG_PORT: '0',
+      ...options.env,
+    },
+    stdio: ['ignore', logFd, logFd],
+  })
+  fs.closeSync(logFd)
+  const pid = child.pid
+  if (pid === undefined) throw new Error('could not start the server process')
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+  const url = `http://127.0.0.1:${port}`
+
+  let peak = 0
+  const sample = () => {
+    peak = Math.max(peak, readRss(pid))
+  }
+  const sampler = setInterval(sample, RSS_SAMPLE_MS)
+  const logTail = (lines = 40) => tail(logFile, lines)
+
+  let stopping: Promise<void> | undefined
+  const stop = () =>
+    (stopping ??= (async () => {
+      clearInterval(sampler)
+      await stopChild(child, exited)
+      stopOrphanedPostgres(options.dataDir)
+    })())
+
+  try {
+    await waitUntilReady(url, child, logTail)
+  } catch (error) {
+    await stop()
+    throw error
+  }
+  return {
+    url,
+    pid,
+    dataDir: options.dataDir,
+    logFile,
+    resetPeak() {
+      peak = 0
+      sample()
+    },
+    peakRss() {
+      sample()
+      return peak
+    },
+    cpuMs: () => ({ server: processCpuMs(pid), postgres: postgresCpuMs(options.dataDir) }),
+    logTail,
+    stop,
+  }
+}
+
+// Linux counts CPU time in clock ticks of 1/100 s (USER_HZ) on every architecture we run on.
+const TICK_MS = 10
+
+/** utime + stime (and, with `children`, the reaped children's) of a process, from /proc/<pid>/stat. */
+function processCpuMs(pid: number, children = false): number {
+  try {
+    // Fields after the command (which may hold spaces), from field 3 (state) on.
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8')
+    const fields = stat
+      .slice(stat.lastIndexOf(')') + 2)
+      .split(' ')
+      .map(Number)
+    const [utime, stime, cutime, cstime] = [fields[11], fields[12], fields[13], fields[14]].map((value) => value ?? 0)
+    return ((utime ?? 0) + (stime ?? 0) + (children ? (cutime ?? 0) + (cstime ?? 0) : 0)) * TICK_MS
+  } catch {
+    return 0
+  }
+}
+
+/** The embedded Postgres: the postmaster, its live backends, and the backends it has reaped. */
+function postgresCpuMs(dataDir: string): number {
+  const postmaster = postmasterPid(dataDir)
+  if (!postmaster) return 0
+  let total = processCpuMs(postmaster, true)
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8')
+      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1])
+      if (parent === postmaster) total += processCpuMs(Number(entry))
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return total
+}
+
+function postmasterPid(dataDir: string): number | undefined {
+  const location = path.join(dataDir, 'postgres-location')
+  const cluster = fs.existsSync(location) ? fs.readFileSync(location, 'utf8').trim() : path.join(dataDir, 'postgres')
+  const pidFile = path.join(cluster, 'postmaster.pid')
+  if (!fs.existsSync(pidFile)) return undefined
+  const pid = Number(fs.readFileSync(pidFile, 'utf8').split('\n')[0])
+  return Number.isInteger(pid) && pid > 0 ? pid : undefined
+}
+
+/** The API key the first start printed for the local account (shown once, in the banner). */
+export function printedApiKey(server: ServerProcess): string {
+  const key = /API key:\s+(sx_\S+)/.exec(fs.readFileSync(server.logFile, 'utf8'))?.[1]
+  if (!key) throw new Error(`the server printed no API key. Its log:\n${server.logTail()}`)
+  return key
+}
+
+async function waitUntilReady(url: string, child: ChildProcess, logTail: () => string) {
+  const deadline = Date.now() + READY_TIMEOUT_MS
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(
+        `the server exited while starting (${child.exitCode ?? child.signalCode}). Its log:\n${logTail()}`,
+      )
+    }
+    const ready = await fetch(`${url}/readyz`).then(
+      (response) => response.ok,
+      () => false,
+    )
+    if (ready) return
+    await sleep(200)
+  }
+  throw new Error(`the server was not ready within ${READY_TIMEOUT_MS / 1000} s. Its log:\n${logTail()}`)
+}
+
+async function stopChild(child: ChildProcess, exited: Promise<void>) {
+  if (child.exitCode !== null || child.signalCode !== null) return
+  child.kill('SIGTERM')
+  const timeout = sleep(STOP_TIMEOUT_MS, 'timeout' as const)
+  if ((await Promise.race([exited.then(() => 'exited' as const), timeout])) === 'timeout') {
+    child.kill('SIGKILL')
+    await exited
+  }
+}
+
+/** After a kill, the server's Postgres may still be running; the pid file of its cluster says which. */
+function stopOrphanedPostgres(dataDir: string) {
+  const pid = postmasterPid(dataDir)
+  if (!pid) return
+  // A stale pid file could name an unrelated process by now: only a postgres is stopped.
+  const command = fs.existsSync(`/proc/${pid}/cmdline`) ? fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8') : ''
+  if (!command.includes('postgres')) return
+  try {
+    process.kill(pid, 'SIGQUIT')
+  } catch {
+    // already gone
+  }
+}
+
+/** Resident set size in bytes (VmRSS), or 0 once the process is gone. */
+function readRss(pid: number): number {
+  try {
+    const kib = /^VmRSS:\s+(\d+) kB$/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]
+    return kib ? Number(kib) * 1024 : 0
+  } catch {
+    return 0
+  }
+}
+
+function tail(file: string, lines: number): string {
+  try {
+    return fs.readFileSync(file, 'utf8').split('\n').slice(-lines).join('\n')
+  } catch {
+    return ''
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer()
+    server.once('error', reject)
+    server.listen({ port: 0, host: '127.0.0.1' }, () => {
+      const { port } = server.address() as net.AddressInfo
+      server.close(() => resolve(port))
+    })
+  })
+}
