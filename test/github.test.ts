@@ -212,13 +212,15 @@ test('a rate-limited comment is retried after Retry-After', async () => {
   const [ack] = await github.waitForComments(REPO, number, 1)
   expect(github.statuses).toContain(403)
   const runId = runIdIn(ack?.body)
-  const delivery = await app.db
-    .selectFrom('deliveries')
-    .select(['status', 'attempts', 'last_error'])
-    .where('run_id', '=', runId)
-    .where('kind', '=', 'started')
-    .executeTakeFirstOrThrow()
-  expect(delivery).toEqual({ status: 'sent', attempts: 1, last_error: 'GitHub rate limited the comment' })
+  // The comment reaches the stub a moment before the delivery is marked sent.
+  const delivery = () =>
+    app.db
+      .selectFrom('deliveries')
+      .select(['status', 'attempts', 'last_error'])
+      .where('run_id', '=', runId)
+      .where('kind', '=', 'started')
+      .executeTakeFirstOrThrow()
+  await expect.poll(delivery).toEqual({ status: 'sent', attempts: 1, last_error: 'GitHub rate limited the comment' })
   await waitForRunEnd(app.db, runId)
   await github.waitForComments(REPO, number, 2)
 })

@@ -11,7 +11,7 @@ import type { RunStatus } from '#db/schema.ts'
 import { isFinalEvent } from '#server/events/event-types.ts'
 import { readRunEvents } from '#server/events/run-events.ts'
 import { findFramework } from '#server/frameworks/index.ts'
-import { cancelAccountRun } from '#server/research/run-end.ts'
+import { endRun } from '#server/research/run-end.ts'
 import { getRun, viewRun } from '#server/research/runs.ts'
 import { recurringInfo } from '#server/research/series.ts'
 import type { Route } from './+types/dashboard-run'
@@ -57,9 +57,14 @@ export async function action(args: Route.ActionArgs) {
   if (form.get('intent') !== 'cancel') throw data('Unknown action.', { status: 400 })
   const row = await getRun(services.db, args.params.runId, account.id)
   if (!row) throw data('There is no run at this address for your account.', { status: 404 })
-  const deps = { db: services.db, jobs: services.jobs, intervalSeconds: services.config.RECURRING_INTERVAL }
+  const deps = {
+    db: services.db,
+    jobs: services.jobs,
+    ring: services.memory.ring,
+    intervalSeconds: services.config.RECURRING_INTERVAL,
+  }
   // Already over (it finished while the button was pressed): the reloaded page says how it ended.
-  const cancelled = await cancelAccountRun(deps, row.id, account.id)
+  const cancelled = await endRun(deps, row.id, { status: 'cancelled', accountId: account.id })
   return { cancelled }
 }
 

@@ -82,12 +82,15 @@ async function destinationOf(db: Db, runId: string): Promise<Destination | undef
   return origin && parseDestination(origin.channel, origin.target)
 }
 
-/** When a run ends: if it came from chat (or belongs to a series that did), its result is owed there. */
-export async function queueResultDelivery(db: Db, jobs: Jobs, runId: string): Promise<void> {
-  const destination = await destinationOf(db, runId)
-  if (!destination) return
-  await db.transaction().execute((trx) => createDelivery(trx, jobs, { ...destination, runId, kind: 'result' }))
-  jobs.wake(DELIVER_QUEUE)
+/**
+ * When a run ends, in the transaction that ends it: if it came from chat (or belongs to a series
+ * that did), its result is owed there. True when a delivery was queued (wake the queue after commit).
+ */
+export async function queueResultDelivery(trx: Db, jobs: Jobs, runId: string): Promise<boolean> {
+  const destination = await destinationOf(trx, runId)
+  if (!destination) return false
+  await createDelivery(trx, jobs, { ...destination, runId, kind: 'result' })
+  return true
 }
 
 export async function startedDeliveryStatus(db: Db, runId: string): Promise<DeliveryRow['status'] | undefined> {

@@ -1,5 +1,4 @@
 import { z } from 'zod'
-import { appendRunEvent } from '#server/events/run-events.ts'
 import type { IntegrationSettings } from '#server/integrations/deliver.ts'
 import { integrationJobs } from '#server/integrations/jobs.ts'
 import { purgeReceipts } from '#server/integrations/receipts.ts'
@@ -7,14 +6,14 @@ import { defineJob, type JobDefinition, type Jobs } from '#server/jobs/boss.ts'
 import type { Logger } from '#server/logger.ts'
 import { type MemoryContext, purgeExpiredMemory } from '#server/memory/store.ts'
 import { type EngineDeps, runResearch } from '#server/research/pipeline.ts'
-import { runEnded } from '#server/research/run-end.ts'
-import { failRun, overdueRuns } from '#server/research/runs.ts'
+import { endRun, type RunOutcome } from '#server/research/run-end.ts'
+import { overdueRuns } from '#server/research/runs.ts'
 import { claimSlot, SERIES_WAKE_QUEUE } from '#server/research/series.ts'
 import { RESEARCH_QUEUE, type RunDeadlines, startRun } from '#server/research/start-run.ts'
 
 export type JobDeps = {
   memory: MemoryContext
-  engine: Omit<EngineDeps, 'onRunEnded'>
+  engine: Omit<EngineDeps, 'endRun'>
   deadlines: RunDeadlines
   concurrency: number
   recurringIntervalSeconds: number
@@ -34,8 +33,8 @@ const RECEIPT_RETENTION_DAYS = 30
 /** Every job the app runs. Each queue is created at boot; workers run the handlers and schedules. */
 export function createJobDefinitions(deps: JobDeps): JobDefinition<unknown>[] {
   const db = deps.memory.db
-  const series = () => ({ db, jobs: deps.jobs, intervalSeconds: deps.recurringIntervalSeconds })
-  const onRunEnded = (runId: string) => runEnded(series(), runId)
+  const runEndDeps = { db, jobs: deps.jobs, ring: deps.memory.ring, intervalSeconds: deps.recurringIntervalSeconds }
+  const end = (runId: string, outcome: RunOutcome) => endRun(runEndDeps, runId, outcome)
   const startRunDeps = { db, jobs: deps.jobs, memory: deps.memory, deadlines: deps.deadlines }
   return [
     defineJob({
@@ -53,7 +52,7 @@ export function createJobDefinitions(deps: JobDeps): JobDefinition<unknown>[] {
         notify: true,
       },
       async handler({ runId }) {
-        await runResearch({ ...deps.engine, onRunEnded }, runId)
+        await runResearch({ ...deps.engine, endRun: end }, runId)
       },
     }),
     defineJob({
@@ -82,10 +81,7 @@ export function createJobDefinitions(deps: JobDeps): JobDefinition<unknown>[] {
             code: 'deadline_exceeded',
             message: 'The run did not finish within its time limit (its worker may have stopped). Try again.',
           }
-          if (await failRun(db, runId, error)) {
-            await appendRunEvent(db, { runId, type: 'failed', data: { error } })
-            await onRunEnded(runId)
-          }
+          await end(runId, { status: 'failed', error })
         }
       },
     }),

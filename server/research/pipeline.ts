@@ -18,15 +18,8 @@ import { type Brief, focusAreas, startPublishedDate, timeframePhrase } from '#se
 import { fallbackPlan } from '#server/research/fallback-plan.ts'
 import { buildReport } from '#server/research/report.ts'
 import type { Report } from '#server/research/report-types.ts'
-import {
-  completeRun,
-  failRun,
-  getRun,
-  type RunError,
-  readCheckpoint,
-  startStep,
-  writeCheckpoint,
-} from '#server/research/runs.ts'
+import type { RunOutcome } from '#server/research/run-end.ts'
+import { getRun, type RunError, readCheckpoint, startStep, writeCheckpoint } from '#server/research/runs.ts'
 
 export const STEPS = ['load_memory', 'plan', 'search', 'synthesize', 'save_memory'] as const
 export type Step = (typeof STEPS)[number]
@@ -37,8 +30,8 @@ export type EngineDeps = {
   model: LanguageModel
   log: Logger
   providerTimeoutMs: number
-  /** Called once a run has ended here (complete or failed): a recurring series schedules its next run. */
-  onRunEnded: (runId: string) => Promise<void>
+  /** Ends the run (see run-end.ts); false when something else ended it first. */
+  endRun: (runId: string, outcome: RunOutcome) => Promise<boolean>
 }
 
 type Checkpoint = {
@@ -81,10 +74,7 @@ export async function runResearch(deps: EngineDeps, runId: string): Promise<void
   ) => appendRunEvent(db, { runId, type, step, data })
 
   if (remainingMs <= 0) {
-    if (await failRun(db, runId, deadlineError(brief))) {
-      await event('failed', null, { error: deadlineError(brief) })
-      await deps.onRunEnded(runId)
-    }
+    await deps.endRun(runId, { status: 'failed', error: deadlineError(brief) })
     return
   }
   const deadline = new AbortController()
@@ -104,21 +94,14 @@ export async function runResearch(deps: EngineDeps, runId: string): Promise<void
       await writeCheckpoint(db, ring, runId, checkpoint)
       await event('step_finished', step, { ms: Date.now() - started })
     }
-    const report = checkpoint.synthesize?.report as Report
-    if (await completeRun(db, ring, runId, report)) {
-      await event('complete', null, { sources: report.sources.length, newFindings: report.delta.newFindings.length })
-      await deps.onRunEnded(runId)
-    }
+    await deps.endRun(runId, { status: 'complete', report: checkpoint.synthesize?.report as Report })
   } catch (error) {
     const reason = deadline.signal.aborted ? deadline.signal.reason : error
     if (reason instanceof RunCancelled) return
     const runError = toRunError(reason)
     if (!runError) throw error // infrastructure: let the job retry and resume from the checkpoint
     deps.log.warn({ runId, error: runError }, 'run failed')
-    if (await failRun(db, runId, runError)) {
-      await event('failed', null, { error: runError })
-      await deps.onRunEnded(runId)
-    }
+    await deps.endRun(runId, { status: 'failed', error: runError })
   } finally {
     clearTimeout(timer)
   }

@@ -1,24 +1,57 @@
-// What follows the end of a run (complete, failed, cancelled, or swept past its deadline), the same
-// whoever ended it: a recurring brief schedules its next run, and a run started from Slack or
-// GitHub owes its thread or pull request the result.
+// Ending a run, the same whoever ends it (its worker, the deadline sweeper, a user's cancel): the
+// status, the final event, a recurring brief's next slot and the result owed to a Slack thread or
+// pull request commit together. So nobody sees a finished run whose series has not yet scheduled
+// its next run, and a crash in between loses no delivery: the whole end is retried or never was.
+import type { Db } from '#db/database.ts'
 import { appendRunEvent } from '#server/events/run-events.ts'
-import { queueResultDelivery } from '#server/integrations/deliveries.ts'
-import { cancelRun } from '#server/research/runs.ts'
-import { afterRunEnded, type SeriesDeps } from '#server/research/series.ts'
+import { DELIVER_QUEUE, queueResultDelivery } from '#server/integrations/deliveries.ts'
+import type { Jobs } from '#server/jobs/boss.ts'
+import type { KeyRing } from '#server/memory/crypto.ts'
+import type { Report } from '#server/research/report-types.ts'
+import { cancelRun, completeRun, failRun, type RunError } from '#server/research/runs.ts'
+import { afterRunEnded } from '#server/research/series.ts'
 
-export async function runEnded(deps: SeriesDeps, runId: string): Promise<void> {
-  // Cancelling one run of a recurring brief does not stop the series: it sleeps until the next.
-  await afterRunEnded(deps, runId)
-  await queueResultDelivery(deps.db, deps.jobs, runId)
+export type RunEndDeps = { db: Db; jobs: Jobs; ring: KeyRing; intervalSeconds: number }
+
+export type RunOutcome =
+  | { status: 'complete'; report: Report }
+  | { status: 'failed'; error: RunError }
+  /** At the account's request: only its own run. */
+  | { status: 'cancelled'; accountId: string }
+
+/** Ends a running run; false when it had already ended (another worker, a cancel, the sweeper got there first). */
+export async function endRun(deps: RunEndDeps, runId: string, outcome: RunOutcome): Promise<boolean> {
+  let delivering = false
+  const ended = await deps.db.transaction().execute(async (trx) => {
+    if (!(await finish(trx, deps.ring, runId, outcome))) return false
+    await appendRunEvent(trx, { runId, type: outcome.status, data: eventData(outcome) })
+    // Cancelling one run of a recurring brief does not stop the series: it sleeps until the next.
+    await afterRunEnded(trx, deps, runId)
+    delivering = await queueResultDelivery(trx, deps.jobs, runId)
+    return true
+  })
+  if (delivering) deps.jobs.wake(DELIVER_QUEUE)
+  return ended
 }
 
-/**
- * Ends the account's running run as cancelled: false when it was not running (already over, or
- * not the account's). The worker notices before its next step and stops there.
- */
-export async function cancelAccountRun(deps: SeriesDeps, runId: string, accountId: string): Promise<boolean> {
-  if (!(await cancelRun(deps.db, runId, accountId))) return false
-  await appendRunEvent(deps.db, { runId, type: 'cancelled', data: {} })
-  await runEnded(deps, runId)
-  return true
+function finish(trx: Db, ring: KeyRing, runId: string, outcome: RunOutcome): Promise<boolean> {
+  switch (outcome.status) {
+    case 'complete':
+      return completeRun(trx, ring, runId, outcome.report)
+    case 'failed':
+      return failRun(trx, runId, outcome.error)
+    case 'cancelled':
+      return cancelRun(trx, runId, outcome.accountId)
+  }
+}
+
+function eventData(outcome: RunOutcome): Record<string, unknown> {
+  switch (outcome.status) {
+    case 'complete':
+      return { sources: outcome.report.sources.length, newFindings: outcome.report.delta.newFindings.length }
+    case 'failed':
+      return { error: outcome.error }
+    case 'cancelled':
+      return {}
+  }
 }

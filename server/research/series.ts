@@ -43,29 +43,34 @@ async function scheduleSlot(trx: Db, jobs: Jobs, seriesId: string, slot: number,
   )
 }
 
-/** Called when a run ends (complete, failed, cancelled): the series sleeps until its next slot. */
-export async function afterRunEnded(deps: SeriesDeps, runId: string): Promise<void> {
-  await deps.db.transaction().execute(async (trx) => {
-    const run = await trx.selectFrom('runs').select(['series_id']).where('id', '=', runId).executeTakeFirst()
-    if (!run?.series_id) return
-    const series = await trx
-      .selectFrom('series')
-      .selectAll()
-      .where('id', '=', run.series_id)
-      .forUpdate()
-      .executeTakeFirst()
-    // Paused or cancelled series do not schedule; a retried end of the same run schedules once.
-    if (series?.status !== 'active' || series.scheduled_after_run_id === runId) return
-    const slot = series.slot + 1
-    const nextRunAt = new Date(Date.now() + deps.intervalSeconds * 1000)
-    await trx
-      .updateTable('series')
-      .set({ slot, next_run_at: nextRunAt, scheduled_after_run_id: runId, updated_at: new Date() })
-      .where('id', '=', series.id)
-      .execute()
-    await scheduleSlot(trx, deps.jobs, series.id, slot, nextRunAt)
-    await notifyAccountChanged(trx, series.account_id)
-  })
+/**
+ * Called when a run ends (complete, failed, cancelled), in the transaction that ends it: the series
+ * sleeps until its next slot.
+ */
+export async function afterRunEnded(
+  trx: Db,
+  deps: Pick<SeriesDeps, 'jobs' | 'intervalSeconds'>,
+  runId: string,
+): Promise<void> {
+  const run = await trx.selectFrom('runs').select(['series_id']).where('id', '=', runId).executeTakeFirst()
+  if (!run?.series_id) return
+  const series = await trx
+    .selectFrom('series')
+    .selectAll()
+    .where('id', '=', run.series_id)
+    .forUpdate()
+    .executeTakeFirst()
+  // Paused or cancelled series do not schedule; a retried end of the same run schedules once.
+  if (series?.status !== 'active' || series.scheduled_after_run_id === runId) return
+  const slot = series.slot + 1
+  const nextRunAt = new Date(Date.now() + deps.intervalSeconds * 1000)
+  await trx
+    .updateTable('series')
+    .set({ slot, next_run_at: nextRunAt, scheduled_after_run_id: runId, updated_at: new Date() })
+    .where('id', '=', series.id)
+    .execute()
+  await scheduleSlot(trx, deps.jobs, series.id, slot, nextRunAt)
+  await notifyAccountChanged(trx, series.account_id)
 }
 
 /**

@@ -12,7 +12,7 @@ import { limitRunStarts } from '#server/http/limit-guards.ts'
 import { HttpProblem } from '#server/http/problem.ts'
 import { topicKey } from '#server/memory/topic-key.ts'
 import { BriefSchema } from '#server/research/brief.ts'
-import { cancelAccountRun } from '#server/research/run-end.ts'
+import { endRun } from '#server/research/run-end.ts'
 import { getRun, listRuns, viewRun } from '#server/research/runs.ts'
 import { recurringInfo } from '#server/research/series.ts'
 import { startRun } from '#server/research/start-run.ts'
@@ -71,8 +71,13 @@ export function briefsRoutes(services: AppServices): Router {
 
   router.delete('/briefs/:runId', async (req, res) => {
     const row = await ownRun(req, res)
-    const seriesDeps = { db: services.db, jobs: services.jobs, intervalSeconds: services.config.RECURRING_INTERVAL }
-    if (!(await cancelAccountRun(seriesDeps, row.id, row.account_id))) {
+    const deps = {
+      db: services.db,
+      jobs: services.jobs,
+      ring: services.memory.ring,
+      intervalSeconds: services.config.RECURRING_INTERVAL,
+    }
+    if (!(await endRun(deps, row.id, { status: 'cancelled', accountId: row.account_id }))) {
       throw new HttpProblem({
         status: 409,
         title: 'Conflict',
