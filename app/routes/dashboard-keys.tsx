@@ -7,6 +7,7 @@ import { Field, SubmitButton } from '#app/components/form.tsx'
 import { servicesContext } from '#app/context.ts'
 import { requireAccount } from '#app/session.server.ts'
 import { createApiKey, listApiKeys, revokeApiKey } from '#server/auth/api-keys.ts'
+import { hasNoNul } from '#server/storable-text.ts'
 import type { Route } from './+types/dashboard-keys'
 
 export function meta(_: Route.MetaArgs) {
@@ -29,7 +30,12 @@ export async function loader(args: Route.LoaderArgs) {
 }
 
 const CreateSchema = z.object({
-  name: z.string().trim().min(1, 'Give the key a name, e.g. laptop or ci.').max(100, 'Use at most 100 characters.'),
+  name: z
+    .string()
+    .trim()
+    .min(1, 'Give the key a name, e.g. laptop or ci.')
+    .max(100, 'Use at most 100 characters.')
+    .refine(hasNoNul, 'Use letters, digits and punctuation only.'),
 })
 
 export async function action(args: Route.ActionArgs) {

@@ -1,0 +1,59 @@
+// Inputs the property tests beside this file found answered with a 500, kept as plain examples.
+import { afterAll, beforeAll, expect, test } from 'vitest'
+import { createTestAccount } from '#test/support/accounts.ts'
+import { startTestApp, type TestApp } from '#test/support/app.ts'
+import { expectSameState, snapshotState } from '#test/support/state.ts'
+
+let app: TestApp
+beforeAll(async () => {
+  app = await startTestApp({ env: { RUN_ROLE: 'web', RATE_LIMIT_RUNS_PER_HOUR: '1000' } })
+})
+afterAll(() => app.stop())
+
+async function expectProblem(response: Response, status: number) {
+  expect(response.status).toBe(status)
+  expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/)
+  return response.json()
+}
+
+test('a NUL character (which Postgres cannot store) is a 400 naming the field, wherever it is sent', async () => {
+  const user = await createTestAccount(app.db)
+  const json = { ...user.auth, 'Content-Type': 'application/json' }
+  const before = await snapshotState(app.db)
+  const cases: Array<[string, RequestInit, string]> = [
+    ['/api/memory/check?topic=a%00b', { headers: user.auth }, 'topic'],
+    ['/api/briefs?topic=%00', { headers: user.auth }, 'topic'],
+    ['/api/briefs', { method: 'POST', headers: json, body: JSON.stringify({ topic: 'a\u0000b' }) }, 'topic'],
+    [
+      '/api/briefs',
+      { method: 'POST', headers: json, body: JSON.stringify({ topic: 'ok', objective: 'x\u0000' }) },
+      'objective',
+    ],
+    ['/api/briefs', { method: 'POST', headers: json, body: JSON.stringify({ topic: 'ok', focus: '\u0000' }) }, 'focus'],
+    ['/api/keys', { method: 'POST', headers: json, body: JSON.stringify({ name: '\u0000' }) }, 'name'],
+  ]
+  for (const [path, init, field] of cases) {
+    const problem = await expectProblem(await app.fetch(path, init), 400)
+    expect(problem.errors, path).toEqual([{ path: field, message: expect.stringMatching(/NUL/) }])
+  }
+  // A prefix with a NUL names no key.
+  await expectProblem(await app.fetch('/api/keys/%00', { method: 'DELETE', headers: user.auth }), 404)
+  expectSameState(await snapshotState(app.db), before, 'refused NUL input')
+})
+
+test('a refused brief whose problem quotes a NUL, sent with an Idempotency-Key, is still a problem', async () => {
+  const user = await createTestAccount(app.db)
+  const headers = { ...user.auth, 'Content-Type': 'application/json', 'Idempotency-Key': 'nul-key' }
+  const body = JSON.stringify({ topic: 'fine', '\u0000': true })
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const problem = await expectProblem(await app.fetch('/api/briefs', { method: 'POST', headers, body }), 400)
+    expect(problem.errors?.[0]?.message).toMatch(/Unrecognized key/)
+  }
+})
+
+test('a URL over the 16 KiB header limit is a 431 problem, not a bare status line', async () => {
+  const response = await app.fetch(`/api/frameworks?q=${'x'.repeat(20_000)}`)
+  const problem = await expectProblem(response, 431)
+  expect(problem).toMatchObject({ status: 431, title: 'Request Header Fields Too Large' })
+  expect(response.headers.get('x-content-type-options')).toBe('nosniff')
+})
