@@ -1,12 +1,16 @@
 // Inputs the property tests beside this file found answered with a 500, kept as plain examples.
 import { afterAll, beforeAll, expect, test } from 'vitest'
+import { signGithubPayload } from '#server/integrations/github/verify.ts'
+import { signSlackRequest } from '#server/integrations/slack/verify.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { startTestApp, type TestApp } from '#test/support/app.ts'
 import { expectSameState, snapshotState } from '#test/support/state.ts'
 
 let app: TestApp
 beforeAll(async () => {
-  app = await startTestApp({ env: { RUN_ROLE: 'web', RATE_LIMIT_RUNS_PER_HOUR: '1000' } })
+  app = await startTestApp({
+    env: { RUN_ROLE: 'web', RATE_LIMIT_RUNS_PER_HOUR: '1000', SLACK_SIGNING_SECRET: 's', GITHUB_WEBHOOK_SECRET: 'g' },
+  })
 })
 afterAll(() => app.stop())
 
@@ -56,4 +60,47 @@ test('a URL over the 16 KiB header limit is a 431 problem, not a bare status lin
   const problem = await expectProblem(response, 431)
   expect(problem).toMatchObject({ status: 431, title: 'Request Header Fields Too Large' })
   expect(response.headers.get('x-content-type-options')).toBe('nosniff')
+})
+
+test('signed webhooks whose stored fields carry a NUL are refused or ignored, and store nothing', async () => {
+  const before = await snapshotState(app.db)
+  const timestamp = Math.floor(Date.now() / 1000)
+  const mention = (eventId: string, text: string) =>
+    JSON.stringify({
+      type: 'event_callback',
+      team_id: 'T1',
+      event_id: eventId,
+      event: { type: 'app_mention', text, ts: '1.1', channel: 'C1' },
+    })
+  const slack = (body: string) =>
+    app.fetch('/api/webhooks/slack', {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-slack-request-timestamp': String(timestamp),
+        'x-slack-signature': signSlackRequest('s', timestamp, body),
+      },
+      body,
+    })
+  await expectProblem(await slack(mention('E\u00001', '<@U1> topic')), 400)
+  expect(await (await slack(mention('E2', '<@U1> a\u0000b'))).json()).toMatchObject({ status: 'ignored' })
+
+  const comment = JSON.stringify({
+    action: 'created',
+    issue: { number: 1, pull_request: {} },
+    comment: { body: '@sextant research a\u0000b', user: { login: 'x', type: 'User' } },
+    repository: { full_name: 'acme/widgets' },
+  })
+  const github = await app.fetch('/api/webhooks/github', {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'x-github-event': 'issue_comment',
+      'x-github-delivery': 'd1',
+      'x-hub-signature-256': signGithubPayload('g', comment),
+    },
+    body: comment,
+  })
+  await expectProblem(github, 400)
+  expectSameState(await snapshotState(app.db), before, 'signed webhooks with NUL characters')
 })
