@@ -1,10 +1,12 @@
 // API keys of the signed-in account: create (the key is shown once), list, revoke.
+
 import { data, Form } from 'react-router'
 import { z } from 'zod'
 import { AppShell } from '#app/components/app-shell.tsx'
 import { CopyButton } from '#app/components/copy-button.tsx'
 import { Field, SubmitButton } from '#app/components/form.tsx'
 import { servicesContext } from '#app/context.ts'
+import { readFormData } from '#app/form-data.server.ts'
 import { requireAccount } from '#app/session.server.ts'
 import { createApiKey, listApiKeys, revokeApiKey } from '#server/auth/api-keys.ts'
 import { hasNoNul } from '#server/storable-text.ts'
@@ -41,7 +43,7 @@ const CreateSchema = z.object({
 export async function action(args: Route.ActionArgs) {
   const account = await requireAccount(args)
   const services = args.context.get(servicesContext)
-  const form = await args.request.formData()
+  const form = await readFormData(args.request)
   if (form.get('intent') === 'revoke') {
     const revoked = await revokeApiKey(services.db, String(form.get('prefix') ?? ''), account.id)
     if (revoked) services.apiKeys.forget(revoked.prefix)

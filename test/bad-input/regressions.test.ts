@@ -4,6 +4,7 @@ import { signGithubPayload } from '#server/integrations/github/verify.ts'
 import { signSlackRequest } from '#server/integrations/slack/verify.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { startTestApp, type TestApp } from '#test/support/app.ts'
+import { logIn } from '#test/support/browser-session.ts'
 import { expectSameState, snapshotState } from '#test/support/state.ts'
 
 let app: TestApp
@@ -103,4 +104,28 @@ test('signed webhooks whose stored fields carry a NUL are refused or ignored, an
   })
   await expectProblem(github, 400)
   expectSameState(await snapshotState(app.db), before, 'signed webhooks with NUL characters')
+})
+
+test('a page action posted without a readable form (JSON, no body, broken multipart) is a 400, not a 500', async () => {
+  const user = await createTestAccount(app.db)
+  const cookie = await logIn(app.url, user.email, user.password)
+  const origin = new URL(app.url).origin
+  const bodies: Array<[string, Record<string, string>, string | undefined]> = [
+    ['json', { 'Content-Type': 'application/json' }, '{"topic":"x"}'],
+    ['none', {}, undefined],
+    ['broken multipart', { 'Content-Type': 'multipart/form-data; boundary=x' }, '--x\r\nnot a part'],
+  ]
+  const before = await snapshotState(app.db)
+  for (const path of ['/signup', '/login', '/trial', '/dashboard', '/dashboard/keys', '/dashboard/series']) {
+    for (const [kind, headers, body] of bodies) {
+      const response = await app.fetch(path, {
+        method: 'POST',
+        headers: { Origin: origin, Cookie: cookie, ...headers },
+        body,
+        redirect: 'manual',
+      })
+      expect(response.status, `${path} ${kind}`).toBe(400)
+    }
+  }
+  expectSameState(await snapshotState(app.db), before, 'unreadable form posts')
 })
