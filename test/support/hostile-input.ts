@@ -122,7 +122,8 @@ export function valueFor(schema: JsonSchema, root: unknown, depth = 0): fc.Arbit
   }
 }
 
-function encodeSegment(text: string): string {
+/** encodeURIComponent that cannot throw. */
+export function encodeSegment(text: string): string {
   try {
     return encodeURIComponent(text) || 'x'
   } catch {
