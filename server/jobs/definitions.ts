@@ -1,5 +1,4 @@
 import { z } from 'zod'
-import { appendRunEvent } from '#server/events/run-events.ts'
 import type { IntegrationSettings } from '#server/integrations/deliver.ts'
 import { integrationJobs } from '#server/integrations/jobs.ts'
 import { purgeReceipts } from '#server/integrations/receipts.ts'
@@ -7,7 +6,7 @@ import { defineJob, type JobDefinition, type Jobs } from '#server/jobs/boss.ts'
 import type { Logger } from '#server/logger.ts'
 import { type MemoryContext, purgeExpiredMemory } from '#server/memory/store.ts'
 import { type EngineDeps, runResearch } from '#server/research/pipeline.ts'
-import { runEnded } from '#server/research/run-end.ts'
+import { endRun, runEnded } from '#server/research/run-end.ts'
 import { failRun, overdueRuns } from '#server/research/runs.ts'
 import { claimSlot, SERIES_WAKE_QUEUE } from '#server/research/series.ts'
 import { RESEARCH_QUEUE, type RunDeadlines, startRun } from '#server/research/start-run.ts'
@@ -42,6 +41,8 @@ export function createJobDefinitions(deps: JobDeps): JobDefinition<unknown>[] {
       queue: RESEARCH_QUEUE,
       schema: z.object({ runId: z.uuid() }),
       concurrency: deps.concurrency,
+      // A run whose job failed on a database error resumes in seconds, not at the 30 s backstop poll.
+      notifyPollingIntervalSeconds: 5,
       queueOptions: {
         // A worker that dies stops its heartbeat; the job is retried (and resumes from its
         // checkpoint) on another worker within about half a minute.
@@ -82,10 +83,12 @@ export function createJobDefinitions(deps: JobDeps): JobDefinition<unknown>[] {
             code: 'deadline_exceeded',
             message: 'The run did not finish within its time limit (its worker may have stopped). Try again.',
           }
-          if (await failRun(db, runId, error)) {
-            await appendRunEvent(db, { runId, type: 'failed', data: { error } })
-            await onRunEnded(runId)
-          }
+          const failed = await endRun(db, runId, {
+            type: 'failed',
+            data: { error },
+            finish: (trx) => failRun(trx, runId, error),
+          })
+          if (failed) await onRunEnded(runId)
         }
       },
     }),

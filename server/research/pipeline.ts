@@ -18,6 +18,7 @@ import { type Brief, focusAreas, startPublishedDate, timeframePhrase } from '#se
 import { fallbackPlan } from '#server/research/fallback-plan.ts'
 import { buildReport } from '#server/research/report.ts'
 import type { Report } from '#server/research/report-types.ts'
+import { endRun } from '#server/research/run-end.ts'
 import {
   completeRun,
   failRun,
@@ -73,7 +74,14 @@ class RunCancelled extends Error {}
 export async function runResearch(deps: EngineDeps, runId: string): Promise<void> {
   const { db, ring } = deps.memory
   const row = await getRun(db, runId)
-  if (row?.status !== 'running') return // finished, cancelled or gone: nothing to do
+  if (!row) return
+  if (row.status !== 'running') {
+    // A retried job of a run that already ended: what follows the end (scheduling a series' next
+    // run, queueing a chat reply) may have failed after the end was written, so it is done again;
+    // it does nothing twice. A cancelled run's follow-up belongs to whoever cancelled it.
+    if (row.status === 'complete' || row.status === 'failed') await deps.onRunEnded(runId)
+    return
+  }
   const brief = row.brief as Brief
   const remainingMs = row.deadline_at.getTime() - Date.now()
   const event = (
@@ -82,11 +90,11 @@ export async function runResearch(deps: EngineDeps, runId: string): Promise<void
     data?: Record<string, unknown>,
   ) => appendRunEvent(db, { runId, type, step, data })
 
+  const fail = (error: RunError) =>
+    endRun(db, runId, { type: 'failed', data: { error }, finish: (trx) => failRun(trx, runId, error) })
+
   if (remainingMs <= 0) {
-    if (await failRun(db, runId, deadlineError(brief))) {
-      await event('failed', null, { error: deadlineError(brief) })
-      await deps.onRunEnded(runId)
-    }
+    if (await fail(deadlineError(brief))) await deps.onRunEnded(runId)
     return
   }
   await markStarted(db, runId)
@@ -110,20 +118,19 @@ export async function runResearch(deps: EngineDeps, runId: string): Promise<void
       await event('step_finished', step, { ms: Date.now() - started })
     }
     const report = checkpoint.synthesize?.report as Report
-    if (await completeRun(db, ring, runId, report)) {
-      await event('complete', null, { sources: report.sources.length, newFindings: report.delta.newFindings.length })
-      await deps.onRunEnded(runId)
-    }
+    const completed = await endRun(db, runId, {
+      type: 'complete',
+      data: { sources: report.sources.length, newFindings: report.delta.newFindings.length },
+      finish: (trx) => completeRun(trx, ring, runId, report),
+    })
+    if (completed) await deps.onRunEnded(runId)
   } catch (error) {
     const reason = deadline.signal.aborted ? deadline.signal.reason : error
     if (reason instanceof RunCancelled) return
     const runError = toRunError(reason)
     if (!runError) throw error // infrastructure: let the job retry and resume from the checkpoint
     deps.log.warn({ runId, error: runError }, 'run failed')
-    if (await failRun(db, runId, runError)) {
-      await event('failed', null, { error: runError })
-      await deps.onRunEnded(runId)
-    }
+    if (await fail(runError)) await deps.onRunEnded(runId)
   } finally {
     clearTimeout(timer)
   }
