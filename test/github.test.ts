@@ -6,6 +6,7 @@ import { linkGithubRepository } from '#server/integrations/github/repositories.t
 import { signGithubPayload } from '#server/integrations/github/verify.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { startTestApp, type TestApp } from '#test/support/app.ts'
+import { waitUntil } from '#test/support/sse-client.ts'
 import { type StubExa, startStubExa } from '#test/support/stub-exa.ts'
 import { type StubGithub, startStubGithub } from '#test/support/stub-github.ts'
 
@@ -233,13 +234,16 @@ test('a rate-limited comment is retried after Retry-After', async () => {
   const [ack] = await github.waitForComments(REPO, number, 1)
   expect(github.statuses).toContain(403)
   const runId = runIdIn(ack?.body)
-  const delivery = await app.db
-    .selectFrom('deliveries')
-    .select(['status', 'attempts', 'last_error'])
-    .where('run_id', '=', runId)
-    .where('kind', '=', 'started')
-    .executeTakeFirstOrThrow()
-  expect(delivery).toEqual({ status: 'sent', attempts: 1, last_error: 'GitHub rate limited the comment' })
+  const delivery = () =>
+    app.db
+      .selectFrom('deliveries')
+      .select(['status', 'attempts', 'last_error'])
+      .where('run_id', '=', runId)
+      .where('kind', '=', 'started')
+      .executeTakeFirstOrThrow()
+  // The comment reaches GitHub a moment before the delivery is marked sent.
+  await waitUntil(async () => (await delivery()).status === 'sent')
+  expect(await delivery()).toEqual({ status: 'sent', attempts: 1, last_error: 'GitHub rate limited the comment' })
   await waitForRunEnd(runId)
   await github.waitForComments(REPO, number, 2)
 })
