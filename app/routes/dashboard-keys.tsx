@@ -9,7 +9,7 @@ import { servicesContext } from '#app/context.ts'
 import { readFormData } from '#app/form-data.server.ts'
 import { requireAccount } from '#app/session.server.ts'
 import { createApiKey, listApiKeys, revokeApiKey } from '#server/auth/api-keys.ts'
-import { hasNoNul } from '#server/storable-text.ts'
+import { isStorableText } from '#server/storable-text.ts'
 import type { Route } from './+types/dashboard-keys'
 
 export function meta(_: Route.MetaArgs) {
@@ -37,7 +37,7 @@ const CreateSchema = z.object({
     .trim()
     .min(1, 'Give the key a name, e.g. laptop or ci.')
     .max(100, 'Use at most 100 characters.')
-    .refine(hasNoNul, 'Use letters, digits and punctuation only.'),
+    .refine(isStorableText, 'Use letters, digits and punctuation only.'),
 })
 
 export async function action(args: Route.ActionArgs) {

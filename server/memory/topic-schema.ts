@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { hasNoNul, NUL_MESSAGE } from '#server/storable-text.ts'
+import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '#server/storable-text.ts'
 
 export const TOPIC_MAX_CHARACTERS = 500
 
@@ -12,4 +12,4 @@ export const TopicSchema = z
     (topic) => [...topic].length <= TOPIC_MAX_CHARACTERS,
     `topic must be at most ${TOPIC_MAX_CHARACTERS} characters`,
   )
-  .refine(hasNoNul, `topic ${NUL_MESSAGE}`)
+  .refine(isStorableText, `topic ${UNSTORABLE_TEXT_MESSAGE}`)

@@ -4,7 +4,7 @@
 import { z } from 'zod'
 import { findFramework } from '#server/frameworks/index.ts'
 import { TopicSchema } from '#server/memory/topic-schema.ts'
-import { hasNoNul, NUL_MESSAGE } from '#server/storable-text.ts'
+import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '#server/storable-text.ts'
 
 export const BRIEF_SOURCES = ['api', 'dashboard', 'mcp', 'slack', 'github', 'trial', 'schedule'] as const
 
@@ -16,7 +16,7 @@ export const BriefSchema = z
       .trim()
       .min(1)
       .max(2000)
-      .refine(hasNoNul, NUL_MESSAGE)
+      .refine(isStorableText, UNSTORABLE_TEXT_MESSAGE)
       .optional()
       .describe('What to learn, or which angle to take.'),
     focus: z
@@ -24,7 +24,7 @@ export const BriefSchema = z
       .trim()
       .min(1)
       .max(1000)
-      .refine(hasNoNul, NUL_MESSAGE)
+      .refine(isStorableText, UNSTORABLE_TEXT_MESSAGE)
       .optional()
       .describe('Comma-separated priority areas.'),
     depth: z

@@ -21,7 +21,7 @@ async function expectProblem(response: Response, status: number) {
   return response.json()
 }
 
-test('a NUL character (which Postgres cannot store) is a 400 naming the field, wherever it is sent', async () => {
+test('a NUL character or an unpaired surrogate (which Postgres cannot store) is a 400 naming the field', async () => {
   const user = await createTestAccount(app.db)
   const json = { ...user.auth, 'Content-Type': 'application/json' }
   const before = await snapshotState(app.db)
@@ -36,10 +36,16 @@ test('a NUL character (which Postgres cannot store) is a 400 naming the field, w
     ],
     ['/api/briefs', { method: 'POST', headers: json, body: JSON.stringify({ topic: 'ok', focus: '\u0000' }) }, 'focus'],
     ['/api/keys', { method: 'POST', headers: json, body: JSON.stringify({ name: '\u0000' }) }, 'name'],
+    ['/api/briefs', { method: 'POST', headers: json, body: JSON.stringify({ topic: 'a\ud800b' }) }, 'topic'],
+    [
+      '/api/briefs',
+      { method: 'POST', headers: json, body: JSON.stringify({ topic: 'ok', objective: '\udfff' }) },
+      'objective',
+    ],
   ]
   for (const [path, init, field] of cases) {
     const problem = await expectProblem(await app.fetch(path, init), 400)
-    expect(problem.errors, path).toEqual([{ path: field, message: expect.stringMatching(/NUL/) }])
+    expect(problem.errors, path).toEqual([{ path: field, message: expect.stringMatching(/U\+0000/) }])
   }
   // A prefix with a NUL names no key.
   await expectProblem(await app.fetch('/api/keys/%00', { method: 'DELETE', headers: user.auth }), 404)
@@ -85,6 +91,7 @@ test('signed webhooks whose stored fields carry a NUL are refused or ignored, an
     })
   await expectProblem(await slack(mention('E\u00001', '<@U1> topic')), 400)
   expect(await (await slack(mention('E2', '<@U1> a\u0000b'))).json()).toMatchObject({ status: 'ignored' })
+  expect(await (await slack(mention('E3', '<@U1> a\ud800b'))).json()).toMatchObject({ status: 'ignored' })
 
   const comment = JSON.stringify({
     action: 'created',

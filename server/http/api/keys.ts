@@ -7,7 +7,7 @@ import { methodNotAllowed } from '#server/http/api/method-not-allowed.ts'
 import { parseInput } from '#server/http/api/validation.ts'
 import { principalOf } from '#server/http/api-auth.ts'
 import { HttpProblem } from '#server/http/problem.ts'
-import { hasNoNul, NUL_MESSAGE } from '#server/storable-text.ts'
+import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '#server/storable-text.ts'
 
 export const CreateKeySchema = z.strictObject({
   name: z
@@ -15,7 +15,7 @@ export const CreateKeySchema = z.strictObject({
     .trim()
     .min(1, 'name is required')
     .max(100, 'name must be at most 100 characters')
-    .refine(hasNoNul, `name ${NUL_MESSAGE}`),
+    .refine(isStorableText, `name ${UNSTORABLE_TEXT_MESSAGE}`),
 })
 
 function presentKey(key: ApiKeySummary) {

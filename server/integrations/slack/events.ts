@@ -8,7 +8,7 @@ import { actOnMention, type MentionDeps } from '#server/integrations/mention-run
 import { recordReceipt } from '#server/integrations/receipts.ts'
 import { findSlackWorkspace } from '#server/integrations/slack/workspaces.ts'
 import type { Jobs } from '#server/jobs/boss.ts'
-import { hasNoNul, NUL_MESSAGE } from '#server/storable-text.ts'
+import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '#server/storable-text.ts'
 
 export const SLACK_MENTION_QUEUE = 'slack.mention'
 
@@ -20,17 +20,17 @@ export const SlackUrlVerificationSchema = z.object({
 export const SlackEventCallbackSchema = z.object({
   type: z.literal('event_callback'),
   // What is stored (the receipt, the job) must be text Postgres can hold.
-  team_id: z.string().min(1).max(64).refine(hasNoNul, NUL_MESSAGE),
-  event_id: z.string().min(1).max(200).refine(hasNoNul, NUL_MESSAGE),
+  team_id: z.string().min(1).max(64).refine(isStorableText, UNSTORABLE_TEXT_MESSAGE),
+  event_id: z.string().min(1).max(200).refine(isStorableText, UNSTORABLE_TEXT_MESSAGE),
   event: z.looseObject({ type: z.string() }),
 })
 
 const AppMentionSchema = z.object({
   type: z.literal('app_mention'),
-  text: z.string().max(40_000).refine(hasNoNul),
-  ts: z.string().min(1).max(64).refine(hasNoNul),
-  channel: z.string().min(1).max(64).refine(hasNoNul),
-  thread_ts: z.string().min(1).max(64).refine(hasNoNul).optional(),
+  text: z.string().max(40_000).refine(isStorableText),
+  ts: z.string().min(1).max(64).refine(isStorableText),
+  channel: z.string().min(1).max(64).refine(isStorableText),
+  thread_ts: z.string().min(1).max(64).refine(isStorableText).optional(),
   bot_id: z.string().optional(),
   subtype: z.string().optional(),
 })
