@@ -1,12 +1,15 @@
 // API keys of the signed-in account: create (the key is shown once), list, revoke.
+
 import { data, Form } from 'react-router'
 import { z } from 'zod'
 import { AppShell } from '#app/components/app-shell.tsx'
 import { CopyButton } from '#app/components/copy-button.tsx'
 import { Field, SubmitButton } from '#app/components/form.tsx'
 import { servicesContext } from '#app/context.ts'
+import { readFormData } from '#app/form-data.server.ts'
 import { requireAccount } from '#app/session.server.ts'
 import { createApiKey, listApiKeys, revokeApiKey } from '#server/auth/api-keys.ts'
+import { isStorableText } from '#server/storable-text.ts'
 import type { Route } from './+types/dashboard-keys'
 
 export function meta(_: Route.MetaArgs) {
@@ -28,13 +31,18 @@ export async function loader(args: Route.LoaderArgs) {
 }
 
 const CreateSchema = z.object({
-  name: z.string().trim().min(1, 'Give the key a name, e.g. laptop or ci.').max(100, 'Use at most 100 characters.'),
+  name: z
+    .string()
+    .trim()
+    .min(1, 'Give the key a name, e.g. laptop or ci.')
+    .max(100, 'Use at most 100 characters.')
+    .refine(isStorableText, 'Use letters, digits and punctuation only.'),
 })
 
 export async function action(args: Route.ActionArgs) {
   const account = await requireAccount(args)
   const services = args.context.get(servicesContext)
-  const form = await args.request.formData()
+  const form = await readFormData(args.request)
   if (form.get('intent') === 'revoke') {
     const revoked = await revokeApiKey(services.db, String(form.get('prefix') ?? ''), account.id)
     if (revoked) services.apiKeys.forget(revoked.prefix)

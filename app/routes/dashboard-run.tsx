@@ -6,6 +6,7 @@ import { StatusBadge } from '#app/components/status-badge.tsx'
 import { StepTimeline, stepLabel, type TimelineEvent } from '#app/components/step-timeline.tsx'
 import { useRunEvents } from '#app/components/use-run-events.ts'
 import { servicesContext } from '#app/context.ts'
+import { readFormData } from '#app/form-data.server.ts'
 import { requireAccount } from '#app/session.server.ts'
 import type { RunStatus } from '#db/schema.ts'
 import { isFinalEvent } from '#server/events/event-types.ts'
@@ -53,7 +54,7 @@ export async function loader(args: Route.LoaderArgs) {
 export async function action(args: Route.ActionArgs) {
   const account = await requireAccount(args)
   const services = args.context.get(servicesContext)
-  const form = await args.request.formData()
+  const form = await readFormData(args.request)
   if (form.get('intent') !== 'cancel') throw data('Unknown action.', { status: 400 })
   const row = await getRun(services.db, args.params.runId, account.id)
   if (!row) throw data('There is no run at this address for your account.', { status: 404 })

@@ -1,9 +1,11 @@
 // Recurring briefs of the signed-in account: when each runs next, and pause, resume or stop.
+
 import { data, Form, Link, useNavigation } from 'react-router'
 import { AppShell } from '#app/components/app-shell.tsx'
 import { LocalTime } from '#app/components/local-time.tsx'
 import { StatusBadge } from '#app/components/status-badge.tsx'
 import { servicesContext } from '#app/context.ts'
+import { readFormData } from '#app/form-data.server.ts'
 import { requireAccount } from '#app/session.server.ts'
 import { listSeries, type SeriesView, setSeriesStatus } from '#server/research/series.ts'
 import type { Route } from './+types/dashboard-series'
@@ -23,7 +25,7 @@ const INTENTS = { pause: 'paused', resume: 'active', stop: 'cancelled' } as cons
 export async function action(args: Route.ActionArgs) {
   const account = await requireAccount(args)
   const services = args.context.get(servicesContext)
-  const form = await args.request.formData()
+  const form = await readFormData(args.request)
   const intent = String(form.get('intent') ?? '')
   if (!Object.hasOwn(INTENTS, intent)) throw data('Unknown action.', { status: 400 })
   const seriesId = String(form.get('seriesId') ?? '')

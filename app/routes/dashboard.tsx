@@ -11,6 +11,7 @@ import {
   readBriefForm,
   runLimitRefusal,
 } from '#app/dashboard.server.ts'
+import { readFormData } from '#app/form-data.server.ts'
 import { requireAccount } from '#app/session.server.ts'
 import { BriefSchema } from '#server/research/brief.ts'
 import { startRun } from '#server/research/start-run.ts'
@@ -29,7 +30,7 @@ export async function loader(args: Route.LoaderArgs) {
 export async function action(args: Route.ActionArgs) {
   const account = await requireAccount(args)
   const services = args.context.get(servicesContext)
-  const { values, input } = readBriefForm(await args.request.formData())
+  const { values, input } = readBriefForm(await readFormData(args.request))
   const parsed = BriefSchema.safeParse(input)
   if (!parsed.success) {
     return data({ values, errors: briefFormErrors(parsed.error.issues), limit: null }, { status: 400 })

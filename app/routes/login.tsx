@@ -3,6 +3,7 @@ import { z } from 'zod'
 import { AuthCard } from '#app/components/auth-card.tsx'
 import { Field, FormError, fieldErrors, SubmitButton } from '#app/components/form.tsx'
 import { servicesContext } from '#app/context.ts'
+import { readFormData } from '#app/form-data.server.ts'
 import { getAccount, safeRedirect, signIn } from '#app/session.server.ts'
 import { authenticateWithPassword } from '#server/auth/accounts.ts'
 import type { Route } from './+types/login'
@@ -22,7 +23,7 @@ export async function loader(args: Route.LoaderArgs) {
 }
 
 export async function action(args: Route.ActionArgs) {
-  const form = await args.request.formData()
+  const form = await readFormData(args.request)
   const email = String(form.get('email') ?? '')
   const parsed = LoginSchema.safeParse({ email: form.get('email'), password: form.get('password') })
   if (!parsed.success) return data({ errors: fieldErrors(parsed.error.issues), email }, { status: 400 })

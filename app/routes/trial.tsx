@@ -5,6 +5,7 @@ import { TrialBriefForm } from '#app/components/trial-brief-form.tsx'
 import { TrialRun, type TrialRunData } from '#app/components/trial-run.tsx'
 import { TrialRunList } from '#app/components/trial-run-list.tsx'
 import { servicesContext } from '#app/context.ts'
+import { readFormData } from '#app/form-data.server.ts'
 import { checkTrialLimits, ensureTrialAccount, getTrialAccountId } from '#app/trial.server.ts'
 import { readRunEvents } from '#server/events/run-events.ts'
 import { BriefSchema } from '#server/research/brief.ts'
@@ -59,7 +60,7 @@ export async function loader(args: Route.LoaderArgs) {
 }
 
 export async function action(args: Route.ActionArgs) {
-  const form = await args.request.formData()
+  const form = await readFormData(args.request)
   const values = {
     topic: String(form.get('topic') ?? ''),
     objective: String(form.get('objective') ?? ''),

@@ -24,6 +24,7 @@ export type KeyPrincipal = {
 }
 
 const KEY_PATTERN = /^sx_([a-z0-9]{8})_([A-Za-z0-9]{32})$/
+const PREFIX_PATTERN = /^[a-z0-9]{8}$/
 const PREFIX_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789'
 
 export function parseApiKey(key: string): { prefix: string; secret: string } | undefined {
@@ -89,6 +90,8 @@ export async function listApiKeys(db: Db, accountId: string): Promise<ApiKeySumm
 
 /** Revokes the key with this prefix; with `accountId`, only if it belongs to that account. */
 export async function revokeApiKey(db: Db, prefix: string, accountId?: string): Promise<ApiKeySummary | undefined> {
+  // Anything else names no key; and Postgres refuses some strings outright (a NUL byte), a 500.
+  if (!PREFIX_PATTERN.test(prefix)) return undefined
   let query = db.updateTable('api_keys').set({ revoked_at: new Date() }).where('prefix', '=', prefix)
   if (accountId) query = query.where('account_id', '=', accountId)
   const row = await query.where('revoked_at', 'is', null).returningAll().executeTakeFirst()

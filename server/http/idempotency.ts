@@ -76,9 +76,17 @@ export function idempotent(db: Db): RequestHandler {
               .set({ status, body: JSON.stringify(body) })
               .where('account_id', '=', accountId)
               .where('key', '=', key)
+      const release = () =>
+        db.deleteFrom('idempotency_keys').where('account_id', '=', accountId).where('key', '=', key).execute()
       record.execute().then(
         () => json(body),
-        (error: unknown) => next(error),
+        () => {
+          // The answer stands; only keeping it failed (jsonb refuses a "\u0000" the body may quote).
+          // Passing the error on would answer a second time, as an HTML stack trace: release the key
+          // instead, so a retry runs again, and answer.
+          release().catch(() => {})
+          json(body)
+        },
       )
       return res
     }

@@ -1,4 +1,5 @@
 // RFC 9457 problem details: the one shape every HTTP error takes.
+import type { Duplex } from 'node:stream'
 import type { ErrorRequestHandler, Response } from 'express'
 import type { Logger } from '#server/logger.ts'
 
@@ -57,4 +58,37 @@ export function problemErrorHandler(log: Logger): ErrorRequestHandler {
       detail: 'Something went wrong on our side. Quote the request id if you report it.',
     })
   }
+}
+
+/**
+ * For the HTTP server's `clientError`: a request Node refuses before Express sees it (headers or URL
+ * over the 16 KiB limit, a malformed request line) still gets a problem, not a bare status line.
+ */
+export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy()
+    return
+  }
+  const tooLarge = error.code === 'HPE_HEADER_OVERFLOW'
+  const status = tooLarge ? 431 : 400
+  const title = tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'
+  const body = JSON.stringify({
+    type: 'about:blank',
+    status,
+    title,
+    detail: tooLarge
+      ? 'The URL and headers together are larger than 16 KiB; send long input in a JSON body.'
+      : 'The request is not valid HTTP.',
+  })
+  socket.end(
+    [
+      `HTTP/1.1 ${status} ${title}`,
+      'Content-Type: application/problem+json',
+      `Content-Length: ${Buffer.byteLength(body)}`,
+      'X-Content-Type-Options: nosniff',
+      'Connection: close',
+      '',
+      body,
+    ].join('\r\n'),
+  )
 }

@@ -11,6 +11,11 @@ export type JobDefinition<Data = unknown> = {
   queueOptions?: Omit<Queue, 'name'>
   /** How many jobs of this queue one process runs at once. */
   concurrency?: number
+  /**
+   * For notify queues: how often to poll anyway (pg-boss's default is 30 s). A retry after a
+   * failure, or a dead worker's job, becomes due without a NOTIFY; only a poll finds it.
+   */
+  notifyPollingIntervalSeconds?: number
   /** A cron expression (UTC): the job is also sent on this schedule, once across all instances. */
   schedule?: string
   // Method syntax on purpose: definitions of different data types share one list.
@@ -104,7 +109,13 @@ export async function startJobs(options: {
       idleWorkers.set(definition.queue, idle)
       for (let slot = 0; slot < (definition.concurrency ?? 1); slot++) {
         let workerId = ''
-        workerId = await boss.work(definition.queue, { batchSize: 1 }, async ([job]) => {
+        const workOptions = {
+          batchSize: 1,
+          ...(definition.notifyPollingIntervalSeconds
+            ? { notifyPollingIntervalSeconds: definition.notifyPollingIntervalSeconds }
+            : {}),
+        }
+        workerId = await boss.work(definition.queue, workOptions, async ([job]) => {
           if (!job) return
           idle.delete(workerId)
           try {

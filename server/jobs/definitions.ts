@@ -51,6 +51,8 @@ export function createJobDefinitions(deps: JobDeps): JobDefinition<unknown>[] {
         expireInSeconds: deps.deadlines.deepSeconds + 120,
         notify: true,
       },
+      // A run whose job failed on a database error resumes in seconds, not at the 30 s backstop poll.
+      notifyPollingIntervalSeconds: 5,
       async handler({ runId }) {
         await runResearch({ ...deps.engine, endRun: end }, runId)
       },

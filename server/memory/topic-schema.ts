@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '#server/storable-text.ts'
 
 export const TOPIC_MAX_CHARACTERS = 500
 
@@ -11,3 +12,4 @@ export const TopicSchema = z
     (topic) => [...topic].length <= TOPIC_MAX_CHARACTERS,
     `topic must be at most ${TOPIC_MAX_CHARACTERS} characters`,
   )
+  .refine(isStorableText, `topic ${UNSTORABLE_TEXT_MESSAGE}`)

@@ -4,14 +4,29 @@
 import { z } from 'zod'
 import { findFramework } from '#server/frameworks/index.ts'
 import { TopicSchema } from '#server/memory/topic-schema.ts'
+import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '#server/storable-text.ts'
 
 export const BRIEF_SOURCES = ['api', 'dashboard', 'mcp', 'slack', 'github', 'trial', 'schedule'] as const
 
 export const BriefSchema = z
   .strictObject({
     topic: TopicSchema.describe('The research topic, at most 500 characters.'),
-    objective: z.string().trim().min(1).max(2000).optional().describe('What to learn, or which angle to take.'),
-    focus: z.string().trim().min(1).max(1000).optional().describe('Comma-separated priority areas.'),
+    objective: z
+      .string()
+      .trim()
+      .min(1)
+      .max(2000)
+      .refine(isStorableText, UNSTORABLE_TEXT_MESSAGE)
+      .optional()
+      .describe('What to learn, or which angle to take.'),
+    focus: z
+      .string()
+      .trim()
+      .min(1)
+      .max(1000)
+      .refine(isStorableText, UNSTORABLE_TEXT_MESSAGE)
+      .optional()
+      .describe('Comma-separated priority areas.'),
     depth: z
       .enum(['quick', 'deep'])
       .default('deep')

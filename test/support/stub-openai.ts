@@ -51,6 +51,8 @@ export type StubOpenAi = {
   /** Queue answers for the next plan calls, in order; once the queue is empty the default answers. */
   onPlan: (...replies: StubScript[]) => void
   onSynthesize: (...replies: StubScript[]) => void
+  /** Drops scripted answers not yet used, so one test's script cannot leak into the next. */
+  reset: () => void
   close: () => Promise<void>
 }
 
@@ -122,6 +124,9 @@ export async function startStubOpenAi(
     served,
     onPlan: (...replies) => queues.plan.push(...replies),
     onSynthesize: (...replies) => queues.synthesize.push(...replies),
+    reset: () => {
+      for (const queue of Object.values(queues)) queue.length = 0
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections() // hung requests hold their sockets open

@@ -16,6 +16,7 @@ import { endRun } from '#server/research/run-end.ts'
 import { getRun, listRuns, viewRun } from '#server/research/runs.ts'
 import { recurringInfo } from '#server/research/series.ts'
 import { startRun } from '#server/research/start-run.ts'
+import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '#server/storable-text.ts'
 
 export const ListRunsQuerySchema = z.strictObject({
   limit: z.coerce.number().int().min(1).max(100).default(20).describe('Runs per page, 1 to 100.'),
@@ -26,6 +27,7 @@ export const ListRunsQuerySchema = z.strictObject({
     .trim()
     .min(1)
     .max(2000)
+    .refine(isStorableText, `topic ${UNSTORABLE_TEXT_MESSAGE}`)
     .optional()
     .describe('Only runs on this topic (same normalization as memory).'),
 })

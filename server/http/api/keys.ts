@@ -7,9 +7,15 @@ import { methodNotAllowed } from '#server/http/api/method-not-allowed.ts'
 import { parseInput } from '#server/http/api/validation.ts'
 import { principalOf } from '#server/http/api-auth.ts'
 import { HttpProblem } from '#server/http/problem.ts'
+import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '#server/storable-text.ts'
 
 export const CreateKeySchema = z.strictObject({
-  name: z.string().trim().min(1, 'name is required').max(100, 'name must be at most 100 characters'),
+  name: z
+    .string()
+    .trim()
+    .min(1, 'name is required')
+    .max(100, 'name must be at most 100 characters')
+    .refine(isStorableText, `name ${UNSTORABLE_TEXT_MESSAGE}`),
 })
 
 function presentKey(key: ApiKeySummary) {

@@ -8,6 +8,7 @@ import { actOnMention, type MentionDeps } from '#server/integrations/mention-run
 import { recordReceipt } from '#server/integrations/receipts.ts'
 import type { WebhookOutcome } from '#server/integrations/slack/events.ts'
 import type { Jobs } from '#server/jobs/boss.ts'
+import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '#server/storable-text.ts'
 
 export const GITHUB_MENTION_QUEUE = 'github.mention'
 
@@ -17,7 +18,7 @@ export const IssueCommentEventSchema = z.object({
   action: z.string(),
   issue: z.object({ number: z.number().int().positive(), pull_request: z.unknown().optional() }),
   comment: z.object({
-    body: z.string().nullable(),
+    body: z.string().refine(isStorableText, UNSTORABLE_TEXT_MESSAGE).nullable(),
     user: z.object({ login: z.string(), type: z.string() }),
   }),
   repository: z.object({ full_name: z.string().regex(REPO_NAME) }),

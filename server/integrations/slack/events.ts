@@ -8,6 +8,7 @@ import { actOnMention, type MentionDeps } from '#server/integrations/mention-run
 import { recordReceipt } from '#server/integrations/receipts.ts'
 import { findSlackWorkspace } from '#server/integrations/slack/workspaces.ts'
 import type { Jobs } from '#server/jobs/boss.ts'
+import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '#server/storable-text.ts'
 
 export const SLACK_MENTION_QUEUE = 'slack.mention'
 
@@ -18,17 +19,18 @@ export const SlackUrlVerificationSchema = z.object({
 
 export const SlackEventCallbackSchema = z.object({
   type: z.literal('event_callback'),
-  team_id: z.string().min(1).max(64),
-  event_id: z.string().min(1).max(200),
+  // What is stored (the receipt, the job) must be text Postgres can hold.
+  team_id: z.string().min(1).max(64).refine(isStorableText, UNSTORABLE_TEXT_MESSAGE),
+  event_id: z.string().min(1).max(200).refine(isStorableText, UNSTORABLE_TEXT_MESSAGE),
   event: z.looseObject({ type: z.string() }),
 })
 
 const AppMentionSchema = z.object({
   type: z.literal('app_mention'),
-  text: z.string().max(40_000),
-  ts: z.string().min(1).max(64),
-  channel: z.string().min(1).max(64),
-  thread_ts: z.string().min(1).max(64).optional(),
+  text: z.string().max(40_000).refine(isStorableText),
+  ts: z.string().min(1).max(64).refine(isStorableText),
+  channel: z.string().min(1).max(64).refine(isStorableText),
+  thread_ts: z.string().min(1).max(64).refine(isStorableText).optional(),
   bot_id: z.string().optional(),
   subtype: z.string().optional(),
 })

@@ -1,9 +1,11 @@
 // A worker process killed with SIGKILL in the middle of a run: another worker resumes the run from
-// its checkpoint and completes it, without repeating the steps that had finished.
+// its checkpoint and completes it, without repeating the steps that had finished, and the topic's
+// memory holds the run once.
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { startTestApp, TEST_MEMORY_KEYS, type TestApp } from '#test/support/app.ts'
 import { spawnSextant } from '#test/support/process.ts'
+import { expectRunIntegrity, loadIntactMemory } from '#test/support/run-integrity.ts'
 import { postBrief, waitForRun } from '#test/support/runs.ts'
 import { STUB_EXA_API_KEY, type StubExa, startStubExa } from '#test/support/stub-exa.ts'
 import { type StubOpenAi, startStubOpenAi } from '#test/support/stub-openai.ts'
@@ -14,7 +16,22 @@ let web: TestApp
 let env: Record<string, string>
 
 beforeAll(async () => {
-  exa = await startStubExa()
+  exa = await startStubExa({
+    documents: [
+      {
+        url: 'https://ops.example/crash-recovery/checkpoints',
+        title: 'Crash recovery with checkpoints',
+        publishedDate: new Date().toISOString(),
+        text: 'Crash recovery: a job that checkpoints each step resumes after the crash at the first unfinished step.',
+      },
+      {
+        url: 'https://ops.example/crash-recovery/heartbeats',
+        title: 'Heartbeats find dead workers',
+        publishedDate: new Date().toISOString(),
+        text: 'Crash recovery in job queues relies on heartbeats: a worker that stops beating loses its job to another.',
+      },
+    ],
+  })
   openai = await startStubOpenAi()
   env = {
     EXA_API_KEY: STUB_EXA_API_KEY,
@@ -76,6 +93,14 @@ test('kill -9 of the worker mid-search: another worker completes the run, repeat
     expect(started('synthesize')).toBe(1)
     expect(openai.requests.filter((request) => request.kind === 'plan').length).toBe(plansBefore)
     expect(events.filter((event) => event.type === 'complete')).toHaveLength(1)
+    await expectRunIntegrity(web.db, body.runId)
+    const memory = await loadIntactMemory(web.memory, user.account.id, 'Crash recovery')
+    expect(memory?.runs.map((run) => run.runId)).toEqual([body.runId])
+    expect(memory?.ledger.map((entry) => entry.url).sort()).toEqual([
+      'https://ops.example/crash-recovery/checkpoints',
+      'https://ops.example/crash-recovery/heartbeats',
+    ])
+    expect(memory?.facts.length).toBeGreaterThan(0)
   } finally {
     second.child.kill('SIGTERM')
     await second.exited

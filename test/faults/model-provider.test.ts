@@ -1,0 +1,134 @@
+// The model provider (an OpenAI-compatible server, through the real openai client) answering 429,
+// 500, garbage or never, at the level of a whole run. Planning falls back to the deterministic plan
+// (spec 7.3) when the model cannot plan, so the run completes; synthesis retries what passes and
+// otherwise fails the run cleanly, naming the server and what to check. The run's log has no doubled
+// step and the topic's memory loads intact. (Single calls: test/openai-model.test.ts.)
+import { afterAll, beforeAll, expect, test } from 'vitest'
+import { createTestAccount } from '#test/support/accounts.ts'
+import { startTestApp, type TestApp } from '#test/support/app.ts'
+import { expectRunIntegrity, loadIntactMemory, memoryFingerprint } from '#test/support/run-integrity.ts'
+import { postBrief, waitForRun } from '#test/support/runs.ts'
+import { STUB_EXA_API_KEY, type StubExa, type StubExaDocument, startStubExa } from '#test/support/stub-exa.ts'
+import { type StubOpenAi, type StubReply, startStubOpenAi } from '#test/support/stub-openai.ts'
+
+const TOPIC = 'Solid-state battery roadmap'
+
+let exa: StubExa
+// Each test adds a page, so each run has something new to read, synthesize and save.
+const documents: StubExaDocument[] = []
+let pages = 0
+function publishPage() {
+  pages += 1
+  // First: the stub ranks equal matches in list order and returns only the top few.
+  documents.unshift({
+    url: `https://news.example/model/${pages}`,
+    title: `Solid-state battery roadmap, update ${pages}`,
+    publishedDate: new Date(Date.now() - pages * 60_000).toISOString(),
+    text: `Solid-state battery roadmap: finding number ${pages}, with ${pages * 10} units measured in the field this week.`,
+  })
+}
+let openai: StubOpenAi
+let app: TestApp
+let user: Awaited<ReturnType<typeof createTestAccount>>
+
+beforeAll(async () => {
+  exa = await startStubExa({ documents })
+  openai = await startStubOpenAi()
+  app = await startTestApp({
+    env: {
+      EXA_API_KEY: STUB_EXA_API_KEY,
+      EXA_BASE_URL: exa.url,
+      OPENAI_API_KEY: openai.apiKey,
+      OPENAI_BASE_URL: openai.baseUrl,
+      PROVIDER_TIMEOUT_SECONDS: '0.5',
+      RUN_DEADLINE_QUICK_SECONDS: '20',
+      RATE_LIMIT_RUNS_PER_HOUR: '1000',
+    },
+  })
+  user = await createTestAccount(app.db)
+  // A baseline, so every faulted run has memory it could damage.
+  publishPage()
+  const { body } = await postBrief(app.fetch, user.auth, { topic: TOPIC, depth: 'quick' })
+  expect((await waitForRun(app.fetch, user.auth, body.runId)).status).toBe('complete')
+})
+afterAll(async () => {
+  await app.stop()
+  await exa.close()
+  await openai.close()
+})
+
+type Scenario = {
+  call: 'plan' | 'synthesize'
+  /** The answers to the next calls of that kind, in order; then the stub answers normally. */
+  replies: StubReply[]
+  ends: 'complete' | 'failed'
+  plan?: 'model' | 'fallback'
+}
+
+const rateLimited: StubReply = {
+  status: 429,
+  headers: { 'retry-after': '0' },
+  error: { message: 'Rate limit reached' },
+}
+const serverError: StubReply = { status: 500, error: { message: 'The server had an error' } }
+const garbage: StubReply = { garbage: '{"id": "chatcmpl-1", "choices": [' }
+// More than the three attempts a call gets: the rest are dropped after the test.
+const always = (reply: StubReply) => Array.from({ length: 5 }, () => reply)
+
+const scenarios: Record<string, Scenario> = {
+  'plan: 429 once, then answers': { call: 'plan', replies: [rateLimited], ends: 'complete', plan: 'model' },
+  'plan: 500 on every attempt': { call: 'plan', replies: always(serverError), ends: 'complete', plan: 'fallback' },
+  'plan: garbage': { call: 'plan', replies: [garbage], ends: 'complete', plan: 'fallback' },
+  'plan: no answer ever': { call: 'plan', replies: always('hang'), ends: 'complete', plan: 'fallback' },
+  'synthesis: 429 once, then answers': { call: 'synthesize', replies: [rateLimited], ends: 'complete' },
+  'synthesis: 429 on every attempt': { call: 'synthesize', replies: always(rateLimited), ends: 'failed' },
+  'synthesis: 500 twice, then answers': { call: 'synthesize', replies: [serverError, serverError], ends: 'complete' },
+  'synthesis: 500 on every attempt': { call: 'synthesize', replies: always(serverError), ends: 'failed' },
+  'synthesis: garbage (not retried)': { call: 'synthesize', replies: [garbage], ends: 'failed' },
+  'synthesis: no answer once, then answers': { call: 'synthesize', replies: ['hang'], ends: 'complete' },
+  'synthesis: no answer ever': { call: 'synthesize', replies: always('hang'), ends: 'failed' },
+}
+
+for (const [name, scenario] of Object.entries(scenarios)) {
+  test(`model provider ${name}: the run ends ${scenario.ends}, its log and memory intact`, async () => {
+    publishPage()
+    const before = memoryFingerprint(await loadIntactMemory(app.memory, user.account.id, TOPIC))
+    if (scenario.call === 'plan') openai.onPlan(...scenario.replies)
+    else openai.onSynthesize(...scenario.replies)
+    let runId: string
+    try {
+      const { body } = await postBrief(app.fetch, user.auth, { topic: TOPIC, depth: 'quick' })
+      runId = body.runId
+      const done = await waitForRun(app.fetch, user.auth, runId)
+      expect(done.status, JSON.stringify(done.error)).toBe(scenario.ends)
+      if (scenario.ends === 'failed') {
+        expect(done.report).toBeUndefined()
+        expect(done.error?.code).toBe('openai_unavailable')
+        // Names the server (or the model, for an unreadable answer) and what went wrong, not a stack.
+        expect(done.error?.message).toMatch(/^openai: .*(127\.0\.0\.1|gpt-4\.1-mini)/)
+        expect(done.error?.message).not.toMatch(/\n\s+at /)
+      } else {
+        expect(done.report?.generatedWith).toMatchObject({ synthesisKind: 'model', plan: scenario.plan ?? 'model' })
+      }
+      const warnings = await app.db
+        .selectFrom('run_events')
+        .select('data')
+        .where('run_id', '=', runId)
+        .where('type', '=', 'warning')
+        .execute()
+      const fellBack = warnings.some((warning) => warning.data.code === 'fallback_plan')
+      expect(fellBack).toBe(scenario.plan === 'fallback')
+    } finally {
+      openai.reset()
+    }
+    await expectRunIntegrity(app.db, runId)
+    const after = memoryFingerprint(await loadIntactMemory(app.memory, user.account.id, TOPIC))
+    if (scenario.ends === 'failed') {
+      expect(after).toEqual(before)
+    } else {
+      for (const fact of before?.facts ?? []) expect(after?.facts).toContain(fact)
+      for (const url of before?.ledger ?? []) expect(after?.ledger).toContain(url)
+      expect(after?.runs.filter((id) => id === runId)).toHaveLength(1)
+    }
+  })
+}

@@ -1,0 +1,72 @@
+// The database failing at the worst moment of a run: as it ends. A run must never end without its
+// final event (streams watching it would wait forever), and what follows its end (a recurring
+// brief's next run, a chat reply) must not be lost when that part fails once. The failures are
+// one-shot triggers: a sequence counts calls, and sequences are not rolled back with the error.
+import { sql } from 'kysely'
+import { afterAll, afterEach, beforeAll, expect, test } from 'vitest'
+import { createTestAccount } from '#test/support/accounts.ts'
+import { startTestApp, type TestApp } from '#test/support/app.ts'
+import { expectRunIntegrity } from '#test/support/run-integrity.ts'
+import { postBrief, waitForRun } from '#test/support/runs.ts'
+import { openEventStream } from '#test/support/sse-client.ts'
+
+let app: TestApp
+beforeAll(async () => {
+  // Sample corpus and extractive synthesis: fast runs, no providers needed.
+  app = await startTestApp({ env: { RATE_LIMIT_RUNS_PER_HOUR: '1000', RECURRING_INTERVAL: '7d' } })
+})
+afterAll(() => app.stop())
+afterEach(async () => {
+  await sql`drop trigger if exists fail_once on run_events`.execute(app.db)
+  await sql`drop trigger if exists fail_once on series`.execute(app.db)
+  await sql`drop function if exists fail_once()`.execute(app.db)
+  await sql`drop sequence if exists fail_once_calls`.execute(app.db)
+})
+
+/** Makes the first write matching `condition` to `table` fail, as a dropped connection would. */
+async function failOnce(table: 'run_events' | 'series', condition: string) {
+  await sql`create sequence fail_once_calls`.execute(app.db)
+  await sql
+    .raw(`create function fail_once() returns trigger language plpgsql as $$
+      begin
+        if (${condition}) and nextval('fail_once_calls') = 1 then
+          raise exception 'terminating connection due to administrator command';
+        end if;
+        return new;
+      end $$`)
+    .execute(app.db)
+  await sql
+    .raw(`create trigger fail_once before insert or update on ${table} for each row execute function fail_once()`)
+    .execute(app.db)
+}
+
+test('the final event failing to write: the run still ends with it, and the stream watching sees the end', async () => {
+  const user = await createTestAccount(app.db)
+  await failOnce('run_events', "new.type = 'complete'")
+  const { body } = await postBrief(app.fetch, user.auth, { topic: 'battery recycling', depth: 'quick' })
+  const stream = await openEventStream(new URL(`/api/briefs/${body.runId}/events`, app.url), user.auth)
+  await stream.waitFor(() => stream.closed, 20_000)
+  expect(stream.messages.at(-1)?.event).toBe('complete')
+  expect((await waitForRun(app.fetch, user.auth, body.runId)).status).toBe('complete')
+  await expectRunIntegrity(app.db, body.runId)
+})
+
+test('what follows the end failing once (scheduling the next run of a series): the retried job does it', async () => {
+  const user = await createTestAccount(app.db)
+  // The run's end schedules the series' next slot by updating the series row: that write fails once.
+  await failOnce('series', 'new.scheduled_after_run_id is not null')
+  const { body } = await postBrief(app.fetch, user.auth, { topic: 'grid storage', depth: 'quick', recurring: true })
+  expect((await waitForRun(app.fetch, user.auth, body.runId)).status).toBe('complete')
+  const deadline = Date.now() + 20_000
+  for (;;) {
+    const { series } = await (await app.fetch('/api/series', { headers: user.auth })).json()
+    if (series[0]?.nextRunAt) {
+      expect(series[0].state).toBe('sleeping')
+      expect(new Date(series[0].nextRunAt).getTime()).toBeGreaterThan(Date.now() + 6 * 86_400_000)
+      break
+    }
+    if (Date.now() > deadline) throw new Error(`the series was never scheduled: ${JSON.stringify(series)}`)
+    await new Promise((resolve) => setTimeout(resolve, 200))
+  }
+  await expectRunIntegrity(app.db, body.runId)
+})

@@ -1,0 +1,114 @@
+// The search provider (Exa, through the real exa-js client) answering 429, 500, garbage or never,
+// at the level of a whole run: a fault that passes is retried and the run completes; one that lasts
+// fails the run cleanly, with an error naming Exa that a user can act on. Either way the run's log
+// has no doubled step, and the topic's memory loads intact: unchanged by a failed run, added to
+// once by a completed one. (Single provider calls: test/search-providers.test.ts.)
+import { afterAll, beforeAll, expect, test } from 'vitest'
+import { createTestAccount } from '#test/support/accounts.ts'
+import { startTestApp, type TestApp } from '#test/support/app.ts'
+import { expectRunIntegrity, loadIntactMemory, memoryFingerprint } from '#test/support/run-integrity.ts'
+import { postBrief, waitForRun } from '#test/support/runs.ts'
+import {
+  STUB_EXA_API_KEY,
+  type StubExa,
+  type StubExaBehaviour,
+  type StubExaDocument,
+  startStubExa,
+} from '#test/support/stub-exa.ts'
+import { type StubOpenAi, startStubOpenAi } from '#test/support/stub-openai.ts'
+
+const TOPIC = 'Sodium-ion batteries'
+
+let exa: StubExa
+// Each test adds a page, so each run has something new to read, synthesize and save.
+const documents: StubExaDocument[] = []
+let pages = 0
+function publishPage() {
+  pages += 1
+  // First: the stub ranks equal matches in list order and returns only the top few.
+  documents.unshift({
+    url: `https://news.example/search/${pages}`,
+    title: `Sodium-ion batteries, update ${pages}`,
+    publishedDate: new Date(Date.now() - pages * 60_000).toISOString(),
+    text: `Sodium-ion batteries: finding number ${pages}, with ${pages * 10} units measured in the field this week.`,
+  })
+}
+let openai: StubOpenAi
+let app: TestApp
+let user: Awaited<ReturnType<typeof createTestAccount>>
+
+beforeAll(async () => {
+  exa = await startStubExa({ documents })
+  openai = await startStubOpenAi()
+  app = await startTestApp({
+    env: {
+      EXA_API_KEY: STUB_EXA_API_KEY,
+      EXA_BASE_URL: exa.url,
+      OPENAI_API_KEY: openai.apiKey,
+      OPENAI_BASE_URL: openai.baseUrl,
+      PROVIDER_TIMEOUT_SECONDS: '0.5',
+      RUN_DEADLINE_QUICK_SECONDS: '20',
+      RATE_LIMIT_RUNS_PER_HOUR: '1000',
+    },
+  })
+  user = await createTestAccount(app.db)
+  // A baseline, so every faulted run has memory it could damage.
+  publishPage()
+  const { body } = await postBrief(app.fetch, user.auth, { topic: TOPIC, depth: 'quick' })
+  expect((await waitForRun(app.fetch, user.auth, body.runId)).status).toBe('complete')
+})
+afterAll(async () => {
+  await app.stop()
+  await exa.close()
+  await openai.close()
+})
+
+type Scenario = { behaviour: StubExaBehaviour; times?: number; ends: 'complete' | 'failed' }
+
+// `times` counts requests across the run's three parallel queries; retries see normal answers after.
+const scenarios: Record<string, Scenario> = {
+  '429 twice, then answers': { behaviour: 'rate-limit', times: 2, ends: 'complete' },
+  '429 on every request': { behaviour: 'rate-limit', ends: 'failed' },
+  '500 twice, then answers': { behaviour: 'server-error', times: 2, ends: 'complete' },
+  '500 on every request': { behaviour: 'server-error', ends: 'failed' },
+  'garbage for one query (not retried), the others answer': { behaviour: 'garbage', times: 1, ends: 'complete' },
+  'garbage on every request': { behaviour: 'garbage', ends: 'failed' },
+  'no answer once, then answers': { behaviour: 'hang', times: 1, ends: 'complete' },
+  'no answer ever': { behaviour: 'hang', ends: 'failed' },
+}
+
+for (const [name, scenario] of Object.entries(scenarios)) {
+  test(`search provider ${name}: the run ends ${scenario.ends}, its log and memory intact`, async () => {
+    publishPage()
+    const before = memoryFingerprint(await loadIntactMemory(app.memory, user.account.id, TOPIC))
+    exa.setBehaviour(scenario.behaviour, { times: scenario.times, retryAfterSeconds: 0 })
+    let runId: string
+    try {
+      const { body } = await postBrief(app.fetch, user.auth, { topic: TOPIC, depth: 'quick' })
+      runId = body.runId
+      const done = await waitForRun(app.fetch, user.auth, runId)
+      expect(done.status, JSON.stringify(done.error)).toBe(scenario.ends)
+      if (scenario.ends === 'failed') {
+        expect(done.report).toBeUndefined()
+        expect(done.error?.code).toBe('exa_unavailable')
+        // Says which provider and what happened, in a sentence, not a stack.
+        expect(done.error?.message).toMatch(/^exa: .*(Exa|answer|429|500|rate|results|within)/i)
+        expect(done.error?.message).not.toMatch(/\n\s+at /)
+      } else {
+        expect(done.report?.generatedWith.search).toBe('exa')
+      }
+    } finally {
+      exa.setBehaviour('answer')
+    }
+    await expectRunIntegrity(app.db, runId)
+    const after = memoryFingerprint(await loadIntactMemory(app.memory, user.account.id, TOPIC))
+    if (scenario.ends === 'failed') {
+      expect(after).toEqual(before)
+    } else {
+      // Added to once: everything that was there still is, and this run is in the history once.
+      for (const fact of before?.facts ?? []) expect(after?.facts).toContain(fact)
+      for (const url of before?.ledger ?? []) expect(after?.ledger).toContain(url)
+      expect(after?.runs.filter((id) => id === runId)).toHaveLength(1)
+    }
+  })
+}
