@@ -151,3 +151,21 @@ test('the event stream replays a run and closes; Last-Event-ID resumes without g
   await resumed.waitFor(() => resumed.closed, 20_000)
   expect(resumed.messages.map((message) => message.id)).toEqual(full.messages.slice(3).map((message) => message.id))
 })
+
+test('an invalid brief is refused before the rate limit, so it spends none of the hour’s runs', async () => {
+  const strict = await startTestApp({ env: { RUN_ROLE: 'web', RATE_LIMIT_RUNS_PER_HOUR: '1' } })
+  try {
+    const user = await createTestAccount(strict.db)
+    for (const brief of [{ topic: '' }, { topic: 'x', depth: 'fast' }, { topic: 'x', frameworkId: 'astrology' }]) {
+      expect((await postBrief(strict.fetch, user.auth, brief as never)).response.status).toBe(400)
+    }
+    expect(
+      (await postBrief(strict.fetch, user.auth, { topic: 'the one allowed', depth: 'quick' })).response.status,
+    ).toBe(202)
+    expect((await postBrief(strict.fetch, user.auth, { topic: 'one too many', depth: 'quick' })).response.status).toBe(
+      429,
+    )
+  } finally {
+    await strict.stop()
+  }
+})

@@ -1,6 +1,6 @@
 // /api/briefs: start a run (202 at once; the run goes on without the client), read it, list them,
 // cancel one, and stream its progress as server-sent events.
-import { type Request, type Response, Router } from 'express'
+import { type Request, type RequestHandler, type Response, Router } from 'express'
 import { z } from 'zod'
 import type { AppServices } from '#app/context.ts'
 import { streamRunEvents } from '#server/events/sse.ts'
@@ -11,7 +11,7 @@ import { idempotent } from '#server/http/idempotency.ts'
 import { limitRunStarts } from '#server/http/limit-guards.ts'
 import { HttpProblem } from '#server/http/problem.ts'
 import { topicKey } from '#server/memory/topic-key.ts'
-import { BriefSchema } from '#server/research/brief.ts'
+import { type Brief, BriefSchema } from '#server/research/brief.ts'
 import { endRun } from '#server/research/run-end.ts'
 import { getRun, listRuns, viewRun } from '#server/research/runs.ts'
 import { recurringInfo } from '#server/research/series.ts'
@@ -47,9 +47,13 @@ export function briefsRoutes(services: AppServices): Router {
     return row
   }
 
-  router.post('/briefs', limitRunStarts(services), idempotent(services.db), async (req, res) => {
-    const brief = parseInput(BriefSchema, req.body ?? {})
-    const started = await startRun(deps, principalOf(res).accountId, brief)
+  // Validated before the rate limit, so fixing a typo in a brief does not spend one of the hour's runs.
+  const validBrief: RequestHandler = (req, res, next) => {
+    res.locals.brief = parseInput(BriefSchema, req.body ?? {})
+    next()
+  }
+  router.post('/briefs', validBrief, limitRunStarts(services), idempotent(services.db), async (_req, res) => {
+    const started = await startRun(deps, principalOf(res).accountId, res.locals.brief as Brief)
     res.status(202).location(`/api/briefs/${started.runId}`).json(started)
   })
 
