@@ -185,3 +185,21 @@ test('the 121st tool call in an hour is 429 with the rate-limit headers', async 
   expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0)
   expect(await response.json()).toMatchObject({ limit: 'mcp', quota: 120 })
 })
+
+test('a server error inside a tool is answered in general terms, without the database’s message', async () => {
+  const user = await createTestAccount(app.db)
+  const client = await connect(user.key, 'http')
+  // This test file's own database: the table is back before the next test.
+  await app.db.schema.alterTable('topic_memory').renameTo('topic_memory_away').execute()
+  try {
+    const result = await call(client, 'search_memory', { query: 'anything' })
+    expect(result.isError).toBe(true)
+    expect(result.text).toBe(
+      'Sextant could not complete search_memory because of a server error. Try again in a moment.',
+    )
+    expect(result.text).not.toMatch(/relation|topic_memory|does not exist/)
+  } finally {
+    await app.db.schema.alterTable('topic_memory_away').renameTo('topic_memory').execute()
+    await client.close()
+  }
+})

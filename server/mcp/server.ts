@@ -2,7 +2,7 @@
 // (Streamable HTTP is stateless) or per SSE session, bound to the account that authenticated, so a
 // tool can only ever see that account's runs and topics.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import { type CallToolResult, McpError } from '@modelcontextprotocol/sdk/types.js'
 import { z } from 'zod'
 import type { AppServices } from '#app/context.ts'
 import { isFinalEvent } from '#server/events/run-events.ts'
@@ -53,6 +53,19 @@ export function createMcpServer(services: AppServices, caller: McpCaller): McpSe
   const server = new McpServer({ name: 'sextant', version: VERSION }, { capabilities: { logging: {} } })
   const { db, memory } = services
 
+  // The SDK hands a thrown error's message to the client as the tool's answer; an unexpected one
+  // (a database error, say) would leak our internals. It is logged and answered in general terms.
+  const registerTool = ((name, config, handler) =>
+    server.registerTool(name, config, (async (...args: unknown[]) => {
+      try {
+        return await (handler as (...args: unknown[]) => unknown)(...args)
+      } catch (error) {
+        if (error instanceof McpError) throw error
+        services.log.error({ err: error, tool: name, accountId: caller.accountId }, 'MCP tool failed')
+        return problem(`Sextant could not complete ${name} because of a server error. Try again in a moment.`)
+      }
+    }) as typeof handler)) as typeof server.registerTool
+
   async function ownRun(runId: string) {
     const row = await getRun(db, runId, caller.accountId)
     return row ? viewRun(memory.ring, row) : undefined
@@ -69,7 +82,7 @@ export function createMcpServer(services: AppServices, caller: McpCaller): McpSe
     ...(run.error ? { error: run.error } : {}),
   })
 
-  server.registerTool(
+  registerTool(
     'research_brief',
     {
       title: 'Start research',
@@ -146,7 +159,7 @@ export function createMcpServer(services: AppServices, caller: McpCaller): McpSe
     },
   )
 
-  server.registerTool(
+  registerTool(
     'get_run_status',
     {
       title: 'Run status',
@@ -161,7 +174,7 @@ export function createMcpServer(services: AppServices, caller: McpCaller): McpSe
     },
   )
 
-  server.registerTool(
+  registerTool(
     'get_run_report',
     {
       title: 'Run report',
@@ -206,7 +219,7 @@ export function createMcpServer(services: AppServices, caller: McpCaller): McpSe
     },
   )
 
-  server.registerTool(
+  registerTool(
     'get_topic_memory',
     {
       title: 'Topic memory',
@@ -248,7 +261,7 @@ export function createMcpServer(services: AppServices, caller: McpCaller): McpSe
     },
   )
 
-  server.registerTool(
+  registerTool(
     'get_topic_delta',
     {
       title: 'What changed',
@@ -274,7 +287,7 @@ export function createMcpServer(services: AppServices, caller: McpCaller): McpSe
     },
   )
 
-  server.registerTool(
+  registerTool(
     'compare_topics',
     {
       title: 'Compare topics',
@@ -311,7 +324,7 @@ export function createMcpServer(services: AppServices, caller: McpCaller): McpSe
     },
   )
 
-  server.registerTool(
+  registerTool(
     'search_memory',
     {
       title: 'Search memory',
@@ -340,7 +353,7 @@ export function createMcpServer(services: AppServices, caller: McpCaller): McpSe
     },
   )
 
-  server.registerTool(
+  registerTool(
     'list_frameworks',
     {
       title: 'Research frameworks',
@@ -354,7 +367,7 @@ export function createMcpServer(services: AppServices, caller: McpCaller): McpSe
     async (filter) => ok(listFrameworks(filter)),
   )
 
-  server.registerTool(
+  registerTool(
     'export_topic',
     {
       title: 'Export topic',
