@@ -4,12 +4,14 @@ import { afterAll, beforeAll, expect, test } from 'vitest'
 import { generateKeySpec, parseKeyRing } from '#server/memory/crypto.ts'
 import { saveTopicMemory } from '#server/memory/store.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
-import { startTestApp, type TestApp } from '#test/support/app.ts'
+import type { TestApp } from '#test/support/app.ts'
+import { type ProviderApp, startProviderApp } from '#test/support/provider-app.ts'
 import { expectCitationsResolve, postBrief, waitForRun } from '#test/support/runs.ts'
 import { waitUntil } from '#test/support/sse-client.ts'
-import { STUB_EXA_API_KEY, type StubExa, startStubExa } from '#test/support/stub-exa.ts'
-import { type StubOpenAi, startStubOpenAi } from '#test/support/stub-openai.ts'
+import type { StubExa } from '#test/support/stub-exa.ts'
+import type { StubOpenAi } from '#test/support/stub-openai.ts'
 
+let stubs: ProviderApp
 let exa: StubExa
 let openai: StubOpenAi
 let app: TestApp
@@ -37,25 +39,13 @@ const documents = [
 ]
 
 beforeAll(async () => {
-  exa = await startStubExa({ documents })
-  openai = await startStubOpenAi()
-  app = await startTestApp({
-    env: {
-      EXA_API_KEY: STUB_EXA_API_KEY,
-      EXA_BASE_URL: exa.url,
-      OPENAI_API_KEY: openai.apiKey,
-      OPENAI_BASE_URL: openai.baseUrl,
-      RATE_LIMIT_RUNS_PER_HOUR: '1000',
-      PROVIDER_TIMEOUT_SECONDS: '2',
-      RUN_DEADLINE_QUICK_SECONDS: '15',
-    },
+  stubs = await startProviderApp({
+    documents,
+    env: { PROVIDER_TIMEOUT_SECONDS: '2', RUN_DEADLINE_QUICK_SECONDS: '15' },
   })
+  ;({ app, exa, openai } = stubs)
 })
-afterAll(async () => {
-  await app.stop()
-  await exa.close()
-  await openai.close()
-})
+afterAll(() => stubs.stop())
 
 test('a first run builds a baseline; a second run reads nothing from the ledger and reports only what is new', async () => {
   const user = await createTestAccount(app.db)
@@ -128,17 +118,8 @@ test('a plan answer that is not JSON falls back to the deterministic plan and th
 })
 
 test('a run cancelled while a step is in flight starts no further step', async () => {
-  const slowModel = await startStubOpenAi({ latencyMs: 700 })
-  const search = await startStubExa({ documents })
-  const slow = await startTestApp({
-    env: {
-      EXA_API_KEY: STUB_EXA_API_KEY,
-      EXA_BASE_URL: search.url,
-      OPENAI_API_KEY: slowModel.apiKey,
-      OPENAI_BASE_URL: slowModel.baseUrl,
-      RATE_LIMIT_RUNS_PER_HOUR: '1000',
-    },
-  })
+  const slowStubs = await startProviderApp({ documents, openai: { latencyMs: 700 } })
+  const { app: slow, exa: search, openai: slowModel } = slowStubs
   try {
     const user = await createTestAccount(slow.db)
     const { body } = await postBrief(slow.fetch, user.auth, { topic: 'Cancelled midway', depth: 'quick' })
@@ -158,9 +139,7 @@ test('a run cancelled while a step is in flight starts no further step', async (
     expect(steps.map((event) => event.step)).toEqual(['load_memory', 'plan'])
     expect((await waitForRun(slow.fetch, user.auth, body.runId)).status).toBe('cancelled')
   } finally {
-    await slow.stop()
-    await search.close()
-    await slowModel.close()
+    await slowStubs.stop()
   }
 })
 

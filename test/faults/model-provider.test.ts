@@ -5,57 +5,37 @@
 // step and the topic's memory loads intact. (Single calls: test/openai-model.test.ts.)
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { createTestAccount } from '#test/support/accounts.ts'
-import { startTestApp, type TestApp } from '#test/support/app.ts'
+import type { TestApp } from '#test/support/app.ts'
+import { type ProviderApp, pageFeed, startProviderApp } from '#test/support/provider-app.ts'
 import { expectRunIntegrity, loadIntactMemory, memoryFingerprint } from '#test/support/run-integrity.ts'
 import { postBrief, waitForRun } from '#test/support/runs.ts'
-import { STUB_EXA_API_KEY, type StubExa, type StubExaDocument, startStubExa } from '#test/support/stub-exa.ts'
-import { type StubOpenAi, type StubReply, startStubOpenAi } from '#test/support/stub-openai.ts'
+import type { StubOpenAi, StubReply } from '#test/support/stub-openai.ts'
 
 const TOPIC = 'Solid-state battery roadmap'
 
-let exa: StubExa
 // Each test adds a page, so each run has something new to read, synthesize and save.
-const documents: StubExaDocument[] = []
-let pages = 0
-function publishPage() {
-  pages += 1
-  // First: the stub ranks equal matches in list order and returns only the top few.
-  documents.unshift({
-    url: `https://news.example/model/${pages}`,
-    title: `Solid-state battery roadmap, update ${pages}`,
-    publishedDate: new Date(Date.now() - pages * 60_000).toISOString(),
-    text: `Solid-state battery roadmap: finding number ${pages}, with ${pages * 10} units measured in the field this week.`,
-  })
-}
-let openai: StubOpenAi
+const feed = pageFeed(TOPIC, 'model')
+let stubs: ProviderApp
 let app: TestApp
+let openai: StubOpenAi
 let user: Awaited<ReturnType<typeof createTestAccount>>
 
 beforeAll(async () => {
-  exa = await startStubExa({ documents })
-  openai = await startStubOpenAi()
-  app = await startTestApp({
+  stubs = await startProviderApp({
+    documents: feed.documents,
     env: {
-      EXA_API_KEY: STUB_EXA_API_KEY,
-      EXA_BASE_URL: exa.url,
-      OPENAI_API_KEY: openai.apiKey,
-      OPENAI_BASE_URL: openai.baseUrl,
       PROVIDER_TIMEOUT_SECONDS: '0.5',
       RUN_DEADLINE_QUICK_SECONDS: '20',
-      RATE_LIMIT_RUNS_PER_HOUR: '1000',
     },
   })
+  ;({ app, openai } = stubs)
   user = await createTestAccount(app.db)
   // A baseline, so every faulted run has memory it could damage.
-  publishPage()
+  feed.publish()
   const { body } = await postBrief(app.fetch, user.auth, { topic: TOPIC, depth: 'quick' })
   expect((await waitForRun(app.fetch, user.auth, body.runId)).status).toBe('complete')
 })
-afterAll(async () => {
-  await app.stop()
-  await exa.close()
-  await openai.close()
-})
+afterAll(() => stubs.stop())
 
 type Scenario = {
   call: 'plan' | 'synthesize'
@@ -91,7 +71,7 @@ const scenarios: Record<string, Scenario> = {
 
 for (const [name, scenario] of Object.entries(scenarios)) {
   test(`model provider ${name}: the run ends ${scenario.ends}, its log and memory intact`, async () => {
-    publishPage()
+    feed.publish()
     const before = memoryFingerprint(await loadIntactMemory(app.memory, user.account.id, TOPIC))
     if (scenario.call === 'plan') openai.onPlan(...scenario.replies)
     else openai.onSynthesize(...scenario.replies)

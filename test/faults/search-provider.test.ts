@@ -5,63 +5,37 @@
 // once by a completed one. (Single provider calls: test/search-providers.test.ts.)
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { createTestAccount } from '#test/support/accounts.ts'
-import { startTestApp, type TestApp } from '#test/support/app.ts'
+import type { TestApp } from '#test/support/app.ts'
+import { type ProviderApp, pageFeed, startProviderApp } from '#test/support/provider-app.ts'
 import { expectRunIntegrity, loadIntactMemory, memoryFingerprint } from '#test/support/run-integrity.ts'
 import { postBrief, waitForRun } from '#test/support/runs.ts'
-import {
-  STUB_EXA_API_KEY,
-  type StubExa,
-  type StubExaBehaviour,
-  type StubExaDocument,
-  startStubExa,
-} from '#test/support/stub-exa.ts'
-import { type StubOpenAi, startStubOpenAi } from '#test/support/stub-openai.ts'
+import type { StubExa, StubExaBehaviour } from '#test/support/stub-exa.ts'
 
 const TOPIC = 'Sodium-ion batteries'
 
-let exa: StubExa
 // Each test adds a page, so each run has something new to read, synthesize and save.
-const documents: StubExaDocument[] = []
-let pages = 0
-function publishPage() {
-  pages += 1
-  // First: the stub ranks equal matches in list order and returns only the top few.
-  documents.unshift({
-    url: `https://news.example/search/${pages}`,
-    title: `Sodium-ion batteries, update ${pages}`,
-    publishedDate: new Date(Date.now() - pages * 60_000).toISOString(),
-    text: `Sodium-ion batteries: finding number ${pages}, with ${pages * 10} units measured in the field this week.`,
-  })
-}
-let openai: StubOpenAi
+const feed = pageFeed(TOPIC, 'search')
+let stubs: ProviderApp
 let app: TestApp
+let exa: StubExa
 let user: Awaited<ReturnType<typeof createTestAccount>>
 
 beforeAll(async () => {
-  exa = await startStubExa({ documents })
-  openai = await startStubOpenAi()
-  app = await startTestApp({
+  stubs = await startProviderApp({
+    documents: feed.documents,
     env: {
-      EXA_API_KEY: STUB_EXA_API_KEY,
-      EXA_BASE_URL: exa.url,
-      OPENAI_API_KEY: openai.apiKey,
-      OPENAI_BASE_URL: openai.baseUrl,
       PROVIDER_TIMEOUT_SECONDS: '0.5',
       RUN_DEADLINE_QUICK_SECONDS: '20',
-      RATE_LIMIT_RUNS_PER_HOUR: '1000',
     },
   })
+  ;({ app, exa } = stubs)
   user = await createTestAccount(app.db)
   // A baseline, so every faulted run has memory it could damage.
-  publishPage()
+  feed.publish()
   const { body } = await postBrief(app.fetch, user.auth, { topic: TOPIC, depth: 'quick' })
   expect((await waitForRun(app.fetch, user.auth, body.runId)).status).toBe('complete')
 })
-afterAll(async () => {
-  await app.stop()
-  await exa.close()
-  await openai.close()
-})
+afterAll(() => stubs.stop())
 
 type Scenario = { behaviour: StubExaBehaviour; times?: number; ends: 'complete' | 'failed' }
 
@@ -79,7 +53,7 @@ const scenarios: Record<string, Scenario> = {
 
 for (const [name, scenario] of Object.entries(scenarios)) {
   test(`search provider ${name}: the run ends ${scenario.ends}, its log and memory intact`, async () => {
-    publishPage()
+    feed.publish()
     const before = memoryFingerprint(await loadIntactMemory(app.memory, user.account.id, TOPIC))
     exa.setBehaviour(scenario.behaviour, { times: scenario.times, retryAfterSeconds: 0 })
     let runId: string
