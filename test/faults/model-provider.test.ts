@@ -4,9 +4,8 @@
 // otherwise fails the run cleanly, naming the server and what to check. The run's log has no doubled
 // step and the topic's memory loads intact. (Single calls: test/openai-model.test.ts.)
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { createTestAccount } from '#test/support/accounts.ts'
 import type { TestApp } from '#test/support/app.ts'
-import { type ProviderApp, pageFeed, startProviderApp } from '#test/support/provider-app.ts'
+import { type BaselineApp, pageFeed, startWithBaseline } from '#test/support/provider-app.ts'
 import { expectRunIntegrity, loadIntactMemory, memoryFingerprint } from '#test/support/run-integrity.ts'
 import { postBrief, waitForRun } from '#test/support/runs.ts'
 import type { StubOpenAi, StubReply } from '#test/support/stub-openai.ts'
@@ -15,25 +14,14 @@ const TOPIC = 'Solid-state battery roadmap'
 
 // Each test adds a page, so each run has something new to read, synthesize and save.
 const feed = pageFeed(TOPIC, 'model')
-let stubs: ProviderApp
+let stubs: BaselineApp
 let app: TestApp
 let openai: StubOpenAi
-let user: Awaited<ReturnType<typeof createTestAccount>>
+let user: BaselineApp['user']
 
 beforeAll(async () => {
-  stubs = await startProviderApp({
-    documents: feed.documents,
-    env: {
-      PROVIDER_TIMEOUT_SECONDS: '0.5',
-      RUN_DEADLINE_QUICK_SECONDS: '20',
-    },
-  })
-  ;({ app, openai } = stubs)
-  user = await createTestAccount(app.db)
-  // A baseline, so every faulted run has memory it could damage.
-  feed.publish()
-  const { body } = await postBrief(app.fetch, user.auth, { topic: TOPIC, depth: 'quick' })
-  expect((await waitForRun(app.fetch, user.auth, body.runId)).status).toBe('complete')
+  stubs = await startWithBaseline(TOPIC, feed)
+  ;({ app, openai, user } = stubs)
 })
 afterAll(() => stubs.stop())
 

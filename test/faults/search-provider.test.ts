@@ -4,9 +4,8 @@
 // has no doubled step, and the topic's memory loads intact: unchanged by a failed run, added to
 // once by a completed one. (Single provider calls: test/search-providers.test.ts.)
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { createTestAccount } from '#test/support/accounts.ts'
 import type { TestApp } from '#test/support/app.ts'
-import { type ProviderApp, pageFeed, startProviderApp } from '#test/support/provider-app.ts'
+import { type BaselineApp, pageFeed, startWithBaseline } from '#test/support/provider-app.ts'
 import { expectRunIntegrity, loadIntactMemory, memoryFingerprint } from '#test/support/run-integrity.ts'
 import { postBrief, waitForRun } from '#test/support/runs.ts'
 import type { StubExa, StubExaBehaviour } from '#test/support/stub-exa.ts'
@@ -15,25 +14,14 @@ const TOPIC = 'Sodium-ion batteries'
 
 // Each test adds a page, so each run has something new to read, synthesize and save.
 const feed = pageFeed(TOPIC, 'search')
-let stubs: ProviderApp
+let stubs: BaselineApp
 let app: TestApp
 let exa: StubExa
-let user: Awaited<ReturnType<typeof createTestAccount>>
+let user: BaselineApp['user']
 
 beforeAll(async () => {
-  stubs = await startProviderApp({
-    documents: feed.documents,
-    env: {
-      PROVIDER_TIMEOUT_SECONDS: '0.5',
-      RUN_DEADLINE_QUICK_SECONDS: '20',
-    },
-  })
-  ;({ app, exa } = stubs)
-  user = await createTestAccount(app.db)
-  // A baseline, so every faulted run has memory it could damage.
-  feed.publish()
-  const { body } = await postBrief(app.fetch, user.auth, { topic: TOPIC, depth: 'quick' })
-  expect((await waitForRun(app.fetch, user.auth, body.runId)).status).toBe('complete')
+  stubs = await startWithBaseline(TOPIC, feed)
+  ;({ app, exa, user } = stubs)
 })
 afterAll(() => stubs.stop())
 

@@ -1,6 +1,8 @@
 // The whole app with its real Exa and OpenAI clients pointed at stub servers that speak their wire
 // formats, for tests of runs against providers that misbehave on demand.
+import { createTestAccount } from '#test/support/accounts.ts'
 import { startTestApp, type TestApp } from '#test/support/app.ts'
+import { postBrief, waitForRun } from '#test/support/runs.ts'
 import { STUB_EXA_API_KEY, type StubExa, type StubExaDocument, startStubExa } from '#test/support/stub-exa.ts'
 import { type StubOpenAi, startStubOpenAi } from '#test/support/stub-openai.ts'
 
@@ -56,3 +58,22 @@ export function pageFeed(topic: string, path: string) {
     },
   }
 }
+
+/**
+ * For fault tests on one topic: the app on stub providers (each provider call given half a second),
+ * an account, and a completed baseline run, so every faulted run has memory it could damage.
+ */
+export async function startWithBaseline(topic: string, feed: ReturnType<typeof pageFeed>) {
+  const stubs = await startProviderApp({
+    documents: feed.documents,
+    env: { PROVIDER_TIMEOUT_SECONDS: '0.5', RUN_DEADLINE_QUICK_SECONDS: '20' },
+  })
+  const user = await createTestAccount(stubs.app.db)
+  feed.publish()
+  const { body } = await postBrief(stubs.app.fetch, user.auth, { topic, depth: 'quick' })
+  const baseline = await waitForRun(stubs.app.fetch, user.auth, body.runId)
+  if (baseline.status !== 'complete') throw new Error(`the baseline run ended ${baseline.status}`)
+  return { ...stubs, user }
+}
+
+export type BaselineApp = Awaited<ReturnType<typeof startWithBaseline>>
