@@ -4,10 +4,10 @@
 // server that had to be killed is stopped from its pid file.
 import { type ChildProcess, spawn } from 'node:child_process'
 import fs from 'node:fs'
-import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
+import { anyFreePort } from '#db/embedded.ts'
 import { projectRoot } from '#server/http/app-build.ts'
 
 export type ServerProcess = {
@@ -46,7 +46,7 @@ export function removeDataDir(dir: string): void {
 }
 
 export async function startServer(options: { dataDir: string; env: Record<string, string> }): Promise<ServerProcess> {
-  const port = await freePort()
+  const port = await anyFreePort()
   const logFile = path.join(options.dataDir, `server-${Date.now()}.log`)
   const logFd = fs.openSync(logFile, 'a')
   const child = spawn(process.execPath, [path.join(projectRoot, 'server/main.ts')], {
@@ -219,15 +219,4 @@ function tail(file: string, lines: number): string {
   } catch {
     return ''
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer()
-    server.once('error', reject)
-    server.listen({ port: 0, host: '127.0.0.1' }, () => {
-      const { port } = server.address() as net.AddressInfo
-      server.close(() => resolve(port))
-    })
-  })
 }

@@ -252,7 +252,8 @@ function portIsFree(port: number): Promise<boolean> {
   })
 }
 
-function anyFreePort(): Promise<number> {
+/** A port the OS says is free on 127.0.0.1 right now. */
+export function anyFreePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer()
     server.once('error', reject)

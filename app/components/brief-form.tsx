@@ -1,7 +1,9 @@
 // The new-brief form of the dashboard: every field of spec 2.1, validated on the server. Errors sit
 // next to their fields and what was typed comes back with them.
+
 import { useId } from 'react'
 import { Form, useNavigation } from 'react-router'
+import { optionsOf, REPORT_STYLE_LABELS, TIMEFRAME_LABELS } from '#app/components/brief-options.ts'
 import { ErrorText, Field, FormError, SelectField } from '#app/components/form.tsx'
 import { type FrameworkOption, FrameworkPicker } from '#app/components/framework-picker.tsx'
 import { LocalTime } from '#app/components/local-time.tsx'
@@ -35,19 +37,8 @@ const DEPTHS = [
   { value: 'deep', label: 'Deep', detail: 'About 6 searches and a follow-up round; aims for about 90 seconds.' },
 ]
 
-const TIMEFRAMES = [
-  { value: '7d', label: 'Last 7 days' },
-  { value: '30d', label: 'Last 30 days' },
-  { value: '90d', label: 'Last 90 days' },
-  { value: 'all', label: 'Any time' },
-]
-
-const REPORT_STYLES = [
-  { value: 'executive', label: 'Executive summary' },
-  { value: 'bullet', label: 'Bullet points by theme' },
-  { value: 'memo', label: 'Memo' },
-  { value: 'framework', label: 'Framework sections (needs a framework)' },
-]
+const TIMEFRAMES = optionsOf(TIMEFRAME_LABELS)
+const REPORT_STYLES = optionsOf({ ...REPORT_STYLE_LABELS, framework: 'Framework sections (needs a framework)' })
 
 export function BriefForm({
   frameworks,

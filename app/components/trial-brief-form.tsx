@@ -1,14 +1,11 @@
 // The trial's brief form: a topic, an optional objective and a timeframe. Depth and report style
 // are fixed for the trial (quick, executive), so they are not offered.
+
 import { Form, useNavigation } from 'react-router'
+import { optionsOf, TIMEFRAME_LABELS } from '#app/components/brief-options.ts'
 import { Field, FormError, SelectField, SubmitButton } from '#app/components/form.tsx'
 
-const TRIAL_TIMEFRAMES = [
-  { value: '7d', label: 'Last 7 days' },
-  { value: '30d', label: 'Last 30 days' },
-  { value: '90d', label: 'Last 90 days' },
-  { value: 'all', label: 'Any time' },
-] as const
+const TIMEFRAMES = optionsOf(TIMEFRAME_LABELS)
 
 export function TrialBriefForm({
   errors,
@@ -49,7 +46,7 @@ export function TrialBriefForm({
       <SelectField
         label="Timeframe"
         name="timeframe"
-        options={TRIAL_TIMEFRAMES}
+        options={TIMEFRAMES}
         defaultValue={values.timeframe ?? '30d'}
         error={errors.timeframe}
       />

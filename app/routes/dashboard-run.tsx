@@ -1,5 +1,6 @@
 import { data, Form, useNavigation } from 'react-router'
 import { AppShell } from '#app/components/app-shell.tsx'
+import { REPORT_STYLE_LABELS, TIMEFRAME_LABELS } from '#app/components/brief-options.ts'
 import { LocalTime } from '#app/components/local-time.tsx'
 import { ReportView } from '#app/components/report-view.tsx'
 import { StatusBadge } from '#app/components/status-badge.tsx'
@@ -78,19 +79,6 @@ export default function DashboardRun({ loaderData }: Route.ComponentProps) {
   )
 }
 
-const TIMEFRAMES: Record<string, string> = {
-  '7d': 'Last 7 days',
-  '30d': 'Last 30 days',
-  '90d': 'Last 90 days',
-  all: 'Any time',
-}
-const STYLES: Record<string, string> = {
-  executive: 'Executive summary',
-  bullet: 'Bullet points by theme',
-  memo: 'Memo',
-  framework: 'Framework sections',
-}
-
 function RunPage({ run, frameworkName, recurring, topicId, events: loadedEvents }: Route.ComponentProps['loaderData']) {
   const events = useRunEvents(
     `/dashboard/runs/${encodeURIComponent(run.runId)}/events`,
@@ -148,8 +136,8 @@ function RunPage({ run, frameworkName, recurring, topicId, events: loadedEvents 
             {brief.depth === 'quick' ? 'Quick (about 45 s)' : 'Deep (about 90 s)'}
             {brief.recurring ? ', every 7 days' : ''}
           </BriefItem>
-          <BriefItem term="Timeframe">{TIMEFRAMES[brief.timeframe] ?? brief.timeframe}</BriefItem>
-          <BriefItem term="Report style">{STYLES[brief.reportStyle] ?? brief.reportStyle}</BriefItem>
+          <BriefItem term="Timeframe">{TIMEFRAME_LABELS[brief.timeframe]}</BriefItem>
+          <BriefItem term="Report style">{REPORT_STYLE_LABELS[brief.reportStyle]}</BriefItem>
           <BriefItem term="Framework">{frameworkName ?? 'None'}</BriefItem>
           {brief.objective ? <BriefItem term="Objective">{brief.objective}</BriefItem> : null}
           {brief.focus ? <BriefItem term="Focus">{brief.focus}</BriefItem> : null}

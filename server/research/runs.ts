@@ -81,22 +81,40 @@ export async function getRun(db: Db, runId: string, accountId?: string): Promise
   return query.executeTakeFirst()
 }
 
-export function viewRun(ring: KeyRing, row: RunRow): RunView {
-  const brief = row.brief as Brief
-  const view: RunView = {
+type SummaryColumns = Pick<
+  RunRow,
+  'id' | 'brief' | 'status' | 'current_step' | 'source' | 'created_at' | 'finished_at' | 'error'
+>
+const SUMMARY_COLUMNS = [
+  'id',
+  'brief',
+  'status',
+  'current_step',
+  'source',
+  'created_at',
+  'finished_at',
+  'error',
+] as const
+
+/** What the run view and the run list both show of a run. */
+function summarizeRun(row: SummaryColumns) {
+  return {
     runId: row.id,
-    topic: brief.topic,
+    topic: (row.brief as Brief).topic,
     status: row.status,
     currentStep: row.status === 'running' ? row.current_step : null,
     source: row.source,
     createdAt: row.created_at.toISOString(),
     finishedAt: row.finished_at?.toISOString() ?? null,
-    brief,
+    ...(row.error ? { error: row.error } : {}),
   }
+}
+
+export function viewRun(ring: KeyRing, row: RunRow): RunView {
+  const view: RunView = { ...summarizeRun(row), brief: row.brief as Brief }
   if (row.status === 'complete' && row.report && row.report_key_id) {
     view.report = openJson<Report>(ring, { keyId: row.report_key_id, ciphertext: row.report }, reportData(row.id))
   }
-  if (row.error) view.error = row.error
   return view
 }
 
@@ -108,10 +126,7 @@ export async function listRuns(
   accountId: string,
   options: { limit: number; cursor?: string; status?: RunStatus; topicKey?: string },
 ): Promise<{ runs: RunListItem[]; nextCursor: string | null }> {
-  let query = db
-    .selectFrom('runs')
-    .select(['id', 'brief', 'status', 'current_step', 'source', 'created_at', 'finished_at', 'error'])
-    .where('account_id', '=', accountId)
+  let query = db.selectFrom('runs').select(SUMMARY_COLUMNS).where('account_id', '=', accountId)
   if (options.status) query = query.where('status', '=', options.status)
   if (options.topicKey) query = query.where('topic_key', '=', options.topicKey)
   if (options.cursor) {
@@ -134,18 +149,7 @@ export async function listRuns(
   return {
     runs: page.map((row) => {
       const brief = row.brief as Brief
-      return {
-        runId: row.id,
-        topic: brief.topic,
-        status: row.status,
-        currentStep: row.status === 'running' ? row.current_step : null,
-        source: row.source,
-        createdAt: row.created_at.toISOString(),
-        finishedAt: row.finished_at?.toISOString() ?? null,
-        depth: brief.depth,
-        recurring: brief.recurring,
-        ...(row.error ? { error: row.error } : {}),
-      }
+      return { ...summarizeRun(row), depth: brief.depth, recurring: brief.recurring }
     }),
     nextCursor: rows.length > options.limit ? (page.at(-1)?.id ?? null) : null,
   }
