@@ -71,6 +71,9 @@ test('the recurring page lists a series and pauses, resumes and stops it', async
   const seriesState = async () =>
     (await (await app.fetch(`/api/series/${seriesId}`, { headers: user.auth })).json()).state
 
+  const one = await (await app.fetch(`/api/series/${seriesId}`, { headers: user.auth })).json()
+  expect(one).toMatchObject({ seriesId, state: 'running', lastRunId: body.runId })
+
   const listed = await page('/dashboard/series', cookie)
   expect(listed.status).toBe(200)
   expect(listed.html).toContain('weekly grid storage')

@@ -1,7 +1,7 @@
 // Recurring briefs. When a run of a series ends, the next slot is scheduled as a pg-boss job with
 // startAfter: nothing waits in memory for 7 days, and a restart or deploy loses nothing. A slot runs
 // at most once: the wake job has a singleton key per slot, and runs has a unique (series_id, slot).
-import { sql } from 'kysely'
+import { type SqlBool, sql } from 'kysely'
 import type { Db } from '#db/database.ts'
 import type { SeriesStatus } from '#db/schema.ts'
 import { notifyAccountChanged } from '#server/events/run-events.ts'
@@ -128,11 +128,12 @@ export async function recurringInfo(db: Db, seriesId: string): Promise<Recurring
   }
 }
 
-export async function listSeries(db: Db, accountId: string): Promise<SeriesView[]> {
-  const rows = await db
+/** The account's series with what a view needs: its latest run, and whether a run is going now. */
+function seriesRows(db: Db, accountId: string) {
+  return db
     .selectFrom('series')
     .selectAll('series')
-    .select((eb) =>
+    .select((eb) => [
       eb
         .selectFrom('runs')
         .select('runs.id')
@@ -140,45 +141,51 @@ export async function listSeries(db: Db, accountId: string): Promise<SeriesView[
         .orderBy('runs.created_at', 'desc')
         .limit(1)
         .as('last_run_id'),
-    )
-    .where('account_id', '=', accountId)
-    .orderBy('created_at', 'desc')
-    .execute()
-  return Promise.all(rows.map(async (row) => viewSeries(db, row)))
+      eb
+        .exists(
+          eb
+            .selectFrom('runs')
+            .select('runs.id')
+            .whereRef('runs.series_id', '=', 'series.id')
+            .where('runs.status', '=', 'running'),
+        )
+        .as('running'),
+    ])
+    .where('series.account_id', '=', accountId)
 }
 
-async function viewSeries(
-  db: Db,
-  row: {
-    id: string
-    brief: unknown
-    status: SeriesStatus
-    next_run_at: Date | null
-    created_at: Date
-    last_run_id?: string | null
-  },
-): Promise<SeriesView> {
+type SeriesViewRow = {
+  id: string
+  brief: unknown
+  status: SeriesStatus
+  next_run_at: Date | null
+  created_at: Date
+  last_run_id: string | null
+  running: SqlBool
+}
+
+function viewSeries(row: SeriesViewRow): SeriesView {
   const brief = row.brief as Brief
   return {
     seriesId: row.id,
     topic: brief.topic,
     brief,
-    state: await seriesState(db, row.id, row.status),
+    state: row.status !== 'active' ? row.status : row.running ? 'running' : 'sleeping',
     nextRunAt: row.next_run_at?.toISOString() ?? null,
     createdAt: row.created_at.toISOString(),
     lastRunId: row.last_run_id ?? null,
   }
 }
 
+export async function listSeries(db: Db, accountId: string): Promise<SeriesView[]> {
+  const rows = await seriesRows(db, accountId).orderBy('series.created_at', 'desc').execute()
+  return rows.map(viewSeries)
+}
+
 export async function getSeries(db: Db, seriesId: string, accountId: string): Promise<SeriesView | undefined> {
   if (!UUID.test(seriesId)) return undefined
-  const row = await db
-    .selectFrom('series')
-    .selectAll()
-    .where('id', '=', seriesId)
-    .where('account_id', '=', accountId)
-    .executeTakeFirst()
-  return row ? viewSeries(db, row) : undefined
+  const row = await seriesRows(db, accountId).where('series.id', '=', seriesId).executeTakeFirst()
+  return row ? viewSeries(row) : undefined
 }
 
 /** Pause (no further starts) or resume (the next start comes back, at its old time or now). */
