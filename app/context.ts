@@ -5,6 +5,7 @@
 // and the bundle each load this file, and both must use the same key objects.
 import { createContext, type RouterContext } from 'react-router'
 import type { Db } from '#db/database.ts'
+import type { Account } from '#server/auth/accounts.ts'
 import type { ApiKeyVerifier } from '#server/auth/api-keys.ts'
 import type { Config } from '#server/config.ts'
 import type { EventHub } from '#server/events/hub.ts'
@@ -28,7 +29,13 @@ export type AppServices = {
   localAccountId: string | undefined
 }
 /** Per request: its id, the CSP nonce, and the client address (as TRUST_PROXY allows) for rate limits. */
-export type RequestInfo = { requestId: string; nonce: string; ip: string }
+export type RequestInfo = {
+  requestId: string
+  nonce: string
+  ip: string
+  /** The session's account, looked up once per request however many loaders ask (see session.server.ts). */
+  account?: Promise<Account | undefined>
+}
 
 type Keys = { services: RouterContext<AppServices>; request: RouterContext<RequestInfo> }
 const store = globalThis as typeof globalThis & { __sextantContextKeys?: Keys }

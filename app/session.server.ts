@@ -1,6 +1,6 @@
 // Cookie sessions for pages. getAccount returns undefined; requireAccount redirects to /login.
 import { type RouterContextProvider, redirect } from 'react-router'
-import { servicesContext } from '#app/context.ts'
+import { requestInfoContext, servicesContext } from '#app/context.ts'
 import type { Account } from '#server/auth/accounts.ts'
 import {
   clearedSessionCookie,
@@ -14,7 +14,14 @@ import {
 
 type Args = { request: Request; context: Readonly<RouterContextProvider> }
 
-export async function getAccount({ request, context }: Args): Promise<Account | undefined> {
+export function getAccount({ request, context }: Args): Promise<Account | undefined> {
+  // The root loader (for the header) and the page's loader both ask, in the same request.
+  const info = context.get(requestInfoContext)
+  info.account ??= lookUpAccount(request, context)
+  return info.account
+}
+
+async function lookUpAccount(request: Request, context: Args['context']): Promise<Account | undefined> {
   const token = readCookie(request.headers.get('cookie'), SESSION_COOKIE)
   if (!token) return undefined
   return getSessionAccount(context.get(servicesContext).db, token)
