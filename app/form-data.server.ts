@@ -7,6 +7,6 @@ export async function readFormData(request: Request): Promise<FormData> {
   try {
     return await request.formData()
   } catch {
-    throw data('Send the form as application/x-www-form-urlencoded or multipart/form-data.', { status: 400 })
+    throw data('Send the form as application/x-www-form-urlencoded.', { status: 400 })
   }
 }
