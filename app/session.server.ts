@@ -35,11 +35,17 @@ export async function requireAccount(args: Args): Promise<Account> {
 }
 
 /** Only our own paths: an absolute or protocol-relative URL here would be an open redirect. */
+/**
+ * Where to go after logging in: only a path of this site. The target is parsed as a browser would
+ * (tabs and newlines dropped, backslashes read as slashes), so "/\t/evil.test" is seen for the
+ * other host it is; the answer is the parsed, percent-encoded path, always a valid Location.
+ */
 export function safeRedirect(target: FormDataEntryValue | string | null | undefined, fallback = '/dashboard'): string {
-  if (typeof target !== 'string' || !target.startsWith('/') || target.startsWith('//') || target.startsWith('/\\')) {
-    return fallback
-  }
-  return target
+  if (typeof target !== 'string' || !target.startsWith('/')) return fallback
+  const ours = 'http://sextant.invalid'
+  const url = URL.parse(target, ours)
+  if (!url || url.origin !== ours) return fallback
+  return `${url.pathname}${url.search}${url.hash}`
 }
 
 function isSecure(request: Request, context: Args['context']): boolean {
