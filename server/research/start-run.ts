@@ -45,16 +45,13 @@ export async function startRun(
       priorRunCount: runCount,
       deadlineAt: new Date(Date.now() + seconds * 1000),
     })
+    // In the same transaction as the job: a worker that takes the job at once still finds
+    // run_started first in the log.
+    await appendRunEvent(trx, { runId: id, type: 'run_started', data: { depth: brief.depth, source: brief.source } })
     await deps.jobs.sendInTransaction(trx, RESEARCH_QUEUE, { runId: id })
     return id
   }
   const runId = options.trx ? await insert(options.trx) : await deps.db.transaction().execute(insert)
-  // In the caller's transaction when there is one: the run row is not visible outside it yet.
-  await appendRunEvent(options.trx ?? deps.db, {
-    runId,
-    type: 'run_started',
-    data: { depth: brief.depth, source: brief.source },
-  })
   deps.jobs.wake(RESEARCH_QUEUE)
   return { runId, status: 'running', hasMemory: memory !== null, runCount }
 }
