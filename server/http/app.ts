@@ -4,6 +4,7 @@ import express from 'express'
 import type { AppServices } from '#app/context.ts'
 import { apiRouter } from '#server/http/api/router.ts'
 import { healthRoutes } from '#server/http/health.ts'
+import { oauthDiscoveryRoutes } from '#server/http/oauth-discovery.ts'
 import { limitPageBodies } from '#server/http/page-body-limit.ts'
 import { pageEventRoutes } from '#server/http/page-events.ts'
 import { problemErrorHandler } from '#server/http/problem.ts'
@@ -23,6 +24,7 @@ export function createHttpApp(services: AppServices, options: { version: string;
 
   app.use('/api', apiRouter(services))
   app.use(pageEventRoutes(services))
+  app.use(oauthDiscoveryRoutes())
   app.use(limitPageBodies())
   app.use(requireSameOrigin())
   app.use(options.pages.router)
