@@ -1,6 +1,7 @@
 // Turns a synthesis into the report a run returns (spec 2.3): citations checked against the sources
 // this run read and renumbered from 1, the summary written in the brief's style, and the delta
 // against what memory already held.
+import { contentTerms, findingSignature, foldPlural, STOPWORDS, sameFinding } from '#server/claims/terms.ts'
 import { wordTokens } from '#server/memory/search.ts'
 import { topicKey } from '#server/memory/topic-key.ts'
 import type { FrameworkLens, ReportStyle, SourceForSynthesis, Synthesis } from '#server/providers/types.ts'
@@ -26,13 +27,8 @@ export type BuildReportInput = {
 /** What a framework section says when nothing in the run supports it. */
 export const NO_EVIDENCE = "No evidence in this run's sources."
 
-/** What makes two findings "the same" for the delta and for the extractive synthesizer's dedupe. */
-export type FindingSignature = { normalized: string; terms: ReadonlySet<string> }
-
 type CleanFinding = { text: string; sourceIds: number[] }
 
-/** Two findings sharing this share of their content words say the same thing in other words. */
-const SAME_FINDING_JACCARD = 0.7
 const SNIPPET_CHARACTERS = 240
 /** Fewer findings than this read better as one list than as themes of one or two. */
 const MIN_FINDINGS_FOR_THEMES = 5
@@ -42,25 +38,9 @@ const MAX_THEMES = 4
 // markdown link's text ("[2024](https://...)"), not a citation.
 const CITATION_RUN = /([ \t]*)((?:\[\s*\d+(?:\s*[,;]\s*\d+)*\s*\](?!\())+)/g
 const DIGITS = /\d+/g
-const TRAILING_PUNCTUATION = /[\s\p{P}]+$/u
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}/
 // A hyphen inside a word ("air-source"), not a minus sign ("-25") or a dash between spaces.
 const COMPOUND_HYPHEN = /(?<=[\p{L}\p{N}])-(?=[\p{L}\p{N}])/gu
-
-// Words too common to say what a sentence is about: English function words. English only: other
-// languages keep every word, which costs precision there but never drops a meaningful word.
-const STOPWORDS = new Set(
-  (
-    'a about above across after again against all along also although am among an and any are around as at be ' +
-    'because been before being below between both but by can could did do does down during each either even ' +
-    'ever every few for from further had has have he her here hers him his how however i if in into is it its ' +
-    'just may me might more most much must my near neither new no nor not now of off often on once one only ' +
-    'onto or other our ours out over own per rather said same says she should since so some still such than ' +
-    'that the their theirs them then there these they this those though through thus to too toward towards two ' +
-    'under unless until up upon us very via was we were what when where whether which while who whom whose why ' +
-    'will with within without would yet you your'
-  ).split(' '),
-)
 
 // Words that carry meaning in a sentence but not in a theme: two findings both saying "year" or
 // "three" have nothing in common worth naming. Numbers are left out too (see themeTerms).
@@ -143,35 +123,6 @@ export function citationNumbers(markdown: string): number[] {
   return numbers
 }
 
-export function findingSignature(text: string): FindingSignature {
-  return {
-    normalized: topicKey(stripCitations(text)).replace(TRAILING_PUNCTUATION, ''),
-    terms: new Set(contentTerms(text)),
-  }
-}
-
-/** Same normalized text, or content-word Jaccard >= 0.7. */
-export function sameFinding(x: FindingSignature, y: FindingSignature): boolean {
-  if (x.normalized === y.normalized) return true
-  if (x.terms.size === 0 || y.terms.size === 0) return false
-  let shared = 0
-  for (const term of x.terms) if (y.terms.has(term)) shared += 1
-  return shared / (x.terms.size + y.terms.size - shared) >= SAME_FINDING_JACCARD
-}
-
-/**
- * The words that carry a text's meaning, in order: word tokens without English stopwords or lone
- * Latin letters, with a light plural fold so "batteries" meets "battery" and "costs" meets "cost".
- */
-export function contentTerms(text: string): string[] {
-  const terms: string[] = []
-  for (const token of wordTokens(stripCitations(text))) {
-    if (STOPWORDS.has(token) || /^[a-z]$/.test(token)) continue
-    terms.push(foldPlural(token))
-  }
-  return terms
-}
-
 /** A word that can name a theme, folded as contentTerms folds it, and as the text wrote it. */
 export type ThemeWord = { term: string; word: string }
 
@@ -201,13 +152,6 @@ export function themeWords(text: string, excluded: ReadonlySet<string> = new Set
 
 function isThemePart(token: string): boolean {
   return !STOPWORDS.has(token) && !THEME_STOPWORDS.has(token) && !/\p{N}/u.test(token) && !/^[a-z]{1,2}$/.test(token)
-}
-
-function foldPlural(token: string): string {
-  if (!/^[a-z]{4,}$/.test(token)) return token
-  if (token.endsWith('ies')) return `${token.slice(0, -3)}y`
-  if (token.endsWith('s') && !/(ss|us|is)$/.test(token)) return token.slice(0, -1)
-  return token
 }
 
 function cleanFindings(findings: Synthesis['findings'], cited: (id: number) => number | undefined): CleanFinding[] {

@@ -1,16 +1,12 @@
 // The language model used when none is configured. It writes nothing of its own: findings are
 // sentences taken from the sources, ranked against the brief, each cited to the source it came from.
+
+import { renderedText } from '#server/claims/quote.ts'
+import { contentTerms, type FindingSignature, findingSignature, sameFinding } from '#server/claims/terms.ts'
 import { wordTokens } from '#server/memory/search.ts'
 import type { Finding, LanguageModel, Synthesis, SynthesisInput, Usage } from '#server/providers/types.ts'
 import { fallbackPlan } from '#server/research/fallback-plan.ts'
-import {
-  contentTerms,
-  type FindingSignature,
-  findingSignature,
-  NO_EVIDENCE,
-  sameFinding,
-  themeWords,
-} from '#server/research/report.ts'
+import { NO_EVIDENCE, themeWords } from '#server/research/report.ts'
 
 // A fixed locale so sentence breaks do not depend on the host's default.
 const sentenceSegmenter = new Intl.Segmenter('en', { granularity: 'sentence' })
@@ -25,9 +21,6 @@ const SAME_SOURCE_DECAY = 0.75
 const TARGET_COVERAGE = 0.5
 const MAX_THEMES = 3
 
-// Footnote markers pages carry ("[12]", "[a]", "[citation needed]"): left in, they would read as
-// citations of this run's sources.
-const FOOTNOTE = /\[\s*(?:\d+(?:\s*[,;–-]\s*\d+)*|[a-z]|citation needed)\s*\]/giu
 // Markdown that is not prose. Front matter is a `---` block of `key: value` lines at the very top.
 const FRONT_MATTER_FENCE = /^(?:---|\.\.\.)$/u
 const FRONT_MATTER_FIELD = /^[a-z_][\w-]*:(?:\s|$)/u
@@ -38,9 +31,6 @@ const RULE = /^(?:[-=*_]\s*){3,}$/u
 const TABLE_ROW = /^\|/u
 const LIST_MARKER = /^(?:[-*+•·]|\d{1,3}[.)])\s+/u
 const QUOTE_MARKER = /^(?:>\s?)+/u
-const IMAGE = /!\[[^\]]*\]\([^)]*\)/gu
-const LINK = /\[([^\]]*)\]\([^)]*\)/gu
-const EMPHASIS = /\*\*|__|`/gu
 // A sentence opens with a capital, a digit, a currency sign or a quote, or with a letter of a script
 // that has no case (Chinese, Arabic, Hebrew...); it closes with terminal punctuation, maybe followed
 // by a closing quote or bracket. An ellipsis does not close one: it marks text that was cut.
@@ -176,15 +166,17 @@ function sentenceCandidates(sources: SynthesisInput['sources']): Candidate[] {
  * text's longest (a title without `#`) stand as paragraphs of their own.
  */
 export function proseParagraphs(text: string): string[] {
-  // Links keep their text; footnotes go before segmenting, or ICU breaks inside "2026.[3] The".
-  const lines = withoutFrontMatter(text.replace(IMAGE, '').replace(LINK, '$1').replace(FOOTNOTE, ''))
+  // As a reader sees it (links keep their text, no emphasis), and footnotes ("[12]", which would read
+  // as citations of this run's sources) go before segmenting, or ICU breaks inside "2026.[3] The".
+  // The quote check reads pages the same way, so every sentence taken here is found there.
+  const lines = withoutFrontMatter(renderedText(text))
     .split(/\r?\n/)
     .map((line) => line.replace(/\s+/g, ' ').trim())
   const longest = Math.max(0, ...lines.map((line) => line.length))
   const paragraphs: string[] = []
   let current: string[] = []
   const flush = () => {
-    const paragraph = current.join(' ').replace(EMPHASIS, '').replace(/\s+/g, ' ').trim()
+    const paragraph = current.join(' ').replace(/\s+/g, ' ').trim()
     if (paragraph) paragraphs.push(paragraph)
     current = []
   }

@@ -1,0 +1,148 @@
+import fc from 'fast-check'
+import { expect, test } from 'vitest'
+import { classifyClaims, type KnownClaim } from '#server/claims/classify.ts'
+import { compareStatements, extractStatements } from '#server/claims/figures.ts'
+import { locateQuote, preparePage } from '#server/claims/quote.ts'
+import { opposed, polarity, subjectTerms } from '#server/claims/subject.ts'
+import { type VerifiedClaim, verifyClaims } from '#server/claims/verify.ts'
+
+test('a quote is found through changes of spacing, quote marks, dashes and case, and nothing else', () => {
+  const page = preparePage('The agency said:  “Cells now cost $80/kWh — down from $90.”\nThat is **new**.')
+  expect(locateQuote('cells now cost $80/kWh - down from $90.', page)).toBe('Cells now cost $80/kWh — down from $90.')
+  expect(locateQuote('The agency said: "Cells now cost', page)).toBe('The agency said:  “Cells now cost')
+  expect(locateQuote('That is new.', page)).toBe('That is new.')
+  expect(locateQuote('cells now cost $70/kWh - down from $90.', page)).toBeUndefined()
+  expect(locateQuote('cells now costs $80/kWh', page)).toBeUndefined()
+  expect(locateQuote('', page)).toBeUndefined()
+  expect(locateQuote('$80', page)).toBeUndefined()
+})
+
+test('any span of a page is found in it, whatever its spacing and case', () => {
+  fc.assert(
+    fc.property(
+      fc.array(fc.constantFrom('cells', 'cost', '$80', '“quoted”', 'a—b', 'Ünïcode', 'x'), {
+        minLength: 8,
+        maxLength: 30,
+      }),
+      fc.nat(),
+      fc.nat(),
+      (words, a, b) => {
+        const page = words.join(' \n ')
+        const start = a % words.length
+        const end = Math.min(words.length, start + 3 + (b % 6))
+        const quote = words.slice(start, end).join(' ').toUpperCase()
+        if (quote.replace(/\s/g, '').length < 12) return
+        expect(locateQuote(quote, preparePage(page))).toBeDefined()
+      },
+    ),
+  )
+})
+
+test('figures compare equal across wordings and units, and differ when a value changes', () => {
+  const a = extractStatements('Sodium-ion cells cost $80/kWh in March 2026.')
+  expect(a).toEqual({ figures: [{ value: 80, unit: 'usd/kwh' }], dates: ['2026-03'] })
+  for (const wording of ['Cells cost 80 dollars per kWh.', 'Cells cost USD 80 per kilowatt-hour.']) {
+    expect(extractStatements(wording).figures).toEqual(a.figures)
+  }
+  expect(extractStatements('Revenue reached $1.2 billion in Q3 2025.')).toEqual({
+    figures: [{ value: 1.2e9, unit: 'usd' }],
+    dates: ['2025-Q3'],
+  })
+  expect(extractStatements('Prices fell 18% and 4.5 percentage points.').figures).toEqual([
+    { value: 18, unit: '%' },
+    { value: 4.5, unit: 'pp' },
+  ])
+  expect(extractStatements('Cells now cost $80.').dates).toEqual([]) // "now" is no date
+  expect(compareStatements(a, extractStatements('cells cost $90/kWh'))).toMatchObject({ figuresDiffer: true })
+  expect(compareStatements(a, extractStatements('cells cost $80/kWh in 2026'))).toEqual({
+    figuresDiffer: false,
+    datesDiffer: false,
+    comparable: true,
+  })
+  expect(compareStatements(a, extractStatements('launch in April 2026'))).toMatchObject({ datesDiffer: true })
+})
+
+test('subjects leave out figures, negation and direction; polarity reads them', () => {
+  expect(subjectTerms('Sales of heat pumps rose 12% in 2026')).toEqual(subjectTerms('Sales of heat pumps fell 3%'))
+  expect(opposed(polarity('Sales rose'), polarity('Sales fell'))).toBe(true)
+  expect(opposed(polarity('The merger was approved'), polarity('The merger was not approved'))).toBe(true)
+  expect(opposed(polarity('Sales did not fall'), polarity('Sales rose'))).toBe(false)
+  expect(opposed(polarity('The plant opened'), polarity('The plant opened on time'))).toBe(false)
+})
+
+const page = {
+  id: 1,
+  text: 'Sodium-ion cells cost $80/kWh in March 2026, the agency said. The plant will not open before 2028.',
+}
+const other = { id: 2, text: 'Heat pumps outsold gas boilers in Norway for the third year running.' }
+
+test('a claim is shown only with a quote on a page it cites; miscited quotes go to the page that has them', () => {
+  const { claims, integrity } = verifyClaims(
+    [
+      { text: 'Cells cost $80/kWh.', quote: 'Sodium-ion cells cost $80/kWh in March 2026', sourceIds: [1] },
+      { text: 'Heat pumps lead in Norway.', quote: 'Heat pumps outsold gas boilers in Norway', sourceIds: [1] },
+      { text: 'Cells cost $70/kWh.', quote: 'Sodium-ion cells cost $70/kWh in March 2026', sourceIds: [1] },
+      { text: 'Cells cost $70/kWh.', quote: 'Sodium-ion cells cost $80/kWh in March 2026', sourceIds: [1] },
+      { text: 'The plant will open in 2028.', quote: 'The plant will not open before 2028.', sourceIds: [1] },
+      { text: 'Something.', quote: '', sourceIds: [1] },
+      { text: 'Out of range.', quote: 'Wind farms in Denmark drew no bids', sourceIds: [99] },
+      { text: 'Out of range, on a page.', quote: 'the agency said. The plant', sourceIds: [99] },
+    ],
+    [page, other, { id: 3, text: '' }],
+  )
+  expect(claims.map((claim) => [claim.text, claim.sourceIds])).toEqual([
+    ['Cells cost $80/kWh.', [1]],
+    ['Heat pumps lead in Norway.', [2]],
+    ['Out of range, on a page.', [1]],
+  ])
+  expect(claims[0]?.quote).toBe('Sodium-ion cells cost $80/kWh in March 2026')
+  expect(integrity).toEqual({ claims: 8, shown: 3, droppedUnsupported: 5, recited: 2 })
+})
+
+function known(id: string, text: string): KnownClaim {
+  const [claim] = verifyClaims([{ text, quote: text, sourceIds: [1] }], [{ id: 1, text }]).claims as [VerifiedClaim]
+  return { id, text, quote: text, statements: claim.statements, subject: claim.subject, polarity: claim.polarity }
+}
+
+function fresh(text: string): VerifiedClaim {
+  return verifyClaims([{ text, quote: text, sourceIds: [1] }], [{ id: 1, text }]).claims[0] as VerifiedClaim
+}
+
+test('the rules tell a changed figure, a contradiction and a restatement from something new', async () => {
+  const memory = [
+    known('a', 'Sodium-ion cells cost $90/kWh at the end of 2025.'),
+    known('b', 'The regulator approved the Northvolt merger in January 2026.'),
+    known('c', 'Heat pumps outsold gas boilers in Norway for the third year running.'),
+  ]
+  const result = await classifyClaims(
+    [
+      fresh('Sodium-ion cells cost $80/kWh at the end of 2025.'),
+      fresh('The regulator did not approve the Northvolt merger in January 2026.'),
+      fresh('Heat pumps outsold gas boilers in Norway for the third year running.'),
+      fresh('Offshore wind auctions in Denmark drew no bids this spring.'),
+    ],
+    memory,
+  )
+  expect(result.map((item) => [item.class, item.match?.id])).toEqual([
+    ['updated', 'a'],
+    ['contradicted', 'b'],
+    ['confirmed', 'c'],
+    ['new', undefined],
+  ])
+})
+
+test('a judge that confirms a changed figure, or calls a verbatim restatement new, is overruled', async () => {
+  const memory = [
+    known('a', 'Sodium-ion cells cost $90/kWh at the end of 2025.'),
+    known('c', 'Heat pumps outsold gas boilers in Norway.'),
+  ]
+  const result = await classifyClaims(
+    [fresh('Sodium-ion cells cost $80/kWh at the end of 2025.'), fresh('Heat pumps outsold gas boilers in Norway.')],
+    memory,
+    async (items) =>
+      items.map((_, index) =>
+        index === 0 ? { index, class: 'confirmed', candidate: 0 } : { index, class: 'new', candidate: null },
+      ),
+  )
+  expect(result.map((item) => item.class)).toEqual(['updated', 'confirmed'])
+})

@@ -1,0 +1,168 @@
+// What changed: each claim of a run is compared with what memory holds and classified as new,
+// updated (same subject, another figure or date), contradicted (the opposite statement) or confirmed
+// (memory already holds it). Candidates come from the claims' subjects (and from embeddings when a
+// model server provides them); a model judges them in one batched call when there is one, and rules
+// that read figures, dates and negation judge otherwise. The rules also guard the model: a claim whose
+// figures differ from its match is never confirmed, and a near-verbatim restatement is never new.
+import { compareStatements, type Statements } from '#server/claims/figures.ts'
+import { normalizeForQuote } from '#server/claims/quote.ts'
+import { opposed, type Polarity } from '#server/claims/subject.ts'
+import type { VerifiedClaim } from '#server/claims/verify.ts'
+
+export type ClaimClass = 'new' | 'updated' | 'contradicted' | 'confirmed'
+
+/** What classification needs of a claim memory holds. */
+export type KnownClaim = {
+  id: string
+  text: string
+  quote: string
+  statements: Statements
+  subject: string[]
+  polarity: Polarity
+  /** A unit vector (embeddings), when one was computed with the model in use. */
+  vector?: number[]
+}
+
+export type Classified<K extends KnownClaim> = { claim: VerifiedClaim; class: ClaimClass; match?: K }
+
+/** One claim and the memory claims it might repeat, for a judge. */
+export type JudgeItem = { claim: { text: string; quote: string }; candidates: Array<{ text: string; quote: string }> }
+/** A judge's answer for item `index`: its class, and which candidate it matches (null for new). */
+export type Verdict = { index: number; class: ClaimClass; candidate: number | null }
+export type Judge = (items: JudgeItem[]) => Promise<Verdict[]>
+
+/** Candidates shown to a judge per claim. */
+export const MAX_CANDIDATES = 4
+/** Subject overlap (IDF-weighted Jaccard) at which two claims are about one thing. */
+const SAME_SUBJECT = 0.5
+/** Overlap at which two claims stating the same figures are one fact in other words. */
+const RELATED_SUBJECT = 0.25
+/** Below this, a memory claim is no candidate at all. */
+const MIN_CANDIDATE = 0.12
+const MIN_COSINE = 0.55
+
+type Candidate<K> = { known: K; lexical: number; cosine: number }
+
+/**
+ * Classifies a run's claims against memory. `judge` (the model) is asked once about every claim that
+ * has candidates; when it fails or answers nonsense, the rules decide.
+ */
+export async function classifyClaims<K extends KnownClaim>(
+  claims: Array<VerifiedClaim & { vector?: number[] }>,
+  memory: K[],
+  judge?: Judge,
+): Promise<Classified<K>[]> {
+  const weight = idfWeights([...claims.map((claim) => claim.subject), ...memory.map((known) => known.subject)])
+  const byQuote = new Map<string, K>()
+  for (const known of memory) {
+    for (const text of [known.quote, known.text]) if (text) byQuote.set(normalizeForQuote(text).text, known)
+  }
+  const candidates = claims.map((claim) => candidatesFor(claim, memory, weight))
+  const asked = claims.map((_, index) => index).filter((index) => (candidates[index]?.length ?? 0) > 0)
+  let verdicts = new Map<number, Verdict>()
+  if (judge && asked.length > 0) {
+    const items = asked.map((index) => ({
+      claim: { text: claims[index]?.text ?? '', quote: claims[index]?.quote ?? '' },
+      candidates: (candidates[index] ?? []).map(({ known }) => ({ text: known.text, quote: known.quote })),
+    }))
+    try {
+      verdicts = new Map((await judge(items)).map((verdict) => [asked[verdict.index] as number, verdict]))
+    } catch {
+      verdicts = new Map() // the rules decide
+    }
+  }
+
+  return claims.map((claim, index) => {
+    const found = candidates[index] ?? []
+    const restated = byQuote.get(normalizeForQuote(claim.quote).text) ?? byQuote.get(normalizeForQuote(claim.text).text)
+    if (restated) return guarded(claim, 'confirmed', restated)
+    const ruled = ruleVerdict(claim, found)
+    const verdict = verdicts.get(index)
+    const chosen = verdict?.candidate == null ? undefined : found[verdict.candidate]
+    if (!verdict || (verdict.class !== 'new' && !chosen)) return guarded(claim, ruled.class, ruled.match)
+    // The model's "new" does not stand against a same-subject match the rules are sure of.
+    if (verdict.class === 'new') {
+      return ruled.sure ? guarded(claim, ruled.class, ruled.match) : { claim, class: 'new' as const }
+    }
+    return guarded(claim, verdict.class, chosen?.known)
+  })
+}
+
+/** The rules' verdict on the best candidate; `sure` when the subjects are plainly the same. */
+function ruleVerdict<K extends KnownClaim>(
+  claim: VerifiedClaim,
+  found: Candidate<K>[],
+): { class: ClaimClass; match?: K; sure: boolean } {
+  // Embeddings may rank first a candidate the words do not support; the rules go by the words.
+  const best = found.reduce<Candidate<K> | undefined>(
+    (top, next) => (!top || next.lexical > top.lexical ? next : top),
+    undefined,
+  )
+  if (!best || best.lexical < RELATED_SUBJECT) return { class: 'new', sure: false }
+  const comparison = compareStatements(claim.statements, best.known.statements)
+  const differs = comparison.figuresDiffer || comparison.datesDiffer
+  if (best.lexical >= SAME_SUBJECT) {
+    if (opposed(claim.polarity, best.known.polarity) && !comparison.figuresDiffer) {
+      return { class: 'contradicted', match: best.known, sure: true }
+    }
+    return { class: differs ? 'updated' : 'confirmed', match: best.known, sure: true }
+  }
+  // Related but not plainly the same subject: the same figures make it the same fact reworded.
+  if (comparison.comparable && !differs && !opposed(claim.polarity, best.known.polarity)) {
+    return { class: 'confirmed', match: best.known, sure: false }
+  }
+  return { class: 'new', sure: false }
+}
+
+/** Rules no judge may break: confirmed means the same figures, updated means a figure changed. */
+function guarded<K extends KnownClaim>(claim: VerifiedClaim, verdict: ClaimClass, match: K | undefined): Classified<K> {
+  if (!match || verdict === 'new') return { claim, class: 'new' }
+  const comparison = compareStatements(claim.statements, match.statements)
+  const differs = comparison.figuresDiffer || comparison.datesDiffer
+  const against = opposed(claim.polarity, match.polarity)
+  if (verdict === 'confirmed' && differs) return { claim, class: against ? 'contradicted' : 'updated', match }
+  if (verdict === 'updated' && !differs) return { claim, class: against ? 'contradicted' : 'confirmed', match }
+  return { claim, class: verdict, match }
+}
+
+function candidatesFor<K extends KnownClaim>(
+  claim: VerifiedClaim & { vector?: number[] },
+  memory: K[],
+  weight: (term: string) => number,
+): Candidate<K>[] {
+  const scored: Candidate<K>[] = []
+  for (const known of memory) {
+    const lexical = weightedJaccard(claim.subject, known.subject, weight)
+    const cosine = claim.vector && known.vector ? dot(claim.vector, known.vector) : 0
+    if (lexical >= MIN_CANDIDATE || cosine >= MIN_COSINE) scored.push({ known, lexical, cosine })
+  }
+  return scored
+    .sort((a, b) => Math.max(b.lexical, b.cosine) - Math.max(a.lexical, a.cosine) || b.lexical - a.lexical)
+    .slice(0, MAX_CANDIDATES)
+}
+
+function idfWeights(documents: string[][]): (term: string) => number {
+  const frequency = new Map<string, number>()
+  for (const terms of documents) for (const term of new Set(terms)) frequency.set(term, (frequency.get(term) ?? 0) + 1)
+  const total = documents.length
+  return (term) => Math.log(1 + total / (frequency.get(term) ?? 1))
+}
+
+function weightedJaccard(a: string[], b: string[], weight: (term: string) => number): number {
+  const right = new Set(b)
+  let shared = 0
+  let union = 0
+  for (const term of new Set(a)) {
+    const w = weight(term)
+    union += w
+    if (right.has(term)) shared += w
+  }
+  for (const term of right) if (!a.includes(term)) union += weight(term)
+  return union === 0 ? 0 : shared / union
+}
+
+function dot(a: number[], b: number[]): number {
+  let sum = 0
+  for (let i = 0; i < Math.min(a.length, b.length); i++) sum += (a[i] as number) * (b[i] as number)
+  return sum
+}

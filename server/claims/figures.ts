@@ -1,0 +1,286 @@
+// The figures and dates a claim states, normalised so that two wordings of one figure compare equal
+// ("$80/kWh", "80 dollars per kWh", "USD 80 per kilowatt-hour") and two figures of one kind with
+// different values do not ("$90/kWh"). Dates come from chrono-node (absolute dates only, at the
+// precision the text gives) plus quarters, halves and bare years, which it does not read.
+import * as chrono from 'chrono-node'
+import { stemmer } from 'stemmer'
+
+/** A number with its unit: "usd/kwh" 80, "%" 18, "gw" 3.5, "job" 1200, "" for a bare count. */
+export type Figure = { value: number; unit: string }
+
+/** "2026", "2026-03", "2026-03-04", "2026-Q3" or "2026-H1". */
+export type DateMention = string
+
+export type Statements = { figures: Figure[]; dates: DateMention[] }
+
+const NUMBER = String.raw`\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?`
+const NUMBER_AT = new RegExp(String.raw`(?<![\p{L}\p{N}.,])(-\s?)?(${NUMBER})(?![\p{N}])`, 'gu')
+
+const CURRENCY_BEFORE: Array<[RegExp, string]> = [
+  [/(?:us\$|usd|\$)\s?$/u, 'usd'],
+  [/(?:€|eur)\s?$/u, 'eur'],
+  [/(?:£|gbp)\s?$/u, 'gbp'],
+  [/(?:¥|jpy)\s?$/u, 'jpy'],
+  [/(?:cny|rmb)\s?$/u, 'cny'],
+  [/(?:₹|inr)\s?$/u, 'inr'],
+]
+
+const SCALES: Record<string, number> = {
+  k: 1e3,
+  thousand: 1e3,
+  m: 1e6,
+  mn: 1e6,
+  mln: 1e6,
+  million: 1e6,
+  b: 1e9,
+  bn: 1e9,
+  billion: 1e9,
+  t: 1e12,
+  tn: 1e12,
+  trillion: 1e12,
+}
+/** Single letters are scales only after a currency ("$5m"); alone, "5 m" is metres and "5 t" tonnes. */
+const LETTER_SCALES = new Set(['k', 'm', 'b', 't'])
+
+const UNIT_ALIASES: Record<string, string> = {
+  '%': '%',
+  percent: '%',
+  'per cent': '%',
+  pct: '%',
+  'percentage point': 'pp',
+  'percentage points': 'pp',
+  pp: 'pp',
+  ppt: 'pp',
+  dollar: 'usd',
+  dollars: 'usd',
+  'us dollars': 'usd',
+  euro: 'eur',
+  euros: 'eur',
+  pound: 'gbp',
+  pounds: 'gbp',
+  yen: 'jpy',
+  yuan: 'cny',
+  renminbi: 'cny',
+  rupee: 'inr',
+  rupees: 'inr',
+  'kilowatt-hour': 'kwh',
+  'kilowatt-hours': 'kwh',
+  'megawatt-hour': 'mwh',
+  'megawatt-hours': 'mwh',
+  'gigawatt-hour': 'gwh',
+  'gigawatt-hours': 'gwh',
+  kilowatt: 'kw',
+  kilowatts: 'kw',
+  megawatt: 'mw',
+  megawatts: 'mw',
+  gigawatt: 'gw',
+  gigawatts: 'gw',
+  tonne: 't',
+  tonnes: 't',
+  ton: 't',
+  tons: 't',
+  kilogram: 'kg',
+  kilograms: 'kg',
+  kilometre: 'km',
+  kilometres: 'km',
+  kilometer: 'km',
+  kilometers: 'km',
+  mile: 'mi',
+  miles: 'mi',
+  year: 'year',
+  years: 'year',
+  yr: 'year',
+  yrs: 'year',
+  month: 'month',
+  months: 'month',
+  week: 'week',
+  weeks: 'week',
+  day: 'day',
+  days: 'day',
+  hour: 'hour',
+  hours: 'hour',
+}
+const SHORT_UNITS = new Set([
+  'wh',
+  'kwh',
+  'mwh',
+  'gwh',
+  'twh',
+  'w',
+  'kw',
+  'mw',
+  'gw',
+  'tw',
+  'kg',
+  'g',
+  't',
+  'mt',
+  'km',
+  'm',
+  'mi',
+  'lb',
+  'lbs',
+  'l',
+])
+const UNIT_PHRASE = new RegExp(
+  String.raw`^\s?(${[...Object.keys(UNIT_ALIASES), ...SHORT_UNITS]
+    .sort((a, b) => b.length - a.length)
+    .map((unit) => unit.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'))
+    .join('|')})(?![\p{L}\p{N}])`,
+  'u',
+)
+const PER_UNIT = /^\s?(?:\/|per\s)\s?([\p{L}-]+)/u
+const NEXT_WORD = /^\s([\p{L}][\p{L}-]{2,})/u
+const SCALE_WORD = new RegExp(String.raw`^\s?(${Object.keys(SCALES).join('|')})(?![\p{L}\p{N}])`, 'u')
+
+// Words after a number that are not what it counts.
+const NOT_UNITS = new Set(
+  'and or to of in on at by for from the a an as is was were are be been than with per about over under nearly almost around more less fewer'.split(
+    ' ',
+  ),
+)
+const MONTHS = 'january february march april may june july august september october november december'.split(' ')
+
+const QUARTER = /\b(?:q([1-4])|(first|second|third|fourth|1st|2nd|3rd|4th) quarter)(?: of)?,? ((?:19|20)\d{2})\b/gu
+const HALF = /\b(?:h([12])|(first|second) half)(?: of)?,? ((?:19|20)\d{2})\b/gu
+const WRITTEN_YEAR = /(?<!\d)(?:1[6-9]|20|21)\d{2}(?!\d)/u
+const ORDINAL: Record<string, number> = {
+  first: 1,
+  second: 2,
+  third: 3,
+  fourth: 4,
+  '1st': 1,
+  '2nd': 2,
+  '3rd': 3,
+  '4th': 4,
+}
+
+/** Every figure and date a text states, each once, in a stable order. */
+export function extractStatements(text: string): Statements {
+  let rest = text
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[‐‑‒–—―−]/gu, '-')
+  const dates = new Set<DateMention>()
+  const mask = (start: number, end: number) => {
+    rest = rest.slice(0, start) + ' '.repeat(end - start) + rest.slice(end)
+  }
+
+  for (const match of [...rest.matchAll(QUARTER)]) {
+    const quarter = match[1] ? Number(match[1]) : ORDINAL[match[2] as string]
+    dates.add(`${match[3]}-Q${quarter}`)
+    mask(match.index, match.index + match[0].length)
+  }
+  for (const match of [...rest.matchAll(HALF)]) {
+    dates.add(`${match[3]}-H${match[1] ?? (match[2] === 'first' ? 1 : 2)}`)
+    mask(match.index, match.index + match[0].length)
+  }
+  for (const parsed of chrono.casual.parse(rest, new Date(Date.UTC(2000, 0, 1)))) {
+    const start = parsed.start
+    // Only dates the text writes out: "now" and "last week" are certain only relative to today.
+    if (!start.isCertain('year') || !WRITTEN_YEAR.test(parsed.text)) continue
+    const year = String(start.get('year')).padStart(4, '0')
+    const month = start.isCertain('month') ? `-${String(start.get('month')).padStart(2, '0')}` : ''
+    const day = month && start.isCertain('day') ? `-${String(start.get('day')).padStart(2, '0')}` : ''
+    dates.add(`${year}${month}${day}`)
+    mask(parsed.index, parsed.index + parsed.text.length)
+  }
+
+  const figures = new Map<string, Figure>()
+  for (const match of [...rest.matchAll(NUMBER_AT)]) {
+    const figure = readFigure(rest, match)
+    if (figure === 'year') dates.add(match[2] as string)
+    else if (figure) figures.set(figureKey(figure), figure)
+  }
+  return { figures: [...figures.values()], dates: [...dates].sort() }
+}
+
+function readFigure(text: string, match: RegExpExecArray): Figure | 'year' | undefined {
+  const start = match.index
+  let end = start + match[0].length
+  const digits = (match[2] as string).replace(/,/g, '')
+  let value = Number(digits) * (match[1] ? -1 : 1)
+  // A bare year ("in 2025", "by 2027") is a date, whatever word follows it.
+  const bareYear = /^(?:19|20)\d{2}$/.test(digits) && !match[1]
+  const before = text.slice(Math.max(0, start - 5), start)
+  let unit = CURRENCY_BEFORE.find(([pattern]) => pattern.test(before))?.[1] ?? ''
+
+  const scale = SCALE_WORD.exec(text.slice(end))
+  const scaled = scale !== null && (unit !== '' || !LETTER_SCALES.has(scale[1] as string))
+  if (scale && scaled) {
+    value *= SCALES[scale[1] as string] as number
+    end += scale[0].length
+  }
+  const named = UNIT_PHRASE.exec(text.slice(end))
+  if (named) {
+    const alias = UNIT_ALIASES[named[1] as string] ?? (named[1] as string)
+    // A currency word after the number names what a bare "80" was: "80 dollars" is "$80".
+    unit = unit === '' || unit === alias ? alias : `${unit} ${alias}`
+    end += named[0].length
+  } else if (unit === '') {
+    if (bareYear && !scaled) return 'year'
+    const word = NEXT_WORD.exec(text.slice(end))?.[1]
+    if (word && !NOT_UNITS.has(word) && !MONTHS.includes(word)) {
+      unit = stemmer(word)
+      end += (NEXT_WORD.exec(text.slice(end))?.[0] ?? '').length
+    }
+  }
+  const per = PER_UNIT.exec(text.slice(end))
+  if (per && unit !== '') unit += `/${UNIT_ALIASES[per[1] as string] ?? per[1]}`
+  return { value: Number(value.toPrecision(6)), unit }
+}
+
+export function figureKey(figure: Figure): string {
+  return `${figure.unit}=${figure.value}`
+}
+
+export type Comparison = {
+  /** Both state a figure of one unit, with different values. */
+  figuresDiffer: boolean
+  /** Both state dates, and none agree at the precision both give. */
+  datesDiffer: boolean
+  /** Both state a figure of one unit or a date: there was something to compare. */
+  comparable: boolean
+}
+
+/**
+ * How two claims' figures and dates compare. Figures compare unit by unit; dates at the precision
+ * both give ("March 2026" is "2026-03-14" at month precision, and "2026" is any date in 2026).
+ */
+export function compareStatements(a: Statements, b: Statements): Comparison {
+  let comparable = false
+  let figuresDiffer = false
+  for (const unit of new Set(a.figures.map((figure) => figure.unit))) {
+    const theirs = valuesOf(b, unit)
+    if (theirs.length === 0) continue
+    comparable = true
+    if (valuesOf(a, unit).join() !== theirs.join()) figuresDiffer = true
+  }
+  let datesDiffer = false
+  if (a.dates.length > 0 && b.dates.length > 0) {
+    comparable = true
+    datesDiffer = !a.dates.some((x) => b.dates.some((y) => sameDate(x, y)))
+  }
+  return { figuresDiffer, datesDiffer, comparable }
+}
+
+function valuesOf(statements: Statements, unit: string): number[] {
+  return [...new Set(statements.figures.filter((figure) => figure.unit === unit).map((figure) => figure.value))].sort(
+    (x, y) => x - y,
+  )
+}
+
+function sameDate(x: DateMention, y: DateMention): boolean {
+  const kind = (date: string) => (/-[QH]/.test(date) ? 'period' : 'calendar')
+  if (kind(x) !== kind(y)) return x.slice(0, 4) === y.slice(0, 4)
+  const length = Math.min(x.length, y.length)
+  return x.slice(0, length) === y.slice(0, length)
+}
+
+/** The figures of `claim` that `support` does not state: a paraphrase that changed a number. */
+export function unsupportedFigures(claim: Statements, support: Statements): string[] {
+  const supported = new Set(support.figures.map(figureKey))
+  const missing = claim.figures.filter((figure) => !supported.has(figureKey(figure))).map(figureKey)
+  const dates = claim.dates.filter((date) => !support.dates.some((other) => sameDate(date, other)))
+  return [...missing, ...dates]
+}

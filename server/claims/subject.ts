@@ -1,0 +1,92 @@
+// What a claim is about, apart from what it says of it. "Cells cost $90/kWh" and "cells cost $80/kWh"
+// share a subject (cell, cost) and differ in a figure; "sales rose" and "sales fell" share a subject
+// and are opposed. So the subject is the claim's content words, stemmed, without its figures, dates,
+// negations and words of direction; those are read separately as its polarity.
+import { stemmer } from 'stemmer'
+import { STOPWORDS } from '#server/claims/terms.ts'
+import { wordTokens } from '#server/memory/search.ts'
+
+// Words that flip a statement. "n't" is split off by the word segmenter as part of the token ("isn't").
+const NEGATIONS = new Set(['not', 'no', 'never', 'none', 'neither', 'nor', 'without', 'cannot', 'nobody', 'nothing'])
+const NEGATED_PHRASES = /\b(?:no longer|failed to|fails to|fail to|ruled out|called off)\b/gu
+
+// Pairs of opposed directions, by stem. A claim that moves its subject one way opposes one that moves
+// it the other way.
+const DIRECTIONS: Record<string, string> = {}
+for (const [axis, up, down] of [
+  [
+    'trend',
+    'rise rose risen increas grew grow grown climb gain jump surg soar up higher expand boost',
+    'fall fell fallen decreas declin drop dip shrank shrink slump plung down lower contract cut reduc',
+  ],
+  [
+    'approval',
+    'approv accept pass grant authoris authoriz allow permit',
+    'reject deni deny block veto ban refus prohibit forbid',
+  ],
+  [
+    'activity',
+    'open start launch begin began resum restart',
+    'close shut stop cancel halt end suspend paus abandon scrap',
+  ],
+  ['outcome', 'win won succeed profit ahead beat', 'lose lost fail loss behind miss'],
+] as const) {
+  for (const stem of up.split(' ')) DIRECTIONS[stem] = `${axis}:up`
+  for (const stem of down.split(' ')) DIRECTIONS[stem] = `${axis}:down`
+}
+
+const MONTH_WORDS = new Set(
+  'january february march april may june july august september october november december jan feb mar apr jun jul aug sep sept oct nov dec quarter'.split(
+    ' ',
+  ),
+)
+const UNIT_WORDS = new Set(
+  'percent per cent pct dollar dollars usd eur euro euros gbp pound pounds yen yuan thousand million billion trillion bn mn kwh mwh gwh twh kw mw gw'.split(
+    ' ',
+  ),
+)
+
+export type Polarity = { negated: boolean; directions: string[] }
+
+/** The stemmed content words of a claim that name what it is about. */
+export function subjectTerms(text: string): string[] {
+  const terms: string[] = []
+  for (const token of wordTokens(text)) {
+    if (STOPWORDS.has(token) || NEGATIONS.has(token) || token.endsWith("n't") || token.endsWith('n’t')) continue
+    if (MONTH_WORDS.has(token) || UNIT_WORDS.has(token) || /\p{N}/u.test(token) || /^[a-z]$/.test(token)) continue
+    const stem = stemmer(token)
+    if (DIRECTIONS[stem] || DIRECTIONS[token]) continue
+    terms.push(stem)
+  }
+  return [...new Set(terms)]
+}
+
+export function polarity(text: string): Polarity {
+  const lower = text.normalize('NFKC').toLowerCase()
+  let negations = [...lower.matchAll(NEGATED_PHRASES)].length
+  const directions = new Set<string>()
+  for (const token of wordTokens(lower)) {
+    if (NEGATIONS.has(token) || token.endsWith("n't") || token.endsWith('n’t')) negations += 1
+    const direction = DIRECTIONS[stemmer(token)] ?? DIRECTIONS[token]
+    if (direction) directions.add(direction)
+  }
+  return { negated: negations % 2 === 1, directions: [...directions].sort() }
+}
+
+/**
+ * Opposed: one negates what the other asserts, or they move one axis in opposite directions; two
+ * flips cancel ("did not fall" is no opposite of "rose").
+ */
+export function opposed(a: Polarity, b: Polarity): boolean {
+  let flips = a.negated === b.negated ? 0 : 1
+  const theirs = new Map(b.directions.map((direction) => direction.split(':') as [string, string]))
+  for (const direction of a.directions) {
+    const [axis, way] = direction.split(':') as [string, string]
+    const other = theirs.get(axis)
+    if (other && other !== way) {
+      flips += 1
+      break
+    }
+  }
+  return flips % 2 === 1
+}

@@ -1,0 +1,131 @@
+// Claims are checked in code before anything is shown: a claim's quote must occur in the text of a
+// source it cites, and the figures and dates its own words state must be in that quote. A model
+// that invents a quote, quotes a page it did not cite, or turns "$90" into "$80" while paraphrasing
+// is caught here, whatever the model is.
+import { extractStatements, type Statements, unsupportedFigures } from '#server/claims/figures.ts'
+import {
+  isSubstantialQuote,
+  locateQuote,
+  normalizeForQuote,
+  type PreparedPage,
+  preparePage,
+} from '#server/claims/quote.ts'
+import { opposed, type Polarity, polarity, subjectTerms } from '#server/claims/subject.ts'
+
+/** A claim as a synthesizer returns it: what it says, the verbatim quote that supports it, its sources. */
+export type ClaimDraft = { text: string; quote: string; sourceIds: number[] }
+
+/** A claim that passed: its quote as the page writes it, and the sources whose text holds it. */
+export type VerifiedClaim = {
+  text: string
+  quote: string
+  sourceIds: number[]
+  statements: Statements
+  subject: string[]
+  polarity: Polarity
+}
+
+/** How many claims the synthesis made, how many are shown, and why the rest are not. */
+export type Integrity = {
+  claims: number
+  shown: number
+  /** The quote is on no page the run read, or the claim states a figure its quote does not. */
+  droppedUnsupported: number
+  /** Cited to a source that does not hold the quote, and shown with the source that does. */
+  recited: number
+}
+
+export type VerifiedClaims = { claims: VerifiedClaim[]; integrity: Integrity }
+
+type PageText = { id: number; text: string; publishedDate?: string | null }
+
+/** At most this many claims are checked; the rest of an over-long answer is dropped, and counted. */
+export const MAX_CLAIMS_CHECKED = 200
+const MAX_QUOTE_CHARACTERS = 600
+
+export function verifyClaims(drafts: ClaimDraft[], sources: PageText[]): VerifiedClaims {
+  const pages = new Map<number, PreparedPage>()
+  for (const source of sources) {
+    // A source with no text can never be cited: nothing can be found in it.
+    if (source.text.trim() !== '' && !pages.has(source.id)) pages.set(source.id, preparePage(source.text))
+  }
+  const kept = new Map<string, VerifiedClaim>()
+  let droppedUnsupported = Math.max(0, drafts.length - MAX_CLAIMS_CHECKED)
+  let recited = 0
+  for (const draft of drafts.slice(0, MAX_CLAIMS_CHECKED)) {
+    const text = draft.text.replace(/\s+/g, ' ').trim()
+    const quote = draft.quote.trim()
+    if (!text || quote.length > MAX_QUOTE_CHARACTERS || !isSubstantialQuote(quote)) {
+      droppedUnsupported += 1
+      continue
+    }
+    let found = locateIn(
+      quote,
+      draft.sourceIds.filter((id) => pages.has(id)),
+      pages,
+    )
+    let wasRecited = false
+    if (found.ids.length === 0) {
+      // Cited to the wrong page: the page that holds the quote word for word is its source.
+      found = locateIn(quote, [...pages.keys()], pages)
+      wasRecited = found.ids.length > 0
+    }
+    const statements = extractStatements(text)
+    const stance = polarity(text)
+    if (found.ids.length === 0 || !faithful(statements, stance, found, sources)) {
+      droppedUnsupported += 1
+      continue
+    }
+    if (wasRecited) recited += 1
+    // Two claims on one quote say one thing: the first wording is kept, with every source.
+    const key = normalizeForQuote(found.quote).text
+    const previous = kept.get(key)
+    if (previous) {
+      previous.sourceIds = [...new Set([...previous.sourceIds, ...found.ids])]
+      continue
+    }
+    kept.set(key, {
+      text,
+      quote: found.quote,
+      sourceIds: found.ids,
+      statements,
+      subject: subjectTerms(text),
+      polarity: stance,
+    })
+  }
+  const claims = [...kept.values()]
+  return {
+    claims,
+    integrity: { claims: drafts.length, shown: claims.length, droppedUnsupported, recited },
+  }
+}
+
+/**
+ * The claim's words say what its quote says: every figure it states is in the quote, every date is in
+ * the quote or is the page's publication date, and it does not assert what the quote negates.
+ */
+function faithful(
+  statements: Statements,
+  stance: Polarity,
+  found: { ids: number[]; quote: string },
+  sources: PageText[],
+) {
+  const quoted = extractStatements(found.quote)
+  const published = sources
+    .filter((source) => found.ids.includes(source.id) && source.publishedDate)
+    .map((source) => (source.publishedDate as string).slice(0, 10))
+  const missing = unsupportedFigures(statements, { figures: quoted.figures, dates: [...quoted.dates, ...published] })
+  return missing.length === 0 && !opposed(stance, polarity(found.quote))
+}
+
+function locateIn(quote: string, ids: number[], pages: Map<number, PreparedPage>): { ids: number[]; quote: string } {
+  let text = ''
+  const holders: number[] = []
+  for (const id of new Set(ids)) {
+    const located = locateQuote(quote, pages.get(id) as PreparedPage)
+    if (located === undefined) continue
+    holders.push(id)
+    text ||= located
+  }
+  return { ids: holders, quote: text }
+}
