@@ -2,6 +2,7 @@
 // against stub servers that speak their wire formats, and topic memory across runs.
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { generateKeySpec, parseKeyRing } from '#server/memory/crypto.ts'
+import { contributedFact } from '#server/memory/facts.ts'
 import { saveTopicMemory } from '#server/memory/store.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
 import type { TestApp } from '#test/support/app.ts'
@@ -150,7 +151,7 @@ test('a memory save that fails leaves the run complete, with a warning', async (
   await saveTopicMemory(foreign, user.account.id, 'Locked topic', {
     runId: 'old',
     at: new Date(),
-    facts: [{ text: 'sealed elsewhere', sourceUrls: [] }],
+    facts: [contributedFact('sealed elsewhere', [])],
     sources: [],
     urlsRead: [],
   })

@@ -33,10 +33,12 @@ function framework(id: string): Framework {
 }
 
 function reportFor(lens: Framework, synthesis: Synthesis, sources: SourceForSynthesis[]) {
+  const claims = synthesis.findings.map((finding) => ({ ...finding, class: 'new' as const }))
   return buildReport({
     synthesis,
+    claims,
+    integrity: { claims: claims.length, shown: claims.length, droppedUnsupported: 0, recited: 0 },
     sources,
-    knownFacts: [],
     baseline: true,
     since: null,
     reportStyle: 'framework',
@@ -160,7 +162,7 @@ test('model path: every framework report has each of its sections as a heading, 
   for (const lens of frameworks) {
     const synthesis: Synthesis = {
       headline: `Heat pumps through ${lens.name}`,
-      findings: [{ text: 'Heat pump sales rose.', sourceIds: [1] }],
+      findings: [{ text: 'Heat pump sales rose.', quote: 'Heat pump sales rose.', sourceIds: [1] }],
       sections: lens.sections.map((title, index) => ({ title, body: `Evidence ${index} on ${title} [1].` })),
       gaps: [],
     }

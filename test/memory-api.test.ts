@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, expect, test } from 'vitest'
+import { contributedFact } from '#server/memory/facts.ts'
 import { saveTopicMemory } from '#server/memory/store.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { startTestApp, type TestApp } from '#test/support/app.ts'
@@ -20,7 +21,7 @@ test('the memory check: counts for a known topic, null for none, null for anothe
   await saveTopicMemory(app.memory, alice.account.id, 'Grid storage', {
     runId: 'run-1',
     at: new Date('2026-11-20T08:00:00Z'),
-    facts: [{ text: 'Iron-air batteries store 100 hours', sourceUrls: ['https://a.example/iron-air'] }],
+    facts: [contributedFact('Iron-air batteries store 100 hours', ['https://a.example/iron-air'])],
     sources: [{ url: 'https://a.example/iron-air', title: 'Iron-air', publishedDate: null }],
     urlsRead: ['https://a.example/iron-air', 'https://b.example/other'],
   })

@@ -1,6 +1,7 @@
 // The memory services over real stored memory: scoped to the account, readable results.
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { generateKeySpec, parseKeyRing } from '#server/memory/crypto.ts'
+import { contributedFact } from '#server/memory/facts.ts'
 import { compareAccountTopics, exportTopic, getTopicDelta, searchAccountMemory } from '#server/memory/services.ts'
 import { type MemoryContext, saveTopicMemory } from '#server/memory/store.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
@@ -22,28 +23,28 @@ async function seed() {
   await saveTopicMemory(memory, alice, 'Sodium batteries', {
     runId: 'run-1',
     at: new Date('2026-11-01T00:00:00Z'),
-    facts: [{ text: 'Sodium-ion cells cost 20 percent less than LFP', sourceUrls: [shared] }],
+    facts: [contributedFact('Sodium-ion cells cost 20 percent less than LFP', [shared])],
     sources: [{ url: shared, title: 'Energy report 2026', publishedDate: '2026-10-30' }],
     urlsRead: [shared],
   })
   await saveTopicMemory(memory, alice, 'Sodium batteries', {
     runId: 'run-2',
     at: new Date('2026-11-08T00:00:00Z'),
-    facts: [{ text: 'CATL started mass production of sodium-ion packs', sourceUrls: ['https://news.example/catl'] }],
+    facts: [contributedFact('CATL started mass production of sodium-ion packs', ['https://news.example/catl'])],
     sources: [{ url: 'https://news.example/catl', title: 'CATL ramps sodium', publishedDate: null }],
     urlsRead: ['https://news.example/catl'],
   })
   await saveTopicMemory(memory, alice, 'Lithium iron phosphate', {
     runId: 'run-3',
     at: new Date('2026-11-09T00:00:00Z'),
-    facts: [{ text: 'LFP dominates stationary storage', sourceUrls: [shared] }],
+    facts: [contributedFact('LFP dominates stationary storage', [shared])],
     sources: [{ url: shared, title: 'Energy report 2026', publishedDate: '2026-10-30' }],
     urlsRead: [shared],
   })
   await saveTopicMemory(memory, bob, 'Sodium batteries', {
     runId: 'run-bob',
     at: new Date('2026-11-09T00:00:00Z'),
-    facts: [{ text: 'Bob private note on sodium', sourceUrls: ['https://bob.example/x'] }],
+    facts: [contributedFact('Bob private note on sodium', ['https://bob.example/x'])],
     sources: [],
     urlsRead: ['https://bob.example/x'],
   })

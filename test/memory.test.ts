@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { generateKeySpec, parseKeyRing } from '#server/memory/crypto.ts'
+import { contributedFact } from '#server/memory/facts.ts'
 import {
   checkTopicMemory,
   loadTopicMemory,
@@ -37,10 +38,7 @@ function contribution(runId: string, at: Date, overrides: Partial<MemoryContribu
     runId,
     at,
     facts: [
-      {
-        text: `Finding of ${runId}: sodium-ion cells passed 4000 cycles`,
-        sourceUrls: [`https://news.example/${runId}`],
-      },
+      contributedFact(`Finding of ${runId}: sodium-ion cells passed 4000 cycles`, [`https://news.example/${runId}`]),
     ],
     sources: [{ url: `https://news.example/${runId}`, title: `Report ${runId}`, publishedDate: '2026-11-01' }],
     urlsRead: [`https://news.example/${runId}`],
@@ -77,9 +75,7 @@ test('no fact text, URL or title appears in plaintext anywhere in the database',
     accountId,
     'Perovskite solar',
     contribution('run-x', new Date(), {
-      facts: [
-        { text: 'Tandem cells reached 34.85 percent efficiency', sourceUrls: ['https://lab.example/tandem-record'] },
-      ],
+      facts: [contributedFact('Tandem cells reached 34.85 percent efficiency', ['https://lab.example/tandem-record'])],
       sources: [{ url: 'https://lab.example/tandem-record', title: 'Tandem record paper', publishedDate: null }],
       urlsRead: ['https://lab.example/tandem-record', 'https://blog.example/perovskite-roundup'],
     }),

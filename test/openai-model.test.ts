@@ -41,7 +41,13 @@ function synthesisInput(overrides: Partial<SynthesisInput> = {}): SynthesisInput
         publishedDate: '2025-03-04T10:00:00Z',
         text: 'A pilot line for sulfide cells opened in March.',
       },
-      { id: 2, url: 'https://example.org/yields', title: 'Yields improve', publishedDate: null, text: 'Yields rose.' },
+      {
+        id: 2,
+        url: 'https://example.org/yields',
+        title: 'Yields improve',
+        publishedDate: null,
+        text: 'Yields rose for the third month.',
+      },
     ],
     knownFacts: [],
     ...overrides,
@@ -138,9 +144,9 @@ test('synthesize returns cited findings and the usage the server reported; uncit
     content: {
       headline: 'Pilot production has started',
       findings: [
-        { text: 'A sulfide pilot line opened in March.', sourceIds: [1] },
-        { text: 'Yields are rising.', sourceIds: [2, 1] },
-        { text: 'Prices will halve.', sourceIds: [] },
+        { text: 'A sulfide pilot line opened in March.', quote: 'pilot line for sulfide cells opened', sourceIds: [1] },
+        { text: 'Yields are rising.', quote: 'Yields improve', sourceIds: [2, 1] },
+        { text: 'Prices will halve.', quote: 'Prices will halve', sourceIds: [] },
       ],
       sections: null,
       implications: 'Expect announcements [1].',
@@ -154,8 +160,8 @@ test('synthesize returns cited findings and the usage the server reported; uncit
   expect(synthesis).toEqual({
     headline: 'Pilot production has started',
     findings: [
-      { text: 'A sulfide pilot line opened in March.', sourceIds: [1] },
-      { text: 'Yields are rising.', sourceIds: [2, 1] },
+      { text: 'A sulfide pilot line opened in March.', quote: 'pilot line for sulfide cells opened', sourceIds: [1] },
+      { text: 'Yields are rising.', quote: 'Yields improve', sourceIds: [2, 1] },
     ],
     implications: 'Expect announcements [1].',
     gaps: ['Costs per kWh'],

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, expect, test } from 'vitest'
+import { contributedFact } from '#server/memory/facts.ts'
 import { checkTopicMemory, saveTopicMemory } from '#server/memory/store.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { startTestApp, type TestApp } from '#test/support/app.ts'
@@ -18,7 +19,7 @@ test('the daily purge job is scheduled, and when it runs it deletes expired memo
   const contribution = (runId: string, at: Date) => ({
     runId,
     at,
-    facts: [{ text: `fact ${runId}`, sourceUrls: [] }],
+    facts: [contributedFact(`fact ${runId}`, [])],
     sources: [],
     urlsRead: [`https://x.example/${runId}`],
   })

@@ -62,6 +62,7 @@ export function foldPlural(token: string): string {
   return token
 }
 
-function withoutCitations(text: string): string {
+/** The text without "[3]"-style citation markers. */
+export function withoutCitations(text: string): string {
   return text.replace(CITATION, '')
 }

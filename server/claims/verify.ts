@@ -11,6 +11,7 @@ import {
   preparePage,
 } from '#server/claims/quote.ts'
 import { opposed, type Polarity, polarity, subjectTerms } from '#server/claims/subject.ts'
+import { withoutCitations } from '#server/claims/terms.ts'
 
 /** A claim as a synthesizer returns it: what it says, the verbatim quote that supports it, its sources. */
 export type ClaimDraft = { text: string; quote: string; sourceIds: number[] }
@@ -53,7 +54,8 @@ export function verifyClaims(drafts: ClaimDraft[], sources: PageText[]): Verifie
   let droppedUnsupported = Math.max(0, drafts.length - MAX_CLAIMS_CHECKED)
   let recited = 0
   for (const draft of drafts.slice(0, MAX_CLAIMS_CHECKED)) {
-    const text = draft.text.replace(/\s+/g, ' ').trim()
+    // Citation markers in the text are the report's business, not figures the claim states.
+    const text = withoutCitations(draft.text).replace(/\s+/g, ' ').trim()
     const quote = draft.quote.trim()
     if (!text || quote.length > MAX_QUOTE_CHARACTERS || !isSubstantialQuote(quote)) {
       droppedUnsupported += 1

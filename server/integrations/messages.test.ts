@@ -23,7 +23,16 @@ function run(overrides: Partial<RunView> = {}, report?: Partial<Report>): RunVie
     report: {
       summary:
         '## Prices fell\n### Key findings\n- Packs cost **60 dollars** per kWh [1].\n- Cells last longer [1, 2].',
-      delta: { baseline: false, since: '2026-11-14T10:00:00Z', newFindings: [], summary: '- Cheaper packs [2].' },
+      delta: {
+        baseline: false,
+        since: '2026-11-14T10:00:00Z',
+        newFindings: [],
+        updated: [],
+        contradicted: [],
+        confirmed: 0,
+        summary: '- Cheaper packs [2].',
+      },
+      integrity: { claims: 2, shown: 2, droppedUnsupported: 0, recited: 0 },
       sources,
       generatedWith: { synthesis: 'stub', synthesisKind: 'model', search: 'exa', plan: 'model' },
       usage: { inputTokens: 0, outputTokens: 0, searchCalls: 1, costDollars: null },
@@ -73,7 +82,15 @@ test('GitHub: markdown as written, mentions defused, a baseline without a delta 
       {},
       {
         summary: 'Thanks to @octocat for data [2]. Mail a@b.example.',
-        delta: { baseline: true, since: null, newFindings: [], summary: 'All new.' },
+        delta: {
+          baseline: true,
+          since: null,
+          newFindings: [],
+          updated: [],
+          contradicted: [],
+          confirmed: 0,
+          summary: 'All new.',
+        },
       },
     ),
     context,

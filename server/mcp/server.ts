@@ -13,6 +13,7 @@ import { compareAccountTopics, exportTopic, getTopicDelta, searchAccountMemory }
 import { loadTopicMemory, memoryStats } from '#server/memory/store.ts'
 import { TopicSchema } from '#server/memory/topic-schema.ts'
 import { BriefSchema } from '#server/research/brief.ts'
+import { ReportSchema } from '#server/research/report-schema.ts'
 import { getRun, viewRun } from '#server/research/runs.ts'
 import { startRun } from '#server/research/start-run.ts'
 
@@ -179,27 +180,15 @@ export function createMcpServer(services: AppServices, caller: McpCaller): McpSe
     {
       title: 'Run report',
       description:
-        'The report of a complete run: summary (markdown with [n] citations), delta (what is new), and sources.',
+        'The report of a complete run: summary (markdown with [n] citations, led by what changed), delta (new, updated and contradicted claims with their quotes; confirmed counted), sources and integrity (claims not shown because their quote is on no page).',
       inputSchema: runIdInput,
       outputSchema: {
         runId: z.string(),
         topic: z.string(),
         summary: z.string(),
-        delta: z.object({
-          baseline: z.boolean(),
-          since: z.string().nullable(),
-          newFindings: z.array(z.object({ text: z.string(), sources: z.array(z.number()) })),
-          summary: z.string(),
-        }),
-        sources: z.array(
-          z.object({
-            n: z.number(),
-            url: z.string(),
-            title: z.string(),
-            publishedAt: z.string().nullable(),
-            snippet: z.string(),
-          }),
-        ),
+        delta: ReportSchema.shape.delta,
+        sources: ReportSchema.shape.sources,
+        integrity: ReportSchema.shape.integrity,
         generatedWith: z.record(z.string(), z.string()),
       },
       annotations: { readOnlyHint: true },
@@ -214,8 +203,11 @@ export function createMcpServer(services: AppServices, caller: McpCaller): McpSe
             : `${run.status}${run.error ? `: ${run.error.message}` : ''}; start a new run with research_brief`
         return problem(`The run has no report yet: it is ${detail}.`)
       }
-      const { summary, delta, sources, generatedWith } = run.report
-      return ok({ runId, topic: run.topic, summary, delta, sources, generatedWith }, `${summary}\n\n${delta.summary}`)
+      const { summary, delta, sources, integrity, generatedWith } = run.report
+      return ok(
+        { runId, topic: run.topic, summary, delta, sources, integrity, generatedWith },
+        `${summary}\n\n${delta.summary}`,
+      )
     },
   )
 

@@ -1,11 +1,12 @@
 import { expect, test } from 'vitest'
 import { exportTopicMarkdown } from '#server/memory/export.ts'
+import { upgradeFact } from '#server/memory/facts.ts'
 import type { Fact, Source, TopicMemory } from '#server/memory/types.ts'
 
 const FIRST_SEEN = { runId: 'run-1', at: '2026-11-01T10:00:00.000Z' }
 
 function fact(text: string, sourceUrls: string[]): Fact {
-  return { id: text, text, sourceUrls, firstSeen: FIRST_SEEN }
+  return upgradeFact({ id: text, text, sourceUrls, firstSeen: FIRST_SEEN })
 }
 
 function source(url: string, title: string, publishedDate: string | null = null): Source {

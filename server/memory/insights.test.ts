@@ -1,9 +1,10 @@
 import { expect, test } from 'vitest'
+import { upgradeFact } from '#server/memory/facts.ts'
 import { compareTopics, topicDelta } from '#server/memory/insights.ts'
 import type { Fact, MemoryContent, RunRecord, Source } from '#server/memory/types.ts'
 
 function fact(id: string, text: string, sourceUrls: string[], runId = 'run-1'): Fact {
-  return { id, text, sourceUrls, firstSeen: { runId, at: '2026-11-01T10:00:00.000Z' } }
+  return upgradeFact({ id, text, sourceUrls, firstSeen: { runId, at: '2026-11-01T10:00:00.000Z' } })
 }
 
 function source(url: string, runId = 'run-1'): Source {

@@ -1,4 +1,5 @@
 import { expect, test } from 'vitest'
+import { contributedFact, readClaim } from '#server/memory/facts.ts'
 import { factId, mergeMemory } from '#server/memory/merge.ts'
 import { LEDGER_CAP, type MemoryContent, type MemoryContribution, RUN_HISTORY_CAP } from '#server/memory/types.ts'
 
@@ -44,9 +45,7 @@ test('a first run creates the memory with the display topic and everything it fo
   const result = mergeMemory(
     undefined,
     contribution({
-      facts: [
-        { text: ' Sodium cells are cheaper. ', sourceUrls: ['https://Example.com/a/?utm_source=x', 'ftp://x/y'] },
-      ],
+      facts: [contributedFact(' Sodium cells are cheaper. ', ['https://Example.com/a/?utm_source=x', 'ftp://x/y'])],
       sources: [{ url: 'https://example.com/a#top', title: 'Cells', publishedDate: '2026-02-01' }],
       urlsRead: ['https://example.com/a', 'https://example.com/b/', 'javascript:alert(1)'],
       summary: 'Looked at cells.',
@@ -59,10 +58,13 @@ test('a first run creates the memory with the display topic and everything it fo
     topic: 'Sodium Batteries',
     facts: [
       {
+        ...readClaim('Sodium cells are cheaper.'),
         id: factId('Sodium cells are cheaper.'),
         text: 'Sodium cells are cheaper.',
+        quote: '',
         sourceUrls: ['https://example.com/a'],
         firstSeen,
+        lastConfirmed: firstSeen.at,
       },
     ],
     sources: [{ url: 'https://example.com/a', title: 'Cells', publishedDate: '2026-02-01', firstSeen }],
@@ -70,7 +72,17 @@ test('a first run creates the memory with the display topic and everything it fo
       { url: 'https://example.com/a', readAt: firstSeen.at },
       { url: 'https://example.com/b', readAt: firstSeen.at },
     ],
-    runs: [{ runId: 'run-1', at: firstSeen.at, newFacts: 1, newSources: 1, urlsRead: 2, summary: 'Looked at cells.' }],
+    runs: [
+      {
+        runId: 'run-1',
+        at: firstSeen.at,
+        newFacts: 1,
+        confirmedFacts: 0,
+        newSources: 1,
+        urlsRead: 2,
+        summary: 'Looked at cells.',
+      },
+    ],
   })
 })
 
@@ -79,8 +91,8 @@ test('the same fact said twice, in one run or across runs, is stored once with i
     undefined,
     contribution({
       facts: [
-        { text: 'Prices fell.', sourceUrls: ['https://a.example/1'] },
-        { text: 'prices   FELL', sourceUrls: ['https://a.example/1/', 'https://b.example/2'] },
+        contributedFact('Prices fell.', ['https://a.example/1']),
+        contributedFact('prices   FELL', ['https://a.example/1/', 'https://b.example/2']),
       ],
     }),
     'Topic',
@@ -91,18 +103,20 @@ test('the same fact said twice, in one run or across runs, is stored once with i
     contribution({
       runId: 'run-2',
       at: new Date('2026-03-02T10:00:00.000Z'),
-      facts: [{ text: 'Prices fell!', sourceUrls: ['https://c.example/3?fbclid=1', 'https://b.example/2#x', 'nope'] }],
+      facts: [contributedFact('Prices fell!', ['https://c.example/3?fbclid=1', 'https://b.example/2#x', 'nope'])],
     }),
     'Topic',
   )
   expect(second.added.facts).toBe(0)
   expect(second.content.facts).toEqual([
-    {
+    expect.objectContaining({
       id: factId('Prices fell.'),
       text: 'Prices fell.',
       sourceUrls: ['https://a.example/1', 'https://b.example/2', 'https://c.example/3'],
       firstSeen: { runId: 'run-1', at: '2026-03-01T10:00:00.000Z' },
-    },
+      // Said again: the second run confirms it.
+      lastConfirmed: '2026-03-02T10:00:00.000Z',
+    }),
   ])
   expect(second.content.runs[0]).toMatchObject({ runId: 'run-2', newFacts: 0 })
 })
@@ -111,11 +125,7 @@ test('empty and punctuation-only facts are dropped', () => {
   const result = mergeMemory(
     undefined,
     contribution({
-      facts: [
-        { text: '   ', sourceUrls: [] },
-        { text: ' … ', sourceUrls: [] },
-        { text: 'Real.', sourceUrls: [] },
-      ],
+      facts: [contributedFact('   ', []), contributedFact(' … ', []), contributedFact('Real.', [])],
     }),
     'Topic',
   )
@@ -195,7 +205,7 @@ test('a URL read again is kept even when it was among the oldest', () => {
 
 test('saving the same run again changes nothing and adds nothing', () => {
   const run = contribution({
-    facts: [{ text: 'A fact.', sourceUrls: ['https://example.com/a'] }],
+    facts: [contributedFact('A fact.', ['https://example.com/a'])],
     sources: [{ url: 'https://example.com/a', title: 'A', publishedDate: null }],
     urlsRead: ['https://example.com/a'],
   })
@@ -220,14 +230,14 @@ test('two runs merged in either order hold the same facts, sources and ledger', 
   const a = contribution({
     runId: 'run-a',
     at: new Date('2026-03-01T00:00:00.000Z'),
-    facts: [{ text: 'Fact from A.', sourceUrls: ['https://a.example/'] }],
+    facts: [contributedFact('Fact from A.', ['https://a.example/'])],
     sources: [{ url: 'https://a.example/', title: 'A', publishedDate: null }],
     urlsRead: ['https://a.example/', 'https://shared.example/x'],
   })
   const b = contribution({
     runId: 'run-b',
     at: new Date('2026-03-02T00:00:00.000Z'),
-    facts: [{ text: 'Fact from B.', sourceUrls: ['https://b.example/'] }],
+    facts: [contributedFact('Fact from B.', ['https://b.example/'])],
     sources: [{ url: 'https://b.example/', title: 'B', publishedDate: null }],
     urlsRead: ['https://b.example/', 'https://shared.example/x'],
   })
@@ -253,7 +263,7 @@ test('merging does not modify its inputs', () => {
   const existing = deepFreeze(
     merged(
       contribution({
-        facts: [{ text: 'Old fact.', sourceUrls: ['https://example.com/a'] }],
+        facts: [contributedFact('Old fact.', ['https://example.com/a'])],
         sources: [{ url: 'https://example.com/a', title: '', publishedDate: null }],
         urlsRead: ['https://example.com/a'],
       }),
@@ -264,7 +274,7 @@ test('merging does not modify its inputs', () => {
     contribution({
       runId: 'run-2',
       at: new Date('2026-03-02T00:00:00.000Z'),
-      facts: [{ text: 'old fact', sourceUrls: ['https://example.com/b'] }],
+      facts: [contributedFact('old fact', ['https://example.com/b'])],
       sources: [{ url: 'https://example.com/a', title: 'Now titled', publishedDate: '2026-01-01' }],
       urlsRead: ['https://example.com/a', 'https://example.com/b'],
     }),

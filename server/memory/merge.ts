@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto'
 import { canonicalUrl } from '#server/memory/canonical-url.ts'
 import { displayTopic, topicKey } from '#server/memory/topic-key.ts'
 import {
+  FACT_CAP,
   type Fact,
   type FirstSeen,
   LEDGER_CAP,
@@ -35,6 +36,7 @@ export function mergeMemory(
   existing: MemoryContent | undefined,
   contribution: MemoryContribution,
   topic: string,
+  cap = FACT_CAP,
 ): MergeResult {
   // A retried save of a run already merged must not count its facts, sources or run twice.
   if (existing?.runs.some((run) => run.runId === contribution.runId)) {
@@ -42,13 +44,14 @@ export function mergeMemory(
   }
   const at = contribution.at.toISOString()
   const firstSeen: FirstSeen = { runId: contribution.runId, at }
-  const facts = mergeFacts(existing?.facts ?? [], contribution.facts, firstSeen)
+  const facts = mergeFacts(existing?.facts ?? [], contribution.facts, firstSeen, cap)
   const sources = mergeSources(existing?.sources ?? [], contribution.sources, firstSeen)
   const urlsRead = canonicalUrls(contribution.urlsRead)
   const run: RunRecord = {
     runId: contribution.runId,
     at,
     newFacts: facts.added,
+    confirmedFacts: facts.confirmed,
     newSources: sources.added,
     urlsRead: urlsRead.length,
     summary: contribution.summary,
@@ -65,26 +68,73 @@ export function mergeMemory(
   }
 }
 
+/**
+ * Folds a run's classified claims into the facts: a confirmed one moves its fact's last-confirmed time
+ * and adds its sources; an update or contradiction enters as a new fact that supersedes the old one
+ * (kept as history); a new one is added. Past the cap, the facts unconfirmed longest go first.
+ */
 function mergeFacts(
   existing: Fact[],
   incoming: MemoryContribution['facts'],
   firstSeen: FirstSeen,
-): { merged: Fact[]; added: number } {
+  cap: number,
+): { merged: Fact[]; added: number; confirmed: number } {
   const byId = new Map(existing.map((fact) => [fact.id, fact]))
   let added = 0
-  for (const { text, sourceUrls } of incoming) {
-    const trimmed = text.trim()
-    if (normalizeFact(trimmed) === '') continue
-    const id = factId(trimmed)
-    const known = byId.get(id)
-    if (known) {
-      byId.set(id, { ...known, sourceUrls: unique([...known.sourceUrls, ...canonicalUrls(sourceUrls)]) })
-    } else {
-      byId.set(id, { id, text: trimmed, sourceUrls: canonicalUrls(sourceUrls), firstSeen })
-      added += 1
+  let confirmed = 0
+  for (const claim of incoming) {
+    const text = claim.text.trim()
+    if (normalizeFact(text) === '') continue
+    const urls = canonicalUrls(claim.sourceUrls)
+    const target = claim.change.class === 'new' ? undefined : byId.get(claim.change.factId)
+    const id = factId(text)
+    const same = byId.get(id)
+    if ((claim.change.class === 'confirmed' && target) || same) {
+      const fact = (claim.change.class === 'confirmed' && target) || (same as Fact)
+      byId.set(fact.id, {
+        ...fact,
+        sourceUrls: unique([...fact.sourceUrls, ...urls]),
+        lastConfirmed: maxTime(fact.lastConfirmed, firstSeen.at),
+      })
+      confirmed += 1
+      continue
     }
+    const fact: Fact = {
+      id,
+      text,
+      quote: claim.quote,
+      sourceUrls: urls,
+      statements: claim.statements,
+      subject: claim.subject,
+      polarity: claim.polarity,
+      firstSeen,
+      lastConfirmed: firstSeen.at,
+    }
+    if (target && claim.change.class !== 'new' && claim.change.class !== 'confirmed') {
+      fact.supersedes = { id: target.id, change: claim.change.class }
+      byId.set(target.id, { ...target, supersededBy: id })
+    }
+    byId.set(id, fact)
+    added += 1
   }
-  return { merged: [...byId.values()], added }
+  const facts = [...byId.values()]
+  if (facts.length > cap) {
+    // Unconfirmed longest first out; among equals the older; the order of the rest is kept.
+    const keep = new Set(
+      [...facts]
+        .sort(
+          (x, y) => compareStrings(y.lastConfirmed, x.lastConfirmed) || compareStrings(y.firstSeen.at, x.firstSeen.at),
+        )
+        .slice(0, cap)
+        .map((fact) => fact.id),
+    )
+    return { merged: facts.filter((fact) => keep.has(fact.id)), added, confirmed }
+  }
+  return { merged: facts, added, confirmed }
+}
+
+function maxTime(a: string, b: string): string {
+  return a > b ? a : b
 }
 
 function mergeSources(

@@ -1,9 +1,10 @@
 import { expect, test } from 'vitest'
+import { upgradeFact } from '#server/memory/facts.ts'
 import { searchMemory, wordTokens } from '#server/memory/search.ts'
 import type { Fact, MemoryContent } from '#server/memory/types.ts'
 
 function fact(id: string, text: string, at = '2026-11-01T10:00:00.000Z'): Fact {
-  return { id, text, sourceUrls: ['https://example.com/a'], firstSeen: { runId: 'run-1', at } }
+  return upgradeFact({ id, text, sourceUrls: ['https://example.com/a'], firstSeen: { runId: 'run-1', at } })
 }
 
 function topic(topicId: string, name: string, facts: Fact[]) {

@@ -5,6 +5,7 @@ import type { Db } from '#db/database.ts'
 import type { TopicMemoryTable } from '#db/schema.ts'
 import type { Logger } from '#server/logger.ts'
 import { type KeyRing, openJson, sealJson, UnreadableError } from '#server/memory/crypto.ts'
+import { upgradeFact } from '#server/memory/facts.ts'
 import { mergeMemory } from '#server/memory/merge.ts'
 import { displayTopic, topicKey } from '#server/memory/topic-key.ts'
 import {
@@ -62,6 +63,8 @@ function openRow(context: MemoryContext, row: MemoryRow): TopicMemory | undefine
     )
     return {
       ...content,
+      // Memory saved before facts were claims reads as claims without quotes (migrated on next save).
+      facts: content.facts.map(upgradeFact),
       topicId: row.topic_id,
       runCount: row.run_count,
       urlsIndexed: row.urls_indexed,
@@ -168,11 +171,12 @@ export async function saveTopicMemory(
     let runCount = 0
     if (row && row.expires_at > now) {
       try {
-        existing = openJson<MemoryContent>(
+        const stored = openJson<MemoryContent>(
           context.ring,
           { keyId: row.key_id, ciphertext: row.ciphertext },
           associatedData(topicId),
         )
+        existing = { ...stored, facts: stored.facts.map(upgradeFact) }
       } catch (error) {
         if (error instanceof UnreadableError) throw new MemoryUnreadableError(topicId)
         throw error
@@ -187,7 +191,8 @@ export async function saveTopicMemory(
       ciphertext: sealed.ciphertext,
       run_count: runCount + (newRun ? 1 : 0),
       urls_indexed: content.ledger.length,
-      facts_stored: content.facts.length,
+      // What memory holds true now: facts a later run updated or contradicted are history.
+      facts_stored: content.facts.filter((fact) => !fact.supersededBy).length,
       last_run_at: newRun ? contribution.at : (row?.last_run_at ?? contribution.at),
       expires_at: new Date(now.getTime() + MEMORY_TTL_DAYS * DAY_MS),
       updated_at: now,

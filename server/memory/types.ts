@@ -1,16 +1,37 @@
 // What Sextant remembers about one topic of one account. All of it is stored encrypted; only the
 // counts (runCount, urlsIndexed, factsStored) and times sit in clear columns.
+import type { Statements } from '#server/claims/figures.ts'
+import type { Polarity } from '#server/claims/subject.ts'
 
 /** When and in which run something was first learned. */
 export type FirstSeen = { runId: string; at: string }
 
+/** How a fact entered memory, when it replaced another. */
+export type FactChange = 'updated' | 'contradicted'
+
+/**
+ * A fact is a claim: what it says, the verbatim quote that supports it, where, the figures and dates
+ * it states, what it is about, and when it was first and last seen.
+ */
 export type Fact = {
   /** Stable id: a hash of the fact's normalized text, so the same fact from two runs is one fact. */
   id: string
   text: string
+  /** The words of a source page that support it; '' for facts stored before quotes were kept. */
+  quote: string
   /** Canonical URLs of the sources that support it. */
   sourceUrls: string[]
+  statements: Statements
+  /** Stemmed words of what it is about (see server/claims/subject.ts). */
+  subject: string[]
+  polarity: Polarity
   firstSeen: FirstSeen
+  /** When a run last found it still said (ISO); the first seen time until then. */
+  lastConfirmed: string
+  /** This fact replaced an earlier one (a changed figure, or the opposite statement). */
+  supersedes?: { id: string; change: FactChange }
+  /** A later fact replaced this one: it is history, not what memory holds true now. */
+  supersededBy?: string
 }
 
 export type Source = {
@@ -29,6 +50,8 @@ export type RunRecord = {
   runId: string
   at: string
   newFacts: number
+  /** Facts this run found again (0 in records from before claims). */
+  confirmedFacts?: number
   newSources: number
   urlsRead: number
   summary?: string
@@ -45,11 +68,23 @@ export type MemoryContent = {
   runs: RunRecord[]
 }
 
+/** A claim of a run as memory takes it: classified against what memory held. */
+export type ContributedFact = {
+  text: string
+  quote: string
+  sourceUrls: string[]
+  statements: Statements
+  subject: string[]
+  polarity: Polarity
+  /** New, or the id of the memory fact it confirms, updates or contradicts. */
+  change: { class: 'new' } | { class: 'confirmed' | FactChange; factId: string }
+}
+
 /** What one run adds to a topic's memory. URLs may be raw: merging canonicalizes them. */
 export type MemoryContribution = {
   runId: string
   at: Date
-  facts: Array<{ text: string; sourceUrls: string[] }>
+  facts: ContributedFact[]
   sources: Array<{ url: string; title: string; publishedDate: string | null }>
   urlsRead: string[]
   summary?: string
@@ -68,5 +103,7 @@ export type TopicMemory = MemoryContent & {
 export type MemoryStats = { runCount: number; urlsIndexed: number; factsStored: number; lastRunAt: string }
 
 export const LEDGER_CAP = 500
+/** Facts kept per topic; past it, the longest unconfirmed go first. */
+export const FACT_CAP = 2000
 export const RUN_HISTORY_CAP = 20
 export const MEMORY_TTL_DAYS = 30

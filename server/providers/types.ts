@@ -1,5 +1,6 @@
 // The contracts between the research engine and its providers. Adapters: search/exa.ts and
 // search/corpus.ts (SearchProvider); llm/openai.ts and llm/extractive.ts (LanguageModel).
+import type { JudgeItem, Verdict } from '#server/claims/classify.ts'
 
 export type Depth = 'quick' | 'deep'
 export type ReportStyle = 'executive' | 'bullet' | 'memo' | 'framework'
@@ -66,12 +67,13 @@ export type SynthesisInput = {
   knownFacts: string[]
 }
 
-export type Finding = { text: string; sourceIds: number[] }
+/** A claim: what it says, a verbatim span of a source's text that supports it, and the sources. */
+export type Finding = { text: string; quote: string; sourceIds: number[] }
 
 export type Synthesis = {
   /** One line. */
   headline: string
-  /** Findings, each a self-contained sentence or two, citing sources by id. */
+  /** Claims, each a self-contained sentence or two with its quote, citing sources by id. */
   findings: Finding[]
   /** For the framework style: section title -> markdown with [n] citations. */
   sections?: Array<{ title: string; body: string }>
@@ -88,6 +90,11 @@ export interface LanguageModel {
   /** Throws PlanParseError when the answer is not a usable plan; the engine then uses the fallback plan. */
   plan(input: PlanInput, options: { signal: AbortSignal }): Promise<{ plan: Plan; usage: Usage }>
   synthesize(input: SynthesisInput, options: { signal: AbortSignal }): Promise<{ synthesis: Synthesis; usage: Usage }>
+  /**
+   * Judges, in one call, whether each claim repeats, updates or contradicts one of its candidates from
+   * memory. Absent without a model: the rules of server/claims/classify.ts decide alone.
+   */
+  judgeClaims?(items: JudgeItem[], options: { signal: AbortSignal }): Promise<{ verdicts: Verdict[]; usage: Usage }>
 }
 
 export class PlanParseError extends Error {

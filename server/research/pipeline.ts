@@ -6,6 +6,7 @@ import { findFramework } from '#server/frameworks/index.ts'
 import type { Logger } from '#server/logger.ts'
 import { canonicalUrl } from '#server/memory/canonical-url.ts'
 import { loadTopicMemory, type MemoryContext, MemoryUnreadableError, saveTopicMemory } from '#server/memory/store.ts'
+import type { ContributedFact } from '#server/memory/types.ts'
 import {
   type LanguageModel,
   type PlanInput,
@@ -15,6 +16,7 @@ import {
   type Usage,
 } from '#server/providers/types.ts'
 import { type Brief, focusAreas, startPublishedDate, timeframePhrase } from '#server/research/brief.ts'
+import { classifyRunClaims } from '#server/research/delta.ts'
 import { fallbackPlan } from '#server/research/fallback-plan.ts'
 import { buildReport } from '#server/research/report.ts'
 import type { Report } from '#server/research/report-types.ts'
@@ -38,7 +40,7 @@ type Checkpoint = {
   load_memory?: { baseline: boolean; since: string | null; ledger: string[]; knownFacts: string[] }
   plan?: { queries: string[]; fallback: boolean; usage: Usage }
   search?: { sources: SearchResult[]; searchCalls: number; costDollars: number; removedByLedger: number; usage: Usage }
-  synthesize?: { report: Report; headline: string }
+  synthesize?: { report: Report; headline: string; facts: ContributedFact[] }
   save_memory?: { saved: boolean }
 }
 
@@ -236,7 +238,7 @@ const STEP_RUNNERS: { [S in Step]: (context: StepContext) => Promise<NonNullable
     return { sources: [...found.values()], searchCalls, costDollars, removedByLedger, usage }
   },
 
-  async synthesize({ deps, brief, checkpoint, signal }) {
+  async synthesize({ deps, accountId, brief, checkpoint, signal, event }) {
     const memory = checkpoint.load_memory as NonNullable<Checkpoint['load_memory']>
     const found = checkpoint.search as NonNullable<Checkpoint['search']>
     const framework = brief.frameworkId ? findFramework(brief.frameworkId) : undefined
@@ -267,13 +269,30 @@ const STEP_RUNNERS: { [S in Step]: (context: StepContext) => Promise<NonNullable
             },
             { signal },
           )
+    const checked = await classifyRunClaims(deps, {
+      accountId,
+      topic: brief.topic,
+      baseline: memory.baseline,
+      synthesis: synthesis.synthesis,
+      sources,
+      signal,
+    })
+    if (checked.integrity.droppedUnsupported > 0) {
+      const dropped = checked.integrity.droppedUnsupported
+      await event('warning', 'synthesize', {
+        code: 'claims_unsupported',
+        message: `${dropped} ${dropped === 1 ? 'claim was' : 'claims were'} not shown: the quote was on no page it cited, or the claim stated a figure its quote does not.`,
+        dropped,
+      })
+    }
     const plan = checkpoint.plan as NonNullable<Checkpoint['plan']>
-    const usages = [plan.usage, found.usage, synthesis.usage]
+    const usages = [plan.usage, found.usage, synthesis.usage, checked.usage]
     const report = buildReport({
       topic: brief.topic,
       synthesis: synthesis.synthesis,
+      claims: checked.claims,
+      integrity: checked.integrity,
       sources,
-      knownFacts,
       baseline: memory.baseline,
       since: memory.since,
       reportStyle: brief.reportStyle,
@@ -291,7 +310,7 @@ const STEP_RUNNERS: { [S in Step]: (context: StepContext) => Promise<NonNullable
         costDollars: found.costDollars > 0 ? Math.round(found.costDollars * 1e6) / 1e6 : null,
       },
     })
-    return { report, headline: synthesis.synthesis.headline }
+    return { report, headline: synthesis.synthesis.headline, facts: checked.facts }
   },
 
   async save_memory({ deps, runId, accountId, brief, checkpoint, event }) {
@@ -301,10 +320,7 @@ const STEP_RUNNERS: { [S in Step]: (context: StepContext) => Promise<NonNullable
       await saveTopicMemory(deps.memory, accountId, brief.topic, {
         runId,
         at: new Date(),
-        facts: report.delta.newFindings.map((finding) => ({
-          text: finding.text,
-          sourceUrls: finding.sources.flatMap((n) => report.sources.find((source) => source.n === n)?.url ?? []),
-        })),
+        facts: checkpoint.synthesize?.facts ?? [],
         sources: report.sources.map((source) => ({
           url: source.url,
           title: source.title,

@@ -5,15 +5,31 @@ export type ReportSource = {
   url: string
   title: string
   publishedAt: string | null
+  /** The words of this page that support the first claim citing it. */
   snippet: string
 }
+
+/** A claim of the report: what it says, the words of the cited pages that support it, the pages. */
+export type ReportFinding = { text: string; quote: string; sources: number[] }
+
+/** What memory held before a claim updated or contradicted it. */
+export type PreviousClaim = { text: string; seenAt: string; urls: string[] }
+
+export type ReportChange = ReportFinding & { previous: PreviousClaim }
 
 export type ReportDelta = {
   /** True on the first run of a topic (or after memory expired): everything is new. */
   baseline: boolean
   /** When memory was last saved before this run (ISO), or null on a baseline. */
   since: string | null
-  newFindings: Array<{ text: string; sources: number[] }>
+  /** Claims memory held nothing about (every claim, on a baseline). */
+  newFindings: ReportFinding[]
+  /** Same subject as a claim memory held, with another figure or date. */
+  updated: ReportChange[]
+  /** The opposite of a claim memory held. */
+  contradicted: ReportChange[]
+  /** Claims memory already held: not reported again. */
+  confirmed: number
   /** Markdown. Says plainly when nothing is new. */
   summary: string
 }
@@ -24,6 +40,8 @@ export type Report = {
   delta: ReportDelta
   /** Only sources read in this run, numbered as the citations use them. */
   sources: ReportSource[]
+  /** Claims the synthesis made, how many are shown, and how many were dropped for a quote on no page. */
+  integrity: { claims: number; shown: number; droppedUnsupported: number; recited: number }
   generatedWith: {
     synthesis: string
     synthesisKind: 'model' | 'extractive'
@@ -31,4 +49,29 @@ export type Report = {
     plan: 'model' | 'fallback'
   }
   usage: { inputTokens: number; outputTokens: number; searchCalls: number; costDollars: number | null }
+}
+
+/**
+ * A report as stored, read in today's shape: reports written before claims had no quotes, no updated
+ * or contradicted lists and no integrity counts. Every claim they showed was new to them.
+ */
+export function upgradeReport(stored: Report): Report {
+  const delta = stored.delta as Partial<ReportDelta> & Pick<ReportDelta, 'baseline' | 'since' | 'summary'>
+  const newFindings = (delta.newFindings ?? []).map((finding) => ({ ...finding, quote: finding.quote ?? '' }))
+  return {
+    ...stored,
+    delta: {
+      ...delta,
+      newFindings,
+      updated: delta.updated ?? [],
+      contradicted: delta.contradicted ?? [],
+      confirmed: delta.confirmed ?? 0,
+    },
+    integrity: stored.integrity ?? {
+      claims: newFindings.length,
+      shown: newFindings.length,
+      droppedUnsupported: 0,
+      recited: 0,
+    },
+  }
 }

@@ -1,7 +1,16 @@
 import { expect, test } from 'vitest'
+import type { ClaimClass } from '#server/claims/classify.ts'
 import { findFramework } from '#server/frameworks/index.ts'
 import type { ReportStyle, SourceForSynthesis, Synthesis } from '#server/providers/types.ts'
-import { type BuildReportInput, buildReport, citationNumbers, themeWords } from '#server/research/report.ts'
+import {
+  type BuildReportInput,
+  buildReport,
+  citationNumbers,
+  type ReportClaim,
+  themeWords,
+} from '#server/research/report.ts'
+
+type TestSynthesis = Omit<Synthesis, 'findings'> & { findings: Array<{ text: string; sourceIds: number[] }> }
 
 function source(id: number, text = `Text of source ${id}.`): SourceForSynthesis {
   return {
@@ -13,17 +22,30 @@ function source(id: number, text = `Text of source ${id}.`): SourceForSynthesis 
   }
 }
 
-function reportInput(synthesis: Partial<Synthesis>, overrides: Partial<BuildReportInput> = {}): BuildReportInput {
+/** Findings become claims (their own quotes), new unless `classes` says otherwise. */
+function reportInput(
+  synthesis: Partial<TestSynthesis>,
+  overrides: Partial<BuildReportInput> & {
+    classes?: Array<ClaimClass | Omit<ReportClaim, 'text' | 'quote' | 'sourceIds'>>
+  } = {},
+): BuildReportInput {
+  const { classes = [], ...rest } = overrides
+  const { findings = [], ...written } = synthesis
+  const claims: ReportClaim[] = findings.map((finding, index) => {
+    const kind = classes[index] ?? 'new'
+    return { ...finding, quote: finding.text, ...(typeof kind === 'string' ? { class: kind } : kind) }
+  })
   return {
-    synthesis: { headline: 'Batteries got cheaper', findings: [], gaps: [], ...synthesis },
+    synthesis: { headline: 'Batteries got cheaper', gaps: [], ...written },
+    claims,
+    integrity: { claims: claims.length, shown: claims.length, droppedUnsupported: 0, recited: 0 },
     sources: [1, 2, 3, 4].map((id) => source(id)),
-    knownFacts: [],
     baseline: true,
     since: null,
     reportStyle: 'executive',
     generatedWith: { synthesis: 'test-model', synthesisKind: 'model', search: 'local corpus', plan: 'model' },
     usage: { inputTokens: 10, outputTokens: 5, searchCalls: 3, costDollars: null },
-    ...overrides,
+    ...rest,
   }
 }
 
@@ -54,7 +76,7 @@ test('a citation of a source that does not exist is removed everywhere, and a fi
   expect(report.summary).toContain('Expect cheaper packs [2] and [2].')
   expect(report.summary).toContain('- Nobody reported recycling.')
   expect(report.sources.map((entry) => entry.url)).toEqual(['https://example.com/2', 'https://example.com/3'])
-  expect(report.delta.newFindings).toEqual([
+  expect(report.delta.newFindings.map(({ text, sources }) => ({ text, sources }))).toEqual([
     { text: 'Cell prices fell 12% in a year.', sources: [1] },
     { text: 'Output doubled at two plants.', sources: [2] },
   ])
@@ -77,20 +99,19 @@ test('renumbering keeps each citation pointing at the URL the synthesis cited', 
   expect(report.sources.map((entry) => entry.n)).toEqual([1, 2])
 })
 
-test('only cited sources are listed, with a snippet cut at a word boundary and the published date', () => {
+test('only cited sources are listed, with the supporting quote (cut at a word) and the published date', () => {
   const long = `${'Solid electrolytes '.repeat(30)}end`
-  const report = buildReport(
-    reportInput(
-      { findings: [{ text: 'Solid electrolytes matter.', sourceIds: [3] }] },
-      { sources: [source(1), source(2), source(3, long)] },
-    ),
+  const input = reportInput(
+    { findings: [{ text: 'Solid electrolytes matter.', sourceIds: [3] }] },
+    { sources: [source(1), source(2), source(3, long)] },
   )
+  const report = buildReport({ ...input, claims: input.claims.map((claim) => ({ ...claim, quote: long })) })
   expect(report.sources).toHaveLength(1)
   const [listed] = report.sources
   expect(listed?.url).toBe('https://example.com/3')
   expect(listed?.publishedAt).toBe('2026-11-03')
-  expect(listed?.snippet.length).toBeLessThanOrEqual(241)
-  // Cut after a whole word: the kept text is a prefix of the source that ends where a word ends.
+  expect(listed?.snippet.length).toBeLessThanOrEqual(401)
+  // Cut after a whole word: the kept text is a prefix of the quote that ends where a word ends.
   expect(listed?.snippet).toMatch(/(Solid|electrolytes)…$/)
   expect(long.startsWith(`${listed?.snippet.slice(0, -1)} `)).toBe(true)
 })
@@ -175,9 +196,12 @@ test('framework style: one section per framework section in order, matched by ti
   const report = buildReport(
     reportInput(
       {
-        findings: [{ text: 'Ten million users.', sourceIds: [2] }],
+        findings: [
+          { text: 'Ten million users.', sourceIds: [2] },
+          { text: 'Costs fell a third.', sourceIds: [3] },
+        ],
         sections: [
-          { title: 'impact', body: 'Costs fell a third [3].' },
+          { title: 'impact', body: 'Costs fell a third [3][4].' },
           { title: 'REACH', body: 'Ten million users [2].' },
         ],
         gaps: ['How much effort does adoption take?'],
@@ -214,39 +238,80 @@ test('a baseline delta holds every finding and says it is the first run', () => 
   expect(report.delta.summary).toContain('First run on this topic (baseline): 2 findings')
 })
 
-test('a later run reports only findings memory does not hold, cited with the new numbers', () => {
+const PREVIOUS = {
+  text: 'Cell prices were $90/kWh.',
+  seenAt: '2026-10-20T08:00:00.000Z',
+  urls: ['https://old.example/a'],
+}
+
+test('a later run reports what changed, the summary leads with it, and confirmed claims are only counted', () => {
   const report = buildReport(
     reportInput(
       {
         findings: [
           { text: 'Cell prices fell 12% in 2026.', sourceIds: [1] },
           { text: 'Output doubled at the Nevada plant.', sourceIds: [3] },
+          { text: 'Cells now cost $80/kWh.', sourceIds: [2] },
+          { text: 'The Ohio plant did not open.', sourceIds: [4] },
         ],
       },
       {
         baseline: false,
         since: '2026-11-01T09:30:00.000Z',
-        knownFacts: ['cell prices fell 12% in 2026', 'Something else entirely.'],
+        classes: [
+          'confirmed',
+          'new',
+          { class: 'updated', previous: PREVIOUS },
+          { class: 'contradicted', previous: { ...PREVIOUS, text: 'The Ohio plant opened.' } },
+        ],
       },
     ),
   )
   expect(report.delta.since).toBe('2026-11-01T09:30:00.000Z')
-  expect(report.delta.newFindings).toEqual([{ text: 'Output doubled at the Nevada plant.', sources: [2] }])
-  expect(report.delta.summary).toBe('1 new finding since 2026-11-01:\n- Output doubled at the Nevada plant. [2]')
-  expect(urlsCitedBy(report.delta.summary, report)).toEqual(['https://example.com/3'])
+  expect(report.delta.newFindings.map((claim) => claim.text)).toEqual(['Output doubled at the Nevada plant.'])
+  expect(urlsCitedBy(`[${report.delta.newFindings[0]?.sources[0]}]`, report)).toEqual(['https://example.com/3'])
+  expect(report.delta.updated).toEqual([
+    { text: 'Cells now cost $80/kWh.', quote: 'Cells now cost $80/kWh.', sources: [1], previous: PREVIOUS },
+  ])
+  expect(report.delta.contradicted.map((claim) => claim.previous.text)).toEqual(['The Ohio plant opened.'])
+  expect(report.delta.confirmed).toBe(1)
+  expect(report.delta.summary.split('\n')[0]).toBe(
+    'Since 2026-11-01: 1 new, 1 updated, 1 contradicted; 1 claim confirmed.',
+  )
+  expect(report.delta.summary).toContain(
+    '- **Updated:** Cells now cost $80/kWh. (was: "Cell prices were $90/kWh.", seen 2026-10-20) [1]',
+  )
+  // The summary opens with the changes, right under its headline.
+  expect(report.summary.split('\n\n').slice(0, 2)).toEqual([
+    '## Batteries got cheaper',
+    expect.stringMatching(/^### What changed since 2026-11-01\n- \*\*Updated:\*\* Cells now cost/),
+  ])
+  expect(urlsCitedBy(report.delta.summary.split('\n')[1] ?? '', report)).toEqual(['https://example.com/2'])
 })
 
-test('a finding reworded from a known fact is not new', () => {
+test('a run whose claims memory already holds says nothing is new and counts them', () => {
   const report = buildReport(
     reportInput(
       { findings: [{ text: 'In 2026 cell prices fell 12%.', sourceIds: [1] }] },
-      { baseline: false, since: '2026-11-01T09:30:00.000Z', knownFacts: ['Cell prices fell 12% in 2026.'] },
+      { baseline: false, since: '2026-11-01T09:30:00.000Z', classes: ['confirmed'] },
     ),
   )
   expect(report.delta.newFindings).toEqual([])
   expect(report.delta.summary).toBe(
-    'Nothing new since 2026-11-01: the sources read in this run repeat what memory already holds.',
+    'Nothing new since 2026-11-01: the sources read in this run repeat what memory already holds; 1 claim confirmed.',
   )
+  expect(report.summary).not.toContain('What changed')
+})
+
+test('free text may cite only pages that hold a shown claim, and a source shows its supporting quote', () => {
+  const report = buildReport(
+    reportInput(
+      { findings: [{ text: 'Cell prices fell.', sourceIds: [1] }], implications: 'Margins grow [1][2].' },
+      { sources: [source(1, 'Long page. Cell prices fell. More text.'), source(2)] },
+    ),
+  )
+  expect(report.summary).toContain('Margins grow [1].')
+  expect(report.sources).toEqual([expect.objectContaining({ n: 1, snippet: 'Cell prices fell.' })])
 })
 
 // A small seeded PRNG (mulberry32) so a failing case can be replayed.
@@ -292,7 +357,7 @@ test('property: every [n] in summary and delta points at a listed source, for 20
         framework,
         baseline: random() < 0.4,
         since: '2026-10-01T00:00:00.000Z',
-        knownFacts: findings.filter(() => random() < 0.3).map((finding) => finding.text),
+        classes: findings.map(() => pickOne(['new', 'confirmed', { class: 'updated', previous: PREVIOUS }] as const)),
       },
     )
     const report = buildReport(input)
@@ -314,7 +379,7 @@ test('property: every [n] in summary and delta points at a listed source, for 20
     const cited = new Set([
       ...citationNumbers(report.summary),
       ...citationNumbers(report.delta.summary),
-      ...report.delta.newFindings.flatMap((finding) => finding.sources),
+      ...[...report.delta.newFindings, ...report.delta.updated].flatMap((finding) => finding.sources),
     ])
     for (const entry of report.sources) {
       expect(

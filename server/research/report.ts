@@ -1,18 +1,33 @@
 // Turns a synthesis into the report a run returns (spec 2.3): citations checked against the sources
 // this run read and renumbered from 1, the summary written in the brief's style, and the delta
 // against what memory already held.
-import { contentTerms, findingSignature, foldPlural, STOPWORDS, sameFinding } from '#server/claims/terms.ts'
+import type { ClaimClass } from '#server/claims/classify.ts'
+import { contentTerms, foldPlural, STOPWORDS } from '#server/claims/terms.ts'
+import type { Integrity } from '#server/claims/verify.ts'
 import { wordTokens } from '#server/memory/search.ts'
 import { topicKey } from '#server/memory/topic-key.ts'
 import type { FrameworkLens, ReportStyle, SourceForSynthesis, Synthesis } from '#server/providers/types.ts'
-import type { Report, ReportDelta, ReportSource } from '#server/research/report-types.ts'
+import type { PreviousClaim, Report, ReportDelta, ReportSource } from '#server/research/report-types.ts'
+
+/** A verified claim of this run, classified against memory (see server/claims). */
+export type ReportClaim = {
+  text: string
+  /** The supporting words, as the page writes them. */
+  quote: string
+  /** Synthesis numbering; every one of these pages holds the quote. */
+  sourceIds: number[]
+  class: ClaimClass
+  /** For updated and contradicted: what memory held. */
+  previous?: PreviousClaim
+}
 
 export type BuildReportInput = {
-  synthesis: Synthesis
+  synthesis: Pick<Synthesis, 'headline' | 'sections' | 'implications' | 'gaps'>
+  /** Verified and classified, in the synthesis's order. */
+  claims: ReportClaim[]
+  integrity: Integrity
   /** Numbered as the synthesis cited them. */
   sources: SourceForSynthesis[]
-  /** Memory's facts before this run. */
-  knownFacts: string[]
   baseline: boolean
   /** When memory was last saved (ISO), null on a baseline. */
   since: string | null
@@ -29,7 +44,9 @@ export const NO_EVIDENCE = "No evidence in this run's sources."
 
 type CleanFinding = { text: string; sourceIds: number[] }
 
-const SNIPPET_CHARACTERS = 240
+const CHANGE_LABEL = { updated: 'Updated', contradicted: 'Contradicted', new: 'New' } as const
+const QUOTE_SNIPPET_CHARACTERS = 400
+
 /** Fewer findings than this read better as one list than as themes of one or two. */
 const MIN_FINDINGS_FOR_THEMES = 5
 const MAX_THEMES = 4
@@ -56,10 +73,20 @@ export function buildReport(input: BuildReportInput): Report {
   const { synthesis } = input
   const sourcesById = new Map<number, SourceForSynthesis>()
   for (const source of input.sources) if (!sourcesById.has(source.id)) sourcesById.set(source.id, source)
-  const cited = (id: number) => (sourcesById.has(id) ? id : undefined)
+  // A page is citable only where a shown claim's quote is on it: free text (headline, sections,
+  // implications, gaps) may cite those pages and no other.
+  const supporting = new Set(input.claims.flatMap((claim) => claim.sourceIds).filter((id) => sourcesById.has(id)))
+  const cited = (id: number) => (supporting.has(id) ? id : undefined)
 
   // (a) Citation hygiene, still in the synthesis's numbering.
-  const findings = cleanFindings(synthesis.findings, cited)
+  const claims = input.claims
+    .map((claim) => ({
+      ...claim,
+      text: oneLine(claim.text),
+      sourceIds: unique(claim.sourceIds.filter((id) => cited(id))),
+    }))
+    .filter((claim) => claim.text && claim.sourceIds.length > 0)
+  const findings: CleanFinding[] = claims
   const headline = rewriteCitations(synthesis.headline, cited).trim() || 'Findings from this run'
   const sections = (synthesis.sections ?? []).map((section) => ({
     title: stripCitations(section.title).trim(),
@@ -68,33 +95,45 @@ export function buildReport(input: BuildReportInput): Report {
   const implications = rewriteCitations(synthesis.implications ?? '', cited).trim()
   const gaps = synthesis.gaps.map((gap) => rewriteCitations(gap, cited).trim()).filter(Boolean)
 
-  const known = input.knownFacts.map(findingSignature)
-  const newFindings = input.baseline
-    ? findings
-    : findings.filter((finding) => !known.some((fact) => sameFinding(findingSignature(finding.text), fact)))
-
-  const summary = renderSummary({ ...input, headline, findings, sections, implications, gaps })
   const since = input.baseline ? null : input.since
-  const deltaSummary = renderDeltaSummary(input.baseline, since, findings.length, newFindings)
+  // A changed figure or a reversal first: they are what a person re-running a topic looks for.
+  const changes = input.baseline
+    ? []
+    : (['updated', 'contradicted', 'new'] as const).flatMap((kind) => claims.filter((claim) => claim.class === kind))
+  const newOnes = input.baseline ? claims : claims.filter((claim) => claim.class === 'new')
+  const confirmed = input.baseline ? 0 : claims.filter((claim) => claim.class === 'confirmed').length
+  const summary = renderSummary({ ...input, headline, findings, sections, implications, gaps, changes, since })
+  const deltaSummary = renderDeltaSummary(input.baseline, since, findings.length, changes, confirmed)
 
   // (b) Renumber: sources in order of first citation, the summary's before the delta's.
   const order = unique([
     ...citationNumbers(summary),
     ...citationNumbers(deltaSummary),
-    ...newFindings.flatMap((finding) => finding.sourceIds),
+    ...[...newOnes, ...changes].flatMap((claim) => claim.sourceIds),
   ])
   const renumbered = new Map(order.map((id, index) => [id, index + 1]))
   const toNew = (id: number) => renumbered.get(id)
+  const finding = (claim: (typeof claims)[number]) => ({
+    text: claim.text,
+    quote: claim.quote,
+    sources: claim.sourceIds.flatMap((id) => toNew(id) ?? []),
+  })
+  const change = (claim: (typeof claims)[number]) => ({ ...finding(claim), previous: claim.previous as PreviousClaim })
 
   const delta: ReportDelta = {
     baseline: input.baseline,
     since,
-    newFindings: newFindings.map((finding) => ({
-      text: finding.text,
-      sources: finding.sourceIds.flatMap((id) => toNew(id) ?? []),
-    })),
+    newFindings: newOnes.map(finding),
+    updated: claims.filter((claim) => !input.baseline && claim.class === 'updated' && claim.previous).map(change),
+    contradicted: claims
+      .filter((claim) => !input.baseline && claim.class === 'contradicted' && claim.previous)
+      .map(change),
+    confirmed,
     summary: rewriteCitations(deltaSummary, toNew).trim(),
   }
+  // Each page shows the words that support the first claim citing it.
+  const quoteOf = new Map<number, string>()
+  for (const claim of claims) for (const id of claim.sourceIds) if (!quoteOf.has(id)) quoteOf.set(id, claim.quote)
   const sources: ReportSource[] = order.map((id, index) => {
     const source = sourcesById.get(id) as SourceForSynthesis
     return {
@@ -102,13 +141,14 @@ export function buildReport(input: BuildReportInput): Report {
       url: source.url,
       title: source.title,
       publishedAt: source.publishedDate,
-      snippet: snippet(source.text),
+      snippet: snippet(quoteOf.get(id) ?? '', QUOTE_SNIPPET_CHARACTERS),
     }
   })
   return {
     summary: rewriteCitations(summary, toNew).trim(),
     delta,
     sources,
+    integrity: input.integrity,
     generatedWith: input.generatedWith,
     usage: input.usage,
   }
@@ -154,21 +194,6 @@ function isThemePart(token: string): boolean {
   return !STOPWORDS.has(token) && !THEME_STOPWORDS.has(token) && !/\p{N}/u.test(token) && !/^[a-z]{1,2}$/.test(token)
 }
 
-function cleanFindings(findings: Synthesis['findings'], cited: (id: number) => number | undefined): CleanFinding[] {
-  const clean: CleanFinding[] = []
-  for (const finding of findings) {
-    // Markers inside a finding's text count as its citations; the text itself is shown without them
-    // because the report appends a finding's citations once, at its end.
-    const inline = citationNumbers(finding.text)
-    const sourceIds = unique(
-      [...finding.sourceIds, ...inline].filter((id) => Number.isInteger(id) && cited(id) !== undefined),
-    )
-    const text = stripCitations(finding.text).replace(/\s+/g, ' ').trim()
-    if (sourceIds.length > 0 && text) clean.push({ text, sourceIds })
-  }
-  return clean
-}
-
 /** Maps each cited number through `map`; a marker whose numbers all map to nothing is removed. */
 function rewriteCitations(text: string, map: (id: number) => number | undefined): string {
   return text.replace(CITATION_RUN, (_match, space: string, run: string) => {
@@ -188,13 +213,16 @@ function markers(ids: number[]): string {
 type SummaryParts = BuildReportInput & {
   headline: string
   findings: CleanFinding[]
+  /** What changed since memory was saved: new, updated and contradicted claims (none on a baseline). */
+  changes: ReportClaim[]
+  since: string | null
   sections: Array<{ title: string; body: string }>
   implications: string
   gaps: string[]
 }
 
 function renderSummary(parts: SummaryParts): string {
-  const body = renderStyle(parts)
+  const body = leadWithChanges(renderStyle(parts), parts)
   if (parts.gaps.length === 0) return body
   return `${body}\n\n### Open questions\n${parts.gaps.map((gap) => `- ${gap}`).join('\n')}`
 }
@@ -315,33 +343,63 @@ function themeTitle(term: string, text: string): string {
   return surface.charAt(0).toUpperCase() + surface.slice(1)
 }
 
+/** The summary opens with what changed: right under its first heading block, before the findings. */
+function leadWithChanges(body: string, parts: SummaryParts): string {
+  if (parts.changes.length === 0) return body
+  const block = `### What changed since ${day(parts.since)}\n${changeList(parts.changes)}`
+  const blocks = body.split('\n\n')
+  // After the title (and a framework's headline line, or a memo's header), before the rest.
+  const at = parts.reportStyle === 'framework' && parts.framework ? 2 : 1
+  return [...blocks.slice(0, at), block, ...blocks.slice(at)].join('\n\n')
+}
+
+function changeList(changes: ReportClaim[]): string {
+  return changes
+    .map((claim) => {
+      const label = CHANGE_LABEL[claim.class as keyof typeof CHANGE_LABEL]
+      const was = claim.previous ? ` (was: "${oneLine(claim.previous.text)}", seen ${day(claim.previous.seenAt)})` : ''
+      return `- **${label}:** ${claim.text}${was} ${markers(claim.sourceIds)}`
+    })
+    .join('\n')
+}
+
+function day(iso: string | null): string {
+  return iso ? (ISO_DATE.exec(iso)?.[0] ?? iso) : 'the last run'
+}
+
 function renderDeltaSummary(
   baseline: boolean,
   since: string | null,
   findingCount: number,
-  newFindings: CleanFinding[],
+  changes: ReportClaim[],
+  confirmed: number,
 ): string {
   if (baseline) {
     const count = findingCount === 1 ? '1 finding' : `${findingCount} findings`
     return `First run on this topic (baseline): ${count} recorded, so later runs report only what changes.`
   }
-  const when = since ? (ISO_DATE.exec(since)?.[0] ?? since) : 'the last run'
-  if (newFindings.length === 0) {
+  const when = day(since)
+  const still = confirmed > 0 ? `; ${confirmed === 1 ? '1 claim' : `${confirmed} claims`} confirmed` : ''
+  if (changes.length === 0) {
     return findingCount === 0
       ? `Nothing new since ${when}: this run turned up no new sources or findings.`
-      : `Nothing new since ${when}: the sources read in this run repeat what memory already holds.`
+      : `Nothing new since ${when}: the sources read in this run repeat what memory already holds${still}.`
   }
-  const count = newFindings.length === 1 ? '1 new finding' : `${newFindings.length} new findings`
-  return `${count} since ${when}:\n${findingList(newFindings)}`
+  const counts = (['new', 'updated', 'contradicted'] as const)
+    .map((kind) => [kind, changes.filter((claim) => claim.class === kind).length] as const)
+    .filter(([, count]) => count > 0)
+    .map(([kind, count]) => `${count} ${kind}`)
+    .join(', ')
+  return `Since ${when}: ${counts}${still}.\n${changeList(changes)}`
 }
 
-function snippet(text: string): string {
+function snippet(text: string, limit: number): string {
   const flat = text.replace(/\s+/g, ' ').trim()
-  if (flat.length <= SNIPPET_CHARACTERS) return flat
-  const cut = flat.slice(0, SNIPPET_CHARACTERS)
+  if (flat.length <= limit) return flat
+  const cut = flat.slice(0, limit)
   const lastSpace = cut.lastIndexOf(' ')
   // Text without spaces (Chinese, Japanese) is cut at the character limit instead.
-  return `${lastSpace > SNIPPET_CHARACTERS / 2 ? cut.slice(0, lastSpace) : cut}…`
+  return `${lastSpace > limit / 2 ? cut.slice(0, lastSpace) : cut}…`
 }
 
 function oneLine(text: string): string {

@@ -5,7 +5,7 @@ import type { Db } from '#db/database.ts'
 import type { RunStatus, RunsTable } from '#db/schema.ts'
 import { type KeyRing, openJson, sealJson } from '#server/memory/crypto.ts'
 import type { Brief } from '#server/research/brief.ts'
-import type { Report } from '#server/research/report-types.ts'
+import { type Report, upgradeReport } from '#server/research/report-types.ts'
 import type { RecurringInfo } from '#server/research/series.ts'
 
 export type RunError = { code: string; message: string }
@@ -113,7 +113,9 @@ function summarizeRun(row: SummaryColumns) {
 export function viewRun(ring: KeyRing, row: RunRow): RunView {
   const view: RunView = { ...summarizeRun(row), brief: row.brief as Brief }
   if (row.status === 'complete' && row.report && row.report_key_id) {
-    view.report = openJson<Report>(ring, { keyId: row.report_key_id, ciphertext: row.report }, reportData(row.id))
+    view.report = upgradeReport(
+      openJson<Report>(ring, { keyId: row.report_key_id, ciphertext: row.report }, reportData(row.id)),
+    )
   }
   return view
 }

@@ -4,6 +4,7 @@
 import { sql } from 'kysely'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { generateKeySpec, parseKeyRing } from '#server/memory/crypto.ts'
+import { contributedFact } from '#server/memory/facts.ts'
 import { saveTopicMemory } from '#server/memory/store.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { startTestApp, type TestApp } from '#test/support/app.ts'
@@ -111,7 +112,7 @@ test('memory sealed with a key the app does not hold: the run completes, and the
   await saveTopicMemory(foreign, user.account.id, topic, {
     runId: 'sealed-elsewhere',
     at: new Date(),
-    facts: [{ text: 'Only the other key can read this.', sourceUrls: [] }],
+    facts: [contributedFact('Only the other key can read this.', [])],
     sources: [],
     urlsRead: ['https://grid.example/storage/1'],
   })

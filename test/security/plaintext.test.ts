@@ -114,7 +114,7 @@ test('a whole-database dump after a realistic session holds no secret and none o
   expect(done.status).toBe('complete')
   const memory = await loadTopicMemory(app.memory, account.id, 'Tidal power')
   const fact = memory?.facts[0]?.text
-  expect(fact).toContain(PAGE_TITLE) // the stub model writes findings from titles: memory holds the marker
+  expect(fact).toContain(PAGE_TEXT) // the stub model quotes each page's first sentence: memory holds the marker
   expect(JSON.stringify(done.report)).toContain(PAGE_HOST)
 
   // Slack linked to the account, and a mention researched in a thread.

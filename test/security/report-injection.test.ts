@@ -119,8 +119,17 @@ for (const kind of ['model', 'extractive'] as const) {
         content: {
           headline: `Tidal power ${hostile}`,
           findings: [
-            { text: `Tidal power output doubled ${hostile} [1]`, sourceIds: [1] },
-            { text: `See ${PAYLOADS[3]} and ${PAYLOADS[4]}`, sourceIds: [1] },
+            // Quotes that are on the page, so the hostile claims pass the quote check and are shown.
+            {
+              text: `Tidal power output doubled ${hostile} [1]`,
+              quote: 'a barrage doubled its output',
+              sourceIds: [1],
+            },
+            {
+              text: `See ${PAYLOADS[3]} and ${PAYLOADS[4]}`,
+              quote: 'Tidal power turbines were replaced in spring.',
+              sourceIds: [1],
+            },
           ],
           sections: null,
           implications: `${hostile} [1]`,

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net'
 import { setTimeout as sleep } from 'node:timers/promises'
 
 export type StubRequest = {
-  kind: 'plan' | 'synthesize' | 'other'
+  kind: 'plan' | 'synthesize' | 'judge' | 'other'
   model: string
   messages: Array<{ role: string; content: string }>
   /** Every message's content, joined: what to assert prompts against. */
@@ -51,6 +51,7 @@ export type StubOpenAi = {
   /** Queue answers for the next plan calls, in order; once the queue is empty the default answers. */
   onPlan: (...replies: StubScript[]) => void
   onSynthesize: (...replies: StubScript[]) => void
+  onJudge: (...replies: StubScript[]) => void
   /** Drops scripted answers not yet used, so one test's script cannot leak into the next. */
   reset: () => void
   close: () => Promise<void>
@@ -69,7 +70,7 @@ export async function startStubOpenAi(
   const apiKey = options.apiKey ?? 'sk-test-stub'
   const requests: StubRequest[] = []
   const served: StubOpenAiServed[] = []
-  const queues: Record<StubRequest['kind'], StubScript[]> = { plan: [], synthesize: [], other: [] }
+  const queues: Record<StubRequest['kind'], StubScript[]> = { plan: [], synthesize: [], judge: [], other: [] }
 
   const server = http.createServer(async (req, res) => {
     const startedAt = now()
@@ -124,6 +125,7 @@ export async function startStubOpenAi(
     served,
     onPlan: (...replies) => queues.plan.push(...replies),
     onSynthesize: (...replies) => queues.synthesize.push(...replies),
+    onJudge: (...replies) => queues.judge.push(...replies),
     reset: () => {
       for (const queue of Object.values(queues)) queue.length = 0
     },
@@ -143,7 +145,7 @@ function recordOf(body: Record<string, unknown>, authorization: string | undefin
   const responseFormat = body.response_format as StubRequest['responseFormat']
   const name = responseFormat?.json_schema?.name
   return {
-    kind: name === 'plan' ? 'plan' : name === 'synthesis' ? 'synthesize' : 'other',
+    kind: name === 'plan' ? 'plan' : name === 'synthesis' ? 'synthesize' : name === 'verdicts' ? 'judge' : 'other',
     model: String(body.model),
     messages,
     text: messages.map((message) => message.content).join('\n'),
@@ -158,17 +160,31 @@ export function defaultReply(request: StubRequest): StubReply {
   if (request.kind === 'plan') {
     return { content: { queries: [topic, `${topic} latest developments`, `${topic} analysis`] } }
   }
+  if (request.kind === 'judge') {
+    // Confirms a claim that a candidate states word for word; everything else is new.
+    const verdicts = [...request.text.matchAll(/^Claim (\d+): <claim>(.*)<\/claim>$/gm)].map((match) => {
+      const after = request.text.slice((match.index ?? 0) + match[0].length).split(/^Claim \d+:/m)[0] ?? ''
+      const same = [...after.matchAll(/\((\d+)\): <candidate>(.*)<\/candidate>/g)].find(
+        (found) => found[2] === match[2],
+      )
+      return same
+        ? { claim: Number(match[1]), verdict: 'confirmed', match: Number(same[1]) }
+        : { claim: Number(match[1]), verdict: 'new', match: null }
+    })
+    return { content: { verdicts } }
+  }
   if (request.kind === 'synthesize') {
-    const sources = [...request.text.matchAll(/^\[(\d+)\] (.+?) \(/gm)].map((match) => ({
-      id: Number(match[1]),
-      title: match[2],
-    }))
+    const sources = synthesisSources(request.text)
     const titles = /exactly these section titles[^[]*(\[.*\])/.exec(request.text)?.[1]
     const sections = titles ? (JSON.parse(titles) as string[]) : null
     return {
       content: {
         headline: `What is new on ${topic}`,
-        findings: sources.map((source) => ({ text: `${source.title} reports on ${topic}.`, sourceIds: [source.id] })),
+        // Each source's first sentence, quoted word for word, as a faithful model would.
+        findings: sources.flatMap((source) => {
+          const sentence = firstSentence(source.text)
+          return sentence ? [{ text: sentence, quote: sentence, sourceIds: [source.id] }] : []
+        }),
         sections:
           sections?.map((title, index) => {
             const source = sources[index % Math.max(1, sources.length)]
@@ -180,6 +196,22 @@ export function defaultReply(request: StubRequest): StubReply {
     }
   }
   return { status: 400, error: { message: 'The stub has no default answer for this request.' } }
+}
+
+/** The numbered sources of a synthesis prompt: "[n] Title (date) url" and the text below it. */
+export function synthesisSources(prompt: string): Array<{ id: number; title: string; text: string }> {
+  const headers = [...prompt.matchAll(/^\[(\d+)\] (.+?) \([^)]*\) \S+$/gm)]
+  return headers.map((match, index) => {
+    const start = (match.index ?? 0) + match[0].length
+    const end = headers[index + 1]?.index ?? prompt.length
+    return { id: Number(match[1]), title: match[2] as string, text: prompt.slice(start, end).trim() }
+  })
+}
+
+function firstSentence(text: string): string | undefined {
+  const flat = text.replace(/\s+/g, ' ').trim()
+  const sentence = /^.{12,300}?[.!?](?=\s|$)/.exec(flat)?.[0] ?? flat.slice(0, 200).replace(/\s\S*$/, '')
+  return sentence.split(' ').length >= 3 ? sentence : undefined
 }
 
 /** Sends the reply; returns the usage when it was a completion. */

@@ -27,6 +27,7 @@ import { BODY_LIMIT_BYTES } from '#server/http/json-body.ts'
 import type { WebhookOutcome } from '#server/integrations/slack/events.ts'
 import type { MemoryStats } from '#server/memory/types.ts'
 import { BriefSchema } from '#server/research/brief.ts'
+import { ReportSchema } from '#server/research/report-schema.ts'
 import type { Report } from '#server/research/report-types.ts'
 import type { listRuns, RunView } from '#server/research/runs.ts'
 import type { SeriesView } from '#server/research/series.ts'
@@ -37,39 +38,6 @@ type JsonObject = Record<string, unknown>
 const timestamp = () => z.iso.datetime()
 
 const RunErrorSchema = z.object({ code: z.string(), message: z.string() })
-
-const ReportSchema = z.object({
-  summary: z.string().describe('Markdown in the requested style; citations [n] point into `sources`.'),
-  delta: z.object({
-    baseline: z.boolean().describe('True on the first run of a topic (or after memory expired): everything is new.'),
-    since: timestamp().nullable().describe('When memory was last saved before this run; null on a baseline.'),
-    newFindings: z.array(z.object({ text: z.string(), sources: z.array(z.int()) })),
-    summary: z.string().describe('Markdown. Says plainly when nothing is new.'),
-  }),
-  sources: z
-    .array(
-      z.object({
-        n: z.int(),
-        url: z.string(),
-        title: z.string(),
-        publishedAt: z.string().nullable(),
-        snippet: z.string(),
-      }),
-    )
-    .describe('Only sources read in this run, numbered as the citations use them.'),
-  generatedWith: z.object({
-    synthesis: z.string(),
-    synthesisKind: z.enum(['model', 'extractive']),
-    search: z.string(),
-    plan: z.enum(['model', 'fallback']),
-  }),
-  usage: z.object({
-    inputTokens: z.int(),
-    outputTokens: z.int(),
-    searchCalls: z.int(),
-    costDollars: z.number().nullable(),
-  }),
-})
 
 const runFields = {
   runId: z.uuid(),

@@ -71,10 +71,12 @@ test('findings are the relevant sentences, each citing the source it came from, 
   expect(texts).toContain('Solid-state batteries reached 500 Wh/kg in laboratory tests in March 2026.')
   expect(synthesis.findings).toContainEqual({
     text: 'Toyota plans to start solid-state battery production in 2027 at a plant in Aichi.',
+    quote: 'Toyota plans to start solid-state battery production in 2027 at a plant in Aichi.',
     sourceIds: [2],
   })
   expect(synthesis.findings).toContainEqual({
     text: 'Recycling solid-state batteries remains costly because the electrolytes are hard to separate.',
+    quote: 'Recycling solid-state batteries remains costly because the electrolytes are hard to separate.',
     sourceIds: [3],
   })
   for (const text of texts) expect(text).not.toMatch(/weather|Lunch|football|newsletter|logo/)
@@ -179,7 +181,11 @@ test('Chinese text without spaces is split into sentences and ranked without cra
       sources: [source(1, '固态电池的能量密度在2026年达到了每公斤500瓦时。今天天气很好。我们吃了午饭。')],
     }),
   )
-  expect(synthesis.findings[0]).toEqual({ text: '固态电池的能量密度在2026年达到了每公斤500瓦时。', sourceIds: [1] })
+  expect(synthesis.findings[0]).toEqual({
+    text: '固态电池的能量密度在2026年达到了每公斤500瓦时。',
+    quote: '固态电池的能量密度在2026年达到了每公斤500瓦时。',
+    sourceIds: [1],
+  })
 })
 
 test('the headline says what the report holds instead of repeating the first finding', async () => {

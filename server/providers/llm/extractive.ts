@@ -119,8 +119,10 @@ function extractSynthesis(input: SynthesisInput): Synthesis {
     if (next) chosen.push(next)
   }
 
+  // The sentence is its own quote: taken word for word from the page, as the quote check reads it.
   const findings = chosen.map((candidate) => ({
     text: candidate.text,
+    quote: candidate.text,
     sourceIds: corroboratingSources(candidate, candidates),
   }))
   const gaps = goals.filter((goal) => !chosen.some(goal.supports)).map((goal) => goal.gap)

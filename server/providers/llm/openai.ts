@@ -5,6 +5,7 @@ import { ContentFilterFinishReasonError, LengthFinishReasonError } from 'openai/
 import { zodResponseFormat } from 'openai/helpers/zod'
 import type { AutoParseableResponseFormat } from 'openai/lib/parser'
 import { z } from 'zod'
+import { JudgeSchema, judgeMessages, toVerdicts } from '#server/providers/llm/judge.ts'
 import { callWithRetries, isRetryableStatus, parseRetryAfter } from '#server/providers/retry.ts'
 import {
   type LanguageModel,
@@ -23,7 +24,7 @@ const MAX_QUERY_CHARS = 200
 const PlanSchema = z.object({ queries: z.array(z.string()) })
 const SynthesisSchema = z.object({
   headline: z.string(),
-  findings: z.array(z.object({ text: z.string(), sourceIds: z.array(z.number().int()) })),
+  findings: z.array(z.object({ text: z.string(), quote: z.string(), sourceIds: z.array(z.number().int()) })),
   sections: z.array(z.object({ title: z.string(), body: z.string() })).nullable(),
   implications: z.string().nullable(),
   gaps: z.array(z.string()),
@@ -32,6 +33,7 @@ const SynthesisSchema = z.object({
 // Converting a schema to the API's JSON schema costs about 2 ms each time; they never change.
 const PLAN_FORMAT = zodResponseFormat(PlanSchema, 'plan')
 const SYNTHESIS_FORMAT = zodResponseFormat(SynthesisSchema, 'synthesis')
+const JUDGE_FORMAT = zodResponseFormat(JudgeSchema, 'verdicts')
 
 type Message = { role: 'system' | 'user'; content: string }
 /** The answer could not be used: refused, empty, truncated, not JSON, or not the schema. */
@@ -108,13 +110,22 @@ export function createOpenAiModel(options: {
       const synthesis: Synthesis = {
         headline: headline.trim(),
         findings: findings
-          .map((finding) => ({ text: finding.text.trim(), sourceIds: finding.sourceIds }))
+          .map((finding) => ({ text: finding.text.trim(), quote: finding.quote, sourceIds: finding.sourceIds }))
           .filter((finding) => finding.text !== '' && finding.sourceIds.length > 0),
         gaps: gaps.map((gap) => gap.trim()).filter(Boolean),
       }
       if (sections?.length) synthesis.sections = sections
       if (implications?.trim()) synthesis.implications = implications.trim()
       return { synthesis, usage: answer.usage }
+    },
+    async judgeClaims(items, { signal }) {
+      const answer = await complete(judgeMessages(items), JUDGE_FORMAT, signal)
+      if ('unusable' in answer) {
+        throw new ProviderError(PROVIDER, `${options.model} did not return usable verdicts: ${answer.unusable}`, {
+          retryable: false,
+        })
+      }
+      return { verdicts: toVerdicts(answer.value, items.length), usage: answer.usage }
     },
   }
 }
@@ -194,6 +205,10 @@ function synthesisMessages(input: SynthesisInput): Message[] {
   const system = [
     'You are a research analyst writing a report only from the numbered sources you are given.',
     `Every finding cites one or more sources in sourceIds, using only these ids: ${ids}.`,
+    'Each finding has a quote: words copied exactly, character for character, from the text of a source it cites',
+    '(one sentence or a part of one, at most 300 characters) that state what the finding says.',
+    'Findings whose quote is not found word for word in a cited source are discarded, as are findings whose',
+    'numbers or dates are not in their quote.',
     'Never invent a source, a number or a quote; never cite an id that is not in the list.',
     'Do not report the already-known facts again as findings; report what is new.',
     'gaps lists the questions the sources leave open.',

@@ -1,0 +1,24 @@
+// Facts from text: a claim read by the same rules the engine uses (figures, dates, subject, polarity),
+// for contributions made outside a run and for facts stored before memory kept claims.
+import { extractStatements } from '#server/claims/figures.ts'
+import { polarity, subjectTerms } from '#server/claims/subject.ts'
+import type { ContributedFact, Fact } from '#server/memory/types.ts'
+
+/** A new fact stating `text`, supported by `quote` on `sourceUrls`. */
+export function contributedFact(text: string, sourceUrls: string[], quote = ''): ContributedFact {
+  return { ...readClaim(text), text, quote, sourceUrls, change: { class: 'new' } }
+}
+
+/** What a claim's words state: figures and dates, subject, polarity. */
+export function readClaim(text: string): Pick<Fact, 'statements' | 'subject' | 'polarity'> {
+  return { statements: extractStatements(text), subject: subjectTerms(text), polarity: polarity(text) }
+}
+
+/** A fact as stored before claims (id, text, sources, first seen) read as a claim without a quote. */
+export type StoredFact = Pick<Fact, 'id' | 'text' | 'sourceUrls' | 'firstSeen'> & Partial<Fact>
+
+export function upgradeFact(stored: StoredFact): Fact {
+  if (stored.statements && stored.subject && stored.polarity && stored.lastConfirmed !== undefined)
+    return stored as Fact
+  return { ...readClaim(stored.text), quote: '', lastConfirmed: stored.firstSeen.at, ...stored } as Fact
+}

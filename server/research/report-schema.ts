@@ -1,0 +1,66 @@
+// The report a complete run returns, as zod: the one description REST (the OpenAPI document) and MCP
+// (get_run_report's output schema) both use. tsc holds it to the Report type (see openapi.ts).
+import { z } from 'zod'
+
+const timestamp = () => z.iso.datetime()
+
+const FindingSchema = z.object({
+  text: z.string(),
+  quote: z.string().describe('Words of the cited pages, verbatim, that support the claim.'),
+  sources: z.array(z.int()).describe('The `n` of each source whose text holds the quote.'),
+})
+const ChangeSchema = FindingSchema.extend({
+  previous: z
+    .object({
+      text: z.string(),
+      seenAt: timestamp().describe('When a run last found the previous claim.'),
+      urls: z.array(z.string()),
+    })
+    .describe('What memory held before this run.'),
+})
+
+export const ReportSchema = z.object({
+  summary: z
+    .string()
+    .describe('Markdown in the requested style, led by what changed; citations [n] point into `sources`.'),
+  delta: z.object({
+    baseline: z.boolean().describe('True on the first run of a topic (or after memory expired): everything is new.'),
+    since: timestamp().nullable().describe('When memory was last saved before this run; null on a baseline.'),
+    newFindings: z.array(FindingSchema).describe('Claims memory held nothing about (all claims on a baseline).'),
+    updated: z.array(ChangeSchema).describe('Same subject as a claim in memory, another figure or date.'),
+    contradicted: z.array(ChangeSchema).describe('The opposite of a claim in memory.'),
+    confirmed: z.int().describe('Claims memory already held: not reported again.'),
+    summary: z.string().describe('Markdown. Says plainly when nothing is new.'),
+  }),
+  integrity: z
+    .object({
+      claims: z.int().describe('Claims the synthesis made.'),
+      shown: z.int(),
+      droppedUnsupported: z.int().describe('Not shown: the quote is on no page read, or a figure is not in it.'),
+      recited: z.int().describe('Shown with the page that holds the quote instead of the one the model cited.'),
+    })
+    .describe('Every shown claim has its quote on a cited page; this counts the rest.'),
+  sources: z
+    .array(
+      z.object({
+        n: z.int(),
+        url: z.string(),
+        title: z.string(),
+        publishedAt: z.string().nullable(),
+        snippet: z.string().describe('The words of this page that support the first claim citing it.'),
+      }),
+    )
+    .describe('Only sources read in this run, numbered as the citations use them.'),
+  generatedWith: z.object({
+    synthesis: z.string(),
+    synthesisKind: z.enum(['model', 'extractive']),
+    search: z.string(),
+    plan: z.enum(['model', 'fallback']),
+  }),
+  usage: z.object({
+    inputTokens: z.int(),
+    outputTokens: z.int(),
+    searchCalls: z.int(),
+    costDollars: z.number().nullable(),
+  }),
+})
