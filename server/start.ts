@@ -13,7 +13,7 @@ import type { Config } from '#server/config.ts'
 import { createEventHub } from '#server/events/hub.ts'
 import { createHttpApp } from '#server/http/app.ts'
 import { ensureAppBuild, projectRoot } from '#server/http/app-build.ts'
-import { answerClientError } from '#server/http/problem.ts'
+import { startHttpServer } from '#server/http/http-server.ts'
 import { mountReactRouter } from '#server/http/react-router.ts'
 import { type JobDefinition, type Jobs, startJobs } from '#server/jobs/boss.ts'
 import { createJobDefinitions } from '#server/jobs/definitions.ts'
@@ -151,18 +151,7 @@ export async function startSextant(options: {
       const pages = await mountReactRouter(services)
       cleanups.push(pages.close)
       const app = createHttpApp(services, { version, pages })
-      const server = app.listen(config.PORT, config.HOST)
-      server.on('clientError', answerClientError)
-      await new Promise<void>((resolve, reject) => {
-        server.once('listening', resolve)
-        server.once('error', (error: NodeJS.ErrnoException) =>
-          reject(
-            error.code === 'EADDRINUSE'
-              ? new Error(`Port ${config.PORT} is already in use. Set PORT to a free port (or 0 for any).`)
-              : error,
-          ),
-        )
-      })
+      const server = await startHttpServer(app, config, log)
       cleanups.push(
         () =>
           new Promise<void>((resolve) => {
