@@ -9,8 +9,10 @@ import { startEmbeddedPostgres } from '#db/embedded.ts'
 import { migrateToLatest } from '#db/migrate.ts'
 import { createApiKeyVerifier } from '#server/auth/api-keys.ts'
 import { type Provisioned, provisionAccounts } from '#server/auth/provision.ts'
+import { closeStreamsWhenEnded } from '#server/auth/stream-principals.ts'
 import type { Config } from '#server/config.ts'
 import { createEventHub } from '#server/events/hub.ts'
+import { createOpenStreams } from '#server/events/open-streams.ts'
 import { createHttpApp } from '#server/http/app.ts'
 import { ensureAppBuild, projectRoot } from '#server/http/app-build.ts'
 import { startHttpServer } from '#server/http/http-server.ts'
@@ -130,14 +132,18 @@ export async function startSextant(options: {
       if (config.NODE_ENV !== 'development' && config.BUILD_ON_START) await ensureAppBuild(log)
       const events = await createEventHub({ connectionString: databaseUrl, db, log })
       cleanups.push(() => events.close())
+      const apiKeys = createApiKeyVerifier(db)
+      const streams = createOpenStreams({ maxPerPrincipal: config.MAX_EVENT_STREAMS_PER_SESSION })
+      closeStreamsWhenEnded({ hub: events, streams, db, apiKeys, log })
       const services: AppServices = {
         config,
         events,
+        streams,
         deadlines,
         db,
         jobs,
         log,
-        apiKeys: createApiKeyVerifier(db),
+        apiKeys,
         memory,
         limits: createLimits({
           pool,
