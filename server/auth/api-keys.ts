@@ -106,13 +106,16 @@ export async function revokeApiKey(db: Db, prefix: string, accountId?: string): 
   })
 }
 
-/** How long a verification is remembered: a key revoked elsewhere stops working within this. */
+/**
+ * How long a verification is remembered. Revocation is announced to every process (which then forgets
+ * the key), so this only bounds a process that missed the announcement.
+ */
 export const KEY_CACHE_TTL_MS = 10_000
 
 export type ApiKeyVerifier = {
   /** The principal for a presented key, or undefined for a malformed, unknown, wrong or revoked key. */
   verify: (key: string) => Promise<KeyPrincipal | undefined>
-  /** Drops cached verifications of a prefix (this process revoked it). */
+  /** Drops cached verifications of a prefix (revoked here, or announced as revoked by any process). */
   forget: (prefix: string) => void
 }
 

@@ -28,7 +28,8 @@ export function capConnectionsPerAddress(server: Server, options: { max: number;
   const { max, log } = options
   if (max === 0) return
   const open = new Map<string, number>()
-  // Logged once each time a group reaches the cap, not once per refused socket (that would be a flood).
+  // Logged once per episode (until the group's connections are all gone), not once per refused
+  // socket: that would turn the attack into a flood of log lines.
   const refusing = new Set<string>()
 
   server.on('connection', (socket: Socket) => {
@@ -45,8 +46,11 @@ export function capConnectionsPerAddress(server: Server, options: { max: number;
     open.set(group, count + 1)
     socket.once('close', () => {
       const left = (open.get(group) ?? 1) - 1
-      if (left > 0) open.set(group, left)
-      else open.delete(group)
+      if (left > 0) {
+        open.set(group, left)
+        return
+      }
+      open.delete(group)
       refusing.delete(group)
     })
   })
