@@ -29,7 +29,8 @@ export async function announceStreamsEnded(db: Db, principal: string): Promise<v
 
 /** False once the principal could not open a stream any more: its session is gone, its key revoked. */
 export async function isStreamPrincipalActive(db: Db, principal: string): Promise<boolean> {
-  const [kind, value = ''] = principal.split(/:(.*)/s)
+  const kind = principal.slice(0, principal.indexOf(':'))
+  const value = principal.slice(kind.length + 1)
   if (kind === 'session') {
     const row = await db
       .selectFrom('sessions')
