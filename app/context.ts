@@ -9,6 +9,7 @@ import type { Account } from '#server/auth/accounts.ts'
 import type { ApiKeyVerifier } from '#server/auth/api-keys.ts'
 import type { Config } from '#server/config.ts'
 import type { EventHub } from '#server/events/hub.ts'
+import type { OpenStreams } from '#server/events/open-streams.ts'
 import type { Jobs } from '#server/jobs/boss.ts'
 import type { Limits } from '#server/limits/policies.ts'
 import type { Logger } from '#server/logger.ts'
@@ -24,6 +25,8 @@ export type AppServices = {
   limits: Limits
   memory: MemoryContext
   events: EventHub
+  /** This process's open event streams, counted and closed by session or key. */
+  streams: OpenStreams
   deadlines: RunDeadlines
   /** The account of local development auth, when there is one (see server/auth/provision.ts). */
   localAccountId: string | undefined

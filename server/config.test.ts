@@ -56,3 +56,19 @@ test('a malformed memory key ring is rejected at boot with the reason', () => {
   const good = `k1:${Buffer.alloc(32, 7).toString('base64')}`
   expect(loadConfig({ MEMORY_ENCRYPTION_KEYS: good }).MEMORY_ENCRYPTION_KEYS).toBe(good)
 })
+
+test('the per-address connection cap is on for direct clients and off behind proxies unless set', () => {
+  expect(loadConfig({}).MAX_CONNECTIONS_PER_ADDRESS).toBe(256)
+  expect(loadConfig({ TRUST_PROXY: '1' }).MAX_CONNECTIONS_PER_ADDRESS).toBe(0)
+  expect(loadConfig({ TRUST_PROXY: '1', MAX_CONNECTIONS_PER_ADDRESS: '2000' }).MAX_CONNECTIONS_PER_ADDRESS).toBe(2000)
+  expect(loadConfig({ MAX_CONNECTIONS_PER_ADDRESS: '0' }).MAX_CONNECTIONS_PER_ADDRESS).toBe(0)
+})
+
+test('headers may not be given longer than the whole request', () => {
+  expect(() => loadConfig({ HTTP_HEADERS_TIMEOUT_SECONDS: '90' })).toThrowError(
+    /HTTP_HEADERS_TIMEOUT_SECONDS: must not be more than HTTP_REQUEST_TIMEOUT_SECONDS \(60\)/,
+  )
+  expect(loadConfig({ HTTP_HEADERS_TIMEOUT_SECONDS: '90', HTTP_REQUEST_TIMEOUT_SECONDS: '90' })).toMatchObject({
+    HTTP_HEADERS_TIMEOUT_SECONDS: 90,
+  })
+})

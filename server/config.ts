@@ -25,6 +25,16 @@ export const ConfigSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   BUILD_ON_START: flag.default(true),
   TRUST_PROXY: z.coerce.number({ error: 'must be a number of proxy hops' }).int().min(0).max(10).default(0),
+  HTTP_HEADERS_TIMEOUT_SECONDS: z.coerce.number({ error: 'must be a number' }).positive().max(600).default(15),
+  HTTP_REQUEST_TIMEOUT_SECONDS: z.coerce.number({ error: 'must be a number' }).positive().max(3600).default(60),
+  HTTP_KEEP_ALIVE_TIMEOUT_SECONDS: z.coerce.number({ error: 'must be a number' }).positive().max(600).default(5),
+  MAX_CONNECTIONS_PER_ADDRESS: z.coerce
+    .number({ error: 'must be a number (0 for no limit)' })
+    .int()
+    .min(0)
+    .max(1_000_000)
+    .optional(),
+  MAX_EVENT_STREAMS_PER_SESSION: z.coerce.number({ error: 'must be a number' }).int().min(1).max(10_000).default(20),
   LOCAL_DEV_AUTH: flag.optional(),
   DEMO_KEY: z
     .string()
@@ -83,7 +93,7 @@ export const ConfigSchema = z.object({
 
 type ParsedEnv = z.infer<typeof ConfigSchema>
 
-export type Config = Omit<ParsedEnv, 'DATA_DIR' | 'LOCAL_DEV_AUTH' | 'PUBLIC_URL'> & {
+export type Config = Omit<ParsedEnv, 'DATA_DIR' | 'LOCAL_DEV_AUTH' | 'PUBLIC_URL' | 'MAX_CONNECTIONS_PER_ADDRESS'> & {
   /** Where people reach this server, without a trailing slash: links in Slack and GitHub point here. */
   PUBLIC_URL: string
   /** Absolute path. */
@@ -92,7 +102,12 @@ export type Config = Omit<ParsedEnv, 'DATA_DIR' | 'LOCAL_DEV_AUTH' | 'PUBLIC_URL
   embeddedDatabase: boolean
   /** Requests from loopback without a key act as the local account (npm run dev, or set explicitly). */
   LOCAL_DEV_AUTH: boolean
+  /** Open TCP connections one client address may hold; 0 for no limit (the default behind TRUST_PROXY). */
+  MAX_CONNECTIONS_PER_ADDRESS: number
 }
+
+/** Without TRUST_PROXY the socket's address is the client's; a few hundred covers a busy office's NAT. */
+const DEFAULT_MAX_CONNECTIONS_PER_ADDRESS = 256
 
 export class ConfigError extends Error {
   readonly issues: Array<{ variable: string; message: string }>
@@ -120,11 +135,24 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     )
   }
   const parsed = result.data
+  // Node refuses a server whose headers may take longer than the whole request.
+  if (parsed.HTTP_HEADERS_TIMEOUT_SECONDS > parsed.HTTP_REQUEST_TIMEOUT_SECONDS) {
+    throw new ConfigError([
+      {
+        variable: 'HTTP_HEADERS_TIMEOUT_SECONDS',
+        message: `must not be more than HTTP_REQUEST_TIMEOUT_SECONDS (${parsed.HTTP_REQUEST_TIMEOUT_SECONDS})`,
+      },
+    ])
+  }
   return {
     ...parsed,
     DATA_DIR: path.resolve(cwd, parsed.DATA_DIR),
     embeddedDatabase: parsed.DATABASE_URL === undefined,
     LOCAL_DEV_AUTH: parsed.LOCAL_DEV_AUTH ?? parsed.NODE_ENV === 'development',
     PUBLIC_URL: parsed.PUBLIC_URL ?? `http://localhost:${parsed.PORT}`,
+    // Behind proxies every socket comes from a proxy: a cap per socket address would cap the whole
+    // site, so there it is off unless set (the proxy bounds its clients; see server/http/connection-cap.ts).
+    MAX_CONNECTIONS_PER_ADDRESS:
+      parsed.MAX_CONNECTIONS_PER_ADDRESS ?? (parsed.TRUST_PROXY > 0 ? 0 : DEFAULT_MAX_CONNECTIONS_PER_ADDRESS),
   }
 }

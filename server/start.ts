@@ -9,11 +9,13 @@ import { startEmbeddedPostgres } from '#db/embedded.ts'
 import { migrateToLatest } from '#db/migrate.ts'
 import { createApiKeyVerifier } from '#server/auth/api-keys.ts'
 import { type Provisioned, provisionAccounts } from '#server/auth/provision.ts'
+import { closeStreamsWhenEnded } from '#server/auth/stream-principals.ts'
 import type { Config } from '#server/config.ts'
 import { createEventHub } from '#server/events/hub.ts'
+import { createOpenStreams } from '#server/events/open-streams.ts'
 import { createHttpApp } from '#server/http/app.ts'
 import { ensureAppBuild, projectRoot } from '#server/http/app-build.ts'
-import { answerClientError } from '#server/http/problem.ts'
+import { startHttpServer } from '#server/http/http-server.ts'
 import { mountReactRouter } from '#server/http/react-router.ts'
 import { type JobDefinition, type Jobs, startJobs } from '#server/jobs/boss.ts'
 import { createJobDefinitions } from '#server/jobs/definitions.ts'
@@ -130,14 +132,18 @@ export async function startSextant(options: {
       if (config.NODE_ENV !== 'development' && config.BUILD_ON_START) await ensureAppBuild(log)
       const events = await createEventHub({ connectionString: databaseUrl, db, log })
       cleanups.push(() => events.close())
+      const apiKeys = createApiKeyVerifier(db)
+      const streams = createOpenStreams({ maxPerPrincipal: config.MAX_EVENT_STREAMS_PER_SESSION })
+      closeStreamsWhenEnded({ hub: events, streams, db, apiKeys, log })
       const services: AppServices = {
         config,
         events,
+        streams,
         deadlines,
         db,
         jobs,
         log,
-        apiKeys: createApiKeyVerifier(db),
+        apiKeys,
         memory,
         limits: createLimits({
           pool,
@@ -151,18 +157,7 @@ export async function startSextant(options: {
       const pages = await mountReactRouter(services)
       cleanups.push(pages.close)
       const app = createHttpApp(services, { version, pages })
-      const server = app.listen(config.PORT, config.HOST)
-      server.on('clientError', answerClientError)
-      await new Promise<void>((resolve, reject) => {
-        server.once('listening', resolve)
-        server.once('error', (error: NodeJS.ErrnoException) =>
-          reject(
-            error.code === 'EADDRINUSE'
-              ? new Error(`Port ${config.PORT} is already in use. Set PORT to a free port (or 0 for any).`)
-              : error,
-          ),
-        )
-      })
+      const server = await startHttpServer(app, config, log)
       cleanups.push(
         () =>
           new Promise<void>((resolve) => {

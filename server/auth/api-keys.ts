@@ -2,6 +2,7 @@
 // secret only as an argon2id hash. The full key is shown once, when created.
 import type { Db } from '#db/database.ts'
 import { hashSecret, randomString, sha256, verifySecret } from '#server/auth/secrets.ts'
+import { announceStreamsEnded, streamPrincipal } from '#server/auth/stream-principals.ts'
 
 export type ApiKeyKind = 'standard' | 'demo'
 
@@ -88,23 +89,33 @@ export async function listApiKeys(db: Db, accountId: string): Promise<ApiKeySumm
   return rows.map(toSummary)
 }
 
-/** Revokes the key with this prefix; with `accountId`, only if it belongs to that account. */
+/**
+ * Revokes the key with this prefix; with `accountId`, only if it belongs to that account. Every
+ * process closes the key's open event streams when this commits.
+ */
 export async function revokeApiKey(db: Db, prefix: string, accountId?: string): Promise<ApiKeySummary | undefined> {
   // Anything else names no key; and Postgres refuses some strings outright (a NUL byte), a 500.
   if (!PREFIX_PATTERN.test(prefix)) return undefined
-  let query = db.updateTable('api_keys').set({ revoked_at: new Date() }).where('prefix', '=', prefix)
-  if (accountId) query = query.where('account_id', '=', accountId)
-  const row = await query.where('revoked_at', 'is', null).returningAll().executeTakeFirst()
-  return row && toSummary(row)
+  return db.transaction().execute(async (trx) => {
+    let query = trx.updateTable('api_keys').set({ revoked_at: new Date() }).where('prefix', '=', prefix)
+    if (accountId) query = query.where('account_id', '=', accountId)
+    const row = await query.where('revoked_at', 'is', null).returningAll().executeTakeFirst()
+    if (!row) return undefined
+    await announceStreamsEnded(trx, streamPrincipal.api({ keyPrefix: row.prefix, accountId: row.account_id }))
+    return toSummary(row)
+  })
 }
 
-/** How long a verification is remembered: a key revoked elsewhere stops working within this. */
+/**
+ * How long a verification is remembered. Revocation is announced to every process (which then forgets
+ * the key), so this only bounds a process that missed the announcement.
+ */
 export const KEY_CACHE_TTL_MS = 10_000
 
 export type ApiKeyVerifier = {
   /** The principal for a presented key, or undefined for a malformed, unknown, wrong or revoked key. */
   verify: (key: string) => Promise<KeyPrincipal | undefined>
-  /** Drops cached verifications of a prefix (this process revoked it). */
+  /** Drops cached verifications of a prefix (revoked here, or announced as revoked by any process). */
   forget: (prefix: string) => void
 }
 

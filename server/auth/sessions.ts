@@ -2,6 +2,7 @@
 import type { Db } from '#db/database.ts'
 import { type Account, getAccount } from '#server/auth/accounts.ts'
 import { randomToken, sha256 } from '#server/auth/secrets.ts'
+import { announceStreamsEnded, streamPrincipal } from '#server/auth/stream-principals.ts'
 
 export const SESSION_COOKIE = 'sx_session'
 const SESSION_DAYS = 30
@@ -26,8 +27,12 @@ export async function getSessionAccount(db: Db, token: string): Promise<Account 
   return row ? getAccount(db, row.account_id) : undefined
 }
 
+/** Ends the session, and with it the event streams it opened, in every process. */
 export async function deleteSession(db: Db, token: string): Promise<void> {
-  await db.deleteFrom('sessions').where('token_hash', '=', sha256(token)).execute()
+  await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('sessions').where('token_hash', '=', sha256(token)).execute()
+    await announceStreamsEnded(trx, streamPrincipal.session(token))
+  })
 }
 
 export function readCookie(cookieHeader: string | null | undefined, name: string): string | undefined {

@@ -103,8 +103,11 @@ export const accountCommands: Record<string, Command> = {
       const revoked = await revokeApiKey(db, prefix)
       if (!revoked) throw new CliError(`No active API key has the prefix "${prefix}" (unknown, or already revoked).`)
       console.log(`Revoked API key ${revoked.prefix} ("${revoked.name}").`)
-      // Apps cache each verification for 10 s (createApiKeyVerifier), and only this process knows.
-      console.log(`Running apps stop accepting it within ${KEY_CACHE_TTL_MS / 1000} seconds.`)
+      // Apps hear of it through NOTIFY (stream-principals.ts); one not listening then keeps its cached
+      // verification for at most KEY_CACHE_TTL_MS.
+      console.log(
+        `Running apps stop accepting it and close its event streams now (one that was reconnecting to the database, within ${KEY_CACHE_TTL_MS / 1000} seconds).`,
+      )
     },
   },
 }

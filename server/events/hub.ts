@@ -1,10 +1,12 @@
-// One LISTEN connection per process, fanning run events out to in-process subscribers (SSE streams).
+// One LISTEN connection per process, fanning run events out to in-process subscribers (SSE streams),
+// along with changes to accounts' run lists and the ends of sessions and keys whose streams must close.
 // A notification only says "run X has something new": the hub reads the rows itself, after each
 // subscription's last delivered id, so a subscriber gets every event once and in order even when
 // notifications arrive in bursts or were lost while the connection was down.
 import { setTimeout as sleep } from 'node:timers/promises'
 import pg from 'pg'
 import type { Db } from '#db/database.ts'
+import { STREAMS_ENDED_CHANNEL } from '#server/auth/stream-principals.ts'
 import { ACCOUNT_CHANNEL, RUN_EVENTS_CHANNEL, type RunEvent, readRunEvents } from '#server/events/run-events.ts'
 import type { Logger } from '#server/logger.ts'
 
@@ -21,6 +23,12 @@ export type EventHub = {
    * missed (the listen connection came back). Returns the unsubscribe function.
    */
   subscribeAccount(accountId: string, onChange: (runId: string | null) => void): () => void
+  /**
+   * Calls `onEnded` with each principal whose streams must close (a session logged out, a key
+   * revoked; see server/auth/stream-principals.ts), or with null when announcements may have been
+   * missed (the listen connection came back). Returns the unsubscribe function.
+   */
+  subscribeStreamsEnded(onEnded: (principal: string | null) => void): () => void
   subscriberCount(): number
   close(): Promise<void>
 }
@@ -42,6 +50,7 @@ export async function createEventHub(options: {
   const reconnectDelayMs = options.reconnectDelayMs ?? 250
   const subscriptions = new Map<string, Set<Subscription>>()
   const accountSubscriptions = new Map<string, Set<(runId: string | null) => void>>()
+  const endedSubscriptions = new Set<(principal: string | null) => void>()
   // Runs being read right now; `again` records a notification that arrived during the read.
   const readers = new Map<string, { again: boolean }>()
   const stopping = new AbortController()
@@ -52,6 +61,17 @@ export async function createEventHub(options: {
     if (!id) return
     if (message.channel === RUN_EVENTS_CHANNEL && subscriptions.has(id)) requestRead(id)
     if (message.channel === ACCOUNT_CHANNEL) notifyAccount(id, runId ?? null)
+    if (message.channel === STREAMS_ENDED_CHANNEL && message.payload) notifyEnded(message.payload)
+  }
+
+  function notifyEnded(principal: string | null) {
+    for (const onEnded of endedSubscriptions) {
+      try {
+        onEnded(principal)
+      } catch (error) {
+        log.error({ err: error }, 'streams-ended subscriber failed')
+      }
+    }
   }
 
   function notifyAccount(accountId: string, runId: string | null) {
@@ -118,7 +138,7 @@ export async function createEventHub(options: {
     next.on('end', () => lost(next))
     try {
       await next.connect()
-      await next.query(`LISTEN ${RUN_EVENTS_CHANNEL}; LISTEN ${ACCOUNT_CHANNEL}`)
+      await next.query(`LISTEN ${RUN_EVENTS_CHANNEL}; LISTEN ${ACCOUNT_CHANNEL}; LISTEN ${STREAMS_ENDED_CHANNEL}`)
     } catch (error) {
       next.end().catch(() => {})
       throw error
@@ -152,6 +172,7 @@ export async function createEventHub(options: {
       // Notifications sent while nobody listened are gone; the rows are not.
       for (const runId of subscriptions.keys()) requestRead(runId)
       for (const accountId of accountSubscriptions.keys()) notifyAccount(accountId, null)
+      notifyEnded(null)
       return
     }
   }
@@ -182,6 +203,10 @@ export async function createEventHub(options: {
         }
       }
     },
+    subscribeStreamsEnded(onEnded) {
+      endedSubscriptions.add(onEnded)
+      return () => endedSubscriptions.delete(onEnded)
+    },
     subscriberCount() {
       let count = 0
       for (const forRun of subscriptions.values()) count += forRun.size
@@ -192,6 +217,7 @@ export async function createEventHub(options: {
       stopping.abort()
       subscriptions.clear()
       accountSubscriptions.clear()
+      endedSubscriptions.clear()
       const last = client
       client = undefined
       await last?.end()

@@ -38,8 +38,9 @@ function formatEvent(event: RunEvent): string {
 }
 
 /**
- * Streams until the run's final event has been sent or the client goes away; rejects (after ending
- * the response) only when reading the log fails. The caller has already checked access to the run.
+ * Streams until the run's final event has been sent, the client goes away or `signal` aborts;
+ * rejects (after ending the response) only when reading the log fails. The caller has already
+ * checked access to the run.
  */
 export function streamRunEvents(options: {
   hub: EventHub
@@ -47,9 +48,11 @@ export function streamRunEvents(options: {
   req: express.Request
   res: express.Response
   runId: string
+  /** Ends the stream from outside (its session logged out, its key revoked). */
+  signal?: AbortSignal
   keepAliveMs?: number
 }): Promise<void> {
-  const { hub, db, req, res, runId } = options
+  const { hub, db, req, res, runId, signal } = options
   const afterId = parseLastEventId(req)
   return new Promise<void>((resolve, reject) => {
     let lastSentId = afterId
@@ -59,13 +62,16 @@ export function streamRunEvents(options: {
     let keepAlive: NodeJS.Timeout | undefined
     let ended = false
     const unsubscribe = hub.subscribe(runId, (event) => (pending ? pending.push(event) : send(event)), afterId)
-    res.on('close', () => end())
+    const onAbort = () => end()
+    res.on('close', onAbort)
+    signal?.addEventListener('abort', onAbort, { once: true })
 
     function end(error?: unknown) {
       if (ended) return
       ended = true
       clearInterval(keepAlive)
       unsubscribe()
+      signal?.removeEventListener('abort', onAbort)
       if (!res.writableEnded) res.end()
       if (error === undefined) resolve()
       else reject(error)
@@ -79,6 +85,7 @@ export function streamRunEvents(options: {
     }
 
     async function start() {
+      if (signal?.aborted) return end()
       if (afterId > 0) {
         // EventSource reconnects whenever a stream ends; 204 is the answer that makes it stop.
         const finalId = await findFinalEventId(db, runId)

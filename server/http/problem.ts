@@ -62,23 +62,31 @@ export function problemErrorHandler(log: Logger): ErrorRequestHandler {
 
 /**
  * For the HTTP server's `clientError`: a request Node refuses before Express sees it (headers or URL
- * over the 16 KiB limit, a malformed request line) still gets a problem, not a bare status line.
+ * over the 16 KiB limit, a malformed request line, headers or body not in within their timeouts)
+ * still gets a problem, not a bare status line. The socket is then closed whether or not the client
+ * reads the answer: one that never does must not keep it open.
  */
 export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
-  if (error.code === 'ECONNRESET' || !socket.writable) {
+  const started = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent
+  const timedOut = error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+  // A response already under way cannot be replaced; a connection that sent nothing asked nothing.
+  const silent = timedOut && (socket as Duplex & { bytesRead?: number }).bytesRead === 0
+  if (error.code === 'ECONNRESET' || !socket.writable || started || silent) {
     socket.destroy()
     return
   }
   const tooLarge = error.code === 'HPE_HEADER_OVERFLOW'
-  const status = tooLarge ? 431 : 400
-  const title = tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'
+  const status = tooLarge ? 431 : timedOut ? 408 : 400
+  const title = tooLarge ? 'Request Header Fields Too Large' : timedOut ? 'Request Timeout' : 'Bad Request'
   const body = JSON.stringify({
     type: 'about:blank',
     status,
     title,
     detail: tooLarge
       ? 'The URL and headers together are larger than 16 KiB; send long input in a JSON body.'
-      : 'The request is not valid HTTP.',
+      : timedOut
+        ? 'The request did not arrive in time: send the headers, and the body, without pausing.'
+        : 'The request is not valid HTTP.',
   })
   socket.end(
     [
@@ -90,5 +98,6 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex):
       '',
       body,
     ].join('\r\n'),
+    () => socket.destroy(),
   )
 }

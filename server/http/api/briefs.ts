@@ -3,6 +3,7 @@
 import { type Request, type RequestHandler, type Response, Router } from 'express'
 import { z } from 'zod'
 import type { AppServices } from '#app/context.ts'
+import { streamPrincipal } from '#server/auth/stream-principals.ts'
 import { streamRunEvents } from '#server/events/sse.ts'
 import { methodNotAllowed } from '#server/http/api/method-not-allowed.ts'
 import { parseInput } from '#server/http/api/validation.ts'
@@ -97,7 +98,9 @@ export function briefsRoutes(services: AppServices): Router {
 
   router.get('/briefs/:runId/events', async (req, res) => {
     const row = await ownRun(req, res)
-    await streamRunEvents({ hub: services.events, db: services.db, req, res, runId: row.id })
+    // A bounded number per key (a 429 beyond), and they end when the key is revoked.
+    const signal = services.streams.admit(streamPrincipal.api(principalOf(res)), res)
+    await streamRunEvents({ hub: services.events, db: services.db, req, res, runId: row.id, signal })
   })
   router.all('/briefs/:runId/events', methodNotAllowed(['GET']))
   return router

@@ -5,6 +5,7 @@ import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js'
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
 import { type Request, type RequestHandler, type Response, Router } from 'express'
 import type { AppServices } from '#app/context.ts'
+import { streamPrincipal } from '#server/auth/stream-principals.ts'
 import { methodNotAllowed } from '#server/http/api/method-not-allowed.ts'
 import { principalOf } from '#server/http/api-auth.ts'
 import { clientIp } from '#server/http/client-ip.ts'
@@ -68,6 +69,8 @@ export function mcpRoutes(services: AppServices): Router {
   router.all('/mcp', methodNotAllowed(['POST']))
 
   router.get('/mcp/sse', sameOriginIfAny, async (req, res) => {
+    // Counted with the key's other event streams, and closed when the key is revoked.
+    const signal = services.streams.admit(streamPrincipal.api(principalOf(res)), res)
     const transport = new SSEServerTransport(MCP_MESSAGES_PATH, res)
     const server = createMcpServer(services, caller(req, res))
     sessions.set(transport.sessionId, { transport, accountId: principalOf(res).accountId })
@@ -76,6 +79,9 @@ export function mcpRoutes(services: AppServices): Router {
       void server.close()
     })
     await server.connect(transport)
+    // The transport ends the response itself, so nothing it sends later is written after the end.
+    if (signal.aborted) void transport.close()
+    else signal.addEventListener('abort', () => void transport.close(), { once: true })
   })
   router.all('/mcp/sse', methodNotAllowed(['GET']))
 

@@ -263,6 +263,9 @@ export function buildOpenApiDocument(version: string): JsonObject {
   const notFound = ref('responses', 'NotFound')
   const badRequest = ref('responses', 'BadRequest')
   const forbidden = ref('responses', 'DemoKeyForbidden')
+  const tooManyStreams = problem(
+    'This API key already has as many event streams open (run events and MCP SSE sessions together) as one key may (MAX_EVENT_STREAMS_PER_SESSION, 20 by default); close one.',
+  )
   const bodyProblems = { '413': ref('responses', 'ContentTooLarge'), '415': ref('responses', 'UnsupportedMediaType') }
   const jsonBody = (schema: string) => ({ required: true, content: jsonContent(schema) })
   const rateLimitHeaders = {
@@ -351,7 +354,9 @@ export function buildOpenApiDocument(version: string): JsonObject {
           operationId: 'revokeKey',
           tags: ['account'],
           summary: 'Revoke an API key',
-          description: 'It stops working at once on this instance and within 10 s on others.',
+          description:
+            'It stops working at once on every instance (they hear of it through Postgres; one that could not, within 10 s), ' +
+            'and its open event streams and MCP SSE sessions are closed.',
           parameters: [ref('parameters', 'KeyPrefix')],
           responses: {
             '200': { description: 'The revoked key.', content: jsonContent('ApiKey') },
@@ -537,6 +542,7 @@ export function buildOpenApiDocument(version: string): JsonObject {
             },
             '401': unauthorized,
             '404': notFound,
+            '429': tooManyStreams,
           },
         },
       },
@@ -614,6 +620,7 @@ export function buildOpenApiDocument(version: string): JsonObject {
             },
             '401': unauthorized,
             '403': problem('A browser request from another origin.'),
+            '429': tooManyStreams,
           },
         },
       },
