@@ -13,6 +13,7 @@ import type { Config } from '#server/config.ts'
 import { createEventHub } from '#server/events/hub.ts'
 import { createHttpApp } from '#server/http/app.ts'
 import { ensureAppBuild, projectRoot } from '#server/http/app-build.ts'
+import { createDatabaseLiveness } from '#server/http/database-liveness.ts'
 import { answerClientError } from '#server/http/problem.ts'
 import { mountReactRouter } from '#server/http/react-router.ts'
 import { type JobDefinition, type Jobs, startJobs } from '#server/jobs/boss.ts'
@@ -150,7 +151,9 @@ export async function startSextant(options: {
       }
       const pages = await mountReactRouter(services)
       cleanups.push(pages.close)
-      const app = createHttpApp(services, { version, pages })
+      const liveness = createDatabaseLiveness({ connectionString: databaseUrl, log })
+      cleanups.push(liveness.close)
+      const app = createHttpApp(services, { version, pages, liveness })
       const server = app.listen(config.PORT, config.HOST)
       server.on('clientError', answerClientError)
       await new Promise<void>((resolve, reject) => {

@@ -1,7 +1,9 @@
-// /healthz: the process is up. /readyz: it can do its work (database, migrations, job system).
+// /healthz: the process is up and its database answers (pinged at most once a second, whatever the
+// request rate). /readyz: it can do its work (database, migrations, job system).
 import { Router } from 'express'
 import { type Db, pingDatabase } from '#db/database.ts'
 import { pendingMigrations } from '#db/migrate.ts'
+import type { DatabaseLiveness } from '#server/http/database-liveness.ts'
 import type { Jobs } from '#server/jobs/boss.ts'
 
 type Check = { ok: boolean; [detail: string]: unknown }
@@ -22,12 +24,21 @@ async function check(fn: () => Promise<Omit<Check, 'ok'> & { ok?: boolean }>): P
   }
 }
 
-export function healthRoutes(deps: { db: Db; jobs: Jobs; version: string }): Router {
+export function healthRoutes(deps: { db: Db; jobs: Jobs; liveness: DatabaseLiveness; version: string }): Router {
   const router = Router()
   const startedAt = Date.now()
 
-  router.get('/healthz', (_req, res) => {
-    res.json({ status: 'ok', version: deps.version, uptimeSeconds: Math.round((Date.now() - startedAt) / 1000) })
+  router.get('/healthz', async (_req, res) => {
+    const { ok } = await deps.liveness.check()
+    const uptimeSeconds = Math.round((Date.now() - startedAt) / 1000)
+    // The reason stays generic: this endpoint is public, and the log has the error.
+    res
+      .status(ok ? 200 : 503)
+      .json(
+        ok
+          ? { status: 'ok', version: deps.version, uptimeSeconds }
+          : { status: 'down', reason: 'the database is not answering', version: deps.version, uptimeSeconds },
+      )
   })
 
   router.get('/readyz', async (_req, res) => {

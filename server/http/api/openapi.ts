@@ -180,7 +180,12 @@ const RateLimitProblemSchema = ProblemSchema.extend({
 
 const CheckSchema = z.looseObject({ ok: z.boolean(), error: z.string().optional() })
 
-const HealthSchema = z.object({ status: z.literal('ok'), version: z.string(), uptimeSeconds: z.int() })
+const HealthSchema = z.object({
+  status: z.enum(['ok', 'down']),
+  reason: z.string().optional().describe('Why the process is down (its database is not answering).'),
+  version: z.string(),
+  uptimeSeconds: z.int(),
+})
 
 const ReadinessSchema = z.object({
   status: z.enum(['ready', 'not_ready']),
@@ -740,9 +745,13 @@ export function buildOpenApiDocument(version: string): JsonObject {
         get: {
           operationId: 'getHealth',
           tags: ['meta'],
-          summary: 'Liveness: the process is up',
+          summary: 'Liveness: the process is up and its database answers',
+          description: 'The database is pinged at most once a second, however often this is called.',
           ...publicOperation,
-          responses: { '200': { description: 'Up.', content: jsonContent('Health') } },
+          responses: {
+            '200': { description: 'Up.', content: jsonContent('Health') },
+            '503': { description: 'The database is not answering; `reason` says so.', content: jsonContent('Health') },
+          },
         },
       },
       '/readyz': {
