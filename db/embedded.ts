@@ -20,6 +20,8 @@ export type EmbeddedPostgres = {
   adminUrl: string
   port: number
   dataDir: string
+  /** Why the cluster should take no new work (its disk is nearly full), or undefined. */
+  storageProblem: () => Promise<string | undefined>
   /** Fast shutdown; resolves when the server process has exited. Safe to call twice. */
   stop: () => Promise<void>
 }
@@ -28,6 +30,13 @@ type Binaries = { initdb: string; postgres: string }
 type OsUser = { uid: number; gid: number }
 
 const RUN_AS = 'postgres'
+const MB = 1024 * 1024
+/**
+ * Below this much free disk, Postgres still commits a run's first small rows (they fit in pages and
+ * WAL segments it already has) but fails the writes every step makes, and soon cannot write WAL at
+ * all: the run would hang. Four WAL segments' worth is the margin.
+ */
+const MIN_FREE_DISK_BYTES = 64 * MB
 const APP_DATABASE = 'sextant'
 
 async function loadBinaries(): Promise<Binaries> {
@@ -359,11 +368,18 @@ export async function startEmbeddedPostgres(options: {
     })()
     return stopping
   }
+  async function storageProblem(): Promise<string | undefined> {
+    const { bavail, bsize } = await fs.promises.statfs(cluster)
+    const free = bavail * bsize
+    if (free >= MIN_FREE_DISK_BYTES) return undefined
+    return `the disk of the embedded Postgres (${cluster}) has ${Math.floor(free / MB)} MB free; new work needs ${MIN_FREE_DISK_BYTES / MB} MB`
+  }
   return {
     url: urlFor(password, port, APP_DATABASE),
     adminUrl,
     port,
     dataDir,
+    storageProblem,
     stop,
   }
 }

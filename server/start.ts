@@ -59,6 +59,7 @@ export async function startSextant(options: {
     // Before any database work: a deployment without its memory keys should fail at once.
     const ring = loadKeyRing(config, log)
     let databaseUrl = config.DATABASE_URL
+    let storageProblem: (() => Promise<string | undefined>) | undefined
     if (!databaseUrl) {
       const embedded = await startEmbeddedPostgres({
         dataDir: config.DATA_DIR,
@@ -67,6 +68,7 @@ export async function startSextant(options: {
       })
       cleanups.push(embedded.stop)
       databaseUrl = embedded.url
+      storageProblem = embedded.storageProblem
     }
 
     const pool = createPool(databaseUrl, config.DATABASE_POOL_SIZE, log)
@@ -123,6 +125,7 @@ export async function startSextant(options: {
           })),
       work: config.RUN_ROLE !== 'web',
       log,
+      storageProblem,
     })
     cleanups.push(jobs.stop)
 

@@ -454,6 +454,12 @@ export function buildOpenApiDocument(version: string): JsonObject {
             ...bodyProblems,
             '422': problem('This Idempotency-Key was already used with a different body.'),
             '429': ref('responses', 'TooManyRequests'),
+            '503': problem(
+              'The run could not be queued (the database or the job system cannot take it); none started.',
+              {
+                'Retry-After': ref('headers', 'Retry-After'),
+              },
+            ),
           },
         },
       },
@@ -758,7 +764,7 @@ export function buildOpenApiDocument(version: string): JsonObject {
         get: {
           operationId: 'getReadiness',
           tags: ['meta'],
-          summary: 'Readiness: database, migrations and job system',
+          summary: 'Readiness: database, migrations, and a job system that can queue a run',
           ...publicOperation,
           responses: {
             '200': { description: 'Ready.', content: jsonContent('Readiness') },
