@@ -101,6 +101,12 @@ test('a second start reuses the data, moves off a taken port, and SIGTERM stops 
   const ready = await app.waitForLog((line) => typeof line.url === 'string')
   await expectServing(ready.url as string)
   expect(printedCredentials(app.lines)).toEqual({}) // secrets are printed on the first start only
+  // The address and the dashboard are printed at every start, on a terminal or not (this is a pipe).
+  const url = ready.url as string
+  await app.waitForLog((line) => line.level === 'text' && line.msg.includes('Dashboard:'), 5000)
+  expect(app.lines.filter((line) => line.level === 'text').map((line) => line.msg.trim())).toEqual(
+    expect.arrayContaining([`Sextant is running at ${url}`, `Dashboard: ${url}/dashboard`]),
+  )
   expect(fs.readFileSync(path.join(dataDir, 'postgres-password'), 'utf8')).toBe(first)
   expect(migrated.applied).toEqual([])
   // The CLI works beside the running app, through the app's own Postgres.
