@@ -1,5 +1,5 @@
-// A page action whose run could not be queued answers 503 with Retry-After and the error page's
-// message, instead of a 500: nothing was started, and the same form can be sent again later.
+// A page action whose run could not be queued answers 503 and the error page says when to try again,
+// instead of a 500: nothing was started, and the same form can be sent again later.
 import { data } from 'react-router'
 import { RunNotQueuedError } from '#server/research/start-run.ts'
 
@@ -9,6 +9,5 @@ export function refuseUnqueuedRun(error: unknown): never {
   throw data(`The run could not be queued, so none was started. Try again in ${error.retryAfterSeconds} seconds.`, {
     status: 503,
     statusText: 'Service Unavailable',
-    headers: { 'Retry-After': String(error.retryAfterSeconds) },
   })
 }

@@ -1,10 +1,14 @@
 // A run start the database refuses to write (a full disk, as the database reports it): the client
 // gets 503 with Retry-After at once, never a 202 for a run that will not run and never a 500, and
 // nothing is left behind; /readyz says the job system cannot queue until writes work again.
+
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { startTestApp, type TestApp } from '#test/support/app.ts'
+import { logIn, postForm } from '#test/support/browser-session.ts'
 import { expectRunIntegrity } from '#test/support/run-integrity.ts'
 import { postBrief, waitForRun } from '#test/support/runs.ts'
 import { waitUntil } from '#test/support/sse-client.ts'
@@ -83,5 +87,30 @@ test('the first event refused after the run row and job were written: 503, and n
     expect(await written(user.account.id)).toEqual(before)
   } finally {
     await sql`drop trigger refuse_event on run_events`.execute(app.db)
+  }
+})
+
+test('the dashboard form and the MCP tool refuse the same way: a 503 page, an isError result', async () => {
+  const user = await createTestAccount(app.db)
+  const cookie = await logIn(app.url, user.email, user.password)
+  const mcp = new Client({ name: 'sextant-test', version: '1.0.0' })
+  await mcp.connect(
+    new StreamableHTTPClientTransport(new URL('/api/mcp', app.url), { requestInit: { headers: user.auth } }),
+  )
+  await sql`create trigger refuse_job before insert on pgboss.job
+    for each row when (new.name = 'research.run') execute function refuse_write()`.execute(app.db)
+  try {
+    const before = await written(user.account.id)
+    const page = await postForm(app.url, '/dashboard', { topic: 'Grid storage', depth: 'quick' }, cookie)
+    expect(page.status).toBe(503)
+    expect(await page.text()).toContain('could not be queued')
+
+    const tool = await mcp.callTool({ name: 'research_brief', arguments: { topic: 'Grid storage', depth: 'quick' } })
+    expect(tool.isError).toBe(true)
+    expect(JSON.stringify(tool.content)).toContain('could not be queued')
+    expect(await written(user.account.id)).toEqual(before)
+  } finally {
+    await sql`drop trigger refuse_job on pgboss.job`.execute(app.db)
+    await mcp.close()
   }
 })
