@@ -372,14 +372,7 @@ export async function startEmbeddedPostgres(options: {
     const { bavail, bsize } = await fs.promises.statfs(cluster)
     const free = bavail * bsize
     if (free >= MIN_FREE_DISK_BYTES) return undefined
-    return `the disk of the embedded Postgres (${cluster}) has ${Math.floor(free / MB)} MB free; new work needs ${MIN_FREE_DISK_BYTES / MB} MB`
+    return `the embedded Postgres disk has ${Math.floor(free / MB)} MB free; new work needs ${MIN_FREE_DISK_BYTES / MB} MB`
   }
-  return {
-    url: urlFor(password, port, APP_DATABASE),
-    adminUrl,
-    port,
-    dataDir,
-    storageProblem,
-    stop,
-  }
+  return { url: urlFor(password, port, APP_DATABASE), adminUrl, port, dataDir, storageProblem, stop }
 }
