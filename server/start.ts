@@ -15,6 +15,7 @@ import { createEventHub } from '#server/events/hub.ts'
 import { createOpenStreams } from '#server/events/open-streams.ts'
 import { createHttpApp } from '#server/http/app.ts'
 import { ensureAppBuild, projectRoot } from '#server/http/app-build.ts'
+import { createDatabaseLiveness } from '#server/http/database-liveness.ts'
 import { startHttpServer } from '#server/http/http-server.ts'
 import { mountReactRouter } from '#server/http/react-router.ts'
 import { type JobDefinition, type Jobs, startJobs } from '#server/jobs/boss.ts'
@@ -60,6 +61,7 @@ export async function startSextant(options: {
     // Before any database work: a deployment without its memory keys should fail at once.
     const ring = loadKeyRing(config, log)
     let databaseUrl = config.DATABASE_URL
+    let storageProblem: (() => Promise<string | undefined>) | undefined
     if (!databaseUrl) {
       const embedded = await startEmbeddedPostgres({
         dataDir: config.DATA_DIR,
@@ -68,6 +70,7 @@ export async function startSextant(options: {
       })
       cleanups.push(embedded.stop)
       databaseUrl = embedded.url
+      storageProblem = embedded.storageProblem
     }
 
     const pool = createPool(databaseUrl, config.DATABASE_POOL_SIZE, log)
@@ -124,6 +127,7 @@ export async function startSextant(options: {
           })),
       work: config.RUN_ROLE !== 'web',
       log,
+      storageProblem,
     })
     cleanups.push(jobs.stop)
 
@@ -156,7 +160,9 @@ export async function startSextant(options: {
       }
       const pages = await mountReactRouter(services)
       cleanups.push(pages.close)
-      const app = createHttpApp(services, { version, pages })
+      const liveness = createDatabaseLiveness({ connectionString: databaseUrl, log })
+      cleanups.push(liveness.close)
+      const app = createHttpApp(services, { version, pages, liveness })
       const server = await startHttpServer(app, config, log)
       cleanups.push(
         () =>

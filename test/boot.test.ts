@@ -9,6 +9,7 @@ import { logIn } from '#test/support/browser-session.ts'
 import { createDatabase } from '#test/support/database.ts'
 import { type LogLine, processesMentioning, runCli, spawnSextant } from '#test/support/process.ts'
 import { postBrief, waitForRun } from '#test/support/runs.ts'
+import { waitUntil } from '#test/support/sse-client.ts'
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sextant-boot-'))
 fs.chmodSync(dataDir, 0o755)
@@ -22,6 +23,15 @@ async function expectServing(url: string) {
   const dashboard = await fetch(`${url}/dashboard`, { redirect: 'manual' })
   expect(dashboard.status).toBe(302)
   expect((await fetch(`${url}/login`)).status).toBe(200)
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
 }
 
 /** The credentials the first start printed for the local account. */
@@ -91,6 +101,12 @@ test('a second start reuses the data, moves off a taken port, and SIGTERM stops 
   const ready = await app.waitForLog((line) => typeof line.url === 'string')
   await expectServing(ready.url as string)
   expect(printedCredentials(app.lines)).toEqual({}) // secrets are printed on the first start only
+  // The address and the dashboard are printed at every start, on a terminal or not (this is a pipe).
+  const url = ready.url as string
+  await app.waitForLog((line) => line.level === 'text' && line.msg.includes('Dashboard:'), 5000)
+  expect(app.lines.filter((line) => line.level === 'text').map((line) => line.msg.trim())).toEqual(
+    expect.arrayContaining([`Sextant is running at ${url}`, `Dashboard: ${url}/dashboard`]),
+  )
   expect(fs.readFileSync(path.join(dataDir, 'postgres-password'), 'utf8')).toBe(first)
   expect(migrated.applied).toEqual([])
   // The CLI works beside the running app, through the app's own Postgres.
@@ -116,6 +132,24 @@ test('after a kill -9, the next start stops the orphaned postgres and carries on
   app.child.kill('SIGINT')
   expect(await app.exited).toBe(0)
   expect(processesMentioning(dataDir)).toEqual([])
+})
+
+test('SIGTERM to `npm start` (what Docker, systemd and CI send) stops node and its Postgres', {
+  timeout: 60_000,
+}, async () => {
+  const npm = spawnSextant(env, { npm: true })
+  const postgres = await npm.waitForLog((line) => line.msg === 'embedded Postgres is ready')
+  await npm.waitForLog((line) => typeof line.url === 'string')
+  const node = postgres.pid as number
+  expect(node).not.toBe(npm.child.pid) // npm runs node as its child: the signal has to be passed on
+  try {
+    npm.child.kill('SIGTERM')
+    await npm.exited
+    await waitUntil(() => processesMentioning(dataDir).length === 0 && !isRunning(node), 20_000)
+  } finally {
+    // Left running by an npm that did not pass the signal on: stop it as npm should have.
+    if (isRunning(node)) process.kill(node, 'SIGTERM')
+  }
 })
 
 test('a bad variable stops the process at boot with its name', async () => {

@@ -34,6 +34,18 @@ test('an unknown command prints usage and exits 2', async () => {
   expect(result.stderr).toContain('db migrate')
 })
 
+test('--help (and help) prints usage on stdout and exits 0, for one command when it is named', async () => {
+  for (const args of [['--help'], ['-h'], ['help']]) {
+    const result = await runCli(args, {})
+    expect(result, args.join(' ')).toMatchObject({ code: 0, stderr: '' })
+    expect(result.stdout).toMatch(/^Usage: npm run cli -- <command>/)
+    expect(result.stdout).toContain('keys create')
+  }
+  const one = await runCli(['accounts', 'create', '--help'], {})
+  expect(one).toMatchObject({ code: 0, stderr: '' })
+  expect(one.stdout).toMatch(/^Usage: npm run cli -- accounts create --email <email>/)
+})
+
 test('accounts create prints a generated password that signs in, once per email', async () => {
   const database = await createTestDatabase()
   try {

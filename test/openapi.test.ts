@@ -7,6 +7,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest'
 import type { AppServices } from '#app/context.ts'
 import { apiRouter } from '#server/http/api/router.ts'
 import { projectRoot } from '#server/http/app-build.ts'
+import type { DatabaseLiveness } from '#server/http/database-liveness.ts'
 import { healthRoutes } from '#server/http/health.ts'
 import { BriefSchema } from '#server/research/brief.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
@@ -193,7 +194,15 @@ test('every route the app serves is documented, and nothing else', () => {
   const services = {} as AppServices
   const served = [
     ...servedRoutes(apiRouter(services), '/api'),
-    ...servedRoutes(healthRoutes({ db: services.db, jobs: services.jobs, version: 'test' }), ''),
+    ...servedRoutes(
+      healthRoutes({
+        db: services.db,
+        jobs: services.jobs,
+        liveness: {} as DatabaseLiveness,
+        version: 'test',
+      }),
+      '',
+    ),
   ]
   expect(served.sort()).toEqual(named(operations()))
 })

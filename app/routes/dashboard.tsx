@@ -12,6 +12,7 @@ import {
   runLimitRefusal,
 } from '#app/dashboard.server.ts'
 import { readFormData } from '#app/form-data.server.ts'
+import { refuseUnqueuedRun } from '#app/run-not-queued.server.ts'
 import { requireAccount } from '#app/session.server.ts'
 import { BriefSchema } from '#server/research/brief.ts'
 import { startRun } from '#server/research/start-run.ts'
@@ -47,7 +48,7 @@ export async function action(args: Route.ActionArgs) {
     { db: services.db, jobs: services.jobs, memory: services.memory, deadlines: services.deadlines },
     account.id,
     parsed.data,
-  )
+  ).catch(refuseUnqueuedRun)
   return redirect(`/dashboard/runs/${started.runId}`)
 }
 

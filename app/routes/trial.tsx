@@ -6,6 +6,7 @@ import { TrialRun, type TrialRunData } from '#app/components/trial-run.tsx'
 import { TrialRunList } from '#app/components/trial-run-list.tsx'
 import { servicesContext } from '#app/context.ts'
 import { readFormData } from '#app/form-data.server.ts'
+import { refuseUnqueuedRun } from '#app/run-not-queued.server.ts'
 import { checkTrialLimits, ensureTrialAccount, getTrialAccountId } from '#app/trial.server.ts'
 import { readRunEvents } from '#server/events/run-events.ts'
 import { BriefSchema } from '#server/research/brief.ts'
@@ -81,7 +82,7 @@ export async function action(args: Route.ActionArgs) {
   if (limitMessage) return data({ errors: {}, values, limitMessage }, { status: 429 })
 
   const { accountId, setCookie } = await ensureTrialAccount(args)
-  const { runId } = await startRun(args.context.get(servicesContext), accountId, parsed.data)
+  const { runId } = await startRun(args.context.get(servicesContext), accountId, parsed.data).catch(refuseUnqueuedRun)
   return redirect(`/trial?run=${runId}`, setCookie ? { headers: { 'Set-Cookie': setCookie } } : undefined)
 }
 

@@ -3,6 +3,7 @@
 import express from 'express'
 import type { AppServices } from '#app/context.ts'
 import { apiRouter } from '#server/http/api/router.ts'
+import type { DatabaseLiveness } from '#server/http/database-liveness.ts'
 import { healthRoutes } from '#server/http/health.ts'
 import { oauthDiscoveryRoutes } from '#server/http/oauth-discovery.ts'
 import { limitPageBodies } from '#server/http/page-body-limit.ts'
@@ -13,14 +14,24 @@ import { requestContext } from '#server/http/request-context.ts'
 import { requireSameOrigin } from '#server/http/same-origin.ts'
 import { securityHeaders } from '#server/http/security-headers.ts'
 
-export function createHttpApp(services: AppServices, options: { version: string; pages: ReactRouterMount }) {
+export function createHttpApp(
+  services: AppServices,
+  options: { version: string; pages: ReactRouterMount; liveness: DatabaseLiveness },
+) {
   const app = express()
   app.disable('x-powered-by')
   // req.protocol (and so the URL React Router sees) follows X-Forwarded-Proto only behind trusted proxies.
   app.set('trust proxy', services.config.TRUST_PROXY)
   app.use(requestContext(services.log))
   app.use(securityHeaders({ development: services.config.NODE_ENV === 'development' }))
-  app.use(healthRoutes({ db: services.db, jobs: services.jobs, version: options.version }))
+  app.use(
+    healthRoutes({
+      db: services.db,
+      jobs: services.jobs,
+      liveness: options.liveness,
+      version: options.version,
+    }),
+  )
 
   app.use('/api', apiRouter(services))
   app.use(pageEventRoutes(services))

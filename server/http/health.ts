@@ -1,10 +1,17 @@
-// /healthz: the process is up. /readyz: it can do its work (database, migrations, job system).
+// /healthz: the process is up and its database answers. /readyz: it can do its work (database,
+// migrations, and a job system that can queue a run). The database ping of /healthz and the queue
+// probe of /readyz run at most once a second, whatever the request rate.
 import { Router } from 'express'
 import { type Db, pingDatabase } from '#db/database.ts'
 import { pendingMigrations } from '#db/migrate.ts'
+import type { DatabaseLiveness } from '#server/http/database-liveness.ts'
 import type { Jobs } from '#server/jobs/boss.ts'
+import { probeQueue } from '#server/jobs/queue-probe.ts'
+import { RESEARCH_QUEUE } from '#server/research/start-run.ts'
 
 type Check = { ok: boolean; [detail: string]: unknown }
+
+const PROBE_INTERVAL_MS = 1000
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined
@@ -22,12 +29,42 @@ async function check(fn: () => Promise<Omit<Check, 'ok'> & { ok?: boolean }>): P
   }
 }
 
-export function healthRoutes(deps: { db: Db; jobs: Jobs; version: string }): Router {
+/** `probe` at most once per interval; callers meanwhile get the last answer, or wait for the one in flight. */
+function throttled(probe: () => Promise<Check>, intervalMs = PROBE_INTERVAL_MS): () => Promise<Check> {
+  let last: { at: number; result: Check } | undefined
+  let inFlight: Promise<Check> | undefined
+  return () => {
+    if (last && Date.now() - last.at < intervalMs) return Promise.resolve(last.result)
+    inFlight ??= probe().then((result) => {
+      last = { at: Date.now(), result }
+      inFlight = undefined
+      return result
+    })
+    return inFlight
+  }
+}
+
+export function healthRoutes(deps: { db: Db; jobs: Jobs; liveness: DatabaseLiveness; version: string }): Router {
   const router = Router()
   const startedAt = Date.now()
+  const queue = throttled(() =>
+    check(async () => {
+      await probeQueue(deps.db, deps.jobs, RESEARCH_QUEUE)
+      return {}
+    }),
+  )
 
-  router.get('/healthz', (_req, res) => {
-    res.json({ status: 'ok', version: deps.version, uptimeSeconds: Math.round((Date.now() - startedAt) / 1000) })
+  router.get('/healthz', async (_req, res) => {
+    const { ok } = await deps.liveness.check()
+    const uptimeSeconds = Math.round((Date.now() - startedAt) / 1000)
+    // The reason stays generic: this endpoint is public, and the log has the error.
+    res
+      .status(ok ? 200 : 503)
+      .json(
+        ok
+          ? { status: 'ok', version: deps.version, uptimeSeconds }
+          : { status: 'down', reason: 'the database is not answering', version: deps.version, uptimeSeconds },
+      )
   })
 
   router.get('/readyz', async (_req, res) => {
@@ -41,7 +78,7 @@ export function healthRoutes(deps: { db: Db; jobs: Jobs; version: string }): Rou
         const pending = await pendingMigrations(deps.db)
         return { ok: pending.length === 0, pending }
       }),
-      check(async () => ({ ok: deps.jobs.isRunning() })),
+      deps.jobs.isRunning() ? queue() : { ok: false, error: 'the job system is stopped' },
     ])
     const ready = database.ok && migrations.ok && jobs.ok
     res

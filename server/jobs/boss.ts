@@ -30,6 +30,11 @@ export type Jobs = {
   boss: PgBoss
   /** True while started and not stopping; /readyz reports it. */
   isRunning: () => boolean
+  /**
+   * Why a job sent now would not be worked (the job system is stopped, the database's disk is
+   * nearly full), or undefined. No query: cheap enough to ask before every run starts.
+   */
+  blocked: () => Promise<string | undefined>
   send: <Data>(definition: JobDefinition<Data>, data: Data, options?: SendOptions) => Promise<string | null>
   /** Enqueues inside the caller's transaction: the job exists exactly when the transaction commits. */
   sendInTransaction: (trx: Db, queue: string, data: object, options?: SendOptions) => Promise<string | null>
@@ -48,6 +53,8 @@ export async function startJobs(options: {
   work: boolean
   log: Logger
   stopTimeoutMs?: number
+  /** Why the database should take no new work, when we can know it (the embedded cluster's disk). */
+  storageProblem?: () => Promise<string | undefined>
 }): Promise<Jobs> {
   const { log } = options
   const boss = new PgBoss({
@@ -74,6 +81,13 @@ export async function startJobs(options: {
   const jobs: Jobs = {
     boss,
     isRunning: () => running,
+    async blocked() {
+      if (!running) return 'the job system is stopped'
+      return options.storageProblem?.().catch((error: unknown) => {
+        log.warn({ err: error }, 'could not check the database storage')
+        return undefined
+      })
+    },
     send: async (definition, data, sendOptions) =>
       boss.send(definition.queue, definition.schema.parse(data) as object, sendOptions ?? {}),
     sendInTransaction: (trx, queue, data, sendOptions) =>

@@ -15,7 +15,7 @@ import { TopicSchema } from '#server/memory/topic-schema.ts'
 import { BriefSchema } from '#server/research/brief.ts'
 import { ReportSchema } from '#server/research/report-schema.ts'
 import { getRun, viewRun } from '#server/research/runs.ts'
-import { startRun } from '#server/research/start-run.ts'
+import { RunNotQueuedError, type RunStart, startRun } from '#server/research/start-run.ts'
 
 export type McpCaller = { accountId: string; demo: boolean; ip: string }
 
@@ -121,11 +121,20 @@ export function createMcpServer(services: AppServices, caller: McpCaller): McpSe
         if (!decision.allowed)
           return problem(`${decision.policy.description} Try again in ${describeWait(decision.retryAfterSeconds)}.`)
       }
-      const started = await startRun(
-        { db, jobs: services.jobs, memory, deadlines: services.deadlines },
-        caller.accountId,
-        parsed.data,
-      )
+      let started: RunStart
+      try {
+        started = await startRun(
+          { db, jobs: services.jobs, memory, deadlines: services.deadlines },
+          caller.accountId,
+          parsed.data,
+        )
+      } catch (error) {
+        if (!(error instanceof RunNotQueuedError)) throw error
+        services.log.error({ err: error }, 'a run could not be queued')
+        return problem(
+          `The run could not be queued, so none was started. Try again in ${error.retryAfterSeconds} seconds.`,
+        )
+      }
       const progressToken = extra._meta?.progressToken
       if (!wait || progressToken === undefined) return ok(started)
 

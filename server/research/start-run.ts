@@ -1,5 +1,6 @@
-// startRun: the one way a brief becomes a run, for every surface. The run row and its job are
-// written in one transaction, so a run never exists without the job that will run it.
+// startRun: the one way a brief becomes a run, for every surface. The run row, its job and its first
+// event are written in one transaction, so a run never exists without the job that will run it, and
+// a start that cannot write them all fails as a whole (RunNotQueuedError), leaving nothing behind.
 import type { Db } from '#db/database.ts'
 import { appendRunEvent } from '#server/events/run-events.ts'
 import type { Jobs } from '#server/jobs/boss.ts'
@@ -18,6 +19,18 @@ export type RunStart = { runId: string; status: 'running'; hasMemory: boolean; r
 export const RESEARCH_QUEUE = 'research.run'
 
 /**
+ * The run could not be queued: the job system is stopped, the database is short of disk, or writing
+ * the run failed. Nothing was written; the same brief can be sent again later (503 + Retry-After).
+ */
+export class RunNotQueuedError extends Error {
+  readonly retryAfterSeconds = 30
+  constructor(reason: string, options?: ErrorOptions) {
+    super(`The run could not be queued: ${reason}`, options)
+    this.name = 'RunNotQueuedError'
+  }
+}
+
+/**
  * Starts a run. A recurring brief creates its series with this run as slot 0; a woken series passes
  * `series` and `trx` (the transaction that claimed the slot), so claim and run commit together.
  */
@@ -27,6 +40,31 @@ export async function startRun(
   brief: Brief,
   options: { series?: { id: string; slot: number }; trx?: Db } = {},
 ): Promise<RunStart> {
+  // Before anything is written: a run accepted now would sit "running" without ever making progress.
+  const blocked = await deps.jobs.blocked()
+  if (blocked) throw new RunNotQueuedError(blocked)
+  if (options.trx) {
+    // The caller's transaction: its caller fails (and its job retries) as a whole.
+    return started(deps, await writeRun(deps, accountId, brief, options))
+  }
+  try {
+    return started(deps, await writeRun(deps, accountId, brief, { series: options.series }))
+  } catch (error) {
+    throw new RunNotQueuedError(error instanceof Error ? error.message : String(error), { cause: error })
+  }
+}
+
+function started(deps: StartRunDeps, written: Omit<RunStart, 'status'>): RunStart {
+  deps.jobs.wake(RESEARCH_QUEUE)
+  return { ...written, status: 'running' }
+}
+
+async function writeRun(
+  deps: StartRunDeps,
+  accountId: string,
+  brief: Brief,
+  options: { series?: { id: string; slot: number }; trx?: Db },
+): Promise<Omit<RunStart, 'status'>> {
   const key = topicKey(brief.topic)
   const [memory, runCount] = await Promise.all([
     checkTopicMemory(deps.memory, accountId, brief.topic),
@@ -45,13 +83,14 @@ export async function startRun(
       priorRunCount: runCount,
       deadlineAt: new Date(Date.now() + seconds * 1000),
     })
-    // In the same transaction as the job: a worker that takes the job at once still finds
-    // run_started first in the log.
+    // pg-boss answers null, not an error, for a job it skipped; a run without its job would never run.
+    if (!(await deps.jobs.sendInTransaction(trx, RESEARCH_QUEUE, { runId: id }))) {
+      throw new Error('the job system did not take the job')
+    }
+    // In the same transaction, so it is the run's first event: no worker can log a step before it.
     await appendRunEvent(trx, { runId: id, type: 'run_started', data: { depth: brief.depth, source: brief.source } })
-    await deps.jobs.sendInTransaction(trx, RESEARCH_QUEUE, { runId: id })
     return id
   }
   const runId = options.trx ? await insert(options.trx) : await deps.db.transaction().execute(insert)
-  deps.jobs.wake(RESEARCH_QUEUE)
-  return { runId, status: 'running', hasMemory: memory !== null, runCount }
+  return { runId, hasMemory: memory !== null, runCount }
 }

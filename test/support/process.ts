@@ -1,4 +1,4 @@
-// Runs `node server/main.ts` as a real child process, as `npm start` does, and reads its JSON logs.
+// Runs `node server/main.ts` (or `npm start` itself) as a real child process, and reads its JSON logs.
 import { type ChildProcess, spawn } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
@@ -15,8 +15,10 @@ export type SextantProcess = {
   exited: Promise<number | null>
 }
 
-export function spawnSextant(env: Record<string, string>): SextantProcess {
-  const child = spawn(process.execPath, [path.join(projectRoot, 'server/main.ts')], {
+/** `node server/main.ts`, or with `npm: true` the `npm start` a newcomer (or a container) runs. */
+export function spawnSextant(env: Record<string, string>, options: { npm?: boolean } = {}): SextantProcess {
+  const [file, args] = options.npm ? ['npm', ['start']] : [process.execPath, [path.join(projectRoot, 'server/main.ts')]]
+  const child = spawn(file, args, {
     cwd: projectRoot,
     // The global setup built the app; a spawned app must not rebuild it under the other tests.
     env: {

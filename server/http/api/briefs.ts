@@ -16,7 +16,7 @@ import { type Brief, BriefSchema } from '#server/research/brief.ts'
 import { endRun } from '#server/research/run-end.ts'
 import { getRun, listRuns, viewRun } from '#server/research/runs.ts'
 import { recurringInfo } from '#server/research/series.ts'
-import { startRun } from '#server/research/start-run.ts'
+import { RunNotQueuedError, startRun } from '#server/research/start-run.ts'
 import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '#server/storable-text.ts'
 
 export const ListRunsQuerySchema = z.strictObject({
@@ -54,7 +54,19 @@ export function briefsRoutes(services: AppServices): Router {
     next()
   }
   router.post('/briefs', validBrief, limitRunStarts(services), idempotent(services.db), async (_req, res) => {
-    const started = await startRun(deps, principalOf(res).accountId, res.locals.brief as Brief)
+    const started = await startRun(deps, principalOf(res).accountId, res.locals.brief as Brief).catch(
+      (error: unknown) => {
+        if (!(error instanceof RunNotQueuedError)) throw error
+        services.log.error({ err: error }, 'a run could not be queued')
+        res.set('Retry-After', String(error.retryAfterSeconds))
+        throw new HttpProblem({
+          status: 503,
+          title: 'Service Unavailable',
+          detail: `The run could not be queued, so none was started. Try again in ${error.retryAfterSeconds} seconds.`,
+          retryAfterSeconds: error.retryAfterSeconds,
+        })
+      },
+    )
     res.status(202).location(`/api/briefs/${started.runId}`).json(started)
   })
 

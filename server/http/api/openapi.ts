@@ -148,7 +148,12 @@ const RateLimitProblemSchema = ProblemSchema.extend({
 
 const CheckSchema = z.looseObject({ ok: z.boolean(), error: z.string().optional() })
 
-const HealthSchema = z.object({ status: z.literal('ok'), version: z.string(), uptimeSeconds: z.int() })
+const HealthSchema = z.object({
+  status: z.enum(['ok', 'down']),
+  reason: z.string().optional().describe('Why the process is down (its database is not answering).'),
+  version: z.string(),
+  uptimeSeconds: z.int(),
+})
 
 const ReadinessSchema = z.object({
   status: z.enum(['ready', 'not_ready']),
@@ -422,6 +427,12 @@ export function buildOpenApiDocument(version: string): JsonObject {
             ...bodyProblems,
             '422': problem('This Idempotency-Key was already used with a different body.'),
             '429': ref('responses', 'TooManyRequests'),
+            '503': problem(
+              'The run could not be queued (the database or the job system cannot take it); none started.',
+              {
+                'Retry-After': ref('headers', 'Retry-After'),
+              },
+            ),
           },
         },
       },
@@ -715,16 +726,20 @@ export function buildOpenApiDocument(version: string): JsonObject {
         get: {
           operationId: 'getHealth',
           tags: ['meta'],
-          summary: 'Liveness: the process is up',
+          summary: 'Liveness: the process is up and its database answers',
+          description: 'The database is pinged at most once a second, however often this is called.',
           ...publicOperation,
-          responses: { '200': { description: 'Up.', content: jsonContent('Health') } },
+          responses: {
+            '200': { description: 'Up.', content: jsonContent('Health') },
+            '503': { description: 'The database is not answering; `reason` says so.', content: jsonContent('Health') },
+          },
         },
       },
       '/readyz': {
         get: {
           operationId: 'getReadiness',
           tags: ['meta'],
-          summary: 'Readiness: database, migrations and job system',
+          summary: 'Readiness: database, migrations, and a job system that can queue a run',
           ...publicOperation,
           responses: {
             '200': { description: 'Ready.', content: jsonContent('Readiness') },
