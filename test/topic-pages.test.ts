@@ -5,7 +5,6 @@ import { exportDisposition } from '#app/topics.server.ts'
 import { exportTopicMarkdown } from '#server/memory/export.ts'
 import { compareTopics } from '#server/memory/insights.ts'
 import { loadTopicMemoryById } from '#server/memory/store.ts'
-import { topicKey } from '#server/memory/topic-key.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { startTestApp, type TestApp } from '#test/support/app.ts'
 import { logIn, postForm } from '#test/support/browser-session.ts'
@@ -32,7 +31,7 @@ async function topicIdOf(user: User, topic: string): Promise<string> {
     .selectFrom('topics')
     .select('id')
     .where('account_id', '=', user.account.id)
-    .where('topic_key', '=', topicKey(topic))
+    .where('topic_hash', '=', app.memory.topicIndex.hash(user.account.id, topic))
     .executeTakeFirstOrThrow()
   return row.id
 }

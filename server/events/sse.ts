@@ -5,6 +5,7 @@ import { z } from 'zod'
 import type { Db } from '#db/database.ts'
 import type { EventHub } from '#server/events/hub.ts'
 import { findFinalEventId, isFinalEvent, type RunEvent, readRunEvents } from '#server/events/run-events.ts'
+import type { KeyRing } from '#server/memory/crypto.ts'
 
 const REPLAY_PAGE = 500
 
@@ -44,12 +45,13 @@ function formatEvent(event: RunEvent): string {
 export function streamRunEvents(options: {
   hub: EventHub
   db: Db
+  ring: KeyRing
   req: express.Request
   res: express.Response
   runId: string
   keepAliveMs?: number
 }): Promise<void> {
-  const { hub, db, req, res, runId } = options
+  const { hub, db, ring, req, res, runId } = options
   const afterId = parseLastEventId(req)
   return new Promise<void>((resolve, reject) => {
     let lastSentId = afterId
@@ -91,7 +93,7 @@ export function streamRunEvents(options: {
       beginEventStream(res)
       keepAlive = setInterval(() => res.write(': keep-alive\n\n'), options.keepAliveMs ?? 15_000)
       for (;;) {
-        const events = await readRunEvents(db, runId, lastSentId, REPLAY_PAGE)
+        const events = await readRunEvents(db, ring, runId, lastSentId, REPLAY_PAGE)
         for (const event of events) send(event)
         if (ended || events.length < REPLAY_PAGE) break
       }

@@ -17,7 +17,14 @@ export function pageEventRoutes(services: AppServices): Router {
   async function stream(req: Request, res: Response, accountId: string | undefined) {
     const run = accountId ? await getRun(services.db, String(req.params.runId), accountId) : undefined
     if (!run) return sendProblem(res, { status: 404, title: 'Not Found', detail: 'No such run for you.' })
-    await streamRunEvents({ hub: services.events, db: services.db, req, res, runId: run.id })
+    await streamRunEvents({
+      hub: services.events,
+      db: services.db,
+      ring: services.memory.ring,
+      req,
+      res,
+      runId: run.id,
+    })
   }
 
   async function sessionAccountId(req: Request) {
@@ -34,7 +41,7 @@ export function pageEventRoutes(services: AppServices): Router {
       req,
       res,
       accountId,
-      read: () => dashboardRuns(services.db, accountId),
+      read: () => dashboardRuns(services.db, services.memory.ring, accountId),
     })
   })
 
