@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { linkGithubRepository } from '#server/integrations/github/repositories.ts'
 import { signGithubPayload } from '#server/integrations/github/verify.ts'
+import { openRunBrief } from '#server/research/runs.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { startTestApp, type TestApp } from '#test/support/app.ts'
 import { integrationCounts, waitForRunEnd } from '#test/support/integrations.ts'
@@ -124,7 +125,7 @@ test('"@sextant research" on a pull request: acknowledged, researched, the repor
 
   const run = await waitForRunEnd(app.db, runId)
   expect(run).toMatchObject({ status: 'complete', source: 'github', account_id: accountId })
-  expect(run.brief).toEqual({
+  expect(openRunBrief(app.memory.ring, run)).toEqual({
     topic: 'WebAssembly GC',
     depth: 'quick',
     reportStyle: 'bullet',

@@ -131,6 +131,12 @@ test('a topic page shows its facts with sources, its sources, what the latest ru
   expect(body).not.toContain(alice.solidRun)
 })
 
+test("a run's page links to its topic's memory, found by the topic's hash", async () => {
+  const body = await htmlOf(await page(`/dashboard/runs/${alice.sodiumRun}`, alice.cookie))
+  expect(body).toContain(`href="/dashboard/topics/${alice.sodium}"`)
+  expect(body).not.toContain(`href="/dashboard/topics/${alice.solid}"`)
+})
+
 test('“Research this again” posts the latest brief to the dashboard and the new run adds to the memory', async () => {
   const user = await createTestAccount(app.db)
   await research(user, 'heat pumps in cold climates')
