@@ -210,6 +210,12 @@ test('a whole-database dump after a realistic session holds no secret and none o
   expect(trial.status).toBe(302)
   const trialToken = decodeURIComponent(/sx_trial=([^;]+)/.exec(trial.headers.get('set-cookie') ?? '')?.[1] ?? '')
   expect(trialToken.length).toBeGreaterThan(20)
+  // Done before the next step scripts the model: its synthesis must not take the hang meant for that run.
+  const trialRunId = new URL(trial.headers.get('location') ?? '', app.url).searchParams.get('run') ?? ''
+  await waitUntil(async () => {
+    const run = await app.db.selectFrom('runs').select('status').where('id', '=', trialRunId).executeTakeFirst()
+    return run !== undefined && run.status !== 'running'
+  }, 60_000)
 
   // A run caught between search and synthesis: its checkpoint carries the wave page's text.
   openai.onSynthesize('hang')
