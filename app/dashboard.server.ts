@@ -6,6 +6,7 @@ import type { Db } from '#db/database.ts'
 import { listFrameworks } from '#server/frameworks/index.ts'
 import { describeWait } from '#server/limits/http.ts'
 import type { LimitDecision } from '#server/limits/limiter.ts'
+import type { KeyRing } from '#server/memory/crypto.ts'
 import { listRuns, type RunListItem } from '#server/research/runs.ts'
 import { listSeries, type SeriesState } from '#server/research/series.ts'
 
@@ -102,8 +103,11 @@ export type DashboardRun = RunListItem & {
 }
 
 /** The account's 20 newest runs; the latest run of a sleeping or paused series says so. */
-export async function dashboardRuns(db: Db, accountId: string): Promise<DashboardRun[]> {
-  const [{ runs }, series] = await Promise.all([listRuns(db, accountId, { limit: 20 }), listSeries(db, accountId)])
+export async function dashboardRuns(db: Db, ring: KeyRing, accountId: string): Promise<DashboardRun[]> {
+  const [{ runs }, series] = await Promise.all([
+    listRuns(db, ring, accountId, { limit: 20 }),
+    listSeries(db, ring, accountId),
+  ])
   const waiting = new Map<string, DashboardRun['series']>()
   for (const item of series) {
     if (item.lastRunId && (item.state === 'sleeping' || item.state === 'paused')) {

@@ -8,7 +8,7 @@ import { searchMemory } from '#server/memory/search.ts'
 import { loadTopicMemoryById, type MemoryContext } from '#server/memory/store.ts'
 import { type Fact, type FirstSeen, RUN_HISTORY_CAP, type Source, type TopicMemory } from '#server/memory/types.ts'
 import type { Brief } from '#server/research/brief.ts'
-import { getRun, listRuns, type RunListItem, UUID } from '#server/research/runs.ts'
+import { getRun, listRuns, openRunBrief, type RunListItem, UUID } from '#server/research/runs.ts'
 
 export const TOPIC_NOT_FOUND = 'There is no topic memory at this address for your account. It may have expired.'
 
@@ -80,7 +80,10 @@ function factViews(facts: readonly Fact[], sources: readonly Source[]): FactView
 export async function loadTopicPage(services: { db: Db; memory: MemoryContext }, accountId: string, topicId: string) {
   const memory = await loadTopicMemoryById(services.memory, accountId, topicId)
   if (!memory) return undefined
-  const { runs } = await listRuns(services.db, accountId, { limit: RUN_HISTORY_CAP, topicKey: memory.topicKey })
+  const { runs } = await listRuns(services.db, services.memory.ring, accountId, {
+    limit: RUN_HISTORY_CAP,
+    topicHash: memory.topicHash,
+  })
   const records = new Map(memory.runs.map((record) => [record.runId, record]))
   const delta = topicDelta(memory)
   const latest = runs[0] && (await getRun(services.db, runs[0].runId, accountId))
@@ -97,7 +100,7 @@ export async function loadTopicPage(services: { db: Db; memory: MemoryContext },
     // Memory keeps facts and sources in the order first seen; the page shows the newest first.
     facts: factViews(memory.facts, memory.sources).reverse(),
     sources: memory.sources.map(sourceView).reverse(),
-    again: againBrief(memory.topic, latest ? (latest.brief as Brief) : undefined),
+    again: againBrief(memory.topic, latest ? openRunBrief(services.memory.ring, latest) : undefined),
     runs: runs.map((run): TopicRun => {
       const record = records.get(run.runId)
       return {

@@ -2,6 +2,11 @@
 import type { ColumnType, Generated } from 'kysely'
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>
+/**
+ * A clear column of the schema before 20261122090000_sealed_briefs: the boot step in
+ * server/memory/seal-legacy.ts seals what it holds and empties it; nothing else reads or writes it.
+ */
+type Legacy<T> = ColumnType<T | null, never, null>
 
 export interface SettingsTable {
   key: string
@@ -49,7 +54,9 @@ export interface IdempotencyKeysTable {
 export interface TopicsTable {
   id: Generated<string>
   account_id: string
-  topic_key: string
+  /** Keyed HMAC of the account and the topic's normalized key (server/memory/topic-index.ts). */
+  topic_hash: Buffer | null
+  legacy_topic_key: Legacy<string>
   created_at: Generated<Date>
 }
 
@@ -70,8 +77,9 @@ export type RunStatus = 'running' | 'complete' | 'failed' | 'cancelled'
 export interface RunsTable {
   id: Generated<string>
   account_id: string
-  topic_key: string
-  brief: ColumnType<unknown, string, string>
+  topic_hash: Buffer | null
+  brief_key_id: string | null
+  brief: Buffer | null
   source: string
   status: Generated<RunStatus>
   current_step: string | null
@@ -81,7 +89,8 @@ export interface RunsTable {
   checkpoint: Buffer | null
   report_key_id: string | null
   report: Buffer | null
-  error: ColumnType<{ code: string; message: string } | null, string | null, string | null>
+  error_key_id: string | null
+  error: Buffer | null
   usage: ColumnType<unknown, string | null, string | null>
   deadline_at: Timestamp
   created_at: Generated<Date>
@@ -89,6 +98,9 @@ export interface RunsTable {
   finished_at: Timestamp | null
   series_id: string | null
   series_slot: number | null
+  legacy_topic_key: Legacy<string>
+  legacy_brief: Legacy<unknown>
+  legacy_error: Legacy<{ code: string; message: string }>
 }
 
 export type SeriesStatus = 'active' | 'paused' | 'cancelled'
@@ -96,7 +108,9 @@ export type SeriesStatus = 'active' | 'paused' | 'cancelled'
 export interface SeriesTable {
   id: Generated<string>
   account_id: string
-  brief: ColumnType<unknown, string, string>
+  brief_key_id: string | null
+  brief: Buffer | null
+  legacy_brief: Legacy<unknown>
   status: Generated<SeriesStatus>
   slot: Generated<number>
   next_run_at: Timestamp | null
@@ -110,7 +124,9 @@ export interface RunEventsTable {
   run_id: string
   type: string
   step: string | null
-  data: ColumnType<Record<string, unknown>, string | undefined, never>
+  data_key_id: string | null
+  data: Buffer | null
+  legacy_data: Legacy<Record<string, unknown>>
   created_at: Generated<Date>
 }
 
@@ -148,6 +164,9 @@ export interface WebhookReceiptsTable {
   delivery_id: string
   received_at: Generated<Date>
   handled_at: Timestamp | null
+  /** The mention's text, sealed, until the job acts on it. */
+  payload_key_id: string | null
+  payload: Buffer | null
 }
 
 export type DeliveryChannel = 'slack' | 'github'
@@ -159,7 +178,9 @@ export interface DeliveriesTable {
   channel: DeliveryChannel
   kind: DeliveryKind
   target: ColumnType<unknown, string, string>
-  notice: string | null
+  notice_key_id: string | null
+  notice: Buffer | null
+  legacy_notice: Legacy<string>
   status: Generated<'pending' | 'sent' | 'failed'>
   parts_sent: Generated<number>
   attempts: Generated<number>

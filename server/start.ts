@@ -23,7 +23,9 @@ import { createJobDefinitions } from '#server/jobs/definitions.ts'
 import { createLimits } from '#server/limits/policies.ts'
 import type { Logger } from '#server/logger.ts'
 import { loadKeyRing } from '#server/memory/crypto.ts'
+import { sealLegacyRows } from '#server/memory/seal-legacy.ts'
 import type { MemoryContext } from '#server/memory/store.ts'
+import { loadTopicIndex } from '#server/memory/topic-index.ts'
 import { createProviders } from '#server/providers/index.ts'
 import { ensureSampleCorpus } from '#server/providers/search/sample-corpus.ts'
 import { installedAt } from '#server/settings.ts'
@@ -82,6 +84,9 @@ export async function startSextant(options: {
       { applied, installedAt: since.toISOString(), embedded: config.embeddedDatabase },
       applied.length > 0 ? 'database migrated' : 'database is up to date',
     )
+    const topicIndex = await loadTopicIndex(db, ring)
+    // Before any reader or worker: what an older version stored in the clear is sealed first.
+    await sealLegacyRows({ db, ring, topicIndex, log })
 
     const provisioned = await provisionAccounts(db, config)
     if (provisioned.created.demoKey || provisioned.created.local) {
@@ -95,7 +100,7 @@ export async function startSextant(options: {
       )
     }
 
-    const memory: MemoryContext = { db, ring, log, now: () => new Date() }
+    const memory: MemoryContext = { db, ring, topicIndex, log, now: () => new Date() }
     const providers = createProviders(config, db)
     if (!config.EXA_API_KEY) {
       const indexed = await ensureSampleCorpus(db, log)
@@ -134,7 +139,7 @@ export async function startSextant(options: {
     let url: string | undefined
     if (config.RUN_ROLE !== 'worker') {
       if (config.NODE_ENV !== 'development' && config.BUILD_ON_START) await ensureAppBuild(log)
-      const events = await createEventHub({ connectionString: databaseUrl, db, log })
+      const events = await createEventHub({ connectionString: databaseUrl, db, ring, log })
       cleanups.push(() => events.close())
       const apiKeys = createApiKeyVerifier(db)
       const streams = createOpenStreams({ maxPerPrincipal: config.MAX_EVENT_STREAMS_PER_SESSION })

@@ -1,6 +1,7 @@
 // The research engine end to end: the REST API, the job, the real exa-js and openai clients
 // against stub servers that speak their wire formats, and topic memory across runs.
 import { afterAll, beforeAll, expect, test } from 'vitest'
+import { readRunEvents } from '#server/events/run-events.ts'
 import { generateKeySpec, parseKeyRing } from '#server/memory/crypto.ts'
 import { contributedFact } from '#server/memory/facts.ts'
 import { saveTopicMemory } from '#server/memory/store.ts'
@@ -110,11 +111,7 @@ test('a plan answer that is not JSON falls back to the deterministic plan and th
   const done = await waitForRun(app.fetch, user.auth, body.runId)
   expect(done.status).toBe('complete')
   expect(done.report?.generatedWith.plan).toBe('fallback')
-  const events = await app.db
-    .selectFrom('run_events')
-    .select(['type', 'data'])
-    .where('run_id', '=', body.runId)
-    .execute()
+  const events = await readRunEvents(app.db, app.memory.ring, body.runId, 0)
   expect(events.some((event) => event.type === 'warning' && event.data.code === 'fallback_plan')).toBe(true)
 })
 
@@ -158,11 +155,7 @@ test('a memory save that fails leaves the run complete, with a warning', async (
   const { body } = await postBrief(app.fetch, user.auth, { topic: 'Locked topic', depth: 'quick' })
   const done = await waitForRun(app.fetch, user.auth, body.runId)
   expect(done.status).toBe('complete')
-  const events = await app.db
-    .selectFrom('run_events')
-    .select(['type', 'data'])
-    .where('run_id', '=', body.runId)
-    .execute()
+  const events = await readRunEvents(app.db, app.memory.ring, body.runId, 0)
   expect(events.some((event) => event.type === 'warning' && event.data.code === 'memory_save_failed')).toBe(true)
 })
 

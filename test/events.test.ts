@@ -9,12 +9,14 @@ import type { Db } from '#db/database.ts'
 import { createEventHub, type EventHub } from '#server/events/hub.ts'
 import { appendRunEvent, type RunEvent, readRunEvents } from '#server/events/run-events.ts'
 import { streamRunEvents } from '#server/events/sse.ts'
+import { generateKeySpec, parseKeyRing } from '#server/memory/crypto.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { createTestDatabase, type TestDatabase } from '#test/support/database.ts'
 import { testLogger } from '#test/support/logger.ts'
 import { openEventStream, type SseMessage, waitUntil } from '#test/support/sse-client.ts'
 
 let database: TestDatabase
+const ring = parseKeyRing(generateKeySpec('events'))
 beforeAll(async () => {
   database = await createTestDatabase()
 })
@@ -26,8 +28,7 @@ async function createRun(): Promise<string> {
     .insertInto('runs')
     .values({
       account_id: account.id,
-      topic_key: 'sodium-ion batteries',
-      brief: '{}',
+      topic_hash: Buffer.alloc(32),
       source: 'api',
       has_memory: false,
       prior_run_count: 0,
@@ -39,11 +40,17 @@ async function createRun(): Promise<string> {
 }
 
 function append(runId: string, type: RunEvent['type'], step: string | null = null) {
-  return appendRunEvent(database.db, { runId, type, step, data: { note: `${type} of ${runId}` } })
+  return appendRunEvent(database.db, ring, { runId, type, step, data: { note: `${type} of ${runId}` } })
 }
 
 async function startHub(options: { reconnectDelayMs?: number } = {}): Promise<EventHub> {
-  const hub = await createEventHub({ connectionString: database.url, db: database.db, log: testLogger(), ...options })
+  const hub = await createEventHub({
+    connectionString: database.url,
+    db: database.db,
+    ring,
+    log: testLogger(),
+    ...options,
+  })
   onTestFinished(() => hub.close())
   return hub
 }
@@ -65,6 +72,7 @@ async function startSseServer(hub: EventHub, options: { db?: Db; keepAliveMs?: n
     await streamRunEvents({
       hub,
       db: options.db ?? database.db,
+      ring,
       req,
       res,
       runId: req.params.runId,
@@ -89,7 +97,7 @@ function message(event: RunEvent): SseMessage {
 test('appended events read back in id order, after a given id, and only for their run', async () => {
   const runId = await createRun()
   const otherRunId = await createRun()
-  const started = await appendRunEvent(database.db, { runId, type: 'run_started', data: { depth: 'standard' } })
+  const started = await appendRunEvent(database.db, ring, { runId, type: 'run_started', data: { depth: 'standard' } })
   await append(otherRunId, 'run_started')
   const planning = await append(runId, 'step_started', 'plan')
   const complete = await append(runId, 'complete')
@@ -103,10 +111,10 @@ test('appended events read back in id order, after a given id, and only for thei
     createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
   })
   expect(planning.id).toBeGreaterThan(started.id)
-  expect(await readRunEvents(database.db, runId, 0)).toEqual([started, planning, complete])
-  expect(await readRunEvents(database.db, runId, started.id)).toEqual([planning, complete])
-  expect(await readRunEvents(database.db, runId, 0, 2)).toEqual([started, planning])
-  expect(await readRunEvents(database.db, runId, complete.id)).toEqual([])
+  expect(await readRunEvents(database.db, ring, runId, 0)).toEqual([started, planning, complete])
+  expect(await readRunEvents(database.db, ring, runId, started.id)).toEqual([planning, complete])
+  expect(await readRunEvents(database.db, ring, runId, 0, 2)).toEqual([started, planning])
+  expect(await readRunEvents(database.db, ring, runId, complete.id)).toEqual([])
 })
 
 test('each append notifies run_events with "<runId>:<eventId>" and account_changes with "<accountId>:<runId>"', async () => {
@@ -139,7 +147,7 @@ test('two hubs on one database both receive a burst appended elsewhere, in id or
   // Appended concurrently, so notifications arrive while the hubs are still reading earlier ones.
   const appended = await Promise.all(
     Array.from({ length: 20 }, (_, query) =>
-      appendRunEvent(database.db, { runId, type: 'query_done', data: { query } }),
+      appendRunEvent(database.db, ring, { runId, type: 'query_done', data: { query } }),
     ),
   )
   const sorted = appended.toSorted((a, b) => a.id - b.id)
@@ -257,7 +265,7 @@ test('a client that reconnects mid-run with Last-Event-ID gets every event once'
   await append(runId, 'complete')
   await second.waitFor(() => second.closed)
   const received = [...first.messages, ...second.messages]
-  expect(received).toEqual((await readRunEvents(database.db, runId, 0)).map(message))
+  expect(received).toEqual((await readRunEvents(database.db, ring, runId, 0)).map(message))
 })
 
 test('an event appended while the replay is being read still reaches the stream', async () => {

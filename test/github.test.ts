@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { linkGithubRepository } from '#server/integrations/github/repositories.ts'
 import { signGithubPayload } from '#server/integrations/github/verify.ts'
+import { openRunBrief } from '#server/research/runs.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { startTestApp, type TestApp } from '#test/support/app.ts'
 import { integrationCounts, waitForRunEnd } from '#test/support/integrations.ts'
@@ -124,7 +125,7 @@ test('"@sextant research" on a pull request: acknowledged, researched, the repor
 
   const run = await waitForRunEnd(app.db, runId)
   expect(run).toMatchObject({ status: 'complete', source: 'github', account_id: accountId })
-  expect(run.brief).toEqual({
+  expect(openRunBrief(app.memory.ring, run)).toEqual({
     topic: 'WebAssembly GC',
     depth: 'quick',
     reportStyle: 'bullet',
@@ -191,6 +192,7 @@ test('only new comments by people, on pull requests, that ask, start anything', 
 })
 
 test('an invalid request and an unlinked repository get a comment saying what to do', async () => {
+  const before = await integrationCounts(app.db)
   const invalid = commentEvent('@sextant research tidal power framework:astrology')
   await postGithub(invalid.payload)
   const [fix] = await github.waitForComments(REPO, invalid.number, 1)
@@ -201,8 +203,7 @@ test('an invalid request and an unlinked repository get a comment saying what to
   expect(await (await postGithub(unlinked.payload)).json()).toEqual({ status: 'accepted' })
   const [link] = await github.waitForComments('someone/else', unlinked.number, 1)
   expect(link?.body).toContain('npm run cli -- github link --repo someone/else')
-  const runs = await app.db.selectFrom('runs').select('id').where('topic_key', '=', 'tidal power').execute()
-  expect(runs).toEqual([])
+  expect((await integrationCounts(app.db)).runs).toBe(before.runs) // neither started a run
 })
 
 test('a rate-limited comment is retried after Retry-After', async () => {

@@ -4,6 +4,7 @@ import { generateKeySpec, parseKeyRing } from '#server/memory/crypto.ts'
 import { contributedFact } from '#server/memory/facts.ts'
 import { compareAccountTopics, exportTopic, getTopicDelta, searchAccountMemory } from '#server/memory/services.ts'
 import { type MemoryContext, saveTopicMemory } from '#server/memory/store.ts'
+import { loadTopicIndex } from '#server/memory/topic-index.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { createTestDatabase, type TestDatabase } from '#test/support/database.ts'
 import { testLogger } from '#test/support/logger.ts'
@@ -12,7 +13,9 @@ let database: TestDatabase
 let memory: MemoryContext
 beforeAll(async () => {
   database = await createTestDatabase()
-  memory = { db: database.db, ring: parseKeyRing(generateKeySpec()), log: testLogger(), now: () => new Date() }
+  const ring = parseKeyRing(generateKeySpec())
+  const topicIndex = await loadTopicIndex(database.db, ring)
+  memory = { db: database.db, ring, topicIndex, log: testLogger(), now: () => new Date() }
 })
 afterAll(() => database.drop())
 

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { generateKeySpec, parseKeyRing } from '#server/memory/crypto.ts'
 import { contributedFact } from '#server/memory/facts.ts'
@@ -9,6 +10,7 @@ import {
   purgeExpiredMemory,
   saveTopicMemory,
 } from '#server/memory/store.ts'
+import { createTopicIndex } from '#server/memory/topic-index.ts'
 import type { MemoryContribution } from '#server/memory/types.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { createTestDatabase, dumpAllTables, type TestDatabase } from '#test/support/database.ts'
@@ -21,12 +23,15 @@ beforeAll(async () => {
 afterAll(() => database.drop())
 
 const DAY = 86_400_000
+// One topic index for the file: the tests vary the key ring (rotation, a lost key), not how topics are found.
+const topicIndex = createTopicIndex(randomBytes(32))
 
 function context(options: { keys?: string; now?: () => Date } = {}) {
   const { log, lines } = capturingLogger()
   const memory: MemoryContext = {
     db: database.db,
     ring: parseKeyRing(options.keys ?? generateKeySpec('k1')),
+    topicIndex,
     log,
     now: options.now ?? (() => new Date()),
   }
@@ -67,7 +72,7 @@ test('a saved memory loads back, and the memory check reports its counts', async
   expect(await checkTopicMemory(memory, accountId, 'liquid batteries')).toBeNull()
 })
 
-test('no fact text, URL or title appears in plaintext anywhere in the database', async () => {
+test('no topic, fact text, URL or title appears in plaintext anywhere in the database', async () => {
   const { memory } = context()
   const accountId = await account()
   await saveTopicMemory(
@@ -81,8 +86,17 @@ test('no fact text, URL or title appears in plaintext anywhere in the database',
     }),
   )
   const everything = await dumpAllTables(database.db)
-  expect(everything).toContain('perovskite solar') // the scan covers the topics table
-  for (const secret of ['34.85 percent', 'tandem-record', 'lab.example', 'Tandem record paper', 'perovskite-roundup']) {
+  // The scan covers the topics table: the topic is there as its keyed hash, and only so.
+  expect(everything).toContain(topicIndex.hash(accountId, 'Perovskite solar').toString('hex'))
+  for (const secret of [
+    'perovskite solar',
+    'Perovskite solar',
+    '34.85 percent',
+    'tandem-record',
+    'lab.example',
+    'Tandem record paper',
+    'perovskite-roundup',
+  ]) {
     expect(everything).not.toContain(secret)
   }
 })
@@ -98,13 +112,13 @@ test('key rotation: memory sealed with k1 still reads after k2 becomes the seali
   const keyIds = await database.db
     .selectFrom('topic_memory')
     .innerJoin('topics', 'topics.id', 'topic_memory.topic_id')
-    .select(['topics.topic_key', 'topic_memory.key_id'])
+    .select(['topics.topic_hash', 'topic_memory.key_id'])
     .where('topics.account_id', '=', accountId)
-    .orderBy('topic_key')
+    .orderBy('key_id', 'desc')
     .execute()
   expect(keyIds).toEqual([
-    { topic_key: 'new topic', key_id: 'k2' },
-    { topic_key: 'old topic', key_id: 'k1' },
+    { topic_hash: topicIndex.hash(accountId, 'new topic'), key_id: 'k2' },
+    { topic_hash: topicIndex.hash(accountId, 'old topic'), key_id: 'k1' },
   ])
   // A save re-seals the old topic with the new key.
   await saveTopicMemory(rotated, accountId, 'old topic', contribution('run-c', new Date()))
@@ -172,7 +186,7 @@ test('memory expires 30 days after it was last stored, and the purge deletes it'
     await database.db
       .selectFrom('topic_memory')
       .innerJoin('topics', 'topics.id', 'topic_memory.topic_id')
-      .select('topics.topic_key')
+      .select('topics.id')
       .where('topics.account_id', 'in', [accountId, other])
       .execute(),
   ).toEqual([])

@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { signSlackRequest } from '#server/integrations/slack/verify.ts'
 import { linkSlackWorkspace } from '#server/integrations/slack/workspaces.ts'
+import { openRunBrief } from '#server/research/runs.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { startTestApp, type TestApp } from '#test/support/app.ts'
 import { logIn, postForm } from '#test/support/browser-session.ts'
@@ -177,10 +178,10 @@ test('a mention with options produces the matching brief', async () => {
   )
   const run = await app.db
     .selectFrom('runs')
-    .select(['brief', 'source'])
+    .select(['id', 'brief_key_id', 'brief', 'source'])
     .where('id', '=', runId)
     .executeTakeFirstOrThrow()
-  expect(run).toEqual({
+  expect({ source: run.source, brief: openRunBrief(app.memory.ring, run) }).toEqual({
     source: 'slack',
     brief: {
       topic: 'sodium-ion batteries',

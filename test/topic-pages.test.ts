@@ -5,7 +5,6 @@ import { exportDisposition } from '#app/topics.server.ts'
 import { exportTopicMarkdown } from '#server/memory/export.ts'
 import { compareTopics } from '#server/memory/insights.ts'
 import { loadTopicMemoryById } from '#server/memory/store.ts'
-import { topicKey } from '#server/memory/topic-key.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { startTestApp, type TestApp } from '#test/support/app.ts'
 import { logIn, postForm } from '#test/support/browser-session.ts'
@@ -32,7 +31,7 @@ async function topicIdOf(user: User, topic: string): Promise<string> {
     .selectFrom('topics')
     .select('id')
     .where('account_id', '=', user.account.id)
-    .where('topic_key', '=', topicKey(topic))
+    .where('topic_hash', '=', app.memory.topicIndex.hash(user.account.id, topic))
     .executeTakeFirstOrThrow()
   return row.id
 }
@@ -130,6 +129,12 @@ test('a topic page shows its facts with sources, its sources, what the latest ru
   expect(body).toContain('Complete')
   expect(body).toContain(`href="/dashboard/topics/${alice.sodium}/export"`)
   expect(body).not.toContain(alice.solidRun)
+})
+
+test("a run's page links to its topic's memory, found by the topic's hash", async () => {
+  const body = await htmlOf(await page(`/dashboard/runs/${alice.sodiumRun}`, alice.cookie))
+  expect(body).toContain(`href="/dashboard/topics/${alice.sodium}"`)
+  expect(body).not.toContain(`href="/dashboard/topics/${alice.solid}"`)
 })
 
 test('“Research this again” posts the latest brief to the dashboard and the new run adds to the memory', async () => {

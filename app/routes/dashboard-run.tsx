@@ -29,7 +29,7 @@ export async function loader(args: Route.LoaderArgs) {
   // Another account's run is "not found" too: saying it exists would leak that it does.
   if (!row) throw data('There is no run at this address for your account.', { status: 404 })
   const [events, recurring, topic] = await Promise.all([
-    readRunEvents(services.db, row.id, 0),
+    readRunEvents(services.db, services.memory.ring, row.id, 0),
     row.series_id ? recurringInfo(services.db, row.series_id) : undefined,
     // Its memory page, once a run on the topic has saved some (the clear columns: no decrypting).
     services.db
@@ -37,7 +37,7 @@ export async function loader(args: Route.LoaderArgs) {
       .innerJoin('topic_memory', 'topic_memory.topic_id', 'topics.id')
       .select('topics.id')
       .where('topics.account_id', '=', account.id)
-      .where('topics.topic_key', '=', row.topic_key)
+      .where('topics.topic_hash', '=', row.topic_hash)
       .where('topic_memory.expires_at', '>', new Date())
       .executeTakeFirst(),
   ])

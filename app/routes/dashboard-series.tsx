@@ -16,7 +16,8 @@ export function meta(_: Route.MetaArgs) {
 
 export async function loader(args: Route.LoaderArgs) {
   const account = await requireAccount(args)
-  const series = await listSeries(args.context.get(servicesContext).db, account.id)
+  const services = args.context.get(servicesContext)
+  const series = await listSeries(services.db, services.memory.ring, account.id)
   return { series }
 }
 

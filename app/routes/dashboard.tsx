@@ -24,8 +24,8 @@ export function meta(_: Route.MetaArgs) {
 
 export async function loader(args: Route.LoaderArgs) {
   const account = await requireAccount(args)
-  const { db } = args.context.get(servicesContext)
-  return { runs: await dashboardRuns(db, account.id), ...frameworkOptions() }
+  const { db, memory } = args.context.get(servicesContext)
+  return { runs: await dashboardRuns(db, memory.ring, account.id), ...frameworkOptions() }
 }
 
 export async function action(args: Route.ActionArgs) {

@@ -39,7 +39,7 @@ export async function loader(args: Route.LoaderArgs) {
   // With the account in the query, another visitor's run id finds nothing here.
   const [row, previous] = await Promise.all([
     requested ? getRun(services.db, requested, accountId) : undefined,
-    listRuns(services.db, accountId, { limit: 5 }),
+    listRuns(services.db, services.memory.ring, accountId, { limit: 5 }),
   ])
   let run: TrialRunData | null = null
   if (row) {
@@ -55,7 +55,7 @@ export async function loader(args: Route.LoaderArgs) {
       timeframe: view.brief.timeframe,
     }
   }
-  const events = row ? await readRunEvents(services.db, row.id, 0) : []
+  const events = row ? await readRunEvents(services.db, services.memory.ring, row.id, 0) : []
   const missing = requested !== null && !run
   return data({ run, missing, events, previous: previous.runs, perDay }, { status: missing ? 404 : 200 })
 }

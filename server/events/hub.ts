@@ -9,6 +9,7 @@ import type { Db } from '#db/database.ts'
 import { STREAMS_ENDED_CHANNEL } from '#server/auth/stream-principals.ts'
 import { ACCOUNT_CHANNEL, RUN_EVENTS_CHANNEL, type RunEvent, readRunEvents } from '#server/events/run-events.ts'
 import type { Logger } from '#server/logger.ts'
+import type { KeyRing } from '#server/memory/crypto.ts'
 
 export type EventHub = {
   /**
@@ -42,11 +43,13 @@ const READ_RETRY_MS = 1000
 export async function createEventHub(options: {
   connectionString: string
   db: Db
+  /** Opens the events' sealed data. */
+  ring: KeyRing
   log: Logger
   /** The first wait before reconnecting; it doubles (with jitter) up to 30 s. */
   reconnectDelayMs?: number
 }): Promise<EventHub> {
-  const { connectionString, db, log } = options
+  const { connectionString, db, ring, log } = options
   const reconnectDelayMs = options.reconnectDelayMs ?? 250
   const subscriptions = new Map<string, Set<Subscription>>()
   const accountSubscriptions = new Map<string, Set<(runId: string | null) => void>>()
@@ -102,7 +105,7 @@ export async function createEventHub(options: {
         if (!forRun || stopping.signal.aborted) break
         state.again = false
         const floor = Math.min(...[...forRun].map((subscription) => subscription.lastId))
-        const events = await readRunEvents(db, runId, floor, PAGE_SIZE)
+        const events = await readRunEvents(db, ring, runId, floor, PAGE_SIZE)
         for (const event of events) {
           for (const subscription of subscriptions.get(runId) ?? []) {
             // One that subscribed during the read, further back than it reached, waits for the next pass.

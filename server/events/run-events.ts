@@ -1,8 +1,11 @@
 // The run event log: what a run reports as it goes, kept in Postgres so SSE clients can replay it,
-// and announced with NOTIFY so the process holding a client's stream hears about it.
+// and announced with NOTIFY (ids only) so the process holding a client's stream hears about it.
+// An event's data (search queries, warnings, a failure's message) is sealed with the memory key
+// ring; its run, type, step and time are clear.
 import { sql } from 'kysely'
 import type { Db } from '#db/database.ts'
 import { FINAL_EVENT_TYPES, type RunEventType } from '#server/events/event-types.ts'
+import { type KeyRing, openColumn, sealJson } from '#server/memory/crypto.ts'
 
 export { isFinalEvent, type RunEventType } from '#server/events/event-types.ts'
 
@@ -27,17 +30,18 @@ type RunEventRow = {
   run_id: string
   type: string
   step: string | null
-  data: Record<string, unknown>
   created_at: Date
 }
 
-function toRunEvent(row: RunEventRow): RunEvent {
+export const eventData = (runId: string, type: string) => `run_event:${runId}:${type}`
+
+function toRunEvent(row: RunEventRow, data: Record<string, unknown>): RunEvent {
   return {
     id: row.id,
     runId: row.run_id,
     type: row.type as RunEventType,
     step: row.step,
-    data: row.data,
+    data,
     createdAt: row.created_at.toISOString(),
   }
 }
@@ -49,16 +53,21 @@ function toRunEvent(row: RunEventRow): RunEvent {
  */
 export async function appendRunEvent(
   db: Db,
+  ring: KeyRing,
   event: { runId: string; type: RunEventType; step?: string | null; data?: Record<string, unknown> },
 ): Promise<RunEvent> {
+  const data = event.data ?? {}
+  // An event without data (a step starting) stores none: nothing to seal.
+  const sealed = Object.keys(data).length > 0 ? sealJson(ring, data, eventData(event.runId, event.type)) : undefined
   const { rows } = await sql<RunEventRow>`
     with run_lock as (
       select pg_advisory_xact_lock(hashtextextended(${`run_events:${event.runId}`}, 0))
     ), inserted as (
-      insert into run_events (run_id, type, step, data)
-      select ${event.runId}::uuid, ${event.type}, ${event.step ?? null}, ${JSON.stringify(event.data ?? {})}::jsonb
+      insert into run_events (run_id, type, step, data_key_id, data)
+      select ${event.runId}::uuid, ${event.type}, ${event.step ?? null}, ${sealed?.keyId ?? null},
+        ${sealed?.ciphertext ?? null}::bytea
       from run_lock
-      returning id, run_id, type, step, data, created_at
+      returning id, run_id, type, step, created_at
     )
     select inserted.*,
       pg_notify(${RUN_EVENTS_CHANNEL}, inserted.run_id || ':' || inserted.id),
@@ -66,7 +75,7 @@ export async function appendRunEvent(
     from inserted join runs on runs.id = inserted.run_id`.execute(db)
   const [row] = rows
   if (!row) throw new Error(`appending a ${event.type} event to run ${event.runId} returned no row`)
-  return toRunEvent(row)
+  return toRunEvent(row, data)
 }
 
 /** Tells the account's open dashboards to refresh (when its transaction, if any, commits). */
@@ -74,17 +83,28 @@ export async function notifyAccountChanged(db: Db, accountId: string): Promise<v
   await sql`select pg_notify(${ACCOUNT_CHANNEL}, ${accountId}::text)`.execute(db)
 }
 
-/** The run's events with an id above `afterId`, oldest first. */
-export async function readRunEvents(db: Db, runId: string, afterId: number, limit = 500): Promise<RunEvent[]> {
+/** The run's events with an id above `afterId`, oldest first, their data unsealed (one decrypt each). */
+export async function readRunEvents(
+  db: Db,
+  ring: KeyRing,
+  runId: string,
+  afterId: number,
+  limit = 500,
+): Promise<RunEvent[]> {
   const rows = await db
     .selectFrom('run_events')
-    .select(['id', 'run_id', 'type', 'step', 'data', 'created_at'])
+    .select(['id', 'run_id', 'type', 'step', 'data_key_id', 'data', 'created_at'])
     .where('run_id', '=', runId)
     .where('id', '>', afterId)
     .orderBy('id')
     .limit(limit)
     .execute()
-  return rows.map(toRunEvent)
+  return rows.map((row) =>
+    toRunEvent(
+      row,
+      openColumn<Record<string, unknown>>(ring, row.data_key_id, row.data, eventData(row.run_id, row.type)) ?? {},
+    ),
+  )
 }
 
 /** The id of the run's final event, or null while the run is still going. */

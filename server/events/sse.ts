@@ -5,6 +5,7 @@ import { z } from 'zod'
 import type { Db } from '#db/database.ts'
 import type { EventHub } from '#server/events/hub.ts'
 import { findFinalEventId, isFinalEvent, type RunEvent, readRunEvents } from '#server/events/run-events.ts'
+import type { KeyRing } from '#server/memory/crypto.ts'
 
 const REPLAY_PAGE = 500
 
@@ -45,6 +46,7 @@ function formatEvent(event: RunEvent): string {
 export function streamRunEvents(options: {
   hub: EventHub
   db: Db
+  ring: KeyRing
   req: express.Request
   res: express.Response
   runId: string
@@ -52,7 +54,7 @@ export function streamRunEvents(options: {
   signal?: AbortSignal
   keepAliveMs?: number
 }): Promise<void> {
-  const { hub, db, req, res, runId, signal } = options
+  const { hub, db, ring, req, res, runId, signal } = options
   const afterId = parseLastEventId(req)
   return new Promise<void>((resolve, reject) => {
     let lastSentId = afterId
@@ -98,7 +100,7 @@ export function streamRunEvents(options: {
       beginEventStream(res)
       keepAlive = setInterval(() => res.write(': keep-alive\n\n'), options.keepAliveMs ?? 15_000)
       for (;;) {
-        const events = await readRunEvents(db, runId, lastSentId, REPLAY_PAGE)
+        const events = await readRunEvents(db, ring, runId, lastSentId, REPLAY_PAGE)
         for (const event of events) send(event)
         if (ended || events.length < REPLAY_PAGE) break
       }

@@ -20,7 +20,7 @@ export function pageEventRoutes(services: AppServices): Router {
   const router = Router()
   const runLists = createAccountRunStreams({
     hub: services.events,
-    read: (accountId) => dashboardRuns(services.db, accountId),
+    read: (accountId) => dashboardRuns(services.db, services.memory.ring, accountId),
   })
 
   async function sessionViewer(req: Request): Promise<Viewer | undefined> {
@@ -39,7 +39,15 @@ export function pageEventRoutes(services: AppServices): Router {
     const run = viewer ? await getRun(services.db, String(req.params.runId), viewer.accountId) : undefined
     if (!viewer || !run) return sendProblem(res, { status: 404, title: 'Not Found', detail: 'No such run for you.' })
     const signal = services.streams.admit(viewer.principal, res)
-    await streamRunEvents({ hub: services.events, db: services.db, req, res, runId: run.id, signal })
+    await streamRunEvents({
+      hub: services.events,
+      db: services.db,
+      ring: services.memory.ring,
+      req,
+      res,
+      runId: run.id,
+      signal,
+    })
   }
 
   // The dashboard's run list, live: runs started anywhere appear, statuses and steps advance.

@@ -38,7 +38,7 @@ const MAX_BACKOFF_SECONDS = 15 * 60
 const ORDER_WAIT_SECONDS = 2
 
 export async function deliver(deps: DeliverDeps, deliveryId: string): Promise<void> {
-  const delivery = await getDelivery(deps.db, deliveryId)
+  const delivery = await getDelivery(deps.db, deps.ring, deliveryId)
   if (delivery?.status !== 'pending') return
   if (delivery.kind === 'result' && delivery.runId) {
     if ((await startedDeliveryStatus(deps.db, delivery.runId)) === 'pending') {

@@ -1,10 +1,13 @@
 // What Sextant owes a Slack thread or a pull request: one row per message to post (the "researching"
 // reply, the result, a notice), sent by the `deliver` job. The target of a run's "started" row is also
-// where its result goes, and, for a recurring series, where every later run's result goes.
+// where its result goes, and, for a recurring series, where every later run's result goes. A
+// notice's text (which may quote the mention) is sealed; where to post is clear, as the job needs it.
+import { randomUUID } from 'node:crypto'
 import { z } from 'zod'
 import type { Db } from '#db/database.ts'
 import type { DeliveryChannel, DeliveryKind } from '#db/schema.ts'
 import type { Jobs } from '#server/jobs/boss.ts'
+import { type KeyRing, openColumn, sealJson } from '#server/memory/crypto.ts'
 
 export const DELIVER_QUEUE = 'deliver'
 
@@ -24,20 +27,27 @@ export type DeliveryRow = {
   attempts: number
 } & Destination
 
+export const noticeData = (deliveryId: string) => `delivery_notice:${deliveryId}`
+
 /** Adds a delivery and its job in the caller's transaction; a run's second "started" or "result" is a no-op. */
 export async function createDelivery(
   trx: Db,
   jobs: Jobs,
+  ring: KeyRing,
   input: Destination & { runId: string | null; kind: DeliveryKind; notice?: string },
 ): Promise<void> {
+  const id = randomUUID()
+  const notice = input.notice === undefined ? undefined : sealJson(ring, input.notice, noticeData(id))
   const row = await trx
     .insertInto('deliveries')
     .values({
+      id,
       run_id: input.runId,
       channel: input.channel,
       kind: input.kind,
       target: JSON.stringify(input.target),
-      notice: input.notice ?? null,
+      notice_key_id: notice?.keyId ?? null,
+      notice: notice?.ciphertext ?? null,
     })
     .onConflict((conflict) => conflict.columns(['run_id', 'kind']).where('run_id', 'is not', null).doNothing())
     .returning('id')
@@ -45,7 +55,7 @@ export async function createDelivery(
   if (row) await jobs.sendInTransaction(trx, DELIVER_QUEUE, { deliveryId: row.id })
 }
 
-export async function getDelivery(db: Db, id: string): Promise<DeliveryRow | undefined> {
+export async function getDelivery(db: Db, ring: KeyRing, id: string): Promise<DeliveryRow | undefined> {
   const row = await db.selectFrom('deliveries').selectAll().where('id', '=', id).executeTakeFirst()
   if (!row) return undefined
   return {
@@ -53,7 +63,7 @@ export async function getDelivery(db: Db, id: string): Promise<DeliveryRow | und
     runId: row.run_id,
     kind: row.kind,
     status: row.status,
-    notice: row.notice,
+    notice: openColumn<string>(ring, row.notice_key_id, row.notice, noticeData(row.id)) ?? null,
     partsSent: row.parts_sent,
     attempts: row.attempts,
     ...parseDestination(row.channel, row.target),
@@ -86,10 +96,10 @@ async function destinationOf(db: Db, runId: string): Promise<Destination | undef
  * When a run ends, in the transaction that ends it: if it came from chat (or belongs to a series
  * that did), its result is owed there. True when a delivery was queued (wake the queue after commit).
  */
-export async function queueResultDelivery(trx: Db, jobs: Jobs, runId: string): Promise<boolean> {
+export async function queueResultDelivery(trx: Db, jobs: Jobs, ring: KeyRing, runId: string): Promise<boolean> {
   const destination = await destinationOf(trx, runId)
   if (!destination) return false
-  await createDelivery(trx, jobs, { ...destination, runId, kind: 'result' })
+  await createDelivery(trx, jobs, ring, { ...destination, runId, kind: 'result' })
   return true
 }
 

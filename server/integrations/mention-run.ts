@@ -17,17 +17,27 @@ export async function actOnMention(
     provider: WebhookProvider
     deliveryId: string
     destination: Destination
-    /** The mention's words after the app's name: topic and options. */
-    text: string
     findAccount: (db: Db) => Promise<{ accountId: string } | undefined>
     /** What to reply when the workspace or repository is not linked; undefined when no reply is possible. */
     unlinkedNotice: string | undefined
   },
 ): Promise<void> {
   const outcome = await deps.db.transaction().execute(async (trx): Promise<'started' | 'notice' | 'none'> => {
-    if (!(await claimReceipt(trx, input.provider, input.deliveryId))) return 'none'
+    // The mention's words after the app's name (topic and options), kept sealed until now.
+    const claimed = await claimReceipt(trx, deps.memory.ring, input.provider, input.deliveryId)
+    if (!claimed) return 'none'
+    if (claimed.text === null) {
+      // Received before its text was kept on the receipt (an upgrade in between): nothing to act on.
+      deps.log.warn({ provider: input.provider, deliveryId: input.deliveryId }, 'a mention without its text')
+      return 'none'
+    }
     const notice = (text: string) =>
-      createDelivery(trx, deps.jobs, { ...input.destination, runId: null, kind: 'notice', notice: text })
+      createDelivery(trx, deps.jobs, deps.memory.ring, {
+        ...input.destination,
+        runId: null,
+        kind: 'notice',
+        notice: text,
+      })
     const account = await input.findAccount(trx)
     if (!account) {
       deps.log.warn({ provider: input.provider, destination: input.destination }, 'a mention from an unlinked place')
@@ -35,13 +45,13 @@ export async function actOnMention(
       await notice(input.unlinkedNotice)
       return 'notice'
     }
-    const parsed = briefFromMention(input.text, input.provider)
+    const parsed = briefFromMention(claimed.text, input.provider)
     if (!parsed.ok) {
       await notice(parsed.message)
       return 'notice'
     }
     const run = await startRun(deps, account.accountId, parsed.brief, { trx })
-    await createDelivery(trx, deps.jobs, { ...input.destination, runId: run.runId, kind: 'started' })
+    await createDelivery(trx, deps.jobs, deps.memory.ring, { ...input.destination, runId: run.runId, kind: 'started' })
     return 'started'
   })
   // After commit: woken workers must find the rows.

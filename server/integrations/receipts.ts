@@ -1,14 +1,29 @@
 // Webhook deliveries already received, keyed by the platform's own id (Slack's event_id, GitHub's
 // X-GitHub-Delivery). A retry or redelivery finds its row and starts nothing; the row is in Postgres,
-// so that holds across restarts and instances.
+// so that holds across restarts and instances. A mention's text waits on its row, sealed with the
+// memory key ring, until the job acts on it (the job itself carries only ids); acting clears it.
 import type { Db } from '#db/database.ts'
 import type { WebhookProvider } from '#db/schema.ts'
+import { type KeyRing, openColumn, sealJson } from '#server/memory/crypto.ts'
 
-/** True the first time this delivery is seen; false for a retry. */
-export async function recordReceipt(trx: Db, provider: WebhookProvider, deliveryId: string): Promise<boolean> {
+export const receiptData = (provider: WebhookProvider, deliveryId: string) =>
+  `webhook_receipt:${provider}:${deliveryId}`
+
+type MentionPayload = { text: string }
+
+/** True the first time this delivery is seen (its text is then stored, sealed); false for a retry. */
+export async function recordReceipt(
+  trx: Db,
+  ring: KeyRing,
+  provider: WebhookProvider,
+  deliveryId: string,
+  text: string,
+): Promise<boolean> {
+  const payload: MentionPayload = { text }
+  const sealed = sealJson(ring, payload, receiptData(provider, deliveryId))
   const row = await trx
     .insertInto('webhook_receipts')
-    .values({ provider, delivery_id: deliveryId })
+    .values({ provider, delivery_id: deliveryId, payload_key_id: sealed.keyId, payload: sealed.ciphertext })
     .onConflict((conflict) => conflict.columns(['provider', 'delivery_id']).doNothing())
     .returning('delivery_id')
     .executeTakeFirst()
@@ -16,25 +31,32 @@ export async function recordReceipt(trx: Db, provider: WebhookProvider, delivery
 }
 
 /**
- * Marks a received delivery handled, in the transaction that acts on it: true once, false when an
- * earlier attempt (a retried job) already acted. The row lock makes two attempts take turns.
+ * Marks a received delivery handled, in the transaction that acts on it, and hands over its text
+ * (null when none was kept): once; undefined when an earlier attempt (a retried job) already acted.
+ * The row lock makes two attempts take turns.
  */
-export async function claimReceipt(trx: Db, provider: WebhookProvider, deliveryId: string): Promise<boolean> {
+export async function claimReceipt(
+  trx: Db,
+  ring: KeyRing,
+  provider: WebhookProvider,
+  deliveryId: string,
+): Promise<{ text: string | null } | undefined> {
   const row = await trx
     .selectFrom('webhook_receipts')
-    .select('handled_at')
+    .select(['handled_at', 'payload_key_id', 'payload'])
     .where('provider', '=', provider)
     .where('delivery_id', '=', deliveryId)
     .forUpdate()
     .executeTakeFirst()
-  if (!row || row.handled_at) return false
+  if (!row || row.handled_at) return undefined
+  const payload = openColumn<MentionPayload>(ring, row.payload_key_id, row.payload, receiptData(provider, deliveryId))
   await trx
     .updateTable('webhook_receipts')
-    .set({ handled_at: new Date() })
+    .set({ handled_at: new Date(), payload_key_id: null, payload: null })
     .where('provider', '=', provider)
     .where('delivery_id', '=', deliveryId)
     .execute()
-  return true
+  return { text: payload?.text ?? null }
 }
 
 export async function purgeReceipts(db: Db, before: Date): Promise<number> {

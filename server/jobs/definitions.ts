@@ -64,7 +64,7 @@ export function createJobDefinitions(deps: JobDeps): JobDefinition<unknown>[] {
       // The next run of a recurring brief: exactly one per slot, in the transaction that claims it.
       async handler({ seriesId, slot }) {
         await db.transaction().execute(async (trx) => {
-          const claimed = await claimSlot(trx, seriesId, slot)
+          const claimed = await claimSlot(trx, deps.memory.ring, seriesId, slot)
           if (!claimed) return
           await startRun(startRunDeps, claimed.accountId, claimed.brief, { series: { id: seriesId, slot }, trx })
         })

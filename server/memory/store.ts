@@ -1,4 +1,5 @@
 // Topic memory in Postgres: one sealed blob per topic plus the clear counts of the memory check.
+// Topics are found by their keyed hash (topic-index.ts), never stored as text.
 // Saves merge (never overwrite) under a per-topic lock, so two runs saving at once both land.
 import { type Selectable, sql } from 'kysely'
 import type { Db } from '#db/database.ts'
@@ -7,7 +8,8 @@ import type { Logger } from '#server/logger.ts'
 import { type KeyRing, openJson, sealJson, UnreadableError } from '#server/memory/crypto.ts'
 import { upgradeFact } from '#server/memory/facts.ts'
 import { mergeMemory } from '#server/memory/merge.ts'
-import { displayTopic, topicKey } from '#server/memory/topic-key.ts'
+import type { TopicIndex } from '#server/memory/topic-index.ts'
+import { displayTopic } from '#server/memory/topic-key.ts'
 import {
   MEMORY_TTL_DAYS,
   type MemoryContent,
@@ -17,7 +19,7 @@ import {
 } from '#server/memory/types.ts'
 import { UUID } from '#server/research/runs.ts'
 
-export type MemoryContext = { db: Db; ring: KeyRing; log: Logger; now: () => Date }
+export type MemoryContext = { db: Db; ring: KeyRing; topicIndex: TopicIndex; log: Logger; now: () => Date }
 
 /** Memory that exists but cannot be opened (key missing from the ring, tampering). */
 export class MemoryUnreadableError extends Error {
@@ -82,29 +84,29 @@ function openRow(context: MemoryContext, row: MemoryRow): TopicMemory | undefine
 /** The topic's memory, or undefined when there is none, it expired, or it cannot be opened. */
 export async function loadTopicMemory(context: MemoryContext, accountId: string, topic: string) {
   const row = await memoryRows(context.db, accountId)
-    .where('topics.topic_key', '=', topicKey(topic))
+    .where('topics.topic_hash', '=', context.topicIndex.hash(accountId, topic))
     .where('topic_memory.expires_at', '>', context.now())
     .executeTakeFirst()
   return row ? openRow(context, row) : undefined
 }
 
 /**
- * The topic's memory by its id (the dashboard's addresses), with its key for finding its runs;
+ * The topic's memory by its id (the dashboard's addresses), with its hash for finding its runs;
  * undefined as for loadTopicMemory, and for another account's topic or a malformed id.
  */
 export async function loadTopicMemoryById(
   context: MemoryContext,
   accountId: string,
   topicId: string,
-): Promise<(TopicMemory & { topicKey: string }) | undefined> {
+): Promise<(TopicMemory & { topicHash: Buffer }) | undefined> {
   if (!UUID.test(topicId)) return undefined
   const row = await memoryRows(context.db, accountId)
-    .select('topics.topic_key')
+    .select('topics.topic_hash')
     .where('topics.id', '=', topicId)
     .where('topic_memory.expires_at', '>', context.now())
     .executeTakeFirst()
-  const memory = row && openRow(context, row)
-  return memory && { ...memory, topicKey: row.topic_key }
+  const memory = row?.topic_hash ? openRow(context, row) : undefined
+  return memory && { ...memory, topicHash: row?.topic_hash as Buffer }
 }
 
 /** Every live topic memory of the account (for search across topics). */
@@ -133,11 +135,11 @@ export async function checkTopicMemory(context: MemoryContext, accountId: string
   return memory ? memoryStats(memory) : null
 }
 
-async function ensureTopic(db: Db, accountId: string, key: string): Promise<string> {
+async function ensureTopic(db: Db, accountId: string, hash: Buffer): Promise<string> {
   const inserted = await db
     .insertInto('topics')
-    .values({ account_id: accountId, topic_key: key })
-    .onConflict((conflict) => conflict.columns(['account_id', 'topic_key']).doNothing())
+    .values({ account_id: accountId, topic_hash: hash })
+    .onConflict((conflict) => conflict.columns(['account_id', 'topic_hash']).doNothing())
     .returning('id')
     .executeTakeFirst()
   if (inserted) return inserted.id
@@ -145,7 +147,7 @@ async function ensureTopic(db: Db, accountId: string, key: string): Promise<stri
     .selectFrom('topics')
     .select('id')
     .where('account_id', '=', accountId)
-    .where('topic_key', '=', key)
+    .where('topic_hash', '=', hash)
     .executeTakeFirstOrThrow()
   return existing.id
 }
@@ -162,7 +164,7 @@ export async function saveTopicMemory(
   contribution: MemoryContribution,
 ): Promise<{ stats: MemoryStats; added: { facts: number; sources: number } }> {
   return context.db.transaction().execute(async (trx) => {
-    const topicId = await ensureTopic(trx, accountId, topicKey(topic))
+    const topicId = await ensureTopic(trx, accountId, context.topicIndex.hash(accountId, topic))
     // One save per topic at a time: the second waits here, then merges into what the first stored.
     await sql`select pg_advisory_xact_lock(hashtextextended(${topicId}, 0))`.execute(trx)
     const now = context.now()

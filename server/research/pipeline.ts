@@ -21,7 +21,14 @@ import { fallbackPlan } from '#server/research/fallback-plan.ts'
 import { buildReport } from '#server/research/report.ts'
 import type { Report } from '#server/research/report-types.ts'
 import type { RunOutcome } from '#server/research/run-end.ts'
-import { getRun, type RunError, readCheckpoint, startStep, writeCheckpoint } from '#server/research/runs.ts'
+import {
+  getRun,
+  openRunBrief,
+  type RunError,
+  readCheckpoint,
+  startStep,
+  writeCheckpoint,
+} from '#server/research/runs.ts'
 
 export const STEPS = ['load_memory', 'plan', 'search', 'synthesize', 'save_memory'] as const
 export type Step = (typeof STEPS)[number]
@@ -67,13 +74,13 @@ export async function runResearch(deps: EngineDeps, runId: string): Promise<void
   const { db, ring } = deps.memory
   const row = await getRun(db, runId)
   if (row?.status !== 'running') return // finished, cancelled or gone: nothing to do
-  const brief = row.brief as Brief
+  const brief = openRunBrief(ring, row)
   const remainingMs = row.deadline_at.getTime() - Date.now()
   const event = (
-    type: Parameters<typeof appendRunEvent>[1]['type'],
+    type: Parameters<typeof appendRunEvent>[2]['type'],
     step: Step | null,
     data?: Record<string, unknown>,
-  ) => appendRunEvent(db, { runId, type, step, data })
+  ) => appendRunEvent(db, ring, { runId, type, step, data })
 
   if (remainingMs <= 0) {
     await deps.endRun(runId, { status: 'failed', error: deadlineError(brief) })

@@ -56,7 +56,8 @@ export type Report = {
  * or contradicted lists and no integrity counts. Every claim they showed was new to them.
  */
 export function upgradeReport(stored: Report): Report {
-  const delta = stored.delta as Partial<ReportDelta> & Pick<ReportDelta, 'baseline' | 'since' | 'summary'>
+  const delta = (stored.delta ?? { baseline: true, since: null, summary: '' }) as Partial<ReportDelta> &
+    Pick<ReportDelta, 'baseline' | 'since' | 'summary'>
   const newFindings = (delta.newFindings ?? []).map((finding) => ({ ...finding, quote: finding.quote ?? '' }))
   return {
     ...stored,

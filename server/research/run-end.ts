@@ -24,10 +24,10 @@ export async function endRun(deps: RunEndDeps, runId: string, outcome: RunOutcom
   let delivering = false
   const ended = await deps.db.transaction().execute(async (trx) => {
     if (!(await finish(trx, deps.ring, runId, outcome))) return false
-    await appendRunEvent(trx, { runId, type: outcome.status, data: eventData(outcome) })
+    await appendRunEvent(trx, deps.ring, { runId, type: outcome.status, data: eventData(outcome) })
     // Cancelling one run of a recurring brief does not stop the series: it sleeps until the next.
     await afterRunEnded(trx, deps, runId)
-    delivering = await queueResultDelivery(trx, deps.jobs, runId)
+    delivering = await queueResultDelivery(trx, deps.jobs, deps.ring, runId)
     return true
   })
   if (delivering) deps.jobs.wake(DELIVER_QUEUE)
@@ -39,7 +39,7 @@ function finish(trx: Db, ring: KeyRing, runId: string, outcome: RunOutcome): Pro
     case 'complete':
       return completeRun(trx, ring, runId, outcome.report)
     case 'failed':
-      return failRun(trx, runId, outcome.error)
+      return failRun(trx, ring, runId, outcome.error)
     case 'cancelled':
       return cancelRun(trx, runId, outcome.accountId)
   }

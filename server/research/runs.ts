@@ -1,9 +1,11 @@
-// Runs in Postgres. The brief and the progress are clear; the checkpoint (what steps produced,
-// including fetched page text) and the report are sealed with the memory key ring.
+// Runs in Postgres. Progress (status, step, times, counts) is clear; what was asked (the brief), what
+// the steps produced (the checkpoint, with fetched page text), the report and a failure's error are
+// sealed with the memory key ring. The topic is there only as a keyed hash, for lookups.
+import { randomUUID } from 'node:crypto'
 import { type Selectable, sql, type Updateable } from 'kysely'
 import type { Db } from '#db/database.ts'
 import type { RunStatus, RunsTable } from '#db/schema.ts'
-import { type KeyRing, openJson, sealJson } from '#server/memory/crypto.ts'
+import { type KeyRing, openColumn, openJson, sealJson } from '#server/memory/crypto.ts'
 import type { Brief } from '#server/research/brief.ts'
 import { type Report, upgradeReport } from '#server/research/report-types.ts'
 import type { RecurringInfo } from '#server/research/series.ts'
@@ -28,25 +30,33 @@ export type RunView = {
 
 const checkpointData = (runId: string) => `run_checkpoint:${runId}`
 const reportData = (runId: string) => `run_report:${runId}`
+export const briefData = (runId: string) => `run_brief:${runId}`
+export const errorData = (runId: string) => `run_error:${runId}`
 
 export async function createRun(
   db: Db,
+  ring: KeyRing,
   input: {
     accountId: string
     brief: Brief
-    topicKey: string
+    topicHash: Buffer
     hasMemory: boolean
     priorRunCount: number
     deadlineAt: Date
     series?: { id: string; slot: number }
   },
 ): Promise<string> {
-  const row = await db
+  // The id is made here: the sealed brief is bound to it.
+  const id = randomUUID()
+  const brief = sealJson(ring, input.brief, briefData(id))
+  await db
     .insertInto('runs')
     .values({
+      id,
       account_id: input.accountId,
-      topic_key: input.topicKey,
-      brief: JSON.stringify(input.brief),
+      topic_hash: input.topicHash,
+      brief_key_id: brief.keyId,
+      brief: brief.ciphertext,
       source: input.brief.source,
       has_memory: input.hasMemory,
       prior_run_count: input.priorRunCount,
@@ -54,18 +64,17 @@ export async function createRun(
       series_id: input.series?.id ?? null,
       series_slot: input.series?.slot ?? null,
     })
-    .returning('id')
-    .executeTakeFirstOrThrow()
-  return row.id
+    .execute()
+  return id
 }
 
 /** Runs of this account and topic that completed: the runCount of a new run's start response. */
-export async function countCompletedRuns(db: Db, accountId: string, topicKey: string): Promise<number> {
+export async function countCompletedRuns(db: Db, accountId: string, topicHash: Buffer): Promise<number> {
   const row = await db
     .selectFrom('runs')
     .select((eb) => eb.fn.countAll<number>().as('count'))
     .where('account_id', '=', accountId)
-    .where('topic_key', '=', topicKey)
+    .where('topic_hash', '=', topicHash)
     .where('status', '=', 'complete')
     .executeTakeFirstOrThrow()
   return Number(row.count)
@@ -83,35 +92,59 @@ export async function getRun(db: Db, runId: string, accountId?: string): Promise
 
 type SummaryColumns = Pick<
   RunRow,
-  'id' | 'brief' | 'status' | 'current_step' | 'source' | 'created_at' | 'finished_at' | 'error'
+  | 'id'
+  | 'brief_key_id'
+  | 'brief'
+  | 'status'
+  | 'current_step'
+  | 'source'
+  | 'created_at'
+  | 'finished_at'
+  | 'error_key_id'
+  | 'error'
 >
 const SUMMARY_COLUMNS = [
   'id',
+  'brief_key_id',
   'brief',
   'status',
   'current_step',
   'source',
   'created_at',
   'finished_at',
+  'error_key_id',
   'error',
 ] as const
 
-/** What the run view and the run list both show of a run. */
-function summarizeRun(row: SummaryColumns) {
+/** The run's brief, unsealed. */
+export function openRunBrief(ring: KeyRing, row: Pick<RunRow, 'id' | 'brief_key_id' | 'brief'>): Brief {
+  const brief = openColumn<Brief>(ring, row.brief_key_id, row.brief, briefData(row.id))
+  if (!brief) throw new Error(`run ${row.id} has no sealed brief (was the database upgraded without booting?)`)
+  return brief
+}
+
+/** What the run view and the run list both show of a run: one brief to open, and an error if it failed. */
+function summarizeRun(ring: KeyRing, row: SummaryColumns) {
+  const brief = openRunBrief(ring, row)
+  const error = openColumn<RunError>(ring, row.error_key_id, row.error, errorData(row.id))
   return {
-    runId: row.id,
-    topic: (row.brief as Brief).topic,
-    status: row.status,
-    currentStep: row.status === 'running' ? row.current_step : null,
-    source: row.source,
-    createdAt: row.created_at.toISOString(),
-    finishedAt: row.finished_at?.toISOString() ?? null,
-    ...(row.error ? { error: row.error } : {}),
+    brief,
+    summary: {
+      runId: row.id,
+      topic: brief.topic,
+      status: row.status,
+      currentStep: row.status === 'running' ? row.current_step : null,
+      source: row.source,
+      createdAt: row.created_at.toISOString(),
+      finishedAt: row.finished_at?.toISOString() ?? null,
+      ...(error ? { error } : {}),
+    },
   }
 }
 
 export function viewRun(ring: KeyRing, row: RunRow): RunView {
-  const view: RunView = { ...summarizeRun(row), brief: row.brief as Brief }
+  const { brief, summary } = summarizeRun(ring, row)
+  const view: RunView = { ...summary, brief }
   if (row.status === 'complete' && row.report && row.report_key_id) {
     view.report = upgradeReport(
       openJson<Report>(ring, { keyId: row.report_key_id, ciphertext: row.report }, reportData(row.id)),
@@ -122,15 +155,19 @@ export function viewRun(ring: KeyRing, row: RunRow): RunView {
 
 export type RunListItem = Omit<RunView, 'report' | 'brief' | 'recurring'> & { depth: string; recurring: boolean }
 
-/** Newest first. The cursor is the last item's runId; status and topic filter. */
+/**
+ * Newest first. The cursor is the last item's runId; status and topic (its hash from the topic
+ * index: the same topic whatever its spelling) filter. One decrypt per run listed.
+ */
 export async function listRuns(
   db: Db,
+  ring: KeyRing,
   accountId: string,
-  options: { limit: number; cursor?: string; status?: RunStatus; topicKey?: string },
+  options: { limit: number; cursor?: string; status?: RunStatus; topicHash?: Buffer },
 ): Promise<{ runs: RunListItem[]; nextCursor: string | null }> {
   let query = db.selectFrom('runs').select(SUMMARY_COLUMNS).where('account_id', '=', accountId)
   if (options.status) query = query.where('status', '=', options.status)
-  if (options.topicKey) query = query.where('topic_key', '=', options.topicKey)
+  if (options.topicHash) query = query.where('topic_hash', '=', options.topicHash)
   if (options.cursor) {
     const after = await getRun(db, options.cursor, accountId)
     if (after) {
@@ -150,8 +187,8 @@ export async function listRuns(
   const page = rows.slice(0, options.limit)
   return {
     runs: page.map((row) => {
-      const brief = row.brief as Brief
-      return { ...summarizeRun(row), depth: brief.depth, recurring: brief.recurring }
+      const { brief, summary } = summarizeRun(ring, row)
+      return { ...summary, depth: brief.depth, recurring: brief.recurring }
     }),
     nextCursor: rows.length > options.limit ? (page.at(-1)?.id ?? null) : null,
   }
@@ -212,8 +249,10 @@ export function completeRun(db: Db, ring: KeyRing, runId: string, report: Report
   })
 }
 
-export function failRun(db: Db, runId: string, error: RunError): Promise<boolean> {
-  return finishRun(db, runId, { status: 'failed', error: JSON.stringify(error) })
+export function failRun(db: Db, ring: KeyRing, runId: string, error: RunError): Promise<boolean> {
+  // The message may quote a provider, or a model's refusal that repeats the brief: sealed too.
+  const sealed = sealJson(ring, error, errorData(runId))
+  return finishRun(db, runId, { status: 'failed', error: sealed.ciphertext, error_key_id: sealed.keyId })
 }
 
 export function cancelRun(db: Db, runId: string, accountId: string): Promise<boolean> {

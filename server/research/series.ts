@@ -1,11 +1,14 @@
 // Recurring briefs. When a run of a series ends, the next slot is scheduled as a pg-boss job with
 // startAfter: nothing waits in memory for 7 days, and a restart or deploy loses nothing. A slot runs
 // at most once: the wake job has a singleton key per slot, and runs has a unique (series_id, slot).
+// The brief is sealed with the memory key ring, like a run's.
+import { randomUUID } from 'node:crypto'
 import { type SqlBool, sql } from 'kysely'
 import type { Db } from '#db/database.ts'
 import type { SeriesStatus } from '#db/schema.ts'
 import { notifyAccountChanged } from '#server/events/run-events.ts'
 import type { Jobs } from '#server/jobs/boss.ts'
+import { type KeyRing, openColumn, sealJson } from '#server/memory/crypto.ts'
 import type { Brief } from '#server/research/brief.ts'
 import { UUID } from '#server/research/runs.ts'
 
@@ -25,13 +28,22 @@ export type RecurringInfo = { seriesId: string; state: SeriesState; nextRunAt: s
 
 export type SeriesDeps = { db: Db; jobs: Jobs; intervalSeconds: number }
 
-export async function createSeries(trx: Db, accountId: string, brief: Brief): Promise<string> {
-  const row = await trx
+export const seriesBriefData = (seriesId: string) => `series_brief:${seriesId}`
+
+function openSeriesBrief(ring: KeyRing, row: { id: string; brief_key_id: string | null; brief: Buffer | null }): Brief {
+  const brief = openColumn<Brief>(ring, row.brief_key_id, row.brief, seriesBriefData(row.id))
+  if (!brief) throw new Error(`series ${row.id} has no sealed brief (was the database upgraded without booting?)`)
+  return brief
+}
+
+export async function createSeries(trx: Db, ring: KeyRing, accountId: string, brief: Brief): Promise<string> {
+  const id = randomUUID()
+  const sealed = sealJson(ring, brief, seriesBriefData(id))
+  await trx
     .insertInto('series')
-    .values({ account_id: accountId, brief: JSON.stringify(brief) })
-    .returning('id')
-    .executeTakeFirstOrThrow()
-  return row.id
+    .values({ id, account_id: accountId, brief_key_id: sealed.keyId, brief: sealed.ciphertext })
+    .execute()
+  return id
 }
 
 async function scheduleSlot(trx: Db, jobs: Jobs, seriesId: string, slot: number, at: Date): Promise<void> {
@@ -79,6 +91,7 @@ export async function afterRunEnded(
  */
 export async function claimSlot(
   trx: Db,
+  ring: KeyRing,
   seriesId: string,
   slot: number,
 ): Promise<{ accountId: string; brief: Brief } | undefined> {
@@ -96,7 +109,7 @@ export async function claimSlot(
     .set({ next_run_at: null, updated_at: new Date() })
     .where('id', '=', seriesId)
     .execute()
-  return { accountId: series.account_id, brief: { ...(series.brief as Brief), source: 'schedule' } }
+  return { accountId: series.account_id, brief: { ...openSeriesBrief(ring, series), source: 'schedule' } }
 }
 
 async function hasRunningRun(db: Db, seriesId: string): Promise<boolean> {
@@ -156,7 +169,8 @@ function seriesRows(db: Db, accountId: string) {
 
 type SeriesViewRow = {
   id: string
-  brief: unknown
+  brief_key_id: string | null
+  brief: Buffer | null
   status: SeriesStatus
   next_run_at: Date | null
   created_at: Date
@@ -164,8 +178,8 @@ type SeriesViewRow = {
   running: SqlBool
 }
 
-function viewSeries(row: SeriesViewRow): SeriesView {
-  const brief = row.brief as Brief
+function viewSeries(ring: KeyRing, row: SeriesViewRow): SeriesView {
+  const brief = openSeriesBrief(ring, row)
   return {
     seriesId: row.id,
     topic: brief.topic,
@@ -177,15 +191,20 @@ function viewSeries(row: SeriesViewRow): SeriesView {
   }
 }
 
-export async function listSeries(db: Db, accountId: string): Promise<SeriesView[]> {
+export async function listSeries(db: Db, ring: KeyRing, accountId: string): Promise<SeriesView[]> {
   const rows = await seriesRows(db, accountId).orderBy('series.created_at', 'desc').execute()
-  return rows.map(viewSeries)
+  return rows.map((row) => viewSeries(ring, row))
 }
 
-export async function getSeries(db: Db, seriesId: string, accountId: string): Promise<SeriesView | undefined> {
+export async function getSeries(
+  db: Db,
+  ring: KeyRing,
+  seriesId: string,
+  accountId: string,
+): Promise<SeriesView | undefined> {
   if (!UUID.test(seriesId)) return undefined
   const row = await seriesRows(db, accountId).where('series.id', '=', seriesId).executeTakeFirst()
-  return row ? viewSeries(row) : undefined
+  return row ? viewSeries(ring, row) : undefined
 }
 
 /** Pause (no further starts) or resume (the next start comes back, at its old time or now). */

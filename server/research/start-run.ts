@@ -5,7 +5,6 @@ import type { Db } from '#db/database.ts'
 import { appendRunEvent } from '#server/events/run-events.ts'
 import type { Jobs } from '#server/jobs/boss.ts'
 import { checkTopicMemory, type MemoryContext } from '#server/memory/store.ts'
-import { topicKey } from '#server/memory/topic-key.ts'
 import type { Brief } from '#server/research/brief.ts'
 import { countCompletedRuns, createRun } from '#server/research/runs.ts'
 import { createSeries } from '#server/research/series.ts'
@@ -65,20 +64,21 @@ async function writeRun(
   brief: Brief,
   options: { series?: { id: string; slot: number }; trx?: Db },
 ): Promise<Omit<RunStart, 'status'>> {
-  const key = topicKey(brief.topic)
+  const { ring } = deps.memory
+  const topicHash = deps.memory.topicIndex.hash(accountId, brief.topic)
   const [memory, runCount] = await Promise.all([
     checkTopicMemory(deps.memory, accountId, brief.topic),
-    countCompletedRuns(deps.db, accountId, key),
+    countCompletedRuns(deps.db, accountId, topicHash),
   ])
   const seconds = brief.depth === 'quick' ? deps.deadlines.quickSeconds : deps.deadlines.deepSeconds
   const insert = async (trx: Db) => {
     const series =
-      options.series ?? (brief.recurring ? { id: await createSeries(trx, accountId, brief), slot: 0 } : undefined)
-    const id = await createRun(trx, {
+      options.series ?? (brief.recurring ? { id: await createSeries(trx, ring, accountId, brief), slot: 0 } : undefined)
+    const id = await createRun(trx, ring, {
       series,
       accountId,
       brief,
-      topicKey: key,
+      topicHash,
       hasMemory: memory !== null,
       priorRunCount: runCount,
       deadlineAt: new Date(Date.now() + seconds * 1000),
@@ -88,7 +88,11 @@ async function writeRun(
       throw new Error('the job system did not take the job')
     }
     // In the same transaction, so it is the run's first event: no worker can log a step before it.
-    await appendRunEvent(trx, { runId: id, type: 'run_started', data: { depth: brief.depth, source: brief.source } })
+    await appendRunEvent(trx, ring, {
+      runId: id,
+      type: 'run_started',
+      data: { depth: brief.depth, source: brief.source },
+    })
     return id
   }
   const runId = options.trx ? await insert(options.trx) : await deps.db.transaction().execute(insert)

@@ -3,6 +3,7 @@
 // Two ways to fail: the database refusing the write, and memory sealed with a key the app lacks.
 import { sql } from 'kysely'
 import { afterAll, beforeAll, expect, test } from 'vitest'
+import { readRunEvents } from '#server/events/run-events.ts'
 import { generateKeySpec, parseKeyRing } from '#server/memory/crypto.ts'
 import { contributedFact } from '#server/memory/facts.ts'
 import { saveTopicMemory } from '#server/memory/store.ts'
@@ -44,13 +45,8 @@ afterAll(async () => {
 })
 
 async function warnings(runId: string) {
-  const rows = await app.db
-    .selectFrom('run_events')
-    .select('data')
-    .where('run_id', '=', runId)
-    .where('type', '=', 'warning')
-    .execute()
-  return rows.map((row) => row.data)
+  const events = await readRunEvents(app.db, app.memory.ring, runId, 0)
+  return events.filter((event) => event.type === 'warning').map((event) => event.data)
 }
 
 test('the database refusing the memory write: the run completes with a warning, memory untouched, and the next run saves', async () => {

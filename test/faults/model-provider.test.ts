@@ -4,6 +4,7 @@
 // otherwise fails the run cleanly, naming the server and what to check. The run's log has no doubled
 // step and the topic's memory loads intact. (Single calls: test/openai-model.test.ts.)
 import { afterAll, beforeAll, expect, test } from 'vitest'
+import { readRunEvents } from '#server/events/run-events.ts'
 import type { TestApp } from '#test/support/app.ts'
 import { type BaselineApp, pageFeed, startWithBaseline } from '#test/support/provider-app.ts'
 import { expectRunIntegrity, loadIntactMemory, memoryFingerprint } from '#test/support/run-integrity.ts'
@@ -78,12 +79,8 @@ for (const [name, scenario] of Object.entries(scenarios)) {
       } else {
         expect(done.report?.generatedWith).toMatchObject({ synthesisKind: 'model', plan: scenario.plan ?? 'model' })
       }
-      const warnings = await app.db
-        .selectFrom('run_events')
-        .select('data')
-        .where('run_id', '=', runId)
-        .where('type', '=', 'warning')
-        .execute()
+      const events = await readRunEvents(app.db, app.memory.ring, runId, 0)
+      const warnings = events.filter((event) => event.type === 'warning')
       const fellBack = warnings.some((warning) => warning.data.code === 'fallback_plan')
       expect(fellBack).toBe(scenario.plan === 'fallback')
     } finally {

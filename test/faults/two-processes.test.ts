@@ -4,6 +4,7 @@
 // the run ends once, and its memory is saved once, whichever process ran it.
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { parseKeyRing } from '#server/memory/crypto.ts'
+import { loadTopicIndex } from '#server/memory/topic-index.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { TEST_MEMORY_KEYS } from '#test/support/app.ts'
 import { createTestDatabase, type TestDatabase } from '#test/support/database.ts'
@@ -96,7 +97,9 @@ test('a run started through one process is watched live to its end over SSE on t
   const done = await waitForRun(fetchFirst, user.auth, body.runId)
   expect(done.status).toBe('complete')
   await expectRunIntegrity(database.db, body.runId)
-  const memory = { db: database.db, ring: parseKeyRing(TEST_MEMORY_KEYS), log: testLogger(), now: () => new Date() }
+  const ring = parseKeyRing(TEST_MEMORY_KEYS)
+  const topicIndex = await loadTopicIndex(database.db, ring)
+  const memory = { db: database.db, ring, topicIndex, log: testLogger(), now: () => new Date() }
   const saved = await loadIntactMemory(memory, user.account.id, TOPIC)
   expect(saved?.runs.map((run) => run.runId)).toEqual([body.runId])
   expect(saved?.ledger.map((entry) => entry.url)).toEqual(['https://ops.example/shared-databases/notify'])

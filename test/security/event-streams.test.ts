@@ -7,6 +7,8 @@ import pg from 'pg'
 import { afterAll, beforeAll, expect, onTestFinished, test } from 'vitest'
 import { createTrialAccount } from '#server/auth/trial.ts'
 import { notifyAccountChanged } from '#server/events/run-events.ts'
+import { BriefSchema } from '#server/research/brief.ts'
+import { createRun } from '#server/research/runs.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { startTestApp, type TestApp } from '#test/support/app.ts'
 import { logIn, postForm } from '#test/support/browser-session.ts'
@@ -84,19 +86,15 @@ test('a dashboard session holds at most the cap of event streams; the next is re
 
 test('a trial visitor holds at most the cap of event streams', async () => {
   const visitor = await createTrialAccount(app.db)
-  const run = await app.db
-    .insertInto('runs')
-    .values({
-      account_id: visitor.accountId,
-      topic_key: 'trial streams',
-      brief: '{}',
-      source: 'trial',
-      has_memory: false,
-      prior_run_count: 0,
-      deadline_at: new Date(Date.now() + 3_600_000),
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow()
+  const id = await createRun(app.db, app.memory.ring, {
+    accountId: visitor.accountId,
+    brief: BriefSchema.parse({ topic: 'trial streams', depth: 'quick', source: 'trial' }),
+    topicHash: app.memory.topicIndex.hash(visitor.accountId, 'trial streams'),
+    hasMemory: false,
+    priorRunCount: 0,
+    deadlineAt: new Date(Date.now() + 3_600_000),
+  })
+  const run = { id }
   const cookie = { Cookie: `sx_trial=${visitor.token}` }
   for (let i = 0; i < CAP; i++) expect((await open(`/trial/runs/${run.id}/events`, cookie)).response.status).toBe(200)
   await expectRefused(`/trial/runs/${run.id}/events`, cookie, 'trial visitor')

@@ -1,9 +1,11 @@
 // After a realistic session (an account signed up through the page, keys made on the page and
-// through the API, research runs that saved memory, a Slack workspace linked and mentioning the app,
-// a trial visitor, and a run caught mid-way with page text in its checkpoint), a dump of every row of
-// every table in every schema (pg-boss's job data included) holds none of the secrets or the
+// through the API, research runs that saved memory, a recurring brief, a run that failed, a Slack
+// workspace linked and mentioning the app, a mention that got a notice, a trial visitor, and a run
+// caught mid-way with page text in its checkpoint), a dump of every row of every table in every
+// schema (pg-boss's job data and the run event log included) holds none of the secrets or the
 // content the design seals: passwords, API keys, session and trial tokens, the Slack bot token,
-// memory's facts and sources, reports, and the page text a checkpoint carries.
+// memory's facts and sources, reports, the page text a checkpoint carries, and what people asked:
+// topics, objectives, focus areas, the search queries, mention text and a failure's message.
 import { randomBytes } from 'node:crypto'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, expect, test } from 'vitest'
@@ -27,6 +29,15 @@ const CHECKPOINT_TEXT = marker('checkpointtext')
 const PASSWORD = marker('password ')
 const BOT_TOKEN = `xoxb-1-2-${randomBytes(12).toString('hex')}`
 const SLACK_SECRET = 'slack-secret'
+// What people asked, each with a word found nowhere else.
+const TOPIC_WORD = marker('topicword')
+const OBJECTIVE = marker('objective')
+const FOCUS = marker('focus')
+const QUERY_WORD = marker('queryword')
+const MENTION_WORD = marker('mentionword')
+const NOTICE_WORD = marker('noticeword')
+const TRIAL_WORD = marker('trialword')
+const REFUSAL_WORD = marker('refusalword')
 
 let exa: StubExa
 let openai: StubOpenAi
@@ -108,14 +119,40 @@ test('a whole-database dump after a realistic session holds no secret and none o
   const apiKey = created.key as string
   const account = await app.db.selectFrom('accounts').select('id').where('email', '=', email).executeTakeFirstOrThrow()
 
-  // A run that reads the tidal page, reports and saves memory.
-  const { body } = await postBrief(app.fetch, auth, { topic: 'Tidal power', depth: 'quick', objective: 'output' })
+  // A recurring brief whose run reads the tidal page, reports and saves memory; the plan's queries
+  // carry a marker of their own.
+  const topic = `Tidal power ${TOPIC_WORD}`
+  openai.onPlan({ content: { queries: [`tidal ${QUERY_WORD}`, 'tidal barrage output'] } })
+  const { body } = await postBrief(app.fetch, auth, {
+    topic,
+    depth: 'quick',
+    objective: `output ${OBJECTIVE}`,
+    focus: `Wales, ${FOCUS}`,
+    recurring: true,
+  })
   const done = await waitForRun(app.fetch, auth, body.runId)
   expect(done.status).toBe('complete')
-  const memory = await loadTopicMemory(app.memory, account.id, 'Tidal power')
+  const memory = await loadTopicMemory(app.memory, account.id, topic)
   const fact = memory?.facts[0]?.text
   expect(fact).toContain(PAGE_TEXT) // the stub model quotes each page's first sentence: memory holds the marker
   expect(JSON.stringify(done.report)).toContain(PAGE_HOST)
+  // Read back unsealed: the run, its queries, the run list filtered by topic, and the series.
+  const view = await (await app.fetch(`/api/briefs/${body.runId}`, { headers: auth })).json()
+  expect(view.brief).toMatchObject({ topic, objective: `output ${OBJECTIVE}`, focus: `Wales, ${FOCUS}` })
+  const events = await app.fetch(`/api/briefs/${body.runId}/events`, { headers: auth })
+  expect(await events.text()).toContain(QUERY_WORD)
+  const listed = await (
+    await app.fetch(`/api/briefs?topic=${encodeURIComponent(topic.toUpperCase())}`, { headers: auth })
+  ).json()
+  expect(listed.runs.map((run: { topic: string }) => run.topic)).toEqual([topic])
+  const series = await (await app.fetch('/api/series', { headers: auth })).json()
+  expect(series.series[0].brief.objective).toBe(`output ${OBJECTIVE}`)
+
+  // A run that fails: the model's refusal (which may repeat the brief) is its error.
+  openai.onSynthesize({ refusal: `I will not research ${REFUSAL_WORD}` })
+  const refused = await postBrief(app.fetch, auth, { topic: 'Tidal refusal', depth: 'quick' })
+  const failed = await waitForRun(app.fetch, auth, refused.body.runId)
+  expect(failed.error?.message).toContain(REFUSAL_WORD)
 
   // Slack linked to the account, and a mention researched in a thread.
   await linkSlackWorkspace(app.db, app.memory.ring, { teamId: 'T0PLAIN', accountId: account.id, botToken: BOT_TOKEN })
@@ -123,31 +160,62 @@ test('a whole-database dump after a realistic session holds no secret and none o
     type: 'event_callback',
     team_id: 'T0PLAIN',
     event_id: 'Ev0PLAIN',
-    event: { type: 'app_mention', text: '<@U0BOT> tidal power depth:quick', ts: '1763000000.000100', channel: 'C0' },
-  })
-  const timestamp = Math.floor(Date.now() / 1000)
-  const accepted = await app.fetch('/api/webhooks/slack', {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      'x-slack-request-timestamp': String(timestamp),
-      'x-slack-signature': signSlackRequest(SLACK_SECRET, timestamp, mention),
+    event: {
+      type: 'app_mention',
+      text: `<@U0BOT> tidal power ${MENTION_WORD} depth:quick`,
+      ts: '1763000000.000100',
+      channel: 'C0',
     },
-    body: mention,
   })
-  expect(await accepted.json()).toEqual({ status: 'accepted' })
-  await slack.waitForThread('1763000000.000100', 2, 60_000) // generous: the suite runs beside others on two cores
+  async function postMention(body: string) {
+    const timestamp = Math.floor(Date.now() / 1000)
+    const accepted = await app.fetch('/api/webhooks/slack', {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-slack-request-timestamp': String(timestamp),
+        'x-slack-signature': signSlackRequest(SLACK_SECRET, timestamp, body),
+      },
+      body,
+    })
+    expect(await accepted.json()).toEqual({ status: 'accepted' })
+  }
+  await postMention(mention)
+  const thread = await slack.waitForThread('1763000000.000100', 2, 60_000) // generous: two shared cores
+  expect(thread.map((message) => message.text).join('\n')).toContain(MENTION_WORD)
+  // A mention with a bad option: the notice quotes it back.
+  await postMention(
+    JSON.stringify({
+      type: 'event_callback',
+      team_id: 'T0PLAIN',
+      event_id: 'Ev0NOTICE',
+      event: {
+        type: 'app_mention',
+        text: `<@U0BOT> tidal style:${NOTICE_WORD}`,
+        ts: '1763000000.000200',
+        channel: 'C0',
+      },
+    }),
+  )
+  const [notice] = await slack.waitForThread('1763000000.000200', 1, 60_000)
+  expect(notice?.text).toContain(NOTICE_WORD)
 
   // A trial visitor's run.
   const trial = await fetch(new URL('/trial', app.url), {
     method: 'POST',
     redirect: 'manual',
     headers: { 'Content-Type': 'application/x-www-form-urlencoded', Origin: origin },
-    body: new URLSearchParams({ topic: 'Wave energy', timeframe: '30d' }),
+    body: new URLSearchParams({ topic: `Wave energy ${TRIAL_WORD}`, timeframe: '30d' }),
   })
   expect(trial.status).toBe(302)
   const trialToken = decodeURIComponent(/sx_trial=([^;]+)/.exec(trial.headers.get('set-cookie') ?? '')?.[1] ?? '')
   expect(trialToken.length).toBeGreaterThan(20)
+  // Done before the next step scripts the model: its synthesis must not take the hang meant for that run.
+  const trialRunId = new URL(trial.headers.get('location') ?? '', app.url).searchParams.get('run') ?? ''
+  await waitUntil(async () => {
+    const run = await app.db.selectFrom('runs').select('status').where('id', '=', trialRunId).executeTakeFirst()
+    return run !== undefined && run.status !== 'running'
+  }, 60_000)
 
   // A run caught between search and synthesis: its checkpoint carries the wave page's text.
   openai.onSynthesize('hang')
@@ -162,9 +230,8 @@ test('a whole-database dump after a realistic session holds no secret and none o
   }, 20_000)
 
   const everything = await dumpWholeDatabase(app.db)
-  // The dump really covers what the session wrote.
-  // (The mention's text is in the slack.mention job's data: pg-boss's tables are in the dump.)
-  for (const shown of [email, created.prefix, 'T0PLAIN', 'tidal power', 'tidal power depth:quick', 'research.run']) {
+  // The dump really covers what the session wrote: pg-boss's jobs and the run event log are in it.
+  for (const shown of [email, created.prefix, 'T0PLAIN', 'Ev0PLAIN', 'slack.mention', 'research.run', 'query_done']) {
     expect(everything, shown).toContain(shown)
   }
   const secrets: Record<string, string> = {
@@ -179,9 +246,17 @@ test('a whole-database dump after a realistic session holds no secret and none o
     'a source URL': PAGE_HOST,
     'page text': PAGE_TEXT,
     'page text in a checkpoint': CHECKPOINT_TEXT,
+    'a topic': TOPIC_WORD,
+    'an objective': OBJECTIVE,
+    'a focus area': FOCUS,
+    'a search query': QUERY_WORD,
+    'mention text': MENTION_WORD,
+    "a notice quoting a mention's option": NOTICE_WORD,
+    "a trial visitor's topic": TRIAL_WORD,
+    "a failed run's error message": REFUSAL_WORD,
   }
-  for (const [what, secret] of Object.entries(secrets)) {
-    expect(everything.includes(secret), `${what} is stored in the clear`).toBe(false)
-  }
+  // Every leak at once, by name, so a failure says all that is stored in the clear.
+  const inTheClear = Object.entries(secrets).filter(([, secret]) => everything.includes(secret))
+  expect(inTheClear.map(([what]) => what)).toEqual([])
   openai.reset()
 })

@@ -11,7 +11,6 @@ import { principalOf } from '#server/http/api-auth.ts'
 import { idempotent } from '#server/http/idempotency.ts'
 import { limitRunStarts } from '#server/http/limit-guards.ts'
 import { HttpProblem } from '#server/http/problem.ts'
-import { topicKey } from '#server/memory/topic-key.ts'
 import { type Brief, BriefSchema } from '#server/research/brief.ts'
 import { endRun } from '#server/research/run-end.ts'
 import { getRun, listRuns, viewRun } from '#server/research/runs.ts'
@@ -72,11 +71,12 @@ export function briefsRoutes(services: AppServices): Router {
 
   router.get('/briefs', async (req, res) => {
     const query = parseInput(ListRunsQuerySchema, req.query, 'query')
-    const page = await listRuns(services.db, principalOf(res).accountId, {
+    const { accountId } = principalOf(res)
+    const page = await listRuns(services.db, services.memory.ring, accountId, {
       limit: query.limit,
       cursor: query.cursor,
       status: query.status,
-      topicKey: query.topic ? topicKey(query.topic) : undefined,
+      topicHash: query.topic ? services.memory.topicIndex.hash(accountId, query.topic) : undefined,
     })
     res.json(page)
   })
@@ -112,7 +112,15 @@ export function briefsRoutes(services: AppServices): Router {
     const row = await ownRun(req, res)
     // A bounded number per key (a 429 beyond), and they end when the key is revoked.
     const signal = services.streams.admit(streamPrincipal.api(principalOf(res)), res)
-    await streamRunEvents({ hub: services.events, db: services.db, req, res, runId: row.id, signal })
+    await streamRunEvents({
+      hub: services.events,
+      db: services.db,
+      ring: services.memory.ring,
+      req,
+      res,
+      runId: row.id,
+      signal,
+    })
   })
   router.all('/briefs/:runId/events', methodNotAllowed(['GET']))
   return router

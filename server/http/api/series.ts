@@ -34,16 +34,21 @@ export function seriesRoutes(services: AppServices): Router {
         detail: 'This recurring brief was stopped; start a new brief instead.',
       })
     }
-    res.json(await getSeries(services.db, seriesId, accountId))
+    res.json(await getSeries(services.db, services.memory.ring, seriesId, accountId))
   }
 
   router.get('/series', async (_req, res) => {
-    res.json({ series: await listSeries(services.db, principalOf(res).accountId) })
+    res.json({ series: await listSeries(services.db, services.memory.ring, principalOf(res).accountId) })
   })
   router.all('/series', methodNotAllowed(['GET']))
 
   router.get('/series/:seriesId', async (req, res) => {
-    const series = await getSeries(services.db, String(req.params.seriesId), principalOf(res).accountId)
+    const series = await getSeries(
+      services.db,
+      services.memory.ring,
+      String(req.params.seriesId),
+      principalOf(res).accountId,
+    )
     if (!series)
       throw new HttpProblem({
         status: 404,

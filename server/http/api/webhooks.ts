@@ -68,7 +68,7 @@ export function webhookRoutes(services: AppServices): Router {
       return
     }
     const envelope = parseInput(SlackEventCallbackSchema, payload, 'Slack event')
-    res.json(await receiveSlackEvent(services, envelope))
+    res.json(await receiveSlackEvent({ ...services, ring: services.memory.ring }, envelope))
   })
   router.all('/webhooks/slack', methodNotAllowed(['POST']))
 
@@ -88,7 +88,7 @@ export function webhookRoutes(services: AppServices): Router {
       return
     }
     const comment = parseInput(IssueCommentEventSchema, parseJson(body), 'GitHub issue_comment event')
-    res.json(await receiveGithubComment(services, deliveryId, comment))
+    res.json(await receiveGithubComment({ ...services, ring: services.memory.ring }, deliveryId, comment))
   })
   router.all('/webhooks/github', methodNotAllowed(['POST']))
   return router

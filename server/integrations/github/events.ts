@@ -1,5 +1,6 @@
 // GitHub issue_comment webhooks: a new comment on a pull request saying "@sextant research <topic>"
 // is recorded once per X-GitHub-Delivery and handed to the `github.mention` job, which starts the run.
+// The words after "research" wait sealed on the receipt (receipts.ts); the job holds only ids.
 import { z } from 'zod'
 import type { Db } from '#db/database.ts'
 import { findGithubRepository } from '#server/integrations/github/repositories.ts'
@@ -8,6 +9,7 @@ import { actOnMention, type MentionDeps } from '#server/integrations/mention-run
 import { recordReceipt } from '#server/integrations/receipts.ts'
 import type { WebhookOutcome } from '#server/integrations/slack/events.ts'
 import type { Jobs } from '#server/jobs/boss.ts'
+import type { KeyRing } from '#server/memory/crypto.ts'
 import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '#server/storable-text.ts'
 
 export const GITHUB_MENTION_QUEUE = 'github.mention'
@@ -28,12 +30,11 @@ export const GithubMentionJobSchema = z.object({
   deliveryId: z.string(),
   repo: z.string(),
   issueNumber: z.number().int().positive(),
-  text: z.string(),
 })
 type GithubMentionJob = z.infer<typeof GithubMentionJobSchema>
 
 export async function receiveGithubComment(
-  deps: { db: Db; jobs: Jobs },
+  deps: { db: Db; jobs: Jobs; ring: KeyRing },
   deliveryId: string,
   event: z.infer<typeof IssueCommentEventSchema>,
 ): Promise<WebhookOutcome> {
@@ -46,10 +47,9 @@ export async function receiveGithubComment(
     deliveryId,
     repo: event.repository.full_name,
     issueNumber: event.issue.number,
-    text,
   }
   const accepted = await deps.db.transaction().execute(async (trx) => {
-    if (!(await recordReceipt(trx, 'github', deliveryId))) return false
+    if (!(await recordReceipt(trx, deps.ring, 'github', deliveryId, text))) return false
     await deps.jobs.sendInTransaction(trx, GITHUB_MENTION_QUEUE, job)
     return true
   })
@@ -63,7 +63,6 @@ export async function handleGithubMention(deps: MentionDeps, job: GithubMentionJ
     provider: 'github',
     deliveryId: job.deliveryId,
     destination: { channel: 'github', target: { repo: job.repo, issueNumber: job.issueNumber } },
-    text: job.text,
     findAccount: (db) => findGithubRepository(db, job.repo),
     unlinkedNotice:
       'This repository is not linked to a Sextant account, so I cannot research for it. ' +

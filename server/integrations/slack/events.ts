@@ -1,6 +1,7 @@
 // Slack Events API: what the webhook accepts (an app_mention from a person, once per event_id) and
 // what the `slack.mention` job then does with it. The webhook only records and enqueues, so it
-// answers well within Slack's three seconds; the job does the rest.
+// answers well within Slack's three seconds; the job does the rest. The mention's words wait sealed
+// on the receipt (receipts.ts): the job, which pg-boss keeps after it ran, holds only where to reply.
 import { z } from 'zod'
 import type { Db } from '#db/database.ts'
 import { slackMentionText } from '#server/integrations/mention.ts'
@@ -8,6 +9,7 @@ import { actOnMention, type MentionDeps } from '#server/integrations/mention-run
 import { recordReceipt } from '#server/integrations/receipts.ts'
 import { findSlackWorkspace } from '#server/integrations/slack/workspaces.ts'
 import type { Jobs } from '#server/jobs/boss.ts'
+import type { KeyRing } from '#server/memory/crypto.ts'
 import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '#server/storable-text.ts'
 
 export const SLACK_MENTION_QUEUE = 'slack.mention'
@@ -40,14 +42,13 @@ export const SlackMentionJobSchema = z.object({
   teamId: z.string(),
   channel: z.string(),
   threadTs: z.string(),
-  text: z.string(),
 })
 type SlackMentionJob = z.infer<typeof SlackMentionJobSchema>
 
 export type WebhookOutcome = { status: 'accepted' | 'duplicate' | 'ignored'; reason?: string }
 
 export async function receiveSlackEvent(
-  deps: { db: Db; jobs: Jobs },
+  deps: { db: Db; jobs: Jobs; ring: KeyRing },
   envelope: z.infer<typeof SlackEventCallbackSchema>,
 ): Promise<WebhookOutcome> {
   if (envelope.event.type !== 'app_mention') return { status: 'ignored', reason: `event ${envelope.event.type}` }
@@ -62,10 +63,9 @@ export async function receiveSlackEvent(
     channel: event.channel,
     // Reply in the mention's thread, or start one under the mention.
     threadTs: event.thread_ts ?? event.ts,
-    text: event.text,
   }
   const accepted = await deps.db.transaction().execute(async (trx) => {
-    if (!(await recordReceipt(trx, 'slack', envelope.event_id))) return false
+    if (!(await recordReceipt(trx, deps.ring, 'slack', envelope.event_id, slackMentionText(event.text)))) return false
     await deps.jobs.sendInTransaction(trx, SLACK_MENTION_QUEUE, job)
     return true
   })
@@ -79,7 +79,6 @@ export async function handleSlackMention(deps: MentionDeps, job: SlackMentionJob
     provider: 'slack',
     deliveryId: job.eventId,
     destination: { channel: 'slack', target: { teamId: job.teamId, channel: job.channel, threadTs: job.threadTs } },
-    text: slackMentionText(job.text),
     findAccount: (db) => findSlackWorkspace(db, job.teamId),
     // Without a linked workspace there is no bot token to answer with.
     unlinkedNotice: undefined,
