@@ -107,9 +107,10 @@ function ruleVerdict<K extends KnownClaim>(
     }
     return { class: differs ? 'updated' : 'confirmed', match: best.known, sure: true }
   }
-  // Related but not plainly the same subject: the same figures make it the same fact reworded.
+  // Related but not plainly the same subject: the same figures and dates make it the same fact in
+  // other words, and that evidence is strong enough to stand against a judge's "new".
   if (comparison.comparable && !differs && !opposed(claim.polarity, best.known.polarity)) {
-    return { class: 'confirmed', match: best.known, sure: false }
+    return { class: 'confirmed', match: best.known, sure: true }
   }
   return { class: 'new', sure: false }
 }

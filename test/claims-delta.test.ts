@@ -1,0 +1,147 @@
+// What changed, through the REST API, on a web that moves between two runs: a figure that changed
+// is `updated` (with what memory held), a reversal is `contradicted`, an old fact said again is
+// only counted as confirmed, a fact nobody reported before is new, and a claim whose quote is on no
+// page is never shown. The stub model quotes each page's first sentence; its judge only recognises
+// word-for-word repeats, so the engine's own rules have to find the rest.
+import { afterAll, beforeAll, expect, test } from 'vitest'
+import { readRunEvents } from '#server/events/run-events.ts'
+import { createTestAccount } from '#test/support/accounts.ts'
+import { type ProviderApp, startProviderApp } from '#test/support/provider-app.ts'
+import { expectCitationsResolve, postBrief, waitForRun } from '#test/support/runs.ts'
+import type { StubExaDocument } from '#test/support/stub-exa.ts'
+import { defaultReply } from '#test/support/stub-openai.ts'
+
+const TOPIC = 'Sodium-ion batteries'
+const day = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000).toISOString()
+
+function page(slug: string, text: string, daysAgo = 3): StubExaDocument {
+  return {
+    url: `https://news.example/${slug}`,
+    title: `Sodium-ion batteries: ${slug}`,
+    publishedDate: day(daysAgo),
+    text,
+  }
+}
+
+const EPOCH_ONE = [
+  page('prices-2025', 'Sodium-ion battery cells from CATL cost $90/kWh at the end of 2025, a market survey found.'),
+  page(
+    'northvolt-plant',
+    'Northvolt will open its Vasteras sodium-ion plant in 2027, the company said in a statement.',
+  ),
+  page('cycles', 'Independent tests showed Natron sodium-ion cells keeping 80 percent capacity after 5000 cycles.'),
+]
+const EPOCH_TWO = [
+  page(
+    'prices-update',
+    'Sodium-ion battery cells from CATL cost $80/kWh at the end of 2025, a revised market survey found.',
+    1,
+  ),
+  page(
+    'northvolt-halt',
+    'Northvolt will not open its Vasteras sodium-ion plant in 2027, the company said on Monday.',
+    1,
+  ),
+  page(
+    'cycles-again',
+    'Independent tests showed Natron sodium-ion cells keeping 80 percent capacity after 5000 cycles.',
+    1,
+  ),
+  page(
+    'byd-recycling',
+    'BYD opened a recycling line in Hefei that recovers sodium and hard carbon from spent cells.',
+    1,
+  ),
+]
+const INVENTED = 'Sodium-ion cells now power a third of all electric scooters sold in Europe.'
+
+let stubs: ProviderApp
+const documents: StubExaDocument[] = [...EPOCH_ONE]
+
+beforeAll(async () => {
+  stubs = await startProviderApp({ documents, env: { RUN_DEADLINE_QUICK_SECONDS: '30' } })
+})
+afterAll(() => stubs.stop())
+
+test('a second run on a changed web reports the updated figure, the reversal, the new fact, and counts the repeat', async () => {
+  const { app, openai } = stubs
+  const user = await createTestAccount(app.db)
+  const brief = { topic: TOPIC, depth: 'quick', timeframe: '30d' } as const
+
+  const first = await waitForRun(app.fetch, user.auth, (await postBrief(app.fetch, user.auth, brief)).body.runId)
+  expect(first.status).toBe('complete')
+  expect(first.report?.delta.baseline).toBe(true)
+  expect(first.report?.delta.newFindings).toHaveLength(3)
+  // Each source shows the words that support its claim, and they are on the page.
+  for (const source of first.report?.sources ?? []) {
+    expect(EPOCH_ONE.find((doc) => doc.url === source.url)?.text).toContain(source.snippet)
+  }
+
+  // The web moves on: new pages only (the first run's are in the ledger and not read again).
+  documents.splice(0, documents.length, ...EPOCH_TWO)
+  // The model also invents a claim, with a quote that is on no page.
+  openai.onSynthesize((request) => {
+    const reply = defaultReply(request) as { content: { findings: unknown[] } }
+    reply.content.findings.push({ text: INVENTED, quote: INVENTED, sourceIds: [1] })
+    return reply
+  })
+  const started = await postBrief(app.fetch, user.auth, brief)
+  const second = await waitForRun(app.fetch, user.auth, started.body.runId)
+  expect(second.status).toBe('complete')
+  const report = second.report
+  if (!report) throw new Error('no report')
+  const { delta } = report
+  expect(delta.baseline).toBe(false)
+
+  expect(delta.updated).toEqual([
+    expect.objectContaining({
+      text: EPOCH_TWO[0]?.text,
+      quote: EPOCH_TWO[0]?.text,
+      previous: expect.objectContaining({ text: EPOCH_ONE[0]?.text, urls: [EPOCH_ONE[0]?.url] }),
+    }),
+  ])
+  expect(delta.contradicted).toEqual([
+    expect.objectContaining({
+      text: EPOCH_TWO[1]?.text,
+      previous: expect.objectContaining({ text: EPOCH_ONE[1]?.text }),
+    }),
+  ])
+  expect(delta.newFindings.map((finding) => finding.text)).toEqual([EPOCH_TWO[3]?.text])
+  expect(delta.confirmed).toBe(1)
+  expect(delta.summary.split('\n')[0]).toMatch(
+    /^Since \d{4}-\d{2}-\d{2}: 1 new, 1 updated, 1 contradicted; 1 claim confirmed\.$/,
+  )
+  // The summary leads with what changed, the changed figure first.
+  expect(report.summary).toMatch(
+    /^## .+\n\n### What changed since \d{4}-\d{2}-\d{2}\n- \*\*Updated:\*\* Sodium-ion battery cells from CATL cost \$80\/kWh/,
+  )
+
+  // The invented claim is nowhere, and counted.
+  expect(JSON.stringify(report)).not.toContain('electric scooters')
+  expect(report.integrity).toEqual({ claims: 5, shown: 4, droppedUnsupported: 1, recited: 0 })
+  const events = await readRunEvents(app.db, app.memory.ring, started.body.runId, 0)
+  expect(events.find((event) => event.type === 'warning')?.data).toMatchObject({
+    code: 'claims_unsupported',
+    dropped: 1,
+  })
+  expectCitationsResolve(report)
+  for (const change of [...delta.updated, ...delta.contradicted, ...delta.newFindings]) {
+    for (const n of change.sources) {
+      const url = report.sources.find((source) => source.n === n)?.url
+      expect(EPOCH_TWO.find((doc) => doc.url === url)?.text).toContain(change.quote)
+    }
+  }
+
+  // Memory now holds the new figure; the old one is history, and the next run confirms, not updates.
+  const check = await (
+    await app.fetch(`/api/memory/check?topic=${encodeURIComponent(TOPIC)}`, { headers: user.auth })
+  ).json()
+  expect(check.factsStored).toBe(4)
+  documents.splice(
+    0,
+    documents.length,
+    page('prices-again', 'Sodium-ion battery cells from CATL cost $80/kWh at the end of 2025, traders confirmed.', 0),
+  )
+  const third = await waitForRun(app.fetch, user.auth, (await postBrief(app.fetch, user.auth, brief)).body.runId)
+  expect(third.report?.delta).toMatchObject({ newFindings: [], updated: [], contradicted: [], confirmed: 1 })
+})
