@@ -19,7 +19,13 @@ type OpenAiUsage = { prompt_tokens: number; completion_tokens: number }
 
 /** One scripted answer. `content` that is not a string is sent as JSON. */
 export type StubReply =
-  | { content: unknown; usage?: OpenAiUsage; finishReason?: 'stop' | 'length' | 'content_filter' }
+  | {
+      content: unknown
+      usage?: OpenAiUsage
+      finishReason?: 'stop' | 'length' | 'content_filter'
+      /** Each occurrence of this text in the body is sent as bytes that are not UTF-8 (0xC3 0x28). */
+      invalidUtf8Marker?: string
+    }
   | { refusal: string }
   | { status: number; headers?: Record<string, string>; error?: { message: string; type?: string; code?: string } }
   /** A 200 whose body claims to be JSON and is not. */
@@ -256,7 +262,17 @@ function send(res: http.ServerResponse, request: StubRequest, reply: StubReply):
     system_fingerprint: 'fp_stub',
   }
   res.writeHead(200, { 'content-type': 'application/json', 'x-request-id': `req_${completion.id}` })
-  res.end(JSON.stringify(completion))
+  const body = JSON.stringify(completion)
+  const marker = 'invalidUtf8Marker' in reply ? reply.invalidUtf8Marker : undefined
+  if (!marker) res.end(body)
+  else
+    res.end(
+      Buffer.concat(
+        body
+          .split(marker)
+          .flatMap((part, index) => [...(index > 0 ? [Buffer.from([0xc3, 0x28])] : []), Buffer.from(part)]),
+      ),
+    )
   return usage
 }
 
