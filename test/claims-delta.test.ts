@@ -5,6 +5,7 @@
 // word-for-word repeats, so the engine's own rules have to find the rest.
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { readRunEvents } from '#server/events/run-events.ts'
+import { loadTopicMemory } from '#server/memory/store.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { type ProviderApp, startProviderApp } from '#test/support/provider-app.ts'
 import { expectCitationsResolve, postBrief, waitForRun } from '#test/support/runs.ts'
@@ -144,4 +145,40 @@ test('a second run on a changed web reports the updated figure, the reversal, th
   )
   const third = await waitForRun(app.fetch, user.auth, (await postBrief(app.fetch, user.auth, brief)).body.runId)
   expect(third.report?.delta).toMatchObject({ newFindings: [], updated: [], contradicted: [], confirmed: 1 })
+})
+
+test('claims and facts are embedded with the configured model, and a failing embedding server is only a warning', async () => {
+  const { app, openai } = stubs
+  const user = await createTestAccount(app.db)
+  const topic = 'Embedded sodium'
+  documents.splice(
+    0,
+    documents.length,
+    page('embedded', 'Sodium-ion cells from HiNa passed 6000 cycles in a field trial.'),
+  )
+  const first = await waitForRun(
+    app.fetch,
+    user.auth,
+    (await postBrief(app.fetch, user.auth, { topic, depth: 'quick' })).body.runId,
+  )
+  expect(first.status).toBe('complete')
+  const embedCalls = openai.requests.filter((request) => request.kind === 'embed')
+  expect(embedCalls.at(-1)?.model).toBe('text-embedding-3-small')
+  const memory = await loadTopicMemory(app.memory, user.account.id, topic)
+  expect(memory?.vectorModel).toBe('text-embedding-3-small')
+  expect(memory?.facts.every((fact) => fact.vector && Buffer.from(fact.vector, 'base64').length === 256)).toBe(true)
+
+  // The embedding server fails every attempt: the run completes, matched by words, and says so.
+  documents.splice(
+    0,
+    documents.length,
+    page('embedded-2', 'Sodium-ion cells from HiNa passed 7000 cycles in a field trial.'),
+  )
+  openai.onEmbed(...Array.from({ length: 3 }, () => ({ status: 500 })))
+  const { body } = await postBrief(app.fetch, user.auth, { topic, depth: 'quick' })
+  const second = await waitForRun(app.fetch, user.auth, body.runId)
+  expect(second.status).toBe('complete')
+  expect(second.report?.delta.updated).toHaveLength(1)
+  const events = await readRunEvents(app.db, app.memory.ring, body.runId, 0)
+  expect(events.map((event) => event.data.code)).toContain('embeddings_unavailable')
 })

@@ -4,6 +4,7 @@ import { classifyClaims, type KnownClaim } from '#server/claims/classify.ts'
 import { compareStatements, extractStatements } from '#server/claims/figures.ts'
 import { locateQuote, preparePage } from '#server/claims/quote.ts'
 import { opposed, polarity, subjectTerms } from '#server/claims/subject.ts'
+import { packVector, unpackVector } from '#server/claims/vectors.ts'
 import { type VerifiedClaim, verifyClaims } from '#server/claims/verify.ts'
 
 test('a quote is found through changes of spacing, quote marks, dashes and case, and nothing else', () => {
@@ -145,4 +146,47 @@ test('a judge that confirms a changed figure, or calls a verbatim restatement ne
       ),
   )
   expect(result.map((item) => item.class)).toEqual(['updated', 'confirmed'])
+})
+
+test('vectors fold to 256 unit dimensions, pack to 256 bytes, and keep their angles', () => {
+  // mulberry32: a fixed pseudo-random sequence, so the vectors are the same every run.
+  const random = (seed: number) => {
+    let state = seed
+    return Array.from({ length: 1536 }, () => {
+      state = (state + 0x6d2b79f5) | 0
+      let t = Math.imul(state ^ (state >>> 15), 1 | state)
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296 - 0.5
+    })
+  }
+  const a = random(1)
+  const noise = random(3)
+  const b = a.map((value, i) => value + 0.5 * (noise[i] as number))
+  const c = random(2)
+  const norm = (v: number[]) => Math.sqrt(v.reduce((sum, value) => sum + value * value, 0))
+  const cosine = (x: number[], y: number[]) =>
+    x.reduce((sum, value, i) => sum + value * (y[i] as number), 0) / (norm(x) * norm(y))
+  const unpacked = (v: number[]) => unpackVector(packVector(v)) as number[]
+  expect(Buffer.from(packVector(a), 'base64')).toHaveLength(256)
+  expect(Math.hypot(...unpacked(a))).toBeCloseTo(1, 5)
+  // Near stays near and far stays far after folding and one byte a dimension.
+  expect(cosine(a, b)).toBeGreaterThan(0.8)
+  expect(Math.abs(cosine(unpacked(a), unpacked(b)) - cosine(a, b))).toBeLessThan(0.1)
+  expect(Math.abs(cosine(unpacked(a), unpacked(c)) - cosine(a, c))).toBeLessThan(0.15)
+  expect(unpackVector('not a vector')).toBeUndefined()
+})
+
+test('a memory claim with no word in common but a close embedding is still a candidate for the judge', async () => {
+  const memory = [{ ...known('a', 'The EU adopted the battery regulation.'), vector: [1, 0] }]
+  const asked: string[][] = []
+  const [result] = await classifyClaims(
+    [{ ...fresh('Brussels finalised rules governing accumulators.'), vector: [0.99, 0.1] }],
+    memory,
+    async (items) => {
+      asked.push(items.flatMap((item) => item.candidates.map((candidate) => candidate.text)))
+      return [{ index: 0, class: 'confirmed', candidate: 0 }]
+    },
+  )
+  expect(asked).toEqual([['The EU adopted the battery regulation.']])
+  expect(result).toMatchObject({ class: 'confirmed', match: { id: 'a' } })
 })

@@ -44,7 +44,7 @@ export function mergeMemory(
   }
   const at = contribution.at.toISOString()
   const firstSeen: FirstSeen = { runId: contribution.runId, at }
-  const facts = mergeFacts(existing?.facts ?? [], contribution.facts, firstSeen, cap)
+  const facts = mergeFacts(withVectors(existing, contribution.vectors), contribution.facts, firstSeen, cap)
   const sources = mergeSources(existing?.sources ?? [], contribution.sources, firstSeen)
   const urlsRead = canonicalUrls(contribution.urlsRead)
   const run: RunRecord = {
@@ -63,6 +63,9 @@ export function mergeMemory(
       sources: sources.merged,
       ledger: mergeLedger(existing?.ledger ?? [], urlsRead, at),
       runs: mergeRuns(existing?.runs ?? [], run),
+      ...(contribution.vectors || existing?.vectorModel
+        ? { vectorModel: contribution.vectors?.model ?? existing?.vectorModel }
+        : {}),
     },
     added: { facts: facts.added, sources: sources.added },
   }
@@ -109,6 +112,7 @@ function mergeFacts(
       polarity: claim.polarity,
       firstSeen,
       lastConfirmed: firstSeen.at,
+      ...(claim.vector ? { vector: claim.vector } : {}),
     }
     if (target && claim.change.class !== 'new' && claim.change.class !== 'confirmed') {
       fact.supersedes = { id: target.id, change: claim.change.class }
@@ -131,6 +135,18 @@ function mergeFacts(
     return { merged: facts.filter((fact) => keep.has(fact.id)), added, confirmed }
   }
   return { merged: facts, added, confirmed }
+}
+
+/** Memory's facts with this run's vectors; another model's vectors are dropped, never compared. */
+function withVectors(existing: MemoryContent | undefined, vectors: MemoryContribution['vectors']): Fact[] {
+  const facts = existing?.facts ?? []
+  if (!vectors) return facts
+  const sameModel = existing?.vectorModel === vectors.model
+  return facts.map((fact) => {
+    const vector = vectors.byFact[fact.id] ?? (sameModel ? fact.vector : undefined)
+    const { vector: _, ...rest } = fact
+    return vector ? { ...rest, vector } : rest
+  })
 }
 
 function maxTime(a: string, b: string): string {

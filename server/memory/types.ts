@@ -32,6 +32,8 @@ export type Fact = {
   supersedes?: { id: string; change: FactChange }
   /** A later fact replaced this one: it is history, not what memory holds true now. */
   supersededBy?: string
+  /** Its embedding (server/claims/vectors.ts), made by the content's `vectorModel`. */
+  vector?: string
 }
 
 export type Source = {
@@ -66,6 +68,8 @@ export type MemoryContent = {
   ledger: LedgerEntry[]
   /** The most recent runs, newest first (a short history). */
   runs: RunRecord[]
+  /** The embedding model that made the facts' vectors. */
+  vectorModel?: string
 }
 
 /** A claim of a run as memory takes it: classified against what memory held. */
@@ -78,6 +82,7 @@ export type ContributedFact = {
   polarity: Polarity
   /** New, or the id of the memory fact it confirms, updates or contradicts. */
   change: { class: 'new' } | { class: 'confirmed' | FactChange; factId: string }
+  vector?: string
 }
 
 /** What one run adds to a topic's memory. URLs may be raw: merging canonicalizes them. */
@@ -85,6 +90,8 @@ export type MemoryContribution = {
   runId: string
   at: Date
   facts: ContributedFact[]
+  /** Vectors made in this run for facts memory held without one (or with another model's). */
+  vectors?: { model: string; byFact: Record<string, string> }
   sources: Array<{ url: string; title: string; publishedDate: string | null }>
   urlsRead: string[]
   summary?: string

@@ -19,6 +19,7 @@ export function createProviders(config: Config, db: Db): { search: SearchProvide
           apiKey: config.OPENAI_API_KEY,
           baseUrl: config.OPENAI_BASE_URL,
           model: config.OPENAI_MODEL,
+          embeddingModel: config.OPENAI_EMBEDDING_MODEL,
           timeoutMs,
         })
       : createExtractiveModel(),

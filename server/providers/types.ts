@@ -95,6 +95,10 @@ export interface LanguageModel {
    * memory. Absent without a model: the rules of server/claims/classify.ts decide alone.
    */
   judgeClaims?(items: JudgeItem[], options: { signal: AbortSignal }): Promise<{ verdicts: Verdict[]; usage: Usage }>
+  /** The embedding model `embed` uses; vectors made by another are not compared with its. */
+  readonly embeddingModel?: string
+  /** Embeddings of the texts, in order (`/v1/embeddings`). Absent without an embedding model. */
+  embed?(texts: string[], options: { signal: AbortSignal }): Promise<{ vectors: number[][]; usage: Usage }>
 }
 
 export class PlanParseError extends Error {

@@ -2,16 +2,31 @@
 // then classified against the topic's memory (server/claims/classify.ts), with the model as judge
 // when there is one. The result feeds both the report and the memory save.
 import { classifyClaims, type Judge, type KnownClaim } from '#server/claims/classify.ts'
-import { type Integrity, verifyClaims } from '#server/claims/verify.ts'
+import { foldVector, packVector, unpackVector } from '#server/claims/vectors.ts'
+import { type Integrity, type VerifiedClaim, verifyClaims } from '#server/claims/verify.ts'
 import { loadTopicMemory, type MemoryContext } from '#server/memory/store.ts'
-import type { ContributedFact, Fact } from '#server/memory/types.ts'
+import type { ContributedFact, Fact, MemoryContribution } from '#server/memory/types.ts'
 import type { LanguageModel, SourceForSynthesis, Synthesis, Usage } from '#server/providers/types.ts'
 import type { ReportClaim } from '#server/research/report.ts'
 
 /** Claims judged per model call: a long answer is cut off, and a short one costs a call each. */
 const JUDGE_BATCH = 40
 
-export type RunClaims = { claims: ReportClaim[]; facts: ContributedFact[]; integrity: Integrity; usage: Usage }
+export type RunClaims = {
+  claims: ReportClaim[]
+  facts: ContributedFact[]
+  vectors?: MemoryContribution['vectors']
+  integrity: Integrity
+  usage: Usage
+  /** Why embeddings were not used, when a model offers them and they failed. */
+  embeddingsFailed?: string
+}
+
+/** Facts of memory embedded in one run when they have no vector yet (memory from before embeddings). */
+const MAX_BACKFILL = 2000
+const EMBED_BATCH = 256
+
+type KnownFact = Omit<Fact, 'vector'> & KnownClaim
 
 export async function classifyRunClaims(
   deps: { memory: MemoryContext; model: LanguageModel },
@@ -26,8 +41,13 @@ export async function classifyRunClaims(
 ): Promise<RunClaims> {
   const { claims: verified, integrity } = verifyClaims(input.synthesis.findings, input.sources)
   const memory = input.baseline ? undefined : await loadTopicMemory(deps.memory, input.accountId, input.topic)
-  const known: Array<Fact & KnownClaim> = (memory?.facts ?? []).filter((fact) => !fact.supersededBy)
+  const current = (memory?.facts ?? []).filter((fact) => !fact.supersededBy)
   const usage: Usage = { inputTokens: 0, outputTokens: 0 }
+  const embedded = await embedClaims(deps.model, verified, current, memory?.vectorModel, input.signal, usage)
+  const known: KnownFact[] = current.map(({ vector, ...fact }) => ({
+    ...fact,
+    vector: unpackVector(embedded.vectors?.byFact[fact.id] ?? (embedded.sameModel ? vector : undefined)),
+  }))
   const judge: Judge | undefined = deps.model.judgeClaims
     ? async (items) => {
         const verdicts = []
@@ -43,7 +63,8 @@ export async function classifyRunClaims(
         return verdicts
       }
     : undefined
-  const classified = await classifyClaims(verified, known, known.length > 0 ? judge : undefined)
+  const withVectors = verified.map((claim, index) => ({ ...claim, vector: embedded.claims[index] }))
+  const classified = await classifyClaims(withVectors, known, known.length > 0 ? judge : undefined)
   input.signal.throwIfAborted()
 
   const urlOf = new Map(input.sources.map((source) => [source.id, source.url]))
@@ -57,7 +78,7 @@ export async function classifyRunClaims(
         ? { text: match.text, seenAt: match.lastConfirmed, urls: match.sourceUrls }
         : undefined,
   }))
-  const facts: ContributedFact[] = classified.map(({ claim, class: kind, match }) => ({
+  const facts: ContributedFact[] = classified.map(({ claim, class: kind, match }, index) => ({
     text: claim.text,
     quote: claim.quote,
     sourceUrls: claim.sourceIds.flatMap((id) => urlOf.get(id) ?? []),
@@ -65,6 +86,50 @@ export async function classifyRunClaims(
     subject: claim.subject,
     polarity: claim.polarity,
     change: kind === 'new' || !match ? { class: 'new' } : { class: kind, factId: match.id },
+    ...(embedded.claims[index] ? { vector: packVector(embedded.claims[index]) } : {}),
   }))
-  return { claims, facts, integrity, usage }
+  return { claims, facts, vectors: embedded.vectors, integrity, usage, embeddingsFailed: embedded.failed }
+}
+
+/**
+ * Embeddings of the run's claims, and of memory's facts that have none from this model, when the
+ * model offers them. A failure is not the run's: claims are then matched by their words alone.
+ */
+async function embedClaims(
+  model: LanguageModel,
+  claims: VerifiedClaim[],
+  facts: Fact[],
+  vectorModel: string | undefined,
+  signal: AbortSignal,
+  usage: Usage,
+): Promise<{
+  claims: Array<number[] | undefined>
+  vectors?: RunClaims['vectors']
+  sameModel: boolean
+  failed?: string
+}> {
+  const sameModel = vectorModel === model.embeddingModel
+  if (!model.embed || !model.embeddingModel || claims.length === 0) return { claims: [], sameModel }
+  const missing = facts.filter((fact) => !sameModel || !fact.vector).slice(0, MAX_BACKFILL)
+  const texts = [...claims.map((claim) => claim.text), ...missing.map((fact) => fact.text)]
+  try {
+    const vectors: number[][] = []
+    for (let start = 0; start < texts.length; start += EMBED_BATCH) {
+      const answer = await model.embed(texts.slice(start, start + EMBED_BATCH), { signal })
+      usage.inputTokens += answer.usage.inputTokens
+      vectors.push(...answer.vectors)
+    }
+    const byFact: Record<string, string> = {}
+    missing.forEach((fact, index) => {
+      byFact[fact.id] = packVector(vectors[claims.length + index] as number[])
+    })
+    return {
+      claims: vectors.slice(0, claims.length).map((vector) => foldVector(vector)),
+      vectors: { model: model.embeddingModel, byFact },
+      sameModel,
+    }
+  } catch (error) {
+    signal.throwIfAborted()
+    return { claims: [], sameModel, failed: (error as Error).message }
+  }
 }

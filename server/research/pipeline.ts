@@ -6,7 +6,7 @@ import { findFramework } from '#server/frameworks/index.ts'
 import type { Logger } from '#server/logger.ts'
 import { canonicalUrl } from '#server/memory/canonical-url.ts'
 import { loadTopicMemory, type MemoryContext, MemoryUnreadableError, saveTopicMemory } from '#server/memory/store.ts'
-import type { ContributedFact } from '#server/memory/types.ts'
+import type { ContributedFact, MemoryContribution } from '#server/memory/types.ts'
 import {
   type LanguageModel,
   type PlanInput,
@@ -47,7 +47,12 @@ type Checkpoint = {
   load_memory?: { baseline: boolean; since: string | null; ledger: string[]; knownFacts: string[] }
   plan?: { queries: string[]; fallback: boolean; usage: Usage }
   search?: { sources: SearchResult[]; searchCalls: number; costDollars: number; removedByLedger: number; usage: Usage }
-  synthesize?: { report: Report; headline: string; facts: ContributedFact[] }
+  synthesize?: {
+    report: Report
+    headline: string
+    facts: ContributedFact[]
+    vectors?: MemoryContribution['vectors']
+  }
   save_memory?: { saved: boolean }
 }
 
@@ -284,6 +289,12 @@ const STEP_RUNNERS: { [S in Step]: (context: StepContext) => Promise<NonNullable
       sources,
       signal,
     })
+    if (checked.embeddingsFailed) {
+      await event('warning', 'synthesize', {
+        code: 'embeddings_unavailable',
+        message: `Claims were matched with memory by their words only: embeddings failed (${checked.embeddingsFailed}).`,
+      })
+    }
     if (checked.integrity.droppedUnsupported > 0) {
       const dropped = checked.integrity.droppedUnsupported
       await event('warning', 'synthesize', {
@@ -317,7 +328,7 @@ const STEP_RUNNERS: { [S in Step]: (context: StepContext) => Promise<NonNullable
         costDollars: found.costDollars > 0 ? Math.round(found.costDollars * 1e6) / 1e6 : null,
       },
     })
-    return { report, headline: synthesis.synthesis.headline, facts: checked.facts }
+    return { report, headline: synthesis.synthesis.headline, facts: checked.facts, vectors: checked.vectors }
   },
 
   async save_memory({ deps, runId, accountId, brief, checkpoint, event }) {
@@ -328,6 +339,7 @@ const STEP_RUNNERS: { [S in Step]: (context: StepContext) => Promise<NonNullable
         runId,
         at: new Date(),
         facts: checkpoint.synthesize?.facts ?? [],
+        vectors: checkpoint.synthesize?.vectors,
         sources: report.sources.map((source) => ({
           url: source.url,
           title: source.title,

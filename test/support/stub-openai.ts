@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net'
 import { setTimeout as sleep } from 'node:timers/promises'
 
 export type StubRequest = {
-  kind: 'plan' | 'synthesize' | 'judge' | 'other'
+  kind: 'plan' | 'synthesize' | 'judge' | 'embed' | 'other'
   model: string
   messages: Array<{ role: string; content: string }>
   /** Every message's content, joined: what to assert prompts against. */
@@ -58,6 +58,8 @@ export type StubOpenAi = {
   onPlan: (...replies: StubScript[]) => void
   onSynthesize: (...replies: StubScript[]) => void
   onJudge: (...replies: StubScript[]) => void
+  /** Queue answers for the next embedding calls (a `status` reply fails one). */
+  onEmbed: (...replies: StubScript[]) => void
   /** Drops scripted answers not yet used, so one test's script cannot leak into the next. */
   reset: () => void
   close: () => Promise<void>
@@ -76,10 +78,68 @@ export async function startStubOpenAi(
   const apiKey = options.apiKey ?? 'sk-test-stub'
   const requests: StubRequest[] = []
   const served: StubOpenAiServed[] = []
-  const queues: Record<StubRequest['kind'], StubScript[]> = { plan: [], synthesize: [], judge: [], other: [] }
+  const queues: Record<StubRequest['kind'], StubScript[]> = {
+    plan: [],
+    synthesize: [],
+    judge: [],
+    embed: [],
+    other: [],
+  }
+
+  // POST /v1/embeddings: a bag of words hashed into 256 dimensions, so texts sharing words are near.
+  async function embeddings(req: http.IncomingMessage, res: http.ServerResponse) {
+    let body: { model?: string; input?: string | string[]; encoding_format?: string }
+    try {
+      body = JSON.parse(await readBody(req))
+    } catch {
+      return sendError(res, 400, { message: 'We could not parse the JSON body of your request.' })
+    }
+    const texts = Array.isArray(body.input) ? body.input : [String(body.input ?? '')]
+    const request: StubRequest = {
+      kind: 'embed',
+      model: String(body.model),
+      messages: [],
+      text: texts.join('\n'),
+      responseFormat: undefined,
+      authorization: req.headers.authorization,
+    }
+    requests.push(request)
+    if (request.authorization !== `Bearer ${apiKey}`)
+      return sendError(res, 401, { message: 'Incorrect API key provided.' })
+    const script = queues.embed.shift()
+    const reply = typeof script === 'function' ? script(request) : script
+    if (reply && reply !== 'hang' && 'status' in reply)
+      return sendError(res, reply.status, reply.error ?? { message: 'stub failure' })
+    if (options.latencyMs) await sleep(options.latencyMs)
+    const data = texts.map((text, index) => {
+      const vector = bagOfWords(text)
+      const embedding =
+        body.encoding_format === 'base64' ? Buffer.from(Float32Array.from(vector).buffer).toString('base64') : vector
+      return { object: 'embedding', index, embedding }
+    })
+    const tokens = texts.reduce((sum, text) => sum + Math.ceil(text.length / 4), 0)
+    res.writeHead(200, { 'content-type': 'application/json' })
+    res.end(
+      JSON.stringify({
+        object: 'list',
+        data,
+        model: request.model,
+        usage: { prompt_tokens: tokens, total_tokens: tokens },
+      }),
+    )
+    served.push({
+      kind: 'embed',
+      topic: undefined,
+      promptTokens: tokens,
+      completionTokens: 0,
+      startedAt: now(),
+      endedAt: now(),
+    })
+  }
 
   const server = http.createServer(async (req, res) => {
     const startedAt = now()
+    if (req.method === 'POST' && req.url === '/v1/embeddings') return embeddings(req, res)
     if (req.method !== 'POST' || req.url !== '/v1/chat/completions') {
       return sendError(res, 404, { message: `Unknown request URL: ${req.method} ${req.url}`, code: 'unknown_url' })
     }
@@ -132,6 +192,7 @@ export async function startStubOpenAi(
     onPlan: (...replies) => queues.plan.push(...replies),
     onSynthesize: (...replies) => queues.synthesize.push(...replies),
     onJudge: (...replies) => queues.judge.push(...replies),
+    onEmbed: (...replies) => queues.embed.push(...replies),
     reset: () => {
       for (const queue of Object.values(queues)) queue.length = 0
     },
@@ -218,6 +279,18 @@ function firstSentence(text: string): string | undefined {
   const flat = text.replace(/\s+/g, ' ').trim()
   const sentence = /^.{12,300}?[.!?](?=\s|$)/.exec(flat)?.[0] ?? flat.slice(0, 200).replace(/\s\S*$/, '')
   return sentence.split(' ').length >= 3 ? sentence : undefined
+}
+
+/** A unit vector of 256 dimensions: each word of 3+ letters adds 1 at a hashed position. */
+export function bagOfWords(text: string): number[] {
+  const vector = new Array<number>(256).fill(0)
+  for (const word of text.toLowerCase().match(/[\p{L}\p{N}]{3,}/gu) ?? []) {
+    let hash = 2166136261
+    for (const char of word) hash = Math.imul(hash ^ (char.codePointAt(0) ?? 0), 16777619)
+    vector[(hash >>> 0) % 256] = (vector[(hash >>> 0) % 256] as number) + 1
+  }
+  const norm = Math.hypot(...vector) || 1
+  return vector.map((value) => value / norm)
 }
 
 /** Sends the reply; returns the usage when it was a completion. */

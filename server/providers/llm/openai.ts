@@ -5,6 +5,7 @@ import { ContentFilterFinishReasonError, LengthFinishReasonError } from 'openai/
 import { zodResponseFormat } from 'openai/helpers/zod'
 import type { AutoParseableResponseFormat } from 'openai/lib/parser'
 import { z } from 'zod'
+import { VECTOR_DIMENSIONS } from '#server/claims/vectors.ts'
 import { JudgeSchema, judgeMessages, toVerdicts } from '#server/providers/llm/judge.ts'
 import { callWithRetries, isRetryableStatus, parseRetryAfter } from '#server/providers/retry.ts'
 import {
@@ -43,6 +44,8 @@ export function createOpenAiModel(options: {
   apiKey: string
   baseUrl?: string
   model: string
+  /** For claim matching; 'none' turns embeddings off. */
+  embeddingModel?: string
   timeoutMs: number
 }): LanguageModel {
   // Everything explicit, so the SDK reads no OPENAI_* variables behind the config module's back.
@@ -89,7 +92,35 @@ export function createOpenAiModel(options: {
     )
   }
 
+  const embeddingModel =
+    options.embeddingModel && options.embeddingModel !== 'none' ? options.embeddingModel : undefined
+  const embedding = embeddingModel
+    ? {
+        embeddingModel,
+        async embed(texts: string[], { signal }: { signal: AbortSignal }) {
+          return callWithRetries(
+            async (attemptSignal) => {
+              // OpenAI's third-generation models shorten their own vectors; others are folded later.
+              const dimensions = embeddingModel.startsWith('text-embedding-3') ? { dimensions: VECTOR_DIMENSIONS } : {}
+              const response = await client.embeddings.create(
+                { model: embeddingModel, input: texts, ...dimensions },
+                { signal: attemptSignal },
+              )
+              const data = [...response.data].sort((a, b) => a.index - b.index)
+              if (data.length !== texts.length) throw new Error(`${data.length} embeddings for ${texts.length} texts`)
+              return {
+                vectors: data.map((item) => item.embedding),
+                usage: { inputTokens: response.usage?.prompt_tokens ?? 0, outputTokens: 0 },
+              }
+            },
+            { signal, timeoutMs: options.timeoutMs, classify },
+          )
+        },
+      }
+    : {}
+
   return {
+    ...embedding,
     name: options.model,
     kind: 'model',
     async plan(input, { signal }) {
