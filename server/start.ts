@@ -8,6 +8,7 @@ import { createDb, createPool, type Db } from '#db/database.ts'
 import { startEmbeddedPostgres } from '#db/embedded.ts'
 import { migrateToLatest } from '#db/migrate.ts'
 import { createApiKeyVerifier } from '#server/auth/api-keys.ts'
+import { createLoginThrottle } from '#server/auth/login-throttle.ts'
 import { type Provisioned, provisionAccounts } from '#server/auth/provision.ts'
 import type { Config } from '#server/config.ts'
 import { createEventHub } from '#server/events/hub.ts'
@@ -44,6 +45,8 @@ export async function startSextant(options: {
   config: Config
   log: Logger
   jobs?: JobDefinition<unknown>[]
+  /** The argon2 check of API key secrets; tests pass a counting wrapper of the real one. */
+  verifyKeySecret?: (hash: string, secret: string) => Promise<boolean>
 }): Promise<Sextant> {
   const { config, log } = options
   const cleanups: Array<() => Promise<void>> = []
@@ -91,6 +94,8 @@ export async function startSextant(options: {
     }
 
     const memory: MemoryContext = { db, ring, log, now: () => new Date() }
+    // Web requests and mention jobs (on workers) start runs within the same limits.
+    const limits = createLimits({ pool, settings: config, log })
     const providers = createProviders(config, db)
     if (!config.EXA_API_KEY) {
       const indexed = await ensureSampleCorpus(db, log)
@@ -111,6 +116,7 @@ export async function startSextant(options: {
             recurringIntervalSeconds: config.RECURRING_INTERVAL,
             jobs,
             log,
+            limits,
             integrations: {
               publicUrl: config.PUBLIC_URL,
               slackApiUrl: config.SLACK_API_URL,
@@ -137,15 +143,13 @@ export async function startSextant(options: {
         db,
         jobs,
         log,
-        apiKeys: createApiKeyVerifier(db),
-        memory,
-        limits: createLimits({
-          pool,
-          runsPerHour: config.RATE_LIMIT_RUNS_PER_HOUR,
-          mcpPerHour: config.RATE_LIMIT_MCP_PER_HOUR,
-          demoPerDay: config.RATE_LIMIT_DEMO_PER_DAY,
-          log,
+        apiKeys: createApiKeyVerifier(db, {
+          checksPerMinute: config.RATE_LIMIT_KEY_CHECKS_PER_MINUTE,
+          verifySecret: options.verifyKeySecret,
         }),
+        memory,
+        limits,
+        logins: createLoginThrottle(limits),
         localAccountId: provisioned.localAccountId,
       }
       const pages = await mountReactRouter(services)

@@ -26,7 +26,7 @@ import { projectRoot } from '#server/http/app-build.ts'
 import { BODY_LIMIT_BYTES } from '#server/http/json-body.ts'
 import type { WebhookOutcome } from '#server/integrations/slack/events.ts'
 import type { MemoryStats } from '#server/memory/types.ts'
-import { BriefSchema } from '#server/research/brief.ts'
+import { BriefSchema, ClientBriefSchema } from '#server/research/brief.ts'
 import type { Report } from '#server/research/report-types.ts'
 import type { listRuns, RunView } from '#server/research/runs.ts'
 import type { SeriesView } from '#server/research/series.ts'
@@ -260,7 +260,7 @@ function queryParameters(schema: z.ZodObject) {
 
 export function buildOpenApiDocument(version: string): JsonObject {
   const inputs = z.registry<{ id: string }>()
-  inputs.add(BriefSchema, { id: 'BriefInput' })
+  inputs.add(ClientBriefSchema, { id: 'BriefInput' })
   inputs.add(CreateKeySchema, { id: 'CreateKeyInput' })
   inputs.add(UpdateSeriesSchema, { id: 'UpdateSeriesInput' })
 
@@ -374,6 +374,9 @@ export function buildOpenApiDocument(version: string): JsonObject {
             '400': badRequest,
             '401': unauthorized,
             '403': forbidden,
+            '409': problem(
+              'The account has as many active API keys as it may (API_KEYS_PER_ACCOUNT); revoke one first.',
+            ),
             ...bodyProblems,
           },
         },
@@ -441,8 +444,13 @@ export function buildOpenApiDocument(version: string): JsonObject {
               },
               content: jsonContent('RunStart'),
             },
-            '400': { ...badRequest, description: 'The brief, or the Idempotency-Key, is not valid.' },
+            '400': {
+              ...badRequest,
+              description:
+                'The brief, or the Idempotency-Key, is not valid. `source` may be `api`, `dashboard` or `mcp`; the other sources are set by Sextant.',
+            },
             '401': unauthorized,
+            '403': problem('The demo key cannot start a recurring brief.'),
             '409': problem('A request with this Idempotency-Key is still being processed; retry shortly.', {
               'Retry-After': ref('headers', 'Retry-After'),
             }),
