@@ -144,7 +144,7 @@ export async function startSextant(options: {
         jobs,
         log,
         apiKeys: createApiKeyVerifier(db, {
-          checksPerMinute: config.RATE_LIMIT_KEY_CHECKS_PER_MINUTE,
+          failuresPerMinute: config.RATE_LIMIT_KEY_FAILURES_PER_MINUTE,
           verifySecret: options.verifyKeySecret,
         }),
         memory,

@@ -152,8 +152,8 @@ export class KeyCheckBudgetError extends Error {
 export type ApiKeyVerifier = {
   /**
    * The principal for a presented key, or undefined for a malformed, unknown, wrong or revoked key.
-   * `client` (the caller's address) pays for verifications that miss the cache: over its budget,
-   * this throws KeyCheckBudgetError.
+   * `client` (the caller's address) pays for verifications that miss the cache (and fail): over its
+   * budget, this throws KeyCheckBudgetError.
    */
   verify: (key: string, client?: string) => Promise<KeyPrincipal | undefined>
   /** Drops cached verifications of a prefix (this process revoked it). */
@@ -163,8 +163,8 @@ export type ApiKeyVerifier = {
 type VerifierOptions = {
   ttlMs?: number
   maxEntries?: number
-  /** Verifications that miss the cache, per client address per minute. */
-  checksPerMinute?: number
+  /** Verifications that miss the cache and fail, per client address per minute. */
+  failuresPerMinute?: number
   /** The argon2 check; injectable so tests can count real verifications. */
   verifySecret?: (hash: string, secret: string) => Promise<boolean>
 }
@@ -172,8 +172,9 @@ type VerifierOptions = {
 /**
  * Verifies keys, remembering each answer for `ttlMs` so the hot path pays argon2 once per key per
  * TTL. Concurrent requests with the same uncached key share one verification. Each client address
- * may run few verifications at once and a bounded number per minute, so guessing secrets (each a
- * different key, never cached) cannot queue argon2 work in front of everyone else's requests.
+ * may run few verifications at once, and only so many that fail per minute (one that succeeds gives
+ * its unit back, so many keys behind one address are not held to it): guessing secrets, each a
+ * different key that no cache holds, cannot queue argon2 work in front of everyone else's requests.
  * Good and bad answers are cached apart, so a flood of bad keys cannot evict the good ones.
  */
 export function createApiKeyVerifier(db: Db, options: VerifierOptions = {}): ApiKeyVerifier {
@@ -184,7 +185,7 @@ export function createApiKeyVerifier(db: Db, options: VerifierOptions = {}): Api
   const bad = new Map<string, { prefix: string; expiresAt: number }>()
   const inFlight = new Map<string, Promise<KeyPrincipal | undefined>>()
   const running = createInFlightGate(KEY_CHECKS_IN_FLIGHT_PER_CLIENT)
-  const perMinute = new RateLimiterMemory({ points: options.checksPerMinute ?? 30, duration: 60 })
+  const perMinute = new RateLimiterMemory({ points: options.failuresPerMinute ?? 30, duration: 60 })
   // Bumped by forget(): a verification that started before a revocation must not cache its answer.
   let generation = 0
 
@@ -249,10 +250,15 @@ export function createApiKeyVerifier(db: Db, options: VerifierOptions = {}): Api
         release()
         return raced
       }
-      const verification = verifyUncached(cacheKey, parsed.prefix, parsed.secret).finally(() => {
-        inFlight.delete(cacheKey)
-        release()
-      })
+      const verification = verifyUncached(cacheKey, parsed.prefix, parsed.secret)
+        .then(async (principal) => {
+          if (principal) await perMinute.reward(client)
+          return principal
+        })
+        .finally(() => {
+          inFlight.delete(cacheKey)
+          release()
+        })
       inFlight.set(cacheKey, verification)
       return verification
     },

@@ -109,6 +109,17 @@ test('the demo key cannot start a recurring brief, and the refusal creates nothi
   expect(await app.db.selectFrom('series').select('id').execute()).toEqual([])
 })
 
+test('GET /api/me names the visitor’s own account, before and after its first run', async () => {
+  const visitor = asVisitor('198.51.100.12')
+  const before = await (await visitor('/api/me')).json()
+  expect(before).toMatchObject({ account: { kind: 'demo' }, auth: { demo: true } })
+  expect(before.account.email).not.toBe(DEMO_ACCOUNT_EMAIL)
+  expect((await visitor('/api/briefs', { method: 'POST', body: JSON.stringify({ topic: 'wind' }) })).status).toBe(202)
+  expect((await (await visitor('/api/me')).json()).account).toEqual(before.account)
+  const elsewhere = await (await asVisitor('203.0.113.12')('/api/me')).json()
+  expect(elsewhere.account.id).not.toBe(before.account.id)
+})
+
 test('the demo key cannot mint keys', async () => {
   const response = await asVisitor('198.51.100.6')('/api/keys', { method: 'POST', body: JSON.stringify({ name: 'x' }) })
   expect(response.status).toBe(403)

@@ -84,7 +84,8 @@ test('MCP refuses an Origin that is not this server, even when the Host matches 
   expect((await call({ Origin: 'https://evil.example' })).status).toBe(403)
 
   // Our own pages (PUBLIC_URL), local tools on a loopback name, and clients that send no Origin pass.
-  for (const headers of [{ Origin: PUBLIC_URL }, { Origin: 'http://localhost:5173' }, {}]) {
+  const passing: Array<Record<string, string>> = [{ Origin: PUBLIC_URL }, { Origin: 'http://localhost:5173' }, {}]
+  for (const headers of passing) {
     expect((await call(headers)).status, JSON.stringify(headers)).toBe(200)
   }
 })

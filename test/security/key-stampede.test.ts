@@ -5,12 +5,13 @@
 // one, wrapped to count its calls.
 import { randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, expect, test } from 'vitest'
+import { createApiKey } from '#server/auth/api-keys.ts'
 import { verifySecret } from '#server/auth/secrets.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { startTestApp, type TestApp } from '#test/support/app.ts'
 
 const DEMO_KEY = `sx_stmpd001_${'D'.repeat(32)}`
-const CHECKS_PER_MINUTE = 30
+const FAILURES_PER_MINUTE = 30
 
 let app: TestApp
 let verifications = 0
@@ -21,7 +22,7 @@ beforeAll(async () => {
       RUN_ROLE: 'web',
       TRUST_PROXY: '1',
       DEMO_KEY,
-      RATE_LIMIT_KEY_CHECKS_PER_MINUTE: String(CHECKS_PER_MINUTE),
+      RATE_LIMIT_KEY_FAILURES_PER_MINUTE: String(FAILURES_PER_MINUTE),
     },
     verifyKeySecret: async (hash, secret) => {
       verifications += 1
@@ -73,9 +74,20 @@ test('guessing secrets on the demo prefix from one address: bounded argon2, 401 
   )
   expect(new Set(statuses)).toEqual(new Set([401, 429]))
   // Each guess is a different key, so nothing is cached: the budget is what bounds the work.
-  expect(verifications).toBeLessThanOrEqual(CHECKS_PER_MINUTE)
+  expect(verifications).toBeLessThanOrEqual(FAILURES_PER_MINUTE)
 
   // Another address, with a real key (and the real demo key), is not held to the guesser's budget.
   expect((await get('/api/me', user.key, '198.51.100.20')).status).toBe(200)
   expect((await get('/api/me', DEMO_KEY, '198.51.100.21')).status).toBe(200)
+})
+
+test('many real keys behind one address are not held to the failure budget', { timeout: 120_000 }, async () => {
+  const user = await createTestAccount(app.db)
+  const keys = await Promise.all(
+    Array.from(
+      { length: FAILURES_PER_MINUTE + 10 },
+      async (_, i) => (await createApiKey(app.db, { accountId: user.account.id, name: `office ${i}` })).key,
+    ),
+  )
+  for (const key of keys) expect((await get('/api/me', key, '198.51.100.30')).status).toBe(200)
 })

@@ -1,4 +1,5 @@
-// API keys of the calling account: list, create (the key is in this response only), revoke.
+// API keys of the calling account: list, create (the key is in this response only; at most
+// API_KEYS_PER_ACCOUNT active ones), revoke.
 import { Router } from 'express'
 import { z } from 'zod'
 import type { AppServices } from '#app/context.ts'

@@ -324,6 +324,8 @@ export function buildOpenApiDocument(version: string): JsonObject {
         '`/api` path is 401 before it is 404. Bodies are JSON only and at most',
         `${BODY_LIMIT_BYTES / 1024} KiB. A method a path does not support is 405 with \`Allow\`. Every error is`,
         "`application/problem+json` (RFC 9457); another account's resources answer 404.",
+        'An address that presents many wrong keys (or several unknown keys at once) is answered 429 with',
+        '`Retry-After` for a while, whatever the endpoint.',
       ].join('\n'),
     },
     security: [{ bearerAuth: [] }],
