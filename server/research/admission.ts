@@ -13,7 +13,8 @@ export type Requester =
   /** An account's own API key, dashboard session or local development auth, from `address`. */
   | {
       kind: 'member'
-      address: string /** The server's own local account: refusals name the setting. */
+      address: string
+      /** The server's own local account: a refusal names the setting that changes the limit. */
       operator?: boolean
     }
   /** The public demo key or the trial page: a daily budget per address, and no recurring briefs. */

@@ -5,7 +5,7 @@
 // one, wrapped to count its calls.
 import { randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { createApiKey } from '#server/auth/api-keys.ts'
+import { createApiKey, KEY_CACHE_TTL_MS } from '#server/auth/api-keys.ts'
 import { verifySecret } from '#server/auth/secrets.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { startTestApp, type TestApp } from '#test/support/app.ts'
@@ -41,6 +41,7 @@ test('1,000 concurrent requests with one uncached key: every one answered 200, a
 }, async () => {
   const user = await createTestAccount(app.db)
   verifications = 0
+  const started = Date.now()
   const statuses = await Promise.all(
     Array.from({ length: 1000 }, async () => {
       const response = await get('/api/me', user.key, '198.51.100.10')
@@ -53,7 +54,10 @@ test('1,000 concurrent requests with one uncached key: every one answered 200, a
     return acc
   }, {})
   expect(counts).toEqual({ 200: 1000 })
-  expect(verifications).toBe(1)
+  // Once: concurrent checks share it, later ones hit the cache. (Were the machine so slow that the
+  // burst outlasted the cache's lifetime, once per lifetime.)
+  expect(verifications).toBeGreaterThanOrEqual(1)
+  expect(verifications).toBeLessThanOrEqual(1 + Math.floor((Date.now() - started) / KEY_CACHE_TTL_MS))
 })
 
 test('guessing secrets on the demo prefix from one address: bounded argon2, 401 or 429 only, other addresses served', {

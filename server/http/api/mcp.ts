@@ -43,7 +43,7 @@ export function mcpRoutes(services: AppServices): Router {
   const router = Router()
   const sessions = new Map<string, { transport: SSEServerTransport; accountId: string }>()
 
-  const sameOriginIfAny = allowedOrigins(services.config)
+  const ourOriginIfAny = allowedOrigins(services.config)
 
   function caller(res: Response): McpCaller {
     const principal = principalOf(res)
@@ -79,7 +79,7 @@ export function mcpRoutes(services: AppServices): Router {
     next()
   }
 
-  router.post('/mcp', sameOriginIfAny, limitToolCalls, async (req, res) => {
+  router.post('/mcp', ourOriginIfAny, limitToolCalls, async (req, res) => {
     const server = createMcpServer(services, caller(res))
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined })
     res.on('close', () => {
@@ -92,7 +92,7 @@ export function mcpRoutes(services: AppServices): Router {
   // Stateless: no standalone GET stream and no session to DELETE.
   router.all('/mcp', methodNotAllowed(['POST']))
 
-  router.get('/mcp/sse', sameOriginIfAny, async (_req, res) => {
+  router.get('/mcp/sse', ourOriginIfAny, async (_req, res) => {
     const transport = new SSEServerTransport(MCP_MESSAGES_PATH, res)
     const server = createMcpServer(services, caller(res))
     sessions.set(transport.sessionId, { transport, accountId: principalOf(res).accountId })
@@ -104,7 +104,7 @@ export function mcpRoutes(services: AppServices): Router {
   })
   router.all('/mcp/sse', methodNotAllowed(['GET']))
 
-  router.post('/mcp/messages', sameOriginIfAny, async (req, res, next) => {
+  router.post('/mcp/messages', ourOriginIfAny, async (req, res, next) => {
     const session = sessions.get(String(req.query.sessionId ?? ''))
     if (!session || session.accountId !== principalOf(res).accountId) {
       return sendProblem(res, {
