@@ -7,6 +7,7 @@ import { createContext, type RouterContext } from 'react-router'
 import type { Db } from '#db/database.ts'
 import type { Account } from '#server/auth/accounts.ts'
 import type { ApiKeyVerifier } from '#server/auth/api-keys.ts'
+import type { LoginThrottle } from '#server/auth/login-throttle.ts'
 import type { Config } from '#server/config.ts'
 import type { EventHub } from '#server/events/hub.ts'
 import type { OpenStreams } from '#server/events/open-streams.ts'
@@ -23,6 +24,8 @@ export type AppServices = {
   log: Logger
   apiKeys: ApiKeyVerifier
   limits: Limits
+  /** Throttles logins and sign-ups (per address and per account). */
+  logins: LoginThrottle
   memory: MemoryContext
   events: EventHub
   /** This process's open event streams, counted and closed by session or key. */

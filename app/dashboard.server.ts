@@ -4,7 +4,6 @@ import type { BriefFormValues, RunLimitRefusal } from '#app/components/brief-for
 import type { FrameworkOption } from '#app/components/framework-picker.tsx'
 import type { Db } from '#db/database.ts'
 import { listFrameworks } from '#server/frameworks/index.ts'
-import { describeWait } from '#server/limits/http.ts'
 import type { LimitDecision } from '#server/limits/limiter.ts'
 import type { KeyRing } from '#server/memory/crypto.ts'
 import { listRuns, type RunListItem } from '#server/research/runs.ts'
@@ -80,10 +79,10 @@ function formMessage(field: string, issue: { code: string; message: string }): s
   }
 }
 
-export function runLimitRefusal(decision: LimitDecision): RunLimitRefusal {
+export function runLimitRefusal(decision: LimitDecision, message: string): RunLimitRefusal {
   const wait = Math.max(1, decision.retryAfterSeconds)
   return {
-    message: `${decision.policy.description} Try again in ${describeWait(wait)}.`,
+    message,
     resetsAt: new Date(decision.checkedAt.getTime() + wait * 1000).toISOString(),
   }
 }

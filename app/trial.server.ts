@@ -1,11 +1,12 @@
-// The no-login trial's server side: which trial account this browser is, and whether its address
-// may start another run today.
+// The no-login trial's server side: which trial account this browser is, and what to say when its
+// address may not start another run today.
 import type { RouterContextProvider } from 'react-router'
 import { requestInfoContext, servicesContext } from '#app/context.ts'
 import { readCookie } from '#server/auth/sessions.ts'
 import { createTrialAccount, findTrialAccountId, TRIAL_COOKIE, trialCookie } from '#server/auth/trial.ts'
 import { describeWait } from '#server/limits/http.ts'
 import type { LimitDecision } from '#server/limits/limiter.ts'
+import type { Refusal } from '#server/research/admission.ts'
 
 type Args = { request: Request; context: Readonly<RouterContextProvider> }
 
@@ -33,22 +34,14 @@ export function trialClientIp({ context }: Pick<Args, 'context'>): string {
   return context.get(requestInfoContext).ip || 'unknown'
 }
 
-/**
- * Checks the trial's daily limit and then the runs-per-hour limit that every run start passes, in
- * the order the demo key's API requests use. An allowed check counts as a use; undefined means go on.
- */
-export async function checkTrialLimits(args: Pick<Args, 'context'>): Promise<string | undefined> {
-  const { limits } = args.context.get(servicesContext)
-  const ip = trialClientIp(args)
-  const daily = await limits.demo.check(ip)
-  if (!daily.allowed) {
-    return `You have used today's ${daily.policy.limit} trial runs from this address. You can start another ${whenAllowed(daily)}.`
+/** The page's words for a refused trial run: the daily trial budget, or the hourly run limit. */
+export function trialRefusalMessage(refusal: Refusal): string {
+  if (refusal.reason !== 'rate_limited') return refusal.message
+  const { decision } = refusal
+  if (decision.policy.name === 'demo') {
+    return `You have used today's ${decision.policy.limit} trial runs from this address. You can start another ${whenAllowed(decision)}.`
   }
-  const hourly = await limits.runs.check(ip)
-  if (!hourly.allowed) {
-    return `${hourly.policy.description} You can start another ${whenAllowed(hourly)}.`
-  }
-  return undefined
+  return `${decision.policy.description} You can start another ${whenAllowed(decision)}.`
 }
 
 /** "in 5 hours, at 14:20 UTC" (plus the day when it is not today): the wait reads right in any time zone. */

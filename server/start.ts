@@ -8,6 +8,7 @@ import { createDb, createPool, type Db } from '#db/database.ts'
 import { startEmbeddedPostgres } from '#db/embedded.ts'
 import { migrateToLatest } from '#db/migrate.ts'
 import { createApiKeyVerifier } from '#server/auth/api-keys.ts'
+import { createLoginThrottle } from '#server/auth/login-throttle.ts'
 import { type Provisioned, provisionAccounts } from '#server/auth/provision.ts'
 import { closeStreamsWhenEnded } from '#server/auth/stream-principals.ts'
 import type { Config } from '#server/config.ts'
@@ -49,6 +50,8 @@ export async function startSextant(options: {
   config: Config
   log: Logger
   jobs?: JobDefinition<unknown>[]
+  /** The argon2 check of API key secrets; tests pass a counting wrapper of the real one. */
+  verifyKeySecret?: (hash: string, secret: string) => Promise<boolean>
 }): Promise<Sextant> {
   const { config, log } = options
   const cleanups: Array<() => Promise<void>> = []
@@ -101,6 +104,8 @@ export async function startSextant(options: {
     }
 
     const memory: MemoryContext = { db, ring, topicIndex, log, now: () => new Date() }
+    // Web requests and mention jobs (on workers) start runs within the same limits.
+    const limits = createLimits({ pool, settings: config, log })
     const providers = createProviders(config, db)
     if (!config.EXA_API_KEY) {
       const indexed = await ensureSampleCorpus(db, log)
@@ -121,6 +126,7 @@ export async function startSextant(options: {
             recurringIntervalSeconds: config.RECURRING_INTERVAL,
             jobs,
             log,
+            limits,
             integrations: {
               publicUrl: config.PUBLIC_URL,
               slackApiUrl: config.SLACK_API_URL,
@@ -141,7 +147,10 @@ export async function startSextant(options: {
       if (config.NODE_ENV !== 'development' && config.BUILD_ON_START) await ensureAppBuild(log)
       const events = await createEventHub({ connectionString: databaseUrl, db, ring, log })
       cleanups.push(() => events.close())
-      const apiKeys = createApiKeyVerifier(db)
+      const apiKeys = createApiKeyVerifier(db, {
+        failuresPerMinute: config.RATE_LIMIT_KEY_FAILURES_PER_MINUTE,
+        verifySecret: options.verifyKeySecret,
+      })
       const streams = createOpenStreams({ maxPerPrincipal: config.MAX_EVENT_STREAMS_PER_SESSION })
       closeStreamsWhenEnded({ hub: events, streams, db, apiKeys, log })
       const services: AppServices = {
@@ -154,13 +163,8 @@ export async function startSextant(options: {
         log,
         apiKeys,
         memory,
-        limits: createLimits({
-          pool,
-          runsPerHour: config.RATE_LIMIT_RUNS_PER_HOUR,
-          mcpPerHour: config.RATE_LIMIT_MCP_PER_HOUR,
-          demoPerDay: config.RATE_LIMIT_DEMO_PER_DAY,
-          log,
-        }),
+        limits,
+        logins: createLoginThrottle(limits),
         localAccountId: provisioned.localAccountId,
       }
       const pages = await mountReactRouter(services)

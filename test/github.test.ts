@@ -51,6 +51,9 @@ beforeAll(async () => {
       EXA_BASE_URL: exa.url,
       PROVIDER_TIMEOUT_SECONDS: '2',
       RUN_DEADLINE_QUICK_SECONDS: '20',
+      // These tests mention the app more often than an hour's allowance (test/security/mention-limits.test.ts).
+      RATE_LIMIT_MENTIONS_PER_HOUR: '1000',
+      RATE_LIMIT_MENTIONS_PER_ACCOUNT_PER_HOUR: '1000',
     },
   })
   accountId = (await createTestAccount(app.db)).account.id

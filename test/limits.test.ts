@@ -3,6 +3,7 @@ import net from 'node:net'
 import express from 'express'
 import pg from 'pg'
 import { afterAll, beforeAll, expect, test } from 'vitest'
+import { loadConfig } from '#server/config.ts'
 import { sendRateLimited, setRateLimitHeaders } from '#server/limits/http.ts'
 import { createLimiter, type LimitDecision, type LimitPolicy } from '#server/limits/limiter.ts'
 import { createLimits } from '#server/limits/policies.ts'
@@ -19,6 +20,11 @@ afterAll(async () => {
   await pool.end()
   await database.drop()
 })
+
+/** The limits as configured, with the defaults unless overridden. */
+function limitSettings(env: Record<string, string> = {}) {
+  return loadConfig({ NODE_ENV: 'test', ...env })
+}
 
 function policy(name: string, limit: number, windowSeconds = 3600): LimitPolicy {
   return { name, limit, windowSeconds, description: `You can do this ${limit} times.` }
@@ -83,7 +89,7 @@ test('checks at the end of one window still weigh on the start of the next', asy
 })
 
 test('a refused request gets 429 with RateLimit headers, Retry-After and a problem body', async () => {
-  const limits = createLimits({ pool, runsPerHour: 2, mcpPerHour: 120, demoPerDay: 3 })
+  const limits = createLimits({ pool, settings: limitSettings({ RATE_LIMIT_RUNS_PER_HOUR: '2' }) })
   const app = express()
   app.post('/runs', async (_req, res) => {
     const decision = await limits.runs.check('203.0.113.9')
@@ -170,7 +176,7 @@ test('a store that never answers delays a check by the store timeout, not longer
 })
 
 test('each limit of spec section 8, at its default, refuses exactly the request past its quota', async () => {
-  const limits = createLimits({ pool, runsPerHour: 5, mcpPerHour: 120, demoPerDay: 3 })
+  const limits = createLimits({ pool, settings: limitSettings() })
   for (const [limiter, quota] of [
     [limits.runs, 5],
     [limits.mcp, 120],
@@ -180,4 +186,19 @@ test('each limit of spec section 8, at its default, refuses exactly the request 
     expect(decisions.slice(0, quota).every((decision) => decision.allowed)).toBe(true)
     expect(decisions[quota]).toMatchObject({ allowed: false, remaining: 0, policy: { limit: quota } })
   }
+})
+
+test('a refund gives back what an allowed check counted, in the window it was counted in', async () => {
+  const limiter = createLimiter({ pool, policy: policy('refunds', 2) })
+  const first = await limiter.check('client')
+  const second = await limiter.check('client')
+  expect((await limiter.check('client')).allowed).toBe(false)
+  await limiter.refund('client', second)
+  const third = await limiter.check('client')
+  expect(third).toMatchObject({ allowed: true, remaining: 0 })
+  // Refunding a refusal gives nothing: it was never counted.
+  const refused = await limiter.check('client')
+  await limiter.refund('client', refused)
+  expect((await limiter.check('client')).allowed).toBe(false)
+  expect(first.allowed).toBe(true)
 })

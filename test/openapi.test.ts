@@ -9,7 +9,7 @@ import { apiRouter } from '#server/http/api/router.ts'
 import { projectRoot } from '#server/http/app-build.ts'
 import type { DatabaseLiveness } from '#server/http/database-liveness.ts'
 import { healthRoutes } from '#server/http/health.ts'
-import { BriefSchema } from '#server/research/brief.ts'
+import { ClientBriefSchema } from '#server/research/brief.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { startTestApp, type TestApp } from '#test/support/app.ts'
 
@@ -145,18 +145,18 @@ test('it documents every endpoint of the API and the health probes', () => {
   )
 })
 
-test('the POST /api/briefs body is BriefSchema: topic required, the same enums and defaults', () => {
+test('the POST /api/briefs body is ClientBriefSchema: topic required, the same enums and defaults', () => {
   const body = at(document, 'paths', '/api/briefs', 'post', 'requestBody', 'content', 'application/json', 'schema')
   const schema = deref(body)
-  const requiredFields = Object.entries(BriefSchema.shape)
+  const requiredFields = Object.entries(ClientBriefSchema.shape)
     .filter(([, field]) => !field.isOptional())
     .map(([name]) => name)
   expect(requiredFields).toContain('topic')
   expect(at(schema, 'required')).toEqual(requiredFields)
   expect(at(schema, 'additionalProperties')).toBe(false)
-  const defaults = BriefSchema.parse({ topic: 'anything' })
+  const defaults = ClientBriefSchema.parse({ topic: 'anything' })
   for (const field of ['depth', 'timeframe', 'reportStyle', 'source'] as const) {
-    expect(at(schema, 'properties', field, 'enum'), field).toEqual(BriefSchema.shape[field].unwrap().options)
+    expect(at(schema, 'properties', field, 'enum'), field).toEqual(ClientBriefSchema.shape[field].unwrap().options)
     expect(at(schema, 'properties', field, 'default'), field).toBe(defaults[field])
   }
 })

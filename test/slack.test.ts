@@ -46,6 +46,9 @@ beforeAll(async () => {
       RECURRING_INTERVAL: '2s',
       PROVIDER_TIMEOUT_SECONDS: '2',
       RUN_DEADLINE_QUICK_SECONDS: '20',
+      // These tests mention the app more often than an hour's allowance (test/security/mention-limits.test.ts).
+      RATE_LIMIT_MENTIONS_PER_HOUR: '1000',
+      RATE_LIMIT_MENTIONS_PER_ACCOUNT_PER_HOUR: '1000',
     },
   })
   const user = await createTestAccount(app.db)

@@ -8,7 +8,7 @@ import { Field, SubmitButton } from '#app/components/form.tsx'
 import { servicesContext } from '#app/context.ts'
 import { readFormData } from '#app/form-data.server.ts'
 import { requireAccount } from '#app/session.server.ts'
-import { createApiKey, listApiKeys, revokeApiKey } from '#server/auth/api-keys.ts'
+import { createAccountApiKey, KeyLimitError, listApiKeys, revokeApiKey } from '#server/auth/api-keys.ts'
 import { isStorableText } from '#server/storable-text.ts'
 import type { Route } from './+types/dashboard-keys'
 
@@ -54,8 +54,17 @@ export async function action(args: Route.ActionArgs) {
   const parsed = CreateSchema.safeParse({ name: form.get('name') })
   if (!parsed.success)
     return data({ created: null, error: parsed.error.issues[0]?.message ?? 'Invalid name.' }, { status: 400 })
-  const { key, summary } = await createApiKey(services.db, { accountId: account.id, name: parsed.data.name })
-  return { created: { key, name: summary.name }, error: null }
+  try {
+    const { key, summary } = await createAccountApiKey(services.db, {
+      accountId: account.id,
+      name: parsed.data.name,
+      maxActive: services.config.API_KEYS_PER_ACCOUNT,
+    })
+    return { created: { key, name: summary.name }, error: null }
+  } catch (error) {
+    if (!(error instanceof KeyLimitError)) throw error
+    return data({ created: null, error: error.message }, { status: 409 })
+  }
 }
 
 function when(iso: string | null): string {

@@ -14,8 +14,8 @@ import {
 import { readFormData } from '#app/form-data.server.ts'
 import { refuseUnqueuedRun } from '#app/run-not-queued.server.ts'
 import { requireAccount } from '#app/session.server.ts'
-import { BriefSchema } from '#server/research/brief.ts'
-import { startRun } from '#server/research/start-run.ts'
+import { startAdmittedRun } from '#server/research/admission.ts'
+import { ClientBriefSchema } from '#server/research/brief.ts'
 import type { Route } from './+types/dashboard'
 
 export function meta(_: Route.MetaArgs) {
@@ -32,24 +32,37 @@ export async function action(args: Route.ActionArgs) {
   const account = await requireAccount(args)
   const services = args.context.get(servicesContext)
   const { values, input } = readBriefForm(await readFormData(args.request))
-  const parsed = BriefSchema.safeParse(input)
+  const parsed = ClientBriefSchema.safeParse(input)
   if (!parsed.success) {
     return data({ values, errors: briefFormErrors(parsed.error.issues), limit: null }, { status: 400 })
   }
-  // Checked after validation, so fixing a typo in the form does not spend a run.
-  const decision = await services.limits.runs.check(args.context.get(requestInfoContext).ip)
-  if (!decision.allowed) {
+  // Admitted after validation, so fixing a typo in the form does not spend a run.
+  const outcome = await startAdmittedRun(services, {
+    requester: {
+      kind: 'member',
+      address: args.context.get(requestInfoContext).ip,
+      operator: account.kind === 'local',
+    },
+    brief: parsed.data,
+    accountId: account.id,
+  }).catch(refuseUnqueuedRun)
+  if (!outcome.ok) {
+    // Members may schedule recurring briefs, so a refusal here is a limit.
+    const { refusal } = outcome
+    if (refusal.reason !== 'rate_limited')
+      return data({ values, errors: { form: refusal.message }, limit: null }, { status: 403 })
     return data(
-      { values, errors: {}, limit: runLimitRefusal(decision) },
-      { status: 429, headers: { 'Retry-After': String(Math.max(1, decision.retryAfterSeconds)) } },
+      { values, errors: {}, limit: runLimitRefusal(refusal.decision, refusal.message) },
+      { status: 429, headers: { 'Retry-After': String(Math.max(1, refusal.decision.retryAfterSeconds)) } },
     )
   }
-  const started = await startRun(
-    { db: services.db, jobs: services.jobs, memory: services.memory, deadlines: services.deadlines },
-    account.id,
-    parsed.data,
-  ).catch(refuseUnqueuedRun)
-  return redirect(`/dashboard/runs/${started.runId}`)
+  return redirect(`/dashboard/runs/${outcome.run.runId}`)
+}
+
+/** The action's Retry-After reaches the page that says to wait. */
+export function headers({ actionHeaders }: Route.HeadersArgs) {
+  const retryAfter = actionHeaders.get('Retry-After')
+  return retryAfter ? { 'Retry-After': retryAfter } : {}
 }
 
 export default function Dashboard({ loaderData, actionData }: Route.ComponentProps) {

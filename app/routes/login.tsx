@@ -2,7 +2,7 @@ import { data, Form, redirect, useSearchParams } from 'react-router'
 import { z } from 'zod'
 import { AuthCard } from '#app/components/auth-card.tsx'
 import { Field, FormError, fieldErrors, SubmitButton } from '#app/components/form.tsx'
-import { servicesContext } from '#app/context.ts'
+import { requestInfoContext, servicesContext } from '#app/context.ts'
 import { readFormData } from '#app/form-data.server.ts'
 import { getAccount, safeRedirect, signIn } from '#app/session.server.ts'
 import { authenticateWithPassword } from '#server/auth/accounts.ts'
@@ -27,19 +27,35 @@ export async function action(args: Route.ActionArgs) {
   const email = String(form.get('email') ?? '')
   const parsed = LoginSchema.safeParse({ email: form.get('email'), password: form.get('password') })
   if (!parsed.success) return data({ errors: fieldErrors(parsed.error.issues), email }, { status: 400 })
-  const account = await authenticateWithPassword(
-    args.context.get(servicesContext).db,
-    parsed.data.email,
-    parsed.data.password,
-  )
+  const services = args.context.get(servicesContext)
+  const attempt = await services.logins.login(args.context.get(requestInfoContext).ip, parsed.data.email)
+  if (!attempt.allowed) {
+    return data(
+      { errors: { form: attempt.message }, email },
+      { status: 429, headers: { 'Retry-After': String(attempt.retryAfterSeconds) } },
+    )
+  }
+  let account: Awaited<ReturnType<typeof authenticateWithPassword>>
+  try {
+    account = await authenticateWithPassword(services.db, parsed.data.email, parsed.data.password)
+  } finally {
+    await attempt.done({ succeeded: account !== undefined })
+  }
   if (!account)
     return data({ errors: { form: 'That email and password do not match an account.' }, email }, { status: 401 })
   return signIn(args, account.id, safeRedirect(form.get('redirectTo')))
 }
 
+/** The action's Retry-After reaches the page that says to wait. */
+export function headers({ actionHeaders }: Route.HeadersArgs) {
+  const retryAfter = actionHeaders.get('Retry-After')
+  return retryAfter ? { 'Retry-After': retryAfter } : {}
+}
+
 export default function Login({ actionData }: Route.ComponentProps) {
   const [searchParams] = useSearchParams()
   const errors: Record<string, string | undefined> = actionData?.errors ?? {}
+  const signedUp = searchParams.get('signup') === 'done'
   return (
     <AuthCard
       title="Log in to Sextant"
@@ -54,6 +70,15 @@ export default function Login({ actionData }: Route.ComponentProps) {
     >
       <Form method="post" className="flex flex-col gap-4" noValidate>
         <input type="hidden" name="redirectTo" value={searchParams.get('redirectTo') ?? '/dashboard'} />
+        {signedUp && !errors.form ? (
+          <p
+            role="status"
+            className="rounded-md border border-emerald-200 bg-emerald-50 px-3 py-2 text-sm text-emerald-900"
+          >
+            If that email was new, your account is ready: log in with it. If it already had an account, log in with that
+            account's password; nothing about it has changed.
+          </p>
+        ) : null}
         <FormError message={errors.form} />
         <Field
           label="Email"

@@ -2,9 +2,9 @@ import { data, Form, redirect } from 'react-router'
 import { z } from 'zod'
 import { AuthCard } from '#app/components/auth-card.tsx'
 import { Field, FormError, fieldErrors, SubmitButton } from '#app/components/form.tsx'
-import { servicesContext } from '#app/context.ts'
+import { requestInfoContext, servicesContext } from '#app/context.ts'
 import { readFormData } from '#app/form-data.server.ts'
-import { getAccount, safeRedirect, signIn } from '#app/session.server.ts'
+import { getAccount, safeRedirect } from '#app/session.server.ts'
 import { createAccount, EmailTakenError } from '#server/auth/accounts.ts'
 import type { Route } from './+types/signup'
 
@@ -22,21 +22,40 @@ export async function loader(args: Route.LoaderArgs) {
   return null
 }
 
+/**
+ * The same answer whether or not the email already has an account, so sign-up cannot be used to
+ * find out who has one: "if it was new, log in; otherwise log in with your password". Both paths
+ * hash the password and try the insert, so they take the same time too. The owner of an existing
+ * account loses nothing: their account and password are untouched.
+ */
 export async function action(args: Route.ActionArgs) {
   const form = await readFormData(args.request)
   const parsed = SignupSchema.safeParse({ email: form.get('email'), password: form.get('password') })
   const email = String(form.get('email') ?? '')
   if (!parsed.success) return data({ errors: fieldErrors(parsed.error.issues), email }, { status: 400 })
-  try {
-    const account = await createAccount(args.context.get(servicesContext).db, parsed.data)
-    return signIn(args, account.id, safeRedirect(form.get('redirectTo')))
-  } catch (error) {
-    if (!(error instanceof EmailTakenError)) throw error
+  const services = args.context.get(servicesContext)
+  const attempt = await services.logins.signup(args.context.get(requestInfoContext).ip)
+  if (!attempt.allowed) {
     return data(
-      { errors: { email: 'An account with this email already exists. Log in instead.' }, email },
-      { status: 409 },
+      { errors: { form: attempt.message }, email },
+      { status: 429, headers: { 'Retry-After': String(attempt.retryAfterSeconds) } },
     )
   }
+  try {
+    await createAccount(services.db, parsed.data)
+  } catch (error) {
+    if (!(error instanceof EmailTakenError)) throw error
+  } finally {
+    await attempt.done()
+  }
+  const next = new URLSearchParams({ signup: 'done', redirectTo: safeRedirect(form.get('redirectTo')) })
+  return redirect(`/login?${next}`)
+}
+
+/** The action's Retry-After reaches the page that says to wait. */
+export function headers({ actionHeaders }: Route.HeadersArgs) {
+  const retryAfter = actionHeaders.get('Retry-After')
+  return retryAfter ? { 'Retry-After': retryAfter } : {}
 }
 
 export default function Signup({ actionData }: Route.ComponentProps) {

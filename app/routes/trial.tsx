@@ -7,11 +7,11 @@ import { TrialRunList } from '#app/components/trial-run-list.tsx'
 import { servicesContext } from '#app/context.ts'
 import { readFormData } from '#app/form-data.server.ts'
 import { refuseUnqueuedRun } from '#app/run-not-queued.server.ts'
-import { checkTrialLimits, ensureTrialAccount, getTrialAccountId } from '#app/trial.server.ts'
+import { ensureTrialAccount, getTrialAccountId, trialClientIp, trialRefusalMessage } from '#app/trial.server.ts'
 import { readRunEvents } from '#server/events/run-events.ts'
+import { startAdmittedRun } from '#server/research/admission.ts'
 import { BriefSchema } from '#server/research/brief.ts'
 import { getRun, listRuns, viewRun } from '#server/research/runs.ts'
-import { startRun } from '#server/research/start-run.ts'
 import type { Route } from './+types/trial'
 
 export function meta(_: Route.MetaArgs) {
@@ -77,12 +77,22 @@ export async function action(args: Route.ActionArgs) {
   })
   if (!parsed.success) return data({ errors: fieldErrors(parsed.error.issues), values }, { status: 400 })
 
-  // Limits before the account: a refused address cannot mint trial accounts either.
-  const limitMessage = await checkTrialLimits(args)
-  if (limitMessage) return data({ errors: {}, values, limitMessage }, { status: 429 })
-
-  const { accountId, setCookie } = await ensureTrialAccount(args)
-  const { runId } = await startRun(args.context.get(servicesContext), accountId, parsed.data).catch(refuseUnqueuedRun)
+  // Admitted before the account is made: a refused address cannot mint trial accounts either.
+  let setCookie: string | undefined
+  const outcome = await startAdmittedRun(args.context.get(servicesContext), {
+    requester: { kind: 'visitor', address: trialClientIp(args) },
+    brief: parsed.data,
+    accountId: async () => {
+      const trial = await ensureTrialAccount(args)
+      setCookie = trial.setCookie
+      return trial.accountId
+    },
+  }).catch(refuseUnqueuedRun)
+  if (!outcome.ok) {
+    const status = outcome.refusal.reason === 'rate_limited' ? 429 : 403
+    return data({ errors: {}, values, limitMessage: trialRefusalMessage(outcome.refusal) }, { status })
+  }
+  const { runId } = outcome.run
   return redirect(`/trial?run=${runId}`, setCookie ? { headers: { 'Set-Cookie': setCookie } } : undefined)
 }
 

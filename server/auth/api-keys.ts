@@ -1,8 +1,10 @@
 // API keys look like sx_<prefix>_<secret>. The prefix is stored in the clear to find the key; the
 // secret only as an argon2id hash. The full key is shown once, when created.
+import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible'
 import type { Db } from '#db/database.ts'
 import { hashSecret, randomString, sha256, verifySecret } from '#server/auth/secrets.ts'
 import { announceStreamsEnded, streamPrincipal } from '#server/auth/stream-principals.ts'
+import { createInFlightGate } from '#server/limits/in-flight.ts'
 
 export type ApiKeyKind = 'standard' | 'demo'
 
@@ -59,6 +61,40 @@ export async function createApiKey(
   return { key, summary: toSummary(row) }
 }
 
+/** The account already has as many active keys as it may. */
+export class KeyLimitError extends Error {
+  readonly limit: number
+  constructor(limit: number) {
+    super(
+      `An account can have at most ${limit} active API keys. Revoke one you no longer use, then create the new one.`,
+    )
+    this.name = 'KeyLimitError'
+    this.limit = limit
+  }
+}
+
+/**
+ * A new key for an account that has fewer than `maxActive` active keys (KeyLimitError otherwise).
+ * Each key has its own MCP allowance, so keys must not be free to mint without end. The account row
+ * is locked while counting, so concurrent requests cannot both take the last place.
+ */
+export async function createAccountApiKey(
+  db: Db,
+  input: { accountId: string; name: string; maxActive: number },
+): Promise<{ key: string; summary: ApiKeySummary }> {
+  return db.transaction().execute(async (trx) => {
+    await trx.selectFrom('accounts').select('id').where('id', '=', input.accountId).forUpdate().execute()
+    const { active } = await trx
+      .selectFrom('api_keys')
+      .select((eb) => eb.fn.countAll<number>().as('active'))
+      .where('account_id', '=', input.accountId)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirstOrThrow()
+    if (Number(active) >= input.maxActive) throw new KeyLimitError(input.maxActive)
+    return createApiKey(trx, { accountId: input.accountId, name: input.name })
+  })
+}
+
 function toSummary(row: {
   id: string
   prefix: string
@@ -111,23 +147,58 @@ export async function revokeApiKey(db: Db, prefix: string, accountId?: string): 
  * the key), so this only bounds a process that missed the announcement.
  */
 export const KEY_CACHE_TTL_MS = 10_000
+/** argon2 verifications one client address may have running at once; more are refused at once. */
+export const KEY_CHECKS_IN_FLIGHT_PER_CLIENT = 2
+
+/** A client address has used its share of argon2 verifications: answer 429, do no work. */
+export class KeyCheckBudgetError extends Error {
+  readonly retryAfterSeconds: number
+  constructor(retryAfterSeconds: number) {
+    super('Too many API key verifications from this address; try again shortly.')
+    this.name = 'KeyCheckBudgetError'
+    this.retryAfterSeconds = retryAfterSeconds
+  }
+}
 
 export type ApiKeyVerifier = {
-  /** The principal for a presented key, or undefined for a malformed, unknown, wrong or revoked key. */
-  verify: (key: string) => Promise<KeyPrincipal | undefined>
+  /**
+   * The principal for a presented key, or undefined for a malformed, unknown, wrong or revoked key.
+   * `client` (the caller's address) pays for verifications that miss the cache (and fail): over its
+   * budget, this throws KeyCheckBudgetError.
+   */
+  verify: (key: string, client?: string) => Promise<KeyPrincipal | undefined>
   /** Drops cached verifications of a prefix (revoked here, or announced as revoked by any process). */
   forget: (prefix: string) => void
 }
 
+type VerifierOptions = {
+  ttlMs?: number
+  maxEntries?: number
+  /** Verifications that miss the cache and fail, per client address per minute. */
+  failuresPerMinute?: number
+  /** The argon2 check; injectable so tests can count real verifications. */
+  verifySecret?: (hash: string, secret: string) => Promise<boolean>
+}
+
 /**
- * Verifies keys, remembering each answer (good or bad) for `ttlMs`, so the hot path pays argon2
- * once per key per TTL and a flood of wrong guesses at one key does not become a flood of argon2.
- * A key revoked elsewhere stops working within `ttlMs`.
+ * Verifies keys, remembering each answer for `ttlMs` so the hot path pays argon2 once per key per
+ * TTL. Concurrent requests with the same uncached key share one verification. Each client address
+ * may run few verifications at once, and only so many that fail per minute (one that succeeds gives
+ * its unit back, so many keys behind one address are not held to it): guessing secrets, each a
+ * different key that no cache holds, cannot queue argon2 work in front of everyone else's requests.
+ * Good and bad answers are cached apart, so a flood of bad keys cannot evict the good ones.
  */
-export function createApiKeyVerifier(db: Db, options: { ttlMs?: number; maxEntries?: number } = {}): ApiKeyVerifier {
+export function createApiKeyVerifier(db: Db, options: VerifierOptions = {}): ApiKeyVerifier {
   const ttlMs = options.ttlMs ?? KEY_CACHE_TTL_MS
   const maxEntries = options.maxEntries ?? 10_000
-  const cache = new Map<string, { principal: KeyPrincipal | undefined; prefix: string; expiresAt: number }>()
+  const checkSecret = options.verifySecret ?? verifySecret
+  const good = new Map<string, { principal: KeyPrincipal; prefix: string; expiresAt: number }>()
+  const bad = new Map<string, { prefix: string; expiresAt: number }>()
+  const inFlight = new Map<string, Promise<KeyPrincipal | undefined>>()
+  const running = createInFlightGate(KEY_CHECKS_IN_FLIGHT_PER_CLIENT)
+  const perMinute = new RateLimiterMemory({ points: options.failuresPerMinute ?? 30, duration: 60 })
+  // Bumped by forget(): a verification that started before a revocation must not cache its answer.
+  let generation = 0
 
   async function lookup(prefix: string, secret: string): Promise<KeyPrincipal | undefined> {
     const row = await db
@@ -135,26 +206,78 @@ export function createApiKeyVerifier(db: Db, options: { ttlMs?: number; maxEntri
       .select(['id', 'account_id', 'prefix', 'kind', 'secret_hash', 'revoked_at'])
       .where('prefix', '=', prefix)
       .executeTakeFirst()
-    if (!row || row.revoked_at !== null || !(await verifySecret(row.secret_hash, secret))) return undefined
+    if (!row || row.revoked_at !== null || !(await checkSecret(row.secret_hash, secret))) return undefined
     await db.updateTable('api_keys').set({ last_used_at: new Date() }).where('id', '=', row.id).execute()
     return { accountId: row.account_id, keyId: row.id, keyPrefix: row.prefix, keyKind: row.kind }
   }
 
+  /** A slot of the client's (taken synchronously, so concurrent requests see it) and a minute's unit. */
+  async function spendBudget(client: string): Promise<() => void> {
+    const release = running.enter(client)
+    if (!release) throw new KeyCheckBudgetError(1)
+    try {
+      await perMinute.consume(client)
+      return release
+    } catch (error) {
+      release()
+      if (error instanceof RateLimiterRes) throw new KeyCheckBudgetError(Math.ceil(error.msBeforeNext / 1000))
+      throw error
+    }
+  }
+
+  function remember<T extends { prefix: string; expiresAt: number }>(cache: Map<string, T>, key: string, entry: T) {
+    cache.delete(key)
+    if (cache.size >= maxEntries) cache.delete(cache.keys().next().value as string) // oldest first
+    cache.set(key, entry)
+  }
+
+  async function verifyUncached(cacheKey: string, prefix: string, secret: string) {
+    const started = generation
+    const principal = await lookup(prefix, secret)
+    if (generation === started) {
+      const expiresAt = Date.now() + ttlMs
+      if (principal) remember(good, cacheKey, { principal, prefix, expiresAt })
+      else remember(bad, cacheKey, { prefix, expiresAt })
+    }
+    return principal
+  }
+
   return {
-    async verify(key) {
+    async verify(key, client = 'unknown') {
       const parsed = parseApiKey(key)
       if (!parsed) return undefined
       const cacheKey = sha256(key)
-      const cached = cache.get(cacheKey)
-      if (cached && cached.expiresAt > Date.now()) return cached.principal
-      const principal = await lookup(parsed.prefix, parsed.secret)
-      cache.delete(cacheKey)
-      if (cache.size >= maxEntries) cache.delete(cache.keys().next().value as string) // oldest first
-      cache.set(cacheKey, { principal, prefix: parsed.prefix, expiresAt: Date.now() + ttlMs })
-      return principal
+      const now = Date.now()
+      const known = good.get(cacheKey)
+      if (known && known.expiresAt > now) return known.principal
+      const refused = bad.get(cacheKey)
+      if (refused && refused.expiresAt > now) return undefined
+      const pending = inFlight.get(cacheKey)
+      if (pending) return pending
+      const release = await spendBudget(client)
+      // Someone else may have started this key while the budget was checked: share theirs.
+      const raced = inFlight.get(cacheKey)
+      if (raced) {
+        release()
+        return raced
+      }
+      const verification = verifyUncached(cacheKey, parsed.prefix, parsed.secret)
+        .then(async (principal) => {
+          if (principal) await perMinute.reward(client)
+          return principal
+        })
+        .finally(() => {
+          inFlight.delete(cacheKey)
+          release()
+        })
+      inFlight.set(cacheKey, verification)
+      return verification
     },
     forget(prefix) {
-      for (const [cacheKey, entry] of cache) if (entry.prefix === prefix) cache.delete(cacheKey)
+      generation += 1
+      for (const cache of [good, bad] as Map<string, { prefix: string }>[]) {
+        for (const [cacheKey, entry] of cache) if (entry.prefix === prefix) cache.delete(cacheKey)
+      }
     },
   }
 }

@@ -1,17 +1,28 @@
 // The request -> principal step of the REST API (and MCP): a bearer API key, or, only under local
-// development auth and only from loopback, no header at all for the local account.
+// development auth, from loopback and to a loopback name, no header at all for the local account.
 import type { NextFunction, Request, RequestHandler, Response } from 'express'
 import type { AppServices } from '#app/context.ts'
-import { isLoopback } from '#server/http/client-ip.ts'
+import { KeyCheckBudgetError } from '#server/auth/api-keys.ts'
+import { type DemoVisitor, demoVisitor } from '#server/auth/demo-visitors.ts'
+import { clientIp, isLoopback, isLoopbackHost } from '#server/http/client-ip.ts'
 import { sendProblem } from '#server/http/problem.ts'
+import { describeWait } from '#server/limits/http.ts'
+import type { Requester } from '#server/research/admission.ts'
 
 export type ApiPrincipal = {
+  /** Whose data the request reads and writes; with the demo key, the visitor account of the address. */
   accountId: string
   via: 'api_key' | 'local_dev'
   keyId?: string
   keyPrefix?: string
   /** Called with the public demo key: work it starts counts against the demo limit. */
   demo: boolean
+  /** With the demo key: the caller's visitor account, written when its first run starts. */
+  visitor?: DemoVisitor
+  /** The client address, as TRUST_PROXY allows. */
+  address: string
+  /** The server's own local account: a refusal may name the setting that changes a limit. */
+  operator: boolean
 }
 
 function unauthorized(res: Response, detail: string, tokenSent: boolean) {
@@ -20,15 +31,29 @@ function unauthorized(res: Response, detail: string, tokenSent: boolean) {
   sendProblem(res, { status: 401, title: 'Unauthorized', detail })
 }
 
+/**
+ * Local development auth: the flag, a loopback socket, and a Host that names loopback. The last
+ * keeps a web page that rebinds its own name to 127.0.0.1 from acting as the local account.
+ */
+function localDevAccount(services: AppServices, req: Request): string | undefined {
+  if (!services.config.LOCAL_DEV_AUTH || !services.localAccountId) return undefined
+  if (!isLoopback(req.socket.remoteAddress) || !isLoopbackHost(req.get('host'))) return undefined
+  return services.localAccountId
+}
+
 export function requireApiPrincipal(services: AppServices): RequestHandler {
   return async (req: Request, res: Response, next: NextFunction) => {
+    const address = clientIp(req, services.config.TRUST_PROXY)
     const header = req.get('authorization')
     if (header === undefined) {
-      if (services.config.LOCAL_DEV_AUTH && services.localAccountId && isLoopback(req.socket.remoteAddress)) {
+      const local = localDevAccount(services, req)
+      if (local) {
         res.locals.principal = {
-          accountId: services.localAccountId,
+          accountId: local,
           via: 'local_dev',
           demo: false,
+          address,
+          operator: true,
         } satisfies ApiPrincipal
         return next()
       }
@@ -40,14 +65,32 @@ export function requireApiPrincipal(services: AppServices): RequestHandler {
     }
     const match = /^Bearer +(\S+)$/i.exec(header.trim())
     if (!match) return unauthorized(res, 'The Authorization header must be "Bearer <API key>".', true)
-    const key = await services.apiKeys.verify(match[1] as string)
+    let key: Awaited<ReturnType<AppServices['apiKeys']['verify']>>
+    try {
+      key = await services.apiKeys.verify(match[1] as string, address)
+    } catch (error) {
+      if (!(error instanceof KeyCheckBudgetError)) throw error
+      res.setHeader('Retry-After', String(error.retryAfterSeconds))
+      return sendProblem(res, {
+        status: 429,
+        title: 'Too Many Requests',
+        type: 'https://sextant.dev/problems/rate-limited',
+        detail: `Too many API keys checked from this address at once or this minute. Try again in ${describeWait(error.retryAfterSeconds)}.`,
+        retryAfterSeconds: error.retryAfterSeconds,
+      })
+    }
     if (!key) return unauthorized(res, 'The API key is not valid: it is unknown, revoked or mistyped.', true)
+    const demo = key.keyKind === 'demo'
+    const visitor = demo ? demoVisitor(address) : undefined
     res.locals.principal = {
-      accountId: key.accountId,
+      accountId: visitor?.accountId ?? key.accountId,
       via: 'api_key',
       keyId: key.keyId,
       keyPrefix: key.keyPrefix,
-      demo: key.keyKind === 'demo',
+      demo,
+      visitor,
+      address,
+      operator: key.accountId === services.localAccountId,
     } satisfies ApiPrincipal
     next()
   }
@@ -57,4 +100,11 @@ export function principalOf(res: Response): ApiPrincipal {
   const principal = res.locals.principal as ApiPrincipal | undefined
   if (!principal) throw new Error('requireApiPrincipal must run before this handler')
   return principal
+}
+
+/** Who is asking to start a run, for admission: a demo key caller is a visitor of its address. */
+export function requesterOf(principal: ApiPrincipal): Requester {
+  return principal.demo
+    ? { kind: 'visitor', address: principal.address }
+    : { kind: 'member', address: principal.address, operator: principal.operator }
 }

@@ -1,6 +1,6 @@
 import type { Request } from 'express'
 import { expect, test } from 'vitest'
-import { clientIp, isLoopback } from '#server/http/client-ip.ts'
+import { clientIp, isLoopback, isLoopbackHost } from '#server/http/client-ip.ts'
 
 function request(remoteAddress: string, headers: Record<string, string> = {}): Request {
   const lower = Object.fromEntries(Object.entries(headers).map(([key, value]) => [key.toLowerCase(), value]))
@@ -26,4 +26,23 @@ test('loopback covers 127/8 and ::1, also IPv4-mapped', () => {
   expect(isLoopback('::1')).toBe(true)
   expect(isLoopback('10.0.0.1')).toBe(false)
   expect(isLoopback(undefined)).toBe(false)
+})
+
+test('a loopback Host is one of the loopback names, with or without a port; anything else is not', () => {
+  for (const host of ['localhost', 'localhost:3000', '127.0.0.1:5173', '[::1]:3000', 'LOCALHOST']) {
+    expect(isLoopbackHost(host), host).toBe(true)
+  }
+  for (const host of [
+    undefined,
+    '',
+    'attacker.test',
+    'attacker.test:3000',
+    'localhost.attacker.test',
+    '127.0.0.1.nip.io',
+    'localhost@attacker.test',
+    'localhost/x',
+    '10.0.0.1',
+  ]) {
+    expect(isLoopbackHost(host), String(host)).toBe(false)
+  }
 })

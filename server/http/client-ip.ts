@@ -13,6 +13,19 @@ export function isLoopback(address: string | undefined): boolean {
   return ip === '::1' || ip.startsWith('127.')
 }
 
+const LOOPBACK_HOSTNAMES = new Set(['localhost', '127.0.0.1', '[::1]'])
+
+/**
+ * Whether a Host header names this machine by a loopback name. A browser tricked by DNS rebinding
+ * sends the attacker's name (attacker.test resolving to 127.0.0.1), so a loopback socket alone
+ * proves nothing about who made the page that sent the request.
+ */
+export function isLoopbackHost(host: string | undefined): boolean {
+  // Only a name and a port: no userinfo, path or other tricks for the URL parser to read around.
+  if (!host || !/^[A-Za-z0-9.:[\]-]+$/.test(host) || !URL.canParse(`http://${host}`)) return false
+  return LOOPBACK_HOSTNAMES.has(new URL(`http://${host}`).hostname)
+}
+
 export function clientIp(req: Request, trustProxy: number): string {
   const socketIp = normalize(req.socket.remoteAddress)
   if (trustProxy === 0) return socketIp

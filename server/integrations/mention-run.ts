@@ -1,15 +1,18 @@
 // A received mention, acted on once: in one transaction the receipt is marked handled, and either a
-// run starts with its "researching" reply queued, or a notice says what was wrong. A retried job finds
+// run starts with its "researching" reply queued, or a notice says what was wrong (a bad brief, or a
+// limit of the workspace, repository or account reached). A retried job finds
 // the receipt handled and does nothing, so a mention never starts two runs.
 import type { Db } from '#db/database.ts'
 import type { WebhookProvider } from '#db/schema.ts'
 import { createDelivery, DELIVER_QUEUE, type Destination } from '#server/integrations/deliveries.ts'
 import { briefFromMention } from '#server/integrations/mention.ts'
 import { claimReceipt } from '#server/integrations/receipts.ts'
+import type { Limits } from '#server/limits/policies.ts'
 import type { Logger } from '#server/logger.ts'
+import { admitRun } from '#server/research/admission.ts'
 import { RESEARCH_QUEUE, type StartRunDeps, startRun } from '#server/research/start-run.ts'
 
-export type MentionDeps = StartRunDeps & { log: Logger }
+export type MentionDeps = StartRunDeps & { log: Logger; limits: Limits }
 
 export async function actOnMention(
   deps: MentionDeps,
@@ -17,43 +20,65 @@ export async function actOnMention(
     provider: WebhookProvider
     deliveryId: string
     destination: Destination
+    /** The workspace or repository the mention came from: mentions are limited per place. */
+    place: string
     findAccount: (db: Db) => Promise<{ accountId: string } | undefined>
     /** What to reply when the workspace or repository is not linked; undefined when no reply is possible. */
     unlinkedNotice: string | undefined
   },
 ): Promise<void> {
-  const outcome = await deps.db.transaction().execute(async (trx): Promise<'started' | 'notice' | 'none'> => {
-    // The mention's words after the app's name (topic and options), kept sealed until now.
-    const claimed = await claimReceipt(trx, deps.memory.ring, input.provider, input.deliveryId)
-    if (!claimed) return 'none'
-    if (claimed.text === null) {
-      // Received before its text was kept on the receipt (an upgrade in between): nothing to act on.
-      deps.log.warn({ provider: input.provider, deliveryId: input.deliveryId }, 'a mention without its text')
-      return 'none'
-    }
-    const notice = (text: string) =>
-      createDelivery(trx, deps.jobs, deps.memory.ring, {
+  // Set once the run is admitted: if the transaction then fails, the quota it took is given back
+  // (the job is retried, and admits again).
+  let release: (() => Promise<void>) | undefined
+  const outcome = await deps.db
+    .transaction()
+    .execute(async (trx): Promise<'started' | 'notice' | 'none'> => {
+      // The mention's words after the app's name (topic and options), kept sealed until now.
+      const claimed = await claimReceipt(trx, deps.memory.ring, input.provider, input.deliveryId)
+      if (!claimed) return 'none'
+      if (claimed.text === null) {
+        // Received before its text was kept on the receipt (an upgrade in between): nothing to act on.
+        deps.log.warn({ provider: input.provider, deliveryId: input.deliveryId }, 'a mention without its text')
+        return 'none'
+      }
+      const notice = (text: string) =>
+        createDelivery(trx, deps.jobs, deps.memory.ring, {
+          ...input.destination,
+          runId: null,
+          kind: 'notice',
+          notice: text,
+        })
+      const account = await input.findAccount(trx)
+      if (!account) {
+        deps.log.warn({ provider: input.provider, destination: input.destination }, 'a mention from an unlinked place')
+        if (!input.unlinkedNotice) return 'none'
+        await notice(input.unlinkedNotice)
+        return 'notice'
+      }
+      const parsed = briefFromMention(claimed.text, input.provider)
+      if (!parsed.ok) {
+        await notice(parsed.message)
+        return 'notice'
+      }
+      const requester = { kind: 'mention', accountId: account.accountId, place: input.place } as const
+      const admission = await admitRun(deps.limits, requester, parsed.brief)
+      if (!admission.ok) {
+        await notice(`Sorry, I cannot start this research now. ${admission.refusal.message}`)
+        return 'notice'
+      }
+      release = admission.release
+      const run = await startRun(deps, account.accountId, parsed.brief, { trx })
+      await createDelivery(trx, deps.jobs, deps.memory.ring, {
         ...input.destination,
-        runId: null,
-        kind: 'notice',
-        notice: text,
+        runId: run.runId,
+        kind: 'started',
       })
-    const account = await input.findAccount(trx)
-    if (!account) {
-      deps.log.warn({ provider: input.provider, destination: input.destination }, 'a mention from an unlinked place')
-      if (!input.unlinkedNotice) return 'none'
-      await notice(input.unlinkedNotice)
-      return 'notice'
-    }
-    const parsed = briefFromMention(claimed.text, input.provider)
-    if (!parsed.ok) {
-      await notice(parsed.message)
-      return 'notice'
-    }
-    const run = await startRun(deps, account.accountId, parsed.brief, { trx })
-    await createDelivery(trx, deps.jobs, deps.memory.ring, { ...input.destination, runId: run.runId, kind: 'started' })
-    return 'started'
-  })
+      return 'started'
+    })
+    .catch(async (error) => {
+      await release?.().catch(() => {})
+      throw error
+    })
   // After commit: woken workers must find the rows.
   if (outcome === 'started') deps.jobs.wake(RESEARCH_QUEUE)
   if (outcome !== 'none') deps.jobs.wake(DELIVER_QUEUE)

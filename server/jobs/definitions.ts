@@ -3,6 +3,7 @@ import type { IntegrationSettings } from '#server/integrations/deliver.ts'
 import { integrationJobs } from '#server/integrations/jobs.ts'
 import { purgeReceipts } from '#server/integrations/receipts.ts'
 import { defineJob, type JobDefinition, type Jobs } from '#server/jobs/boss.ts'
+import type { Limits } from '#server/limits/policies.ts'
 import type { Logger } from '#server/logger.ts'
 import { type MemoryContext, purgeExpiredMemory } from '#server/memory/store.ts'
 import { type EngineDeps, runResearch } from '#server/research/pipeline.ts'
@@ -22,6 +23,8 @@ export type JobDeps = {
   log: Logger
   /** Where Slack and GitHub are, and the links back to this server that messages carry. */
   integrations: IntegrationSettings
+  /** Mentions start runs, within their limits. */
+  limits: Limits
 }
 
 // Cron queues run often; their finished jobs are not worth keeping for long.
@@ -119,6 +122,12 @@ export function createJobDefinitions(deps: JobDeps): JobDefinition<unknown>[] {
         deps.log.info({ purged }, 'purged old webhook receipts')
       },
     }),
-    ...integrationJobs({ ...startRunDeps, ring: deps.memory.ring, log: deps.log, settings: deps.integrations }),
+    ...integrationJobs({
+      ...startRunDeps,
+      limits: deps.limits,
+      ring: deps.memory.ring,
+      log: deps.log,
+      settings: deps.integrations,
+    }),
   ]
 }

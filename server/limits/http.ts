@@ -12,7 +12,8 @@ export function setRateLimitHeaders(res: Response, decision: LimitDecision): voi
   res.append('RateLimit', `${name};r=${decision.remaining};t=${decision.resetSeconds}`)
 }
 
-export function sendRateLimited(res: Response, decision: LimitDecision): void {
+/** `detail` replaces the policy's own sentence and the wait (see limitRefusalMessage). */
+export function sendRateLimited(res: Response, decision: LimitDecision, detail?: string): void {
   const { policy } = decision
   const retryAfterSeconds = Math.max(1, decision.retryAfterSeconds)
   setRateLimitHeaders(res, decision)
@@ -21,13 +22,23 @@ export function sendRateLimited(res: Response, decision: LimitDecision): void {
     status: 429,
     title: 'Too Many Requests',
     type: 'https://sextant.dev/problems/rate-limited',
-    detail: `${policy.description} Try again in ${describeWait(retryAfterSeconds)}.`,
+    detail: detail ?? limitRefusalMessage(decision),
     limit: policy.name,
     quota: policy.limit,
     windowSeconds: policy.windowSeconds,
     retryAfterSeconds,
     resetsAt: new Date(decision.checkedAt.getTime() + retryAfterSeconds * 1000).toISOString(),
   })
+}
+
+/**
+ * "You can start 5 research runs per hour from one address. Try again in 12 minutes." With
+ * `operator` (the caller runs this server), also the setting that changes the limit.
+ */
+export function limitRefusalMessage(decision: LimitDecision, options: { operator?: boolean } = {}): string {
+  const { policy } = decision
+  const wait = `${policy.description} Try again in ${describeWait(Math.max(1, decision.retryAfterSeconds))}.`
+  return options.operator && policy.setting ? `${wait} ${policy.setting} sets this limit on this server.` : wait
 }
 
 /** "45 seconds", "12 minutes", "6 hours": rounded up, so the client is never told to come back too early. */

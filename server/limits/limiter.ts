@@ -12,6 +12,8 @@ export type LimitPolicy = {
   windowSeconds: number
   /** A sentence for people, naming the limit: "You can start 5 research runs per hour from one address." */
   description: string
+  /** The configuration variable that sets `limit`: named to the server's own operator, never to the public. */
+  setting?: string
 }
 
 export type LimitDecision = {
@@ -24,7 +26,14 @@ export type LimitDecision = {
   checkedAt: Date
 }
 
-export type Limiter = { check(subject: string): Promise<LimitDecision> }
+export type Limiter = {
+  check(subject: string): Promise<LimitDecision>
+  /**
+   * Gives back what an allowed check counted, when the work it admitted did not happen after all
+   * (another limit refused, or the start failed): only work that really starts spends a quota.
+   */
+  refund(subject: string, decision: LimitDecision): Promise<void>
+}
 
 type CounterOptions = ConstructorParameters<typeof RateLimiterMemory>[0]
 type Counter = RateLimiterMemory | RLWrapperTimeouts
@@ -92,6 +101,11 @@ export function createLimiter(options: {
         retryAfterSeconds: outcome.allowed ? 0 : Math.max(1, Math.ceil(outcome.retryAfterMs / 1000)),
         checkedAt: new Date(checkedAtMs),
       }
+    },
+    async refund(subject, decision) {
+      if (!decision.allowed) return // a refusal was never counted
+      const { index } = windowPosition(decision.checkedAt.getTime(), policy.windowSeconds)
+      await counter.reward(`${policy.name}:${subject}:${index}`)
     },
   }
 }

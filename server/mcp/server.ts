@@ -5,19 +5,26 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { type CallToolResult, McpError } from '@modelcontextprotocol/sdk/types.js'
 import { z } from 'zod'
 import type { AppServices } from '#app/context.ts'
+import { type DemoVisitor, ensureDemoVisitorAccount } from '#server/auth/demo-visitors.ts'
 import { isFinalEvent } from '#server/events/run-events.ts'
 import { listFrameworks } from '#server/frameworks/index.ts'
 import { FrameworkFilterSchema, FrameworkListSchema } from '#server/frameworks/types.ts'
-import { describeWait } from '#server/limits/http.ts'
 import { compareAccountTopics, exportTopic, getTopicDelta, searchAccountMemory } from '#server/memory/services.ts'
 import { loadTopicMemory, memoryStats } from '#server/memory/store.ts'
 import { TopicSchema } from '#server/memory/topic-schema.ts'
-import { BriefSchema } from '#server/research/brief.ts'
+import { type Requester, startAdmittedRun } from '#server/research/admission.ts'
+import { ClientBriefSchema } from '#server/research/brief.ts'
 import { ReportSchema } from '#server/research/report-schema.ts'
 import { getRun, viewRun } from '#server/research/runs.ts'
-import { RunNotQueuedError, type RunStart, startRun } from '#server/research/start-run.ts'
+import { RunNotQueuedError, type RunStart } from '#server/research/start-run.ts'
 
-export type McpCaller = { accountId: string; demo: boolean; ip: string }
+export type McpCaller = {
+  accountId: string
+  /** Who starts runs, for admission (limits, recurring allowed). */
+  requester: Requester
+  /** With the demo key: the visitor's account, written when its first run starts. */
+  visitor?: DemoVisitor
+}
 
 const VERSION = '0.1.0'
 const MAX_WAIT_MS = 50_000 // below the ~60 s at which MCP clients give up on a tool call
@@ -93,8 +100,8 @@ export function createMcpServer(services: AppServices, caller: McpCaller): McpSe
         'progress is streamed and the call returns when the run ends or after about 50 s, whichever is first. ' +
         'Later runs on the same topic skip pages already read and report what changed.',
       inputSchema: {
-        ...BriefSchema.shape,
-        source: BriefSchema.shape.source.default('mcp'),
+        ...ClientBriefSchema.shape,
+        source: ClientBriefSchema.shape.source.default('mcp'),
         wait: z
           .boolean()
           .default(false)
@@ -109,25 +116,30 @@ export function createMcpServer(services: AppServices, caller: McpCaller): McpSe
       },
     },
     async ({ wait, ...input }, extra) => {
-      const parsed = BriefSchema.safeParse(input)
+      const parsed = ClientBriefSchema.safeParse(input)
       if (!parsed.success) {
         return problem(
           `The brief is not valid: ${parsed.error.issues.map((issue) => `${issue.path.join('.') || 'brief'}: ${issue.message}`).join('; ')}`,
         )
       }
-      const limiters = caller.demo ? [services.limits.demo, services.limits.runs] : [services.limits.runs]
-      for (const limiter of limiters) {
-        const decision = await limiter.check(caller.ip)
-        if (!decision.allowed)
-          return problem(`${decision.policy.description} Try again in ${describeWait(decision.retryAfterSeconds)}.`)
-      }
+      const { visitor } = caller
       let started: RunStart
       try {
-        started = await startRun(
-          { db, jobs: services.jobs, memory, deadlines: services.deadlines },
-          caller.accountId,
-          parsed.data,
+        const outcome = await startAdmittedRun(
+          { db, jobs: services.jobs, memory, deadlines: services.deadlines, limits: services.limits },
+          {
+            requester: caller.requester,
+            brief: parsed.data,
+            accountId: visitor
+              ? async () => {
+                  await ensureDemoVisitorAccount(db, visitor)
+                  return visitor.accountId
+                }
+              : caller.accountId,
+          },
         )
+        if (!outcome.ok) return problem(outcome.refusal.message)
+        started = outcome.run
       } catch (error) {
         if (!(error instanceof RunNotQueuedError)) throw error
         services.log.error({ err: error }, 'a run could not be queued')

@@ -1,60 +1,82 @@
-// The research brief of spec 2.1: one schema for every surface (REST, MCP, Slack, GitHub,
-// dashboard, trial, schedule). Unknown fields are refused, so a typo does not silently fall back
-// to a default.
+// The research brief of spec 2.1: one set of fields for every surface (REST, MCP, Slack, GitHub,
+// dashboard, trial, schedule); API and MCP clients parse with ClientBriefSchema, which keeps the
+// server's own sources to the server. Unknown fields are refused, so a typo does not silently fall
+// back to a default.
 import { z } from 'zod'
 import { findFramework } from '#server/frameworks/index.ts'
 import { TopicSchema } from '#server/memory/topic-schema.ts'
 import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '#server/storable-text.ts'
 
 export const BRIEF_SOURCES = ['api', 'dashboard', 'mcp', 'slack', 'github', 'trial', 'schedule'] as const
+/** What a caller of the API or MCP may say its brief came from; the others are set by Sextant. */
+export const CLIENT_BRIEF_SOURCES = ['api', 'dashboard', 'mcp'] as const
 
-export const BriefSchema = z
+const briefFields = {
+  topic: TopicSchema.describe('The research topic, at most 500 characters.'),
+  objective: z
+    .string()
+    .trim()
+    .min(1)
+    .max(2000)
+    .refine(isStorableText, UNSTORABLE_TEXT_MESSAGE)
+    .optional()
+    .describe('What to learn, or which angle to take.'),
+  focus: z
+    .string()
+    .trim()
+    .min(1)
+    .max(1000)
+    .refine(isStorableText, UNSTORABLE_TEXT_MESSAGE)
+    .optional()
+    .describe('Comma-separated priority areas.'),
+  depth: z
+    .enum(['quick', 'deep'])
+    .default('deep')
+    .describe('quick: about 3 queries, aims for 45 s; deep: about 6 queries and a follow-up round, aims for 90 s.'),
+  timeframe: z.enum(['7d', '30d', '90d', 'all']).default('30d').describe('Only sources published in this window.'),
+  reportStyle: z
+    .enum(['executive', 'bullet', 'memo', 'framework'])
+    .default('executive')
+    .describe('The shape of the report.'),
+  recurring: z.boolean().default(false).describe('When true, the brief runs again every 7 days.'),
+  frameworkId: z
+    .string()
+    .refine((id) => findFramework(id) !== undefined, {
+      error: 'unknown framework: list them with GET /api/frameworks',
+    })
+    .optional()
+    .describe('A research framework to structure the plan and the report, e.g. pestle.'),
+  source: z.enum(BRIEF_SOURCES).default('api').describe('Where the brief came from.'),
+}
+
+function frameworkNeedsId(brief: { reportStyle: string; frameworkId?: string }, context: z.RefinementCtx) {
+  if (brief.reportStyle === 'framework' && !brief.frameworkId) {
+    context.addIssue({
+      code: 'custom',
+      path: ['frameworkId'],
+      message: 'reportStyle "framework" needs a frameworkId: list them with GET /api/frameworks',
+    })
+  }
+}
+
+/** A brief from any surface, as runs and series store it. */
+export const BriefSchema = z.strictObject(briefFields).superRefine(frameworkNeedsId)
+
+/**
+ * A brief as an API or MCP client sends it: `source` may only claim a direct call. Slack, GitHub,
+ * the trial page and the schedule are set by the server, so a client cannot pass for them.
+ */
+export const ClientBriefSchema = z
   .strictObject({
-    topic: TopicSchema.describe('The research topic, at most 500 characters.'),
-    objective: z
-      .string()
-      .trim()
-      .min(1)
-      .max(2000)
-      .refine(isStorableText, UNSTORABLE_TEXT_MESSAGE)
-      .optional()
-      .describe('What to learn, or which angle to take.'),
-    focus: z
-      .string()
-      .trim()
-      .min(1)
-      .max(1000)
-      .refine(isStorableText, UNSTORABLE_TEXT_MESSAGE)
-      .optional()
-      .describe('Comma-separated priority areas.'),
-    depth: z
-      .enum(['quick', 'deep'])
-      .default('deep')
-      .describe('quick: about 3 queries, aims for 45 s; deep: about 6 queries and a follow-up round, aims for 90 s.'),
-    timeframe: z.enum(['7d', '30d', '90d', 'all']).default('30d').describe('Only sources published in this window.'),
-    reportStyle: z
-      .enum(['executive', 'bullet', 'memo', 'framework'])
-      .default('executive')
-      .describe('The shape of the report.'),
-    recurring: z.boolean().default(false).describe('When true, the brief runs again every 7 days.'),
-    frameworkId: z
-      .string()
-      .refine((id) => findFramework(id) !== undefined, {
-        error: 'unknown framework: list them with GET /api/frameworks',
+    ...briefFields,
+    source: z
+      .enum(CLIENT_BRIEF_SOURCES, {
+        error: `source must be one of ${CLIENT_BRIEF_SOURCES.join(', ')}: slack, github, trial and schedule are set by Sextant itself`,
       })
-      .optional()
-      .describe('A research framework to structure the plan and the report, e.g. pestle.'),
-    source: z.enum(BRIEF_SOURCES).default('api').describe('Where the brief came from.'),
+      .default('api')
+      .describe(`Where the brief came from: ${CLIENT_BRIEF_SOURCES.join(', ')}.`),
   })
-  .superRefine((brief, context) => {
-    if (brief.reportStyle === 'framework' && !brief.frameworkId) {
-      context.addIssue({
-        code: 'custom',
-        path: ['frameworkId'],
-        message: 'reportStyle "framework" needs a frameworkId: list them with GET /api/frameworks',
-      })
-    }
-  })
+  .superRefine(frameworkNeedsId)
 
 export type Brief = z.infer<typeof BriefSchema>
 export type BriefInput = z.input<typeof BriefSchema>

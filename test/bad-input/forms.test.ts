@@ -20,7 +20,12 @@ const ids = { runs: [] as string[], series: [] as string[], topics: [] as string
 
 beforeAll(async () => {
   app = await startTestApp({
-    env: { RUN_ROLE: 'web', RATE_LIMIT_RUNS_PER_HOUR: '1000000', RATE_LIMIT_DEMO_PER_DAY: '1000000' },
+    env: {
+      RUN_ROLE: 'web',
+      RATE_LIMIT_RUNS_PER_HOUR: '1000000',
+      RATE_LIMIT_DEMO_PER_DAY: '1000000',
+      RATE_LIMIT_LOGIN_FAILURES_PER_HOUR: '1000000',
+    },
   })
   user = await createTestAccount(app.db)
   const other = await createTestAccount(app.db)

@@ -50,7 +50,12 @@ const runIds: string[] = []
 
 beforeAll(async () => {
   app = await startTestApp({
-    env: { RUN_ROLE: 'web', RATE_LIMIT_RUNS_PER_HOUR: '1000000', RATE_LIMIT_MCP_PER_HOUR: '1000000' },
+    env: {
+      RUN_ROLE: 'web',
+      RATE_LIMIT_RUNS_PER_HOUR: '1000000',
+      RATE_LIMIT_MCP_PER_HOUR: '1000000',
+      RATE_LIMIT_MCP_PER_ACCOUNT_PER_HOUR: '1000000',
+    },
   })
   user = await createTestAccount(app.db)
   const other = await createTestAccount(app.db)

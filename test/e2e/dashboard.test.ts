@@ -72,6 +72,12 @@ test.skipIf(!hasChromium)(
     await page.getByLabel('Email').fill(email)
     await page.getByLabel('Password').fill('a long e2e passphrase')
     await page.getByRole('button', { name: 'Sign up' }).click()
+    // Sign-up answers the same whether or not the email was taken: it sends you to log in.
+    await page.waitForURL(/\/login\?signup=done/)
+    await page.getByText('If that email was new, your account is ready').waitFor()
+    await page.getByLabel('Email').fill(email)
+    await page.getByLabel('Password').fill('a long e2e passphrase')
+    await page.getByRole('button', { name: 'Log in' }).click()
     await page.waitForURL(/\/dashboard$/)
     await page.getByRole('heading', { name: 'New research brief' }).waitFor()
     await screenshot(page, 'dashboard-empty')

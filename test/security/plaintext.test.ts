@@ -102,8 +102,8 @@ test('a whole-database dump after a realistic session holds no secret and none o
   const origin = new URL(app.url).origin
   // Sign up on the page, and make a key there and one through the API.
   const email = `${marker('user')}@example.com`
-  const signup = await postForm(app.url, '/signup', { email, password: PASSWORD, redirectTo: '/dashboard' })
-  const session = sessionCookieFrom(signup)
+  await postForm(app.url, '/signup', { email, password: PASSWORD, redirectTo: '/dashboard' })
+  const session = sessionCookieFrom(await postForm(app.url, '/login', { email, password: PASSWORD }))
   if (!session) throw new Error('no session cookie')
   const keysPage = await postForm(app.url, '/dashboard/keys', { name: 'laptop' }, session)
   const pageKey = /sx_[a-z0-9]{8}_[A-Za-z0-9]{32}/.exec(await keysPage.text())?.[0]

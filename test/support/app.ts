@@ -18,6 +18,8 @@ export async function startTestApp(
     log?: Logger
     /** Run on this database (a restart) instead of a fresh one; it is then not dropped at stop. */
     databaseUrl?: string
+    /** Wraps the argon2 check of API keys (to count verifications). */
+    verifyKeySecret?: (hash: string, secret: string) => Promise<boolean>
   } = {},
 ): Promise<TestApp> {
   const database = options.databaseUrl
@@ -31,7 +33,12 @@ export async function startTestApp(
     MEMORY_ENCRYPTION_KEYS: TEST_MEMORY_KEYS,
     ...options.env,
   })
-  const sextant = await startSextant({ config, log: options.log ?? testLogger(), jobs: options.jobs })
+  const sextant = await startSextant({
+    config,
+    log: options.log ?? testLogger(),
+    jobs: options.jobs,
+    verifyKeySecret: options.verifyKeySecret,
+  })
   const url = sextant.url as string
   return {
     ...sextant,

@@ -3,19 +3,21 @@
 import { type Request, type RequestHandler, type Response, Router } from 'express'
 import { z } from 'zod'
 import type { AppServices } from '#app/context.ts'
+import { ensureDemoVisitorAccount } from '#server/auth/demo-visitors.ts'
 import { streamPrincipal } from '#server/auth/stream-principals.ts'
 import { streamRunEvents } from '#server/events/sse.ts'
 import { methodNotAllowed } from '#server/http/api/method-not-allowed.ts'
 import { parseInput } from '#server/http/api/validation.ts'
-import { principalOf } from '#server/http/api-auth.ts'
+import { principalOf, requesterOf } from '#server/http/api-auth.ts'
 import { idempotent } from '#server/http/idempotency.ts'
-import { limitRunStarts } from '#server/http/limit-guards.ts'
-import { HttpProblem } from '#server/http/problem.ts'
-import { type Brief, BriefSchema } from '#server/research/brief.ts'
+import { HttpProblem, sendProblem } from '#server/http/problem.ts'
+import { sendRateLimited, setRateLimitHeaders } from '#server/limits/http.ts'
+import { type Refusal, startAdmittedRun } from '#server/research/admission.ts'
+import { type Brief, ClientBriefSchema } from '#server/research/brief.ts'
 import { endRun } from '#server/research/run-end.ts'
 import { getRun, listRuns, viewRun } from '#server/research/runs.ts'
 import { recurringInfo } from '#server/research/series.ts'
-import { RunNotQueuedError, startRun } from '#server/research/start-run.ts'
+import { RunNotQueuedError } from '#server/research/start-run.ts'
 import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '#server/storable-text.ts'
 
 export const ListRunsQuerySchema = z.strictObject({
@@ -36,9 +38,21 @@ function runNotFound(runId: string): HttpProblem {
   return new HttpProblem({ status: 404, title: 'Not Found', detail: `You have no run with the id ${runId}.` })
 }
 
+/** A refused start: 403 for what the caller may never do, 429 for a limit reached. */
+export function sendRefusal(res: Response, refusal: Refusal): void {
+  if (refusal.reason === 'rate_limited') sendRateLimited(res, refusal.decision, refusal.message)
+  else sendProblem(res, { status: 403, title: 'Forbidden', detail: refusal.message })
+}
+
 export function briefsRoutes(services: AppServices): Router {
   const router = Router()
-  const deps = { db: services.db, jobs: services.jobs, memory: services.memory, deadlines: services.deadlines }
+  const deps = {
+    db: services.db,
+    jobs: services.jobs,
+    memory: services.memory,
+    deadlines: services.deadlines,
+    limits: services.limits,
+  }
 
   async function ownRun(req: Request, res: Response) {
     const runId = String(req.params.runId)
@@ -47,26 +61,48 @@ export function briefsRoutes(services: AppServices): Router {
     return row
   }
 
-  // Validated before the rate limit, so fixing a typo in a brief does not spend one of the hour's runs.
+  // Validated first, so fixing a typo in a brief spends nothing.
   const validBrief: RequestHandler = (req, res, next) => {
-    res.locals.brief = parseInput(BriefSchema, req.body ?? {})
+    res.locals.brief = parseInput(ClientBriefSchema, req.body ?? {})
     next()
   }
-  router.post('/briefs', validBrief, limitRunStarts(services), idempotent(services.db), async (_req, res) => {
-    const started = await startRun(deps, principalOf(res).accountId, res.locals.brief as Brief).catch(
-      (error: unknown) => {
-        if (!(error instanceof RunNotQueuedError)) throw error
-        services.log.error({ err: error }, 'a run could not be queued')
-        res.set('Retry-After', String(error.retryAfterSeconds))
-        throw new HttpProblem({
-          status: 503,
-          title: 'Service Unavailable',
-          detail: `The run could not be queued, so none was started. Try again in ${error.retryAfterSeconds} seconds.`,
-          retryAfterSeconds: error.retryAfterSeconds,
-        })
-      },
-    )
-    res.status(202).location(`/api/briefs/${started.runId}`).json(started)
+  // A demo visitor's account must exist before an idempotency record can refer to it.
+  const visitorAccount: RequestHandler = async (req, res, next) => {
+    const { visitor } = principalOf(res)
+    if (visitor && req.get('idempotency-key') !== undefined) await ensureDemoVisitorAccount(services.db, visitor)
+    next()
+  }
+  // Admission after the idempotency check: a replayed request answers as before and counts nothing.
+  router.post('/briefs', validBrief, visitorAccount, idempotent(services.db), async (_req, res) => {
+    const principal = principalOf(res)
+    const { visitor } = principal
+    const outcome = await startAdmittedRun(deps, {
+      requester: requesterOf(principal),
+      brief: res.locals.brief as Brief,
+      accountId: visitor
+        ? async () => {
+            await ensureDemoVisitorAccount(services.db, visitor)
+            return visitor.accountId
+          }
+        : principal.accountId,
+    }).catch((error: unknown) => {
+      // The limits it counted were given back; nothing was started.
+      if (!(error instanceof RunNotQueuedError)) throw error
+      services.log.error({ err: error }, 'a run could not be queued')
+      res.set('Retry-After', String(error.retryAfterSeconds))
+      throw new HttpProblem({
+        status: 503,
+        title: 'Service Unavailable',
+        detail: `The run could not be queued, so none was started. Try again in ${error.retryAfterSeconds} seconds.`,
+        retryAfterSeconds: error.retryAfterSeconds,
+      })
+    })
+    if (!outcome.ok) {
+      sendRefusal(res, outcome.refusal)
+      return
+    }
+    for (const decision of outcome.decisions) setRateLimitHeaders(res, decision)
+    res.status(202).location(`/api/briefs/${outcome.run.runId}`).json(outcome.run)
   })
 
   router.get('/briefs', async (req, res) => {

@@ -1,8 +1,15 @@
-// API keys of the calling account: list, create (the key is in this response only), revoke.
+// API keys of the calling account: list, create (the key is in this response only; at most
+// API_KEYS_PER_ACCOUNT active ones), revoke.
 import { Router } from 'express'
 import { z } from 'zod'
 import type { AppServices } from '#app/context.ts'
-import { type ApiKeySummary, createApiKey, listApiKeys, revokeApiKey } from '#server/auth/api-keys.ts'
+import {
+  type ApiKeySummary,
+  createAccountApiKey,
+  KeyLimitError,
+  listApiKeys,
+  revokeApiKey,
+} from '#server/auth/api-keys.ts'
 import { methodNotAllowed } from '#server/http/api/method-not-allowed.ts'
 import { parseInput } from '#server/http/api/validation.ts'
 import { principalOf } from '#server/http/api-auth.ts'
@@ -50,8 +57,14 @@ export function keysRoutes(services: AppServices): Router {
   router.post('/keys', async (req, res) => {
     const accountId = ownAccount(res)
     const { name } = parseInput(CreateKeySchema, req.body)
-    const { key, summary } = await createApiKey(services.db, { accountId, name })
-    res.status(201).json({ key, ...presentKey(summary) })
+    try {
+      const maxActive = services.config.API_KEYS_PER_ACCOUNT
+      const { key, summary } = await createAccountApiKey(services.db, { accountId, name, maxActive })
+      res.status(201).json({ key, ...presentKey(summary) })
+    } catch (error) {
+      if (!(error instanceof KeyLimitError)) throw error
+      throw new HttpProblem({ status: 409, title: 'Conflict', detail: error.message })
+    }
   })
   router.all('/keys', methodNotAllowed(['GET', 'POST']))
 

@@ -3,28 +3,36 @@
 // in the process that opened it, and only the account that opened it may post to it.
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js'
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
-import { type Request, type RequestHandler, type Response, Router } from 'express'
+import { type RequestHandler, type Response, Router } from 'express'
 import type { AppServices } from '#app/context.ts'
 import { streamPrincipal } from '#server/auth/stream-principals.ts'
+import type { Config } from '#server/config.ts'
 import { methodNotAllowed } from '#server/http/api/method-not-allowed.ts'
-import { principalOf } from '#server/http/api-auth.ts'
-import { clientIp } from '#server/http/client-ip.ts'
+import { principalOf, requesterOf } from '#server/http/api-auth.ts'
 import { sendProblem } from '#server/http/problem.ts'
-import { sendRateLimited, setRateLimitHeaders } from '#server/limits/http.ts'
+import { limitRefusalMessage, sendRateLimited, setRateLimitHeaders } from '#server/limits/http.ts'
+import type { LimitDecision, Limiter } from '#server/limits/limiter.ts'
 import { createMcpServer, type McpCaller } from '#server/mcp/server.ts'
 
 export const MCP_MESSAGES_PATH = '/api/mcp/messages'
 
-/** A page on another site must not drive a local MCP server through the browser (DNS rebinding). */
-const sameOriginIfAny: RequestHandler = (req, res, next) => {
-  const origin = req.get('origin')
-  if (!origin) return next()
-  if (URL.canParse(origin) && new URL(origin).host === req.get('host')) return next()
-  sendProblem(res, {
-    status: 403,
-    title: 'Forbidden',
-    detail: `MCP requests from the origin ${origin} are not allowed.`,
-  })
+const LOOPBACK_ORIGIN = /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/
+
+/**
+ * A page on another site must not drive the MCP server through the browser. The Origin is compared
+ * with where this server is reached (PUBLIC_URL, or a loopback name), never with the Host header: a
+ * page that rebinds its own name to 127.0.0.1 chooses the Host too, and it would always match.
+ */
+function allowedOrigins(config: Pick<Config, 'PUBLIC_URL'>): RequestHandler {
+  return (req, res, next) => {
+    const origin = req.get('origin')
+    if (!origin || origin === new URL(config.PUBLIC_URL).origin || LOOPBACK_ORIGIN.test(origin)) return next()
+    sendProblem(res, {
+      status: 403,
+      title: 'Forbidden',
+      detail: `MCP requests from the origin ${origin} are not allowed.`,
+    })
+  }
 }
 
 function toolCalls(body: unknown): number {
@@ -36,27 +44,44 @@ export function mcpRoutes(services: AppServices): Router {
   const router = Router()
   const sessions = new Map<string, { transport: SSEServerTransport; accountId: string }>()
 
-  function caller(req: Request, res: Response): McpCaller {
+  const ourOriginIfAny = allowedOrigins(services.config)
+
+  function caller(res: Response): McpCaller {
     const principal = principalOf(res)
-    return { accountId: principal.accountId, demo: principal.demo, ip: clientIp(req, services.config.TRUST_PROXY) }
+    return { accountId: principal.accountId, requester: requesterOf(principal), visitor: principal.visitor }
   }
 
-  // 120 tool calls per hour per API key (listing tools and the handshake are free).
+  // Tool calls count per API key (spec 8) and per account, all its keys together, so minting keys
+  // does not multiply the allowance. The demo key is one key shared by every visitor: it counts per
+  // visitor account, which is per address. Listing tools and the handshake are free.
   const limitToolCalls: RequestHandler = async (req, res, next) => {
     const calls = toolCalls(req.body)
     if (calls === 0) return next()
     const principal = principalOf(res)
-    const subject = principal.keyId ?? `account:${principal.accountId}`
+    const limits: Array<[Limiter, string]> = []
+    if (principal.keyId && !principal.demo) limits.push([services.limits.mcp, principal.keyId])
+    limits.push([services.limits.mcpAccount, principal.accountId])
     for (let i = 0; i < calls; i++) {
-      const decision = await services.limits.mcp.check(subject)
-      if (!decision.allowed) return sendRateLimited(res, decision)
-      if (i === calls - 1) setRateLimitHeaders(res, decision)
+      const counted: Array<[Limiter, string, LimitDecision]> = []
+      for (const [limiter, subject] of limits) {
+        const decision = await limiter.check(subject)
+        if (!decision.allowed) {
+          await Promise.all(
+            counted.map(([earlier, earlierSubject, earlierDecision]) =>
+              earlier.refund(earlierSubject, earlierDecision),
+            ),
+          )
+          return sendRateLimited(res, decision, limitRefusalMessage(decision, { operator: principal.operator }))
+        }
+        counted.push([limiter, subject, decision])
+        if (i === calls - 1) setRateLimitHeaders(res, decision)
+      }
     }
     next()
   }
 
-  router.post('/mcp', sameOriginIfAny, limitToolCalls, async (req, res) => {
-    const server = createMcpServer(services, caller(req, res))
+  router.post('/mcp', ourOriginIfAny, limitToolCalls, async (req, res) => {
+    const server = createMcpServer(services, caller(res))
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined })
     res.on('close', () => {
       void transport.close()
@@ -68,11 +93,11 @@ export function mcpRoutes(services: AppServices): Router {
   // Stateless: no standalone GET stream and no session to DELETE.
   router.all('/mcp', methodNotAllowed(['POST']))
 
-  router.get('/mcp/sse', sameOriginIfAny, async (req, res) => {
+  router.get('/mcp/sse', ourOriginIfAny, async (_req, res) => {
     // Counted with the key's other event streams, and closed when the key is revoked.
     const signal = services.streams.admit(streamPrincipal.api(principalOf(res)), res)
     const transport = new SSEServerTransport(MCP_MESSAGES_PATH, res)
-    const server = createMcpServer(services, caller(req, res))
+    const server = createMcpServer(services, caller(res))
     sessions.set(transport.sessionId, { transport, accountId: principalOf(res).accountId })
     res.on('close', () => {
       sessions.delete(transport.sessionId)
@@ -85,7 +110,7 @@ export function mcpRoutes(services: AppServices): Router {
   })
   router.all('/mcp/sse', methodNotAllowed(['GET']))
 
-  router.post('/mcp/messages', sameOriginIfAny, async (req, res, next) => {
+  router.post('/mcp/messages', ourOriginIfAny, async (req, res, next) => {
     const session = sessions.get(String(req.query.sessionId ?? ''))
     if (!session || session.accountId !== principalOf(res).accountId) {
       return sendProblem(res, {

@@ -9,7 +9,11 @@ export function meRoutes(services: AppServices): Router {
   const router = Router()
   router.get('/me', async (_req, res) => {
     const principal = principalOf(res)
-    const account = await getAccount(services.db, principal.accountId)
+    // A demo visitor's account row is written with its first run; until then it is still theirs.
+    const { visitor } = principal
+    const account =
+      (await getAccount(services.db, principal.accountId)) ??
+      (visitor ? { id: visitor.accountId, email: visitor.email, kind: 'demo' as const } : undefined)
     res.json({
       account: account && { id: account.id, email: account.email, kind: account.kind },
       auth: { via: principal.via, keyPrefix: principal.keyPrefix ?? null, demo: principal.demo },

@@ -26,7 +26,7 @@ import { projectRoot } from '#server/http/app-build.ts'
 import { BODY_LIMIT_BYTES } from '#server/http/json-body.ts'
 import type { WebhookOutcome } from '#server/integrations/slack/events.ts'
 import type { MemoryStats } from '#server/memory/types.ts'
-import { BriefSchema } from '#server/research/brief.ts'
+import { BriefSchema, ClientBriefSchema } from '#server/research/brief.ts'
 import { ReportSchema } from '#server/research/report-schema.ts'
 import type { Report } from '#server/research/report-types.ts'
 import type { listRuns, RunView } from '#server/research/runs.ts'
@@ -233,7 +233,7 @@ function queryParameters(schema: z.ZodObject) {
 
 export function buildOpenApiDocument(version: string): JsonObject {
   const inputs = z.registry<{ id: string }>()
-  inputs.add(BriefSchema, { id: 'BriefInput' })
+  inputs.add(ClientBriefSchema, { id: 'BriefInput' })
   inputs.add(CreateKeySchema, { id: 'CreateKeyInput' })
   inputs.add(UpdateSeriesSchema, { id: 'UpdateSeriesInput' })
 
@@ -300,6 +300,8 @@ export function buildOpenApiDocument(version: string): JsonObject {
         '`/api` path is 401 before it is 404. Bodies are JSON only and at most',
         `${BODY_LIMIT_BYTES / 1024} KiB. A method a path does not support is 405 with \`Allow\`. Every error is`,
         "`application/problem+json` (RFC 9457); another account's resources answer 404.",
+        'An address that presents many wrong keys (or several unknown keys at once) is answered 429 with',
+        '`Retry-After` for a while, whatever the endpoint.',
       ].join('\n'),
     },
     security: [{ bearerAuth: [] }],
@@ -350,6 +352,9 @@ export function buildOpenApiDocument(version: string): JsonObject {
             '400': badRequest,
             '401': unauthorized,
             '403': forbidden,
+            '409': problem(
+              'The account has as many active API keys as it may (API_KEYS_PER_ACCOUNT); revoke one first.',
+            ),
             ...bodyProblems,
           },
         },
@@ -419,8 +424,13 @@ export function buildOpenApiDocument(version: string): JsonObject {
               },
               content: jsonContent('RunStart'),
             },
-            '400': { ...badRequest, description: 'The brief, or the Idempotency-Key, is not valid.' },
+            '400': {
+              ...badRequest,
+              description:
+                'The brief, or the Idempotency-Key, is not valid. `source` may be `api`, `dashboard` or `mcp`; the other sources are set by Sextant.',
+            },
             '401': unauthorized,
+            '403': problem('The demo key cannot start a recurring brief.'),
             '409': problem('A request with this Idempotency-Key is still being processed; retry shortly.', {
               'Retry-After': ref('headers', 'Retry-After'),
             }),

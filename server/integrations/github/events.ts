@@ -63,6 +63,7 @@ export async function handleGithubMention(deps: MentionDeps, job: GithubMentionJ
     provider: 'github',
     deliveryId: job.deliveryId,
     destination: { channel: 'github', target: { repo: job.repo, issueNumber: job.issueNumber } },
+    place: `github:${job.repo.toLowerCase()}`,
     findAccount: (db) => findGithubRepository(db, job.repo),
     unlinkedNotice:
       'This repository is not linked to a Sextant account, so I cannot research for it. ' +

@@ -79,6 +79,7 @@ export async function handleSlackMention(deps: MentionDeps, job: SlackMentionJob
     provider: 'slack',
     deliveryId: job.eventId,
     destination: { channel: 'slack', target: { teamId: job.teamId, channel: job.channel, threadTs: job.threadTs } },
+    place: `slack:${job.teamId}`,
     findAccount: (db) => findSlackWorkspace(db, job.teamId),
     // Without a linked workspace there is no bot token to answer with.
     unlinkedNotice: undefined,

@@ -1,0 +1,97 @@
+// Whether a new run may start, for every surface that starts one (REST, MCP, the dashboard, the
+// trial page, Slack and GitHub mentions): which limits apply to whom, and whether the brief may be
+// recurring. A quota is spent only by a run that really starts: a refusal by a later limit, or a
+// start that fails, gives back what the earlier limits counted.
+import type { Db } from '#db/database.ts'
+import { limitRefusalMessage } from '#server/limits/http.ts'
+import type { LimitDecision, Limiter } from '#server/limits/limiter.ts'
+import type { Limits } from '#server/limits/policies.ts'
+import type { Brief } from '#server/research/brief.ts'
+import { type RunStart, type StartRunDeps, startRun } from '#server/research/start-run.ts'
+
+export type Requester =
+  /** An account's own API key, dashboard session or local development auth, from `address`. */
+  | {
+      kind: 'member'
+      address: string
+      /** The server's own local account: a refusal names the setting that changes the limit. */
+      operator?: boolean
+    }
+  /** The public demo key or the trial page: a daily budget per address, and no recurring briefs. */
+  | { kind: 'visitor'; address: string }
+  /** A Slack or GitHub mention for a linked account; `place` is the workspace or repository. */
+  | { kind: 'mention'; accountId: string; place: string }
+
+export type Refusal =
+  | { reason: 'recurring'; message: string }
+  | { reason: 'rate_limited'; decision: LimitDecision; message: string }
+
+export type Admission =
+  | { ok: true; decisions: LimitDecision[]; release: () => Promise<void> }
+  | { ok: false; refusal: Refusal }
+
+export const RECURRING_NEEDS_ACCOUNT =
+  'Recurring briefs need an account of your own: the demo key and the trial start single runs only. Sign up to schedule one.'
+
+function limitsFor(limits: Limits, requester: Requester): Array<[Limiter, string]> {
+  switch (requester.kind) {
+    case 'member':
+      return [[limits.runs, requester.address]]
+    case 'visitor':
+      return [
+        [limits.demo, requester.address],
+        [limits.runs, requester.address],
+      ]
+    case 'mention':
+      return [
+        [limits.mentions, requester.place],
+        [limits.mentionsAccount, requester.accountId],
+      ]
+  }
+}
+
+/** Decides, and counts against each limit; call `release` if the run then does not start. */
+export async function admitRun(limits: Limits, requester: Requester, brief: Brief): Promise<Admission> {
+  if (requester.kind === 'visitor' && brief.recurring) {
+    return { ok: false, refusal: { reason: 'recurring', message: RECURRING_NEEDS_ACCOUNT } }
+  }
+  const counted: Array<{ limiter: Limiter; subject: string; decision: LimitDecision }> = []
+  const release = async () => {
+    await Promise.all(counted.map(({ limiter, subject, decision }) => limiter.refund(subject, decision)))
+  }
+  for (const [limiter, subject] of limitsFor(limits, requester)) {
+    const decision = await limiter.check(subject)
+    if (!decision.allowed) {
+      await release()
+      const operator = requester.kind === 'member' && requester.operator === true
+      return {
+        ok: false,
+        refusal: { reason: 'rate_limited', decision, message: limitRefusalMessage(decision, { operator }) },
+      }
+    }
+    counted.push({ limiter, subject, decision })
+  }
+  return { ok: true, decisions: counted.map(({ decision }) => decision), release }
+}
+
+export type AdmittedStart = { ok: true; run: RunStart; decisions: LimitDecision[] } | { ok: false; refusal: Refusal }
+
+/**
+ * Admits and starts a run. `accountId` may be a function: a visitor's account is then made only
+ * once the run is admitted, so a refused visitor leaves nothing behind.
+ */
+export async function startAdmittedRun(
+  deps: StartRunDeps & { limits: Limits },
+  input: { requester: Requester; brief: Brief; accountId: string | (() => Promise<string>); trx?: Db },
+): Promise<AdmittedStart> {
+  const admission = await admitRun(deps.limits, input.requester, input.brief)
+  if (!admission.ok) return admission
+  try {
+    const accountId = typeof input.accountId === 'string' ? input.accountId : await input.accountId()
+    const run = await startRun(deps, accountId, input.brief, { trx: input.trx })
+    return { ok: true, run, decisions: admission.decisions }
+  } catch (error) {
+    await admission.release().catch(() => {})
+    throw error
+  }
+}
