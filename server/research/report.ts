@@ -5,6 +5,7 @@ import { wordTokens } from '#server/memory/search.ts'
 import { topicKey } from '#server/memory/topic-key.ts'
 import type { FrameworkLens, ReportStyle, SourceForSynthesis, Synthesis } from '#server/providers/types.ts'
 import type { Report, ReportDelta, ReportSource } from '#server/research/report-types.ts'
+import { sanitizeMarkdown } from '#server/text/markdown-links.ts'
 
 export type BuildReportInput = {
   synthesis: Synthesis
@@ -106,14 +107,16 @@ export function buildReport(input: BuildReportInput): Report {
   const renumbered = new Map(order.map((id, index) => [id, index + 1]))
   const toNew = (id: number) => renumbered.get(id)
 
+  // (c) Pages and models (and the topic) write text, never links: a link in a report could only be
+  // one a page planted. The sources list carries the links.
   const delta: ReportDelta = {
     baseline: input.baseline,
     since,
     newFindings: newFindings.map((finding) => ({
-      text: finding.text,
+      text: sanitizeMarkdown(finding.text),
       sources: finding.sourceIds.flatMap((id) => toNew(id) ?? []),
     })),
-    summary: rewriteCitations(deltaSummary, toNew).trim(),
+    summary: sanitizeMarkdown(rewriteCitations(deltaSummary, toNew).trim()),
   }
   const sources: ReportSource[] = order.map((id, index) => {
     const source = sourcesById.get(id) as SourceForSynthesis
@@ -126,7 +129,7 @@ export function buildReport(input: BuildReportInput): Report {
     }
   })
   return {
-    summary: rewriteCitations(summary, toNew).trim(),
+    summary: sanitizeMarkdown(rewriteCitations(summary, toNew).trim()),
     delta,
     sources,
     generatedWith: input.generatedWith,

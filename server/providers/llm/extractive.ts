@@ -11,6 +11,7 @@ import {
   sameFinding,
   themeWords,
 } from '#server/research/report.ts'
+import { sanitizeMarkdown } from '#server/text/markdown-links.ts'
 
 // A fixed locale so sentence breaks do not depend on the host's default.
 const sentenceSegmenter = new Intl.Segmenter('en', { granularity: 'sentence' })
@@ -39,7 +40,6 @@ const TABLE_ROW = /^\|/u
 const LIST_MARKER = /^(?:[-*+•·]|\d{1,3}[.)])\s+/u
 const QUOTE_MARKER = /^(?:>\s?)+/u
 const IMAGE = /!\[[^\]]*\]\([^)]*\)/gu
-const LINK = /\[([^\]]*)\]\([^)]*\)/gu
 const EMPHASIS = /\*\*|__|`/gu
 // A sentence opens with a capital, a digit, a currency sign or a quote, or with a letter of a script
 // that has no case (Chinese, Arabic, Hebrew...); it closes with terminal punctuation, maybe followed
@@ -176,8 +176,9 @@ function sentenceCandidates(sources: SynthesisInput['sources']): Candidate[] {
  * text's longest (a title without `#`) stand as paragraphs of their own.
  */
 export function proseParagraphs(text: string): string[] {
-  // Links keep their text; footnotes go before segmenting, or ICU breaks inside "2026.[3] The".
-  const lines = withoutFrontMatter(text.replace(IMAGE, '').replace(LINK, '$1').replace(FOOTNOTE, ''))
+  // Links keep their text (nested ones too: sanitizeMarkdown works to a fixed point); footnotes go
+  // before segmenting, or ICU breaks inside "2026.[3] The".
+  const lines = withoutFrontMatter(sanitizeMarkdown(text.replace(IMAGE, '')).replace(FOOTNOTE, ''))
     .split(/\r?\n/)
     .map((line) => line.replace(/\s+/g, ' ').trim())
   const longest = Math.max(0, ...lines.map((line) => line.length))
