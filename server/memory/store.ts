@@ -62,6 +62,8 @@ function openRow(context: MemoryContext, row: MemoryRow): TopicMemory | undefine
     )
     return {
       ...content,
+      // Memory saved before topics were cleaned of bidirectional controls may still hold them.
+      topic: displayTopic(content.topic),
       topicId: row.topic_id,
       runCount: row.run_count,
       urlsIndexed: row.urls_indexed,

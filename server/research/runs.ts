@@ -4,9 +4,10 @@ import { type Selectable, sql, type Updateable } from 'kysely'
 import type { Db } from '#db/database.ts'
 import type { RunStatus, RunsTable } from '#db/schema.ts'
 import { type KeyRing, openJson, sealJson } from '#server/memory/crypto.ts'
-import type { Brief } from '#server/research/brief.ts'
+import { type Brief, displayBrief } from '#server/research/brief.ts'
 import type { Report } from '#server/research/report-types.ts'
 import type { RecurringInfo } from '#server/research/series.ts'
+import { sanitizeMarkdown } from '#server/text/markdown-links.ts'
 
 export type RunError = { code: string; message: string }
 export type RunRow = Selectable<RunsTable>
@@ -100,7 +101,7 @@ const SUMMARY_COLUMNS = [
 function summarizeRun(row: SummaryColumns) {
   return {
     runId: row.id,
-    topic: (row.brief as Brief).topic,
+    topic: displayBrief(row.brief as Brief).topic,
     status: row.status,
     currentStep: row.status === 'running' ? row.current_step : null,
     source: row.source,
@@ -111,11 +112,30 @@ function summarizeRun(row: SummaryColumns) {
 }
 
 export function viewRun(ring: KeyRing, row: RunRow): RunView {
-  const view: RunView = { ...summarizeRun(row), brief: row.brief as Brief }
+  const view: RunView = { ...summarizeRun(row), brief: displayBrief(row.brief as Brief) }
   if (row.status === 'complete' && row.report && row.report_key_id) {
-    view.report = openJson<Report>(ring, { keyId: row.report_key_id, ciphertext: row.report }, reportData(row.id))
+    view.report = viewReport(
+      openJson<Report>(ring, { keyId: row.report_key_id, ciphertext: row.report }, reportData(row.id)),
+    )
   }
   return view
+}
+
+/**
+ * Reports are written without links (buildReport), but ones stored before that was so may hold a
+ * page's links or bidirectional controls: every surface reads reports through here.
+ */
+function viewReport(report: Report): Report {
+  const urls = report.sources.map((source) => source.url)
+  return {
+    ...report,
+    summary: sanitizeMarkdown(report.summary, urls),
+    delta: {
+      ...report.delta,
+      summary: sanitizeMarkdown(report.delta.summary, urls),
+      newFindings: report.delta.newFindings.map((finding) => ({ ...finding, text: sanitizeMarkdown(finding.text) })),
+    },
+  }
 }
 
 export type RunListItem = Omit<RunView, 'report' | 'brief' | 'recurring'> & { depth: string; recurring: boolean }

@@ -6,7 +6,7 @@ import type { Db } from '#db/database.ts'
 import type { SeriesStatus } from '#db/schema.ts'
 import { notifyAccountChanged } from '#server/events/run-events.ts'
 import type { Jobs } from '#server/jobs/boss.ts'
-import type { Brief } from '#server/research/brief.ts'
+import { type Brief, displayBrief } from '#server/research/brief.ts'
 import { UUID } from '#server/research/runs.ts'
 
 export const SERIES_WAKE_QUEUE = 'series.wake'
@@ -165,7 +165,7 @@ type SeriesViewRow = {
 }
 
 function viewSeries(row: SeriesViewRow): SeriesView {
-  const brief = row.brief as Brief
+  const brief = displayBrief(row.brief as Brief)
   return {
     seriesId: row.id,
     topic: brief.topic,
