@@ -132,6 +132,10 @@ test('a page action posted without a readable form (JSON, no body, broken multip
         redirect: 'manual',
       })
       expect(response.status, `${path} ${kind}`).toBe(400)
+      // The page says what happened: a bad request, not a server error.
+      const html = await response.text()
+      expect(html, `${path} ${kind}`).toMatch(/<h1[^>]*>400 Bad Request<\/h1>/)
+      expect(html, `${path} ${kind}`).toContain('<title>400 Bad Request · Sextant</title>')
     }
   }
   expectSameState(await snapshotState(app.db), before, 'unreadable form posts')
