@@ -42,6 +42,9 @@ test('reference definitions, autolinks, bare URLs, www. and e-mail addresses are
     'Go to www[.]evil.test or WWW[.]evil.test/x, ftp[:]//1[.]2[.]3[.]4/y, xhttps[:]//evil[.]test',
   )
   expect(sanitizeMarkdown(SOURCE, ALLOWED)).toBe('https[:]//source[.]example/a')
+  expect(sanitizeMarkdown('<a href="//evil.test">x</a> <img src=//evil.test/p> <!-- c --> 1 < 2')).toBe(
+    '< a href="//evil.test">x< /a> < img src=//evil.test/p> < !-- c --> 1 < 2',
+  )
 })
 
 test('plain prose, citations and formatting are left as they are; bidi controls go', () => {
@@ -72,6 +75,8 @@ const fragment = fc.oneof(
       'mailto:',
       'javascript:alert(1)',
       '<https://evil.test>',
+      '<a href="//evil.test">',
+      '<img src=',
       '[1]',
       '`',
       '*',

@@ -8,9 +8,10 @@
 // - reference definitions ("[x]: url" opening a line) are broken, so no reference link resolves;
 // - autolinks ("<https://...>", "<a@b.c>") lose their angle brackets;
 // - bare URLs, "www." addresses and e-mail domains, which GitHub and Slack link by themselves, are
-//   defanged the way security reports write them: "https[:]//evil[.]test", "www[.]evil.test".
-// Raw HTML is each renderer's business (React escapes it, Slack's mrkdwn escapes "<", the GitHub
-// formatter escapes "<" too). A later change parses markdown once; until then this is the one place.
+//   defanged the way security reports write them: "https[:]//evil[.]test", "www[.]evil.test";
+// - raw HTML tags ("<a href>", "<img src>") get a space after "<", which makes them text to any
+//   markdown renderer (API and MCP clients render reports with renderers we do not know).
+// A later change parses markdown once; until then this is the one place.
 import { stripBidiControls } from '#server/text/bidi.ts'
 
 // Private-use characters: placeholders here (U+E002/U+E003) and in the Slack converter (U+E000,
@@ -33,6 +34,8 @@ const WWW = /(www)\.(\(?)/gi
 const DEFINITION = /^([ \t>*+\-\d.)]*)\[((?:[^[\]\\]|\\[\s\S])*)\]:/gm
 const DEFINITION_NAIVE = /^([ \t>*+\-\d.)]*)\[([^[\]\n]*)\]:/gm
 const EMAIL_DOMAIN = /@([A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)+)/g
+// What opens raw HTML in CommonMark: a tag, a closing tag, a comment, a declaration, an instruction.
+const HTML_START = /<(?=[A-Za-z/!?])/g
 
 type KeptLink = { label: string; url: string }
 
@@ -176,9 +179,10 @@ function breakDefinitions(text: string): string {
   return text.replace(DEFINITION, '$1[$2] :').replace(DEFINITION_NAIVE, '$1[$2] :')
 }
 
-/** Bare URLs, www. addresses and e-mail addresses, written so no renderer links them. */
+/** Bare URLs, www. addresses, e-mail addresses and HTML tags, written so no renderer links them. */
 function defang(text: string): string {
   return text
+    .replace(HTML_START, '< ')
     .replace(URL_AUTHORITY, (_, authority: string) => `[:]//${authority.replace(DOT_IN_HOST, '[.]')}`)
     .replace(WWW, (_, www: string, paren: string) => (paren ? `${www}[.] (` : `${www}[.]`))
     .replace(EMAIL_DOMAIN, (_, domain: string) => `@${domain.replaceAll('.', '[.]')}`)
