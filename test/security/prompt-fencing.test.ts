@@ -130,7 +130,7 @@ test('page and memory text reach the model only inside fences it cannot close', 
     }
     // The second run's prompts carry the first run's finding, from memory, inside <known_facts>.
     if (openai.requests.indexOf(request) >= before) {
-      expect(prompt, `request ${index}`).toMatch(/<known_facts>\n- [^\n]*\(finding\)[^\n]*&lt;\/known_facts&gt;/)
+      expect(prompt, `request ${index}`).toMatch(/<known_facts>\n- [^\n]*\(finding\)[^\n]*&lt; ?\/known_facts&gt;/)
     }
   }
   // The hostile text was there to fence: page text in both syntheses, titles in the follow-up plan, memory in run 2.
