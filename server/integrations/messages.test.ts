@@ -93,7 +93,7 @@ test('failed and cancelled runs say so, with a link', () => {
   )
   expect(failed).toEqual([
     expect.stringMatching(
-      /^:warning: Research on \*Sodium-ion batteries\* failed: Exa is down &lt; sorry&gt; \(<https:.*\|details>\)$/,
+      /^:warning: Research on \*Sodium-ion batteries\* failed: Exa is down &lt;sorry&gt; \(<https:.*\|details>\)$/,
     ),
   ])
   expect(resultMessage('github', run({ status: 'cancelled', report: undefined }), context)[0]).toContain(
@@ -129,5 +129,5 @@ test('a report or topic with nested, reference and raw HTML links carries no lin
     expect(text, channel).toContain('See label and x')
   }
   // GitHub renders raw HTML: it arrives escaped.
-  expect(resultMessage('github', view, context)[0]).toContain('&lt; a href="//evil.test/html">click&lt; /a>')
+  expect(resultMessage('github', view, context)[0]).toContain('&lt; a href="//evil.test/html">click&lt;/a>')
 })

@@ -93,7 +93,7 @@ test('titles and fact text cannot break the document', () => {
   )
   expect(markdown).toContain('# \\# C# tips \\#\n')
   expect(markdown).toContain('1. \\# Not a heading and \\[not\\] (a link) \\*really\\* [1]\n')
-  expect(markdown).toContain('- [1] Report \\[draft\\] \\< v2\\> — <https://a.example/x> (2026-01-05)\n')
+  expect(markdown).toContain('- [1] Report \\[draft\\] \\<v2\\> — <https://a.example/x> (2026-01-05)\n')
 })
 
 test('nested links, bare URLs, addresses and bidi controls in memory link nowhere in the export', () => {

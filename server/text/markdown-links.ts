@@ -9,8 +9,9 @@
 // - autolinks ("<https://...>", "<a@b.c>") lose their angle brackets;
 // - bare URLs, "www." addresses and e-mail domains, which GitHub and Slack link by themselves, are
 //   defanged the way security reports write them: "https[:]//evil[.]test", "www[.]evil.test";
-// - raw HTML tags ("<a href>", "<img src>") get a space after "<", which makes them text to any
-//   markdown renderer (API and MCP clients render reports with renderers we do not know).
+// - raw HTML tags with attributes ("<a href>", "<img src>": how HTML links and loads) get a space
+//   after "<", which makes them text to any markdown renderer (API and MCP clients render reports
+//   with renderers we do not know); "<topic>" and "a<b" stay as they are.
 // A later change parses markdown once; until then this is the one place.
 import { stripBidiControls } from '#server/text/bidi.ts'
 
@@ -34,8 +35,8 @@ const WWW = /(www)\.(\(?)/gi
 const DEFINITION = /^([ \t>*+\-\d.)]*)\[((?:[^[\]\\]|\\[\s\S])*)\]:/gm
 const DEFINITION_NAIVE = /^([ \t>*+\-\d.)]*)\[([^[\]\n]*)\]:/gm
 const EMAIL_DOMAIN = /@([A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)+)/g
-// What opens raw HTML in CommonMark: a tag, a closing tag, a comment, a declaration, an instruction.
-const HTML_START = /<(?=[A-Za-z/!?])/g
+// An HTML tag name followed by what may come before an attribute.
+const HTML_TAG_WITH_ATTRIBUTES = /<(?=[A-Za-z][A-Za-z0-9-]*[\s/])/g
 
 type KeptLink = { label: string; url: string }
 
@@ -182,7 +183,7 @@ function breakDefinitions(text: string): string {
 /** Bare URLs, www. addresses, e-mail addresses and HTML tags, written so no renderer links them. */
 function defang(text: string): string {
   return text
-    .replace(HTML_START, '< ')
+    .replace(HTML_TAG_WITH_ATTRIBUTES, '< ')
     .replace(URL_AUTHORITY, (_, authority: string) => `[:]//${authority.replace(DOT_IN_HOST, '[.]')}`)
     .replace(WWW, (_, www: string, paren: string) => (paren ? `${www}[.] (` : `${www}[.]`))
     .replace(EMAIL_DOMAIN, (_, domain: string) => `@${domain.replaceAll('.', '[.]')}`)

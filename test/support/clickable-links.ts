@@ -6,7 +6,8 @@
 const INLINE_TARGET = /\]\(\s*<?([^)\s>]*)/g
 const ANGLE = /<([A-Za-z][A-Za-z0-9+.-]{1,31}:[^\s<>|]*)(?:\|[^>\n]*)?>/g
 const ANGLE_EMAIL = /<([A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9][^\s<>]*)>/g
-const HTML_ATTRIBUTE = /<[A-Za-z][^>]*?\s(?:href|src|action|formaction)\s*=\s*["']?([^"'\s>]*)/gi
+const HTML_ATTRIBUTE =
+  /<[A-Za-z][A-Za-z0-9-]*[\s/][^>]*?(?<=[\s/"'])(?:href|src|action|formaction)\s*=\s*["']?([^"'\s>]*)/gi
 const BARE_URL = /[A-Za-z0-9+.-]*:\/\/[^\s<>|)\]]*/g
 const WWW = /www\.[^\s<>|)\]]*/gi
 const EMAIL = /[A-Za-z0-9.+_-]*@[A-Za-z0-9_-]+\.[A-Za-z0-9_-][^\s<>|)\]]*/g
