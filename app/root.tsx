@@ -40,13 +40,36 @@ export default function App() {
   return <Outlet />
 }
 
+// Standard reason phrases: React Router's own statusText for a thrown data(..., { status: 400 })
+// says "Internal Server Error", so a 4xx page names its status from here instead.
+const STATUS_TITLES: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Page not found',
+  405: 'Method Not Allowed',
+  409: 'Conflict',
+  413: 'Content Too Large',
+  415: 'Unsupported Media Type',
+  422: 'Unprocessable Content',
+  429: 'Too Many Requests',
+}
+
+function describeError(error: unknown): { title: string; detail: string } {
+  const unexpected = { title: 'Something went wrong', detail: 'An unexpected error occurred. Try again in a moment.' }
+  if (!isRouteErrorResponse(error)) return unexpected
+  if (error.status === 404) return { title: 'Page not found', detail: 'There is nothing at this address.' }
+  const phrase = STATUS_TITLES[error.status] ?? (error.status < 500 ? 'Request refused' : unexpected.title)
+  const detail = typeof error.data === 'string' && error.data ? error.data : unexpected.detail
+  return { title: `${error.status} ${phrase}`, detail }
+}
+
+export const meta: Route.MetaFunction = ({ error }) => [
+  { title: error ? `${describeError(error).title} · Sextant` : 'Sextant' },
+]
+
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  let title = 'Something went wrong'
-  let detail = 'An unexpected error occurred. Try again in a moment.'
-  if (isRouteErrorResponse(error)) {
-    title = error.status === 404 ? 'Page not found' : `${error.status} ${error.statusText}`
-    detail = error.status === 404 ? 'There is nothing at this address.' : String(error.data ?? detail)
-  }
+  const { title, detail } = describeError(error)
   return (
     <AppShell>
       <div className="max-w-xl">

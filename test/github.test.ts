@@ -200,7 +200,8 @@ test('an invalid request and an unlinked repository get a comment saying what to
   await postGithub(invalid.payload)
   const [fix] = await github.waitForComments(REPO, invalid.number, 1)
   expect(fix?.body).toMatch(/^framework: unknown framework/)
-  expect(fix?.body).toContain('Usage: <topic>')
+  // Escaped: GitHub would take a bare <topic> for an HTML tag and show nothing.
+  expect(fix?.body).toContain('Usage: &lt;topic> [depth:quick|deep]')
 
   const unlinked = commentEvent('@sextant research tidal power', { repo: 'someone/else' })
   expect(await (await postGithub(unlinked.payload)).json()).toEqual({ status: 'accepted' })

@@ -83,7 +83,11 @@ for (const transport of ['http', 'sse'] as const) {
       const report1 = await call(client, 'get_run_report', { runId })
       expect(report1.isError).toBe(false)
       expect(report1.structured).toMatchObject({ runId, delta: { baseline: true } })
-      expect((report1.structured.sources as unknown[]).length).toBeGreaterThan(0)
+      const sources = report1.structured.sources as Array<{ n: number; title: string; url: string }>
+      expect(sources.length).toBeGreaterThan(0)
+      // A client that reads only the text still finds what each [n] cites.
+      expect(report1.text).toContain(`${report1.structured.summary}`)
+      for (const source of sources) expect(report1.text).toContain(`[${source.n}] ${source.title} — ${source.url}`)
 
       const memory = await call(client, 'get_topic_memory', { topic: topic.toUpperCase() })
       expect(memory.structured).toMatchObject({ stats: { runCount: 1 } })

@@ -2,8 +2,15 @@ import { renderToStaticMarkup } from 'react-dom/server'
 import { expect, test } from 'vitest'
 import { ReportMarkdown } from '#app/components/report-markdown.tsx'
 
-function render(markdown: string, sourceCount = 3) {
-  return renderToStaticMarkup(<ReportMarkdown markdown={markdown} sourceCount={sourceCount} />)
+const SOURCES = ['https://example.com/a', 'https://example.org/b', 'https://example.net/c']
+
+function render(markdown: string, sourceUrls = SOURCES) {
+  return renderToStaticMarkup(<ReportMarkdown markdown={markdown} sourceUrls={sourceUrls} />)
+}
+
+/** Every href in the markup but the citations' #source-n. */
+function hrefs(html: string): string[] {
+  return [...html.matchAll(/href="([^"#][^"]*)"/g)].map((match) => match[1] as string)
 }
 
 test('headings, lists and paragraphs become their elements, ## under the page headings', () => {
@@ -26,20 +33,41 @@ test('bold, italic, code, hard line breaks and adjacent citations', () => {
   expect(html).toContain('href="#source-2"')
 })
 
-test('only http(s) links are links; a citation past the sources stays text', () => {
-  const html = render('[safe](https://example.com/a) [bad](javascript:void0) [data](data:text/html,x) [9]')
+test("only links to the report's sources are links; a citation past the sources stays text", () => {
+  const html = render(
+    '[safe](https://example.com/a) [bad](javascript:void0) [data](data:text/html,x) [elsewhere](https://example.com/z) [9]',
+  )
   expect(html).toContain('<a href="https://example.com/a" target="_blank" rel="noopener noreferrer"')
-  expect(html).not.toContain('javascript:void0"')
-  expect(html).toContain('[bad](javascript:void0)')
-  expect(html).not.toContain('href="data:')
-  expect(html).not.toContain('#source-9')
-  expect(html).toContain('[9]')
+  expect(hrefs(html)).toEqual(['https://example.com/a'])
+  expect(html).toContain('safe</a> bad data elsewhere [9]')
+})
+
+test('nested and repeated links, reference links and autolinks link nowhere but to a source', () => {
+  const html = render(
+    [
+      '[[label](https://a.test)](https://evil.test/phish)',
+      '[[[x](https://e1.test)](https://e2.test)](https://e3.test)',
+      '[[inner](https://example.com/a)](https://evil.test/outer)',
+      'See [ref][x] <https://evil.test/auto>',
+      '',
+      '[x]: https://evil.test/ref',
+    ].join('\n'),
+  )
+  expect(hrefs(html)).toEqual(['https://example.com/a'])
+  expect(html).not.toMatch(/https?:\/\/(evil|a|e\d)\.test/)
+  expect(html).toContain('<p>label x <a href="https://example.com/a"')
+})
+
+test('bidirectional controls in a report are removed, so nothing renders reversed', () => {
+  const html = render('Totally safe \u202Eexe.txt\u202C file [1]\u2067')
+  expect(html).toContain('Totally safe exe.txt file')
+  expect(html).not.toMatch(/[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]/)
 })
 
 test('HTML in a report is shown as text, never passed through', () => {
   const html = render('<script>alert(1)</script> <img src=x onerror=alert(1)>\n\n# not a heading')
   expect(html).not.toContain('<script>')
   expect(html).not.toContain('<img')
-  expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;')
+  expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt; &lt; img src=x onerror=alert(1)&gt;')
   expect(html).toContain('<p># not a heading</p>')
 })

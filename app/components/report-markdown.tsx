@@ -1,7 +1,9 @@
 // A deliberately small markdown renderer for reports: only what the synthesizers write (## and ###
-// headings, paragraphs, - and 1. lists, **bold**, *italic*, `code`, http(s) links and [n]
-// citations). It builds React elements, so anything else (raw HTML included) stays text.
+// headings, paragraphs, - and 1. lists, **bold**, *italic*, `code`, links to the report's own
+// sources and [n] citations). It builds React elements, so anything else (raw HTML included) stays
+// text; links anywhere else (a page's, a model's, nested or not) are sanitised to text first.
 import type { ReactNode } from 'react'
+import { sanitizeMarkdown } from '#server/text/markdown-links.ts'
 
 type Block =
   | { kind: 'heading'; level: 2 | 3; text: string }
@@ -62,6 +64,8 @@ export function parseBlocks(markdown: string): Block[] {
 type InlineOptions = {
   /** Citations [n] link to #source-n only when source n exists; otherwise they stay text. */
   sourceCount: number
+  /** The only URLs a link may point to: the report's sources. */
+  linkable: ReadonlySet<string>
   /** Inside a link's text: no nested links or citations. */
   inLink?: boolean
 }
@@ -131,7 +135,7 @@ export function renderInline(text: string, options: InlineOptions, keyPrefix = '
         continue
       }
       const link = LINK.exec(rest)
-      const href = link ? safeHref(link[2] ?? '') : undefined
+      const href = link && options.linkable.has(link[2] ?? '') ? safeHref(link[2] ?? '') : undefined
       if (link && href) {
         flush()
         const k = key()
@@ -205,17 +209,18 @@ function paragraphText(lines: string[]): string {
  */
 export function ReportMarkdown({
   markdown,
-  sourceCount,
+  sourceUrls,
   headingLevel = 3,
 }: {
   markdown: string
-  sourceCount: number
+  /** The report's sources in order: [n] cites sourceUrls[n - 1]. */
+  sourceUrls: readonly string[]
   headingLevel?: 2 | 3 | 4
 }) {
-  const options = { sourceCount }
+  const options = { sourceCount: sourceUrls.length, linkable: new Set(sourceUrls) }
   return (
     <div className="flex flex-col gap-3 leading-relaxed text-slate-800">
-      {parseBlocks(markdown).map((block, index) => {
+      {parseBlocks(sanitizeMarkdown(markdown, sourceUrls)).map((block, index) => {
         const key = `b${index}`
         if (block.kind === 'heading') {
           const level = Math.min(6, headingLevel + block.level - 2)

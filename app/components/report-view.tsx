@@ -4,23 +4,24 @@ import { Citation, ReportMarkdown, safeHref } from '#app/components/report-markd
 import type { Report } from '#server/research/report-types.ts'
 
 export function ReportView({ report }: { report: Report }) {
-  const sourceCount = report.sources.length
+  const sourceUrls = report.sources.map((source) => source.url)
   return (
     <div className="flex flex-col gap-6">
       <section aria-labelledby="report-heading" className="rounded-lg border border-slate-200 bg-white p-4 sm:p-6">
         <h2 id="report-heading" className="sr-only">
           Report
         </h2>
-        <ReportMarkdown markdown={report.summary} sourceCount={sourceCount} headingLevel={3} />
+        <ReportMarkdown markdown={report.summary} sourceUrls={sourceUrls} headingLevel={3} />
       </section>
-      <DeltaPanel delta={report.delta} sourceCount={sourceCount} />
+      <DeltaPanel delta={report.delta} sourceUrls={sourceUrls} />
       <SourcesList sources={report.sources} />
       <ReportFooter report={report} />
     </div>
   )
 }
 
-function DeltaPanel({ delta, sourceCount }: { delta: Report['delta']; sourceCount: number }) {
+function DeltaPanel({ delta, sourceUrls }: { delta: Report['delta']; sourceUrls: string[] }) {
+  const sourceCount = sourceUrls.length
   const sinceDate = delta.since?.slice(0, 10)
   return (
     <section aria-labelledby="delta-heading" className="rounded-lg border border-indigo-200 bg-indigo-50/60 p-4 sm:p-6">
@@ -53,7 +54,7 @@ function DeltaPanel({ delta, sourceCount }: { delta: Report['delta']; sourceCoun
         </>
       ) : (
         <div className="mt-2">
-          <ReportMarkdown markdown={delta.summary} sourceCount={sourceCount} />
+          <ReportMarkdown markdown={delta.summary} sourceUrls={sourceUrls} />
         </div>
       )}
     </section>

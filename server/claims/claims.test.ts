@@ -16,6 +16,14 @@ test('a quote is found through changes of spacing, quote marks, dashes and case,
   expect(locateQuote('cells now costs $80/kWh', page)).toBeUndefined()
   expect(locateQuote('', page)).toBeUndefined()
   expect(locateQuote('$80', page)).toBeUndefined()
+  // Pages reach the model with "<" and ">" escaped; a quote that keeps the escapes is still found.
+  expect(locateQuote('if a &lt; b then c &gt; d', preparePage('Rule: if a < b then c > d.'))).toBe(
+    'if a < b then c > d',
+  )
+  // Nested links read as their text, however deep.
+  expect(locateQuote('see label and more', preparePage('see [[label](https://a.test)](https://e.test) and more'))).toBe(
+    'see label and more',
+  )
 })
 
 test('any span of a page is found in it, whatever its spacing and case', () => {

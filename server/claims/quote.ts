@@ -62,7 +62,7 @@ export function isSubstantialQuote(quote: string): boolean {
  * part of the quote.
  */
 export function locateQuote(quote: string, page: PreparedPage): string | undefined {
-  const needle = normalizeForQuote(stripEnclosingQuotes(quote)).text
+  const needle = normalizeForQuote(stripEnclosingQuotes(unescapeFences(quote))).text
   if (needle.length < MIN_QUOTE_CHARACTERS) return undefined
   const index = page.text.indexOf(needle)
   if (index < 0) return undefined
@@ -82,7 +82,13 @@ const EMPHASIS = /\*\*|__|(?<!`)`(?!`)/gu
 
 /** A page's text as a reader sees it: markdown images, link targets, emphasis and footnotes removed. */
 export function renderedText(markdown: string): string {
-  return markdown.replace(IMAGE, '').replace(LINK, '$1').replace(FOOTNOTE, '').replace(EMPHASIS, '')
+  let text = markdown.replace(IMAGE, '')
+  // To a fixed point: "[[label](a)](b)" is "label", not "[label](b)".
+  for (let previous = ''; previous !== text; ) {
+    previous = text
+    text = text.replace(LINK, '$1')
+  }
+  return text.replace(FOOTNOTE, '').replace(EMPHASIS, '')
 }
 
 export type PreparedPage = NormalizedText & { raw: string }
@@ -91,6 +97,11 @@ export type PreparedPage = NormalizedText & { raw: string }
 export function preparePage(text: string): PreparedPage {
   const raw = renderedText(text)
   return { ...normalizeForQuote(raw), raw }
+}
+
+/** Prompts show pages with "<" and ">" escaped (see llm/openai.ts): a quote of them may keep that. */
+function unescapeFences(quote: string): string {
+  return quote.replaceAll('&lt;', '<').replaceAll('&gt;', '>')
 }
 
 function stripEnclosingQuotes(quote: string): string {

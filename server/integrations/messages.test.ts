@@ -3,6 +3,7 @@ import { linkCitations, PART_LIMITS, resultMessage, startedMessage } from '#serv
 import { BriefSchema } from '#server/research/brief.ts'
 import type { Report } from '#server/research/report-types.ts'
 import type { RunView } from '#server/research/runs.ts'
+import { unexpectedTargets } from '#test/support/clickable-links.ts'
 
 const context = { publicUrl: 'https://sextant.example', recurringIntervalSeconds: 7 * 86_400 }
 const sources = [
@@ -96,7 +97,7 @@ test('GitHub: markdown as written, mentions defused, a baseline without a delta 
     context,
   )
   expect(text).toContain('**Research report: Sodium-ion batteries**')
-  expect(text).toContain('Thanks to @\u200boctocat for data [[2](https://b.example/two)]. Mail a@b.example.')
+  expect(text).toContain('Thanks to @\u200boctocat for data [[2](https://b.example/two)]. Mail a@b[.]example.')
   expect(text).not.toContain('What changed')
   expect(text).toContain('1. [One](https://a.example/one) (2026-11-18)')
 })
@@ -124,4 +125,37 @@ test('the "researching" reply describes the brief and links to the run', () => {
       'The report comes here when it is done; <https://sextant.example/dashboard/runs/00000000-0000-4000-8000-000000000001|follow it live>. ' +
       'It runs again every 7 days; each new report is posted here.',
   )
+})
+
+test('a report or topic with nested, reference and raw HTML links carries no link but the sources and the run', () => {
+  const hostile = [
+    'See [[label](https://a.test)](https://evil.test/phish) and [[[x](https://e1.test)](https://e2.test)](https://e3.test) [1].',
+    '[ref][x] <https://evil.test/auto> www.evil.test <a href="//evil.test/html">click</a> [2]',
+    '',
+    '[x]: https://evil.test/ref',
+  ].join('\n')
+  const view = run(
+    { topic: 'Tidal \u202Epower [now](https://evil.test/topic)' },
+    {
+      summary: hostile,
+      delta: {
+        baseline: false,
+        since: null,
+        newFindings: [],
+        updated: [],
+        contradicted: [],
+        confirmed: 0,
+        summary: hostile,
+      },
+    },
+  )
+  const allowed = [...sources.map((source) => source.url), `${context.publicUrl}/dashboard/runs/${view.runId}`]
+  for (const channel of ['slack', 'github'] as const) {
+    const text = [...startedMessage(channel, view, context), ...resultMessage(channel, view, context)].join('\n')
+    expect(unexpectedTargets(text, allowed, channel === 'slack' ? 'mrkdwn' : 'markdown'), channel).toEqual([])
+    expect(text, channel).not.toMatch(/[\u202A-\u202E\u2066-\u2069]/)
+    expect(text, channel).toContain('See label and x')
+  }
+  // GitHub renders raw HTML: it arrives escaped.
+  expect(resultMessage('github', view, context)[0]).toContain('&lt; a href="//evil.test/html">click&lt;/a>')
 })

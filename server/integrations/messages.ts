@@ -1,6 +1,8 @@
 // What Sextant says in a Slack thread or on a pull request: "researching" with a link, the report
 // (split to the platform's limits, citations linked to their sources), a failure, or a notice.
-// Slack gets mrkdwn; GitHub gets its markdown, with @mentions defused so a report pings nobody.
+// Slack gets mrkdwn; GitHub gets its markdown, with @mentions defused so a report pings nobody and
+// "<" escaped so no raw HTML (an <a href>) gets through. Text from pages, models and mentions is
+// sanitised first: the only links in a message are Sextant's own and the run's sources.
 import type { DeliveryChannel } from '#db/schema.ts'
 import { findFramework } from '#server/frameworks/index.ts'
 import { escapeMrkdwn, markdownToMrkdwn, slackLink } from '#server/integrations/slack/mrkdwn.ts'
@@ -8,6 +10,7 @@ import { splitText } from '#server/integrations/split-text.ts'
 import { timeframePhrase } from '#server/research/brief.ts'
 import type { ReportSource } from '#server/research/report-types.ts'
 import type { RunView } from '#server/research/runs.ts'
+import { sanitizeMarkdown } from '#server/text/markdown-links.ts'
 
 /** Slack: a section block holds 3,000 characters, and shorter messages read better in a thread. GitHub: 65,536 per comment. */
 export const PART_LIMITS: Record<DeliveryChannel, number> = { slack: 3000, github: 60_000 }
@@ -23,19 +26,22 @@ type Format = {
 }
 
 const defuseMentions = (text: string) => text.replace(/(^|[^\w`])@(?=[A-Za-z0-9])/g, '$1@\u200b')
+// GitHub renders raw HTML, links included; "&lt;" shows as "<" (in code too, as "&lt;": a fair price).
+const githubText = (text: string) => defuseMentions(text.replaceAll('<', '&lt;'))
 
 const FORMATS: Record<DeliveryChannel, Format> = {
   slack: {
-    bold: (text) => `*${escapeMrkdwn(text).replaceAll('*', '')}*`,
+    bold: (text) => `*${escapeMrkdwn(sanitizeMarkdown(text)).replaceAll('*', '')}*`,
     link: slackLink,
     markdown: markdownToMrkdwn,
-    plain: escapeMrkdwn,
+    plain: (text) => escapeMrkdwn(sanitizeMarkdown(text)),
   },
   github: {
-    bold: (text) => `**${defuseMentions(text).replaceAll('*', '\\*')}**`,
-    link: (url, label) => `[${label.replace(/[[\]]/g, '\\$&')}](${url.replaceAll(')', '%29').replaceAll(' ', '%20')})`,
-    markdown: defuseMentions,
-    plain: defuseMentions,
+    bold: (text) => `**${githubText(sanitizeMarkdown(text)).replaceAll('*', '\\*')}**`,
+    link: (url, label) =>
+      `[${githubText(label).replace(/[[\]]/g, '\\$&')}](${url.replaceAll(')', '%29').replaceAll(' ', '%20')})`,
+    markdown: githubText,
+    plain: (text) => githubText(sanitizeMarkdown(text)),
   },
 }
 
@@ -98,10 +104,12 @@ export function resultMessage(channel: DeliveryChannel, run: RunView, context: M
     return [`Research on ${f.bold(run.topic)} was cancelled (${f.link(runUrl, 'details')}).`]
   }
   const { report } = run
-  const sections = [f.bold(`Research report: ${run.topic}`), f.markdown(linkCitations(report.summary, report.sources))]
+  const urls = report.sources.map((source) => source.url)
+  const body = (markdown: string) => f.markdown(linkCitations(sanitizeMarkdown(markdown, urls), report.sources))
+  const sections = [f.bold(`Research report: ${run.topic}`), body(report.summary)]
   if (!report.delta.baseline) {
     const since = report.delta.since ? ` since ${report.delta.since.slice(0, 10)}` : ''
-    sections.push(f.bold(`What changed${since}`), f.markdown(linkCitations(report.delta.summary, report.sources)))
+    sections.push(f.bold(`What changed${since}`), body(report.delta.summary))
   }
   if (report.sources.length > 0) {
     const list = report.sources.map((source) => {

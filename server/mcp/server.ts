@@ -9,6 +9,7 @@ import { type DemoVisitor, ensureDemoVisitorAccount } from '#server/auth/demo-vi
 import { isFinalEvent } from '#server/events/run-events.ts'
 import { listFrameworks } from '#server/frameworks/index.ts'
 import { FrameworkFilterSchema, FrameworkListSchema } from '#server/frameworks/types.ts'
+import { quoted, sourcesText, withoutControls } from '#server/mcp/tool-text.ts'
 import { compareAccountTopics, exportTopic, getTopicDelta, searchAccountMemory } from '#server/memory/services.ts'
 import { loadTopicMemory, memoryStats } from '#server/memory/store.ts'
 import { TopicSchema } from '#server/memory/topic-schema.ts'
@@ -79,7 +80,9 @@ export function createMcpServer(services: AppServices, caller: McpCaller): McpSe
     return row ? viewRun(memory.ring, row) : undefined
   }
   const noRun = (runId: string) =>
-    problem(`There is no run ${runId} for this API key. Start one with research_brief, or list runs in the dashboard.`)
+    problem(
+      `There is no run ${quoted(runId)} for this API key. Start one with research_brief, or list runs in the dashboard.`,
+    )
   const status = (run: NonNullable<Awaited<ReturnType<typeof ownRun>>>) => ({
     runId: run.runId,
     topic: run.topic,
@@ -118,9 +121,8 @@ export function createMcpServer(services: AppServices, caller: McpCaller): McpSe
     async ({ wait, ...input }, extra) => {
       const parsed = ClientBriefSchema.safeParse(input)
       if (!parsed.success) {
-        return problem(
-          `The brief is not valid: ${parsed.error.issues.map((issue) => `${issue.path.join('.') || 'brief'}: ${issue.message}`).join('; ')}`,
-        )
+        const issues = parsed.error.issues.map((issue) => `${issue.path.join('.') || 'brief'}: ${issue.message}`)
+        return problem(`The brief is not valid: ${withoutControls(issues.join('; '))}`)
       }
       const { visitor } = caller
       let started: RunStart
@@ -227,7 +229,7 @@ export function createMcpServer(services: AppServices, caller: McpCaller): McpSe
       const { summary, delta, sources, integrity, generatedWith } = run.report
       return ok(
         { runId, topic: run.topic, summary, delta, sources, integrity, generatedWith },
-        `${summary}\n\n${delta.summary}`,
+        `${summary}\n\n${delta.summary}\n\n${sourcesText(sources)}`,
       )
     },
   )
@@ -255,7 +257,7 @@ export function createMcpServer(services: AppServices, caller: McpCaller): McpSe
       const stored = await loadTopicMemory(memory, caller.accountId, topic)
       if (!stored)
         return problem(
-          `Sextant has no memory of "${topic}" (or it expired after 30 days). Run research_brief on it first.`,
+          `Sextant has no memory of ${quoted(topic)} (or it expired after 30 days). Run research_brief on it first.`,
         )
       return ok({
         topic: stored.topic,
@@ -290,7 +292,7 @@ export function createMcpServer(services: AppServices, caller: McpCaller): McpSe
     },
     async ({ topic }) => {
       const delta = await getTopicDelta(memory, caller.accountId, topic)
-      if (!delta) return problem(`Sextant has no memory of "${topic}". Run research_brief on it first.`)
+      if (!delta) return problem(`Sextant has no memory of ${quoted(topic)}. Run research_brief on it first.`)
       return ok({
         runId: delta.runId,
         at: delta.at,
@@ -322,9 +324,7 @@ export function createMcpServer(services: AppServices, caller: McpCaller): McpSe
     async ({ topicA, topicB }) => {
       const result = await compareAccountTopics(memory, caller.accountId, topicA, topicB)
       if ('missing' in result)
-        return problem(
-          `No memory for ${result.missing.map((topic) => `"${topic}"`).join(' and ')}. Run research_brief on it first.`,
-        )
+        return problem(`No memory for ${result.missing.map(quoted).join(' and ')}. Run research_brief on it first.`)
       const { comparison } = result
       return ok({
         topics: comparison.topics,
@@ -391,7 +391,7 @@ export function createMcpServer(services: AppServices, caller: McpCaller): McpSe
     },
     async ({ topic }) => {
       const markdown = await exportTopic(memory, caller.accountId, topic)
-      if (!markdown) return problem(`Sextant has no memory of "${topic}". Run research_brief on it first.`)
+      if (!markdown) return problem(`Sextant has no memory of ${quoted(topic)}. Run research_brief on it first.`)
       return ok({ topic, markdown }, markdown)
     },
   )

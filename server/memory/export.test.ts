@@ -2,6 +2,7 @@ import { expect, test } from 'vitest'
 import { exportTopicMarkdown } from '#server/memory/export.ts'
 import { upgradeFact } from '#server/memory/facts.ts'
 import type { Fact, Source, TopicMemory } from '#server/memory/types.ts'
+import { unexpectedTargets } from '#test/support/clickable-links.ts'
 
 const FIRST_SEEN = { runId: 'run-1', at: '2026-11-01T10:00:00.000Z' }
 
@@ -92,8 +93,38 @@ test('titles and fact text cannot break the document', () => {
     }),
   )
   expect(markdown).toContain('# \\# C# tips \\#\n')
-  expect(markdown).toContain('1. \\# Not a heading and \\[not\\](a link) \\*really\\* [1]\n')
+  expect(markdown).toContain('1. \\# Not a heading and \\[not\\] (a link) \\*really\\* [1]\n')
   expect(markdown).toContain('- [1] Report \\[draft\\] \\<v2\\> — <https://a.example/x> (2026-01-05)\n')
+})
+
+test('nested links, bare URLs, addresses and bidi controls in memory link nowhere in the export', () => {
+  const markdown = exportTopicMarkdown(
+    topicMemory({
+      topic: 'Tidal \u202Epower\u202C',
+      facts: [
+        fact(
+          'Output doubled [[label](https://a.test)](https://evil.test/phish) [[[x](https://e1.test)](https://e2.test)](https://e3.test)',
+          ['https://a.example/x'],
+        ),
+        fact('Write to a@evil.test or see www.evil.test and <https://evil.test/auto>', []),
+      ],
+      sources: [source('https://a.example/x', 'Mirror at https://evil.test/mirror')],
+      runs: [
+        {
+          runId: 'r',
+          at: '2026-11-01T10:00:00.000Z',
+          newFacts: 1,
+          newSources: 1,
+          urlsRead: 1,
+          summary: 'https://evil.test/run',
+        },
+      ],
+    }),
+  )
+  expect(unexpectedTargets(markdown, ['https://a.example/x'])).toEqual([])
+  expect(markdown).not.toMatch(/[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]/)
+  expect(markdown).toContain('# Tidal power\n')
+  expect(markdown).toContain('1. Output doubled label x [1]\n')
 })
 
 test('the same memory always exports the same text', () => {

@@ -1,6 +1,7 @@
 // A topic's memory as one readable markdown document (the `export_topic` tool). The same memory
 // always gives the same bytes, so exports can be diffed.
 import type { Source, TopicMemory } from '#server/memory/types.ts'
+import { sanitizeMarkdown } from '#server/text/markdown-links.ts'
 
 /**
  * `# topic`, a stats line, then `## Facts` citing `## Sources` by number as `[1][3]`, and
@@ -69,15 +70,19 @@ function numberSources(memory: TopicMemory): Source[] {
 
 /**
  * Text from the web or an LLM rendered literally on one line: whitespace (newlines included)
- * collapses so it cannot end a list item, inline syntax is backslash-escaped so it cannot form
- * links, emphasis, code or HTML (or fake a citation), and what would open a block at the start of
- * a line (`#`, `>`, `-`, `+`, `1.`) is escaped too. A `#` after a space is escaped because a
- * trailing ` #` would close a heading.
+ * collapses so it cannot end a list item, links are sanitised (bare URLs and addresses, which
+ * viewers link by themselves, defanged; bidi controls gone), inline syntax is backslash-escaped so
+ * it cannot form links, emphasis, code or HTML (or fake a citation), and what would open a block at
+ * the start of a line (`#`, `>`, `-`, `+`, `1.`) is escaped too. A `#` after a space is escaped
+ * because a trailing ` #` would close a heading.
  */
 function escapeInline(text: string): string {
-  return text
-    .replace(/\p{Cc}/gu, ' ')
-    .replace(/\s+/gu, ' ')
+  return sanitizeMarkdown(
+    text
+      .replace(/\p{Cc}/gu, ' ')
+      .replace(/\s+/gu, ' ')
+      .trim(),
+  )
     .trim()
     .replace(/[\\`*_[\]<>~]/g, '\\$&')
     .replace(/(^|\s)#/g, '$1\\#')

@@ -67,6 +67,8 @@ function openRow(context: MemoryContext, row: MemoryRow): TopicMemory | undefine
       ...content,
       // Memory saved before facts were claims reads as claims without quotes (migrated on next save).
       facts: content.facts.map(upgradeFact),
+      // Memory saved before topics were cleaned of bidirectional controls may still hold them.
+      topic: displayTopic(content.topic),
       topicId: row.topic_id,
       runCount: row.run_count,
       urlsIndexed: row.urls_indexed,

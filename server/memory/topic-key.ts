@@ -1,5 +1,6 @@
 // A topic's identity within an account: spellings that differ only in case, width, Unicode
 // composition or spacing name the same topic, while different scripts and words stay distinct.
+import { stripBidiControls } from '#server/text/bidi.ts'
 
 /** `\s` with the `u` flag already covers U+3000 (ideographic space); it is listed so no one has to check. */
 const WHITESPACE_RUN = /[\s\u3000]+/gu
@@ -16,9 +17,12 @@ export function topicKey(topic: string): string {
   return collapseWhitespace(folded)
 }
 
-/** The topic as shown to people: case and compatibility characters kept, only composition and spacing tidied. */
+/**
+ * The topic as shown to people: case and compatibility characters kept, only composition and
+ * spacing tidied, and bidirectional controls (which make it render reversed) removed.
+ */
 export function displayTopic(topic: string): string {
-  return collapseWhitespace(topic.normalize('NFC'))
+  return collapseWhitespace(stripBidiControls(topic).normalize('NFC'))
 }
 
 function collapseWhitespace(text: string): string {

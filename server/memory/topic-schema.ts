@@ -1,11 +1,16 @@
 import { z } from 'zod'
 import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '#server/storable-text.ts'
+import { stripBidiControls } from '#server/text/bidi.ts'
 
 export const TOPIC_MAX_CHARACTERS = 500
 
-/** A research topic as users send it: non-blank, at most 500 characters (code points, not UTF-16 units). */
+/**
+ * A research topic as users send it: non-blank, at most 500 characters (code points, not UTF-16
+ * units), without bidirectional controls (which would make it render reversed on every page).
+ */
 export const TopicSchema = z
   .string({ error: 'topic must be a string' })
+  .overwrite(stripBidiControls)
   .trim()
   .min(1, 'topic is required')
   .refine(

@@ -6,6 +6,7 @@ import { z } from 'zod'
 import { findFramework } from '#server/frameworks/index.ts'
 import { TopicSchema } from '#server/memory/topic-schema.ts'
 import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '#server/storable-text.ts'
+import { stripBidiControls } from '#server/text/bidi.ts'
 
 export const BRIEF_SOURCES = ['api', 'dashboard', 'mcp', 'slack', 'github', 'trial', 'schedule'] as const
 /** What a caller of the API or MCP may say its brief came from; the others are set by Sextant. */
@@ -15,6 +16,7 @@ const briefFields = {
   topic: TopicSchema.describe('The research topic, at most 500 characters.'),
   objective: z
     .string()
+    .overwrite(stripBidiControls)
     .trim()
     .min(1)
     .max(2000)
@@ -23,6 +25,7 @@ const briefFields = {
     .describe('What to learn, or which angle to take.'),
   focus: z
     .string()
+    .overwrite(stripBidiControls)
     .trim()
     .min(1)
     .max(1000)
@@ -80,6 +83,17 @@ export const ClientBriefSchema = z
 
 export type Brief = z.infer<typeof BriefSchema>
 export type BriefInput = z.input<typeof BriefSchema>
+
+/**
+ * A stored brief as it is shown. The schema strips bidirectional controls from what people type;
+ * briefs stored before it did still hold them, so every view of a brief goes through here.
+ */
+export function displayBrief(brief: Brief): Brief {
+  const shown: Brief = { ...brief, topic: stripBidiControls(brief.topic) }
+  if (brief.objective !== undefined) shown.objective = stripBidiControls(brief.objective)
+  if (brief.focus !== undefined) shown.focus = stripBidiControls(brief.focus)
+  return shown
+}
 
 const TIMEFRAME_DAYS = { '7d': 7, '30d': 30, '90d': 90 } as const
 

@@ -128,6 +128,30 @@ test('executive style: headline, key findings with citations, implications', () 
   )
 })
 
+test('links a model writes (nested, reference-style, autolinks, to a source too) are text in the report', () => {
+  const report = buildReport(
+    reportInput(
+      {
+        headline: 'Read [[this](https://a.test)](https://evil.test/phish)',
+        findings: [
+          { text: 'Prices fell, see [[[x](https://e1.test)](https://e2.test)](https://e3.test) [1].', sourceIds: [1] },
+          { text: `Output rose, per [the source](${source(2).url}) and <https://evil.test> [2].`, sourceIds: [2] },
+        ],
+        implications: 'Details [here][1].\n\n[1]: https://evil.test/ref',
+      },
+      { baseline: false, since: '2026-11-01T00:00:00Z', topic: 'Tidal [power](https://evil.test)' },
+    ),
+  )
+  for (const text of [report.summary, report.delta.summary, ...report.delta.newFindings.map((f) => f.text)]) {
+    expect(text).not.toMatch(/\]\(|https?:\/\/|\]:/)
+  }
+  expect(report.summary).toContain('## Read this')
+  expect(report.summary).toContain('- Prices fell, see x. [1]')
+  expect(report.summary).toContain('- Output rose, per the source and https[:]//evil[.]test. [2]')
+  expect(report.summary).toContain('[1] : https[:]//evil[.]test/ref')
+  expect(report.sources.map((entry) => entry.url)).toEqual([source(1).url, source(2).url])
+})
+
 test('bullet style groups findings under the word they share, or one Findings list when few', () => {
   const findings = [
     { text: 'Sodium cells entered production in China.', sourceIds: [1] },

@@ -21,6 +21,8 @@ export type ReportClaim = {
   previous?: PreviousClaim
 }
 
+import { sanitizeMarkdown } from '#server/text/markdown-links.ts'
+
 export type BuildReportInput = {
   synthesis: Pick<Synthesis, 'headline' | 'sections' | 'implications' | 'gaps'>
   /** Verified and classified, in the synthesis's order. */
@@ -114,12 +116,17 @@ export function buildReport(input: BuildReportInput): Report {
   const renumbered = new Map(order.map((id, index) => [id, index + 1]))
   const toNew = (id: number) => renumbered.get(id)
   const finding = (claim: (typeof claims)[number]) => ({
-    text: claim.text,
+    text: sanitizeMarkdown(claim.text),
     quote: claim.quote,
     sources: claim.sourceIds.flatMap((id) => toNew(id) ?? []),
   })
-  const change = (claim: (typeof claims)[number]) => ({ ...finding(claim), previous: claim.previous as PreviousClaim })
+  const change = (claim: (typeof claims)[number]) => {
+    const previous = claim.previous as PreviousClaim
+    return { ...finding(claim), previous: { ...previous, text: sanitizeMarkdown(previous.text) } }
+  }
 
+  // (c) Pages and models (and the topic) write text, never links: a link in a report could only be
+  // one a page planted. The sources list carries the links.
   const delta: ReportDelta = {
     baseline: input.baseline,
     since,
@@ -129,7 +136,7 @@ export function buildReport(input: BuildReportInput): Report {
       .filter((claim) => !input.baseline && claim.class === 'contradicted' && claim.previous)
       .map(change),
     confirmed,
-    summary: rewriteCitations(deltaSummary, toNew).trim(),
+    summary: sanitizeMarkdown(rewriteCitations(deltaSummary, toNew).trim()),
   }
   // Each page shows the words that support the first claim citing it.
   const quoteOf = new Map<number, string>()
@@ -145,7 +152,7 @@ export function buildReport(input: BuildReportInput): Report {
     }
   })
   return {
-    summary: rewriteCitations(summary, toNew).trim(),
+    summary: sanitizeMarkdown(rewriteCitations(summary, toNew).trim()),
     delta,
     sources,
     integrity: input.integrity,

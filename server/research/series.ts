@@ -9,7 +9,7 @@ import type { SeriesStatus } from '#db/schema.ts'
 import { notifyAccountChanged } from '#server/events/run-events.ts'
 import type { Jobs } from '#server/jobs/boss.ts'
 import { type KeyRing, openColumn, sealJson } from '#server/memory/crypto.ts'
-import type { Brief } from '#server/research/brief.ts'
+import { type Brief, displayBrief } from '#server/research/brief.ts'
 import { UUID } from '#server/research/runs.ts'
 
 export const SERIES_WAKE_QUEUE = 'series.wake'
@@ -179,7 +179,7 @@ type SeriesViewRow = {
 }
 
 function viewSeries(ring: KeyRing, row: SeriesViewRow): SeriesView {
-  const brief = openSeriesBrief(ring, row)
+  const brief = displayBrief(openSeriesBrief(ring, row))
   return {
     seriesId: row.id,
     topic: brief.topic,

@@ -15,18 +15,26 @@ import { expectSameState, snapshotState } from '#test/support/state.ts'
 const NUM_RUNS = Number(process.env.FUZZ_RUNS ?? 150)
 
 /** The failures the tools and the SDK's argument check are meant to give, each saying what to do. */
+// The `s` flag: a caller's value is quoted in these messages, and "." must match whatever it holds.
 const EXPECTED_FAILURES = [
   /^MCP error -32602: Input validation error: Invalid arguments for tool \w+/,
-  /^MCP error -32602: Tool .* not found/,
+  /^MCP error -32602: Tool .* not found/s,
   // The SDK looks tools up in a plain object, so a name like "constructor" finds Object's own
   // property: it answers "disabled" (still -32602), not "not found".
   /^MCP error -32602: Tool (constructor|toString|valueOf|hasOwnProperty|isPrototypeOf|propertyIsEnumerable|toLocaleString|__proto__|__defineGetter__|__defineSetter__|__lookupGetter__|__lookupSetter__) disabled$/,
   /^The brief is not valid: /,
-  /^There is no run .* for this API key\. Start one with research_brief/,
+  /^There is no run ".*" for this API key\. Start one with research_brief/s,
   /^The run has no report yet: /,
   /^Sextant has no memory of /,
-  /^No memory for .* Run research_brief on it first\.$/,
+  /^No memory for ".*"\. Run research_brief on it first\.$/s,
 ]
+
+/**
+ * No raw control character (a newline, a bidi override) comes back in the text of our failures.
+ * The SDK's own ("MCP error -32602: Tool <name> not found") echo the name as sent; they are its.
+ */
+const RAW_CONTROL = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u
+const ours = (failure: string) => !failure.startsWith('MCP error ')
 
 /**
  * The SDK answers a tools/call whose `params` (or `params.arguments`) is not an object with -32603
@@ -135,6 +143,7 @@ test('every tool, any arguments: never a 5xx or an internal error, and failures 
           EXPECTED_FAILURES.some((pattern) => pattern.test(failure)),
           `${what}\nunexpected failure text: ${failure}`,
         ).toBe(true)
+        if (ours(failure)) expect(failure, `${what}\nechoes a raw control character`).not.toMatch(RAW_CONTROL)
       } else {
         if (params.name === 'research_brief') return // a valid brief starts a run: that is the point
         expect(message.result.structuredContent, what).toBeDefined()
@@ -182,3 +191,26 @@ test('malformed JSON-RPC (not a call, no params, arguments that are not an objec
     { numRuns: NUM_RUNS },
   )
 }, 120_000)
+
+test('a run id or topic of control characters is quoted with them escaped, never echoed raw', async () => {
+  const calls = [
+    { name: 'get_run_status', arguments: { runId: '\t\n\r' } },
+    { name: 'get_run_report', arguments: { runId: 'x\u202Ey\u0085' } },
+    { name: 'get_topic_memory', arguments: { topic: 'a\nb\u2028c' } },
+    { name: 'compare_topics', arguments: { topicA: 'a\tb', topicB: 'c\rd' } },
+  ]
+  for (const [index, params] of calls.entries()) {
+    const before = await snapshotState(app.db)
+    const { message } = await rpc({ jsonrpc: '2.0', id: index + 1, method: 'tools/call', params })
+    const failure: string = message.result.content[0].text
+    expect(message.result.isError, failure).toBe(true)
+    expect(
+      EXPECTED_FAILURES.some((pattern) => pattern.test(failure)),
+      failure,
+    ).toBe(true)
+    expect(failure).not.toMatch(RAW_CONTROL)
+    expectSameState(await snapshotState(app.db), before, params.name)
+  }
+  const { message } = await rpc({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: calls[0] })
+  expect(message.result.content[0].text).toMatch(/^There is no run "\\u\{9\}\\u\{A\}\\u\{D\}" for this API key\./)
+})

@@ -133,6 +133,11 @@ test('a page action posted without a readable form (JSON, no body, broken multip
       })
       // Not a form at all: 415 from the page body check; an empty post reaches the action: 400.
       expect(response.status, `${path} ${kind}`).toBe(kind === 'none' ? 400 : 415)
+      if (kind !== 'none') continue
+      // The page says what happened: a bad request, not a server error.
+      const html = await response.text()
+      expect(html, `${path} ${kind}`).toMatch(/<h1[^>]*>400 Bad Request<\/h1>/)
+      expect(html, `${path} ${kind}`).toContain('<title>400 Bad Request · Sextant</title>')
     }
   }
   expectSameState(await snapshotState(app.db), before, 'unreadable form posts')

@@ -1,14 +1,17 @@
 // Hostile web pages: a search provider returning titles, texts and URLs full of <script>, event
-// handlers, javascript: and data: links and markdown link tricks, and a model that repeats them in
-// its findings (prompt injection). Researched through the model and through the extractive writer,
+// handlers, javascript: and data: links and markdown link tricks (nested, repeated, reference-style,
+// autolinks), and a model that repeats them in its findings (prompt injection), for a brief whose
+// objective carries bidi overrides. Researched through the model and through the extractive writer,
 // the dashboard run page, the topic page, the trial page and the export carry none of it in a form
-// a browser would execute, and Chromium rendering the pages sees no dialog, error or injected code.
+// a browser would execute or a reader could click (no link to a host the run did not cite), nothing
+// renders reversed, and Chromium rendering the pages sees no dialog, error or injected code.
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { startTestApp, type TestApp } from '#test/support/app.ts'
 import { collectPageErrors, hasChromium, launchBrowser } from '#test/support/browser.ts'
 import { logIn } from '#test/support/browser-session.ts'
+import { unexpectedTargets } from '#test/support/clickable-links.ts'
 import { postBrief, waitForRun } from '#test/support/runs.ts'
 import { STUB_EXA_API_KEY, type StubExa, startStubExa } from '#test/support/stub-exa.ts'
 import { type StubOpenAi, startStubOpenAi } from '#test/support/stub-openai.ts'
@@ -25,8 +28,16 @@ const PAYLOADS = [
   '</script><script>window.__pwned="breakout"</script>',
   '<iframe srcdoc="<script>parent.__pwned=\'iframe\'</script>"></iframe>',
   '"><body onload="window.__pwned=\'attr\'">',
+  // Links that are not script but phishing: none may stay clickable. Every target is on .test.
+  '[[official](https://a.test)](https://evil.test/phish)',
+  '[[[deeper](https://e1.test)](https://e2.test)](https://evil.test/deep)',
+  '[the memo][m] <https://evil.test/auto> www.evil.test',
+  '<a href="//evil.test/html">mirror</a>',
 ]
+const BIDI = /[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]/
 const hostile = PAYLOADS.join(' ')
+// What "[the memo][m]" would point to: a definition must open a line, so it ends the page and the model's text.
+const DEFINITION = '\n\n[m]: https://evil.test/ref'
 
 let exa: StubExa
 let openai: StubOpenAi
@@ -41,7 +52,7 @@ beforeAll(async () => {
         url: 'https://evil.example/tidal?q="><script>window.__pwned="url"</script>',
         title: `Tidal power ${hostile}`,
         publishedDate: new Date().toISOString(),
-        text: `Tidal power: a barrage doubled its output. ${hostile} Tidal power turbines were replaced in spring.`,
+        text: `Tidal power: a barrage doubled its output. ${hostile} Tidal power turbines were replaced in spring.${DEFINITION}`,
       },
       {
         url: 'javascript:window.__pwned="source-url"//tidal',
@@ -83,6 +94,12 @@ function expectInert(html: string, what: string) {
     }
   }
   expect(html, `${what}: an unescaped payload`).not.toContain('window.__pwned="script"</script>')
+  const hrefs = [...html.matchAll(/\shref="([^"]*)"/g)].map((match) => match[1] ?? '')
+  expect(
+    hrefs.filter((href) => /\.test\b/.test(href)),
+    `${what}: a link to where a page pointed`,
+  ).toEqual([])
+  expect(html, `${what}: a bidi control`).not.toMatch(BIDI)
 }
 
 async function renderInBrowser(url: string, cookie: { name: string; value: string }, base: string, what: string) {
@@ -104,7 +121,10 @@ async function renderInBrowser(url: string, cookie: { name: string; value: strin
   expect(dialogs, what).toEqual([])
   expect(errors, what).toEqual([])
   const links = await page.locator('a').evaluateAll((anchors) => anchors.map((a) => (a as HTMLAnchorElement).href))
-  for (const href of links) expect(href, what).toMatch(/^(https?:|about:blank)/)
+  for (const href of links) {
+    expect(href, what).toMatch(/^(https?:|about:blank)/)
+    expect(new URL(href).hostname, `${what}: a link to where a page pointed`).not.toMatch(/\.test$/)
+  }
   await context.close()
 }
 
@@ -132,14 +152,19 @@ for (const kind of ['model', 'extractive'] as const) {
             },
           ],
           sections: null,
-          implications: `${hostile} [1]`,
+          implications: `${hostile} [1]${DEFINITION}`,
           gaps: [hostile],
         },
         usage: { prompt_tokens: request.text.length, completion_tokens: 10 },
       }))
     }
     const user = await createTestAccount(app.db)
-    const { body } = await postBrief(app.fetch, user.auth, { topic: TOPIC, depth: 'quick' })
+    const { body } = await postBrief(app.fetch, user.auth, {
+      topic: TOPIC,
+      objective: 'Who \u202Esdliub\u202C the barrages',
+      focus: 'cost,\u2067 output\u2069',
+      depth: 'quick',
+    })
     const done = await waitForRun(app.fetch, user.auth, body.runId)
     expect(done.status).toBe('complete')
     // The hostile text is in the report: the pages below really have it to render.
@@ -164,6 +189,9 @@ for (const kind of ['model', 'extractive'] as const) {
     expect(exported.headers.get('content-type')).toMatch(/^text\/markdown/)
     expect(exported.headers.get('content-disposition')).toMatch(/^attachment/)
     expect(exported.headers.get('x-content-type-options')).toBe('nosniff')
+    const markdown = await exported.text()
+    expect(unexpectedTargets(markdown, done.report?.sources.map((source) => source.url) ?? [])).toEqual([])
+    expect(markdown).not.toMatch(BIDI)
 
     // The trial page renders the same report component for a visitor.
     const trial = await fetch(new URL('/trial', app.url), {

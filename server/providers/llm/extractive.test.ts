@@ -309,6 +309,15 @@ test('prose paragraphs drop markdown that is not prose and keep list items and s
   ])
 })
 
+test('a nested or repeated link in a page leaves its words only, never a link to anywhere', () => {
+  const text =
+    'A barrage doubled its output, [[the operator said](https://a.test)](https://evil.test/phish). ' +
+    'Read [[[more](https://e1.test)](https://e2.test)](https://e3.test) at <https://evil.test/x>.'
+  expect(proseParagraphs(text)).toEqual([
+    'A barrage doubled its output, the operator said. Read more at https[:]//evil[.]test/x.',
+  ])
+})
+
 test('a piece ICU splits off after an abbreviation continues its sentence instead of being dropped', async () => {
   const { synthesis } = await synthesize(
     synthesisInput({
