@@ -26,7 +26,7 @@ export const FULL_SIZES: Sizes = {
   getLoadSeconds: 10,
   getLoadConnections: 20,
   sseClients: 200,
-  qualitySeeds: 3,
+  qualitySeeds: 5,
   qualityFactsPerTopic: 20,
 }
 

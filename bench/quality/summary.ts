@@ -70,7 +70,7 @@ export function seedFigures(seed: number, runs: ScoredRun[]): SeedFigures {
 
 type Target = { at: 'min' | 'max'; bound: number; label: string }
 
-export function qualityRows(path: Path, seeds: SeedFigures[], sloppy?: string): Row[] {
+export function qualityRows(path: Path, seeds: SeedFigures[]): Row[] {
   const scenario = `quality (${path})`
   const onModel = path === 'model'
   const mean = (values: number[]) => {
@@ -154,22 +154,68 @@ export function qualityRows(path: Path, seeds: SeedFigures[], sloppy?: string): 
       value: `${CHANGE_CLASSES.map((kind) => pct(seed.precision[kind], 0)).join('/')}; ${CHANGE_CLASSES.map((kind) => pct(seed.recall[kind], 0)).join('/')}; ${pct(seed.rewordedAsNew, 0)}; ${seed.unsupportedShown}`,
     })),
   ]
-  if (sloppy) rows.push({ scenario, metric: 'the sloppy model did', value: sloppy })
   return rows
 }
 
-/** The mistakes worth reading first: wrong classes before facts that were never shown. */
-export function worstMistakes(
+type TracedVerdict = { verdict: string; random: boolean }
+type TracedClaim = { sloppy: string[]; judge?: TracedVerdict }
+
+/**
+ * Why a fact version came out wrong, from what the sloppy model did to its claims and what its judge
+ * answered (model path); the extractive path has no trace, so only the outcome is named.
+ */
+export function causeOf(mistake: Mistake, path: Path): string {
+  if (mistake.expected === 'no fact') return 'boilerplate shown as a finding'
+  const claims = (mistake.trace?.claims ?? []) as TracedClaim[]
+  const judge = mistake.trace?.judge as TracedVerdict | string | undefined
+  const lostMemory = mistake.memory.length > 0 && mistake.memory.every((text) => text.includes('[superseded'))
+  if (mistake.got === 'not shown') {
+    if (path === 'extractive') return 'not picked by the extractive synthesizer, or dropped'
+    if (claims.length === 0) return 'the model made no claim'
+    const faithful = claims.filter((claim) => !claim.sloppy.some((kind) => /invented|misstated/.test(kind)))
+    const matched = faithful.find((claim) => claim.judge)?.judge
+    if (matched) {
+      return `confirmed against another fact: the judge said ${matched.verdict}${matched.random ? ' at random' : ''} and the guard let it pass`
+    }
+    if (faithful.length > 0) return 'a faithful claim was dropped by the quote check'
+    const sloppy = new Set(claims.flatMap((claim) => claim.sloppy.filter((kind) => /invented|misstated/.test(kind))))
+    return `dropped: ${[...sloppy].join(' + ')}`
+  }
+  if (path === 'extractive') return lostMemory ? 'rules; memory had lost the fact to a wrong supersede' : 'rules'
+  if (typeof judge !== 'object') {
+    return lostMemory
+      ? "not judged: memory's claims of the fact had been superseded by a wrong match"
+      : 'not judged: no candidate in memory (retrieval)'
+  }
+  if (judge.random) return `the judge answered at random (${judge.verdict}) and the guard let it pass`
+  if (judge.verdict === 'new' && mistake.got === 'new') return 'judged, but no candidate of the same fact (retrieval)'
+  return `the careful judge said ${judge.verdict}; the rules overrode it`
+}
+
+export type Causes = Record<string, Record<string, number>>
+
+/** Every mistake of the runs with memory, counted by outcome and cause, and a few examples of each. */
+export function explainMistakes(
   runs: ScoredRun[],
-  limit: number,
-): Array<Mistake & { seed: number; topic: string; epoch: number }> {
-  const all = runs
-    .filter((run) => run.epoch > 1)
-    .flatMap((run) =>
-      run.score.mistakes.map((mistake) => ({ seed: run.seed, topic: run.topic, epoch: run.epoch, ...mistake })),
-    )
-  const rank = (mistake: Mistake) => (mistake.got === 'not shown' ? 2 : mistake.got === 'confirmed' ? 1 : 0)
-  return all.sort((a, b) => rank(a) - rank(b)).slice(0, limit)
+  examplesPerCause: number,
+): { causes: Causes; examples: Array<Mistake & { seed: number; topic: string; epoch: number; cause: string }> } {
+  const causes: Causes = {}
+  const examples: Array<Mistake & { seed: number; topic: string; epoch: number; cause: string }> = []
+  const kept = new Map<string, number>()
+  for (const run of runs.filter((scored) => scored.epoch > 1)) {
+    for (const mistake of run.score.mistakes) {
+      const outcome = `${mistake.expected} -> ${mistake.got}`
+      const cause = causeOf(mistake, run.path)
+      causes[outcome] ??= {}
+      const row = causes[outcome] as Record<string, number>
+      row[cause] = (row[cause] ?? 0) + 1
+      const key = `${outcome}: ${cause}`
+      if ((kept.get(key) ?? 0) >= examplesPerCause) continue
+      kept.set(key, (kept.get(key) ?? 0) + 1)
+      examples.push({ seed: run.seed, topic: run.topic, epoch: run.epoch, cause, ...mistake })
+    }
+  }
+  return { causes, examples }
 }
 
 export function pct(value: number, digits = 1): string {

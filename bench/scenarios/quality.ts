@@ -16,14 +16,14 @@ import {
 import { type Mistake, scoreRun } from '#bench/quality/score.ts'
 import { emptyLog, type ModelTrace, SLOPPINESS, type SloppyLog } from '#bench/quality/sloppy-model.ts'
 import { type QualityStubs, startQualityStubs } from '#bench/quality/stubs.ts'
-import { type Path, pct, qualityRows, type ScoredRun, seedFigures, worstMistakes } from '#bench/quality/summary.ts'
+import { explainMistakes, type Path, pct, qualityRows, type ScoredRun, seedFigures } from '#bench/quality/summary.ts'
 import { EPOCHS, generateWeb, type Page, type TopicWeb, type Web } from '#bench/quality/web.ts'
 import type { StandaloneScenario } from '#bench/scenario.ts'
 import { DEPTH } from '#server/research/pipeline.ts'
 
 const PATHS: Path[] = ['model', 'extractive']
 const RUN_TIMEOUT_MS = 120_000
-const MISTAKES_KEPT = 40
+const EXAMPLES_PER_CAUSE = 3
 
 export const qualityScenario: StandaloneScenario = {
   name: 'quality',
@@ -67,11 +67,11 @@ export const qualityScenario: StandaloneScenario = {
           runs.filter((run) => run.seed === seed),
         ),
       )
-      rows.push(...qualityRows(path, figures, path === 'model' ? describeSloppiness(sloppy) : undefined))
+      rows.push(...qualityRows(path, figures), ...(path === 'model' ? describeSloppiness(sloppy) : []))
       detail[path] = {
         perSeed: figures,
         confusion: confusionOf(runs),
-        mistakes: worstMistakes(runs, MISTAKES_KEPT),
+        ...explainMistakes(runs, EXAMPLES_PER_CAUSE),
         sloppyModel: path === 'model' ? sloppy : undefined,
         runs: runs.map(({ score, ...run }) => ({
           ...run,
@@ -100,6 +100,8 @@ async function runTopic(options: {
   const pages = new Map(topic.epochs.flatMap((epoch) => epoch.pages.map((page) => [page.url, page] as const)))
   const seen = new Set<string>() // every URL served so far: the run's ledger holds them
   const quoteOf = new Map<string, string>()
+  // Memory claims an update or contradiction replaced, as the reports say (`previous`): history.
+  const superseded = new Map<string, string>()
   const scored: ScoredRun[] = []
   let before: MemoryFact[] = []
   for (let epoch = 1; epoch <= EPOCHS; epoch++) {
@@ -132,7 +134,14 @@ async function runTopic(options: {
       },
       web,
     )
-    for (const mistake of score.mistakes) mistake.trace = traceOf(stubs.trace, mistake, postedAt)
+    for (const mistake of score.mistakes) {
+      mistake.trace = traceOf(stubs.trace, mistake, postedAt)
+      mistake.memory = mistake.memory.map((text) => superseded.get(text) ?? text)
+    }
+    for (const claim of shown) {
+      if (claim.previous)
+        superseded.set(claim.previous, `${claim.previous} [superseded in epoch ${epoch} by: ${claim.text}]`)
+    }
     scored.push({
       path,
       seed: web.seed,
@@ -176,14 +185,15 @@ function checkRead(
 
 /** What the sloppy model did to the claims of a mistake's fact version, and how its judge answered. */
 function traceOf(trace: ModelTrace, mistake: Mistake, since: number): Mistake['trace'] {
+  const judged = (text: string) => {
+    const verdict = trace.verdicts.get(text)
+    return verdict && verdict.at >= since ? { ...verdict, at: undefined } : undefined
+  }
   const claims = (trace.claims.get(mistake.version) ?? [])
     .filter((claim) => claim.at >= since)
-    .map(({ at, ...claim }) => claim)
-  const verdict = trace.verdicts.get(mistake.claim)
-  const judge = verdict && verdict.at >= since ? { ...verdict, at: undefined } : undefined
-  return claims.length > 0 || judge
-    ? { claims, judge: judge ?? 'not asked (no candidates, or an exact restatement)' }
-    : undefined
+    .map(({ at, ...claim }) => ({ ...claim, judge: judged(claim.text) }))
+  if (claims.length === 0 && !judged(mistake.claim)) return undefined
+  return { claims, judge: judged(mistake.claim) ?? 'not asked (no candidates, or an exact restatement)' }
 }
 
 function confusionOf(runs: ScoredRun[]) {
@@ -218,7 +228,7 @@ function describeWeb(web: Web) {
   }
 }
 
-function describeSloppiness(logs: SloppyLog[]): string {
+function describeSloppiness(logs: SloppyLog[]): Row[] {
   const total = logs.reduce(
     (sum, log) => ({
       claims: sum.claims + log.claims,
@@ -231,13 +241,19 @@ function describeSloppiness(logs: SloppyLog[]): string {
     }),
     emptyLog(),
   )
-  const rate = (count: number, of: number, set: number) =>
-    `${count} (${pct(count / Math.max(1, of), 0)}, set ${pct(set, 0)})`
+  const rates = (values: number[]) => values.map((value) => pct(value, 0)).join(' / ')
+  const scenario = 'quality (model)'
+  const metric = 'sloppy model: paraphrase / wrong source / invented quote / misstated figure; judge at random'
   return [
-    `${total.claims} claims: paraphrased ${rate(total.paraphrased, total.claims, SLOPPINESS.paraphrase)}`,
-    `wrong source ${rate(total.miscited, total.claims, SLOPPINESS.wrongSource)}`,
-    `invented quote ${rate(total.invented, total.claims, SLOPPINESS.inventedQuote)}`,
-    `misstated figure ${rate(total.misstated, total.claims, SLOPPINESS.misstatedFigure)}`,
-    `judge: ${total.judged} verdicts, at random ${rate(total.judgedAtRandom, total.judged, SLOPPINESS.judgeRandom)}`,
-  ].join('; ')
+    {
+      scenario,
+      metric: `${metric}, set`,
+      value: `${rates([SLOPPINESS.paraphrase, SLOPPINESS.wrongSource, SLOPPINESS.inventedQuote, SLOPPINESS.misstatedFigure])}; ${pct(SLOPPINESS.judgeRandom, 0)}`,
+    },
+    {
+      scenario,
+      metric: `${metric}, done`,
+      value: `${rates([total.paraphrased, total.miscited, total.invented, total.misstated].map((count) => count / Math.max(1, total.claims)))} of ${total.claims} claims; ${pct(total.judgedAtRandom / Math.max(1, total.judged), 0)} of ${total.judged} verdicts`,
+    },
+  ]
 }
