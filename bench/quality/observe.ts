@@ -3,8 +3,9 @@
 // and how those become the scorer's input.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { lookup, type RegistryEntry } from '#bench/quality/registry.ts'
 import type { RunInput, ShownClaim } from '#bench/quality/score.ts'
-import { lookup, type Page, type RegistryEntry, versionKey } from '#bench/quality/web.ts'
+import { type Page, versionKey } from '#bench/quality/web.ts'
 import type { Report } from '#server/research/report-types.ts'
 
 export type MemoryFact = { text: string; sourceUrls: string[] }

@@ -1,6 +1,7 @@
 import { expect, test } from 'vitest'
+import { buildRegistry } from '#bench/quality/registry.ts'
 import { addScores, precision, type RunInput, recall, scoreRun, truthOf } from '#bench/quality/score.ts'
-import { buildRegistry, type Fact, type Page } from '#bench/quality/web.ts'
+import type { Fact, Page } from '#bench/quality/web.ts'
 
 // A tiny web: a price that changed, a permit that flipped, jobs restated in other words, and two new facts.
 const facts: Fact[] = [

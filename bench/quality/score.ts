@@ -4,7 +4,8 @@
 // page the run read is truly new when memory held no version of its fact, confirmed when it held
 // that version, updated when it held an earlier figure or date, and contradicted when the version
 // memory held last says the opposite.
-import { type Fact, lookup, normalizeText, type Page, type RegistryEntry, versionKey } from '#bench/quality/web.ts'
+import { lookup, normalizeText, type RegistryEntry } from '#bench/quality/registry.ts'
+import { type Fact, type Page, versionKey } from '#bench/quality/web.ts'
 
 export type ChangeClass = 'new' | 'updated' | 'contradicted'
 export type TrueClass = ChangeClass | 'confirmed'

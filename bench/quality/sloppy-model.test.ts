@@ -1,4 +1,5 @@
 import { expect, test } from 'vitest'
+import { lookup, normalizeText } from '#bench/quality/registry.ts'
 import { createRng } from '#bench/quality/rng.ts'
 import {
   emptyLog,
@@ -8,7 +9,7 @@ import {
   sloppyFindings,
   sloppyVerdicts,
 } from '#bench/quality/sloppy-model.ts'
-import { generateWeb, lookup, normalizeText } from '#bench/quality/web.ts'
+import { generateWeb } from '#bench/quality/web.ts'
 import { extractStatements, unsupportedFigures } from '#server/claims/figures.ts'
 import { judgeMessages } from '#server/providers/llm/judge.ts'
 
@@ -51,12 +52,18 @@ test('a sloppy model paraphrases the same version, invents quotes found on no pa
 })
 
 test('a misstated figure is one the quote does not state', () => {
-  for (const text of ['Cells cost $80/kWh.', 'The plant employs 1,460 workers.', 'Yields reached 62.5%.']) {
+  for (const text of [
+    'Cells cost $80/kWh.',
+    'The plant employs 1,460 workers.',
+    'Yields reached 62.5%.',
+    'Its R290 model reaches a COP of 4.7.',
+  ]) {
     const wrong = misstate(text)
     expect(wrong).not.toBe(text)
     expect(unsupportedFigures(extractStatements(wrong), extractStatements(text))).not.toEqual([])
   }
   expect(misstate('Cells cost $80/kWh.')).toBe('Cells cost $88/kWh.')
+  expect(misstate('Its R290 model reaches a COP of 4.7.')).toBe('Its R290 model reaches a COP of 5.2.')
 })
 
 test("the judge reads the engine's own judge prompt and answers as a careful reader would", () => {

@@ -3,8 +3,10 @@
 // sentence, but it paraphrases, cites a wrong source, invents quotes and misstates figures. Its judge
 // is competent, recognising a fact's version from the registry of wordings as a capable model would
 // from reading, but answers at random at a set rate. It only ever reads the texts in the prompt.
+
+import { lookup, normalizeText, type RegistryEntry } from '#bench/quality/registry.ts'
 import { createRng, type Rng } from '#bench/quality/rng.ts'
-import { type Fact, lookup, normalizeText, type RegistryEntry } from '#bench/quality/web.ts'
+import type { Fact } from '#bench/quality/web.ts'
 import { type StubReply, type StubRequest, synthesisSources } from '#test/support/stub-openai.ts'
 
 export type Sloppiness = {
@@ -173,9 +175,12 @@ export function splitSentences(text: string): string[] {
     .filter(Boolean)
 }
 
-/** The first number of the text made about 10% larger, in the same format: "$80/kWh" -> "$88/kWh". */
+/**
+ * The first figure of the text made about 10% larger, in the same format: "$80/kWh" -> "$88/kWh".
+ * A number glued to a word ("R290") is a name, not a figure, as the engine reads it too.
+ */
 export function misstate(text: string): string {
-  return text.replace(/\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?/u, (digits) => {
+  return text.replace(/(?<![\p{L}\p{N}.,])(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)/u, (digits) => {
     const value = Number(digits.replaceAll(',', ''))
     const decimals = digits.split('.')[1]?.length ?? 0
     let next = Number((value * 1.1).toFixed(decimals))

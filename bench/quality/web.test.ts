@@ -1,6 +1,7 @@
 import { expect, test } from 'vitest'
+import { lookup } from '#bench/quality/registry.ts'
 import { splitSentences } from '#bench/quality/sloppy-model.ts'
-import { DOMAINS, generateWeb, lookup, selectFacts, versionKey } from '#bench/quality/web.ts'
+import { DOMAINS, generateWeb, selectFacts, versionKey } from '#bench/quality/web.ts'
 import { compareStatements, extractStatements, figureKey } from '#server/claims/figures.ts'
 import { opposed, polarity } from '#server/claims/subject.ts'
 

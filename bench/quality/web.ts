@@ -8,6 +8,7 @@ import type { Domain, FactSpec, When } from '#bench/quality/catalogue.ts'
 import { batteries } from '#bench/quality/domain-batteries.ts'
 import { chipFabs } from '#bench/quality/domain-chip-fabs.ts'
 import { heatPumps } from '#bench/quality/domain-heat-pumps.ts'
+import { buildRegistry, type RegistryEntry } from '#bench/quality/registry.ts'
 import { createRng, type Rng } from '#bench/quality/rng.ts'
 
 export const DOMAINS: Domain[] = [batteries, heatPumps, chipFabs]
@@ -22,7 +23,6 @@ export type Page = { url: string; title: string; text: string; statements: State
 export type EpochPlan = { new: string[]; updated: string[]; contradicted: string[]; restated: string[] }
 export type Epoch = { pages: Page[]; plan: EpochPlan; served: string[] }
 export type TopicWeb = { domain: string; topic: string; facts: Fact[]; epochs: Epoch[] }
-export type RegistryEntry = { kind: 'fact'; fact: string; version: number } | { kind: 'boilerplate' }
 export type Web = { seed: number; topics: TopicWeb[]; facts: Map<string, Fact>; registry: Map<string, RegistryEntry> }
 
 // Shares of a topic's facts first stated in epoch 1 and 2 (the rest in 3), and of the facts already
@@ -39,31 +39,6 @@ const OLD_URLS_SERVED = 3
 
 export const versionKey = (fact: string, version: number) => `${fact}@${version}`
 
-/** Text as the quote check compares it: NFKC, case, quote marks, dashes and whitespace folded. */
-export function normalizeText(text: string): string {
-  return text
-    .normalize('NFKC')
-    .toLowerCase()
-    .replace(/['‘’‚‛′"“”„‟″«»‹›`´]/gu, '"')
-    .replace(/[‐‑‒–—―−]/gu, '-')
-    .replace(/\s+/gu, ' ')
-    .trim()
-}
-
-/** The registry's key: normalised, without the closing punctuation a quote may leave out. */
-function registryKey(text: string): string {
-  return normalizeText(text).replace(/[.!?]+$/u, '')
-}
-
-/** What a sentence states; a quote that is part of one sentence (20 characters or more) finds it too. */
-export function lookup(registry: Map<string, RegistryEntry>, text: string): RegistryEntry | undefined {
-  const key = registryKey(text)
-  const exact = registry.get(key)
-  if (exact || key.length < 20) return exact
-  const holders = [...registry].filter(([sentence]) => sentence.includes(key))
-  return holders.length === 1 ? holders[0]?.[1] : undefined
-}
-
 export function generateWeb(options: { seed: number; factsPerTopic: number; topicSuffix?: string }): Web {
   const topics = DOMAINS.map((domain) =>
     generateTopic(domain, options.seed, options.factsPerTopic, `${domain.topic}${options.topicSuffix ?? ''}`),
@@ -72,24 +47,6 @@ export function generateWeb(options: { seed: number; factsPerTopic: number; topi
   const boilerplate = DOMAINS.flatMap((domain) => [...domain.boilerplate, ...domain.sites.map(syndication)])
   const registry = buildRegistry(facts.values(), boilerplate)
   return { seed: options.seed, topics, facts, registry }
-}
-
-/** Every wording of every version, and every sentence that states nothing, by registry key. */
-export function buildRegistry(facts: Iterable<Fact>, boilerplate: string[]): Map<string, RegistryEntry> {
-  const registry = new Map<string, RegistryEntry>()
-  const register = (text: string, entry: RegistryEntry) => {
-    const key = registryKey(text)
-    const known = registry.get(key)
-    if (known && JSON.stringify(known) !== JSON.stringify(entry)) throw new Error(`two meanings for "${text}"`)
-    registry.set(key, entry)
-  }
-  for (const fact of facts) {
-    fact.versions.forEach((version, index) => {
-      for (const wording of version.wordings) register(wording, { kind: 'fact', fact: fact.key, version: index })
-    })
-  }
-  for (const sentence of boilerplate) register(sentence, { kind: 'boilerplate' })
-  return registry
 }
 
 function generateTopic(domain: Domain, seed: number, factsPerTopic: number, topic: string): TopicWeb {
