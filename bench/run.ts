@@ -1,5 +1,6 @@
 // `npm run bench`: Sextant in its own process against stub providers with fixed latencies, through
-// the scenarios of issue #11; prints a table and writes it with the details to bench/results/.
+// the scenarios of issue #11, then the quality scenario of issue #15 (on servers of its own, with a
+// synthetic web and a sloppy model); prints a table and writes it with the details to bench/results/.
 // Exits non-zero when a scenario fails (a run that does not complete, a request that errors), or,
 // with --strict, when a target is missed. `--quick` (or BENCH_QUICK=1) shrinks every scenario.
 import { randomBytes } from 'node:crypto'
