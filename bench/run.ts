@@ -1,5 +1,6 @@
 // `npm run bench`: Sextant in its own process against stub providers with fixed latencies, through
-// the scenarios of issue #11; prints a table and writes it with the details to bench/results/.
+// the scenarios of issue #11, then the quality scenario of issue #15 (on servers of its own, with a
+// synthetic web and a sloppy model); prints a table and writes it with the details to bench/results/.
 // Exits non-zero when a scenario fails (a run that does not complete, a request that errors), or,
 // with --strict, when a target is missed. `--quick` (or BENCH_QUICK=1) shrinks every scenario.
 import { randomBytes } from 'node:crypto'
@@ -17,11 +18,14 @@ import {
   type Scenario,
   type ScenarioResult,
   type Sizes,
+  type StandaloneContext,
+  type StandaloneScenario,
 } from '#bench/scenario.ts'
 import { concurrentScenario } from '#bench/scenarios/concurrent.ts'
 import { getLoadScenario } from '#bench/scenarios/get-load.ts'
 import { memorySavingsScenario } from '#bench/scenarios/memory-savings.ts'
 import { overheadScenario } from '#bench/scenarios/overhead.ts'
+import { qualityScenario } from '#bench/scenarios/quality.ts'
 import { sseFanoutScenario } from '#bench/scenarios/sse-fanout.ts'
 import { startLatencyScenario } from '#bench/scenarios/start-latency.ts'
 import { createDataDir, printedApiKey, removeDataDir, type ServerProcess, startServer } from '#bench/server-process.ts'
@@ -113,8 +117,7 @@ async function main(): Promise<number> {
   let runNumber = 0
   const label = startedAt.toISOString().slice(11, 19).replaceAll(':', '')
   const topic = (name: string) => `bench ${label} ${name} #${++runNumber}`
-  const serverEnv = {
-    ...stubs.env,
+  const baseEnv = {
     // The limits of spec section 8 would stop a benchmark after 5 runs; they are not what it measures.
     RATE_LIMIT_RUNS_PER_HOUR: '1000000',
     // Nor are the caps on streams per key and connections per address: every client is one key on loopback.
@@ -126,6 +129,7 @@ async function main(): Promise<number> {
     ...(env.BENCH_DATABASE_URL ? { DATABASE_URL: env.BENCH_DATABASE_URL } : {}),
     ...(env.BENCH_SERVER_NODE_OPTIONS ? { NODE_OPTIONS: env.BENCH_SERVER_NODE_OPTIONS } : {}),
   }
+  const serverEnv = { ...stubs.env, ...baseEnv }
   const boot = async (workerConcurrency: number): Promise<ServerProcess> => {
     const server = await startServer({ dataDir, env: { ...serverEnv, WORKER_CONCURRENCY: String(workerConcurrency) } })
     cleanups.push(() => server.stop())
@@ -135,7 +139,7 @@ async function main(): Promise<number> {
   const outcomes: Outcome[] = []
   // `--only "start latency,concurrent runs"` runs some scenarios, for working on one.
   const only = args.only?.split(',').map((name) => name.trim().toLowerCase())
-  const chosen = (scenario: Scenario) => !only || only.includes(scenario.name.toLowerCase())
+  const chosen = (scenario: { name: string }) => !only || only.includes(scenario.name.toLowerCase())
   // The first start prints the local account's API key; later starts on the same data reuse it.
   let apiKey: string | undefined
   const phases: Array<{ workerConcurrency: number; scenarios: Scenario[] }> = [
@@ -164,6 +168,10 @@ async function main(): Promise<number> {
     }
     for (const scenario of scenarios) outcomes.push(await runScenario(scenario, context))
     await server.stop()
+  }
+  // Scenarios with providers of their own start their own servers, on data of their own.
+  for (const scenario of [qualityScenario].filter(chosen)) {
+    outcomes.push(await runStandalone(scenario, { ...baseEnv, WORKER_CONCURRENCY: String(DEFAULT_WORKER_CONCURRENCY) }))
   }
 
   const rows: Row[] = outcomes.flatMap((outcome) => [
@@ -233,6 +241,48 @@ async function main(): Promise<number> {
     return 1
   }
   return 0
+}
+
+async function runStandalone(scenario: StandaloneScenario, serverEnv: Record<string, string>): Promise<Outcome> {
+  process.stderr.write(`- ${scenario.name} ... `)
+  const started = Date.now()
+  let peakRssBytes = 0
+  const cpuMs = { server: 0, postgres: 0 }
+  const context: StandaloneContext = {
+    sizes,
+    async startServer(extra) {
+      const dataDir = createDataDir()
+      cleanups.push(() => removeDataDir(dataDir))
+      const server = await startServer({ dataDir, env: { ...serverEnv, ...extra } })
+      cleanups.push(() => server.stop())
+      server.resetPeak()
+      let stopped = false
+      return {
+        server,
+        client: createClient(server.url, printedApiKey(server)),
+        async stop() {
+          if (stopped) return
+          stopped = true
+          const cpu = server.cpuMs()
+          peakRssBytes = Math.max(peakRssBytes, server.peakRss())
+          cpuMs.server += cpu.server
+          cpuMs.postgres += cpu.postgres
+          await server.stop()
+        },
+      }
+    },
+    onCleanup: (cleanup) => cleanups.push(cleanup),
+  }
+  let outcome: Omit<Outcome, 'peakRssBytes' | 'cpuMs' | 'seconds'>
+  try {
+    outcome = { name: scenario.name, result: await scenario.run(context) }
+  } catch (error) {
+    outcome = { name: scenario.name, error: error instanceof Error ? (error.stack ?? error.message) : String(error) }
+  }
+  const seconds = (Date.now() - started) / 1000
+  const failed = outcome.error ?? outcome.result?.failures.join('; ')
+  process.stderr.write(`${failed ? `FAILED: ${failed}` : 'ok'} (${seconds.toFixed(1)} s)\n`)
+  return { ...outcome, peakRssBytes, cpuMs, seconds }
 }
 
 function seconds(milliseconds: number): string {

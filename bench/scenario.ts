@@ -13,6 +13,9 @@ export type Sizes = {
   getLoadSeconds: number
   getLoadConnections: number
   sseClients: number
+  /** The quality scenario: seeds (each a different synthetic web) and facts per topic (of 20). */
+  qualitySeeds: number
+  qualityFactsPerTopic: number
 }
 
 export const FULL_SIZES: Sizes = {
@@ -23,6 +26,8 @@ export const FULL_SIZES: Sizes = {
   getLoadSeconds: 10,
   getLoadConnections: 20,
   sseClients: 200,
+  qualitySeeds: 5,
+  qualityFactsPerTopic: 20,
 }
 
 export const QUICK_SIZES: Sizes = {
@@ -33,6 +38,8 @@ export const QUICK_SIZES: Sizes = {
   getLoadSeconds: 3,
   getLoadConnections: 10,
   sseClients: 40,
+  qualitySeeds: 3,
+  qualityFactsPerTopic: 12,
 }
 
 export type BenchContext = {
@@ -56,6 +63,28 @@ export type ScenarioResult = {
 }
 
 export type Scenario = { name: string; run: (context: BenchContext) => Promise<ScenarioResult> }
+
+/** A Sextant a standalone scenario started, with the client of its local account. */
+export type OwnServer = {
+  server: ServerProcess
+  client: BenchClient
+  /** Stops it (its peak memory and CPU time are counted first). */
+  stop: () => Promise<void>
+}
+
+export type StandaloneContext = {
+  sizes: Sizes
+  /**
+   * Starts Sextant on a fresh data directory with the benchmark's settings (rate limits off, a
+   * throwaway key ring) and `env` on top, such as its own providers. Removed at the end.
+   */
+  startServer: (env: Record<string, string>) => Promise<OwnServer>
+  /** Runs at the end of the benchmark, whatever happened (stubs to close). */
+  onCleanup: (cleanup: () => Promise<void> | void) => void
+}
+
+/** A scenario that needs servers of its own settings (other providers), not the shared one. */
+export type StandaloneScenario = { name: string; run: (context: StandaloneContext) => Promise<ScenarioResult> }
 
 export type MeasuredRun = {
   runId: string

@@ -1,0 +1,99 @@
+// The providers of the quality benchmark: the Exa stub serving the synthetic web, and the OpenAI stub
+// answering as the sloppy model. Each search for a topic returns the next `numResults` URLs of the
+// topic's current epoch (its new pages, shuffled, plus a few URLs of earlier epochs), wrapping around,
+// so a deep run's first round of 6 queries x 8 results (48) reads every page of an epoch that serves
+// at most 48 URLs; the scenario checks that it does.
+import {
+  createSloppyModel,
+  emptyLog,
+  emptyTrace,
+  type ModelTrace,
+  type SloppyLog,
+} from '#bench/quality/sloppy-model.ts'
+import type { Page, Web } from '#bench/quality/web.ts'
+import { STUB_EXA_API_KEY, type StubExa, type StubExaDocument, startStubExa } from '#test/support/stub-exa.ts'
+import { type StubOpenAi, startStubOpenAi } from '#test/support/stub-openai.ts'
+
+export type QualityStubs = {
+  exa: StubExa
+  openai: StubOpenAi
+  log: SloppyLog
+  /** What the model did to each claim and what its judge saw, to explain mistakes. */
+  trace: ModelTrace
+  /** Server settings for the model path (search and the sloppy model) and the extractive path (search only). */
+  env: { model: Record<string, string>; extractive: Record<string, string> }
+  /** Serves this web from now on; its seed also seeds the model's sloppiness. */
+  use: (web: Web) => void
+  /** The epoch whose pages the next searches for a topic return (1-based). */
+  setEpoch: (topic: string, epoch: number) => void
+  /** The URLs served for a topic since the last call. */
+  takeServed: (topic: string) => string[]
+  close: () => Promise<void>
+}
+
+type TopicState = { epoch: number; cursor: number; served: Set<string> }
+
+export async function startQualityStubs(): Promise<QualityStubs> {
+  let web: Web | undefined
+  let pages = new Map<string, Page>()
+  const topics = new Map<string, TopicState>()
+  const log = emptyLog()
+  const trace = emptyTrace()
+  let model = createSloppyModel({ seed: 0, knowledge: () => knowledgeOf(web), log, trace })
+
+  const exa = await startStubExa({
+    results(body) {
+      const topic = web?.topics
+        .filter((candidate) => body.query === candidate.topic || body.query.startsWith(`${candidate.topic} `))
+        .sort((a, b) => b.topic.length - a.topic.length)[0]
+      const state = topic && topics.get(topic.topic)
+      const urls = topic && state ? (topic.epochs[state.epoch - 1]?.served ?? []) : []
+      if (!state || urls.length === 0) return []
+      const count = Math.min(body.numResults ?? 10, urls.length)
+      const results: StubExaDocument[] = []
+      for (let i = 0; i < count; i++) {
+        const page = pages.get(urls[(state.cursor + i) % urls.length] as string) as Page
+        state.served.add(page.url)
+        results.push({ url: page.url, title: page.title, publishedDate: null, text: page.text })
+      }
+      state.cursor = (state.cursor + count) % urls.length
+      return results
+    },
+  })
+  const openai = await startStubOpenAi({ reply: (request) => model(request) })
+  const search = { EXA_API_KEY: STUB_EXA_API_KEY, EXA_BASE_URL: exa.url }
+  return {
+    exa,
+    openai,
+    log,
+    trace,
+    env: {
+      model: { ...search, OPENAI_API_KEY: openai.apiKey, OPENAI_BASE_URL: openai.baseUrl },
+      extractive: search,
+    },
+    use(next) {
+      web = next
+      pages = new Map(
+        next.topics.flatMap((topic) => topic.epochs.flatMap((epoch) => epoch.pages.map((page) => [page.url, page]))),
+      )
+      model = createSloppyModel({ seed: next.seed, knowledge: () => knowledgeOf(web), log, trace })
+    },
+    setEpoch(topic, epoch) {
+      topics.set(topic, { epoch, cursor: 0, served: topics.get(topic)?.served ?? new Set() })
+    },
+    takeServed(topic) {
+      const state = topics.get(topic)
+      const served = [...(state?.served ?? [])]
+      state?.served.clear()
+      return served
+    },
+    async close() {
+      await Promise.all([exa.close(), openai.close()])
+    },
+  }
+}
+
+function knowledgeOf(web: Web | undefined) {
+  if (!web) throw new Error('the quality stubs serve no web yet')
+  return { facts: web.facts, registry: web.registry }
+}
