@@ -119,7 +119,7 @@ test('a second run on a changed web reports the updated figure, the reversal, th
 
   // The invented claim is nowhere, and counted.
   expect(JSON.stringify(report)).not.toContain('electric scooters')
-  expect(report.integrity).toEqual({ claims: 5, shown: 4, droppedUnsupported: 1, recited: 0 })
+  expect(report.integrity).toEqual({ claims: 5, shown: 4, droppedUnsupported: 1, recited: 0, ownWords: 0 })
   const events = await readRunEvents(app.db, app.memory.ring, started.body.runId, 0)
   expect(events.find((event) => event.type === 'warning')?.data).toMatchObject({
     code: 'claims_unsupported',

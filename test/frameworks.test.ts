@@ -37,7 +37,7 @@ function reportFor(lens: Framework, synthesis: Synthesis, sources: SourceForSynt
   return buildReport({
     synthesis,
     claims,
-    integrity: { claims: claims.length, shown: claims.length, droppedUnsupported: 0, recited: 0 },
+    integrity: { claims: claims.length, shown: claims.length, droppedUnsupported: 0, recited: 0, ownWords: 0 },
     sources,
     baseline: true,
     since: null,

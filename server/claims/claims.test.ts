@@ -102,10 +102,30 @@ test('a claim is shown only with a quote on a page it cites; miscited quotes go 
   expect(claims.map((claim) => [claim.text, claim.sourceIds])).toEqual([
     ['Cells cost $80/kWh.', [1]],
     ['Heat pumps lead in Norway.', [2]],
+    // Worded as its quote's opposite: shown in the page's own words instead.
+    ['The plant will not open before 2028.', [1]],
     ['Out of range, on a page.', [1]],
   ])
   expect(claims[0]?.quote).toBe('Sodium-ion cells cost $80/kWh in March 2026')
-  expect(integrity).toEqual({ claims: 8, shown: 3, droppedUnsupported: 5, recited: 2 })
+  // The $70 wording of the $80 quote became the page's words, which the first claim already shows.
+  expect(integrity).toEqual({ claims: 8, shown: 4, droppedUnsupported: 3, recited: 2, ownWords: 2 })
+})
+
+test('a claim whose quote is junk but whose own words are on the page is shown with them as its quote', () => {
+  const { claims, integrity } = verifyClaims(
+    [
+      {
+        text: 'Heat pumps outsold gas boilers in Norway for the third year running.',
+        quote: 'made up',
+        sourceIds: [2],
+      },
+    ],
+    [page, other],
+  )
+  expect(claims.map((claim) => claim.quote)).toEqual([
+    'Heat pumps outsold gas boilers in Norway for the third year running.',
+  ])
+  expect(integrity).toMatchObject({ shown: 1, droppedUnsupported: 0 })
 })
 
 function known(id: string, text: string): KnownClaim {

@@ -6,7 +6,7 @@
 // figures differ from its match is never confirmed, and a near-verbatim restatement is never new.
 import { compareStatements, type Statements } from '#server/claims/figures.ts'
 import { normalizeForQuote } from '#server/claims/quote.ts'
-import { opposed, type Polarity } from '#server/claims/subject.ts'
+import { opposed, type Polarity, stancesDiffer } from '#server/claims/subject.ts'
 import type { VerifiedClaim } from '#server/claims/verify.ts'
 
 export type ClaimClass = 'new' | 'updated' | 'contradicted' | 'confirmed'
@@ -40,6 +40,9 @@ const RELATED_SUBJECT = 0.25
 /** Below this, a memory claim is no candidate at all. */
 const MIN_CANDIDATE = 0.12
 const MIN_COSINE = 0.55
+/** Overlap at which a changed figure of the same unit is an update even when the judge is silent. */
+const UPDATED_SUBJECT = 0.35
+const MIN_FIGURE_CANDIDATE = 0.06
 
 type Candidate<K> = { known: K; lexical: number; cosine: number }
 
@@ -79,11 +82,22 @@ export async function classifyClaims<K extends KnownClaim>(
     const ruled = ruleVerdict(claim, found)
     const verdict = verdicts.get(index)
     const chosen = verdict?.candidate == null ? undefined : found[verdict.candidate]
-    if (!verdict || (verdict.class !== 'new' && !chosen)) return guarded(claim, ruled.class, ruled.match)
+    // A judge may match only a claim about the same thing: one found by its subject's words or by
+    // embeddings, not one offered only for sharing a unit. And a contradiction needs a difference of
+    // stance the rules can see (a negation or a direction one has and the other lacks): a slip of the
+    // judge would otherwise retire a fact that still holds. Either way the rules decide instead.
+    const related = chosen !== undefined && (chosen.lexical >= MIN_CANDIDATE || chosen.cosine >= MIN_COSINE)
+    const unseenContradiction =
+      verdict?.class === 'contradicted' && chosen !== undefined && !stancesDiffer(claim.polarity, chosen.known.polarity)
+    if (!verdict || (verdict.class !== 'new' && !related) || unseenContradiction) {
+      return guarded(claim, ruled.class, ruled.match)
+    }
     // The model's "new" does not stand against a same-subject match the rules are sure of.
     if (verdict.class === 'new') {
       return ruled.sure ? guarded(claim, ruled.class, ruled.match) : { claim, class: 'new' as const }
     }
+    // A judge's match that cannot be the same fact (figures of no common unit) leaves it to the rules.
+    if (chosen && !sameFactPossible(claim, chosen.known)) return guarded(claim, ruled.class, ruled.match)
     return guarded(claim, verdict.class, chosen?.known)
   })
 }
@@ -112,6 +126,9 @@ function ruleVerdict<K extends KnownClaim>(
   if (comparison.comparable && !differs && !opposed(claim.polarity, best.known.polarity)) {
     return { class: 'confirmed', match: best.known, sure: true }
   }
+  // A figure of the same unit that changed, on a subject that overlaps well: an update in other words.
+  if (comparison.figuresDiffer && best.lexical >= UPDATED_SUBJECT)
+    return { class: 'updated', match: best.known, sure: false }
   return { class: 'new', sure: false }
 }
 
@@ -119,10 +136,13 @@ function ruleVerdict<K extends KnownClaim>(
 function guarded<K extends KnownClaim>(claim: VerifiedClaim, verdict: ClaimClass, match: K | undefined): Classified<K> {
   if (!match || verdict === 'new') return { claim, class: 'new' }
   const comparison = compareStatements(claim.statements, match.statements)
+  if (!sameFactPossible(claim, match)) return { claim, class: 'new' }
   const differs = comparison.figuresDiffer || comparison.datesDiffer
   const against = opposed(claim.polarity, match.polarity)
   if (verdict === 'confirmed' && differs) return { claim, class: against ? 'contradicted' : 'updated', match }
   if (verdict === 'updated' && !differs) return { claim, class: against ? 'contradicted' : 'confirmed', match }
+  // A "contradiction" that is only another figure, with no opposite stance, is an update.
+  if (verdict === 'contradicted' && comparison.figuresDiffer && !against) return { claim, class: 'updated', match }
   return { claim, class: verdict, match }
 }
 
@@ -135,11 +155,24 @@ function candidatesFor<K extends KnownClaim>(
   for (const known of memory) {
     const lexical = weightedJaccard(claim.subject, known.subject, weight)
     const cosine = claim.vector && known.vector ? dot(claim.vector, known.vector) : 0
-    if (lexical >= MIN_CANDIDATE || cosine >= MIN_COSINE) scored.push({ known, lexical, cosine })
+    // Two claims stating a figure of the same unit are worth comparing on fewer shared words.
+    const sameUnit = lexical >= MIN_FIGURE_CANDIDATE && sharesUnit(claim.statements, known.statements)
+    if (lexical >= MIN_CANDIDATE || cosine >= MIN_COSINE || sameUnit) scored.push({ known, lexical, cosine })
   }
   return scored
     .sort((a, b) => Math.max(b.lexical, b.cosine) - Math.max(a.lexical, a.cosine) || b.lexical - a.lexical)
     .slice(0, MAX_CANDIDATES)
+}
+
+/** Two claims that both state figures, of no common unit or date, are not one fact. */
+function sameFactPossible(claim: VerifiedClaim, known: KnownClaim): boolean {
+  const bothStateFigures = claim.statements.figures.length > 0 && known.statements.figures.length > 0
+  return !bothStateFigures || compareStatements(claim.statements, known.statements).comparable
+}
+
+function sharesUnit(a: Statements, b: Statements): boolean {
+  const units = new Set(a.figures.map((figure) => figure.unit).filter(Boolean))
+  return b.figures.some((figure) => units.has(figure.unit))
 }
 
 function idfWeights(documents: string[][]): (term: string) => number {

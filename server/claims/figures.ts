@@ -201,7 +201,8 @@ function readFigure(text: string, match: RegExpExecArray): Figure | 'year' | und
   const digits = (match[2] as string).replace(/,/g, '')
   let value = Number(digits) * (match[1] ? -1 : 1)
   // A bare year ("in 2025", "by 2027") is a date, whatever word follows it.
-  const bareYear = /^(?:19|20)\d{2}$/.test(digits) && !match[1]
+  // Written with a thousands comma ("2,070 workers") it is a count, never a year.
+  const bareYear = /^(?:19|20)\d{2}$/.test(match[2] as string) && !match[1]
   const before = text.slice(Math.max(0, start - 5), start)
   let unit = CURRENCY_BEFORE.find(([pattern]) => pattern.test(before))?.[1] ?? ''
 

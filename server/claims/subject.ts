@@ -8,10 +8,11 @@ import { wordTokens } from '#server/memory/search.ts'
 
 // Words that flip a statement. "n't" is split off by the word segmenter as part of the token ("isn't").
 const NEGATIONS = new Set(['not', 'no', 'never', 'none', 'neither', 'nor', 'without', 'cannot', 'nobody', 'nothing'])
-const NEGATED_PHRASES = /\b(?:no longer|failed to|fails to|fail to|ruled out|called off)\b/gu
+const NEGATED_PHRASES = /\b(?:no longer|failed to|fails to|fail to|ruled out|called off|walked away|pulled out)\b/gu
 
-// Pairs of opposed directions, by stem. A claim that moves its subject one way opposes one that moves
-// it the other way.
+// Pairs of opposed directions, by stem. Two axes: a trend (rose / fell) and a stance, where going
+// ahead, approving, passing and winning stand against stopping, rejecting, failing and cancelling
+// ("signed a contract" / "cancelled the contract", "passed certification" / "failed it").
 const DIRECTIONS: Record<string, string> = {}
 for (const [axis, up, down] of [
   [
@@ -20,16 +21,12 @@ for (const [axis, up, down] of [
     'fall fell fallen decreas declin drop dip shrank shrink slump plung down lower contract cut reduc',
   ],
   [
-    'approval',
-    'approv accept pass grant authoris authoriz allow permit',
-    'reject deni deny block veto ban refus prohibit forbid',
+    'stance',
+    'approv accept pass grant authoris authoriz allow sign agre ratifi clear certifi open start launch begin began ' +
+      'resum restart build construct proceed win won succeed profit beat',
+    'reject deni deny block veto ban refus prohibit forbid withdraw revok overturn close shut stop cancel halt end ' +
+      'suspend paus abandon scrap termin lose lost fail loss miss',
   ],
-  [
-    'activity',
-    'open start launch begin began resum restart',
-    'close shut stop cancel halt end suspend paus abandon scrap',
-  ],
-  ['outcome', 'win won succeed profit ahead beat', 'lose lost fail loss behind miss'],
 ] as const) {
   for (const stem of up.split(' ')) DIRECTIONS[stem] = `${axis}:up`
   for (const stem of down.split(' ')) DIRECTIONS[stem] = `${axis}:down`
@@ -51,7 +48,8 @@ export type Polarity = { negated: boolean; directions: string[] }
 /** The stemmed content words of a claim that name what it is about. */
 export function subjectTerms(text: string): string[] {
   const terms: string[] = []
-  for (const token of wordTokens(text)) {
+  // "California's" is about California.
+  for (const token of wordTokens(text).map((word) => word.replace(/['’]s$/u, ''))) {
     if (STOPWORDS.has(token) || NEGATIONS.has(token) || token.endsWith("n't") || token.endsWith('n’t')) continue
     if (MONTH_WORDS.has(token) || UNIT_WORDS.has(token) || /\p{N}/u.test(token) || /^[a-z]$/.test(token)) continue
     const stem = stemmer(token)
@@ -70,7 +68,13 @@ export function polarity(text: string): Polarity {
     const direction = DIRECTIONS[stemmer(token)] ?? DIRECTIONS[token]
     if (direction) directions.add(direction)
   }
-  return { negated: negations % 2 === 1, directions: [...directions].sort() }
+  // A sentence that moves one axis both ways ("denied … the permit", "cut prices to grow sales") says
+  // nothing either way on it: left out, or it would oppose itself.
+  const axes = [...directions].map((direction) => direction.split(':')[0])
+  const oneWay = [...directions].filter(
+    (direction) => axes.filter((axis) => axis === direction.split(':')[0]).length === 1,
+  )
+  return { negated: negations % 2 === 1, directions: oneWay.sort() }
 }
 
 /**
@@ -83,10 +87,16 @@ export function opposed(a: Polarity, b: Polarity): boolean {
   for (const direction of a.directions) {
     const [axis, way] = direction.split(':') as [string, string]
     const other = theirs.get(axis)
-    if (other && other !== way) {
-      flips += 1
-      break
-    }
+    if (other && other !== way) flips += 1
   }
   return flips % 2 === 1
+}
+
+/**
+ * The two take different stances at all: a negation or a direction one has and the other lacks. A
+ * judge's "contradicted" needs at least this ("has a contract" / "cancelled the contract"); two
+ * wordings with the same stance contradict each other only in a judge's slip.
+ */
+export function stancesDiffer(a: Polarity, b: Polarity): boolean {
+  return a.negated !== b.negated || a.directions.join() !== b.directions.join()
 }

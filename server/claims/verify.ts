@@ -34,6 +34,8 @@ export type Integrity = {
   droppedUnsupported: number
   /** Cited to a source that does not hold the quote, and shown with the source that does. */
   recited: number
+  /** Worded with a figure or stance the quote does not state, and shown in the page's own words. */
+  ownWords: number
 }
 
 export type VerifiedClaims = { claims: VerifiedClaim[]; integrity: Integrity }
@@ -43,6 +45,12 @@ type PageText = { id: number; text: string; publishedDate?: string | null }
 /** At most this many claims are checked; the rest of an over-long answer is dropped, and counted. */
 export const MAX_CLAIMS_CHECKED = 200
 const MAX_QUOTE_CHARACTERS = 600
+/** A quote shown in place of a misworded claim must say something by itself. */
+const MIN_OWN_WORDS = 6
+
+function wordCount(text: string): number {
+  return text.split(/\s+/).filter((word) => /[\p{L}\p{N}]/u.test(word)).length
+}
 
 export function verifyClaims(drafts: ClaimDraft[], sources: PageText[]): VerifiedClaims {
   const pages = new Map<number, PreparedPage>()
@@ -53,30 +61,41 @@ export function verifyClaims(drafts: ClaimDraft[], sources: PageText[]): Verifie
   const kept = new Map<string, VerifiedClaim>()
   let droppedUnsupported = Math.max(0, drafts.length - MAX_CLAIMS_CHECKED)
   let recited = 0
+  let ownWords = 0
   for (const draft of drafts.slice(0, MAX_CLAIMS_CHECKED)) {
     // Citation markers in the text are the report's business, not figures the claim states.
-    const text = withoutCitations(draft.text).replace(/\s+/g, ' ').trim()
-    const quote = draft.quote.trim()
-    if (!text || quote.length > MAX_QUOTE_CHARACTERS || !isSubstantialQuote(quote)) {
-      droppedUnsupported += 1
-      continue
-    }
-    let found = locateIn(
-      quote,
-      draft.sourceIds.filter((id) => pages.has(id)),
-      pages,
-    )
+    let text = withoutCitations(draft.text).replace(/\s+/g, ' ').trim()
+    const cited = draft.sourceIds.filter((id) => pages.has(id))
+    // The quote, or else the claim's own words when they are a page's words (the quote field was
+    // junk but the claim itself is verbatim).
+    let found: { ids: number[]; quote: string } = { ids: [], quote: '' }
     let wasRecited = false
-    if (found.ids.length === 0) {
+    for (const quote of [draft.quote.trim(), text]) {
+      if (!text || quote.length > MAX_QUOTE_CHARACTERS || !isSubstantialQuote(quote)) continue
+      found = locateIn(quote, cited, pages)
+      if (found.ids.length > 0) break
       // Cited to the wrong page: the page that holds the quote word for word is its source.
       found = locateIn(quote, [...pages.keys()], pages)
       wasRecited = found.ids.length > 0
+      if (wasRecited) break
     }
-    const statements = extractStatements(text)
-    const stance = polarity(text)
-    if (found.ids.length === 0 || !faithful(statements, stance, found, sources)) {
+    if (found.ids.length === 0) {
       droppedUnsupported += 1
       continue
+    }
+    let statements = extractStatements(text)
+    let stance = polarity(text)
+    if (!faithful(statements, stance, found, sources)) {
+      // The wording states a figure or a stance its quote does not: the page's own words are shown
+      // instead, when they make a statement of their own; otherwise the claim is not shown.
+      if (wordCount(found.quote) < MIN_OWN_WORDS) {
+        droppedUnsupported += 1
+        continue
+      }
+      text = found.quote.replace(/\s+/g, ' ').trim()
+      statements = extractStatements(text)
+      stance = polarity(text)
+      ownWords += 1
     }
     if (wasRecited) recited += 1
     // Two claims on one quote say one thing: the first wording is kept, with every source.
@@ -98,7 +117,7 @@ export function verifyClaims(drafts: ClaimDraft[], sources: PageText[]): Verifie
   const claims = [...kept.values()]
   return {
     claims,
-    integrity: { claims: drafts.length, shown: claims.length, droppedUnsupported, recited },
+    integrity: { claims: drafts.length, shown: claims.length, droppedUnsupported, recited, ownWords },
   }
 }
 

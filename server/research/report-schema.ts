@@ -38,6 +38,9 @@ export const ReportSchema = z.object({
       shown: z.int(),
       droppedUnsupported: z.int().describe('Not shown: the quote is on no page read, or a figure is not in it.'),
       recited: z.int().describe('Shown with the page that holds the quote instead of the one the model cited.'),
+      ownWords: z
+        .int()
+        .describe("Worded with a figure or stance the quote does not state, so shown in the page's own words."),
     })
     .describe('Every shown claim has its quote on a cited page; this counts the rest.'),
   sources: z

@@ -41,7 +41,7 @@ export type Report = {
   /** Only sources read in this run, numbered as the citations use them. */
   sources: ReportSource[]
   /** Claims the synthesis made, how many are shown, and how many were dropped for a quote on no page. */
-  integrity: { claims: number; shown: number; droppedUnsupported: number; recited: number }
+  integrity: { claims: number; shown: number; droppedUnsupported: number; recited: number; ownWords: number }
   generatedWith: {
     synthesis: string
     synthesisKind: 'model' | 'extractive'
@@ -68,11 +68,14 @@ export function upgradeReport(stored: Report): Report {
       contradicted: delta.contradicted ?? [],
       confirmed: delta.confirmed ?? 0,
     },
-    integrity: stored.integrity ?? {
-      claims: newFindings.length,
-      shown: newFindings.length,
-      droppedUnsupported: 0,
-      recited: 0,
-    },
+    integrity: stored.integrity
+      ? { ...stored.integrity, ownWords: stored.integrity.ownWords ?? 0 }
+      : {
+          claims: newFindings.length,
+          shown: newFindings.length,
+          droppedUnsupported: 0,
+          recited: 0,
+          ownWords: 0,
+        },
   }
 }

@@ -38,7 +38,7 @@ function reportInput(
   return {
     synthesis: { headline: 'Batteries got cheaper', gaps: [], ...written },
     claims,
-    integrity: { claims: claims.length, shown: claims.length, droppedUnsupported: 0, recited: 0 },
+    integrity: { claims: claims.length, shown: claims.length, droppedUnsupported: 0, recited: 0, ownWords: 0 },
     sources: [1, 2, 3, 4].map((id) => source(id)),
     baseline: true,
     since: null,

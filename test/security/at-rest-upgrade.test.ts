@@ -180,7 +180,7 @@ test('an old database reads as before after the upgrade, and holds none of it in
         contradicted: [],
         confirmed: 0,
       },
-      integrity: { claims: 1, shown: 1, droppedUnsupported: 0, recited: 0 },
+      integrity: { claims: 1, shown: 1, droppedUnsupported: 0, recited: 0, ownWords: 0 },
     },
     recurring: { seriesId: ids.series, state: 'paused' },
   })

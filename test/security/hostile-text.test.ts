@@ -42,7 +42,17 @@ const LINKS = [
 ]
 const HOSTILE_SYNTHESIS = {
   headline: 'Tidal power [[doubled](https://a.test)](https://evil.test/phish)',
-  findings: LINKS.map((text) => ({ text, sourceIds: [1] })),
+  // Each quote is on the page (as read: its links are text), so every hostile finding is shown.
+  findings: LINKS.map((text, index) => ({
+    text,
+    quote: [
+      'Tidal power: a barrage',
+      'a barrage doubled its output',
+      'doubled its output. See the report',
+      'See the report',
+    ][index],
+    sourceIds: [1],
+  })),
   sections: null,
   implications: 'Act now [1].\n\n[m]: https://evil.test/ref',
   gaps: ['Who pays? <https://evil.test/gap>'],

@@ -309,12 +309,14 @@ test('prose paragraphs drop markdown that is not prose and keep list items and s
   ])
 })
 
-test('a nested or repeated link in a page leaves its words only, never a link to anywhere', () => {
+test('a nested or repeated link in a page leaves its words only (the report defangs what is left)', () => {
   const text =
     'A barrage doubled its output, [[the operator said](https://a.test)](https://evil.test/phish). ' +
     'Read [[[more](https://e1.test)](https://e2.test)](https://e3.test) at <https://evil.test/x>.'
   expect(proseParagraphs(text)).toEqual([
-    'A barrage doubled its output, the operator said. Read more at https[:]//evil[.]test/x.',
+    // As a reader sees the page, so the quote check finds the sentence there; sanitizeMarkdown in the
+    // report turns the autolink into text.
+    'A barrage doubled its output, the operator said. Read more at <https://evil.test/x>.',
   ])
 })
 
