@@ -41,7 +41,7 @@ const RELATED_SUBJECT = 0.25
 const MIN_CANDIDATE = 0.12
 const MIN_COSINE = 0.55
 /** Overlap at which a changed figure of the same unit is an update even when the judge is silent. */
-const UPDATED_SUBJECT = 0.35
+const UPDATED_SUBJECT = 0.25
 const MIN_FIGURE_CANDIDATE = 0.06
 
 type Candidate<K> = { known: K; lexical: number; cosine: number }
