@@ -103,7 +103,14 @@ export async function startSextant(options: {
       )
     }
 
-    const memory: MemoryContext = { db, ring, topicIndex, log, now: () => new Date() }
+    const memory: MemoryContext = {
+      db,
+      ring,
+      topicIndex,
+      log,
+      now: () => new Date(),
+      maxFacts: config.MEMORY_MAX_FACTS,
+    }
     // Web requests and mention jobs (on workers) start runs within the same limits.
     const limits = createLimits({ pool, settings: config, log })
     const providers = createProviders(config, db)

@@ -284,3 +284,96 @@ test('merging does not modify its inputs', () => {
   expect(result.content.facts[0]?.sourceUrls).toEqual(['https://example.com/a', 'https://example.com/b'])
   expect(result.content.sources[0]?.title).toBe('Now titled')
 })
+
+test('an update supersedes the fact it replaces, a confirmation moves its last-confirmed time, and vectors follow their model', () => {
+  const first = mergeMemory(
+    undefined,
+    contribution({ facts: [contributedFact('Cells cost $90/kWh.', ['https://a.example/1'])] }),
+    'Topic',
+  ).content
+  const old = first.facts[0]
+  if (!old) throw new Error('no fact')
+  const second = mergeMemory(
+    first,
+    contribution({
+      runId: 'run-2',
+      at: new Date('2026-03-08T10:00:00.000Z'),
+      facts: [
+        {
+          ...contributedFact('Cells cost $80/kWh.', ['https://b.example/2']),
+          change: { class: 'updated', factId: old.id },
+        },
+      ],
+      vectors: { model: 'embed-a', byFact: { [old.id]: 'AAAA' } },
+    }),
+    'Topic',
+  ).content
+  const updated = second.facts.find((fact) => fact.text === 'Cells cost $80/kWh.')
+  expect(updated?.supersedes).toEqual({ id: old.id, change: 'updated' })
+  expect(second.facts.find((fact) => fact.id === old.id)).toMatchObject({ supersededBy: updated?.id, vector: 'AAAA' })
+  expect(second.vectorModel).toBe('embed-a')
+
+  const third = mergeMemory(
+    second,
+    contribution({
+      runId: 'run-3',
+      at: new Date('2026-03-15T10:00:00.000Z'),
+      facts: [
+        {
+          ...contributedFact('Cells now cost $80 per kWh.', ['https://c.example/3']),
+          change: { class: 'confirmed', factId: updated?.id as string },
+        },
+      ],
+      // Another embedding model: vectors of the old one are dropped, never compared.
+      vectors: { model: 'embed-b', byFact: {} },
+    }),
+    'Topic',
+  ).content
+  const confirmed = third.facts.find((fact) => fact.id === updated?.id)
+  expect(confirmed?.lastConfirmed).toBe('2026-03-15T10:00:00.000Z')
+  expect(confirmed?.sourceUrls).toEqual(['https://b.example/2', 'https://c.example/3'])
+  expect(third.facts).toHaveLength(2)
+  expect(third.facts.every((fact) => fact.vector === undefined)).toBe(true)
+  expect(third.runs[0]).toMatchObject({ newFacts: 0, confirmedFacts: 1 })
+})
+
+test('past the cap, the facts unconfirmed longest go first', () => {
+  let content: MemoryContent | undefined
+  for (let day = 1; day <= 5; day++) {
+    content = mergeMemory(
+      content,
+      contribution({
+        runId: `run-${day}`,
+        at: new Date(`2026-03-0${day}T10:00:00.000Z`),
+        facts: [contributedFact(`Fact of day ${day} about plant number ${day * 11}.`, [])],
+      }),
+      'Topic',
+      3,
+    ).content
+  }
+  expect(content?.facts.map((fact) => fact.text)).toEqual([
+    'Fact of day 3 about plant number 33.',
+    'Fact of day 4 about plant number 44.',
+    'Fact of day 5 about plant number 55.',
+  ])
+  // Day 3's fact confirmed on day 6 outlives day 4's when the cap is 2.
+  const sixth = mergeMemory(
+    content,
+    contribution({
+      runId: 'run-6',
+      at: new Date('2026-03-06T10:00:00.000Z'),
+      facts: [
+        {
+          ...contributedFact('Fact of day 3 again.', []),
+          change: { class: 'confirmed', factId: content?.facts[0]?.id as string },
+        },
+      ],
+    }),
+    'Topic',
+    2,
+  ).content
+  expect(sixth.facts.map((fact) => fact.text)).toEqual([
+    'Fact of day 3 about plant number 33.',
+    'Fact of day 5 about plant number 55.',
+  ])
+})

@@ -19,7 +19,15 @@ import {
 } from '#server/memory/types.ts'
 import { UUID } from '#server/research/runs.ts'
 
-export type MemoryContext = { db: Db; ring: KeyRing; topicIndex: TopicIndex; log: Logger; now: () => Date }
+export type MemoryContext = {
+  db: Db
+  ring: KeyRing
+  topicIndex: TopicIndex
+  log: Logger
+  now: () => Date
+  /** Facts kept per topic (MEMORY_MAX_FACTS); the default when absent. */
+  maxFacts?: number
+}
 
 /** Memory that exists but cannot be opened (key missing from the ring, tampering). */
 export class MemoryUnreadableError extends Error {
@@ -187,7 +195,7 @@ export async function saveTopicMemory(
       }
       runCount = row.run_count
     }
-    const { content, added } = mergeMemory(existing, contribution, displayTopic(topic))
+    const { content, added } = mergeMemory(existing, contribution, displayTopic(topic), context.maxFacts)
     const newRun = !existing?.runs.some((run) => run.runId === contribution.runId)
     const sealed = sealJson(context.ring, content, associatedData(topicId))
     const values = {
