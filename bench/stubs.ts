@@ -47,7 +47,7 @@ export async function startBenchStubs(latency: { modelMs: number; searchMs: numb
       const mine = ofTopic(topic)
       return [
         ...openai.served
-          .filter((call) => call.topic === topic)
+          .filter((call) => ofRun(call, topic))
           .map((call) => ({ kind: 'model' as const, startedAt: call.startedAt, endedAt: call.endedAt })),
         ...exa.served
           .filter((call) => mine(call.query))
@@ -56,7 +56,7 @@ export async function startBenchStubs(latency: { modelMs: number; searchMs: numb
     },
     servedFor(topic) {
       const mine = ofTopic(topic)
-      const completions = openai.served.filter((call) => call.topic === topic)
+      const completions = openai.served.filter((call) => ofRun(call, topic))
       const searches = exa.served.filter((call) => mine(call.query))
       return {
         promptTokens: completions.reduce((total, call) => total + call.promptTokens, 0),
@@ -69,6 +69,17 @@ export async function startBenchStubs(latency: { modelMs: number; searchMs: numb
       await Promise.all([exa.close(), openai.close()])
     },
   }
+}
+
+/**
+ * A model call of the run on `topic`: prompts name it on their `Topic:` line; embedding requests have
+ * no prompt, but embed claims quoted from pages that start with a query, which starts with the topic.
+ */
+function ofRun(call: { kind: string; topic?: string; text?: string }, topic: string): boolean {
+  return (
+    call.topic === topic ||
+    (call.kind === 'embed' && (call.text ?? '').split('\n').some((text) => text.startsWith(`${topic} `)))
+  )
 }
 
 /** Plans name the topic first in every query, so each search can be traced to its run. */

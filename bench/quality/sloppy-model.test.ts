@@ -80,7 +80,7 @@ test("the judge reads the engine's own judge prompt and answers as a careful rea
     { claim: say(fact, 0, 1), candidates: [say(fact, 0, 2)] },
     { claim: say(other, 1), candidates: [say(fact, 0)] },
   ]
-  const text = judgeMessages(items)
+  const text = judgeMessages(items, 'grid batteries')
     .map((message) => message.content)
     .join('\n')
   expect(parseJudgePrompt(text).map((item) => item.candidates.length)).toEqual([2, 1, 1, 1])

@@ -94,7 +94,10 @@ export interface LanguageModel {
    * Judges, in one call, whether each claim repeats, updates or contradicts one of its candidates from
    * memory. Absent without a model: the rules of server/claims/classify.ts decide alone.
    */
-  judgeClaims?(items: JudgeItem[], options: { signal: AbortSignal }): Promise<{ verdicts: Verdict[]; usage: Usage }>
+  judgeClaims?(
+    items: JudgeItem[],
+    options: { signal: AbortSignal; topic: string },
+  ): Promise<{ verdicts: Verdict[]; usage: Usage }>
   /** The embedding model `embed` uses; vectors made by another are not compared with its. */
   readonly embeddingModel?: string
   /** Embeddings of the texts, in order (`/v1/embeddings`). Absent without an embedding model. */

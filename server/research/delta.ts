@@ -54,6 +54,7 @@ export async function classifyRunClaims(
         for (let start = 0; start < items.length; start += JUDGE_BATCH) {
           const answer = await deps.model.judgeClaims?.(items.slice(start, start + JUDGE_BATCH), {
             signal: input.signal,
+            topic: input.topic,
           })
           if (!answer) break
           usage.inputTokens += answer.usage.inputTokens

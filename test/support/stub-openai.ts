@@ -40,6 +40,8 @@ export type StubOpenAiServed = {
   kind: StubRequest['kind']
   /** The request's `Topic:` line, which names the run's topic in every prompt the engine writes. */
   topic: string | undefined
+  /** An embedding request's texts (it has no prompt, so no `Topic:` line). */
+  text?: string
   promptTokens: number
   completionTokens: number
   startedAt: number
@@ -88,6 +90,7 @@ export async function startStubOpenAi(
 
   // POST /v1/embeddings: a bag of words hashed into 256 dimensions, so texts sharing words are near.
   async function embeddings(req: http.IncomingMessage, res: http.ServerResponse) {
+    const startedAt = now()
     let body: { model?: string; input?: string | string[]; encoding_format?: string }
     try {
       body = JSON.parse(await readBody(req))
@@ -130,9 +133,10 @@ export async function startStubOpenAi(
     served.push({
       kind: 'embed',
       topic: undefined,
+      text: request.text,
       promptTokens: tokens,
       completionTokens: 0,
-      startedAt: now(),
+      startedAt,
       endedAt: now(),
     })
   }

@@ -158,8 +158,8 @@ export function createOpenAiModel(options: {
       if (implications?.trim()) synthesis.implications = implications.trim()
       return { synthesis, usage: answer.usage }
     },
-    async judgeClaims(items, { signal }) {
-      const answer = await complete(judgeMessages(items), JUDGE_FORMAT, signal)
+    async judgeClaims(items, { signal, topic }) {
+      const answer = await complete(judgeMessages(items, topic), JUDGE_FORMAT, signal)
       if ('unusable' in answer) {
         throw new ProviderError(PROVIDER, `${options.model} did not return usable verdicts: ${answer.unusable}`, {
           retryable: false,
