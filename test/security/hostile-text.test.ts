@@ -42,7 +42,15 @@ const LINKS = [
 ]
 const HOSTILE_SYNTHESIS = {
   headline: 'Tidal power [[doubled](https://a.test)](https://evil.test/phish)',
-  findings: LINKS.map((text) => ({ text, sourceIds: [1] })),
+  // Each quote is on the page, so the claims are shown; the last quotes the page's own link tricks.
+  findings: LINKS.map((text, index) => ({
+    text,
+    quote:
+      index === LINKS.length - 1
+        ? 'See [[the report](https://a.test)](https://evil.test/x).'
+        : 'a barrage doubled its output',
+    sourceIds: [1],
+  })),
   sections: null,
   implications: 'Act now [1].\n\n[m]: https://evil.test/ref',
   gaps: ['Who pays? <https://evil.test/gap>'],
