@@ -150,7 +150,11 @@ test.skipIf(!hasChromium)(
       .first()
       .waitFor()
     // Each new finding stands over the words of the page that support it.
-    await delta.locator('blockquote').getByText(/recycl/i).first().waitFor()
+    await delta
+      .locator('blockquote')
+      .getByText(/recycl/i)
+      .first()
+      .waitFor()
     await screenshot(page, 'run-delta')
     await page.setViewportSize({ width: 375, height: 812 })
     expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0)

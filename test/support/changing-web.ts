@@ -12,7 +12,9 @@ export const CHANGING_TOPIC = 'Sodium-ion batteries'
 
 const day = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000).toISOString()
 
-function page(slug: string, text: string, daysAgo: number): StubExaDocument {
+type Page = StubExaDocument & { text: string }
+
+function page(slug: string, text: string, daysAgo: number): Page {
   return {
     url: `https://news.example/${slug}`,
     title: `Sodium-ion batteries: ${slug}`,
