@@ -3,6 +3,7 @@
 // each with the quote that supports it, and how many claims were only confirmed.
 import { ClaimQuote, PageLinks } from '#app/components/claim-quote.tsx'
 import { Citation, ReportMarkdown } from '#app/components/report-markdown.tsx'
+import { changeCounts } from '#server/research/report-summary.ts'
 import type { Report, ReportChange, ReportFinding } from '#server/research/report-types.ts'
 
 type Delta = Report['delta']
@@ -32,7 +33,7 @@ export function DeltaPanel({ delta, sourceUrls }: { delta: Delta; sourceUrls: st
         </>
       ) : changed > 0 ? (
         <>
-          <p className="mt-2 text-slate-800">{countsLine(delta)}</p>
+          <p className="mt-2 text-slate-800">{changeCounts(delta)}</p>
           <ChangeGroup id="delta-updated" title="Updated" changes={delta.updated} sourceCount={sourceCount} />
           <ChangeGroup
             id="delta-contradicted"
@@ -133,19 +134,6 @@ function Citations({ sources, count }: { sources: number[]; count: number }) {
         ))}
     </>
   )
-}
-
-/** "3 claims changed: 1 updated, 1 contradicted and 1 new; 2 confirmed." */
-export function countsLine(delta: Pick<Delta, 'updated' | 'contradicted' | 'newFindings' | 'confirmed'>): string {
-  const parts = [
-    delta.updated.length > 0 ? `${delta.updated.length} updated` : '',
-    delta.contradicted.length > 0 ? `${delta.contradicted.length} contradicted` : '',
-    delta.newFindings.length > 0 ? `${delta.newFindings.length} new` : '',
-  ].filter(Boolean)
-  const total = delta.updated.length + delta.contradicted.length + delta.newFindings.length
-  const list = parts.length > 1 ? `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}` : (parts[0] ?? '')
-  const confirmed = delta.confirmed > 0 ? `; ${delta.confirmed} confirmed` : ''
-  return `${count(total, 'claim')} changed: ${list}${confirmed}.`
 }
 
 function confirmedLine(confirmed: number): string {
