@@ -370,12 +370,29 @@ test('after a second run, the topic page shows what it updated and contradicted 
   )
   expect(history).toContain(`>${html(BEFORE.price.text)}</p>`)
   expect(history).toContain(`“${html(BEFORE.plant.text)}”</blockquote>`)
-  expect(history).toMatch(
-    new RegExp(`Updated <time[^>]*>[^<]*</time>:</span> ${html(AFTER.price.text).replace(/[$/.]/g, '\\$&')}`),
-  )
+  expect(history).toMatch(new RegExp(`Updated <time[^>]*>[^<]*</time>:</span> ${regexText(html(AFTER.price.text))}`))
   expect(history).toMatch(/Contradicted <time/)
+
+  // The export: quotes under the facts, the updated one beside what it replaced, the replaced ones as history.
+  const markdown = await (
+    await stubs.app.fetch(`/dashboard/topics/${topic.id}/export`, { headers: { Cookie: cookie } })
+  ).text()
+  expect(markdown).toMatch(
+    new RegExp(
+      `\\n\\d+\\. ${regexText(AFTER.price.text)} \\[\\d+\\]\\\\\\n   Was: ~~${regexText(BEFORE.price.text)}~~`,
+    ),
+  )
+  expect(markdown).toContain(`   Previously: ${BEFORE.plant.text}`)
+  expect(markdown).toContain(`   > ${AFTER.recycling.text}\n`)
+  expect(markdown).toMatch(
+    new RegExp(`## History\\n\\n.*\\n\\n- ${regexText(BEFORE.price.text)} \\[\\d+\\] — first seen`),
+  )
 
   // The topics list counts what memory holds true now.
   const list = await htmlOf(await stubs.app.fetch('/dashboard/topics', { headers: { Cookie: cookie } }))
   expect(statAfter(list, `href="/dashboard/topics/${topic.id}"`, 'Facts')).toBe(4)
 })
+
+function regexText(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')
+}
