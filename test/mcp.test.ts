@@ -279,6 +279,23 @@ test('get_topic_delta tells new, updated and contradicted facts apart, with what
     expect(history.map((f) => f.text).sort()).toEqual([BEFORE.price.text, BEFORE.plant.text].sort())
     const price = facts.find((f) => f.text === AFTER.price.text)
     expect(history.find((f) => f.id === price?.supersedes?.id)).toMatchObject({ text: BEFORE.price.text })
+    // As text: the current facts with quotes, dates and what they replaced; the replaced ones apart.
+    const [current = '', replaced = ''] = memory.text.split('\n\nHistory (facts later runs updated or contradicted):\n')
+    expect(current).toMatch(
+      new RegExp(
+        `- ${regexText(AFTER.price.text)} \\[\\d+\\]\\n  Quote: “${regexText(AFTER.price.text)}”\\n  First seen [\\d-]+\\.\\n  Was: ${regexText(BEFORE.price.text)} \\[\\d+\\]`,
+      ),
+    )
+    expect(current).toMatch(
+      new RegExp(
+        `- ${regexText(BEFORE.cycles.text)} \\[\\d+\\]\\[\\d+\\]\\n.*\\n  First seen [\\d-]+; last confirmed [\\d-]+\\.`,
+      ),
+    )
+    expect(current).not.toContain(`- ${BEFORE.plant.text}`)
+    expect(replaced).toContain(`- ${BEFORE.plant.text} [`)
+    expect(replaced).toMatch(
+      new RegExp(`^\\[\\d+\\] Sodium-ion batteries: prices-update — ${regexText(AFTER.price.url)}$`, 'm'),
+    )
   } finally {
     await client.close()
   }

@@ -15,6 +15,7 @@ import {
   TopicMemoryOutput,
   topicDeltaText,
   topicDeltaView,
+  topicMemoryText,
   topicMemoryView,
 } from '#server/mcp/topic-views.ts'
 import { compareAccountTopics, exportTopic, getTopicDelta, searchAccountMemory } from '#server/memory/services.ts'
@@ -257,7 +258,8 @@ export function createMcpServer(services: AppServices, caller: McpCaller): McpSe
         return problem(
           `Sextant has no memory of ${quoted(topic)} (or it expired after 30 days). Run research_brief on it first.`,
         )
-      return ok(topicMemoryView(stored))
+      const view = topicMemoryView(stored)
+      return ok(view, topicMemoryText(view))
     },
   )
 

@@ -8,6 +8,7 @@ import { sourcesText } from '#server/mcp/tool-text.ts'
 import { currentFacts, supersededFacts, type TopicDelta } from '#server/memory/insights.ts'
 import { memoryStats } from '#server/memory/store.ts'
 import type { Fact, Source, TopicMemory } from '#server/memory/types.ts'
+import { stripBidiControls } from '#server/text/bidi.ts'
 import { sanitizeMarkdown } from '#server/text/markdown-links.ts'
 
 const FactOutput = z.object({
@@ -59,11 +60,15 @@ export const TopicDeltaOutput = {
   sources: z.array(z.object({ url: z.string(), title: z.string() })).describe('Sources first read in the run.'),
 }
 
+/**
+ * A fact as the tools give it: its text sanitised as a report's claims are (no link, no bidi
+ * control); its quote verbatim, so a client can find it on the page, but for bidi controls.
+ */
 function factOutput(fact: Fact) {
   return {
     id: fact.id,
-    text: fact.text,
-    quote: fact.quote,
+    text: sanitizeMarkdown(fact.text),
+    quote: stripBidiControls(fact.quote),
     sourceUrls: fact.sourceUrls,
     firstSeen: fact.firstSeen.at,
     lastConfirmed: fact.lastConfirmed,
@@ -72,7 +77,7 @@ function factOutput(fact: Fact) {
 
 export function topicMemoryView(memory: TopicMemory) {
   return {
-    topic: memory.topic,
+    topic: stripBidiControls(memory.topic),
     stats: memoryStats(memory),
     facts: currentFacts(memory.facts).map((fact) => ({
       ...factOutput(fact),
@@ -84,7 +89,7 @@ export function topicMemoryView(memory: TopicMemory) {
     })),
     sources: memory.sources.map((source) => ({
       url: source.url,
-      title: source.title,
+      title: stripBidiControls(source.title),
       publishedDate: source.publishedDate,
     })),
   }
@@ -102,19 +107,20 @@ export function topicDeltaView(delta: TopicDelta) {
     updated: delta.updated.map(change),
     contradicted: delta.contradicted.map(change),
     confirmed: delta.confirmed,
-    facts: delta.facts.map((fact) => ({ text: fact.text, sourceUrls: fact.sourceUrls })),
-    sources: delta.sources.map((source) => ({ url: source.url, title: source.title })),
+    facts: delta.facts.map((fact) => ({ text: sanitizeMarkdown(fact.text), sourceUrls: fact.sourceUrls })),
+    sources: delta.sources.map((source) => ({ url: source.url, title: stripBidiControls(source.title) })),
   }
 }
 
 type DeltaView = ReturnType<typeof topicDeltaView>
+type MemoryView = ReturnType<typeof topicMemoryView>
 type FactLike = { text: string; quote: string; sourceUrls: string[]; lastConfirmed: string }
 
 /**
- * The delta as text: a counts line, then each updated fact with its quote and what it was, each
- * contradicted one with what memory held before, each new one, then the sources by number.
+ * Facts as lines of text, their source URLs numbered in order of first citation; `sources()` is the
+ * numbered list ("[n] title — url") the citations resolve to.
  */
-export function topicDeltaText(topic: string, delta: DeltaView, sources: readonly Source[]): string {
+function factWriter(titles: ReadonlyMap<string, string>) {
   const numbers = new Map<string, number>()
   const cite = (urls: string[]) =>
     urls
@@ -123,15 +129,29 @@ export function topicDeltaText(topic: string, delta: DeltaView, sources: readonl
         return `[${numbers.get(url)}]`
       })
       .join('')
-  const item = (fact: FactLike) => {
-    const lines = [`- ${line(fact.text)} ${cite(fact.sourceUrls)}`.trimEnd()]
-    if (fact.quote.trim()) lines.push(`  Quote: “${line(fact.quote)}”`)
-    return lines
+  return {
+    cite,
+    item(fact: FactLike): string[] {
+      const lines = [`- ${line(fact.text)} ${cite(fact.sourceUrls)}`.trimEnd()]
+      if (fact.quote.trim()) lines.push(`  Quote: “${line(fact.quote)}”`)
+      return lines
+    },
+    sources(): string {
+      return sourcesText([...numbers].map(([url, n]) => ({ n, url, title: titles.get(url) ?? '' })))
+    },
   }
+}
+
+/**
+ * The delta as text: a counts line, then each updated fact with its quote and what it was, each
+ * contradicted one with what memory held before, each new one, then the sources by number.
+ */
+export function topicDeltaText(topic: string, delta: DeltaView, sources: readonly Source[]): string {
+  const writer = factWriter(new Map(sources.map((source) => [source.url, source.title])))
   const change = (label: string) => (fact: FactLike & { previous: FactLike | null }) => [
-    ...item(fact),
+    ...writer.item(fact),
     fact.previous
-      ? `  ${label}: ${line(fact.previous.text)} (last seen ${fact.previous.lastConfirmed.slice(0, 10)}) ${cite(fact.previous.sourceUrls)}`.trimEnd()
+      ? `  ${label}: ${line(fact.previous.text)} (last seen ${day(fact.previous.lastConfirmed)}) ${writer.cite(fact.previous.sourceUrls)}`.trimEnd()
       : `  ${label}: a fact no longer in memory`,
   ]
   const counts = [
@@ -144,20 +164,60 @@ export function topicDeltaText(topic: string, delta: DeltaView, sources: readonl
   const confirmed =
     delta.confirmed > 0 ? `${delta.confirmed === 1 ? '1 fact' : `${delta.confirmed} facts`} confirmed` : ''
   const summary = [counts.join(', ') || 'nothing new', confirmed].filter(Boolean).join('; ')
-  const blocks = [
-    `What the latest run on ${line(topic)} (${delta.at.slice(0, 10)}, run ${delta.runId}) changed: ${summary}.`,
-  ]
+  const blocks = [`What the latest run on ${line(topic)} (${day(delta.at)}, run ${delta.runId}) changed: ${summary}.`]
   if (delta.updated.length > 0) blocks.push(['Updated:', ...delta.updated.flatMap(change('Was'))].join('\n'))
   if (delta.contradicted.length > 0) {
     blocks.push(['Contradicted:', ...delta.contradicted.flatMap(change('Previously'))].join('\n'))
   }
-  if (delta.newFacts.length > 0) blocks.push(['New:', ...delta.newFacts.flatMap(item)].join('\n'))
-  const titles = new Map(sources.map((source) => [source.url, source.title]))
-  blocks.push(sourcesText([...numbers].map(([url, n]) => ({ n, url, title: titles.get(url) ?? '' }))))
+  if (delta.newFacts.length > 0) blocks.push(['New:', ...delta.newFacts.flatMap(writer.item)].join('\n'))
+  blocks.push(writer.sources())
+  return blocks.join('\n\n')
+}
+
+/**
+ * The memory as text: counts, each current fact with its quote, dates and what it replaced, the
+ * history of replaced facts, then every source by number.
+ */
+export function topicMemoryText(memory: MemoryView): string {
+  const writer = factWriter(new Map(memory.sources.map((source) => [source.url, source.title])))
+  const replaced = new Map(memory.history.map((fact) => [fact.id, fact]))
+  const { stats } = memory
+  const facts = memory.facts.flatMap((fact) => {
+    const previous = fact.supersedes && replaced.get(fact.supersedes.id)
+    const dates =
+      fact.lastConfirmed > fact.firstSeen
+        ? `First seen ${day(fact.firstSeen)}; last confirmed ${day(fact.lastConfirmed)}.`
+        : `First seen ${day(fact.firstSeen)}.`
+    return [
+      ...writer.item(fact),
+      `  ${dates}`,
+      ...(fact.supersedes
+        ? [
+            `  ${fact.supersedes.change === 'updated' ? 'Was' : 'Previously'}: ${previous ? `${line(previous.text)} ${writer.cite(previous.sourceUrls)}`.trimEnd() : 'a fact no longer in memory'}`,
+          ]
+        : []),
+    ]
+  })
+  const history = memory.history.flatMap((fact) => [
+    `- ${line(fact.text)} ${writer.cite(fact.sourceUrls)}`.trimEnd(),
+    `  First seen ${day(fact.firstSeen)}; last seen ${day(fact.lastConfirmed)}; replaced by a later fact.`,
+  ])
+  writer.cite(memory.sources.map((source) => source.url))
+  const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`
+  const blocks = [
+    `Sextant's memory of ${line(memory.topic)}: ${plural(stats.runCount, 'run')}, ${plural(memory.facts.length, 'fact')}, ${plural(stats.urlsIndexed, 'URL')} read; last run ${day(stats.lastRunAt)}.`,
+    facts.length > 0 ? ['Facts:', ...facts].join('\n') : 'Facts: none yet.',
+  ]
+  if (history.length > 0) blocks.push(['History (facts later runs updated or contradicted):', ...history].join('\n'))
+  blocks.push(writer.sources())
   return blocks.join('\n\n')
 }
 
 /** Page or model text on one line, its links sanitised. */
 function line(text: string): string {
   return sanitizeMarkdown(text.replace(/\s+/g, ' ').trim())
+}
+
+function day(iso: string): string {
+  return iso.slice(0, 10)
 }
