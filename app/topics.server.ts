@@ -3,10 +3,17 @@
 // The ledger's URLs stay on the server; pages get only its count.
 import { z } from 'zod'
 import type { Db } from '#db/database.ts'
-import { compareTopics, topicDelta } from '#server/memory/insights.ts'
+import { compareTopics, currentFacts, predecessorOf, supersededFacts, topicDelta } from '#server/memory/insights.ts'
 import { searchMemory } from '#server/memory/search.ts'
 import { loadTopicMemoryById, type MemoryContext } from '#server/memory/store.ts'
-import { type Fact, type FirstSeen, RUN_HISTORY_CAP, type Source, type TopicMemory } from '#server/memory/types.ts'
+import {
+  type Fact,
+  type FactChange,
+  type FirstSeen,
+  RUN_HISTORY_CAP,
+  type Source,
+  type TopicMemory,
+} from '#server/memory/types.ts'
 import type { Brief } from '#server/research/brief.ts'
 import { getRun, listRuns, openRunBrief, type RunListItem, UUID } from '#server/research/runs.ts'
 
@@ -25,7 +32,22 @@ export type TopicSummary = {
 /** A run's id only when it can be linked to (memory written by hand or by tests may hold others). */
 export type FirstSeenView = { runId: string | null; at: string }
 export type SourceView = { url: string; label: string; publishedDate: string | null; firstSeen: FirstSeenView }
-export type FactView = { id: string; text: string; sources: SourceView[]; firstSeen: FirstSeenView }
+/** A fact as the topic pages show it: a claim with its quote, its sources, when first and last seen. */
+export type PreviousFactView = {
+  id: string
+  text: string
+  /** The words of a source that support it; '' for facts stored before quotes were kept. */
+  quote: string
+  sources: SourceView[]
+  firstSeen: FirstSeenView
+  lastConfirmed: string
+}
+export type FactView = PreviousFactView & {
+  /** What this fact replaced: how, and the fact memory held (null when it has since left memory). */
+  replaced: { change: FactChange; previous: PreviousFactView | null } | null
+}
+/** A fact a later one replaced: history, shown apart from what memory holds true now. */
+export type HistoryFactView = PreviousFactView & { replacedBy: { change: FactChange; text: string; at: string } | null }
 export type TopicRun = Pick<RunListItem, 'runId' | 'status' | 'currentStep' | 'createdAt' | 'depth'> & {
   counts: { newFacts: number; newSources: number; urlsRead: number } | null
 }
@@ -43,7 +65,7 @@ export function summarizeTopic(memory: TopicMemory): TopicSummary {
     topicId: memory.topicId,
     topic: memory.topic,
     runCount: memory.runCount,
-    factCount: memory.facts.length,
+    factCount: currentFacts(memory.facts).length,
     sourceCount: memory.sources.length,
     urlsIndexed: memory.urlsIndexed,
     lastRunAt: memory.lastRunAt.toISOString(),
@@ -64,17 +86,54 @@ function sourceView(source: Source): SourceView {
   }
 }
 
-/** Facts with their sources resolved to titles; a cited URL missing from the sources shows as itself. */
-function factViews(facts: readonly Fact[], sources: readonly Source[]): FactView[] {
+/**
+ * Facts with their sources resolved to titles (a cited URL missing from the sources shows as itself),
+ * and, given the fact each replaced, what that was.
+ */
+function factViews(
+  facts: readonly Fact[],
+  sources: readonly Source[],
+  predecessor: (fact: Fact) => Fact | undefined = () => undefined,
+): FactView[] {
+  const view = plainFactView(sources)
+  return facts.map((fact) => {
+    const previous = predecessor(fact)
+    return {
+      ...view(fact),
+      replaced: fact.supersedes ? { change: fact.supersedes.change, previous: previous ? view(previous) : null } : null,
+    }
+  })
+}
+
+function plainFactView(sources: readonly Source[]): (fact: Fact) => PreviousFactView {
   const byUrl = new Map(sources.map((source) => [source.url, sourceView(source)]))
-  return facts.map((fact) => ({
+  return (fact) => ({
     id: fact.id,
     text: fact.text,
+    quote: fact.quote,
     firstSeen: firstSeenView(fact.firstSeen),
+    lastConfirmed: fact.lastConfirmed,
     sources: fact.sourceUrls.map(
       (url) => byUrl.get(url) ?? { url, label: url, publishedDate: null, firstSeen: firstSeenView(fact.firstSeen) },
     ),
-  }))
+  })
+}
+
+/** The facts later ones replaced, newest first, each with what replaced it. */
+function historyViews(facts: readonly Fact[], sources: readonly Source[]): HistoryFactView[] {
+  const byId = new Map(facts.map((fact) => [fact.id, fact]))
+  const view = plainFactView(sources)
+  return supersededFacts(facts)
+    .map((fact) => {
+      const successor = fact.supersededBy ? byId.get(fact.supersededBy) : undefined
+      return {
+        ...view(fact),
+        replacedBy: successor?.supersedes
+          ? { change: successor.supersedes.change, text: successor.text, at: successor.firstSeen.at }
+          : null,
+      }
+    })
+    .reverse()
 }
 
 export async function loadTopicPage(services: { db: Db; memory: MemoryContext }, accountId: string, topicId: string) {
@@ -87,18 +146,26 @@ export async function loadTopicPage(services: { db: Db; memory: MemoryContext },
   const records = new Map(memory.runs.map((record) => [record.runId, record]))
   const delta = topicDelta(memory)
   const latest = runs[0] && (await getRun(services.db, runs[0].runId, accountId))
+  const predecessor = predecessorOf(memory.facts)
+  const views = (facts: readonly Fact[]) => factViews(facts, memory.sources, predecessor)
   return {
     summary: summarizeTopic(memory),
     delta: delta
       ? {
           runId: UUID.test(delta.runId) ? delta.runId : null,
           at: delta.at,
-          facts: factViews(delta.facts, memory.sources),
+          factCount: delta.facts.length,
+          newFacts: views(delta.newFacts),
+          updated: views(delta.updated.map(({ fact }) => fact)),
+          contradicted: views(delta.contradicted.map(({ fact }) => fact)),
+          confirmed: delta.confirmed,
           sources: delta.sources.map(sourceView),
         }
       : null,
-    // Memory keeps facts and sources in the order first seen; the page shows the newest first.
-    facts: factViews(memory.facts, memory.sources).reverse(),
+    // Memory keeps facts and sources in the order first seen; the page shows the newest first. What
+    // memory holds true now, apart from the history of what later facts replaced.
+    facts: views(currentFacts(memory.facts)).reverse(),
+    history: historyViews(memory.facts, memory.sources),
     sources: memory.sources.map(sourceView).reverse(),
     again: againBrief(memory.topic, latest ? openRunBrief(services.memory.ring, latest) : undefined),
     runs: runs.map((run): TopicRun => {

@@ -1,16 +1,26 @@
-// The run page's cancel button and the recurring briefs page, driven as a browser posts forms.
+// The run page's cancel button and the recurring briefs page, driven as a browser posts forms; and
+// what the run and trial pages show of a second run on a web that changed.
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { startTestApp, type TestApp } from '#test/support/app.ts'
 import { logIn, postForm } from '#test/support/browser-session.ts'
+import { AFTER, BEFORE, CHANGING_TOPIC, changingWeb } from '#test/support/changing-web.ts'
+import { type ProviderApp, startProviderApp } from '#test/support/provider-app.ts'
 import { postBrief } from '#test/support/runs.ts'
 
 let app: TestApp
+let stubs: ProviderApp
+const web = changingWeb()
 beforeAll(async () => {
   // No worker: runs stay running, so cancelling and pausing are not racing the run.
   app = await startTestApp({ env: { RUN_ROLE: 'web', RATE_LIMIT_RUNS_PER_HOUR: '1000' } })
+  // Runs that do run, on stub providers whose web changes between two runs.
+  stubs = await startProviderApp({ documents: web.documents, env: { RATE_LIMIT_DEMO_PER_DAY: '10' } })
 })
-afterAll(() => app.stop())
+afterAll(async () => {
+  await app.stop()
+  await stubs.stop()
+})
 
 async function signedIn() {
   const user = await createTestAccount(app.db)
@@ -125,4 +135,79 @@ test('a page that is not found keeps the signed-in header: navigation, the accou
   const anonymous = await app.fetch('/no-such-page')
   expect(anonymous.status).toBe(404)
   expect(await anonymous.text()).not.toContain('Log out')
+})
+
+/** What a page shows of the second run's delta: each change old -> new with its quote, and the counts. */
+function expectChangesShown(html: string) {
+  // The markup only: the loader data the page hydrates from holds the report as it is stored.
+  const page = html.replaceAll('<!-- -->', '').replace(/<script[\s\S]*?<\/script>/g, '')
+  const updated = page.slice(page.indexOf('id="delta-updated"'), page.indexOf('id="delta-contradicted"'))
+  expect(updated).toContain(`Was:</span> <del>${BEFORE.price.text}</del>`)
+  expect(updated).toContain(`href="${BEFORE.price.url}"`)
+  expect(updated).toMatch(
+    new RegExp(`Now:</span> ${AFTER.price.text.replace(/[$/.]/g, '\\$&')} <a href="#source-\\d+"`),
+  )
+  expect(updated).toContain(`“${AFTER.price.text}”</blockquote>`)
+  const contradicted = page.slice(page.indexOf('id="delta-contradicted"'), page.indexOf('id="delta-new"'))
+  expect(contradicted).toContain(`Previously:</span> ${BEFORE.plant.text}`)
+  expect(contradicted).toContain(`Now:</span> ${AFTER.plant.text}`)
+  expect(contradicted).toContain(`“${AFTER.plant.text}”</blockquote>`)
+  const added = page.slice(page.indexOf('id="delta-new"'), page.indexOf('id="report-heading"'))
+  expect(added).toContain(`“${AFTER.recycling.text}”</blockquote>`)
+  expect(page).toContain('3 claims changed: 1 updated, 1 contradicted and 1 new; 1 confirmed.')
+  expect(page).toContain('1 claim confirmed: memory already held it, so it is not listed again.')
+  expect(page).toContain('4 claims, 4 shown.')
+  // What changed is shown once: not again as the summary's own block.
+  expect(page).not.toContain('(was: ')
+}
+
+test('the run page of a second run shows each changed claim old -> new with its quote, and the confirmed count', async () => {
+  const user = await createTestAccount(stubs.app.db)
+  const { first, second } = await web.researchTwice(stubs.app, user)
+  const cookie = await logIn(stubs.app.url, user.email, user.password)
+  const response = await stubs.app.fetch(`/dashboard/runs/${second.runId}`, { headers: { Cookie: cookie } })
+  expect(response.status).toBe(200)
+  expectChangesShown(await response.text())
+  // The first run's page is the baseline: its findings with their quotes, behind a disclosure.
+  const baseline = (
+    await (await stubs.app.fetch(`/dashboard/runs/${first.runId}`, { headers: { Cookie: cookie } })).text()
+  ).replaceAll('<!-- -->', '')
+  expect(baseline).toMatch(/<summary[^>]*>The 3 findings and the words that support them<\/summary>/)
+  expect(baseline).toContain(`“${BEFORE.plant.text}”</blockquote>`)
+  expect(baseline).not.toContain('<del>')
+})
+
+test("the trial page shows a visitor's second run the same way", async () => {
+  const base = new URL(stubs.app.url)
+  let cookie = ''
+  let path = ''
+  for (const documents of [Object.values(BEFORE), Object.values(AFTER)]) {
+    web.documents.splice(0, web.documents.length, ...documents)
+    const started = await fetch(new URL('/trial', base), {
+      method: 'POST',
+      redirect: 'manual',
+      headers: {
+        'Content-Type': 'application/x-www-form-urlencoded',
+        Origin: base.origin,
+        ...(cookie ? { Cookie: cookie } : {}),
+      },
+      body: new URLSearchParams({ topic: CHANGING_TOPIC, timeframe: '30d' }),
+    })
+    expect(started.status).toBe(302)
+    cookie ||= /(sx_trial=[^;]+)/.exec(started.headers.get('set-cookie') ?? '')?.[1] ?? ''
+    path = started.headers.get('location') as string
+    const runId = new URL(path, base).searchParams.get('run') as string
+    for (let i = 0; i < 300; i++) {
+      const run = await stubs.app.db
+        .selectFrom('runs')
+        .select('status')
+        .where('id', '=', runId)
+        .executeTakeFirstOrThrow()
+      if (run.status !== 'running') break
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+  }
+  const response = await stubs.app.fetch(path, { headers: { Cookie: cookie } })
+  expect(response.status).toBe(200)
+  expectChangesShown(await response.text())
 })

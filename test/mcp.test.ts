@@ -1,16 +1,25 @@
-// The MCP server through the SDK's own client, over Streamable HTTP and legacy SSE.
+// The MCP server through the SDK's own client, over Streamable HTTP and legacy SSE; and what the topic
+// tools say after a second run on a web that changed.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { startTestApp, type TestApp } from '#test/support/app.ts'
+import { AFTER, BEFORE, CHANGING_TOPIC, changingWeb } from '#test/support/changing-web.ts'
+import { type ProviderApp, startProviderApp } from '#test/support/provider-app.ts'
 
 let app: TestApp
+let stubs: ProviderApp
+const web = changingWeb()
 beforeAll(async () => {
   app = await startTestApp({ env: { RATE_LIMIT_RUNS_PER_HOUR: '1000', RATE_LIMIT_MCP_PER_HOUR: '120' } })
+  stubs = await startProviderApp({ documents: web.documents })
 })
-afterAll(() => app.stop())
+afterAll(async () => {
+  await app.stop()
+  await stubs.stop()
+})
 
 const TOOLS = [
   'compare_topics',
@@ -24,14 +33,14 @@ const TOOLS = [
   'search_memory',
 ]
 
-async function connect(key: string, transport: 'http' | 'sse') {
+async function connect(key: string, transport: 'http' | 'sse', base = app.url) {
   const headers = { Authorization: `Bearer ${key}` }
   const client = new Client({ name: 'sextant-test', version: '1.0.0' })
   if (transport === 'http') {
-    await client.connect(new StreamableHTTPClientTransport(new URL('/api/mcp', app.url), { requestInit: { headers } }))
+    await client.connect(new StreamableHTTPClientTransport(new URL('/api/mcp', base), { requestInit: { headers } }))
   } else {
     await client.connect(
-      new SSEClientTransport(new URL('/api/mcp/sse', app.url), {
+      new SSEClientTransport(new URL('/api/mcp/sse', base), {
         requestInit: { headers },
       }),
     )
@@ -207,3 +216,91 @@ test('a server error inside a tool is answered in general terms, without the dat
     await client.close()
   }
 })
+
+test('get_topic_delta tells new, updated and contradicted facts apart, with what each replaced, and its text cites by number', async () => {
+  const user = await createTestAccount(stubs.app.db)
+  const { second } = await web.researchTwice(stubs.app, user)
+  const client = await connect(user.key, 'http', stubs.app.url)
+  try {
+    // The SDK client checks structuredContent against each tool's output schema.
+    const delta = await call(client, 'get_topic_delta', { topic: CHANGING_TOPIC.toLowerCase() })
+    expect(delta.isError).toBe(false)
+    const fact = (page: { text: string; url: string }) => ({
+      text: page.text,
+      quote: page.text,
+      sourceUrls: [page.url],
+    })
+    expect(delta.structured).toMatchObject({
+      runId: second.runId,
+      newFacts: [fact(AFTER.recycling)],
+      updated: [{ ...fact(AFTER.price), previous: fact(BEFORE.price) }],
+      contradicted: [{ ...fact(AFTER.plant), previous: fact(BEFORE.plant) }],
+      confirmed: 1,
+    })
+    expect(delta.structured.facts).toHaveLength(3)
+
+    // A client that reads only the text has every fact, its quote, what it replaced, and working references.
+    const text = delta.text
+    expect(text.split('\n')[0]).toMatch(
+      new RegExp(
+        `^What the latest run on Sodium-ion batteries \\(\\d{4}-\\d{2}-\\d{2}, run ${second.runId}\\) changed: 1 new, 1 updated, 1 contradicted; 1 fact confirmed\\.$`,
+      ),
+    )
+    const entry = (label: string, now: { text: string }, was: { text: string }) =>
+      new RegExp(
+        `- ${regexText(now.text)} \\[(\\d+)\\]\\n  Quote: “${regexText(now.text)}”\\n  ${label}: ${regexText(was.text)} \\(last seen \\d{4}-\\d{2}-\\d{2}\\) \\[(\\d+)\\]`,
+      )
+    const updated = entry('Was', AFTER.price, BEFORE.price).exec(text)
+    const contradicted = entry('Previously', AFTER.plant, BEFORE.plant).exec(text)
+    expect(updated, text).not.toBeNull()
+    expect(contradicted, text).not.toBeNull()
+    expect(text).toContain(`New:\n- ${AFTER.recycling.text} [`)
+    const source = (n: string | undefined) => new RegExp(`^\\[${n}\\] [^\\n]* — (\\S+)$`, 'm').exec(text)?.[1]
+    expect(source(updated?.[1])).toBe(AFTER.price.url)
+    expect(source(updated?.[2])).toBe(BEFORE.price.url)
+    expect(source(contradicted?.[2])).toBe(BEFORE.plant.url)
+    for (const [, n] of text.matchAll(/\[(\d+)\](?! )/g)) expect(source(n), `[${n}]`).toMatch(/^https:\/\//)
+
+    const memory = await call(client, 'get_topic_memory', { topic: CHANGING_TOPIC })
+    const facts = memory.structured.facts as Array<{
+      text: string
+      quote: string
+      firstSeen: string
+      lastConfirmed: string
+      supersedes?: { id: string }
+    }>
+    const history = memory.structured.history as Array<{ id: string; text: string; supersededBy: string }>
+    expect(facts.map((f) => f.text).sort()).toEqual(
+      [AFTER.price.text, AFTER.plant.text, BEFORE.cycles.text, AFTER.recycling.text].sort(),
+    )
+    expect(facts.every((f) => f.quote === f.text)).toBe(true)
+    const cycles = facts.find((f) => f.text === BEFORE.cycles.text)
+    expect(cycles && cycles.lastConfirmed > cycles.firstSeen).toBe(true)
+    expect(history.map((f) => f.text).sort()).toEqual([BEFORE.price.text, BEFORE.plant.text].sort())
+    const price = facts.find((f) => f.text === AFTER.price.text)
+    expect(history.find((f) => f.id === price?.supersedes?.id)).toMatchObject({ text: BEFORE.price.text })
+    // As text: the current facts with quotes, dates and what they replaced; the replaced ones apart.
+    const [current = '', replaced = ''] = memory.text.split('\n\nHistory (facts later runs updated or contradicted):\n')
+    expect(current).toMatch(
+      new RegExp(
+        `- ${regexText(AFTER.price.text)} \\[\\d+\\]\\n  Quote: “${regexText(AFTER.price.text)}”\\n  First seen [\\d-]+\\.\\n  Was: ${regexText(BEFORE.price.text)} \\[\\d+\\]`,
+      ),
+    )
+    expect(current).toMatch(
+      new RegExp(
+        `- ${regexText(BEFORE.cycles.text)} \\[\\d+\\]\\[\\d+\\]\\n.*\\n  First seen [\\d-]+; last confirmed [\\d-]+\\.`,
+      ),
+    )
+    expect(current).not.toContain(`- ${BEFORE.plant.text}`)
+    expect(replaced).toContain(`- ${BEFORE.plant.text} [`)
+    expect(replaced).toMatch(
+      new RegExp(`^\\[\\d+\\] Sodium-ion batteries: prices-update — ${regexText(AFTER.price.url)}$`, 'm'),
+    )
+  } finally {
+    await client.close()
+  }
+})
+
+function regexText(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')
+}

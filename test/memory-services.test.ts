@@ -57,9 +57,10 @@ async function seed() {
 test('delta, search, compare and export work on the account own memory only', async () => {
   const { alice } = await seed()
 
-  const delta = await getTopicDelta(memory, alice, 'sodium batteries')
-  expect(delta).toMatchObject({ runId: 'run-2' })
-  expect(delta?.facts.map((fact) => fact.text)).toEqual(['CATL started mass production of sodium-ion packs'])
+  const found = await getTopicDelta(memory, alice, 'sodium batteries')
+  expect(found).toMatchObject({ topic: 'Sodium batteries', delta: { runId: 'run-2' } })
+  expect(found?.delta.facts.map((fact) => fact.text)).toEqual(['CATL started mass production of sodium-ion packs'])
+  expect(found?.delta.newFacts.map((fact) => fact.text)).toEqual(['CATL started mass production of sodium-ion packs'])
   expect(await getTopicDelta(memory, alice, 'unknown topic')).toBeUndefined()
 
   const hits = await searchAccountMemory(memory, alice, 'sodium')

@@ -1,5 +1,6 @@
 // The topic pages over real runs against the sample corpus: list, detail, export, compare and
-// search show the account's own memory, and nothing of anyone else's.
+// search show the account's own memory, and nothing of anyone else's; and, on stub providers whose
+// web changes between two runs, what a topic page shows of facts that replaced others.
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { exportDisposition } from '#app/topics.server.ts'
 import { exportTopicMarkdown } from '#server/memory/export.ts'
@@ -8,13 +9,21 @@ import { loadTopicMemoryById } from '#server/memory/store.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { startTestApp, type TestApp } from '#test/support/app.ts'
 import { logIn, postForm } from '#test/support/browser-session.ts'
+import { AFTER, BEFORE, CHANGING_TOPIC, changingWeb } from '#test/support/changing-web.ts'
+import { type ProviderApp, startProviderApp } from '#test/support/provider-app.ts'
 import { postBrief, waitForRun } from '#test/support/runs.ts'
 
 let app: TestApp
+let stubs: ProviderApp
+const web = changingWeb()
 beforeAll(async () => {
   app = await startTestApp({ env: { RATE_LIMIT_RUNS_PER_HOUR: '100' } })
+  stubs = await startProviderApp({ documents: web.documents })
 })
-afterAll(() => app.stop())
+afterAll(async () => {
+  await app.stop()
+  await stubs.stop()
+})
 
 type User = Awaited<ReturnType<typeof createTestAccount>>
 
@@ -311,3 +320,79 @@ test('without a session every topic page sends the visitor to log in, and back a
     expect(response.headers.get('location')).toBe(`/login?${new URLSearchParams({ redirectTo: path })}`)
   }
 })
+
+test('after a second run, the topic page shows what it updated and contradicted old -> new, with quotes, and keeps the replaced facts as history', async () => {
+  const user = await createTestAccount(stubs.app.db)
+  await web.researchTwice(stubs.app, user)
+  const topic = await stubs.app.db
+    .selectFrom('topics')
+    .select('id')
+    .where('account_id', '=', user.account.id)
+    .where('topic_hash', '=', stubs.app.memory.topicIndex.hash(user.account.id, CHANGING_TOPIC))
+    .executeTakeFirstOrThrow()
+  const cookie = await logIn(stubs.app.url, user.email, user.password)
+  const response = await stubs.app.fetch(`/dashboard/topics/${topic.id}`, { headers: { Cookie: cookie } })
+  expect(response.status).toBe(200)
+  // The markup only: the loader data the page hydrates from is not what a reader sees.
+  const body = (await htmlOf(response)).replace(/<script[\s\S]*?<\/script>/g, '')
+  const section = (from: string, to: string) => body.slice(body.indexOf(from), body.indexOf(to))
+
+  const delta = section('id="delta-heading"', 'id="facts-heading"')
+  expect(delta).toContain('added 3 facts and 4 sources.')
+  expect(delta).toContain('1 new, 1 updated and 1 contradicted; it confirmed 1 fact memory already held.')
+  const updated = section('id="delta-updated"', 'id="delta-contradicted"')
+  expect(updated).toContain(`Was:</span> <del>${html(BEFORE.price.text)}</del>`)
+  expect(updated).toContain(`href="${BEFORE.price.url}"`)
+  expect(updated).toContain(`Now: </span>${html(AFTER.price.text)}</p>`)
+  expect(updated).toContain(`“${html(AFTER.price.text)}”</blockquote>`)
+  const contradicted = section('id="delta-contradicted"', 'id="delta-new"')
+  expect(contradicted).toContain(`Previously:</span> ${html(BEFORE.plant.text)}`)
+  expect(contradicted).toContain(`Now: </span>${html(AFTER.plant.text)}</p>`)
+  expect(contradicted).toContain(`“${html(AFTER.plant.text)}”</blockquote>`)
+  expect(section('id="delta-new"', 'id="facts-heading"')).toContain(`“${html(AFTER.recycling.text)}”</blockquote>`)
+
+  // Current facts: the replaced ones only as the "was" of what replaced them.
+  const facts = section('id="facts-heading"', 'id="history-heading"')
+  expect(facts).toContain('(4, newest first)')
+  expect(facts).not.toContain(`<p class="break-words text-slate-900">${html(BEFORE.price.text)}</p>`)
+  expect(facts).not.toContain(`<p class="break-words text-slate-900">${html(BEFORE.plant.text)}</p>`)
+  expect(facts).toContain(`<del>${html(BEFORE.price.text)}</del>`)
+  // The fact both runs found was confirmed by the second.
+  const cycles = facts.slice(facts.indexOf(`>${html(BEFORE.cycles.text)}</p>`))
+  expect(cycles.slice(0, cycles.indexOf('</p></li>'))).toMatch(
+    /First seen <time[^>]*>[^<]*<\/time> in <a[^>]*>this run<\/a> · last confirmed <time/,
+  )
+
+  const history = section('id="history-heading"', 'id="runs-heading"')
+  expect(history).toContain('(2 replaced facts)')
+  expect(history).toMatch(
+    /<details[^>]*><summary[^>]*>What memory held before later runs updated or contradicted it<\/summary>/,
+  )
+  expect(history).toContain(`>${html(BEFORE.price.text)}</p>`)
+  expect(history).toContain(`“${html(BEFORE.plant.text)}”</blockquote>`)
+  expect(history).toMatch(new RegExp(`Updated <time[^>]*>[^<]*</time>:</span> ${regexText(html(AFTER.price.text))}`))
+  expect(history).toMatch(/Contradicted <time/)
+
+  // The export: quotes under the facts, the updated one beside what it replaced, the replaced ones as history.
+  const markdown = await (
+    await stubs.app.fetch(`/dashboard/topics/${topic.id}/export`, { headers: { Cookie: cookie } })
+  ).text()
+  expect(markdown).toMatch(
+    new RegExp(
+      `\\n\\d+\\. ${regexText(AFTER.price.text)} \\[\\d+\\]\\\\\\n   Was: ~~${regexText(BEFORE.price.text)}~~`,
+    ),
+  )
+  expect(markdown).toContain(`   Previously: ${BEFORE.plant.text}`)
+  expect(markdown).toContain(`   > ${AFTER.recycling.text}\n`)
+  expect(markdown).toMatch(
+    new RegExp(`## History\\n\\n.*\\n\\n- ${regexText(BEFORE.price.text)} \\[\\d+\\] — first seen`),
+  )
+
+  // The topics list counts what memory holds true now.
+  const list = await htmlOf(await stubs.app.fetch('/dashboard/topics', { headers: { Cookie: cookie } }))
+  expect(statAfter(list, `href="/dashboard/topics/${topic.id}"`, 'Facts')).toBe(4)
+})
+
+function regexText(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')
+}

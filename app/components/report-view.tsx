@@ -1,63 +1,33 @@
-// A complete run's report: the summary, what is new since the last run, the numbered sources the
-// citations point to, and how it was made.
-import { Citation, ReportMarkdown, safeHref } from '#app/components/report-markdown.tsx'
+// A complete run's report: what changed since the last run (or, on a baseline, the summary first),
+// the summary, the numbered sources the citations point to with the words each supports, and how
+// it was made, with how many of the model's claims were shown.
+import { ClaimQuote } from '#app/components/claim-quote.tsx'
+import { DeltaPanel } from '#app/components/report-delta.tsx'
+import { ReportMarkdown, safeHref } from '#app/components/report-markdown.tsx'
+import { summaryWithoutChanges } from '#server/research/report-summary.ts'
 import type { Report } from '#server/research/report-types.ts'
 
 export function ReportView({ report }: { report: Report }) {
   const sourceUrls = report.sources.map((source) => source.url)
+  // A later run leads with what changed, shown once: as the delta's lists, not also as the summary's block.
+  const delta = <DeltaPanel delta={report.delta} sourceUrls={sourceUrls} />
   return (
     <div className="flex flex-col gap-6">
+      {report.delta.baseline ? null : delta}
       <section aria-labelledby="report-heading" className="rounded-lg border border-slate-200 bg-white p-4 sm:p-6">
         <h2 id="report-heading" className="sr-only">
           Report
         </h2>
-        <ReportMarkdown markdown={report.summary} sourceUrls={sourceUrls} headingLevel={3} />
+        <ReportMarkdown
+          markdown={report.delta.baseline ? report.summary : summaryWithoutChanges(report.summary)}
+          sourceUrls={sourceUrls}
+          headingLevel={3}
+        />
       </section>
-      <DeltaPanel delta={report.delta} sourceUrls={sourceUrls} />
+      {report.delta.baseline ? delta : null}
       <SourcesList sources={report.sources} />
       <ReportFooter report={report} />
     </div>
-  )
-}
-
-function DeltaPanel({ delta, sourceUrls }: { delta: Report['delta']; sourceUrls: string[] }) {
-  const sourceCount = sourceUrls.length
-  const sinceDate = delta.since?.slice(0, 10)
-  return (
-    <section aria-labelledby="delta-heading" className="rounded-lg border border-indigo-200 bg-indigo-50/60 p-4 sm:p-6">
-      <h2 id="delta-heading" className="text-lg font-semibold text-slate-900">
-        {delta.baseline ? 'Baseline' : `New since ${sinceDate ?? 'the last run'}`}
-      </h2>
-      {delta.baseline ? (
-        <p className="mt-2 text-slate-800">
-          {delta.summary || 'First run on this topic: everything above is new.'} Later runs on this topic skip what this
-          one read and report only what changed.
-        </p>
-      ) : delta.newFindings.length > 0 ? (
-        <>
-          <p className="mt-2 text-slate-800">
-            {delta.newFindings.length === 1 ? '1 finding' : `${delta.newFindings.length} findings`} that memory did not
-            hold before this run:
-          </p>
-          <ul className="mt-2 list-disc space-y-1 pl-6 text-slate-800">
-            {delta.newFindings.map((finding) => (
-              <li key={finding.text}>
-                {finding.text}{' '}
-                {finding.sources
-                  .filter((n) => n >= 1 && n <= sourceCount)
-                  .map((n) => (
-                    <Citation key={n} n={n} />
-                  ))}
-              </li>
-            ))}
-          </ul>
-        </>
-      ) : (
-        <div className="mt-2">
-          <ReportMarkdown markdown={delta.summary} sourceUrls={sourceUrls} />
-        </div>
-      )}
-    </section>
   )
 }
 
@@ -96,7 +66,7 @@ function SourcesList({ sources }: { sources: Report['sources'] }) {
                     {hostOf(source.url)}
                     {source.publishedAt ? <> · published {source.publishedAt.slice(0, 10)}</> : null}
                   </p>
-                  {source.snippet ? <p className="mt-1 text-sm text-slate-700">{source.snippet}</p> : null}
+                  <ClaimQuote quote={source.snippet} className="mt-1" />
                 </div>
               </li>
             )
@@ -126,8 +96,30 @@ function ReportFooter({ report }: { report: Report }) {
           : null}
         {usage.costDollars !== null ? ` · about $${usage.costDollars.toFixed(4)}` : null}
       </p>
+      {report.integrity.claims > 0 ? <p>{integrityLine(report.integrity)}</p> : null}
     </footer>
   )
+}
+
+/** "12 claims, 11 shown; 1 not shown because no page read holds its quote and figures." */
+export function integrityLine(integrity: Report['integrity']): string {
+  const { claims, shown, droppedUnsupported, recited } = integrity
+  const parts = [`${claims === 1 ? '1 claim' : `${claims} claims`}, ${shown} shown`]
+  if (droppedUnsupported > 0) {
+    parts.push(
+      droppedUnsupported === 1
+        ? '1 not shown because no page read holds its quote and figures'
+        : `${droppedUnsupported} not shown because no page read holds their quotes and figures`,
+    )
+  }
+  if (recited > 0) {
+    parts.push(
+      recited === 1
+        ? '1 shown with the page that holds its quote instead of the one cited'
+        : `${recited} shown with the pages that hold their quotes instead of the ones cited`,
+    )
+  }
+  return `${parts.join('; ')}.`
 }
 
 function hostOf(url: string): string {

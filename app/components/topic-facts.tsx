@@ -1,9 +1,11 @@
-// Facts and sources of topic memory, each with where it came from. Shared by the topic, search and
-// compare pages, so a fact reads the same wherever it appears.
+// Facts and sources of topic memory, each with where it came from: a fact with its quote, what it
+// replaced (old -> new), when first and last seen. Shared by the topic, search and compare pages, so
+// a fact reads the same wherever it appears.
 import { Link } from 'react-router'
+import { ClaimQuote } from '#app/components/claim-quote.tsx'
 import { LocalTime } from '#app/components/local-time.tsx'
 import { safeHref } from '#app/components/report-markdown.tsx'
-import type { FactView, FirstSeenView, SourceView, TextPart } from '#app/topics.server.ts'
+import type { FactView, FirstSeenView, PreviousFactView, SourceView, TextPart } from '#app/topics.server.ts'
 
 export const linkClass =
   'text-indigo-700 underline underline-offset-2 hover:text-indigo-900 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-700'
@@ -37,7 +39,25 @@ function FirstSeen({ firstSeen }: { firstSeen: FirstSeenView }) {
   )
 }
 
-/** One fact: its text (or the given parts, with matched words marked), its sources, when it was learned. */
+/** When a fact was first seen, and last confirmed when a later run found it again. */
+export function FactDates({ fact }: { fact: Pick<PreviousFactView, 'firstSeen' | 'lastConfirmed'> }) {
+  return (
+    <p className="text-xs text-slate-500">
+      <FirstSeen firstSeen={fact.firstSeen} />
+      {fact.lastConfirmed > fact.firstSeen.at ? (
+        <>
+          {' '}
+          · last confirmed <LocalTime iso={fact.lastConfirmed} />
+        </>
+      ) : null}
+    </p>
+  )
+}
+
+/**
+ * One fact: what it replaced (struck through when it was an update), its text (or the given parts,
+ * with matched words marked), its quote, its sources, when it was learned and last confirmed.
+ */
 export function FactItem({
   fact,
   parts,
@@ -48,8 +68,10 @@ export function FactItem({
   children?: React.ReactNode
 }) {
   return (
-    <li className="flex flex-col gap-1.5 py-3 first:pt-0 last:pb-0">
+    <li className="flex min-w-0 flex-col gap-1.5 py-3 first:pt-0 last:pb-0">
+      {fact.replaced ? <Replaced replaced={fact.replaced} /> : null}
       <p className="break-words text-slate-900">
+        {fact.replaced ? <span className="font-medium">Now: </span> : null}
         {parts
           ? parts.map((part, index) =>
               part.match ? (
@@ -63,12 +85,36 @@ export function FactItem({
             )
           : fact.text}
       </p>
+      <ClaimQuote quote={fact.quote} />
       {children}
       <FactSources sources={fact.sources} />
-      <p className="text-xs text-slate-500">
-        <FirstSeen firstSeen={fact.firstSeen} />
-      </p>
+      <FactDates fact={fact} />
     </li>
+  )
+}
+
+/** The fact memory held before: "Was:" struck through for an update, "Previously:" for a contradiction. */
+function Replaced({ replaced }: { replaced: NonNullable<FactView['replaced']> }) {
+  const label = replaced.change === 'updated' ? 'Was:' : 'Previously:'
+  const { previous } = replaced
+  return (
+    <div className="break-words text-sm text-slate-600">
+      <span className="font-medium text-slate-700">{label}</span>{' '}
+      {previous ? (
+        <>
+          {replaced.change === 'updated' ? <del>{previous.text}</del> : previous.text} (last seen{' '}
+          <LocalTime iso={previous.lastConfirmed} />
+          {previous.sources.length > 0 ? (
+            <>
+              ; <FactSourceLinks sources={previous.sources} />
+            </>
+          ) : null}
+          )
+        </>
+      ) : (
+        <>{replaced.change === 'updated' ? 'an earlier figure' : 'the opposite'}, no longer in memory</>
+      )}
+    </div>
   )
 }
 
@@ -77,16 +123,21 @@ export function FactSources({ sources }: { sources: readonly SourceView[] }) {
   if (sources.length === 0) return <p className="text-sm text-slate-500">No source recorded.</p>
   return (
     <div className="text-sm text-slate-600">
-      {sources.length === 1 ? 'Source:' : 'Sources:'}{' '}
-      <ul className="inline">
-        {sources.map((source, index) => (
-          <li key={source.url} className="inline">
-            <SourceAnchor source={source} />
-            {index < sources.length - 1 ? '; ' : null}
-          </li>
-        ))}
-      </ul>
+      {sources.length === 1 ? 'Source:' : 'Sources:'} <FactSourceLinks sources={sources} />
     </div>
+  )
+}
+
+function FactSourceLinks({ sources }: { sources: readonly SourceView[] }) {
+  return (
+    <ul className="inline">
+      {sources.map((source, index) => (
+        <li key={source.url} className="inline">
+          <SourceAnchor source={source} />
+          {index < sources.length - 1 ? '; ' : null}
+        </li>
+      ))}
+    </ul>
   )
 }
 

@@ -1,9 +1,10 @@
-// One topic's memory: its numbers, what the latest run added, every fact and source, and its runs.
+// One topic's memory: its numbers, what the latest run added (new, updated, contradicted), every fact
+// memory holds true now and the history of those it replaced, every source, and its runs.
 import { data, Form, Link } from 'react-router'
 import { AppShell } from '#app/components/app-shell.tsx'
-import { LocalTime } from '#app/components/local-time.tsx'
+import { TopicDelta, TopicHistory } from '#app/components/topic-delta.tsx'
 import { TopicErrorPage } from '#app/components/topic-error.tsx'
-import { FactList, linkClass, plural, SourceList } from '#app/components/topic-facts.tsx'
+import { FactList, linkClass, SourceList } from '#app/components/topic-facts.tsx'
 import { TopicRunHistory } from '#app/components/topic-run-history.tsx'
 import { TopicStats } from '#app/components/topic-stats.tsx'
 import { servicesContext } from '#app/context.ts'
@@ -30,9 +31,13 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
 const cardClass = 'rounded-lg border border-slate-200 bg-white p-4 sm:p-6'
 
 export default function TopicPage({ loaderData }: Route.ComponentProps) {
-  const { summary, delta, facts, sources, runs, again } = loaderData
+  const { summary, delta, facts, history, sources, runs, again } = loaderData
   // When the latest run found everything remembered, its list would repeat the facts below word for word.
-  const firstRun = delta !== null && delta.facts.length === facts.length && delta.sources.length === sources.length
+  const firstRun =
+    delta !== null &&
+    history.length === 0 &&
+    delta.factCount === facts.length &&
+    delta.sources.length === sources.length
   return (
     <AppShell>
       <article className="flex flex-col gap-6">
@@ -76,38 +81,7 @@ export default function TopicPage({ loaderData }: Route.ComponentProps) {
 
         <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_22rem]">
           <div className="flex min-w-0 flex-col gap-6">
-            <section
-              aria-labelledby="delta-heading"
-              className="rounded-lg border border-indigo-200 bg-indigo-50/60 p-4 sm:p-6"
-            >
-              <h2 id="delta-heading" className="text-lg font-semibold">
-                What the latest run added
-              </h2>
-              {delta ? (
-                <>
-                  <p className="mt-1 text-sm text-slate-600">
-                    {delta.runId ? (
-                      <Link to={`/dashboard/runs/${delta.runId}`} className={linkClass}>
-                        The run of <LocalTime iso={delta.at} />
-                      </Link>
-                    ) : (
-                      <>
-                        The run of <LocalTime iso={delta.at} />
-                      </>
-                    )}{' '}
-                    added {plural(delta.facts.length, 'fact')} and {plural(delta.sources.length, 'source')}
-                    {firstRun ? ': everything below came from it.' : '.'}
-                  </p>
-                  {firstRun ? null : (
-                    <div className="mt-3">
-                      <FactList facts={delta.facts} empty="It found nothing that was not already known." />
-                    </div>
-                  )}
-                </>
-              ) : (
-                <p className="mt-1 text-sm text-slate-600">No run is recorded in this memory.</p>
-              )}
-            </section>
+            <TopicDelta delta={delta} firstRun={firstRun} />
 
             <section aria-labelledby="facts-heading" className={cardClass}>
               <h2 id="facts-heading" className="text-lg font-semibold">
@@ -117,6 +91,8 @@ export default function TopicPage({ loaderData }: Route.ComponentProps) {
                 <FactList facts={facts} empty="No facts are remembered yet." />
               </div>
             </section>
+
+            <TopicHistory history={history} />
           </div>
 
           <div className="flex min-w-0 flex-col gap-6">

@@ -102,6 +102,79 @@ test('GitHub: markdown as written, mentions defused, a baseline without a delta 
   expect(text).toContain('1. [One](https://a.example/one) (2026-11-18)')
 })
 
+/** A later run's report: one claim updated, one contradicted, one new, two confirmed. */
+function changedRun(text = (label: string) => label) {
+  return run(
+    {},
+    {
+      summary: `## Prices fell\n\n### What changed since 2026-11-14\n- **Updated:** Packs cost $80. (was: "Packs cost $90.", seen 2026-11-14) [1]\n\n### Key findings\n- Packs cost $80. [1]`,
+      delta: {
+        baseline: false,
+        since: '2026-11-14T10:00:00Z',
+        updated: [
+          {
+            text: text('Packs cost $80.'),
+            quote: 'packs cost $80',
+            sources: [1],
+            previous: {
+              text: text('Packs cost $90.'),
+              seenAt: '2026-11-14T10:00:00Z',
+              urls: ['https://old.example/p'],
+            },
+          },
+        ],
+        contradicted: [
+          {
+            text: text('The plant will not open.'),
+            quote: 'will not open',
+            sources: [2],
+            previous: { text: text('The plant opens in 2027.'), seenAt: '2026-11-13T10:00:00Z', urls: [] },
+          },
+        ],
+        newFindings: [{ text: text('BYD recycles cells.'), quote: 'recycles cells', sources: [1, 2] }],
+        confirmed: 2,
+        summary: 'Since 2026-11-14: 1 new, 1 updated, 1 contradicted; 2 claims confirmed.',
+      },
+    },
+  )
+}
+
+test('Slack: a later run leads with what changed, the old claim struck through beside the new, and the confirmed count', () => {
+  const [text] = resultMessage('slack', changedRun(), context)
+  const lines = text?.split('\n') ?? []
+  expect(lines.slice(0, 13)).toEqual([
+    '*Research report: Sodium-ion batteries*',
+    '',
+    '*What changed since 2026-11-14*',
+    '3 claims changed: 1 updated, 1 contradicted and 1 new; 2 confirmed.',
+    '',
+    '*Updated*',
+    '• ~Packs cost $90.~ (2026-11-14) → Packs cost $80. [<https://a.example/one|1>]',
+    '',
+    '*Contradicted*',
+    '• Previously: The plant opens in 2027. (2026-11-13) → now: The plant will not open. [<https://b.example/two|2>]',
+    '',
+    '*New*',
+    '• BYD recycles cells. [<https://a.example/one|1>, <https://b.example/two|2>]',
+  ])
+  expect(text).toContain('_2 claims confirmed: memory already held them._\n\n*Prices fell*')
+  // What changed is said once: the summary's own block is left out.
+  expect(text).not.toContain('was: ')
+  expect(text).toContain('• Packs cost $80. [<https://a.example/one|1>]')
+})
+
+test('GitHub: the old claim struck through with ~~, contradictions with what memory held', () => {
+  const [text] = resultMessage('github', changedRun(), context)
+  expect(text).toContain(
+    '**Updated**\n- ~~Packs cost $90.~~ (2026-11-14) → Packs cost $80. [[1](https://a.example/one)]',
+  )
+  expect(text).toContain(
+    '**Contradicted**\n- Previously: The plant opens in 2027. (2026-11-13) → now: The plant will not open. [[2](https://b.example/two)]',
+  )
+  expect(text).toContain('_2 claims confirmed: memory already held them._')
+  expect(text?.indexOf('**What changed since 2026-11-14**')).toBeLessThan(text?.indexOf('## Prices fell') ?? 0)
+})
+
 test('failed and cancelled runs say so, with a link', () => {
   const failed = resultMessage(
     'slack',
@@ -150,8 +223,14 @@ test('a report or topic with nested, reference and raw HTML links carries no lin
     },
   )
   const allowed = [...sources.map((source) => source.url), `${context.publicUrl}/dashboard/runs/${view.runId}`]
+  // The same tricks in the claims a later run updated, contradicted and added, and in what memory held.
+  const changed = changedRun((label) => `${label} ${hostile.replaceAll('\n', ' ')} ~strike~ \u202Eback`)
   for (const channel of ['slack', 'github'] as const) {
-    const text = [...startedMessage(channel, view, context), ...resultMessage(channel, view, context)].join('\n')
+    const text = [
+      ...startedMessage(channel, view, context),
+      ...resultMessage(channel, view, context),
+      ...resultMessage(channel, changed, context),
+    ].join('\n')
     expect(unexpectedTargets(text, allowed, channel === 'slack' ? 'mrkdwn' : 'markdown'), channel).toEqual([])
     expect(text, channel).not.toMatch(/[\u202A-\u202E\u2066-\u2069]/)
     expect(text, channel).toContain('See label and x')

@@ -1,5 +1,6 @@
 // What Sextant says in a Slack thread or on a pull request: "researching" with a link, the report
-// (split to the platform's limits, citations linked to their sources), a failure, or a notice.
+// (led by what changed: old claims struck through beside the new; split to the platform's limits,
+// citations linked to their sources), a failure, or a notice.
 // Slack gets mrkdwn; GitHub gets its markdown, with @mentions defused so a report pings nobody and
 // "<" escaped so no raw HTML (an <a href>) gets through. Text from pages, models and mentions is
 // sanitised first: the only links in a message are Sextant's own and the run's sources.
@@ -8,7 +9,8 @@ import { findFramework } from '#server/frameworks/index.ts'
 import { escapeMrkdwn, markdownToMrkdwn, slackLink } from '#server/integrations/slack/mrkdwn.ts'
 import { splitText } from '#server/integrations/split-text.ts'
 import { timeframePhrase } from '#server/research/brief.ts'
-import type { ReportSource } from '#server/research/report-types.ts'
+import { changeCounts, summaryWithoutChanges } from '#server/research/report-summary.ts'
+import type { Report, ReportChange, ReportSource } from '#server/research/report-types.ts'
 import type { RunView } from '#server/research/runs.ts'
 import { sanitizeMarkdown } from '#server/text/markdown-links.ts'
 
@@ -19,6 +21,10 @@ export type MessageContext = { publicUrl: string; recurringIntervalSeconds: numb
 
 type Format = {
   bold: (text: string) => string
+  /** Text struck through: a claim memory held that a run updated. */
+  strike: (text: string) => string
+  italic: (text: string) => string
+  bullet: string
   link: (url: string, label: string) => string
   /** A report's markdown, its citations already linked as [[n](url)]. */
   markdown: (markdown: string) => string
@@ -32,12 +38,19 @@ const githubText = (text: string) => defuseMentions(text.replaceAll('<', '&lt;')
 const FORMATS: Record<DeliveryChannel, Format> = {
   slack: {
     bold: (text) => `*${escapeMrkdwn(sanitizeMarkdown(text)).replaceAll('*', '')}*`,
+    // A "~" inside would end the strike early; mrkdwn has no escape for it.
+    strike: (text) => `~${escapeMrkdwn(sanitizeMarkdown(oneLine(text))).replaceAll('~', '∼')}~`,
+    italic: (text) => `_${escapeMrkdwn(sanitizeMarkdown(text)).replaceAll('_', ' ')}_`,
+    bullet: '•',
     link: slackLink,
     markdown: markdownToMrkdwn,
     plain: (text) => escapeMrkdwn(sanitizeMarkdown(text)),
   },
   github: {
     bold: (text) => `**${githubText(sanitizeMarkdown(text)).replaceAll('*', '\\*')}**`,
+    strike: (text) => `~~${githubText(sanitizeMarkdown(oneLine(text))).replaceAll('~', '\\~')}~~`,
+    italic: (text) => `_${githubText(sanitizeMarkdown(text)).replaceAll('_', '\\_')}_`,
+    bullet: '-',
     link: (url, label) =>
       `[${githubText(label).replace(/[[\]]/g, '\\$&')}](${url.replaceAll(')', '%29').replaceAll(' ', '%20')})`,
     markdown: githubText,
@@ -106,11 +119,10 @@ export function resultMessage(channel: DeliveryChannel, run: RunView, context: M
   const { report } = run
   const urls = report.sources.map((source) => source.url)
   const body = (markdown: string) => f.markdown(linkCitations(sanitizeMarkdown(markdown, urls), report.sources))
-  const sections = [f.bold(`Research report: ${run.topic}`), body(report.summary)]
-  if (!report.delta.baseline) {
-    const since = report.delta.since ? ` since ${report.delta.since.slice(0, 10)}` : ''
-    sections.push(f.bold(`What changed${since}`), body(report.delta.summary))
-  }
+  const sections = [f.bold(`Research report: ${run.topic}`)]
+  // A later run leads with what changed, shown once: as the delta's lists, not also as the summary's block.
+  if (!report.delta.baseline) sections.push(...changeSections(f, report, body))
+  sections.push(body(report.delta.baseline ? report.summary : summaryWithoutChanges(report.summary)))
   if (report.sources.length > 0) {
     const list = report.sources.map((source) => {
       const date = source.publishedAt ? ` (${source.publishedAt.slice(0, 10)})` : ''
@@ -120,6 +132,57 @@ export function resultMessage(channel: DeliveryChannel, run: RunView, context: M
   }
   sections.push(f.link(runUrl, 'Full report on Sextant'))
   return splitText(sections.join('\n\n'), PART_LIMITS[channel])
+}
+
+/**
+ * "What changed since ...": the counts, then each updated claim as the old one struck through -> the
+ * new, each contradicted one with what memory held before, each new one, and how many were confirmed.
+ * Without changes, the delta's own summary ("Nothing new since ...").
+ */
+function changeSections(f: Format, report: Report, body: (markdown: string) => string): string[] {
+  const { delta } = report
+  const heading = f.bold(`What changed${delta.since ? ` since ${delta.since.slice(0, 10)}` : ''}`)
+  if (delta.updated.length + delta.contradicted.length + delta.newFindings.length === 0) {
+    return [heading, body(delta.summary)]
+  }
+  const cite = (sources: number[]) => (sources.length > 0 ? ` ${body(`[${sources.join(', ')}]`)}` : '')
+  const seen = (change: ReportChange) => ` (${change.previous.seenAt.slice(0, 10)})`
+  const list = (title: string, lines: string[]) =>
+    lines.length > 0 ? [`${f.bold(title)}\n${lines.map((line) => `${f.bullet} ${line}`).join('\n')}`] : []
+  const lines = [
+    `${heading}\n${f.plain(changeCounts(delta))}`,
+    ...list(
+      'Updated',
+      delta.updated.map(
+        (change) => `${f.strike(change.previous.text)}${seen(change)} → ${f.plain(change.text)}${cite(change.sources)}`,
+      ),
+    ),
+    ...list(
+      'Contradicted',
+      delta.contradicted.map(
+        (change) =>
+          `Previously: ${f.plain(change.previous.text)}${seen(change)} → now: ${f.plain(change.text)}${cite(change.sources)}`,
+      ),
+    ),
+    ...list(
+      'New',
+      delta.newFindings.map((finding) => `${f.plain(finding.text)}${cite(finding.sources)}`),
+    ),
+  ]
+  if (delta.confirmed > 0) {
+    lines.push(
+      f.italic(
+        delta.confirmed === 1
+          ? '1 claim confirmed: memory already held it.'
+          : `${delta.confirmed} claims confirmed: memory already held them.`,
+      ),
+    )
+  }
+  return lines
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim()
 }
 
 export function noticeMessage(channel: DeliveryChannel, notice: string): string[] {

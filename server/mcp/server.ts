@@ -10,8 +10,16 @@ import { isFinalEvent } from '#server/events/run-events.ts'
 import { listFrameworks } from '#server/frameworks/index.ts'
 import { FrameworkFilterSchema, FrameworkListSchema } from '#server/frameworks/types.ts'
 import { quoted, sourcesText, withoutControls } from '#server/mcp/tool-text.ts'
+import {
+  TopicDeltaOutput,
+  TopicMemoryOutput,
+  topicDeltaText,
+  topicDeltaView,
+  topicMemoryText,
+  topicMemoryView,
+} from '#server/mcp/topic-views.ts'
 import { compareAccountTopics, exportTopic, getTopicDelta, searchAccountMemory } from '#server/memory/services.ts'
-import { loadTopicMemory, memoryStats } from '#server/memory/store.ts'
+import { loadTopicMemory } from '#server/memory/store.ts'
 import { TopicSchema } from '#server/memory/topic-schema.ts'
 import { type Requester, startAdmittedRun } from '#server/research/admission.ts'
 import { ClientBriefSchema } from '#server/research/brief.ts'
@@ -238,19 +246,10 @@ export function createMcpServer(services: AppServices, caller: McpCaller): McpSe
     'get_topic_memory',
     {
       title: 'Topic memory',
-      description: 'Everything Sextant remembers about a topic: counts, facts with their sources, and sources.',
+      description:
+        'Everything Sextant remembers about a topic: counts; the facts it holds true now, each with the quote that supports it, its sources, when first seen and last confirmed; the history of facts later runs updated or contradicted; and the sources.',
       inputSchema: topicInput,
-      outputSchema: {
-        topic: z.string(),
-        stats: z.object({
-          runCount: z.number(),
-          urlsIndexed: z.number(),
-          factsStored: z.number(),
-          lastRunAt: z.string(),
-        }),
-        facts: z.array(z.object({ text: z.string(), sourceUrls: z.array(z.string()), firstSeen: z.string() })),
-        sources: z.array(z.object({ url: z.string(), title: z.string(), publishedDate: z.string().nullable() })),
-      },
+      outputSchema: TopicMemoryOutput,
       annotations: { readOnlyHint: true },
     },
     async ({ topic }) => {
@@ -259,20 +258,8 @@ export function createMcpServer(services: AppServices, caller: McpCaller): McpSe
         return problem(
           `Sextant has no memory of ${quoted(topic)} (or it expired after 30 days). Run research_brief on it first.`,
         )
-      return ok({
-        topic: stored.topic,
-        stats: memoryStats(stored),
-        facts: stored.facts.map((fact) => ({
-          text: fact.text,
-          sourceUrls: fact.sourceUrls,
-          firstSeen: fact.firstSeen.at,
-        })),
-        sources: stored.sources.map((source) => ({
-          url: source.url,
-          title: source.title,
-          publishedDate: source.publishedDate,
-        })),
-      })
+      const view = topicMemoryView(stored)
+      return ok(view, topicMemoryText(view))
     },
   )
 
@@ -280,25 +267,17 @@ export function createMcpServer(services: AppServices, caller: McpCaller): McpSe
     'get_topic_delta',
     {
       title: 'What changed',
-      description: 'What the latest run on a topic added to memory: its new facts and sources.',
+      description:
+        'What the latest run on a topic changed in memory: its new facts, the facts it updated (another figure or date) and contradicted, each with its quote and the fact it replaced, how many facts it confirmed, and the sources it first read. The text lists every fact with numbered source URLs.',
       inputSchema: topicInput,
-      outputSchema: {
-        runId: z.string(),
-        at: z.string(),
-        facts: z.array(z.object({ text: z.string(), sourceUrls: z.array(z.string()) })),
-        sources: z.array(z.object({ url: z.string(), title: z.string() })),
-      },
+      outputSchema: TopicDeltaOutput,
       annotations: { readOnlyHint: true },
     },
     async ({ topic }) => {
-      const delta = await getTopicDelta(memory, caller.accountId, topic)
-      if (!delta) return problem(`Sextant has no memory of ${quoted(topic)}. Run research_brief on it first.`)
-      return ok({
-        runId: delta.runId,
-        at: delta.at,
-        facts: delta.facts.map((fact) => ({ text: fact.text, sourceUrls: fact.sourceUrls })),
-        sources: delta.sources.map((source) => ({ url: source.url, title: source.title })),
-      })
+      const found = await getTopicDelta(memory, caller.accountId, topic)
+      if (!found) return problem(`Sextant has no memory of ${quoted(topic)}. Run research_brief on it first.`)
+      const view = topicDeltaView(found.delta)
+      return ok(view, topicDeltaText(found.topic, view, found.sources))
     },
   )
 

@@ -137,3 +137,85 @@ test('an empty memory still exports every section', () => {
   expect(markdown).toContain('## Sources\n\nNo sources yet.')
   expect(markdown).toContain('## Run history\n\nNo runs yet.')
 })
+
+test('facts carry their quotes; an updated fact shows what it replaced, struck through; replaced facts are history', () => {
+  const run2 = { runId: 'run-2', at: '2026-11-08T10:00:00.000Z' }
+  const markdown = exportTopicMarkdown(
+    topicMemory({
+      facts: [
+        { ...fact('Cells cost $90/kWh', ['https://a.example/old']), quote: 'cost $90/kWh', supersededBy: 'now-80' },
+        { ...fact('The plant opens in 2027', []), supersededBy: 'plant-not' },
+        {
+          ...fact('Cells cost $80/kWh', ['https://a.example/new']),
+          id: 'now-80',
+          firstSeen: run2,
+          lastConfirmed: run2.at,
+          quote: 'Cells now cost $80/kWh > # [not](a link)',
+          supersedes: { id: 'Cells cost $90/kWh', change: 'updated' },
+        },
+        {
+          ...fact('The plant will not open', ['https://a.example/new']),
+          id: 'plant-not',
+          firstSeen: run2,
+          supersedes: { id: 'The plant opens in 2027', change: 'contradicted' },
+        },
+        { ...fact('Recycling costs fell', []), supersedes: { id: 'left-memory', change: 'updated' } },
+        { ...fact('Output held steady', []), lastConfirmed: run2.at },
+      ],
+      sources: [source('https://a.example/new', 'New'), source('https://a.example/old', 'Old')],
+      runs: [{ ...run2, newFacts: 2, confirmedFacts: 1, newSources: 1, urlsRead: 3 }],
+    }),
+  )
+  expect(markdown).toContain('Runs: 2 · Facts: 4 ·')
+  expect(markdown).toContain(
+    [
+      '## Facts',
+      '',
+      '1. Cells cost $80/kWh [1]\\',
+      '   Was: ~~Cells cost $90/kWh~~ (last seen 2026-11-01) [2]',
+      '   > Cells now cost $80/kWh \\> \\# \\[not\\] (a link)',
+      '2. The plant will not open [1]\\',
+      '   Previously: The plant opens in 2027 (last seen 2026-11-01)',
+      '3. Recycling costs fell\\',
+      '   Was: a fact no longer in memory',
+      '4. Output held steady',
+      '',
+      '## History',
+      '',
+      'Facts later runs updated or contradicted: not what memory holds now.',
+      '',
+      '- Cells cost $90/kWh [2] — first seen 2026-11-01; updated 2026-11-08 by fact 1',
+      '- The plant opens in 2027 — first seen 2026-11-01; contradicted 2026-11-08 by fact 2',
+      '',
+      '## Sources',
+      '',
+      '- [1] New — <https://a.example/new>',
+      '- [2] Old — <https://a.example/old>',
+    ].join('\n'),
+  )
+  expect(markdown).toContain('- 2026-11-08 10:00 UTC — 2 new facts, 1 confirmed, 1 new source, 3 URLs read\n')
+})
+
+test('quotes and replaced facts from pages link nowhere either', () => {
+  const hostile = '[[x](https://a.test)](https://evil.test/p) <https://evil.test/a> www.evil.test \u202Erev ~~s~~'
+  const markdown = exportTopicMarkdown(
+    topicMemory({
+      facts: [
+        { ...fact(`Old ${hostile}`, ['https://a.example/x']), supersededBy: 'new' },
+        {
+          ...fact(`New ${hostile}`, ['https://a.example/x']),
+          id: 'new',
+          quote: `Quote ${hostile}\n> nested`,
+          supersedes: { id: `Old ${hostile}`, change: 'updated' },
+        },
+      ],
+      sources: [source('https://a.example/x', 'X')],
+    }),
+  )
+  expect(unexpectedTargets(markdown, ['https://a.example/x'])).toEqual([])
+  expect(markdown).not.toMatch(/[\u202A-\u202E]/)
+  expect(markdown).toContain(
+    '   > Quote x https\\[:\\]//evil\\[.\\]test/a www\\[.\\]evil.test rev \\~\\~s\\~\\~ \\> nested\n',
+  )
+  expect(markdown).toContain('   Was: ~~Old x https\\[:\\]//evil')
+})

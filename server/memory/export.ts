@@ -1,22 +1,56 @@
-// A topic's memory as one readable markdown document (the `export_topic` tool). The same memory
-// always gives the same bytes, so exports can be diffed.
-import type { Source, TopicMemory } from '#server/memory/types.ts'
+// A topic's memory as one readable markdown document (the `export_topic` tool and the topic page's
+// download). The same memory always gives the same bytes, so exports can be diffed.
+import { currentFacts, predecessorOf, supersededFacts } from '#server/memory/insights.ts'
+import type { Fact, Source, TopicMemory } from '#server/memory/types.ts'
 import { sanitizeMarkdown } from '#server/text/markdown-links.ts'
 
 /**
- * `# topic`, a stats line, then `## Facts` citing `## Sources` by number as `[1][3]`, and
- * `## Run history`. Sources are numbered in order of first citation, then the uncited ones.
+ * `# topic`, a stats line, then `## Facts` (what memory holds true now, each with its quote and
+ * what it replaced) citing `## Sources` by number as `[1][3]`, `## History` (the facts later ones
+ * replaced), and `## Run history`. Sources are numbered in order of first citation, then the
+ * uncited ones.
  */
 export function exportTopicMarkdown(memory: TopicMemory): string {
-  const sources = numberSources(memory)
+  const current = currentFacts(memory.facts)
+  const history = supersededFacts(memory.facts)
+  const predecessor = predecessorOf(memory.facts)
+  const sources = numberSources(memory, [
+    ...current.flatMap((fact) => [fact, predecessor(fact)]).filter((fact) => fact !== undefined),
+    ...history,
+  ])
   const numberOf = new Map(sources.map((source, index) => [source.url, index + 1]))
-
-  const facts = memory.facts.map((fact, index) => {
+  const cite = (fact: Fact) => {
     const citations = [...new Set(fact.sourceUrls.map((url) => numberOf.get(url) ?? 0))]
       .sort((x, y) => x - y)
       .map((n) => `[${n}]`)
       .join('')
-    return `${index + 1}. ${escapeInline(fact.text)}${citations ? ` ${citations}` : ''}`
+    return citations ? ` ${citations}` : ''
+  }
+
+  const positionOf = new Map(current.map((fact, index) => [fact.id, index + 1]))
+  const facts = current.map((fact, index) => {
+    const marker = `${index + 1}. `
+    const indent = ' '.repeat(marker.length)
+    const lines = [`${marker}${escapeInline(fact.text)}${cite(fact)}`]
+    if (fact.supersedes) {
+      const previous = predecessor(fact)
+      const updated = fact.supersedes.change === 'updated'
+      const was = previous
+        ? `${updated ? `~~${escapeInline(previous.text)}~~` : escapeInline(previous.text)} (last seen ${day(previous.lastConfirmed)})${cite(previous)}`
+        : `a fact no longer in memory`
+      // A backslash at the end of a line is a hard line break: the "was" line stays its own line.
+      lines[0] = `${lines[0]}\\`
+      lines.push(`${indent}${updated ? 'Was' : 'Previously'}: ${was}`)
+    }
+    if (fact.quote.trim()) lines.push(`${indent}> ${escapeInline(fact.quote)}`)
+    return lines.join('\n')
+  })
+  const replaced = history.map((fact) => {
+    const successor = memory.facts.find((candidate) => candidate.id === fact.supersededBy)
+    const change = successor?.supersedes?.change === 'contradicted' ? 'contradicted' : 'updated'
+    const by = successor && positionOf.has(successor.id) ? ` by fact ${positionOf.get(successor.id)}` : ''
+    const when = successor ? ` ${day(successor.firstSeen.at)}` : ''
+    return `- ${escapeInline(fact.text)}${cite(fact)} — first seen ${day(fact.firstSeen.at)}; ${change}${when}${by}`
   })
   const sourceLines = sources.map((source, index) => {
     const title = escapeInline(source.title)
@@ -24,14 +58,15 @@ export function exportTopicMarkdown(memory: TopicMemory): string {
     return `- [${index + 1}] ${title ? `${title} — ` : ''}${linkTarget(source.url)}${published}`
   })
   const runs = memory.runs.map((run) => {
-    const counts = `${plural(run.newFacts, 'new fact')}, ${plural(run.newSources, 'new source')}, ${plural(run.urlsRead, 'URL')} read`
+    const confirmed = run.confirmedFacts ? `, ${run.confirmedFacts} confirmed` : ''
+    const counts = `${plural(run.newFacts, 'new fact')}${confirmed}, ${plural(run.newSources, 'new source')}, ${plural(run.urlsRead, 'URL')} read`
     const summary = run.summary?.trim() ? `: ${escapeInline(run.summary)}` : ''
     return `- ${escapeInline(displayTime(run.at))} — ${counts}${summary}`
   })
 
   const stats = [
     `Runs: ${memory.runCount}`,
-    `Facts: ${memory.facts.length}`,
+    `Facts: ${current.length}`,
     `URLs read: ${memory.urlsIndexed}`,
     `Last run: ${memory.lastRunAt.toISOString().slice(0, 10)}`,
     `Memory expires: ${memory.expiresAt.toISOString().slice(0, 10)}`,
@@ -42,6 +77,9 @@ export function exportTopicMarkdown(memory: TopicMemory): string {
     stats,
     '## Facts',
     facts.join('\n') || 'No facts yet.',
+    ...(replaced.length > 0
+      ? ['## History', 'Facts later runs updated or contradicted: not what memory holds now.', replaced.join('\n')]
+      : []),
     '## Sources',
     sourceLines.join('\n') || 'No sources yet.',
     '## Run history',
@@ -51,13 +89,13 @@ export function exportTopicMarkdown(memory: TopicMemory): string {
 }
 
 /**
- * Sources in citation order, then the uncited ones in memory order. A cited URL missing from
- * `sources` still gets an entry, so every citation marker resolves.
+ * Sources in order of first citation by `facts`, then the uncited ones in memory order. A cited URL
+ * missing from `sources` still gets an entry, so every citation marker resolves.
  */
-function numberSources(memory: TopicMemory): Source[] {
+function numberSources(memory: TopicMemory, facts: readonly Fact[]): Source[] {
   const byUrl = new Map(memory.sources.map((source) => [source.url, source]))
   const ordered = new Map<string, Source>()
-  for (const fact of memory.facts) {
+  for (const fact of facts) {
     for (const url of fact.sourceUrls) {
       if (!ordered.has(url)) {
         ordered.set(url, byUrl.get(url) ?? { url, title: '', publishedDate: null, firstSeen: fact.firstSeen })
@@ -98,6 +136,10 @@ function linkTarget(url: string): string {
 /** Provider dates often carry a midnight time; the day is what a reader wants. */
 function displayDate(value: string): string {
   return /^\d{4}-\d{2}-\d{2}T/.test(value) ? value.slice(0, 10) : value
+}
+
+function day(value: string): string {
+  return /^\d{4}-\d{2}-\d{2}/.exec(value)?.[0] ?? escapeInline(value)
 }
 
 function displayTime(value: string): string {

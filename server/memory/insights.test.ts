@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest'
 import { upgradeFact } from '#server/memory/facts.ts'
-import { compareTopics, topicDelta } from '#server/memory/insights.ts'
+import { compareTopics, currentFacts, supersededFacts, topicDelta } from '#server/memory/insights.ts'
 import type { Fact, MemoryContent, RunRecord, Source } from '#server/memory/types.ts'
 
 function fact(id: string, text: string, sourceUrls: string[], runId = 'run-1'): Fact {
@@ -29,8 +29,51 @@ test('the delta holds only the facts and sources first seen in the latest run', 
     runId: 'run-2',
     at: '2026-11-02T10:00:00.000Z',
     facts: [content.facts[1]],
+    newFacts: [content.facts[1]],
+    updated: [],
+    contradicted: [],
+    confirmed: 0,
     sources: [content.sources[1]],
   })
+})
+
+test('the delta tells new, updated and contradicted facts apart, with what each replaced, and counts the confirmed', () => {
+  const oldPrice = {
+    ...fact('price-90', 'Cells cost $90/kWh', ['https://a.example/p'], 'run-1'),
+    supersededBy: 'price-80',
+  }
+  const oldPlant = { ...fact('plant-opens', 'The plant opens in 2027', [], 'run-1'), supersededBy: 'plant-not' }
+  const price = {
+    ...fact('price-80', 'Cells cost $80/kWh', [], 'run-2'),
+    supersedes: { id: 'price-90', change: 'updated' as const },
+  }
+  const plant = {
+    ...fact('plant-not', 'The plant will not open in 2027', [], 'run-2'),
+    supersedes: { id: 'plant-opens', change: 'contradicted' as const },
+  }
+  // Replaced a fact that has since left memory (past the cap): still an update, with nothing to show as "was".
+  const orphan = {
+    ...fact('orphan', 'Recycling costs a third', [], 'run-2'),
+    supersedes: { id: 'gone', change: 'updated' as const },
+  }
+  const fresh = fact('fresh', 'BYD opened a recycling line', [], 'run-2')
+  const content = memory({
+    runs: [
+      { ...run('run-2', '2026-11-02T10:00:00.000Z'), confirmedFacts: 3 },
+      run('run-1', '2026-11-01T10:00:00.000Z'),
+    ],
+    facts: [oldPrice, oldPlant, price, plant, orphan, fresh],
+  })
+  const delta = topicDelta(content)
+  expect(delta?.newFacts).toEqual([fresh])
+  expect(delta?.updated).toEqual([
+    { fact: price, previous: oldPrice },
+    { fact: orphan, previous: undefined },
+  ])
+  expect(delta?.contradicted).toEqual([{ fact: plant, previous: oldPlant }])
+  expect(delta?.confirmed).toBe(3)
+  expect(currentFacts(content.facts).map((f) => f.id)).toEqual(['price-80', 'plant-not', 'orphan', 'fresh'])
+  expect(supersededFacts(content.facts).map((f) => f.id)).toEqual(['price-90', 'plant-opens'])
 })
 
 test('a topic that has never run has no delta', () => {

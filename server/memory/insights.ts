@@ -2,7 +2,24 @@
 import { wordTokens } from '#server/memory/search.ts'
 import type { Fact, MemoryContent, Source } from '#server/memory/types.ts'
 
-export type TopicDelta = { runId: string; at: string; facts: Fact[]; sources: Source[] }
+/** A fact that replaced another, with the one it replaced when memory still holds it. */
+export type FactSuccession = { fact: Fact; previous: Fact | undefined }
+
+export type TopicDelta = {
+  runId: string
+  at: string
+  /** Every fact the run added: the new, updated and contradicted ones together, in memory order. */
+  facts: Fact[]
+  /** Facts memory held nothing about before the run. */
+  newFacts: Fact[]
+  /** Facts that replaced one memory held with another figure or date. */
+  updated: FactSuccession[]
+  /** Facts that said the opposite of one memory held. */
+  contradicted: FactSuccession[]
+  /** Facts memory already held that the run found again (0 in records from before claims). */
+  confirmed: number
+  sources: Source[]
+}
 
 export type ComparedTopic = { topic: string; content: MemoryContent }
 
@@ -26,16 +43,46 @@ export type TopicComparison = {
 /** Facts at least this similar (Jaccard over word tokens) and citing a common source are one claim. */
 const SHARED_FACT_MIN_OVERLAP = 0.6
 
-/** What the latest run added: the facts and sources first seen in memory.runs[0]. */
+/**
+ * What the latest run changed: the facts first seen in memory.runs[0], each as new, updated or
+ * contradicted (the last two with the fact they replaced), the count it confirmed, its new sources.
+ */
 export function topicDelta(memory: MemoryContent): TopicDelta | undefined {
   const latest = memory.runs[0]
   if (!latest) return undefined
+  const facts = memory.facts.filter((fact) => fact.firstSeen.runId === latest.runId)
+  const predecessor = predecessorOf(memory.facts)
+  const succession = (change: 'updated' | 'contradicted') =>
+    facts.filter((fact) => fact.supersedes?.change === change).map((fact) => ({ fact, previous: predecessor(fact) }))
   return {
     runId: latest.runId,
     at: latest.at,
-    facts: memory.facts.filter((fact) => fact.firstSeen.runId === latest.runId),
+    facts,
+    newFacts: facts.filter((fact) => !fact.supersedes),
+    updated: succession('updated'),
+    contradicted: succession('contradicted'),
+    confirmed: latest.confirmedFacts ?? 0,
     sources: memory.sources.filter((source) => source.firstSeen.runId === latest.runId),
   }
+}
+
+/** Facts memory holds true now: those no later fact has replaced. */
+export function currentFacts(facts: readonly Fact[]): Fact[] {
+  return facts.filter((fact) => !fact.supersededBy)
+}
+
+/** Facts a later one replaced, kept as history. */
+export function supersededFacts(facts: readonly Fact[]): Fact[] {
+  return facts.filter((fact) => fact.supersededBy)
+}
+
+/**
+ * The fact a fact replaced, looked up by `supersedes.id`; undefined when it replaced none, or when
+ * the replaced one has since left memory (past the fact cap).
+ */
+export function predecessorOf(facts: readonly Fact[]): (fact: Fact) => Fact | undefined {
+  const byId = new Map(facts.map((fact) => [fact.id, fact]))
+  return (fact) => (fact.supersedes ? byId.get(fact.supersedes.id) : undefined)
 }
 
 /**

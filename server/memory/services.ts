@@ -4,15 +4,20 @@ import { exportTopicMarkdown } from '#server/memory/export.ts'
 import { compareTopics, type TopicComparison, type TopicDelta, topicDelta } from '#server/memory/insights.ts'
 import { type MemorySearchHit, searchMemory } from '#server/memory/search.ts'
 import { loadAccountMemories, loadTopicMemory, type MemoryContext } from '#server/memory/store.ts'
+import type { Source } from '#server/memory/types.ts'
 
-/** What the latest run on the topic added; undefined when the topic has no memory. */
+/**
+ * What the latest run on the topic changed, with the topic's display name and all its sources (the
+ * pages its facts and the facts they replaced cite); undefined when the topic has no memory.
+ */
 export async function getTopicDelta(
   context: MemoryContext,
   accountId: string,
   topic: string,
-): Promise<TopicDelta | undefined> {
+): Promise<{ topic: string; delta: TopicDelta; sources: Source[] } | undefined> {
   const memory = await loadTopicMemory(context, accountId, topic)
-  return memory && topicDelta(memory)
+  const delta = memory && topicDelta(memory)
+  return memory && delta ? { topic: memory.topic, delta, sources: memory.sources } : undefined
 }
 
 export async function searchAccountMemory(

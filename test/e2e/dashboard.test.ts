@@ -143,13 +143,23 @@ test.skipIf(!hasChromium)(
     await page.getByRole('radio', { name: /quick/i }).check()
     await page.getByRole('button', { name: 'Start research' }).click()
     await page.waitForURL(/\/dashboard\/runs\//)
-    await page.getByRole('heading', { name: /^New since / }).waitFor({ timeout: 30_000 })
-    const delta = page.getByRole('region', { name: /^New since / })
+    await page.getByRole('heading', { name: /^What changed since / }).waitFor({ timeout: 30_000 })
+    const delta = page.getByRole('region', { name: /^What changed since / })
     await delta
       .getByText(/recycl/i)
       .first()
       .waitFor()
+    // Each new finding stands over the words of the page that support it.
+    await delta
+      .locator('blockquote')
+      .getByText(/recycl/i)
+      .first()
+      .waitFor()
     await screenshot(page, 'run-delta')
+    await page.setViewportSize({ width: 375, height: 812 })
+    expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0)
+    await screenshot(page, 'run-delta-phone')
+    await page.setViewportSize({ width: 1280, height: 900 })
 
     // A run started elsewhere, with the key made above, appears on the open dashboard.
     await page.getByRole('link', { name: 'Dashboard' }).click()

@@ -40,17 +40,19 @@ const LINKS = [
   'Mirror <https://evil.test/auto>, www.evil.test, ops@evil.test, <a href="//evil.test/html">here</a> [1]',
   'Quietly \u202Ereversed\u202C text [1]',
 ]
+const QUOTES = [
+  'a barrage doubled its output',
+  'Tidal power: a barrage doubled',
+  'its output. See the report',
+  'Mirror at www.evil.test and https://evil.test/bare',
+]
 const HOSTILE_SYNTHESIS = {
   headline: 'Tidal power [[doubled](https://a.test)](https://evil.test/phish)',
-  // Each quote is on the page (as read: its links are text), so every hostile finding is shown.
+  // Each quote is on the page (as read: its link markup gone), a different one each, so every claim
+  // is shown; the last quotes the page's bare hostile addresses.
   findings: LINKS.map((text, index) => ({
     text,
-    quote: [
-      'Tidal power: a barrage',
-      'a barrage doubled its output',
-      'doubled its output. See the report',
-      'See the report',
-    ][index],
+    quote: QUOTES[index] as string,
     sourceIds: [1],
   })),
   sections: null,
@@ -72,7 +74,7 @@ beforeAll(async () => {
         url: SOURCE,
         title: 'Tidal power barrage doubles output',
         publishedDate: new Date().toISOString(),
-        text: 'Tidal power: a barrage doubled its output. See [[the report](https://a.test)](https://evil.test/x).',
+        text: 'Tidal power: a barrage doubled its output. See [[the report](https://a.test)](https://evil.test/x). Mirror at www.evil.test and https://evil.test/bare.',
       },
     ],
   })
@@ -201,8 +203,17 @@ test('MCP and the export: reports, statuses and memory hold no foreign link and 
     expect(unexpectedTargets(report.text, [SOURCE])).toEqual([])
     const exported = await call('export_topic', { topic: 'Tidal energy' })
     expect(exported.text).toMatch(/^# Tidal energy\n/)
+    // The quote of the page's bare addresses is in the export, as text.
+    expect(exported.text).toContain('> Mirror at www\\[.\\]evil.test and https\\[:\\]//evil\\[.\\]test/bare')
     expect(unexpectedTargets(exported.text, [SOURCE])).toEqual([])
-    for (const answer of [report, exported, await call('get_run_status', { runId })]) {
+    // The topic tools' text: memory's facts and the quote of the page's bare addresses, linked nowhere.
+    const delta = await call('get_topic_delta', { topic: 'Tidal energy' })
+    const memory = await call('get_topic_memory', { topic: 'Tidal energy' })
+    for (const answer of [delta, memory]) {
+      expect(answer.text).toContain('Quote: “Mirror at www[.]evil.test and https[:]//evil[.]test/bare”')
+      expect(unexpectedTargets(answer.text, [SOURCE])).toEqual([])
+    }
+    for (const answer of [report, exported, delta, memory, await call('get_run_status', { runId })]) {
       expect(answer.all).not.toMatch(BIDI)
       expect(answer.all).not.toMatch(/\\u202[a-e]/i) // nor JSON-escaped
     }

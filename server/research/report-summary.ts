@@ -1,0 +1,31 @@
+// A report's summary opens with a "### What changed since <date>" block (server/research/report.ts).
+// Surfaces that show the delta's structured lists in its place (the run page, Slack and GitHub)
+// take the block out of the summary, so what changed is shown once, and count the changes alike.
+import type { ReportDelta } from '#server/research/report-types.ts'
+
+const CHANGES_HEADING = /^#{2,3}[ \t]+What changed since\b/
+
+/** The summary without its what-changed block; a summary without one (a baseline, an old report) is unchanged. */
+export function summaryWithoutChanges(summary: string): string {
+  return summary
+    .split('\n\n')
+    .filter((block) => !CHANGES_HEADING.test(block))
+    .join('\n\n')
+}
+
+/** "3 claims changed: 1 updated, 1 contradicted and 1 new; 2 confirmed." */
+export function changeCounts(
+  delta: Pick<ReportDelta, 'updated' | 'contradicted' | 'newFindings' | 'confirmed'>,
+): string {
+  const parts = [
+    [delta.updated.length, 'updated'],
+    [delta.contradicted.length, 'contradicted'],
+    [delta.newFindings.length, 'new'],
+  ]
+    .filter(([count]) => Number(count) > 0)
+    .map(([count, kind]) => `${count} ${kind}`)
+  const total = delta.updated.length + delta.contradicted.length + delta.newFindings.length
+  const list = parts.length > 1 ? `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}` : (parts[0] ?? 'none')
+  const confirmed = delta.confirmed > 0 ? `; ${delta.confirmed} confirmed` : ''
+  return `${total === 1 ? '1 claim' : `${total} claims`} changed: ${list}${confirmed}.`
+}
