@@ -103,7 +103,7 @@ function ReportFooter({ report }: { report: Report }) {
 
 /** "12 claims, 11 shown; 1 not shown because no page read holds its quote and figures." */
 export function integrityLine(integrity: Report['integrity']): string {
-  const { claims, shown, droppedUnsupported, recited } = integrity
+  const { claims, shown, droppedUnsupported, recited, ownWords } = integrity
   const parts = [`${claims === 1 ? '1 claim' : `${claims} claims`}, ${shown} shown`]
   if (droppedUnsupported > 0) {
     parts.push(
@@ -117,6 +117,13 @@ export function integrityLine(integrity: Report['integrity']): string {
       recited === 1
         ? '1 shown with the page that holds its quote instead of the one cited'
         : `${recited} shown with the pages that hold their quotes instead of the ones cited`,
+    )
+  }
+  if (ownWords > 0) {
+    parts.push(
+      ownWords === 1
+        ? "1 shown in the page's own words, because the model's wording stated what its quote does not"
+        : `${ownWords} shown in the pages' own words, because the model's wording stated what their quotes do not`,
     )
   }
   return `${parts.join('; ')}.`

@@ -137,3 +137,13 @@ test('each fact pairs at most once, with its most similar counterpart', () => {
   expect(result.sharedFacts.map(({ b }) => b.id)).toEqual(['b-exact'])
   expect(result.onlyB.facts.map((f) => f.id)).toEqual(['b-close'])
 })
+
+test('topics are compared on the facts they hold now, not on replaced ones', () => {
+  const a = memory({
+    facts: [{ ...fact('a-old', 'Old claim about cells', []), supersededBy: 'a-new' }, fact('a-new', 'New claim', [])],
+  })
+  const b = memory({ facts: [fact('b1', 'Other claim', [])] })
+  const result = compareTopics({ topic: 'A', content: a }, { topic: 'B', content: b })
+  expect(result.onlyA.facts.map((f) => f.id)).toEqual(['a-new'])
+  expect(result.summary.factsA).toBe(1)
+})

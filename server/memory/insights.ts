@@ -99,8 +99,8 @@ export function compareTopics(a: ComparedTopic, b: ComparedTopic): TopicComparis
   const urlsB = new Set(b.content.sources.map((source) => source.url))
   const sharedSources = a.content.sources.filter((source) => urlsB.has(source.url))
 
-  const factsA = a.content.facts
-  const factsB = b.content.facts
+  const factsA = a.content.facts.filter((fact) => !fact.supersededBy)
+  const factsB = b.content.facts.filter((fact) => !fact.supersededBy)
   const partnerOfA = matchFacts(factsA, factsB)
   const pairedB = new Set(partnerOfA.values())
 

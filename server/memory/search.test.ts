@@ -96,3 +96,10 @@ test('equal scores put the newer fact first, then the lower id', () => {
   ]
   expect(searchMemory(topics, 'grid').map((hit) => hit.fact.id)).toEqual(['c', 'a', 'b'])
 })
+
+test('a fact a later run replaced is history: search does not find it', () => {
+  const old = { ...fact('old', 'Sodium cells cost $90/kWh'), supersededBy: 'new' }
+  const current = fact('new', 'Sodium cells cost $80/kWh')
+  const hits = searchMemory([topic('t1', 'Batteries', [old, current])], 'sodium cells')
+  expect(hits.map((hit) => hit.fact.id)).toEqual(['new'])
+})

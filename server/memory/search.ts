@@ -44,10 +44,12 @@ export function searchMemory(
   if (queryTerms.length === 0) return []
 
   const documents = topics.flatMap(({ topicId, topic, content }) =>
-    content.facts.map((fact) => {
-      const tokens = wordTokens(fact.text)
-      return { topicId, topic, fact, length: tokens.length, counts: termCounts(tokens) }
-    }),
+    content.facts
+      .filter((fact) => !fact.supersededBy)
+      .map((fact) => {
+        const tokens = wordTokens(fact.text)
+        return { topicId, topic, fact, length: tokens.length, counts: termCounts(tokens) }
+      }),
   )
   if (documents.length === 0) return []
 
