@@ -7,6 +7,7 @@ import type { Logger } from '#server/logger.ts'
 import { canonicalUrl } from '#server/memory/canonical-url.ts'
 import { loadTopicMemory, type MemoryContext, MemoryUnreadableError, saveTopicMemory } from '#server/memory/store.ts'
 import type { ContributedFact, MemoryContribution } from '#server/memory/types.ts'
+import { createExtractiveModel } from '#server/providers/llm/extractive.ts'
 import {
   type LanguageModel,
   type PlanInput,
@@ -62,6 +63,9 @@ export const DEPTH = {
 } as const
 
 export const SEARCH_CONCURRENCY = 3
+
+/** Writes the report when the model cannot, from the pages the run paid to read. */
+const EXTRACTIVE = createExtractiveModel()
 
 /** Why a run stopped early, in words a user can act on. */
 class RunFailure extends Error {
@@ -263,24 +267,37 @@ const STEP_RUNNERS: { [S in Step]: (context: StepContext) => Promise<NonNullable
       text: source.text.slice(0, Math.max(400, budget)),
     }))
     const knownFacts = memory.knownFacts
-    const synthesis =
-      sources.length === 0
-        ? {
-            synthesis: { headline: 'Nothing new was found', findings: [], gaps: [] },
-            usage: { inputTokens: 0, outputTokens: 0 },
-          }
-        : await deps.model.synthesize(
-            {
-              topic: brief.topic,
-              objective: brief.objective,
-              focus: focusAreas(brief),
-              reportStyle: brief.reportStyle,
-              framework,
-              sources,
-              knownFacts,
-            },
-            { signal },
-          )
+    const input = {
+      topic: brief.topic,
+      objective: brief.objective,
+      focus: focusAreas(brief),
+      reportStyle: brief.reportStyle,
+      framework,
+      sources,
+      knownFacts,
+    }
+    let writer: Pick<LanguageModel, 'name' | 'kind'> = deps.model
+    let synthesis: Awaited<ReturnType<LanguageModel['synthesize']>>
+    if (sources.length === 0) {
+      synthesis = {
+        synthesis: { headline: 'Nothing new was found', findings: [], gaps: [] },
+        usage: { inputTokens: 0, outputTokens: 0 },
+      }
+    } else {
+      try {
+        synthesis = await deps.model.synthesize(input, { signal })
+      } catch (error) {
+        signal.throwIfAborted()
+        if (deps.model.kind !== 'model' || !(error instanceof ProviderError)) throw error
+        // The searches are paid for: the pages are written up without a model rather than lost.
+        writer = EXTRACTIVE
+        synthesis = await EXTRACTIVE.synthesize(input, { signal })
+        await event('warning', 'synthesize', {
+          code: 'extractive_fallback',
+          message: `The model could not write the report (${error.message}), so it was written without a model: sentences quoted from the pages read.`,
+        })
+      }
+    }
     const checked = await classifyRunClaims(deps, {
       accountId,
       topic: brief.topic,
@@ -316,8 +333,8 @@ const STEP_RUNNERS: { [S in Step]: (context: StepContext) => Promise<NonNullable
       reportStyle: brief.reportStyle,
       framework,
       generatedWith: {
-        synthesis: deps.model.name,
-        synthesisKind: deps.model.kind,
+        synthesis: writer.name,
+        synthesisKind: writer.kind,
         search: deps.search.name,
         plan: plan.fallback ? 'fallback' : 'model',
       },
