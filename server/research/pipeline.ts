@@ -276,7 +276,7 @@ const STEP_RUNNERS: { [S in Step]: (context: StepContext) => Promise<NonNullable
       sources,
       knownFacts,
     }
-    let writer: Pick<LanguageModel, 'name' | 'kind'> = deps.model
+    let writer: LanguageModel = deps.model
     let synthesis: Awaited<ReturnType<LanguageModel['synthesize']>>
     if (sources.length === 0) {
       synthesis = {
@@ -298,14 +298,18 @@ const STEP_RUNNERS: { [S in Step]: (context: StepContext) => Promise<NonNullable
         })
       }
     }
-    const checked = await classifyRunClaims(deps, {
-      accountId,
-      topic: brief.topic,
-      baseline: memory.baseline,
-      synthesis: synthesis.synthesis,
-      sources,
-      signal,
-    })
+    // A model that could not write the report is not asked to judge it either: the rules decide.
+    const checked = await classifyRunClaims(
+      { memory: deps.memory, model: writer === EXTRACTIVE ? EXTRACTIVE : deps.model },
+      {
+        accountId,
+        topic: brief.topic,
+        baseline: memory.baseline,
+        synthesis: synthesis.synthesis,
+        sources,
+        signal,
+      },
+    )
     if (checked.embeddingsFailed) {
       await event('warning', 'synthesize', {
         code: 'embeddings_unavailable',

@@ -10,6 +10,7 @@ import { randomBytes } from 'node:crypto'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import type { Db } from '#db/database.ts'
+import { readRunEvents } from '#server/events/run-events.ts'
 import { signSlackRequest } from '#server/integrations/slack/verify.ts'
 import { linkSlackWorkspace } from '#server/integrations/slack/workspaces.ts'
 import { loadTopicMemory } from '#server/memory/store.ts'
@@ -151,8 +152,11 @@ test('a whole-database dump after a realistic session holds no secret and none o
   // A run that fails: the model's refusal (which may repeat the brief) is its error.
   openai.onSynthesize({ refusal: `I will not research ${REFUSAL_WORD}` })
   const refused = await postBrief(app.fetch, auth, { topic: 'Tidal refusal', depth: 'quick' })
-  const failed = await waitForRun(app.fetch, auth, refused.body.runId)
-  expect(failed.error?.message).toContain(REFUSAL_WORD)
+  // The model refuses: the report is written without it, and the warning quotes the refusal.
+  const written = await waitForRun(app.fetch, auth, refused.body.runId)
+  expect(written.status).toBe('complete')
+  const warnings = await readRunEvents(app.db, app.memory.ring, refused.body.runId, 0)
+  expect(JSON.stringify(warnings.filter((event) => event.type === 'warning'))).toContain(REFUSAL_WORD)
 
   // Slack linked to the account, and a mention researched in a thread.
   await linkSlackWorkspace(app.db, app.memory.ring, { teamId: 'T0PLAIN', accountId: account.id, botToken: BOT_TOKEN })
@@ -253,7 +257,7 @@ test('a whole-database dump after a realistic session holds no secret and none o
     'mention text': MENTION_WORD,
     "a notice quoting a mention's option": NOTICE_WORD,
     "a trial visitor's topic": TRIAL_WORD,
-    "a failed run's error message": REFUSAL_WORD,
+    "a model's refusal, in a warning": REFUSAL_WORD,
   }
   // Every leak at once, by name, so a failure says all that is stored in the clear.
   const inTheClear = Object.entries(secrets).filter(([, secret]) => everything.includes(secret))
