@@ -40,6 +40,8 @@ export async function classifyRunClaims(
   },
 ): Promise<RunClaims> {
   const { claims: verified, integrity } = verifyClaims(input.synthesis.findings, input.sources)
+  // Read again here rather than carried from load_memory: the checkpoint stays small (up to 2,000
+  // claims would be sealed into it at every step), and a run saved meanwhile is seen.
   const memory = input.baseline ? undefined : await loadTopicMemory(deps.memory, input.accountId, input.topic)
   const current = (memory?.facts ?? []).filter((fact) => !fact.supersededBy)
   const usage: Usage = { inputTokens: 0, outputTokens: 0 }

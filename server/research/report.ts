@@ -88,7 +88,6 @@ export function buildReport(input: BuildReportInput): Report {
       sourceIds: unique(claim.sourceIds.filter((id) => cited(id))),
     }))
     .filter((claim) => claim.text && claim.sourceIds.length > 0)
-  const findings: CleanFinding[] = claims
   const headline = rewriteCitations(synthesis.headline, cited).trim() || 'Findings from this run'
   const sections = (synthesis.sections ?? []).map((section) => ({
     title: stripCitations(section.title).trim(),
@@ -104,8 +103,8 @@ export function buildReport(input: BuildReportInput): Report {
     : (['updated', 'contradicted', 'new'] as const).flatMap((kind) => claims.filter((claim) => claim.class === kind))
   const newOnes = input.baseline ? claims : claims.filter((claim) => claim.class === 'new')
   const confirmed = input.baseline ? 0 : claims.filter((claim) => claim.class === 'confirmed').length
-  const summary = renderSummary({ ...input, headline, findings, sections, implications, gaps, changes, since })
-  const deltaSummary = renderDeltaSummary(input.baseline, since, findings.length, changes, confirmed)
+  const summary = renderSummary({ ...input, headline, findings: claims, sections, implications, gaps, changes, since })
+  const deltaSummary = renderDeltaSummary(input.baseline, since, claims.length, changes, confirmed)
 
   // (b) Renumber: sources in order of first citation, the summary's before the delta's.
   const order = unique([

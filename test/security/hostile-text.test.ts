@@ -3,13 +3,11 @@
 // overrides that render them reversed. Through Slack, GitHub, MCP and the export, no message holds
 // a clickable link except to the run's sources and Sextant itself, and no bidi control survives;
 // a run stored before any of this (links in its report, an override in its brief) is shown clean.
-import { randomBytes, randomUUID } from 'node:crypto'
+import { randomBytes } from 'node:crypto'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { linkGithubRepository } from '#server/integrations/github/repositories.ts'
-import { signGithubPayload } from '#server/integrations/github/verify.ts'
-import { signSlackRequest } from '#server/integrations/slack/verify.ts'
 import { linkSlackWorkspace } from '#server/integrations/slack/workspaces.ts'
 import type { Report } from '#server/research/report-types.ts'
 import { completeRun, createRun } from '#server/research/runs.ts'
@@ -17,7 +15,7 @@ import { createTestAccount } from '#test/support/accounts.ts'
 import { startTestApp, type TestApp } from '#test/support/app.ts'
 import { logIn } from '#test/support/browser-session.ts'
 import { unexpectedTargets } from '#test/support/clickable-links.ts'
-import { waitForRunEnd } from '#test/support/integrations.ts'
+import { postSignedGithubComment, postSignedSlackEvent, waitForRunEnd } from '#test/support/integrations.ts'
 import { waitForRun } from '#test/support/runs.ts'
 import { STUB_EXA_API_KEY, type StubExa, startStubExa } from '#test/support/stub-exa.ts'
 import { type StubGithub, startStubGithub } from '#test/support/stub-github.ts'
@@ -115,21 +113,11 @@ const runUrl = (runId: string) => `${PUBLIC_URL}/dashboard/runs/${runId}`
 
 test('Slack: a mention with a bidi override gets a thread with no link but the sources and the run', async () => {
   const ts = `${1_763_000_000 + Math.floor(Math.random() * 1e6)}.000100`
-  const raw = JSON.stringify({
+  const response = await postSignedSlackEvent(app.fetch, SLACK_SECRET, {
     type: 'event_callback',
     team_id: 'T0TIDES',
     event_id: `Ev${randomBytes(5).toString('hex')}`,
     event: { type: 'app_mention', user: 'U1', text: '<@U0BOT> Tidal \u202Epower depth:quick', ts, channel: 'C1' },
-  })
-  const timestamp = Math.floor(Date.now() / 1000)
-  const response = await app.fetch('/api/webhooks/slack', {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      'x-slack-request-timestamp': String(timestamp),
-      'x-slack-signature': signSlackRequest(SLACK_SECRET, timestamp, raw),
-    },
-    body: raw,
   })
   expect(await response.json()).toEqual({ status: 'accepted' })
   const [researching] = await slack.waitForThread(ts, 1)
@@ -144,7 +132,7 @@ test('Slack: a mention with a bidi override gets a thread with no link but the s
 
 test('GitHub: a comment with a bidi isolate gets comments with no link (or raw HTML) but the sources and the run', async () => {
   const issue = 7
-  const raw = JSON.stringify({
+  const response = await postSignedGithubComment(app.fetch, GITHUB_SECRET, {
     action: 'created',
     issue: { number: issue, title: 'Tides', pull_request: { url: `https://api.github.com/repos/${REPO}/pulls/7` } },
     comment: {
@@ -154,16 +142,6 @@ test('GitHub: a comment with a bidi isolate gets comments with no link (or raw H
     },
     repository: { full_name: REPO, name: 'tides', owner: { login: 'acme' } },
     sender: { login: 'ada', type: 'User' },
-  })
-  const response = await app.fetch('/api/webhooks/github', {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      'x-github-event': 'issue_comment',
-      'x-github-delivery': randomUUID(),
-      'x-hub-signature-256': signGithubPayload(GITHUB_SECRET, raw),
-    },
-    body: raw,
   })
   expect(await response.json()).toEqual({ status: 'accepted' })
   const [ack] = await github.waitForComments(REPO, issue, 1)

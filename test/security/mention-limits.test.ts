@@ -1,14 +1,13 @@
 // Slack and GitHub mentions start runs within limits: per workspace or repository, and per account
 // across all its linked places. A refused mention starts nothing and is answered politely in its
 // thread, saying when to try again.
-import { randomBytes, randomUUID } from 'node:crypto'
+import { randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { linkGithubRepository } from '#server/integrations/github/repositories.ts'
-import { signGithubPayload } from '#server/integrations/github/verify.ts'
-import { signSlackRequest } from '#server/integrations/slack/verify.ts'
 import { linkSlackWorkspace } from '#server/integrations/slack/workspaces.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { startTestApp, type TestApp } from '#test/support/app.ts'
+import { postSignedGithubComment, postSignedSlackEvent } from '#test/support/integrations.ts'
 import { type StubGithub, startStubGithub } from '#test/support/stub-github.ts'
 import { type StubSlack, startStubSlack } from '#test/support/stub-slack.ts'
 
@@ -54,23 +53,13 @@ let clock = 1_763_100_000
 async function mentionInSlack(text: string) {
   clock += 1
   const ts = `${clock}.000100`
-  const raw = JSON.stringify({
+  const response = await postSignedSlackEvent(app.fetch, SLACK_SECRET, {
     type: 'event_callback',
     team_id: TEAM,
     api_app_id: 'A0LIMITS',
     event_id: `Ev${randomBytes(5).toString('hex').toUpperCase()}`,
     event_time: clock,
     event: { type: 'app_mention', user: 'U0ADA', text: `<@U0BOT> ${text}`, ts, channel: 'C0LIMITS', event_ts: ts },
-  })
-  const timestamp = Math.floor(Date.now() / 1000)
-  const response = await app.fetch('/api/webhooks/slack', {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      'x-slack-request-timestamp': String(timestamp),
-      'x-slack-signature': signSlackRequest(SLACK_SECRET, timestamp, raw),
-    },
-    body: raw,
   })
   expect(await response.json()).toEqual({ status: 'accepted' })
   const [reply] = await slack.waitForThread(ts, 1)
@@ -81,22 +70,12 @@ let pr = 100
 /** "@sextant research ..." on a new pull request; resolves with the first comment Sextant posts. */
 async function mentionOnGithub(repo: string, text: string) {
   pr += 1
-  const raw = JSON.stringify({
+  const response = await postSignedGithubComment(app.fetch, GITHUB_SECRET, {
     action: 'created',
     issue: { number: pr, title: 'A change', pull_request: { url: `https://api.github.com/repos/${repo}/pulls/${pr}` } },
     comment: { id: pr, body: `@sextant research ${text}`, user: { login: 'ada', type: 'User' } },
     repository: { full_name: repo, name: repo.split('/')[1], owner: { login: repo.split('/')[0] } },
     sender: { login: 'ada', type: 'User' },
-  })
-  const response = await app.fetch('/api/webhooks/github', {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      'x-github-event': 'issue_comment',
-      'x-github-delivery': randomUUID(),
-      'x-hub-signature-256': signGithubPayload(GITHUB_SECRET, raw),
-    },
-    body: raw,
   })
   expect(await response.json()).toEqual({ status: 'accepted' })
   const [comment] = await github.waitForComments(repo, pr, 1)
