@@ -31,8 +31,13 @@ export async function requireAccount(args: Args): Promise<Account> {
   const account = await getAccount(args)
   if (account) return account
   const url = new URL(args.request.url)
-  throw redirect(`/login?${new URLSearchParams({ redirectTo: url.pathname + url.search })}`)
+  const back = url.pathname + url.search
+  // A target longer than any page of ours would only make a Location header clients refuse to read.
+  if (back.length > MAX_REDIRECT_TARGET) throw redirect('/login')
+  throw redirect(`/login?${new URLSearchParams({ redirectTo: back })}`)
 }
+
+const MAX_REDIRECT_TARGET = 2048
 
 /** Only our own paths: an absolute or protocol-relative URL here would be an open redirect. */
 /**

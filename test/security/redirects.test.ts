@@ -65,3 +65,9 @@ test('a same-site path with a query and non-ASCII characters is kept, percent-en
   })
   expect(response.headers.get('location')).toBe('/dashboard/topics?q=caf%C3%A9')
 })
+
+test('a page address too long to come back to sends the visitor to log in without it', async () => {
+  const response = await app.fetch(`/dashboard/runs/${'%C3%A9'.repeat(2000)}`, { redirect: 'manual' })
+  expect(response.status).toBe(302)
+  expect(response.headers.get('location')).toBe('/login')
+})
