@@ -43,6 +43,8 @@ const EnvSchema = z.object({
   BENCH_DATABASE_URL: z.string().optional(),
   // Node options for the server, e.g. "--cpu-prof --cpu-prof-dir=/tmp/profiles" to see where its CPU goes.
   BENCH_SERVER_NODE_OPTIONS: z.string().optional(),
+  // The quality scenario's first seed: start elsewhere (say 101) to score webs nobody tuned against.
+  BENCH_QUALITY_FIRST_SEED: z.coerce.number().int().min(1).optional(),
 })
 
 /** The config's default, which most scenarios run with. */
@@ -54,7 +56,10 @@ const { values: args } = parseArgs({
 })
 const env = EnvSchema.parse(process.env)
 const quick = args.quick === true || env.BENCH_QUICK
-const sizes: Sizes = quick ? QUICK_SIZES : FULL_SIZES
+const sizes: Sizes = {
+  ...(quick ? QUICK_SIZES : FULL_SIZES),
+  ...(env.BENCH_QUALITY_FIRST_SEED ? { qualityFirstSeed: env.BENCH_QUALITY_FIRST_SEED } : {}),
+}
 const latency = { modelMs: env.BENCH_MODEL_MS, searchMs: env.BENCH_SEARCH_MS }
 
 const cleanups: Array<() => Promise<void> | void> = []

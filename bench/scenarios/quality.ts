@@ -30,7 +30,10 @@ export const qualityScenario: StandaloneScenario = {
   async run(context) {
     const stubs = await startQualityStubs()
     context.onCleanup(() => stubs.close())
-    const seeds = Array.from({ length: context.sizes.qualitySeeds }, (_, index) => index + 1)
+    const seeds = Array.from(
+      { length: context.sizes.qualitySeeds },
+      (_, index) => context.sizes.qualityFirstSeed + index,
+    )
     const webs = seeds.map((seed) =>
       generateWeb({ seed, factsPerTopic: context.sizes.qualityFactsPerTopic, topicSuffix: ` seed ${seed}` }),
     )

@@ -77,6 +77,16 @@ test('subjects leave out figures, negation and direction; polarity reads them', 
   expect(opposed(polarity('The merger was approved'), polarity('The merger was not approved'))).toBe(true)
   expect(opposed(polarity('Sales did not fall'), polarity('Sales rose'))).toBe(false)
   expect(opposed(polarity('The plant opened'), polarity('The plant opened on time'))).toBe(false)
+  // A negated phrase is one negation, not two ("no" and "no longer").
+  expect(polarity('The fab is no longer on track to open').negated).toBe(true)
+  expect(opposed(polarity('The fab is on track to open'), polarity('The fab is no longer on track to open'))).toBe(true)
+  expect(subjectTerms('The fab is no longer on track')).toEqual(subjectTerms('The fab is on track'))
+  // A negative prefix turns a stance word round; words that only begin like one are left alone.
+  expect(opposed(polarity('Air-to-air units are eligible'), polarity('Air-to-air units remain ineligible'))).toBe(true)
+  expect(opposed(polarity('The scheme will be extended'), polarity('The scheme was discontinued'))).toBe(true)
+  expect(opposed(polarity('The deal was signed'), polarity('The deal has collapsed'))).toBe(true)
+  expect(polarity('Installers increased their prices').directions).toEqual(['trend:up'])
+  expect(polarity('The installation is finished').directions).toEqual([])
 })
 
 const page = {
@@ -217,4 +227,30 @@ test('a memory claim with no word in common but a close embedding is still a can
   )
   expect(asked).toEqual([['The EU adopted the battery regulation.']])
   expect(result).toMatchObject({ class: 'confirmed', match: { id: 'a' } })
+})
+
+test('a changed figure the model paraphrased is matched by its quote, in the words memory quoted before', async () => {
+  const quoted = (id: string, text: string, quote: string) => {
+    const page = [{ id: 1, text: quote }]
+    const claim = verifyClaims([{ text, quote, sourceIds: [1] }], page).claims[0] as VerifiedClaim
+    return { ...claim, id }
+  }
+  const memory = [
+    quoted(
+      'a',
+      'The German heat pump subsidy is capped at €8,300 for a single home.',
+      'Homeowners in Germany can claim up to 8,300 euros in subsidy for a heat pump.',
+    ),
+    quoted('b', 'Dutch installers have a waiting list of 12 weeks for heat pumps.', 'Dutch installers wait 12 weeks.'),
+  ]
+  const claim = quoted(
+    'x',
+    'Germany pays a subsidy of up to €6,300 for each heat pump installation.',
+    'Homeowners in Germany can claim up to 6,300 euros in subsidy for a heat pump.',
+  )
+  // A judge that slips and calls it new does not stand against quotes that differ only in the figure.
+  const [result] = await classifyClaims([claim], memory, async (items) =>
+    items.map((_, index) => ({ index, class: 'new' as const, candidate: null })),
+  )
+  expect(result).toMatchObject({ class: 'updated', match: { id: 'a' } })
 })

@@ -6,7 +6,7 @@
 // figures differ from its match is never confirmed, and a near-verbatim restatement is never new.
 import { compareStatements, type Statements } from '#server/claims/figures.ts'
 import { normalizeForQuote } from '#server/claims/quote.ts'
-import { opposed, type Polarity, stancesDiffer } from '#server/claims/subject.ts'
+import { opposed, type Polarity, stancesDiffer, subjectTerms } from '#server/claims/subject.ts'
 import type { VerifiedClaim } from '#server/claims/verify.ts'
 
 export type ClaimClass = 'new' | 'updated' | 'contradicted' | 'confirmed'
@@ -55,12 +55,16 @@ export async function classifyClaims<K extends KnownClaim>(
   memory: K[],
   judge?: Judge,
 ): Promise<Classified<K>[]> {
-  const weight = idfWeights([...claims.map((claim) => claim.subject), ...memory.map((known) => known.subject)])
+  const wordings = new Map<KnownClaim | VerifiedClaim, string[][]>()
+  for (const item of [...claims, ...memory]) wordings.set(item, subjectWordings(item))
+  const weight = idfWeights([...wordings.values()].flat())
   const byQuote = new Map<string, K>()
   for (const known of memory) {
     for (const text of [known.quote, known.text]) if (text) byQuote.set(normalizeForQuote(text).text, known)
   }
-  const candidates = claims.map((claim) => candidatesFor(claim, memory, weight))
+  const overlap = (claim: VerifiedClaim, known: K) =>
+    bestOverlap(wordings.get(claim) ?? [claim.subject], wordings.get(known) ?? [known.subject], weight)
+  const candidates = claims.map((claim) => candidatesFor(claim, memory, overlap))
   const asked = claims.map((_, index) => index).filter((index) => (candidates[index]?.length ?? 0) > 0)
   let verdicts = new Map<number, Verdict>()
   if (judge && asked.length > 0) {
@@ -88,14 +92,17 @@ export async function classifyClaims<K extends KnownClaim>(
     // judge would otherwise retire a fact that still holds. Either way the rules decide instead.
     const related = chosen !== undefined && (chosen.lexical >= MIN_CANDIDATE || chosen.cosine >= MIN_COSINE)
     const unseenContradiction =
-      verdict?.class === 'contradicted' && chosen !== undefined && !stancesDiffer(claim.polarity, chosen.known.polarity)
+      verdict?.class === 'contradicted' && chosen !== undefined && !contradictionVisible(claim, chosen)
     if (!verdict || (verdict.class !== 'new' && !related) || unseenContradiction) {
       return guarded(claim, ruled.class, ruled.match)
     }
-    // The model's "new" does not stand against a same-subject match the rules are sure of.
+    // The model's "new", or its match with another claim, does not stand against a same-subject
+    // match the rules are sure of.
     if (verdict.class === 'new') {
       return ruled.sure ? guarded(claim, ruled.class, ruled.match) : { claim, class: 'new' as const }
     }
+    if (ruled.sure && ruled.match !== chosen?.known && (chosen?.lexical ?? 0) < SAME_SUBJECT)
+      return guarded(claim, ruled.class, ruled.match)
     // A judge's match that cannot be the same fact (figures of no common unit) leaves it to the rules.
     if (chosen && !sameFactPossible(claim, chosen.known)) return guarded(claim, ruled.class, ruled.match)
     return guarded(claim, verdict.class, chosen?.known)
@@ -107,11 +114,16 @@ function ruleVerdict<K extends KnownClaim>(
   claim: VerifiedClaim,
   found: Candidate<K>[],
 ): { class: ClaimClass; match?: K; sure: boolean } {
-  // Embeddings may rank first a candidate the words do not support; the rules go by the words.
-  const best = found.reduce<Candidate<K> | undefined>(
-    (top, next) => (!top || next.lexical > top.lexical ? next : top),
-    undefined,
+  // Embeddings may rank first a candidate the words do not support; the rules go by the words. A
+  // claim that states a figure or a date is held against the closest memory claim that states one
+  // it can be compared with, when that one is related at all: its earlier version is that one, not
+  // a claim about the same thing that states nothing to compare.
+  const closest = (pool: Candidate<K>[]) =>
+    pool.reduce<Candidate<K> | undefined>((top, next) => (!top || next.lexical > top.lexical ? next : top), undefined)
+  const comparable = closest(
+    found.filter(({ known }) => compareStatements(claim.statements, known.statements).comparable),
   )
+  const best = comparable && comparable.lexical >= RELATED_SUBJECT ? comparable : closest(found)
   if (!best || best.lexical < RELATED_SUBJECT) return { class: 'new', sure: false }
   const comparison = compareStatements(claim.statements, best.known.statements)
   const differs = comparison.figuresDiffer || comparison.datesDiffer
@@ -128,8 +140,22 @@ function ruleVerdict<K extends KnownClaim>(
   }
   // A figure of the same unit that changed, on a subject that overlaps well: an update in other words.
   if (comparison.figuresDiffer && best.lexical >= UPDATED_SUBJECT)
-    return { class: 'updated', match: best.known, sure: false }
+    return { class: 'updated', match: best.known, sure: true }
   return { class: 'new', sure: false }
+}
+
+/**
+ * What the rules must see before a judge's "contradicted" stands: a related subject, and a stance
+ * one has and the other lacks ("has a contract" / "cancelled the contract"). When only one of them
+ * states a figure ("capacity of 30 GWh" / "the permit was rejected") they may be two facts about
+ * one plant, so the stances must then be plainly opposed ("sales rose 4%" / "sales fell").
+ */
+function contradictionVisible<K extends KnownClaim>(claim: VerifiedClaim, chosen: Candidate<K>): boolean {
+  if (chosen.lexical < RELATED_SUBJECT && chosen.cosine < MIN_COSINE) return false
+  const oneStatesFigures = claim.statements.figures.length > 0 !== chosen.known.statements.figures.length > 0
+  return oneStatesFigures
+    ? opposed(claim.polarity, chosen.known.polarity)
+    : stancesDiffer(claim.polarity, chosen.known.polarity)
 }
 
 /** Rules no judge may break: confirmed means the same figures, updated means a figure changed. */
@@ -141,27 +167,31 @@ function guarded<K extends KnownClaim>(claim: VerifiedClaim, verdict: ClaimClass
   const against = opposed(claim.polarity, match.polarity)
   if (verdict === 'confirmed' && differs) return { claim, class: against ? 'contradicted' : 'updated', match }
   if (verdict === 'updated' && !differs) return { claim, class: against ? 'contradicted' : 'confirmed', match }
-  // A "contradiction" that is only another figure, with no opposite stance, is an update.
-  if (verdict === 'contradicted' && comparison.figuresDiffer && !against) return { claim, class: 'updated', match }
+  // A "contradiction" that is only another figure or date, with no opposite stance, is an update.
+  if (verdict === 'contradicted' && differs && !against) return { claim, class: 'updated', match }
   return { claim, class: verdict, match }
 }
 
 function candidatesFor<K extends KnownClaim>(
   claim: VerifiedClaim & { vector?: number[] },
   memory: K[],
-  weight: (term: string) => number,
+  overlap: (claim: VerifiedClaim, known: K) => number,
 ): Candidate<K>[] {
   const scored: Candidate<K>[] = []
   for (const known of memory) {
-    const lexical = weightedJaccard(claim.subject, known.subject, weight)
+    const lexical = overlap(claim, known)
     const cosine = claim.vector && known.vector ? dot(claim.vector, known.vector) : 0
     // Two claims stating a figure of the same unit are worth comparing on fewer shared words.
     const sameUnit = lexical >= MIN_FIGURE_CANDIDATE && sharesUnit(claim.statements, known.statements)
     if (lexical >= MIN_CANDIDATE || cosine >= MIN_COSINE || sameUnit) scored.push({ known, lexical, cosine })
   }
-  return scored
-    .sort((a, b) => Math.max(b.lexical, b.cosine) - Math.max(a.lexical, a.cosine) || b.lexical - a.lexical)
-    .slice(0, MAX_CANDIDATES)
+  scored.sort((a, b) => Math.max(b.lexical, b.cosine) - Math.max(a.lexical, a.cosine) || b.lexical - a.lexical)
+  // The closest claim stating a figure or date this one can be compared with is always shown: among
+  // many claims about one plant or one company, that is the one an update replaces.
+  const top = scored.slice(0, MAX_CANDIDATES)
+  const comparable = scored.find(({ known }) => compareStatements(claim.statements, known.statements).comparable)
+  if (comparable && !top.includes(comparable)) top[MAX_CANDIDATES - 1] = comparable
+  return top
 }
 
 /** Two claims that both state figures, of no common unit or date, are not one fact. */
@@ -173,6 +203,22 @@ function sameFactPossible(claim: VerifiedClaim, known: KnownClaim): boolean {
 function sharesUnit(a: Statements, b: Statements): boolean {
   const units = new Set(a.figures.map((figure) => figure.unit).filter(Boolean))
   return b.figures.some((figure) => units.has(figure.unit))
+}
+
+/**
+ * A claim is worded twice: in the model's words and in its quote, the source's own words. Two claims
+ * are as close as their closest wordings: a changed figure restated by a page in the words memory
+ * quoted before is plainly the same subject, however the model paraphrased it.
+ */
+function subjectWordings(claim: { text: string; quote: string; subject: string[] }): string[][] {
+  const quote = claim.quote.trim()
+  return quote && quote !== claim.text.trim() ? [claim.subject, subjectTerms(quote)] : [claim.subject]
+}
+
+function bestOverlap(a: string[][], b: string[][], weight: (term: string) => number): number {
+  let best = 0
+  for (const left of a) for (const right of b) best = Math.max(best, weightedJaccard(left, right, weight))
+  return best
 }
 
 function idfWeights(documents: string[][]): (term: string) => number {

@@ -22,14 +22,29 @@ for (const [axis, up, down] of [
   ],
   [
     'stance',
-    'approv accept pass grant authoris authoriz allow sign agre ratifi clear certifi open start launch begin began ' +
-      'resum restart build construct proceed win won succeed profit beat',
+    'approv accept pass grant authoris authoriz allow sign agre ratifi clear certifi elig qualifi ' +
+      'valid open start launch begin began resum restart proceed extend renew continu win won ' +
+      'succeed profit beat',
     'reject deni deny block veto ban refus prohibit forbid withdraw revok overturn close shut stop cancel halt end ' +
-      'suspend paus abandon scrap termin lose lost fail loss miss',
+      'suspend paus abandon scrap shelv termin collaps expir laps lose lost fail loss miss',
   ],
 ] as const) {
   for (const stem of up.split(' ')) DIRECTIONS[stem] = `${axis}:up`
   for (const stem of down.split(' ')) DIRECTIONS[stem] = `${axis}:down`
+}
+// A negative prefix turns a stance word round: "ineligible", "unapproved", "disallowed", "invalid".
+const NEGATIVE_PREFIX = /^(?:un|in|im|il|ir|dis|non)-?/u
+
+function direction(token: string): string | undefined {
+  const stem = stemmer(token)
+  const plain = DIRECTIONS[stem] ?? DIRECTIONS[token]
+  if (plain) return plain
+  const prefix = NEGATIVE_PREFIX.exec(token)?.[0]
+  if (!prefix) return undefined
+  const rest = token.slice(prefix.length)
+  const flipped = rest.length >= 4 ? (DIRECTIONS[stemmer(rest)] ?? DIRECTIONS[rest]) : undefined
+  if (!flipped?.startsWith('stance:')) return undefined
+  return flipped.endsWith(':up') ? 'stance:down' : 'stance:up'
 }
 
 const MONTH_WORDS = new Set(
@@ -49,24 +64,24 @@ export type Polarity = { negated: boolean; directions: string[] }
 export function subjectTerms(text: string): string[] {
   const terms: string[] = []
   // "California's" is about California.
-  for (const token of wordTokens(text).map((word) => word.replace(/['’]s$/u, ''))) {
+  for (const token of wordTokens(withoutNegatedPhrases(text)).map((word) => word.replace(/['’]s$/u, ''))) {
     if (STOPWORDS.has(token) || NEGATIONS.has(token) || token.endsWith("n't") || token.endsWith('n’t')) continue
     if (MONTH_WORDS.has(token) || UNIT_WORDS.has(token) || /\p{N}/u.test(token) || /^[a-z]$/.test(token)) continue
-    const stem = stemmer(token)
-    if (DIRECTIONS[stem] || DIRECTIONS[token]) continue
-    terms.push(stem)
+    if (direction(token)) continue
+    terms.push(stemmer(token))
   }
   return [...new Set(terms)]
 }
 
 export function polarity(text: string): Polarity {
   const lower = text.normalize('NFKC').toLowerCase()
+  // A phrase counts once: the "no" of "no longer" is not a second negation.
   let negations = [...lower.matchAll(NEGATED_PHRASES)].length
   const directions = new Set<string>()
-  for (const token of wordTokens(lower)) {
+  for (const token of wordTokens(withoutNegatedPhrases(lower))) {
     if (NEGATIONS.has(token) || token.endsWith("n't") || token.endsWith('n’t')) negations += 1
-    const direction = DIRECTIONS[stemmer(token)] ?? DIRECTIONS[token]
-    if (direction) directions.add(direction)
+    const way = direction(token)
+    if (way) directions.add(way)
   }
   // A sentence that moves one axis both ways ("denied … the permit", "cut prices to grow sales") says
   // nothing either way on it: left out, or it would oppose itself.
@@ -75,6 +90,10 @@ export function polarity(text: string): Polarity {
     (direction) => axes.filter((axis) => axis === direction.split(':')[0]).length === 1,
   )
   return { negated: negations % 2 === 1, directions: oneWay.sort() }
+}
+
+function withoutNegatedPhrases(text: string): string {
+  return text.normalize('NFKC').toLowerCase().replace(NEGATED_PHRASES, ' ')
 }
 
 /**

@@ -14,11 +14,24 @@ export function readClaim(text: string): Pick<Fact, 'statements' | 'subject' | '
   return { statements: extractStatements(text), subject: subjectTerms(text), polarity: polarity(text) }
 }
 
+/**
+ * The edition of the rules that read a stored fact's figures, subject and polarity. Raise it when
+ * those rules change (a new stance word, a fixed negation): facts read by an older edition are read
+ * again when memory is next loaded, so old and new claims are compared by the same rules.
+ */
+export const READING = 2
+
 /** A fact as stored before claims (id, text, sources, first seen) read as a claim without a quote. */
 export type StoredFact = Pick<Fact, 'id' | 'text' | 'sourceUrls' | 'firstSeen'> & Partial<Fact>
 
 export function upgradeFact(stored: StoredFact): Fact {
-  if (stored.statements && stored.subject && stored.polarity && stored.lastConfirmed !== undefined)
-    return stored as Fact
-  return { ...readClaim(stored.text), quote: '', lastConfirmed: stored.firstSeen.at, ...stored } as Fact
+  const current = stored.statements && stored.subject && stored.polarity && stored.readWith === READING
+  if (current && stored.lastConfirmed !== undefined) return stored as Fact
+  return {
+    quote: '',
+    lastConfirmed: stored.firstSeen.at,
+    ...stored,
+    ...(current ? {} : readClaim(stored.text)),
+    readWith: READING,
+  } as Fact
 }

@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest'
-import { contributedFact, readClaim } from '#server/memory/facts.ts'
+import { contributedFact, READING, readClaim, upgradeFact } from '#server/memory/facts.ts'
 import { factId, mergeMemory } from '#server/memory/merge.ts'
 import { LEDGER_CAP, type MemoryContent, type MemoryContribution, RUN_HISTORY_CAP } from '#server/memory/types.ts'
 
@@ -63,6 +63,7 @@ test('a first run creates the memory with the display topic and everything it fo
         text: 'Sodium cells are cheaper.',
         quote: '',
         sourceUrls: ['https://example.com/a'],
+        readWith: READING,
         firstSeen,
         lastConfirmed: firstSeen.at,
       },
@@ -376,4 +377,27 @@ test('past the cap, the facts unconfirmed longest go first', () => {
     'Fact of day 3 about plant number 33.',
     'Fact of day 5 about plant number 55.',
   ])
+})
+
+test('a fact read by an older edition of the rules is read again on load; a current one is kept as stored', () => {
+  const firstSeen = { runId: 'run-1', at: '2026-03-01T10:00:00.000Z' }
+  const text = 'The Dresden fab is no longer on track to open in 2027.'
+  // As the first edition stored it: "no longer" counted twice, so not negated, and "longer" a subject word.
+  const stale = {
+    id: factId(text),
+    text,
+    quote: text,
+    sourceUrls: ['https://example.com/a'],
+    statements: { figures: [], dates: ['2027'] },
+    subject: ['dresden', 'fab', 'longer', 'track'],
+    polarity: { negated: false, directions: ['stance:up'] },
+    firstSeen,
+    lastConfirmed: '2026-04-01T10:00:00.000Z',
+  }
+  const upgraded = upgradeFact(stale)
+  expect(upgraded).toMatchObject({ ...readClaim(text), readWith: READING, lastConfirmed: stale.lastConfirmed })
+  expect(upgraded.polarity.negated).toBe(true)
+  expect(upgraded.subject).not.toContain('longer')
+  const current = { ...stale, subject: ['kept'], readWith: READING }
+  expect(upgradeFact(current)).toBe(current)
 })

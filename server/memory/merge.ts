@@ -2,6 +2,7 @@
 // the contribution, so a retried save computes the same result as the first attempt.
 import { createHash } from 'node:crypto'
 import { canonicalUrl } from '#server/memory/canonical-url.ts'
+import { READING } from '#server/memory/facts.ts'
 import { displayTopic, topicKey } from '#server/memory/topic-key.ts'
 import {
   FACT_CAP,
@@ -110,6 +111,7 @@ function mergeFacts(
       statements: claim.statements,
       subject: claim.subject,
       polarity: claim.polarity,
+      readWith: READING,
       firstSeen,
       lastConfirmed: firstSeen.at,
       ...(claim.vector ? { vector: claim.vector } : {}),

@@ -25,6 +25,8 @@ export type Fact = {
   /** Stemmed words of what it is about (see server/claims/subject.ts). */
   subject: string[]
   polarity: Polarity
+  /** The edition of the rules that read statements, subject and polarity (server/memory/facts.ts). */
+  readWith?: number
   firstSeen: FirstSeen
   /** When a run last found it still said (ISO); the first seen time until then. */
   lastConfirmed: string
