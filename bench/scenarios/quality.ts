@@ -180,9 +180,10 @@ function checkRead(
     .reduce((total, event) => total + Number(event.data.new ?? 0), 0)
   if (counted !== read.length)
     problems.push(`${where}: the engine read ${counted} new pages, the stub served ${read.length}`)
-  const budget = Math.floor(DEPTH.deep.contextCharacters / Math.max(1, read.length))
-  const cut = read.filter((page) => page.text.length > Math.max(400, budget))
-  if (cut.length > 0) problems.push(`${where}: ${cut.length} pages are longer than the synthesis budget of ${budget}`)
+  const budget = DEPTH.deep.passageCharacters
+  const cut = read.filter((page) => page.text.length > budget)
+  if (cut.length > 0)
+    problems.push(`${where}: ${cut.length} pages are longer than the model reads of a page (${budget})`)
   return problems
 }
 

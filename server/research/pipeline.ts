@@ -19,6 +19,7 @@ import {
 import { type Brief, focusAreas, startPublishedDate, timeframePhrase } from '#server/research/brief.ts'
 import { classifyRunClaims } from '#server/research/delta.ts'
 import { fallbackPlan } from '#server/research/fallback-plan.ts'
+import { readPassages } from '#server/research/passages.ts'
 import { buildReport } from '#server/research/report.ts'
 import type { Report } from '#server/research/report-types.ts'
 import type { RunOutcome } from '#server/research/run-end.ts'
@@ -47,7 +48,14 @@ export type EngineDeps = {
 type Checkpoint = {
   load_memory?: { baseline: boolean; since: string | null; ledger: string[]; knownFacts: string[] }
   plan?: { queries: string[]; fallback: boolean; usage: Usage }
-  search?: { sources: SearchResult[]; searchCalls: number; costDollars: number; removedByLedger: number; usage: Usage }
+  search?: {
+    /** With the query that found each: passages are ranked against it. */
+    sources: Array<SearchResult & { query?: string }>
+    searchCalls: number
+    costDollars: number
+    removedByLedger: number
+    usage: Usage
+  }
   synthesize?: {
     report: Report
     headline: string
@@ -57,9 +65,11 @@ type Checkpoint = {
   save_memory?: { saved: boolean }
 }
 
+// maxCharacters: what a search returns of a page; passageCharacters: what the model reads of it, its
+// passages that matter most to the brief (server/research/passages.ts).
 export const DEPTH = {
-  quick: { queries: 3, followUpQueries: 0, resultsPerQuery: 5, maxCharacters: 1500, contextCharacters: 12_000 },
-  deep: { queries: 6, followUpQueries: 3, resultsPerQuery: 8, maxCharacters: 6000, contextCharacters: 40_000 },
+  quick: { queries: 3, followUpQueries: 0, resultsPerQuery: 5, maxCharacters: 3000, passageCharacters: 1200 },
+  deep: { queries: 6, followUpQueries: 3, resultsPerQuery: 8, maxCharacters: 6000, passageCharacters: 3000 },
 } as const
 
 export const SEARCH_CONCURRENCY = 3
@@ -184,7 +194,7 @@ const STEP_RUNNERS: { [S in Step]: (context: StepContext) => Promise<NonNullable
   async search({ deps, brief, checkpoint, signal, event }) {
     const depth = DEPTH[brief.depth]
     const ledger = new Set(checkpoint.load_memory?.ledger)
-    const found = new Map<string, SearchResult>()
+    const found = new Map<string, SearchResult & { query: string }>()
     let searchCalls = 0
     let costDollars = 0
     let failures = 0
@@ -215,7 +225,7 @@ const STEP_RUNNERS: { [S in Step]: (context: StepContext) => Promise<NonNullable
               continue
             }
             if (!found.has(url)) fresh += 1
-            found.set(url, { ...result, url })
+            found.set(url, { ...result, url, query })
           }
           await event('query_done', 'search', { query, results: response.results.length, new: fresh })
         } catch (error) {
@@ -258,14 +268,17 @@ const STEP_RUNNERS: { [S in Step]: (context: StepContext) => Promise<NonNullable
     const memory = checkpoint.load_memory as NonNullable<Checkpoint['load_memory']>
     const found = checkpoint.search as NonNullable<Checkpoint['search']>
     const framework = brief.frameworkId ? findFramework(brief.frameworkId) : undefined
-    const budget = Math.floor(DEPTH[brief.depth].contextCharacters / Math.max(1, found.sources.length))
-    const sources = found.sources.map((source, index) => ({
-      id: index + 1,
-      url: source.url,
-      title: source.title,
-      publishedDate: source.publishedDate,
-      text: source.text.slice(0, Math.max(400, budget)),
-    }))
+    const reading = readPassages(found.sources, briefText(brief), DEPTH[brief.depth].passageCharacters)
+    const sources = reading.pages.map((page, position) => {
+      const source = found.sources[page.index] as SearchResult
+      return {
+        id: position + 1,
+        url: source.url,
+        title: source.title,
+        publishedDate: source.publishedDate,
+        text: page.text,
+      }
+    })
     const knownFacts = memory.knownFacts
     const input = {
       topic: brief.topic,
@@ -347,6 +360,8 @@ const STEP_RUNNERS: { [S in Step]: (context: StepContext) => Promise<NonNullable
         outputTokens: usages.reduce((sum, usage) => sum + usage.outputTokens, 0),
         searchCalls: found.searchCalls,
         costDollars: found.costDollars > 0 ? Math.round(found.costDollars * 1e6) / 1e6 : null,
+        charactersRead: reading.charactersRead,
+        charactersAvailable: reading.charactersAvailable,
       },
     })
     return { report, headline: synthesis.synthesis.headline, facts: checked.facts, vectors: checked.vectors }
@@ -381,6 +396,11 @@ const STEP_RUNNERS: { [S in Step]: (context: StepContext) => Promise<NonNullable
       return { saved: false }
     }
   },
+}
+
+/** What passages are ranked against: the brief's topic, objective and focus. */
+function briefText(brief: Brief): string {
+  return [brief.topic, brief.objective ?? '', ...focusAreas(brief)].join(' ')
 }
 
 function planInput(brief: Brief, checkpoint: Checkpoint, maxQueries: number): PlanInput {

@@ -65,5 +65,10 @@ export const ReportSchema = z.object({
     outputTokens: z.int(),
     searchCalls: z.int(),
     costDollars: z.number().nullable(),
+    charactersRead: z
+      .int()
+      .optional()
+      .describe('Characters of page text given to the model: the passages that matter to the brief.'),
+    charactersAvailable: z.int().optional().describe('Characters of page text the searches returned.'),
   }),
 })

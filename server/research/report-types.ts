@@ -48,7 +48,15 @@ export type Report = {
     search: string
     plan: 'model' | 'fallback'
   }
-  usage: { inputTokens: number; outputTokens: number; searchCalls: number; costDollars: number | null }
+  usage: {
+    inputTokens: number
+    outputTokens: number
+    searchCalls: number
+    costDollars: number | null
+    /** Characters of page text the model was given, of those the searches returned (absent before passages). */
+    charactersRead?: number
+    charactersAvailable?: number
+  }
 }
 
 /**

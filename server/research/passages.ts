@@ -1,0 +1,189 @@
+// What of each page the model reads: the passages that matter to the brief, not the page's opening.
+// A page is split into passages of a few sentences; every passage of the run is scored with BM25
+// against the brief and the queries that found its page, and each page gives its best passages up to
+// a cap. So the synthesis costs what the new pages earn: fewer pages, a smaller prompt. A page whose
+// text another page of the run already carries (a syndicated copy) is read once.
+import { STOPWORDS } from '#server/claims/terms.ts'
+import { wordTokens } from '#server/memory/search.ts'
+import { proseParagraphs } from '#server/providers/llm/extractive.ts'
+
+/**
+ * A passage is paragraphs packed up to this many characters (or half a page's cap, when that is
+ * less, so a page gives at least two); a longer paragraph is split by sentence.
+ */
+const PASSAGE_CHARS = 600
+/** Between two passages of a page that are not next to each other. */
+export const PASSAGE_GAP = '\n\n[…]\n\n'
+/** Word shingles of this length compare two pages' texts. */
+const SHINGLE = 5
+/** Two pages sharing this share of their shingles carry the same text. */
+const SAME_TEXT = 0.8
+const K1 = 1.2
+const B = 0.75
+
+const sentenceSegmenter = new Intl.Segmenter('en', { granularity: 'sentence' })
+
+export type PageForReading = { url: string; text: string; query?: string }
+
+export type ReadPage = {
+  /** The page's best passages in page order, joined by PASSAGE_GAP. */
+  text: string
+  charactersAvailable: number
+}
+
+export type Reading = {
+  /** The pages to read, in the order given, each with the passages chosen; duplicates left out. */
+  pages: Array<{ index: number } & ReadPage>
+  /** Indexes of pages left out because an earlier page carries the same text. */
+  duplicates: number[]
+  charactersRead: number
+  charactersAvailable: number
+}
+
+/**
+ * Chooses what the model reads of `pages`: at most `capPerPage` characters of each (a single passage
+ * longer than that is cut at the cap), ranked against `brief` and the query that found the page.
+ */
+export function readPassages(pages: PageForReading[], brief: string, capPerPage: number): Reading {
+  const duplicates = sameTextPages(pages)
+  const kept = pages.map((page, index) => ({ page, index })).filter(({ index }) => !duplicates.includes(index))
+  const size = Math.max(120, Math.min(PASSAGE_CHARS, Math.floor(capPerPage / 2)))
+  const split = kept.map(({ page }) => splitPassages(page.text, size))
+  const corpus = split.flat().map((passage) => wordTokens(passage))
+  const score = bm25(corpus)
+  const briefTerms = terms(brief)
+  let offset = 0
+  const read = kept.map(({ page, index }, position) => {
+    const passages = split[position] ?? []
+    const query = [...new Set([...briefTerms, ...terms(page.query ?? '')])]
+    const scored = passages.map((text, at) => ({ text, at, score: score(offset + at, query) }))
+    offset += passages.length
+    return { index, ...choose(scored, capPerPage), charactersAvailable: page.text.length }
+  })
+  return {
+    pages: read,
+    duplicates,
+    charactersRead: read.reduce((sum, page) => sum + page.text.length, 0),
+    charactersAvailable: pages.reduce((sum, page) => sum + page.text.length, 0),
+  }
+}
+
+/**
+ * The best passages up to the cap (ties to the earlier one), then put back in page order. A passage
+ * sharing no word with the brief or query is not worth its tokens; a page with none that does gives
+ * its opening, where a page says what it is about.
+ */
+function choose(scored: Array<{ text: string; at: number; score: number }>, cap: number): { text: string } {
+  const relevant = scored.filter((passage) => passage.score > 0)
+  const ranked = (relevant.length > 0 ? relevant : scored.slice(0, 1)).sort((a, b) => b.score - a.score || a.at - b.at)
+  const chosen: typeof scored = []
+  let used = 0
+  for (const passage of ranked) {
+    const room = cap - used - (chosen.length > 0 ? PASSAGE_GAP.length : 0)
+    if (room <= 0) break
+    if (passage.text.length > room) {
+      // The best passage alone is longer than the cap: its opening, so the page is not skipped.
+      if (chosen.length === 0) chosen.push({ ...passage, text: passage.text.slice(0, room) })
+      continue
+    }
+    chosen.push(passage)
+    used += passage.text.length + (chosen.length > 1 ? PASSAGE_GAP.length : 0)
+  }
+  chosen.sort((a, b) => a.at - b.at)
+  let text = ''
+  chosen.forEach((passage, position) => {
+    const adjacent = position > 0 && passage.at === (chosen[position - 1]?.at ?? -2) + 1
+    text += position === 0 ? passage.text : `${adjacent ? '\n\n' : PASSAGE_GAP}${passage.text}`
+  })
+  return { text }
+}
+
+/** Paragraphs packed into passages of up to `size` characters; a longer paragraph split by sentence. */
+export function splitPassages(text: string, size = PASSAGE_CHARS): string[] {
+  const paragraphs = proseParagraphs(text)
+  const pieces = (paragraphs.length > 0 ? paragraphs : [text.replace(/\s+/g, ' ').trim()]).flatMap((paragraph) =>
+    paragraph.length <= size ? [paragraph] : bySentence(paragraph, size),
+  )
+  const passages: string[] = []
+  let current = ''
+  for (const piece of pieces.filter(Boolean)) {
+    if (current && current.length + 2 + piece.length > size) {
+      passages.push(current)
+      current = ''
+    }
+    current = current ? `${current}\n\n${piece}` : piece
+  }
+  if (current) passages.push(current)
+  return passages
+}
+
+function bySentence(paragraph: string, size: number): string[] {
+  const pieces: string[] = []
+  let current = ''
+  for (const { segment } of sentenceSegmenter.segment(paragraph)) {
+    if (current && current.length + segment.length > size) {
+      pieces.push(current.trim())
+      current = ''
+    }
+    current += segment
+  }
+  if (current.trim()) pieces.push(current.trim())
+  return pieces
+}
+
+function terms(text: string): string[] {
+  return [...new Set(wordTokens(text).filter((word) => !STOPWORDS.has(word)))]
+}
+
+/** BM25 (k1 1.2, b 0.75) over the given documents; scores a document by index for a query's terms. */
+function bm25(documents: string[][]): (index: number, query: string[]) => number {
+  const counts = documents.map((tokens) => {
+    const map = new Map<string, number>()
+    for (const token of tokens) map.set(token, (map.get(token) ?? 0) + 1)
+    return map
+  })
+  const containing = new Map<string, number>()
+  for (const map of counts) for (const term of map.keys()) containing.set(term, (containing.get(term) ?? 0) + 1)
+  const averageLength = documents.reduce((sum, tokens) => sum + tokens.length, 0) / Math.max(1, documents.length)
+  return (index, query) => {
+    const map = counts[index]
+    if (!map || averageLength === 0) return 0
+    const lengthNorm = 1 - B + (B * (documents[index]?.length ?? 0)) / averageLength
+    let score = 0
+    for (const term of query) {
+      const frequency = map.get(term) ?? 0
+      if (frequency === 0) continue
+      const n = containing.get(term) ?? 0
+      const idf = Math.log(1 + (documents.length - n + 0.5) / (n + 0.5))
+      score += (idf * frequency * (K1 + 1)) / (frequency + K1 * lengthNorm)
+    }
+    return score
+  }
+}
+
+/** Pages whose text an earlier page of the list already carries (word-shingle Jaccard >= 0.8). */
+function sameTextPages(pages: PageForReading[]): number[] {
+  const shingles = pages.map((page) => shingleSet(page.text))
+  const duplicates: number[] = []
+  shingles.forEach((mine, index) => {
+    if (mine.size === 0) return
+    for (let earlier = 0; earlier < index; earlier++) {
+      if (duplicates.includes(earlier)) continue
+      const theirs = shingles[earlier] as Set<string>
+      let shared = 0
+      for (const shingle of mine) if (theirs.has(shingle)) shared += 1
+      if (shared / (mine.size + theirs.size - shared) >= SAME_TEXT) {
+        duplicates.push(index)
+        return
+      }
+    }
+  })
+  return duplicates
+}
+
+function shingleSet(text: string): Set<string> {
+  const words = wordTokens(text)
+  const set = new Set<string>()
+  for (let i = 0; i + SHINGLE <= words.length; i++) set.add(words.slice(i, i + SHINGLE).join(' '))
+  return set
+}
