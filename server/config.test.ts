@@ -72,3 +72,14 @@ test('headers may not be given longer than the whole request', () => {
     HTTP_HEADERS_TIMEOUT_SECONDS: 90,
   })
 })
+
+test('OPENAI_MAX_OUTPUT_TOKENS is unset by default (built-in limits per call) and must be a sensible whole number', () => {
+  expect(loadConfig({}).OPENAI_MAX_OUTPUT_TOKENS).toBeUndefined()
+  expect(loadConfig({ OPENAI_MAX_OUTPUT_TOKENS: '16000' }).OPENAI_MAX_OUTPUT_TOKENS).toBe(16_000)
+  expect(() => loadConfig({ OPENAI_MAX_OUTPUT_TOKENS: 'lots' })).toThrowError(
+    /OPENAI_MAX_OUTPUT_TOKENS: must be a number/,
+  )
+  expect(() => loadConfig({ OPENAI_MAX_OUTPUT_TOKENS: '10' })).toThrowError(
+    /OPENAI_MAX_OUTPUT_TOKENS: must be at least/,
+  )
+})

@@ -49,6 +49,12 @@ export const ConfigSchema = z.object({
   OPENAI_BASE_URL: z.url({ error: 'must be a URL' }).optional(),
   OPENAI_MODEL: z.string().min(1).default('gpt-4.1-mini'),
   OPENAI_EMBEDDING_MODEL: z.string().min(1).default('text-embedding-3-small'),
+  OPENAI_MAX_OUTPUT_TOKENS: z.coerce
+    .number({ error: 'must be a number of tokens' })
+    .int('must be a whole number')
+    .min(100, 'must be at least 100')
+    .max(1_000_000, 'must be at most 1000000')
+    .optional(),
   MEMORY_MAX_FACTS: z.coerce.number({ error: 'must be a number' }).int().min(10).max(100_000).default(2000),
   PROVIDER_TIMEOUT_SECONDS: z.coerce.number({ error: 'must be a number' }).positive().max(600).default(30),
   RUN_DEADLINE_QUICK_SECONDS: z.coerce.number({ error: 'must be a number' }).positive().max(3600).default(120),

@@ -1,58 +1,7 @@
 // The OpenAI-compatible LanguageModel through the real `openai` client against the stub server.
-import { expect, onTestFinished, test } from 'vitest'
-import { createOpenAiModel } from '#server/providers/llm/openai.ts'
-import { type PlanInput, PlanParseError, ProviderError, type SynthesisInput } from '#server/providers/types.ts'
-import { startStubOpenAi } from '#test/support/stub-openai.ts'
-
-async function setup(options: { model?: string; apiKey?: string; timeoutMs?: number; models?: string[] } = {}) {
-  const stub = await startStubOpenAi({ models: options.models })
-  onTestFinished(() => stub.close())
-  const model = createOpenAiModel({
-    apiKey: options.apiKey ?? stub.apiKey,
-    baseUrl: stub.baseUrl,
-    model: options.model ?? 'gpt-test',
-    timeoutMs: options.timeoutMs ?? 5000,
-  })
-  return { stub, model, signal: new AbortController().signal }
-}
-
-function planInput(overrides: Partial<PlanInput> = {}): PlanInput {
-  return {
-    topic: 'solid-state batteries',
-    focus: ['manufacturing'],
-    depth: 'quick',
-    timeframe: 'the last 30 days',
-    knownFacts: [],
-    maxQueries: 3,
-    ...overrides,
-  }
-}
-
-function synthesisInput(overrides: Partial<SynthesisInput> = {}): SynthesisInput {
-  return {
-    topic: 'solid-state batteries',
-    focus: [],
-    reportStyle: 'executive',
-    sources: [
-      {
-        id: 1,
-        url: 'https://example.com/pilot-line',
-        title: 'Pilot line opens',
-        publishedDate: '2025-03-04T10:00:00Z',
-        text: 'A pilot line for sulfide cells opened in March.',
-      },
-      {
-        id: 2,
-        url: 'https://example.org/yields',
-        title: 'Yields improve',
-        publishedDate: null,
-        text: 'Yields rose for the third month.',
-      },
-    ],
-    knownFacts: [],
-    ...overrides,
-  }
-}
+import { expect, test } from 'vitest'
+import { PlanParseError, ProviderError } from '#server/providers/types.ts'
+import { planInput, setupOpenAiModel as setup, synthesisInput } from '#test/support/openai-model.ts'
 
 test('a plan is cleaned: trimmed, deduplicated regardless of case, cut to 200 characters and to maxQueries', async () => {
   const { stub, model, signal } = await setup()

@@ -20,6 +20,7 @@ export function createProviders(config: Config, db: Db): { search: SearchProvide
           baseUrl: config.OPENAI_BASE_URL,
           model: config.OPENAI_MODEL,
           embeddingModel: config.OPENAI_EMBEDDING_MODEL,
+          maxOutputTokens: config.OPENAI_MAX_OUTPUT_TOKENS,
           timeoutMs,
         })
       : createExtractiveModel(),

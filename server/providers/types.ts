@@ -65,6 +65,8 @@ export type SynthesisInput = {
   sources: SourceForSynthesis[]
   /** What memory already knows: do not report these again as findings. */
   knownFacts: string[]
+  /** The run's depth: a deep report may be longer. Absent counts as deep, so no caller is cut short. */
+  depth?: Depth
 }
 
 /** A claim: what it says, a verbatim span of a source's text that supports it, and the sources. */
@@ -104,23 +106,31 @@ export interface LanguageModel {
   embed?(texts: string[], options: { signal: AbortSignal }): Promise<{ vectors: number[][]; usage: Usage }>
 }
 
+/** `usage`: what the unusable answer cost, which the run still pays for. */
 export class PlanParseError extends Error {
-  constructor(detail: string) {
+  readonly usage?: Usage
+  constructor(detail: string, usage?: Usage) {
     super(`the planning answer was not a usable plan: ${detail}`)
     this.name = 'PlanParseError'
+    this.usage = usage
   }
 }
 
-/** A provider failure with what a user can act on. `retryable` drives backoff; `status` when HTTP. */
+/**
+ * A provider failure with what a user can act on. `retryable` drives backoff; `status` when HTTP.
+ * `usage`: the tokens a model call billed before it failed (every attempt's), so the run counts them.
+ */
 export class ProviderError extends Error {
   readonly provider: string
   readonly retryable: boolean
   readonly status?: number
   readonly retryAfterMs?: number
+  // Not readonly: the model learns what a failed call cost only after the retries gave up.
+  usage?: Usage
   constructor(
     provider: string,
     message: string,
-    options: { retryable: boolean; status?: number; retryAfterMs?: number; cause?: unknown },
+    options: { retryable: boolean; status?: number; retryAfterMs?: number; cause?: unknown; usage?: Usage },
   ) {
     super(message, { cause: options.cause })
     this.name = 'ProviderError'
@@ -128,5 +138,6 @@ export class ProviderError extends Error {
     this.retryable = options.retryable
     this.status = options.status
     this.retryAfterMs = options.retryAfterMs
+    this.usage = options.usage
   }
 }

@@ -12,6 +12,9 @@ export type StubRequest = {
   /** Every message's content, joined: what to assert prompts against. */
   text: string
   responseFormat: { type?: string; json_schema?: { name?: string; strict?: boolean; schema?: unknown } } | undefined
+  /** The output-token limits the request set, as sent (Ollama and vLLM read `max_tokens`). */
+  maxTokens: unknown
+  maxCompletionTokens: unknown
   authorization: string | undefined
 }
 
@@ -104,6 +107,8 @@ export async function startStubOpenAi(
       messages: [],
       text: texts.join('\n'),
       responseFormat: undefined,
+      maxTokens: undefined,
+      maxCompletionTokens: undefined,
       authorization: req.headers.authorization,
     }
     requests.push(request)
@@ -221,6 +226,8 @@ function recordOf(body: Record<string, unknown>, authorization: string | undefin
     messages,
     text: messages.map((message) => message.content).join('\n'),
     responseFormat,
+    maxTokens: body.max_tokens,
+    maxCompletionTokens: body.max_completion_tokens,
     authorization,
   }
 }

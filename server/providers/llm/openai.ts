@@ -1,12 +1,18 @@
 // The LanguageModel over any OpenAI-compatible Chat Completions endpoint (OpenAI, Ollama, vLLM),
-// with structured output parsed by zod through the SDK's `chat.completions.parse`.
+// with structured output parsed by zod (the response format the SDK's zod helper makes).
 import OpenAI, { APIConnectionError, APIError, APIUserAbortError } from 'openai'
-import { ContentFilterFinishReasonError, LengthFinishReasonError } from 'openai/core/error'
 import { zodResponseFormat } from 'openai/helpers/zod'
 import type { AutoParseableResponseFormat } from 'openai/lib/parser'
+import type { ChatCompletion } from 'openai/resources/chat/completions'
 import { z } from 'zod'
 import { VECTOR_DIMENSIONS } from '#server/claims/vectors.ts'
 import { JudgeSchema, judgeMessages, toVerdicts } from '#server/providers/llm/judge.ts'
+import {
+  judgeMaxOutputTokens,
+  PLAN_MAX_OUTPUT_TOKENS,
+  SYNTHESIS_MAX_OUTPUT_TOKENS,
+  tokenLimitParameter,
+} from '#server/providers/llm/output-limits.ts'
 import { callWithRetries, isRetryableStatus, parseRetryAfter } from '#server/providers/retry.ts'
 import {
   type LanguageModel,
@@ -49,6 +55,9 @@ const DATA_RULE =
 /** The answer could not be used: refused, empty, truncated, not JSON, or not the schema. */
 type Unusable = { unusable: string }
 
+/** An answer and what its call cost: the answered attempt's tokens and any failed attempt's before it. */
+type Answer<T> = ({ value: T } | Unusable) & { usage: Usage }
+
 export function createOpenAiModel(options: {
   apiKey: string
   baseUrl?: string
@@ -56,6 +65,8 @@ export function createOpenAiModel(options: {
   /** For claim matching; 'none' turns embeddings off. */
   embeddingModel?: string
   timeoutMs: number
+  /** OPENAI_MAX_OUTPUT_TOKENS: one output limit for every call instead of the built-in ones. */
+  maxOutputTokens?: number
 }): LanguageModel {
   // Everything explicit, so the SDK reads no OPENAI_* variables behind the config module's back.
   const client = new OpenAI({
@@ -67,38 +78,44 @@ export function createOpenAiModel(options: {
   })
   const classify = (error: unknown) => classifyOpenAiError(error, options)
 
+  const limitField = tokenLimitParameter(options.baseUrl)
+
+  // `create`, not `parse`: `parse` throws on an answer it cannot read and the completion's usage is
+  // lost with it, while tokens spent on an unusable answer are still spent. So the answer is read
+  // here, with the response format's own zod parser.
   async function complete<T>(
     messages: Message[],
     responseFormat: AutoParseableResponseFormat<T>,
+    maxOutputTokens: number,
     signal: AbortSignal,
-  ): Promise<{ value: T; usage: Usage } | Unusable> {
-    return callWithRetries(
-      async (attemptSignal) => {
-        try {
-          const completion = await client.chat.completions.parse(
-            { model: options.model, messages, response_format: responseFormat },
-            { signal: attemptSignal },
-          )
-          const usage = {
-            inputTokens: completion.usage?.prompt_tokens ?? 0,
-            outputTokens: completion.usage?.completion_tokens ?? 0,
+  ): Promise<Answer<T>> {
+    const limit = { [limitField]: options.maxOutputTokens ?? maxOutputTokens }
+    const usage: Usage = { inputTokens: 0, outputTokens: 0 }
+    try {
+      const answer = await callWithRetries(
+        async (attemptSignal) => {
+          let completion: ChatCompletion
+          try {
+            completion = await client.chat.completions.create(
+              { model: options.model, messages, response_format: responseFormat, ...limit },
+              { signal: attemptSignal },
+            )
+          } catch (error) {
+            // A 200 whose body is not JSON: the server's fault in the answer, not worth another try.
+            if (error instanceof SyntaxError) return { unusable: 'it was not JSON' }
+            throw error
           }
-          const message = completion.choices[0]?.message
-          if (message?.refusal) return { unusable: `the model refused: ${message.refusal}` }
-          if (message?.parsed == null) return { unusable: 'the answer was empty' }
-          return { value: message.parsed, usage }
-        } catch (error) {
-          // The SDK parses the content inside `.parse()`; these are the answer's faults, not the
-          // transport's, so they are not retried. (A 200 with a body that is not JSON also lands here.)
-          if (error instanceof z.ZodError) return { unusable: `it did not match the schema: ${z.prettifyError(error)}` }
-          if (error instanceof SyntaxError) return { unusable: 'it was not JSON' }
-          if (error instanceof LengthFinishReasonError) return { unusable: 'it was cut off at the token limit' }
-          if (error instanceof ContentFilterFinishReasonError) return { unusable: 'it was stopped by a content filter' }
-          throw error
-        }
-      },
-      { signal, timeoutMs: options.timeoutMs, classify },
-    )
+          usage.inputTokens += completion.usage?.prompt_tokens ?? 0
+          usage.outputTokens += completion.usage?.completion_tokens ?? 0
+          return readAnswer(completion, responseFormat)
+        },
+        { signal, timeoutMs: options.timeoutMs, classify },
+      )
+      return { ...answer, usage }
+    } catch (error) {
+      if (error instanceof ProviderError) error.usage = usage
+      throw error
+    }
   }
 
   const embeddingModel =
@@ -133,17 +150,19 @@ export function createOpenAiModel(options: {
     name: options.model,
     kind: 'model',
     async plan(input, { signal }) {
-      const answer = await complete(planMessages(input), PLAN_FORMAT, signal)
-      if ('unusable' in answer) throw new PlanParseError(answer.unusable)
+      const answer = await complete(planMessages(input), PLAN_FORMAT, PLAN_MAX_OUTPUT_TOKENS, signal)
+      if ('unusable' in answer) throw new PlanParseError(answer.unusable, answer.usage)
       const queries = cleanQueries(answer.value.queries, input.maxQueries)
-      if (queries.length === 0) throw new PlanParseError('it held no queries')
+      if (queries.length === 0) throw new PlanParseError('it held no queries', answer.usage)
       return { plan: { queries }, usage: answer.usage }
     },
     async synthesize(input, { signal }) {
-      const answer = await complete(synthesisMessages(input), SYNTHESIS_FORMAT, signal)
+      const limit = SYNTHESIS_MAX_OUTPUT_TOKENS[input.depth ?? 'deep']
+      const answer = await complete(synthesisMessages(input), SYNTHESIS_FORMAT, limit, signal)
       if ('unusable' in answer) {
         throw new ProviderError(PROVIDER, `${options.model} did not return a usable synthesis: ${answer.unusable}`, {
           retryable: false,
+          usage: answer.usage,
         })
       }
       const { headline, findings, sections, implications, gaps } = answer.value
@@ -159,14 +178,33 @@ export function createOpenAiModel(options: {
       return { synthesis, usage: answer.usage }
     },
     async judgeClaims(items, { signal, topic }) {
-      const answer = await complete(judgeMessages(items, topic), JUDGE_FORMAT, signal)
+      const limit = judgeMaxOutputTokens(items.length)
+      const answer = await complete(judgeMessages(items, topic), JUDGE_FORMAT, limit, signal)
       if ('unusable' in answer) {
         throw new ProviderError(PROVIDER, `${options.model} did not return usable verdicts: ${answer.unusable}`, {
           retryable: false,
+          usage: answer.usage,
         })
       }
       return { verdicts: toVerdicts(answer.value, items.length), usage: answer.usage }
     },
+  }
+}
+
+/** The structured answer of a completion, or why it cannot be used. */
+function readAnswer<T>(completion: ChatCompletion, format: AutoParseableResponseFormat<T>): { value: T } | Unusable {
+  const choice = completion.choices[0]
+  if (choice?.finish_reason === 'length') return { unusable: 'it was cut off at the token limit' }
+  if (choice?.finish_reason === 'content_filter') return { unusable: 'it was stopped by a content filter' }
+  if (choice?.message.refusal) return { unusable: `the model refused: ${choice.message.refusal}` }
+  const content = choice?.message.content
+  if (!content) return { unusable: 'the answer was empty' }
+  try {
+    return { value: format.$parseRaw(content) }
+  } catch (error) {
+    if (error instanceof z.ZodError) return { unusable: `it did not match the schema: ${z.prettifyError(error)}` }
+    if (error instanceof SyntaxError) return { unusable: 'it was not JSON' }
+    throw error
   }
 }
 
