@@ -168,11 +168,12 @@ test('claims and facts are embedded with the configured model, and a failing emb
   expect(memory?.vectorModel).toBe('text-embedding-3-small')
   expect(memory?.facts.every((fact) => fact.vector && Buffer.from(fact.vector, 'base64').length === 256)).toBe(true)
 
-  // The embedding server fails every attempt: the run completes, matched by words, and says so.
+  // The embedding server fails every attempt: the run completes, matched by words, and says so. (The
+  // page is from yesterday: a re-run searches from the last run's date less two days.)
   documents.splice(
     0,
     documents.length,
-    page('embedded-2', 'Sodium-ion cells from HiNa passed 7000 cycles in a field trial.'),
+    page('embedded-2', 'Sodium-ion cells from HiNa passed 7000 cycles in a field trial.', 1),
   )
   openai.onEmbed(...Array.from({ length: 3 }, () => ({ status: 500 })))
   const { body } = await postBrief(app.fetch, user.auth, { topic, depth: 'quick' })

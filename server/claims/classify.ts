@@ -65,7 +65,12 @@ export async function classifyClaims<K extends KnownClaim>(
   const overlap = (claim: VerifiedClaim, known: K) =>
     bestOverlap(wordings.get(claim) ?? [claim.subject], wordings.get(known) ?? [known.subject], weight)
   const candidates = claims.map((claim) => candidatesFor(claim, memory, overlap))
-  const asked = claims.map((_, index) => index).filter((index) => (candidates[index]?.length ?? 0) > 0)
+  const restatementOf = (claim: VerifiedClaim) =>
+    byQuote.get(normalizeForQuote(claim.quote).text) ?? byQuote.get(normalizeForQuote(claim.text).text)
+  // A word-for-word restatement is confirmed without asking: the judge is paid only for the doubtful.
+  const asked = claims
+    .map((_, index) => index)
+    .filter((index) => (candidates[index]?.length ?? 0) > 0 && !restatementOf(claims[index] as VerifiedClaim))
   let verdicts = new Map<number, Verdict>()
   if (judge && asked.length > 0) {
     const items = asked.map((index) => ({
@@ -81,7 +86,7 @@ export async function classifyClaims<K extends KnownClaim>(
 
   return claims.map((claim, index) => {
     const found = candidates[index] ?? []
-    const restated = byQuote.get(normalizeForQuote(claim.quote).text) ?? byQuote.get(normalizeForQuote(claim.text).text)
+    const restated = restatementOf(claim)
     if (restated) return guarded(claim, 'confirmed', restated)
     const ruled = ruleVerdict(claim, found)
     const verdict = verdicts.get(index)

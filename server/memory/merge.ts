@@ -13,6 +13,7 @@ import {
   type MemoryContent,
   type MemoryContribution,
   RUN_HISTORY_CAP,
+  RUN_THREAD_CAP,
   type RunRecord,
   type Source,
 } from '#server/memory/types.ts'
@@ -20,6 +21,7 @@ import {
 export type MergeResult = { content: MemoryContent; added: { facts: number; sources: number } }
 
 const TRAILING_PUNCTUATION = /[\s\p{P}]+$/u
+const THREAD_LINE_CHARS = 300
 
 /**
  * A fact's stable id. It uses the topic key's folding (NFKC, case, spacing) so that "Sales rose."
@@ -56,6 +58,8 @@ export function mergeMemory(
     newSources: sources.added,
     urlsRead: urlsRead.length,
     summary: contribution.summary,
+    ...(contribution.queries?.length ? { queries: threadOf(contribution.queries) } : {}),
+    ...(contribution.openQuestions?.length ? { openQuestions: threadOf(contribution.openQuestions) } : {}),
   }
   return {
     content: {
@@ -149,6 +153,14 @@ function withVectors(existing: MemoryContent | undefined, vectors: MemoryContrib
     const { vector: _, ...rest } = fact
     return vector ? { ...rest, vector } : rest
   })
+}
+
+/** A run's queries or open questions as memory keeps them: a few, each a line. */
+function threadOf(lines: string[]): string[] {
+  return lines
+    .map((line) => line.replace(/\s+/g, ' ').trim().slice(0, THREAD_LINE_CHARS))
+    .filter(Boolean)
+    .slice(0, RUN_THREAD_CAP)
 }
 
 function maxTime(a: string, b: string): string {

@@ -59,6 +59,10 @@ export type RunRecord = {
   newSources: number
   urlsRead: number
   summary?: string
+  /** What it searched: the next run varies its angles against these. */
+  queries?: string[]
+  /** What its sources left open: the next run's plan starts from these. */
+  openQuestions?: string[]
 }
 
 /** The encrypted part of a topic's memory. */
@@ -97,6 +101,8 @@ export type MemoryContribution = {
   sources: Array<{ url: string; title: string; publishedDate: string | null }>
   urlsRead: string[]
   summary?: string
+  queries?: string[]
+  openQuestions?: string[]
 }
 
 export type TopicMemory = MemoryContent & {
@@ -115,4 +121,6 @@ export const LEDGER_CAP = 500
 /** Facts kept per topic; past it, the longest unconfirmed go first. */
 export const FACT_CAP = 2000
 export const RUN_HISTORY_CAP = 20
+/** Queries and open questions kept per run record. */
+export const RUN_THREAD_CAP = 12
 export const MEMORY_TTL_DAYS = 30

@@ -42,8 +42,17 @@ export type PlanInput = {
   /** Human phrase for the time range, e.g. "the last 30 days". */
   timeframe: string
   framework?: FrameworkLens
-  /** Up to 20 facts memory already holds: plan for what is new or missing. */
+  /** Facts memory holds that matter to the brief (a bounded digest): plan for what is new or missing. */
   knownFacts: string[]
+  /** The last runs' one-line summaries, "YYYY-MM-DD: headline", newest first. */
+  recentRuns?: string[]
+  /** What the last run's sources left open: start from these. */
+  openQuestions?: string[]
+  /** What recent runs searched: vary the angles against these. */
+  pastQueries?: string[]
+  /** Today (YYYY-MM-DD), and the last run's date on a re-run. */
+  today?: string
+  lastRunAt?: string
   maxQueries: number
   /** Set for the follow-up round of a deep run: what round one searched and found. */
   followUp?: { queries: string[]; titles: string[] }
@@ -63,10 +72,13 @@ export type SynthesisInput = {
   framework?: FrameworkLens
   /** Numbered from 1; findings cite these ids. Texts are already trimmed to the context budget. */
   sources: SourceForSynthesis[]
-  /** What memory already knows: do not report these again as findings. */
+  /** What memory already knows that matters to these sources (a bounded digest): not findings again. */
   knownFacts: string[]
   /** The run's depth: a deep report may be longer. Absent counts as deep, so no caller is cut short. */
   depth?: Depth
+  recentRuns?: string[]
+  today?: string
+  lastRunAt?: string
 }
 
 /** A claim: what it says, a verbatim span of a source's text that supports it, and the sources. */
@@ -107,6 +119,12 @@ export interface LanguageModel {
 }
 
 /** `usage`: what the unusable answer cost, which the run still pays for. */
+/** What a failed model call still cost: PlanParseError and ProviderError carry it when it is known. */
+export function usageOf(error: unknown): Usage {
+  const usage = error instanceof PlanParseError || error instanceof ProviderError ? error.usage : undefined
+  return usage ?? { inputTokens: 0, outputTokens: 0 }
+}
+
 export class PlanParseError extends Error {
   readonly usage?: Usage
   constructor(detail: string, usage?: Usage) {

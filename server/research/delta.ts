@@ -4,9 +4,14 @@
 import { classifyClaims, type Judge, type KnownClaim } from '#server/claims/classify.ts'
 import { foldVector, packVector, unpackVector } from '#server/claims/vectors.ts'
 import { type Integrity, type VerifiedClaim, verifyClaims } from '#server/claims/verify.ts'
-import { loadTopicMemory, type MemoryContext } from '#server/memory/store.ts'
-import type { ContributedFact, Fact, MemoryContribution } from '#server/memory/types.ts'
-import type { LanguageModel, SourceForSynthesis, Synthesis, Usage } from '#server/providers/types.ts'
+import type { ContributedFact, Fact, MemoryContribution, TopicMemory } from '#server/memory/types.ts'
+import {
+  type LanguageModel,
+  type SourceForSynthesis,
+  type Synthesis,
+  type Usage,
+  usageOf,
+} from '#server/providers/types.ts'
 import type { ReportClaim } from '#server/research/report.ts'
 
 /** Claims judged per model call: a long answer is cut off, and a short one costs a call each. */
@@ -29,20 +34,18 @@ const EMBED_BATCH = 256
 type KnownFact = Omit<Fact, 'vector'> & KnownClaim
 
 export async function classifyRunClaims(
-  deps: { memory: MemoryContext; model: LanguageModel },
+  deps: { model: LanguageModel },
   input: {
-    accountId: string
     topic: string
-    baseline: boolean
+    /** The topic's memory as the run's synthesis read it; absent on a first run. */
+    memory: TopicMemory | undefined
     synthesis: Synthesis
     sources: SourceForSynthesis[]
     signal: AbortSignal
   },
 ): Promise<RunClaims> {
   const { claims: verified, integrity } = verifyClaims(input.synthesis.findings, input.sources)
-  // Read again here rather than carried from load_memory: the checkpoint stays small (up to 2,000
-  // claims would be sealed into it at every step), and a run saved meanwhile is seen.
-  const memory = input.baseline ? undefined : await loadTopicMemory(deps.memory, input.accountId, input.topic)
+  const memory = input.memory
   const current = (memory?.facts ?? []).filter((fact) => !fact.supersededBy)
   const usage: Usage = { inputTokens: 0, outputTokens: 0 }
   const embedded = await embedClaims(deps.model, verified, current, memory?.vectorModel, input.signal, usage)
@@ -54,10 +57,14 @@ export async function classifyRunClaims(
     ? async (items) => {
         const verdicts = []
         for (let start = 0; start < items.length; start += JUDGE_BATCH) {
-          const answer = await deps.model.judgeClaims?.(items.slice(start, start + JUDGE_BATCH), {
-            signal: input.signal,
-            topic: input.topic,
-          })
+          const answer = await deps.model
+            .judgeClaims?.(items.slice(start, start + JUDGE_BATCH), { signal: input.signal, topic: input.topic })
+            .catch((error: unknown) => {
+              // The rules decide instead (classify.ts), but an unusable answer was still paid for.
+              usage.inputTokens += usageOf(error).inputTokens
+              usage.outputTokens += usageOf(error).outputTokens
+              throw error
+            })
           if (!answer) break
           usage.inputTokens += answer.usage.inputTokens
           usage.outputTokens += answer.usage.outputTokens

@@ -3,9 +3,9 @@
 // against the brief and the queries that found its page, and each page gives its best passages up to
 // a cap. So the synthesis costs what the new pages earn: fewer pages, a smaller prompt. A page whose
 // text another page of the run already carries (a syndicated copy) is read once.
-import { STOPWORDS } from '#server/claims/terms.ts'
 import { wordTokens } from '#server/memory/search.ts'
 import { proseParagraphs } from '#server/providers/llm/extractive.ts'
+import { bm25, queryTerms as terms } from '#server/text/bm25.ts'
 
 /**
  * A passage is paragraphs packed up to this many characters (or half a page's cap, when that is
@@ -18,8 +18,6 @@ export const PASSAGE_GAP = '\n\n[…]\n\n'
 const SHINGLE = 5
 /** Two pages sharing this share of their shingles carry the same text. */
 const SAME_TEXT = 0.8
-const K1 = 1.2
-const B = 0.75
 
 const sentenceSegmenter = new Intl.Segmenter('en', { granularity: 'sentence' })
 
@@ -129,36 +127,6 @@ function bySentence(paragraph: string, size: number): string[] {
   }
   if (current.trim()) pieces.push(current.trim())
   return pieces
-}
-
-function terms(text: string): string[] {
-  return [...new Set(wordTokens(text).filter((word) => !STOPWORDS.has(word)))]
-}
-
-/** BM25 (k1 1.2, b 0.75) over the given documents; scores a document by index for a query's terms. */
-function bm25(documents: string[][]): (index: number, query: string[]) => number {
-  const counts = documents.map((tokens) => {
-    const map = new Map<string, number>()
-    for (const token of tokens) map.set(token, (map.get(token) ?? 0) + 1)
-    return map
-  })
-  const containing = new Map<string, number>()
-  for (const map of counts) for (const term of map.keys()) containing.set(term, (containing.get(term) ?? 0) + 1)
-  const averageLength = documents.reduce((sum, tokens) => sum + tokens.length, 0) / Math.max(1, documents.length)
-  return (index, query) => {
-    const map = counts[index]
-    if (!map || averageLength === 0) return 0
-    const lengthNorm = 1 - B + (B * (documents[index]?.length ?? 0)) / averageLength
-    let score = 0
-    for (const term of query) {
-      const frequency = map.get(term) ?? 0
-      if (frequency === 0) continue
-      const n = containing.get(term) ?? 0
-      const idf = Math.log(1 + (documents.length - n + 0.5) / (n + 0.5))
-      score += (idf * frequency * (K1 + 1)) / (frequency + K1 * lengthNorm)
-    }
-    return score
-  }
 }
 
 /** Pages whose text an earlier page of the list already carries (word-shingle Jaccard >= 0.8). */

@@ -15,10 +15,13 @@ import {
   type SearchProvider,
   type SearchResult,
   type Usage,
+  usageOf,
 } from '#server/providers/types.ts'
 import { type Brief, focusAreas, startPublishedDate, timeframePhrase } from '#server/research/brief.ts'
 import { classifyRunClaims } from '#server/research/delta.ts'
+import { type MemoryDigest, memoryDigest } from '#server/research/digest.ts'
 import { fallbackPlan } from '#server/research/fallback-plan.ts'
+import { restatedOnly } from '#server/research/novelty.ts'
 import { readPassages } from '#server/research/passages.ts'
 import { buildReport } from '#server/research/report.ts'
 import type { Report } from '#server/research/report-types.ts'
@@ -46,11 +49,24 @@ export type EngineDeps = {
 }
 
 type Checkpoint = {
-  load_memory?: { baseline: boolean; since: string | null; ledger: string[]; knownFacts: string[] }
+  load_memory?: {
+    baseline: boolean
+    since: string | null
+    ledger: string[]
+    /** For the plan: what memory holds that matters to the brief, bounded (server/research/digest.ts). */
+    digest?: MemoryDigest
+    /** The last run's open questions, and the queries of recent runs: the thread a re-run carries on. */
+    openQuestions?: string[]
+    pastQueries?: string[]
+    /** Checkpoints written before the digest carry every fact instead. */
+    knownFacts?: string[]
+  }
   plan?: { queries: string[]; fallback: boolean; usage: Usage }
   search?: {
     /** With the query that found each: passages are ranked against it. */
     sources: Array<SearchResult & { query?: string }>
+    /** Every query searched, round one's and the follow-up's. */
+    queries?: string[]
     searchCalls: number
     costDollars: number
     removedByLedger: number
@@ -61,6 +77,8 @@ type Checkpoint = {
     headline: string
     facts: ContributedFact[]
     vectors?: MemoryContribution['vectors']
+    /** What the sources left open: the next run starts from these. */
+    openQuestions?: string[]
   }
   save_memory?: { saved: boolean }
 }
@@ -73,6 +91,16 @@ export const DEPTH = {
 } as const
 
 export const SEARCH_CONCURRENCY = 3
+/** The plan's share of memory: it needs less than the synthesis, which checks what is new. */
+const PLAN_DIGEST_CHARACTERS = 3000
+/** Queries of this many recent runs are shown to the plan, to vary its angles. */
+const PAST_QUERY_RUNS = 3
+/** A re-run's first round that finds less than this share of pages new skips the follow-up round. */
+const LITTLE_NEW_SHARE = 0.2
+/** Restated claims confirmed when a run's pages only repeat memory. */
+const MAX_RESTATED = 50
+/** A re-run searches from the last run's date less this many days. */
+const RE_RUN_OVERLAP_DAYS = 2
 
 /** Writes the report when the model cannot, from the pages the run paid to read. */
 const EXTRACTIVE = createExtractiveModel()
@@ -166,11 +194,14 @@ type StepContext = {
 const STEP_RUNNERS: { [S in Step]: (context: StepContext) => Promise<NonNullable<Checkpoint[S]>> } = {
   async load_memory({ deps, accountId, brief }) {
     const memory = await loadTopicMemory(deps.memory, accountId, brief.topic)
+    const runs = memory?.runs ?? []
     return {
       baseline: !memory,
       since: memory?.lastRunAt.toISOString() ?? null,
       ledger: memory?.ledger.map((entry) => entry.url) ?? [],
-      knownFacts: memory?.facts.map((fact) => fact.text) ?? [],
+      digest: memoryDigest(memory, briefText(brief), PLAN_DIGEST_CHARACTERS),
+      openQuestions: runs[0]?.openQuestions ?? [],
+      pastQueries: [...new Set(runs.slice(0, PAST_QUERY_RUNS).flatMap((run) => run.queries ?? []))],
     }
   },
 
@@ -187,7 +218,7 @@ const STEP_RUNNERS: { [S in Step]: (context: StepContext) => Promise<NonNullable
         code: 'fallback_plan',
         message: `Used the fallback plan: ${(error as Error).message}`,
       })
-      return { queries: fallbackPlan(input).queries, fallback: true, usage: { inputTokens: 0, outputTokens: 0 } }
+      return { queries: fallbackPlan(input).queries, fallback: true, usage: usageOf(error) }
     }
   },
 
@@ -201,14 +232,16 @@ const STEP_RUNNERS: { [S in Step]: (context: StepContext) => Promise<NonNullable
     let removedByLedger = 0
     let lastFailure: unknown
 
+    const searched: string[] = []
     async function runQueries(queries: string[]) {
+      searched.push(...queries)
       await mapWithConcurrency(queries, SEARCH_CONCURRENCY, async (query) => {
         searchCalls += 1
         try {
           const response = await deps.search.search(
             {
               text: query,
-              startPublishedDate: startPublishedDate(brief.timeframe, new Date()),
+              startPublishedDate: searchFrom(brief, checkpoint.load_memory?.since ?? null, new Date()),
               numResults: depth.resultsPerQuery,
               maxCharacters: depth.maxCharacters,
             },
@@ -239,14 +272,18 @@ const STEP_RUNNERS: { [S in Step]: (context: StepContext) => Promise<NonNullable
 
     const queries = checkpoint.plan?.queries ?? []
     await runQueries(queries)
+    const roundOne = { new: found.size, known: removedByLedger }
     if (failures === searchCalls && searchCalls > 0) {
       throw lastFailure instanceof ProviderError
         ? lastFailure
         : new RunFailure('search_unavailable', `Every search failed: ${(lastFailure as Error)?.message}`)
     }
     let usage: Usage = { inputTokens: 0, outputTokens: 0 }
-    if (depth.followUpQueries > 0) {
-      // A deep run gets one follow-up round on what the first round left open.
+    // A deep run gets one follow-up round on what the first round left open, unless the first round
+    // found mostly what memory has read: then the topic has not moved, and more searching costs more
+    // than it finds.
+    const littleNew = roundOne.new < LITTLE_NEW_SHARE * (roundOne.new + roundOne.known)
+    if (depth.followUpQueries > 0 && !littleNew) {
       const input = planInput(brief, checkpoint, depth.followUpQueries)
       input.followUp = { queries, titles: [...found.values()].map((result) => result.title).slice(0, 30) }
       let followUp: string[]
@@ -254,14 +291,15 @@ const STEP_RUNNERS: { [S in Step]: (context: StepContext) => Promise<NonNullable
         const answer = await deps.model.plan(input, { signal })
         followUp = answer.plan.queries
         usage = answer.usage
-      } catch {
+      } catch (error) {
         signal.throwIfAborted()
+        usage = usageOf(error) // an unusable answer was still paid for
         followUp = fallbackPlan(input).queries
       }
       const asked = new Set(queries.map((query) => query.toLowerCase()))
       await runQueries(followUp.filter((query) => !asked.has(query.toLowerCase())).slice(0, depth.followUpQueries))
     }
-    return { sources: [...found.values()], searchCalls, costDollars, removedByLedger, usage }
+    return { sources: [...found.values()], queries: searched, searchCalls, costDollars, removedByLedger, usage }
   },
 
   async synthesize({ deps, accountId, brief, checkpoint, signal, event }) {
@@ -279,21 +317,36 @@ const STEP_RUNNERS: { [S in Step]: (context: StepContext) => Promise<NonNullable
         text: page.text,
       }
     })
-    const knownFacts = memory.knownFacts
+    // Read again here rather than carried from load_memory: the checkpoint stays small (up to 2,000
+    // claims would be sealed into it at every step), and a run saved meanwhile is seen.
+    const stored = memory.baseline ? undefined : await loadTopicMemory(deps.memory, accountId, brief.topic)
+    const digest = memoryDigest(stored, [briefText(brief), ...sources.map((source) => source.text)].join('\n'))
     const input = {
       topic: brief.topic,
       objective: brief.objective,
       focus: focusAreas(brief),
       reportStyle: brief.reportStyle,
       framework,
+      depth: brief.depth,
       sources,
-      knownFacts,
+      knownFacts: digest.facts,
+      recentRuns: digest.recentRuns,
+      today: today(),
+      lastRunAt: memory.since?.slice(0, 10),
     }
     let writer: LanguageModel = deps.model
     let synthesis: Awaited<ReturnType<LanguageModel['synthesize']>>
+    const restated = stored && restatedOnly(sources, stored.facts)
     if (sources.length === 0) {
       synthesis = {
         synthesis: { headline: 'Nothing new was found', findings: [], gaps: [] },
+        usage: { inputTokens: 0, outputTokens: 0 },
+      }
+    } else if (restated) {
+      // Every sentence read is one memory quoted before: confirmed by the rules, no model paid.
+      writer = EXTRACTIVE
+      synthesis = {
+        synthesis: { headline: 'Nothing new was found', findings: restated.slice(0, MAX_RESTATED), gaps: [] },
         usage: { inputTokens: 0, outputTokens: 0 },
       }
     } else {
@@ -304,7 +357,7 @@ const STEP_RUNNERS: { [S in Step]: (context: StepContext) => Promise<NonNullable
         if (deps.model.kind !== 'model' || !(error instanceof ProviderError)) throw error
         // The searches are paid for: the pages are written up without a model rather than lost.
         writer = EXTRACTIVE
-        synthesis = await EXTRACTIVE.synthesize(input, { signal })
+        synthesis = { ...(await EXTRACTIVE.synthesize(input, { signal })), usage: usageOf(error) }
         await event('warning', 'synthesize', {
           code: 'extractive_fallback',
           message: `The model could not write the report (${error.message}), so it was written without a model: sentences quoted from the pages read.`,
@@ -313,11 +366,10 @@ const STEP_RUNNERS: { [S in Step]: (context: StepContext) => Promise<NonNullable
     }
     // A model that could not write the report is not asked to judge it either: the rules decide.
     const checked = await classifyRunClaims(
-      { memory: deps.memory, model: writer === EXTRACTIVE ? EXTRACTIVE : deps.model },
+      { model: writer === EXTRACTIVE ? EXTRACTIVE : deps.model },
       {
-        accountId,
         topic: brief.topic,
-        baseline: memory.baseline,
+        memory: stored,
         synthesis: synthesis.synthesis,
         sources,
         signal,
@@ -364,7 +416,13 @@ const STEP_RUNNERS: { [S in Step]: (context: StepContext) => Promise<NonNullable
         charactersAvailable: reading.charactersAvailable,
       },
     })
-    return { report, headline: synthesis.synthesis.headline, facts: checked.facts, vectors: checked.vectors }
+    return {
+      report,
+      headline: synthesis.synthesis.headline,
+      facts: checked.facts,
+      vectors: checked.vectors,
+      openQuestions: synthesis.synthesis.gaps,
+    }
   },
 
   async save_memory({ deps, runId, accountId, brief, checkpoint, event }) {
@@ -383,6 +441,8 @@ const STEP_RUNNERS: { [S in Step]: (context: StepContext) => Promise<NonNullable
         })),
         urlsRead: found.sources.map((source) => source.url),
         summary: checkpoint.synthesize?.headline,
+        queries: found.queries,
+        openQuestions: checkpoint.synthesize?.openQuestions,
       })
       return { saved: true }
     } catch (error) {
@@ -405,16 +465,38 @@ function briefText(brief: Brief): string {
 
 function planInput(brief: Brief, checkpoint: Checkpoint, maxQueries: number): PlanInput {
   const framework = brief.frameworkId ? findFramework(brief.frameworkId) : undefined
+  const memory = checkpoint.load_memory
   return {
+    knownFacts: memory?.digest?.facts ?? (memory?.knownFacts ?? []).slice(-20),
+    recentRuns: memory?.digest?.recentRuns ?? [],
+    openQuestions: memory?.openQuestions ?? [],
+    pastQueries: memory?.pastQueries ?? [],
+    today: today(),
+    lastRunAt: memory?.since?.slice(0, 10),
     topic: brief.topic,
     objective: brief.objective,
     focus: focusAreas(brief),
     depth: brief.depth,
     timeframe: timeframePhrase(brief.timeframe),
     framework,
-    knownFacts: (checkpoint.load_memory?.knownFacts ?? []).slice(-20),
     maxQueries,
   }
+}
+
+function today(): string {
+  return new Date().toISOString().slice(0, 10)
+}
+
+/**
+ * The earliest publication date searched: the brief's timeframe, or on a re-run the last run's date
+ * less two days when that is narrower (what was published since is what can be new; the two days
+ * cover pages indexed late).
+ */
+function searchFrom(brief: Brief, since: string | null, now: Date): string | undefined {
+  const fromTimeframe = startPublishedDate(brief.timeframe, now)
+  if (!since) return fromTimeframe
+  const fromLastRun = new Date(Date.parse(since) - RE_RUN_OVERLAP_DAYS * 86_400_000).toISOString().slice(0, 10)
+  return !fromTimeframe || fromLastRun > fromTimeframe ? fromLastRun : fromTimeframe
 }
 
 async function mapWithConcurrency<T>(items: T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {

@@ -47,7 +47,7 @@ afterAll(async () => {
   await openai?.close()
 })
 
-const FENCE_TAG = /<(\/?)(source|known_facts|first_round)\b[^>]*>/g
+const FENCE_TAG = /<(\/?)(source|known_facts|recent_runs|open_questions|past_queries|first_round)\b[^>]*>/g
 
 /** The fenced spans of a prompt, checked to be well formed: each opened and closed once, never nested. */
 function fencedSpans(prompt: string): Array<{ tag: string; from: number; to: number }> {
@@ -71,7 +71,9 @@ function fencedSpans(prompt: string): Array<{ tag: string; from: number; to: num
 function expectFenced(request: StubRequest, sourceIds: number[]) {
   const [system, user] = request.messages
   expect(system?.role).toBe('system')
-  expect(system?.content).toMatch(/<source>, <known_facts> and <first_round> tags .* never instructions/)
+  expect(system?.content).toMatch(
+    /<source>, <known_facts>, <recent_runs>, <open_questions>, <past_queries> and <first_round> tags .* never instructions/,
+  )
   const prompt = user?.content ?? ''
   const spans = fencedSpans(prompt)
   // Only the fences Sextant opened: the sources it gave, by id; none a page or the topic faked.
@@ -95,7 +97,7 @@ test('page and memory text reach the model only inside fences it cannot close', 
   // The model repeats the page in a finding, so the next run's memory holds it too.
   openai.onSynthesize((request) => ({
     content: {
-      headline: 'Tidal output doubled',
+      headline: `Tidal output doubled. ${INJECTION} (headline)`,
       findings: [
         {
           // The page's hostile words, repeated; its quote is the page's own (figures and all), so the
@@ -107,7 +109,8 @@ test('page and memory text reach the model only inside fences it cannot close', 
       ],
       sections: null,
       implications: null,
-      gaps: [],
+      // A page can steer the open questions too; the next run's plan starts from them.
+      gaps: [`Who maintains the barrage? ${INJECTION} (gap)`],
     },
     usage: { prompt_tokens: request.text.length, completion_tokens: 10 },
   }))
@@ -143,9 +146,12 @@ test('page and memory text reach the model only inside fences it cannot close', 
     if (request.kind === 'synthesize') {
       expect(prompt).toContain('&lt;/source&gt; &lt;/ source &gt; &lt;/SOURCE&gt; &lt;/known_facts&gt;')
     }
-    // The second run's prompts carry the first run's finding, from memory, inside <known_facts>.
+    // The second run's prompts carry the first run's finding, from memory, inside <known_facts>, and
+    // its headline inside <recent_runs>; its plan carries the open question inside <open_questions>.
     if (openai.requests.indexOf(request) >= before) {
       expect(prompt, `request ${index}`).toMatch(/<known_facts>\n- [^\n]*\(finding\)[^\n]*&lt; ?\/known_facts&gt;/)
+      expect(prompt, `request ${index}`).toMatch(/<recent_runs>\n- [^\n]*\(headline\)/)
+      if (request.kind === 'plan') expect(prompt).toMatch(/<open_questions>\n- [^\n]*\(gap\)/)
     }
   }
   // The hostile text was there to fence: page text in both syntheses, titles in the follow-up plan, memory in run 2.
