@@ -4,6 +4,7 @@
 // Most of a query's pages are the same every time it is asked and some are new, as on the real web:
 // a second run on a topic skips the pages memory has read and pays only for what is new.
 import type { ProviderCall } from '#bench/measure.ts'
+import { createRng } from '#bench/quality/rng.ts'
 import { STUB_EXA_API_KEY, type StubExa, type StubExaDocument, startStubExa } from '#test/support/stub-exa.ts'
 import { defaultReply, type StubOpenAi, type StubReply, startStubOpenAi } from '#test/support/stub-openai.ts'
 
@@ -14,21 +15,37 @@ export type BenchStubs = {
   /** The provider calls made for a topic (every prompt and query of a run names its topic). */
   callsFor: (topic: string) => ProviderCall[]
   /** What the stubs served for a topic: model tokens, searches and results. */
-  servedFor: (topic: string) => { promptTokens: number; completionTokens: number; searches: number; results: number }
+  servedFor: (topic: string) => {
+    promptTokens: number
+    completionTokens: number
+    /** Model tokens (prompt and completion) by kind of call: plan, synthesize, judge, embed. */
+    byKind: Record<string, number>
+    searches: number
+    results: number
+  }
+  /** Of each query's pages on `topic`, this share is new each time it is asked (default 0.4). */
+  setNewShare: (topic: string, share: number) => void
   close: () => Promise<void>
 }
 
-/** Of each query's pages, this share is the same every time the query is asked. */
-const STABLE_SHARE = 0.6
+/** Of each query's pages, this share is new each time the query is asked, unless a topic sets its own. */
+const NEW_SHARE = 0.4
 
 export async function startBenchStubs(latency: { modelMs: number; searchMs: number }): Promise<BenchStubs> {
   const asked = new Map<string, number>()
+  const newShares = new Map<string, number>()
+  // A topic's own share draws its pages by the query without the topic, so every benchmark run (whose
+  // topics differ) replaces the same pages.
+  const noveltyOf = (query: string) => {
+    const own = [...newShares].find(([topic]) => query === topic || query.startsWith(`${topic} `))
+    return own ? { share: own[1], seed: query.slice(own[0].length) } : { share: NEW_SHARE, seed: query }
+  }
   const exa = await startStubExa({
     latencyMs: latency.searchMs,
     results(body) {
       const times = asked.get(body.query) ?? 0
       asked.set(body.query, times + 1)
-      return pagesFor(body.query, body.numResults ?? 10, times)
+      return pagesFor(body.query, body.numResults ?? 10, times, noveltyOf(body.query))
     },
   })
   const openai = await startStubOpenAi({ latencyMs: latency.modelMs, reply: benchReply })
@@ -58,12 +75,19 @@ export async function startBenchStubs(latency: { modelMs: number; searchMs: numb
       const mine = ofTopic(topic)
       const completions = openai.served.filter((call) => ofRun(call, topic))
       const searches = exa.served.filter((call) => mine(call.query))
+      const byKind: Record<string, number> = {}
+      for (const call of completions)
+        byKind[call.kind] = (byKind[call.kind] ?? 0) + call.promptTokens + call.completionTokens
       return {
         promptTokens: completions.reduce((total, call) => total + call.promptTokens, 0),
         completionTokens: completions.reduce((total, call) => total + call.completionTokens, 0),
+        byKind,
         searches: searches.length,
         results: searches.reduce((total, call) => total + call.results, 0),
       }
+    },
+    setNewShare(topic, share) {
+      newShares.set(topic, share)
     },
     async close() {
       await Promise.all([exa.close(), openai.close()])
@@ -91,13 +115,19 @@ function benchReply(request: Parameters<typeof defaultReply>[0]): StubReply {
   return { content: { queries: Array.from({ length: count }, (_, i) => `${topic} ${angle} ${i + 1}`) } }
 }
 
-function pagesFor(query: string, count: number, times: number): StubExaDocument[] {
+function pagesFor(
+  query: string,
+  count: number,
+  times: number,
+  novelty: { share: number; seed: string },
+): StubExaDocument[] {
   const slug = query.toLowerCase().replace(/[^a-z0-9]+/g, '-')
-  const stable = Math.ceil(count * STABLE_SHARE)
   const publishedDate = new Date(Date.now() - 86_400_000).toISOString()
   return Array.from({ length: count }, (_, i) => {
-    // Pages past the stable share are new each time the query is asked.
-    const page = i < stable ? `${i}` : `${times}-${i}`
+    // Each time the query is asked again, each of its pages is replaced by a new one with the given
+    // chance (drawn from the query, so the same every run of the benchmark).
+    const fresh = times > 0 && createRng(novelty.seed, i, times).chance(novelty.share)
+    const page = fresh ? `${times}-${i}` : `${i}`
     return {
       url: `https://site${i}.bench.example/${slug}/${page}`,
       title: `${query}: page ${page}`,
@@ -107,10 +137,42 @@ function pagesFor(query: string, count: number, times: number): StubExaDocument[
   })
 }
 
-const SENTENCE =
-  'The report describes measured results, the methods behind them, what changed since the last release, and what remains uncertain. '
+const SUBJECTS = [
+  'The operator',
+  'A regional utility',
+  'The ministry',
+  'An industry survey',
+  'The manufacturer',
+  'Analysts',
+]
+const VERBS = ['reported', 'estimated', 'measured', 'announced', 'expected', 'revised']
+const OBJECTS = ['capacity', 'output', 'prices', 'installations', 'orders', 'jobs', 'costs', 'exports']
+const PLACES = ['in Norway', 'in Texas', 'in Bavaria', 'in Ontario', 'in Gujarat', 'in Queensland', 'in Chile']
 
-/** About 6,000 characters: the longest text a deep run asks for; the stub trims it to maxCharacters. */
+const BOILERPLATE = [
+  'Subscribe to our newsletter for weekly updates delivered straight to your inbox.',
+  'We use cookies to improve your experience. By continuing you accept our cookie policy.',
+  'Related: ten photographs of coastal towns at dawn, and what they tell us about light.',
+  'Share this story on social media or send it to a friend by email.',
+  'Advertisement. Continue reading below the advertisement.',
+  'Our journalism is supported by readers like you. Become a member today.',
+  'Most read this week: a recipe for sourdough, a review of a thriller, the weekend weather.',
+  'Comments are closed for this article. Read our community guidelines.',
+]
+
+/**
+ * About 3,000 characters, as an article page reads: a body of 6 paragraphs on the query, each opening
+ * with it (so every claim quoted from the page names its run's topic) and then words drawn for this
+ * page, so no two pages carry the same text; then the site's boilerplate, which a run need not read.
+ */
 function pageText(query: string, page: string): string {
-  return `${query}, page ${page}. ${SENTENCE.repeat(45)}`
+  const rng = createRng(query, page)
+  const sentence = () =>
+    `${rng.pick(SUBJECTS)} ${rng.pick(VERBS)} ${rng.pick(OBJECTS)} of ${rng.int(2, 990)} ${rng.pick(['MW', 'units', 'percent', 'million dollars'])} ${rng.pick(PLACES)} for ${2020 + rng.int(0, 7)}`
+  const body = Array.from(
+    { length: 6 },
+    (_, part) =>
+      `${query}, page ${page}, part ${part + 1}: ${sentence()}. ${sentence()}, and ${sentence().toLowerCase()}.`,
+  )
+  return [...body, ...rng.shuffle(BOILERPLATE), ...rng.shuffle(BOILERPLATE)].join('\n\n')
 }

@@ -58,3 +58,18 @@ test('passages stay under their size, and no text is lost in splitting', () => {
     [...filler(30, 'split'), 'One very long paragraph. '.repeat(60).trim()].join(' '),
   )
 })
+
+test('a run that finds very many pages reads less of each, within its ceiling', () => {
+  const pages = Array.from({ length: 40 }, (_, i) => ({
+    url: `https://p${i}.test/`,
+    text: Array.from(
+      { length: 12 },
+      (_, j) => `Heat pump report ${i} part ${j} on installs and prices in Norway.`,
+    ).join('\n\n'),
+  }))
+  const open = readPassages(pages, 'heat pump prices Norway', 3000)
+  const bounded = readPassages(pages, 'heat pump prices Norway', 3000, 20_000)
+  expect(open.charactersRead).toBeGreaterThan(20_000)
+  expect(bounded.charactersRead).toBeLessThanOrEqual(20_000)
+  expect(bounded.pages).toHaveLength(40) // every page still read, each a little
+})

@@ -8,10 +8,14 @@ import { proseParagraphs } from '#server/providers/llm/extractive.ts'
 import { bm25, queryTerms as terms } from '#server/text/bm25.ts'
 
 /**
- * A passage is paragraphs packed up to this many characters (or half a page's cap, when that is
- * less, so a page gives at least two); a longer paragraph is split by sentence.
+ * A passage is a paragraph; one longer than this (or half a page's cap, when that is less, so a page
+ * gives at least two) is split by sentence.
  */
 const PASSAGE_CHARS = 600
+/** The share of its neighbours' relevance a paragraph earns. */
+const NEIGHBOUR_SHARE = 0.5
+/** However many pages a run finds, each gives at least this much. */
+const MIN_CAP = 400
 /** Between two passages of a page that are not next to each other. */
 export const PASSAGE_GAP = '\n\n[…]\n\n'
 /** Word shingles of this length compare two pages' texts. */
@@ -41,27 +45,45 @@ export type Reading = {
 /**
  * Chooses what the model reads of `pages`: at most `capPerPage` characters of each (a single passage
  * longer than that is cut at the cap), ranked against `brief` and the query that found the page.
+ * `ceiling` bounds the whole for a run that finds very many new pages: each page's cap then shrinks
+ * alike, so the prompt still fits a model's context.
  */
-export function readPassages(pages: PageForReading[], brief: string, capPerPage: number): Reading {
+export function readPassages(
+  pages: PageForReading[],
+  brief: string,
+  capPerPage: number,
+  ceiling = Number.POSITIVE_INFINITY,
+): Reading {
   const duplicates = sameTextPages(pages)
   const kept = pages.map((page, index) => ({ page, index })).filter(({ index }) => !duplicates.includes(index))
-  const size = Math.max(120, Math.min(PASSAGE_CHARS, Math.floor(capPerPage / 2)))
-  const split = kept.map(({ page }) => splitPassages(page.text, size))
-  const corpus = split.flat().map((passage) => wordTokens(passage))
-  const score = bm25(corpus)
   const briefTerms = terms(brief)
-  let offset = 0
-  const read = kept.map(({ page, index }, position) => {
-    const passages = split[position] ?? []
-    const query = [...new Set([...briefTerms, ...terms(page.query ?? '')])]
-    const scored = passages.map((text, at) => ({ text, at, score: score(offset + at, query) }))
-    offset += passages.length
-    return { index, ...choose(scored, capPerPage), charactersAvailable: page.text.length }
-  })
+  const readAt = (cap: number) => {
+    const size = Math.max(120, Math.min(PASSAGE_CHARS, Math.floor(cap / 2)))
+    const split = kept.map(({ page }) => splitPassages(page.text, size))
+    const score = bm25(split.flat().map((passage) => wordTokens(passage)))
+    let offset = 0
+    return kept.map(({ page, index }, position) => {
+      const passages = split[position] ?? []
+      const query = [...new Set([...briefTerms, ...terms(page.query ?? '')])]
+      const own = passages.map((_, at) => score(offset + at, query))
+      // A paragraph right after one on the brief often finishes what it says ("It will cost $3
+      // billion."): it earns a share of its neighbours' score.
+      const scored = passages.map((text, at) => ({
+        text,
+        at,
+        score: (own[at] ?? 0) + (NEIGHBOUR_SHARE * ((own[at - 1] ?? 0) + (own[at + 1] ?? 0))) / 2,
+      }))
+      offset += passages.length
+      return { index, ...choose(scored, cap), charactersAvailable: page.text.length }
+    })
+  }
+  let read = readAt(capPerPage)
+  const total = () => read.reduce((sum, page) => sum + page.text.length, 0)
+  if (total() > ceiling) read = readAt(Math.max(MIN_CAP, Math.floor(ceiling / Math.max(1, read.length))))
   return {
     pages: read,
     duplicates,
-    charactersRead: read.reduce((sum, page) => sum + page.text.length, 0),
+    charactersRead: total(),
     charactersAvailable: pages.reduce((sum, page) => sum + page.text.length, 0),
   }
 }
@@ -81,7 +103,10 @@ function choose(scored: Array<{ text: string; at: number; score: number }>, cap:
     if (room <= 0) break
     if (passage.text.length > room) {
       // The best passage alone is longer than the cap: its opening, so the page is not skipped.
-      if (chosen.length === 0) chosen.push({ ...passage, text: passage.text.slice(0, room) })
+      if (chosen.length === 0) {
+        chosen.push({ ...passage, text: passage.text.slice(0, room) })
+        used += room
+      }
       continue
     }
     chosen.push(passage)
@@ -96,23 +121,12 @@ function choose(scored: Array<{ text: string; at: number; score: number }>, cap:
   return { text }
 }
 
-/** Paragraphs packed into passages of up to `size` characters; a longer paragraph split by sentence. */
+/** A page's passages: its paragraphs, a paragraph longer than `size` split by sentence. */
 export function splitPassages(text: string, size = PASSAGE_CHARS): string[] {
   const paragraphs = proseParagraphs(text)
-  const pieces = (paragraphs.length > 0 ? paragraphs : [text.replace(/\s+/g, ' ').trim()]).flatMap((paragraph) =>
-    paragraph.length <= size ? [paragraph] : bySentence(paragraph, size),
-  )
-  const passages: string[] = []
-  let current = ''
-  for (const piece of pieces.filter(Boolean)) {
-    if (current && current.length + 2 + piece.length > size) {
-      passages.push(current)
-      current = ''
-    }
-    current = current ? `${current}\n\n${piece}` : piece
-  }
-  if (current) passages.push(current)
-  return passages
+  return (paragraphs.length > 0 ? paragraphs : [text.replace(/\s+/g, ' ').trim()])
+    .flatMap((paragraph) => (paragraph.length <= size ? [paragraph] : bySentence(paragraph, size)))
+    .filter(Boolean)
 }
 
 function bySentence(paragraph: string, size: number): string[] {

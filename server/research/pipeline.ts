@@ -84,10 +84,25 @@ type Checkpoint = {
 }
 
 // maxCharacters: what a search returns of a page; passageCharacters: what the model reads of it, its
-// passages that matter most to the brief (server/research/passages.ts).
+// passages that matter most to the brief (server/research/passages.ts); contextCeiling: the most a
+// run's pages give together (about 6,000 and 30,000 tokens), for a run that finds very many.
 export const DEPTH = {
-  quick: { queries: 3, followUpQueries: 0, resultsPerQuery: 5, maxCharacters: 3000, passageCharacters: 1200 },
-  deep: { queries: 6, followUpQueries: 3, resultsPerQuery: 8, maxCharacters: 6000, passageCharacters: 3000 },
+  quick: {
+    queries: 3,
+    followUpQueries: 0,
+    resultsPerQuery: 5,
+    maxCharacters: 3000,
+    passageCharacters: 1200,
+    contextCeiling: 24_000,
+  },
+  deep: {
+    queries: 6,
+    followUpQueries: 3,
+    resultsPerQuery: 8,
+    maxCharacters: 6000,
+    passageCharacters: 3000,
+    contextCeiling: 120_000,
+  },
 } as const
 
 export const SEARCH_CONCURRENCY = 3
@@ -284,7 +299,8 @@ const STEP_RUNNERS: { [S in Step]: (context: StepContext) => Promise<NonNullable
     // than it finds.
     const littleNew = roundOne.new < LITTLE_NEW_SHARE * (roundOne.new + roundOne.known)
     if (depth.followUpQueries > 0 && !littleNew) {
-      const input = planInput(brief, checkpoint, depth.followUpQueries)
+      // Round one was planned with memory's digest; the follow-up needs only what round one found.
+      const input = { ...planInput(brief, checkpoint, depth.followUpQueries), knownFacts: [], pastQueries: [] }
       input.followUp = { queries, titles: [...found.values()].map((result) => result.title).slice(0, 30) }
       let followUp: string[]
       try {
@@ -306,7 +322,8 @@ const STEP_RUNNERS: { [S in Step]: (context: StepContext) => Promise<NonNullable
     const memory = checkpoint.load_memory as NonNullable<Checkpoint['load_memory']>
     const found = checkpoint.search as NonNullable<Checkpoint['search']>
     const framework = brief.frameworkId ? findFramework(brief.frameworkId) : undefined
-    const reading = readPassages(found.sources, briefText(brief), DEPTH[brief.depth].passageCharacters)
+    const depth = DEPTH[brief.depth]
+    const reading = readPassages(found.sources, briefText(brief), depth.passageCharacters, depth.contextCeiling)
     const sources = reading.pages.map((page, position) => {
       const source = found.sources[page.index] as SearchResult
       return {
