@@ -205,6 +205,8 @@ test('a deep run plans twice (a follow-up round on the gaps) and searches the fo
   const plans = openai.requests.filter((request) => request.kind === 'plan').slice(plansBefore)
   expect(plans).toHaveLength(2)
   expect(plans[1]?.text).toContain('deep topic safety') // the follow-up sees what round one searched
+  // and what round one's pages say, not their titles alone
+  expect(plans[1]?.text).toMatch(/Pages:\n- Utility switches on sodium-ion storage: [^\n]*costs 20 percent below LFP/)
   const searched = exa.requests.slice(searchesBefore).map((request) => request.body.query)
   expect(searched).toEqual(expect.arrayContaining(['deep topic costs', 'deep topic safety', 'deep topic recycling']))
   expect(searched.filter((query) => query === 'deep topic costs')).toHaveLength(1) // not asked twice

@@ -54,8 +54,11 @@ export type PlanInput = {
   today?: string
   lastRunAt?: string
   maxQueries: number
-  /** Set for the follow-up round of a deep run: what round one searched and found. */
-  followUp?: { queries: string[]; titles: string[] }
+  /**
+   * Set for the follow-up round of a deep run: what round one searched, and what its pages say (each
+   * page's title and its passage that matters most to the brief).
+   */
+  followUp?: { queries: string[]; found: string[] }
 }
 
 export type Plan = { queries: string[] }

@@ -70,7 +70,7 @@ test('a follow-up round searches what round one did not, not the same queries ag
   const first = fallbackPlan(input)
   expect(first.queries).toEqual(['solid-state batteries', 'solid-state batteries cost'])
 
-  const followUp = fallbackPlan({ ...input, followUp: { queries: first.queries, titles: ['A page'] } })
+  const followUp = fallbackPlan({ ...input, followUp: { queries: first.queries, found: ['A page: what it says'] } })
   expect(followUp.queries).toEqual(['solid-state batteries safety', 'solid-state batteries recycling'])
   const asked = new Set(first.queries.map((query) => query.toLowerCase()))
   expect(followUp.queries.some((query) => asked.has(query.toLowerCase()))).toBe(false)
@@ -81,7 +81,7 @@ test('a follow-up counts a focus as searched when an earlier query held its word
     planInput({
       focus: ['supply chain', 'pricing'],
       maxQueries: 1,
-      followUp: { queries: ['Chain of supply for solid-state batteries'], titles: [] },
+      followUp: { queries: ['Chain of supply for solid-state batteries'], found: [] },
     }),
   )
   expect(followUp.queries).toEqual(['solid-state batteries pricing'])
@@ -89,6 +89,6 @@ test('a follow-up counts a focus as searched when an earlier query held its word
 
 test('a follow-up with every angle searched still returns a query', () => {
   const everything = fallbackPlan(planInput({ maxQueries: 20 }))
-  const followUp = fallbackPlan(planInput({ maxQueries: 3, followUp: { queries: everything.queries, titles: [] } }))
+  const followUp = fallbackPlan(planInput({ maxQueries: 3, followUp: { queries: everything.queries, found: [] } }))
   expect(followUp.queries).toEqual(['solid-state batteries'])
 })

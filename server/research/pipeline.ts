@@ -22,7 +22,7 @@ import { classifyRunClaims } from '#server/research/delta.ts'
 import { type MemoryDigest, memoryDigest } from '#server/research/digest.ts'
 import { fallbackPlan } from '#server/research/fallback-plan.ts'
 import { restatedOnly } from '#server/research/novelty.ts'
-import { readPassages } from '#server/research/passages.ts'
+import { PASSAGE_GAP, readPassages } from '#server/research/passages.ts'
 import { buildReport } from '#server/research/report.ts'
 import type { Report } from '#server/research/report-types.ts'
 import type { RunOutcome } from '#server/research/run-end.ts'
@@ -114,6 +114,9 @@ const PAST_QUERY_RUNS = 3
 const LITTLE_NEW_SHARE = 0.2
 /** Restated claims confirmed when a run's pages only repeat memory. */
 const MAX_RESTATED = 50
+/** The follow-up plan reads this many of round one's pages, this much of each. */
+const FOLLOW_UP_PAGES = 24
+const FOLLOW_UP_PASSAGE_CHARACTERS = 300
 /** A re-run searches from the last run's date less this many days. */
 const RE_RUN_OVERLAP_DAYS = 2
 
@@ -301,7 +304,7 @@ const STEP_RUNNERS: { [S in Step]: (context: StepContext) => Promise<NonNullable
     if (depth.followUpQueries > 0 && !littleNew) {
       // Round one was planned with memory's digest; the follow-up needs only what round one found.
       const input = { ...planInput(brief, checkpoint, depth.followUpQueries), knownFacts: [], pastQueries: [] }
-      input.followUp = { queries, titles: [...found.values()].map((result) => result.title).slice(0, 30) }
+      input.followUp = { queries, found: roundOneSays([...found.values()], brief) }
       let followUp: string[]
       try {
         const answer = await deps.model.plan(input, { signal })
@@ -473,6 +476,20 @@ const STEP_RUNNERS: { [S in Step]: (context: StepContext) => Promise<NonNullable
       return { saved: false }
     }
   },
+}
+
+/**
+ * What round one's pages say, for planning the follow-up: each page's title and the passage that
+ * matters most to the brief, a line each (not titles alone, which say little of what a page answers).
+ */
+function roundOneSays(pages: Array<SearchResult & { query: string }>, brief: Brief): string[] {
+  const shown = pages.slice(0, FOLLOW_UP_PAGES)
+  const reading = readPassages(shown, briefText(brief), FOLLOW_UP_PASSAGE_CHARACTERS)
+  return reading.pages.map((page) => {
+    const title = (shown[page.index] as SearchResult).title
+    const said = page.text.replaceAll(PASSAGE_GAP, ' … ').replace(/\s+/g, ' ').trim()
+    return `${title}: ${said}`
+  })
 }
 
 /** What passages are ranked against: the brief's topic, objective and focus. */

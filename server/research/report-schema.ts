@@ -71,4 +71,13 @@ export const ReportSchema = z.object({
       .describe('Characters of page text given to the model: the passages that matter to the brief.'),
     charactersAvailable: z.int().optional().describe('Characters of page text the searches returned.'),
   }),
+  budget: z
+    .object({
+      maxTokens: z.int().nullable(),
+      maxCostDollars: z.number().nullable(),
+      reached: z.boolean().describe('The budget stopped some of the work.'),
+      leftOut: z.array(z.string()).describe('What the budget left out, e.g. "the follow-up round".'),
+    })
+    .optional()
+    .describe("Present when the run had a budget (the brief's maxTokens / maxCostDollars, or RUN_MAX_TOKENS)."),
 })

@@ -57,6 +57,16 @@ export type Report = {
     charactersRead?: number
     charactersAvailable?: number
   }
+  /** Present when the run had a budget (the brief's or RUN_MAX_TOKENS): what it allowed, and left out. */
+  budget?: ReportBudget
+}
+
+export type ReportBudget = {
+  maxTokens: number | null
+  maxCostDollars: number | null
+  /** The budget stopped some of the work: `leftOut` says what, in words. */
+  reached: boolean
+  leftOut: string[]
 }
 
 /**

@@ -7,7 +7,7 @@ import type { Integrity } from '#server/claims/verify.ts'
 import { wordTokens } from '#server/memory/search.ts'
 import { topicKey } from '#server/memory/topic-key.ts'
 import type { FrameworkLens, ReportStyle, SourceForSynthesis, Synthesis } from '#server/providers/types.ts'
-import type { PreviousClaim, Report, ReportDelta, ReportSource } from '#server/research/report-types.ts'
+import type { PreviousClaim, Report, ReportBudget, ReportDelta, ReportSource } from '#server/research/report-types.ts'
 
 /** A verified claim of this run, classified against memory (see server/claims). */
 export type ReportClaim = {
@@ -39,6 +39,7 @@ export type BuildReportInput = {
   topic?: string
   generatedWith: Report['generatedWith']
   usage: Report['usage']
+  budget?: ReportBudget
 }
 
 /** What a framework section says when nothing in the run supports it. */
@@ -157,6 +158,7 @@ export function buildReport(input: BuildReportInput): Report {
     integrity: input.integrity,
     generatedWith: input.generatedWith,
     usage: input.usage,
+    ...(input.budget ? { budget: input.budget } : {}),
   }
 }
 
@@ -228,9 +230,20 @@ type SummaryParts = BuildReportInput & {
 }
 
 function renderSummary(parts: SummaryParts): string {
-  const body = leadWithChanges(renderStyle(parts), parts)
-  if (parts.gaps.length === 0) return body
-  return `${body}\n\n### Open questions\n${parts.gaps.map((gap) => `- ${gap}`).join('\n')}`
+  let body = leadWithChanges(renderStyle(parts), parts)
+  if (parts.gaps.length > 0) body += `\n\n### Open questions\n${parts.gaps.map((gap) => `- ${gap}`).join('\n')}`
+  if (parts.budget?.reached) body += `\n\n### Budget\n${budgetNote(parts.budget)}`
+  return body
+}
+
+/** "This run stopped spending at its budget of 20,000 tokens: it left out the follow-up round." */
+function budgetNote(budget: ReportBudget): string {
+  const limits = [
+    budget.maxTokens !== null && `${budget.maxTokens.toLocaleString('en-US')} tokens`,
+    budget.maxCostDollars !== null && `$${budget.maxCostDollars.toFixed(2)}`,
+  ].filter(Boolean)
+  const list = budget.leftOut.join(', ')
+  return `This run stopped spending at its budget of ${limits.join(' and ')}: it left out ${list}, and finished with what it had.`
 }
 
 function renderStyle(parts: SummaryParts): string {

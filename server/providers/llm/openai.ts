@@ -261,14 +261,15 @@ function planMessages(input: PlanInput): Message[] {
   }
   if (input.followUp) {
     lines.push(
-      'This is a follow-up round. Below are the queries the first round searched and the titles of the pages it found:',
+      'This is a follow-up round. Below are the queries the first round searched and what the pages it found say:',
       ...fence('first_round', [
         'Queries:',
         ...bullets(input.followUp.queries),
-        'Titles:',
-        ...bullets(input.followUp.titles),
+        'Pages:',
+        ...bullets(input.followUp.found),
       ]),
-      'Write queries that fill the gaps those results leave; do not repeat the first round.',
+      'Write queries that fill the gaps those pages leave (what they do not answer, what they contradict, what',
+      'they mention without explaining); do not repeat the first round.',
     )
   }
   lines.push(`Return at most ${input.maxQueries} queries.`)

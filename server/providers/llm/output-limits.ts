@@ -6,7 +6,7 @@ import type { Depth } from '#server/providers/types.ts'
 /** A plan is at most about ten queries of under 20 words each. */
 export const PLAN_MAX_OUTPUT_TOKENS = 800
 
-/** Findings with their quotes, sections or implications, and gaps, from up to 12 k (quick) or 40 k characters (deep) of sources. */
+/** Findings with their quotes, sections or implications, and gaps, from up to 24 k (quick) or 120 k characters (deep) of passages. */
 export const SYNTHESIS_MAX_OUTPUT_TOKENS: Record<Depth, number> = { quick: 3000, deep: 6000 }
 
 /** A verdict is about 20 tokens of JSON; twice that per claim, plus the envelope, up to a cap. */
