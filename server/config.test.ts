@@ -1,6 +1,6 @@
 import path from 'node:path'
 import { expect, test } from 'vitest'
-import { ConfigError, loadConfig } from '#server/config.ts'
+import { ConfigError, loadConfig, modelPrices } from '#server/config.ts'
 
 test('defaults give a local, embedded-database setup', () => {
   const config = loadConfig({}, '/srv/sextant')
@@ -81,5 +81,37 @@ test('OPENAI_MAX_OUTPUT_TOKENS is unset by default (built-in limits per call) an
   )
   expect(() => loadConfig({ OPENAI_MAX_OUTPUT_TOKENS: '10' })).toThrowError(
     /OPENAI_MAX_OUTPUT_TOKENS: must be at least/,
+  )
+})
+
+test('RUN_MAX_TOKENS is unset by default (no server-wide budget) and takes a whole number from 1000 to 10000000', () => {
+  expect(loadConfig({}).RUN_MAX_TOKENS).toBeUndefined()
+  expect(loadConfig({ RUN_MAX_TOKENS: '200000' }).RUN_MAX_TOKENS).toBe(200_000)
+  for (const bad of ['0', '999', '20000000', '1.5']) {
+    expect(() => loadConfig({ RUN_MAX_TOKENS: bad }), bad).toThrowError(
+      new RegExp(
+        `RUN_MAX_TOKENS: must be (from 1000 to 10000000|a whole number) \\(got "${bad.replace('.', '\\.')}"\\)`,
+      ),
+    )
+  }
+  expect(() => loadConfig({ RUN_MAX_TOKENS: 'lots' })).toThrowError(/RUN_MAX_TOKENS: must be a number of tokens/)
+})
+
+test('model prices are unset by default (tokens unpriced), come as a pair, and are never negative', () => {
+  expect(modelPrices(loadConfig({}))).toBeUndefined()
+  const priced = loadConfig({ OPENAI_INPUT_DOLLARS_PER_MILLION: '0.4', OPENAI_OUTPUT_DOLLARS_PER_MILLION: '1.6' })
+  expect(modelPrices(priced)).toEqual({ inputPerMillion: 0.4, outputPerMillion: 1.6 })
+  const free = loadConfig({ OPENAI_INPUT_DOLLARS_PER_MILLION: '0', OPENAI_OUTPUT_DOLLARS_PER_MILLION: '0' })
+  expect(modelPrices(free)).toEqual({ inputPerMillion: 0, outputPerMillion: 0 })
+  expect(() => loadConfig({ OPENAI_INPUT_DOLLARS_PER_MILLION: '0.4' })).toThrowError(
+    /OPENAI_OUTPUT_DOLLARS_PER_MILLION: must be set too/,
+  )
+  expect(() => loadConfig({ OPENAI_OUTPUT_DOLLARS_PER_MILLION: '1.6' })).toThrowError(
+    /OPENAI_INPUT_DOLLARS_PER_MILLION: must be set too/,
+  )
+  expect(() =>
+    loadConfig({ OPENAI_INPUT_DOLLARS_PER_MILLION: '-1', OPENAI_OUTPUT_DOLLARS_PER_MILLION: 'cheap' }),
+  ).toThrowError(
+    /OPENAI_INPUT_DOLLARS_PER_MILLION: must be 0 or more[\s\S]*OPENAI_OUTPUT_DOLLARS_PER_MILLION: must be a number/,
   )
 })

@@ -2,12 +2,18 @@
 import path from 'node:path'
 import { z } from 'zod'
 import { parseKeyRing } from '#server/memory/crypto.ts'
+import { TOKEN_BUDGET } from '#server/research/brief-budget.ts'
 
 const port = z.coerce
   .number({ error: 'must be a number' })
   .int('must be a whole number')
   .min(0, 'must be from 0 to 65535')
   .max(65535, 'must be from 0 to 65535')
+
+const dollarsPerMillion = z.coerce
+  .number({ error: 'must be a number of dollars per million tokens' })
+  .min(0, 'must be 0 or more dollars per million tokens')
+  .max(100_000, 'must be at most 100000 dollars per million tokens')
 
 const flag = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' })
@@ -55,10 +61,18 @@ export const ConfigSchema = z.object({
     .min(100, 'must be at least 100')
     .max(1_000_000, 'must be at most 1000000')
     .optional(),
+  OPENAI_INPUT_DOLLARS_PER_MILLION: dollarsPerMillion.optional(),
+  OPENAI_OUTPUT_DOLLARS_PER_MILLION: dollarsPerMillion.optional(),
   MEMORY_MAX_FACTS: z.coerce.number({ error: 'must be a number' }).int().min(10).max(100_000).default(2000),
   PROVIDER_TIMEOUT_SECONDS: z.coerce.number({ error: 'must be a number' }).positive().max(600).default(30),
   RUN_DEADLINE_QUICK_SECONDS: z.coerce.number({ error: 'must be a number' }).positive().max(3600).default(120),
   RUN_DEADLINE_DEEP_SECONDS: z.coerce.number({ error: 'must be a number' }).positive().max(3600).default(240),
+  RUN_MAX_TOKENS: z.coerce
+    .number({ error: 'must be a number of tokens' })
+    .int('must be a whole number')
+    .min(TOKEN_BUDGET.min, 'must be from 1000 to 10000000')
+    .max(TOKEN_BUDGET.max, 'must be from 1000 to 10000000')
+    .optional(),
   RECURRING_INTERVAL: z
     .string()
     .regex(/^\d+(s|m|h|d)?$/, 'must be a duration like 7d, 12h, 30m, 45s (or seconds)')
@@ -158,6 +172,20 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       },
     ])
   }
+  // Half a price would undercount every run measured against a cost budget.
+  const prices = [parsed.OPENAI_INPUT_DOLLARS_PER_MILLION, parsed.OPENAI_OUTPUT_DOLLARS_PER_MILLION]
+  if (prices.filter((price) => price !== undefined).length === 1) {
+    const missing =
+      parsed.OPENAI_INPUT_DOLLARS_PER_MILLION === undefined
+        ? 'OPENAI_INPUT_DOLLARS_PER_MILLION'
+        : 'OPENAI_OUTPUT_DOLLARS_PER_MILLION'
+    throw new ConfigError([
+      {
+        variable: missing,
+        message: 'must be set too: model tokens are priced with both the input and the output price (0 is a price)',
+      },
+    ])
+  }
   return {
     ...parsed,
     DATA_DIR: path.resolve(cwd, parsed.DATA_DIR),
@@ -169,4 +197,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     MAX_CONNECTIONS_PER_ADDRESS:
       parsed.MAX_CONNECTIONS_PER_ADDRESS ?? (parsed.TRUST_PROXY > 0 ? 0 : DEFAULT_MAX_CONNECTIONS_PER_ADDRESS),
   }
+}
+
+/** What the model charges, when both prices are configured; otherwise model tokens are not priced. */
+export function modelPrices(
+  config: Pick<Config, 'OPENAI_INPUT_DOLLARS_PER_MILLION' | 'OPENAI_OUTPUT_DOLLARS_PER_MILLION'>,
+): { inputPerMillion: number; outputPerMillion: number } | undefined {
+  const { OPENAI_INPUT_DOLLARS_PER_MILLION: input, OPENAI_OUTPUT_DOLLARS_PER_MILLION: output } = config
+  return input === undefined || output === undefined ? undefined : { inputPerMillion: input, outputPerMillion: output }
 }

@@ -11,7 +11,7 @@ import { createApiKeyVerifier } from '#server/auth/api-keys.ts'
 import { createLoginThrottle } from '#server/auth/login-throttle.ts'
 import { type Provisioned, provisionAccounts } from '#server/auth/provision.ts'
 import { closeStreamsWhenEnded } from '#server/auth/stream-principals.ts'
-import type { Config } from '#server/config.ts'
+import { type Config, modelPrices } from '#server/config.ts'
 import { createEventHub } from '#server/events/hub.ts'
 import { createOpenStreams } from '#server/events/open-streams.ts'
 import { createHttpApp } from '#server/http/app.ts'
@@ -127,7 +127,14 @@ export async function startSextant(options: {
         ((jobs) =>
           createJobDefinitions({
             memory,
-            engine: { memory, ...providers, log, providerTimeoutMs: config.PROVIDER_TIMEOUT_SECONDS * 1000 },
+            engine: {
+              memory,
+              ...providers,
+              log,
+              providerTimeoutMs: config.PROVIDER_TIMEOUT_SECONDS * 1000,
+              maxTokens: config.RUN_MAX_TOKENS,
+              prices: modelPrices(config),
+            },
             deadlines,
             concurrency: config.WORKER_CONCURRENCY,
             recurringIntervalSeconds: config.RECURRING_INTERVAL,

@@ -88,3 +88,36 @@ test('a GitHub comment asks when a line, outside quotes, says @sextant research'
   expect(githubMentionText('ping @sextant about this')).toBeUndefined()
   expect(githubMentionText('@sextant research')).toBe('')
 })
+
+test('max-tokens and max-cost set the budgets, written as people write numbers', () => {
+  expect(briefFromMention('tidal power max-tokens:50000 max-cost:0.50', 'slack')).toMatchObject({
+    ok: true,
+    brief: { topic: 'tidal power', maxTokens: 50_000, maxCostDollars: 0.5 },
+  })
+  expect(briefFromMention('Max-Tokens:1,000,000 tidal power MAX-COST:$2', 'github')).toMatchObject({
+    ok: true,
+    brief: { topic: 'tidal power', maxTokens: 1_000_000, maxCostDollars: 2 },
+  })
+  expect(briefFromMention('tidal power', 'slack')).toMatchObject({
+    ok: true,
+    brief: expect.not.objectContaining({ maxTokens: expect.anything() }),
+  })
+})
+
+test('a budget out of range, fractional or not a number is refused with the range and the usage', () => {
+  const cases: Array<[string, RegExp]> = [
+    ['max-tokens:0', /^max-tokens: must be a whole number of tokens from 1,000 to 10,000,000 \(got "0"\)/],
+    ['max-tokens:1e12', /^max-tokens: must be a whole number of tokens from 1,000 to 10,000,000 \(got "1e12"\)/],
+    ['max-tokens:1500.5', /^max-tokens: must be a whole number of tokens from 1,000 to 10,000,000/],
+    ['max-tokens:lots', /^max-tokens: must be a whole number of tokens from 1,000 to 10,000,000 \(got "lots"\)/],
+    ['max-cost:-1', /^max-cost: must be an amount in dollars from 0.01 to 1,000, in whole cents \(got "-1"\)/],
+    ['max-cost:0', /^max-cost: must be an amount in dollars from 0.01 to 1,000/],
+    ['max-cost:0.125', /^max-cost: must be an amount in dollars from 0.01 to 1,000, in whole cents/],
+    ['max-cost:5000', /^max-cost: must be an amount in dollars from 0.01 to 1,000/],
+  ]
+  for (const [option, message] of cases) {
+    const parsed = briefFromMention(`tidal power ${option}`, 'slack')
+    expect(parsed, option).toEqual({ ok: false, message: expect.stringMatching(message) })
+    expect(parsed.ok || parsed.message, option).toContain('[max-tokens:<1000-10000000>] [max-cost:<0.01-1000>]')
+  }
+})

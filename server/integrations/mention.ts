@@ -2,9 +2,10 @@
 // differ only in how the mention is written; the brief is checked by the one BriefSchema, and what it
 // refuses comes back as a reply the person can act on.
 import { type Brief, type BriefInput, BriefSchema } from '#server/research/brief.ts'
+import { readBudgetNumber } from '#server/research/brief-budget.ts'
 
 export const MENTION_USAGE =
-  '<topic> [depth:quick|deep] [style:executive|bullet|memo|framework] [framework:<id>] [timeframe:7d|30d|90d|all] [recurring]'
+  '<topic> [depth:quick|deep] [style:executive|bullet|memo|framework] [framework:<id>] [timeframe:7d|30d|90d|all] [recurring] [max-tokens:<1000-10000000>] [max-cost:<0.01-1000>]'
 
 const OPTIONS = {
   depth: 'depth',
@@ -12,11 +13,13 @@ const OPTIONS = {
   framework: 'frameworkId',
   timeframe: 'timeframe',
   recurring: 'recurring',
+  'max-tokens': 'maxTokens',
+  'max-cost': 'maxCostDollars',
 } as const
 type OptionName = keyof typeof OPTIONS
 const OPTION_OF_FIELD = Object.fromEntries(Object.entries(OPTIONS).map(([option, field]) => [field, option]))
 
-const OPTION_TOKEN = /^(depth|style|framework|timeframe|recurring):(\S+)$/i
+const OPTION_TOKEN = /^(depth|style|framework|timeframe|recurring|max-tokens|max-cost):(\S+)$/i
 const YES = new Set(['true', 'yes', 'on', '1'])
 const NO = new Set(['false', 'no', 'off', '0'])
 
@@ -43,6 +46,9 @@ export function briefFromMention(text: string, source: 'slack' | 'github'): Ment
   if (options.style) input.reportStyle = options.style.toLowerCase() as BriefInput['reportStyle']
   if (options.framework) input.frameworkId = options.framework.toLowerCase()
   if (options.timeframe) input.timeframe = options.timeframe.toLowerCase() as BriefInput['timeframe']
+  // Text that reads as no number goes to the schema as it is, which refuses it with the range.
+  if (options['max-tokens']) input.maxTokens = readBudgetNumber(options['max-tokens']) as number
+  if (options['max-cost']) input.maxCostDollars = readBudgetNumber(options['max-cost']) as number
   if (options.recurring !== undefined) {
     const value = options.recurring.toLowerCase()
     if (!YES.has(value) && !NO.has(value)) {

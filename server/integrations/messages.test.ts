@@ -200,6 +200,13 @@ test('the "researching" reply describes the brief and links to the run', () => {
   )
 })
 
+test('the "researching" reply says the budget the mention set', () => {
+  const budgeted = run({ brief: { ...run().brief, maxTokens: 50_000, maxCostDollars: 0.5 } })
+  expect(startedMessage('github', budgeted, context)[0]).toContain(
+    '(quick, the last 7 days, executive style, PESTLE, at most 50,000 tokens and $0.50)',
+  )
+})
+
 test('a report or topic with nested, reference and raw HTML links carries no link but the sources and the run', () => {
   const hostile = [
     'See [[label](https://a.test)](https://evil.test/phish) and [[[x](https://e1.test)](https://e2.test)](https://e3.test) [1].',

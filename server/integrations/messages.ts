@@ -9,6 +9,7 @@ import { findFramework } from '#server/frameworks/index.ts'
 import { escapeMrkdwn, markdownToMrkdwn, slackLink } from '#server/integrations/slack/mrkdwn.ts'
 import { splitText } from '#server/integrations/split-text.ts'
 import { timeframePhrase } from '#server/research/brief.ts'
+import { budgetPhrase } from '#server/research/brief-budget.ts'
 import { changeCounts, summaryWithoutChanges } from '#server/research/report-summary.ts'
 import type { Report, ReportChange, ReportSource } from '#server/research/report-types.ts'
 import type { RunView } from '#server/research/runs.ts'
@@ -78,7 +79,7 @@ export function runPageUrl(publicUrl: string, runId: string): string {
 function describeBrief(run: RunView): string {
   const { brief } = run
   const framework = brief.frameworkId ? findFramework(brief.frameworkId)?.name : undefined
-  return [brief.depth, timeframePhrase(brief.timeframe), `${brief.reportStyle} style`, framework]
+  return [brief.depth, timeframePhrase(brief.timeframe), `${brief.reportStyle} style`, framework, budgetPhrase(brief)]
     .filter(Boolean)
     .join(', ')
 }

@@ -1,5 +1,6 @@
 import { expect, test } from 'vitest'
 import { BriefSchema, displayBrief } from '#server/research/brief.ts'
+import { budgetPhrase, readBudgetNumber } from '#server/research/brief-budget.ts'
 
 test('bidi controls are stripped from the topic, objective and focus as a brief is parsed', () => {
   const brief = BriefSchema.parse({
@@ -20,4 +21,47 @@ test('a brief stored before that is shown without them', () => {
   const stored = { ...BriefSchema.parse({ topic: 'x' }), topic: 'Old \u202Etides', objective: 'a\u2066b' }
   expect(displayBrief(stored)).toMatchObject({ topic: 'Old tides', objective: 'ab' })
   expect(displayBrief(stored)).not.toHaveProperty('focus')
+})
+
+test('budgets are optional; a brief without them (as every stored one is) has none', () => {
+  const plain = BriefSchema.parse({ topic: 'x' })
+  expect(plain).not.toHaveProperty('maxTokens')
+  expect(plain).not.toHaveProperty('maxCostDollars')
+  expect(BriefSchema.parse({ topic: 'x', maxTokens: 1_000, maxCostDollars: 0.01 })).toMatchObject({
+    maxTokens: 1_000,
+    maxCostDollars: 0.01,
+  })
+  expect(BriefSchema.parse({ topic: 'x', maxTokens: 10_000_000, maxCostDollars: 999.99 })).toMatchObject({
+    maxTokens: 10_000_000,
+    maxCostDollars: 999.99,
+  })
+})
+
+test('a budget out of range, fractional, or not a number is refused with the range named', () => {
+  const refusal = (brief: Record<string, unknown>) =>
+    BriefSchema.safeParse({ topic: 'x', ...brief }).error?.issues.map((issue) => [issue.path.join('.'), issue.message])
+  const tokens = ['maxTokens', 'must be a whole number of tokens from 1,000 to 10,000,000']
+  for (const maxTokens of [0, -5, 999, 1e12, 1500.5, 'abc', '50000', null, true]) {
+    expect(refusal({ maxTokens }), String(maxTokens)).toEqual([tokens])
+  }
+  const cost = ['maxCostDollars', 'must be an amount in dollars from 0.01 to 1,000, in whole cents']
+  for (const maxCostDollars of [0, -1, 0.001, 0.125, 1000.01, 1e12, 'abc', '0.50']) {
+    expect(refusal({ maxCostDollars }), String(maxCostDollars)).toEqual([cost])
+  }
+})
+
+test('a budget as typed reads as its number; anything else stays text for the schema to refuse', () => {
+  expect(readBudgetNumber('50000')).toBe(50_000)
+  expect(readBudgetNumber(' 50,000 ')).toBe(50_000)
+  expect(readBudgetNumber('1 000 000')).toBe(1_000_000)
+  expect(readBudgetNumber('$0.50')).toBe(0.5)
+  expect(readBudgetNumber('.5')).toBe(0.5)
+  for (const text of ['abc', '-5', '1e12', '0x10', '5.', '']) expect(readBudgetNumber(text)).toBe(text)
+})
+
+test('the budget reads as a phrase wherever a brief is described', () => {
+  expect(budgetPhrase({})).toBeUndefined()
+  expect(budgetPhrase({ maxTokens: 50_000 })).toBe('at most 50,000 tokens')
+  expect(budgetPhrase({ maxCostDollars: 0.5 })).toBe('at most $0.50')
+  expect(budgetPhrase({ maxTokens: 1_000_000, maxCostDollars: 1000 })).toBe('at most 1,000,000 tokens and $1,000.00')
 })

@@ -5,6 +5,7 @@
 import { z } from 'zod'
 import { findFramework } from '#server/frameworks/index.ts'
 import { TopicSchema } from '#server/memory/topic-schema.ts'
+import { CostBudgetSchema, TokenBudgetSchema } from '#server/research/brief-budget.ts'
 import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '#server/storable-text.ts'
 import { stripBidiControls } from '#server/text/bidi.ts'
 
@@ -49,6 +50,16 @@ const briefFields = {
     })
     .optional()
     .describe('A research framework to structure the plan and the report, e.g. pestle.'),
+  maxTokens: TokenBudgetSchema.optional().describe(
+    'A token budget for the whole run: model tokens, prompt and completion, from 1,000 to 10,000,000. ' +
+      'A run that reaches it stops spending and reports with what it has, saying so. ' +
+      'Without it, the server default applies, if one is set.',
+  ),
+  maxCostDollars: CostBudgetSchema.optional().describe(
+    'A cost budget for the whole run in US dollars, from 0.01 to 1,000 in whole cents: search calls at what the ' +
+      'search provider reports, plus model tokens when the server has their prices. ' +
+      'A run that reaches it stops spending and reports with what it has, saying so.',
+  ),
   source: z.enum(BRIEF_SOURCES).default('api').describe('Where the brief came from.'),
 }
 

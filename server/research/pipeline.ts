@@ -44,6 +44,16 @@ export type EngineDeps = {
   model: LanguageModel
   log: Logger
   providerTimeoutMs: number
+  /**
+   * The server's default token budget for a run (RUN_MAX_TOKENS), for briefs that set no `maxTokens`:
+   * model tokens, prompt and completion, for the whole run. Unset, such a run has no token limit.
+   */
+  maxTokens?: number
+  /**
+   * What the model charges in dollars per million tokens (OPENAI_*_DOLLARS_PER_MILLION), so model
+   * tokens count against a brief's `maxCostDollars`; unset, only search dollars count.
+   */
+  prices?: { inputPerMillion: number; outputPerMillion: number }
   /** Ends the run (see run-end.ts); false when something else ended it first. */
   endRun: (runId: string, outcome: RunOutcome) => Promise<boolean>
 }
