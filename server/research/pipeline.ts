@@ -8,6 +8,7 @@ import { canonicalUrl } from '#server/memory/canonical-url.ts'
 import { loadTopicMemory, type MemoryContext, MemoryUnreadableError, saveTopicMemory } from '#server/memory/store.ts'
 import type { ContributedFact, MemoryContribution } from '#server/memory/types.ts'
 import { createExtractiveModel } from '#server/providers/llm/extractive.ts'
+import { PLAN_MAX_OUTPUT_TOKENS, SYNTHESIS_MAX_OUTPUT_TOKENS } from '#server/providers/llm/output-limits.ts'
 import {
   type LanguageModel,
   type PlanInput,
@@ -18,6 +19,7 @@ import {
   usageOf,
 } from '#server/providers/types.ts'
 import { type Brief, focusAreas, startPublishedDate, timeframePhrase } from '#server/research/brief.ts'
+import { type Budget, readableCharacters, searchAllowed, spentOf, tokensLeft } from '#server/research/budget.ts'
 import { classifyRunClaims } from '#server/research/delta.ts'
 import { type MemoryDigest, memoryDigest } from '#server/research/digest.ts'
 import { fallbackPlan } from '#server/research/fallback-plan.ts'
@@ -71,7 +73,7 @@ type Checkpoint = {
     /** Checkpoints written before the digest carry every fact instead. */
     knownFacts?: string[]
   }
-  plan?: { queries: string[]; fallback: boolean; usage: Usage }
+  plan?: { queries: string[]; fallback: boolean; usage: Usage; leftOut?: string[] }
   search?: {
     /** With the query that found each: passages are ranked against it. */
     sources: Array<SearchResult & { query?: string }>
@@ -81,6 +83,8 @@ type Checkpoint = {
     costDollars: number
     removedByLedger: number
     usage: Usage
+    /** What the budget left out of this step. */
+    leftOut?: string[]
   }
   synthesize?: {
     report: Report
@@ -127,6 +131,15 @@ const MAX_RESTATED = 50
 /** The follow-up plan reads this many of round one's pages, this much of each. */
 const FOLLOW_UP_PAGES = 24
 const FOLLOW_UP_PASSAGE_CHARACTERS = 300
+/** What a plan call needs of the budget: its answer and its prompt. */
+const PLAN_TOKENS = PLAN_MAX_OUTPUT_TOKENS + 1500
+const FOLLOW_UP_TOKENS = PLAN_TOKENS + 1000
+/** A synthesis prompt besides the pages: instructions, the brief, memory's digest. */
+const SYNTHESIS_FIXED_TOKENS = 2500
+/** Less than this of pages is not worth a model's report: the extractive one is written instead. */
+const MIN_AFFORDABLE_CHARACTERS = 1200
+/** What the claim judge needs of the budget to be asked at all. */
+const JUDGE_TOKENS = 1500
 /** A re-run searches from the last run's date less this many days. */
 const RE_RUN_OVERLAP_DAYS = 2
 
@@ -235,6 +248,11 @@ const STEP_RUNNERS: { [S in Step]: (context: StepContext) => Promise<NonNullable
 
   async plan({ deps, brief, checkpoint, signal, event }) {
     const input = planInput(brief, checkpoint, DEPTH[brief.depth].queries)
+    if (tokensLeft(budgetOf(brief, deps), spentOf([], 0)) < PLAN_TOKENS) {
+      await budgetWarning(event, 'plan', brief, deps, ["the model's plan"])
+      const usage = { inputTokens: 0, outputTokens: 0 }
+      return { queries: fallbackPlan(input).queries, fallback: true, usage, leftOut: ["the model's plan"] }
+    }
     try {
       const { plan, usage } = await deps.model.plan(input, { signal })
       // Without a language model the plan is the fallback plan, and the report says so.
@@ -261,9 +279,17 @@ const STEP_RUNNERS: { [S in Step]: (context: StepContext) => Promise<NonNullable
     let lastFailure: unknown
 
     const searched: string[] = []
+    const budget = budgetOf(brief, deps)
+    const planUsage = checkpoint.plan?.usage ?? { inputTokens: 0, outputTokens: 0 }
+    const leftOut: string[] = []
     async function runQueries(queries: string[]) {
-      searched.push(...queries)
       await mapWithConcurrency(queries, SEARCH_CONCURRENCY, async (query) => {
+        // A search the dollar budget cannot pay for is not made; the run goes on with what it found.
+        if (!searchAllowed(budget, spentOf([planUsage, usage], costDollars))) {
+          if (!leftOut.includes('some searches')) leftOut.push('some searches')
+          return
+        }
+        searched.push(query)
         searchCalls += 1
         try {
           const response = await deps.search.search(
@@ -299,6 +325,7 @@ const STEP_RUNNERS: { [S in Step]: (context: StepContext) => Promise<NonNullable
     }
 
     const queries = checkpoint.plan?.queries ?? []
+    let usage: Usage = { inputTokens: 0, outputTokens: 0 }
     await runQueries(queries)
     const roundOne = { new: found.size, known: removedByLedger }
     if (failures === searchCalls && searchCalls > 0) {
@@ -306,12 +333,13 @@ const STEP_RUNNERS: { [S in Step]: (context: StepContext) => Promise<NonNullable
         ? lastFailure
         : new RunFailure('search_unavailable', `Every search failed: ${(lastFailure as Error)?.message}`)
     }
-    let usage: Usage = { inputTokens: 0, outputTokens: 0 }
     // A deep run gets one follow-up round on what the first round left open, unless the first round
     // found mostly what memory has read: then the topic has not moved, and more searching costs more
     // than it finds.
     const littleNew = roundOne.new < LITTLE_NEW_SHARE * (roundOne.new + roundOne.known)
-    if (depth.followUpQueries > 0 && !littleNew) {
+    const affordable = tokensLeft(budget, spentOf([planUsage], costDollars)) >= FOLLOW_UP_TOKENS
+    if (depth.followUpQueries > 0 && !littleNew && !affordable) leftOut.push('the follow-up round')
+    if (depth.followUpQueries > 0 && !littleNew && affordable) {
       // Round one was planned with memory's digest; the follow-up needs only what round one found.
       const input = { ...planInput(brief, checkpoint, depth.followUpQueries), knownFacts: [], pastQueries: [] }
       input.followUp = { queries, found: roundOneSays([...found.values()], brief) }
@@ -328,7 +356,16 @@ const STEP_RUNNERS: { [S in Step]: (context: StepContext) => Promise<NonNullable
       const asked = new Set(queries.map((query) => query.toLowerCase()))
       await runQueries(followUp.filter((query) => !asked.has(query.toLowerCase())).slice(0, depth.followUpQueries))
     }
-    return { sources: [...found.values()], queries: searched, searchCalls, costDollars, removedByLedger, usage }
+    if (leftOut.length > 0) await budgetWarning(event, 'search', brief, deps, leftOut)
+    return {
+      sources: [...found.values()],
+      queries: searched,
+      searchCalls,
+      costDollars,
+      removedByLedger,
+      usage,
+      ...(leftOut.length > 0 ? { leftOut } : {}),
+    }
   },
 
   async synthesize({ deps, accountId, brief, checkpoint, signal, event }) {
@@ -336,7 +373,20 @@ const STEP_RUNNERS: { [S in Step]: (context: StepContext) => Promise<NonNullable
     const found = checkpoint.search as NonNullable<Checkpoint['search']>
     const framework = brief.frameworkId ? findFramework(brief.frameworkId) : undefined
     const depth = DEPTH[brief.depth]
-    const reading = readPassages(found.sources, briefText(brief), depth.passageCharacters, depth.contextCeiling)
+    const plan = checkpoint.plan as NonNullable<Checkpoint['plan']>
+    const budget = budgetOf(brief, deps)
+    const leftOut = [...(plan.leftOut ?? []), ...(found.leftOut ?? [])]
+    const leftOutBefore = leftOut.length
+    const leftBefore = tokensLeft(budget, spentOf([plan.usage, found.usage], found.costDollars))
+    // What the budget lets the model read, after its answer and its fixed prompt are set aside.
+    const affordable = readableCharacters(leftBefore, SYNTHESIS_MAX_OUTPUT_TOKENS[brief.depth], SYNTHESIS_FIXED_TOKENS)
+    const full = readPassages(found.sources, briefText(brief), depth.passageCharacters, depth.contextCeiling)
+    const modelCanWrite = found.sources.length === 0 || affordable >= MIN_AFFORDABLE_CHARACTERS
+    const reading =
+      modelCanWrite && affordable < full.charactersRead
+        ? readPassages(found.sources, briefText(brief), depth.passageCharacters, affordable)
+        : full
+    if (reading !== full) leftOut.push('part of the pages found')
     const sources = reading.pages.map((page, position) => {
       const source = found.sources[page.index] as SearchResult
       return {
@@ -379,6 +429,11 @@ const STEP_RUNNERS: { [S in Step]: (context: StepContext) => Promise<NonNullable
         synthesis: { headline: 'Nothing new was found', findings: restated.slice(0, MAX_RESTATED), gaps: [] },
         usage: { inputTokens: 0, outputTokens: 0 },
       }
+    } else if (!modelCanWrite) {
+      // Too little budget left for the model to write: the pages are written up without it.
+      writer = EXTRACTIVE
+      synthesis = await EXTRACTIVE.synthesize(input, { signal })
+      leftOut.push("the model's report")
     } else {
       try {
         synthesis = await deps.model.synthesize(input, { signal })
@@ -394,9 +449,16 @@ const STEP_RUNNERS: { [S in Step]: (context: StepContext) => Promise<NonNullable
         })
       }
     }
-    // A model that could not write the report is not asked to judge it either: the rules decide.
+    // A model that could not write the report is not asked to judge it either, nor one the budget
+    // cannot pay for again: the rules decide.
+    const judgeAffordable =
+      tokensLeft(budget, spentOf([plan.usage, found.usage, synthesis.usage], found.costDollars)) >= JUDGE_TOKENS
+    if (writer !== EXTRACTIVE && !judgeAffordable && !memory.baseline) leftOut.push('the claim judge')
+    if (leftOut.length > leftOutBefore) {
+      await budgetWarning(event, 'synthesize', brief, deps, leftOut.slice(leftOutBefore))
+    }
     const checked = await classifyRunClaims(
-      { model: writer === EXTRACTIVE ? EXTRACTIVE : deps.model },
+      { model: writer === EXTRACTIVE || !judgeAffordable ? EXTRACTIVE : deps.model },
       {
         topic: brief.topic,
         memory: stored,
@@ -419,7 +481,6 @@ const STEP_RUNNERS: { [S in Step]: (context: StepContext) => Promise<NonNullable
         dropped,
       })
     }
-    const plan = checkpoint.plan as NonNullable<Checkpoint['plan']>
     const usages = [plan.usage, found.usage, synthesis.usage, checked.usage]
     const report = buildReport({
       topic: brief.topic,
@@ -445,6 +506,16 @@ const STEP_RUNNERS: { [S in Step]: (context: StepContext) => Promise<NonNullable
         charactersRead: reading.charactersRead,
         charactersAvailable: reading.charactersAvailable,
       },
+      ...(budget.maxTokens !== undefined || budget.maxCostDollars !== undefined
+        ? {
+            budget: {
+              maxTokens: budget.maxTokens ?? null,
+              maxCostDollars: budget.maxCostDollars ?? null,
+              reached: leftOut.length > 0,
+              leftOut,
+            },
+          }
+        : {}),
     })
     return {
       report,
@@ -499,6 +570,35 @@ function roundOneSays(pages: Array<SearchResult & { query: string }>, brief: Bri
     const title = (shown[page.index] as SearchResult).title
     const said = page.text.replaceAll(PASSAGE_GAP, ' … ').replace(/\s+/g, ' ').trim()
     return `${title}: ${said}`
+  })
+}
+
+/** The run's budget: the brief's, else the server's token default; model prices when configured. */
+function budgetOf(brief: Brief, deps: EngineDeps): Budget {
+  return {
+    maxTokens: brief.maxTokens ?? deps.maxTokens,
+    maxCostDollars: brief.maxCostDollars,
+    prices: deps.prices,
+  }
+}
+
+/** A `warning` event saying what the budget left out of a step, and what the budget is. */
+async function budgetWarning(
+  event: StepContext['event'],
+  step: Step,
+  brief: Brief,
+  deps: EngineDeps,
+  leftOut: string[],
+): Promise<void> {
+  const budget = budgetOf(brief, deps)
+  const limits = [
+    budget.maxTokens !== undefined && `${budget.maxTokens} tokens`,
+    budget.maxCostDollars !== undefined && `$${budget.maxCostDollars}`,
+  ].filter(Boolean)
+  await event('warning', step, {
+    code: 'budget_reached',
+    message: `The run's budget (${limits.join(', ')}) left out ${leftOut.join(', ')}; it finishes with what it has.`,
+    leftOut,
   })
 }
 
