@@ -161,9 +161,9 @@ const BOILERPLATE = [
 ]
 
 /**
- * About 3,000 characters, as an article page reads: a body of 6 paragraphs on the query, each opening
- * with it (so every claim quoted from the page names its run's topic) and then words drawn for this
- * page, so no two pages carry the same text; then the site's boilerplate, which a run need not read.
+ * About 2,000 characters, as a search provider's text of an article reads: a body of 6 paragraphs on
+ * the query, each opening with it (so every claim quoted from the page names its run's topic) and then
+ * words drawn for this page, so no two pages carry the same text; then a few lines of the site's.
  */
 function pageText(query: string, page: string): string {
   const rng = createRng(query, page)
@@ -174,5 +174,5 @@ function pageText(query: string, page: string): string {
     (_, part) =>
       `${query}, page ${page}, part ${part + 1}: ${sentence()}. ${sentence()}, and ${sentence().toLowerCase()}.`,
   )
-  return [...body, ...rng.shuffle(BOILERPLATE), ...rng.shuffle(BOILERPLATE)].join('\n\n')
+  return [...body, ...rng.shuffle(BOILERPLATE).slice(0, 3)].join('\n\n')
 }

@@ -90,12 +90,12 @@ export function readPassages(
 
 /**
  * The best passages up to the cap (ties to the earlier one), then put back in page order. A passage
- * sharing no word with the brief or query is not worth its tokens; a page with none that does gives
- * its opening, where a page says what it is about.
+ * sharing no word with the brief still comes after those that do, when there is room: a page a
+ * search returned for the brief states facts in sentences that do not repeat its subject ("Its
+ * plant in Nevada will make 24 GWh a year."), and a short page is read whole.
  */
 function choose(scored: Array<{ text: string; at: number; score: number }>, cap: number): { text: string } {
-  const relevant = scored.filter((passage) => passage.score > 0)
-  const ranked = (relevant.length > 0 ? relevant : scored.slice(0, 1)).sort((a, b) => b.score - a.score || a.at - b.at)
+  const ranked = [...scored].sort((a, b) => b.score - a.score || a.at - b.at)
   const chosen: typeof scored = []
   let used = 0
   for (const passage of ranked) {
