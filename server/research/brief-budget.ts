@@ -38,13 +38,19 @@ export function readBudgetNumber(text: string): number | string {
   return /^\d+(\.\d+)?$|^\.\d+$/.test(plain) ? Number(plain) : text
 }
 
-/** "at most 50,000 tokens and $0.50", or undefined for a brief without a budget. */
-export function budgetPhrase(brief: { maxTokens?: number; maxCostDollars?: number }): string | undefined {
+/** "50,000 tokens and $0.50", or undefined for a brief without a budget. */
+export function budgetLimits(brief: { maxTokens?: number; maxCostDollars?: number }): string | undefined {
   const limits = [
     brief.maxTokens === undefined ? undefined : `${brief.maxTokens.toLocaleString('en-US')} tokens`,
     brief.maxCostDollars === undefined ? undefined : formatDollars(brief.maxCostDollars),
   ].filter(Boolean)
-  return limits.length > 0 ? `at most ${limits.join(' and ')}` : undefined
+  return limits.length > 0 ? limits.join(' and ') : undefined
+}
+
+/** "at most 50,000 tokens and $0.50", or undefined for a brief without a budget. */
+export function budgetPhrase(brief: { maxTokens?: number; maxCostDollars?: number }): string | undefined {
+  const limits = budgetLimits(brief)
+  return limits && `at most ${limits}`
 }
 
 function formatDollars(dollars: number): string {
