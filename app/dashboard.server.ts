@@ -1,11 +1,13 @@
 // Server helpers for the dashboard routes: the new-brief form's parsing and messages, and the run
 // list joined with what recurring series are doing.
-import type { BriefFormValues, RunLimitRefusal } from '#app/components/brief-form.tsx'
+import type { BriefFormValues, BudgetDefaults, RunLimitRefusal } from '#app/components/brief-form.tsx'
 import type { FrameworkOption } from '#app/components/framework-picker.tsx'
 import type { Db } from '#db/database.ts'
+import { type Config, modelPrices } from '#server/config.ts'
 import { listFrameworks } from '#server/frameworks/index.ts'
 import type { LimitDecision } from '#server/limits/limiter.ts'
 import type { KeyRing } from '#server/memory/crypto.ts'
+import { readBudgetNumber } from '#server/research/brief-budget.ts'
 import { listRuns, type RunListItem } from '#server/research/runs.ts'
 import { listSeries, type SeriesState } from '#server/research/series.ts'
 
@@ -24,9 +26,12 @@ export function readBriefForm(form: FormData): { values: BriefFormValues; input:
     reportStyle: text('reportStyle'),
     recurring: form.get('recurring') !== null,
     frameworkId: text('frameworkId'),
+    maxTokens: text('maxTokens'),
+    maxCostDollars: text('maxCostDollars'),
   }
   // An empty optional field means "not given", so the schema's default (or nothing) applies.
   const optional = (value: string) => (value.trim() === '' ? undefined : value)
+  const budget = (value: string) => (value.trim() === '' ? undefined : readBudgetNumber(value))
   return {
     values,
     input: {
@@ -38,6 +43,8 @@ export function readBriefForm(form: FormData): { values: BriefFormValues; input:
       reportStyle: optional(values.reportStyle),
       recurring: values.recurring,
       frameworkId: optional(values.frameworkId),
+      maxTokens: budget(values.maxTokens),
+      maxCostDollars: budget(values.maxCostDollars),
       source: 'dashboard',
     },
   }
@@ -70,6 +77,10 @@ function formMessage(field: string, issue: { code: string; message: string }): s
       return issue.code === 'custom' && issue.message.includes('reportStyle')
         ? 'The “Framework sections” report style needs a framework: choose one here, or pick another style.'
         : 'Choose a framework from the list.'
+    case 'maxTokens':
+      return 'Enter a whole number of tokens from 1,000 to 10,000,000, or leave it empty.'
+    case 'maxCostDollars':
+      return 'Enter dollars and cents from 0.01 to 1,000, such as 0.50, or leave it empty.'
     case 'depth':
     case 'timeframe':
     case 'reportStyle':
@@ -77,6 +88,11 @@ function formMessage(field: string, issue: { code: string; message: string }): s
     default:
       return 'Check this field and try again.'
   }
+}
+
+/** What a brief without a budget gets on this server, for the form's hints. */
+export function budgetDefaults(config: Config): BudgetDefaults {
+  return { maxTokens: config.RUN_MAX_TOKENS ?? null, modelPriced: modelPrices(config) !== undefined }
 }
 
 export function runLimitRefusal(decision: LimitDecision, message: string): RunLimitRefusal {

@@ -183,8 +183,9 @@ export async function loadTopicPage(services: { db: Db; memory: MemoryContext },
 }
 
 /**
- * The dashboard form's fields for researching the topic again: the latest run's brief, once
- * rather than recurring, so the new run covers the same ground and its findings land in this memory.
+ * The dashboard form's fields for researching the topic again: the latest run's brief, its budget
+ * too, once rather than recurring, so the new run covers the same ground and its findings land in
+ * this memory.
  */
 function againBrief(topic: string, brief: Brief | undefined): Record<string, string> {
   const fields: Record<string, string | undefined> = {
@@ -195,6 +196,8 @@ function againBrief(topic: string, brief: Brief | undefined): Record<string, str
     timeframe: brief?.timeframe,
     reportStyle: brief?.reportStyle,
     frameworkId: brief?.frameworkId,
+    maxTokens: brief?.maxTokens?.toString(),
+    maxCostDollars: brief?.maxCostDollars?.toString(),
   }
   return Object.fromEntries(Object.entries(fields).filter((entry): entry is [string, string] => Boolean(entry[1])))
 }

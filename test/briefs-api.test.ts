@@ -52,6 +52,8 @@ test('invalid briefs are 400 with each bad field named', async () => {
     [{ topic: 'ok', frameworkId: 'astrology' }, 'frameworkId'],
     [{ topic: 'ok', reportStyle: 'framework' }, 'frameworkId'],
     [{ topic: 'ok', source: 'carrier-pigeon' }, 'source'],
+    [{ topic: 'ok', maxTokens: 0 }, 'maxTokens'],
+    [{ topic: 'ok', maxCostDollars: 'abc' }, 'maxCostDollars'],
     [{ topic: 'ok', reportstyle: 'memo' }, '(root)'],
     [['topic'], '(root)'],
   ]
@@ -68,6 +70,24 @@ test('invalid briefs are 400 with each bad field named', async () => {
       JSON.stringify(brief),
     ).toContain(path)
   }
+})
+
+test('a brief may carry a token and a cost budget; the run keeps them and GET returns them', async () => {
+  const user = await createTestAccount(app.db)
+  const { response, body } = await postBrief(app.fetch, user.auth, {
+    topic: 'budgeted heat pumps',
+    depth: 'quick',
+    maxTokens: 250_000,
+    maxCostDollars: 1.25,
+  })
+  expect(response.status).toBe(202)
+  const view = await (await app.fetch(`/api/briefs/${body.runId}`, { headers: user.auth })).json()
+  expect(view.brief).toMatchObject({ topic: 'budgeted heat pumps', maxTokens: 250_000, maxCostDollars: 1.25 })
+  // Without them, a brief has none: the engine falls back to the server's default.
+  const plain = await postBrief(app.fetch, user.auth, { topic: 'unbudgeted heat pumps', depth: 'quick' })
+  const plainView = await (await app.fetch(`/api/briefs/${plain.body.runId}`, { headers: user.auth })).json()
+  expect(plainView.brief).not.toHaveProperty('maxTokens')
+  expect(plainView.brief).not.toHaveProperty('maxCostDollars')
 })
 
 test("another account's run, and an id that is no run, are 404", async () => {

@@ -69,6 +69,42 @@ test("another account's run cannot be cancelled from the page, and a bad intent 
   expect(malformed.status).toBe(404)
 })
 
+test('the new-brief form takes a token and a cost budget as people type them; the run and series pages show them', async () => {
+  const { user, cookie } = await signedIn()
+  const form = (await page('/dashboard', cookie)).html.replaceAll('<!-- -->', '')
+  expect(form).toMatch(/<label for="field-maxTokens"[^>]*>Token budget<\/label>/)
+  expect(form).toMatch(/<label for="field-maxCostDollars"[^>]*>Cost budget \(\$\)<\/label>/)
+  expect(form).toMatch(
+    /<input [^>]*aria-describedby="field-maxTokens-hint"[^>]*inputMode="numeric"[^>]*name="maxTokens"/,
+  )
+  // This server sets no default and no model prices, and the hints say so.
+  expect(form).toContain('Left empty, the run has no token limit.')
+  expect(form).toContain('this server has no model prices, so tokens are not counted')
+
+  const started = await postForm(
+    app.url,
+    '/dashboard',
+    { topic: 'budgeted grid storage', depth: 'quick', maxTokens: '50,000', maxCostDollars: '$0.50', recurring: 'on' },
+    cookie,
+  )
+  expect(started.status).toBe(302)
+  const runId = /\/dashboard\/runs\/([\w-]+)$/.exec(started.headers.get('location') ?? '')?.[1] as string
+  const run = await (await app.fetch(`/api/briefs/${runId}`, { headers: user.auth })).json()
+  expect(run.brief).toMatchObject({ source: 'dashboard', maxTokens: 50_000, maxCostDollars: 0.5 })
+  const runPage = (await page(`/dashboard/runs/${runId}`, cookie)).html.replaceAll('<!-- -->', '')
+  expect(runPage).toMatch(/>Budget<\/dt><dd[^>]*>50,000 tokens and \$0\.50<\/dd>/)
+  const seriesPage = (await page('/dashboard/series', cookie)).html.replaceAll('<!-- -->', '')
+  expect(seriesPage).toContain('· at most 50,000 tokens and $0.50 per run')
+
+  // Empty fields mean no budget, and the summary says nothing of one.
+  const plain = await postForm(app.url, '/dashboard', { topic: 'plain', maxTokens: ' ', maxCostDollars: '' }, cookie)
+  const plainId = /\/dashboard\/runs\/([\w-]+)$/.exec(plain.headers.get('location') ?? '')?.[1] as string
+  const plainRun = await (await app.fetch(`/api/briefs/${plainId}`, { headers: user.auth })).json()
+  expect(plainRun.brief).not.toHaveProperty('maxTokens')
+  expect(plainRun.brief).not.toHaveProperty('maxCostDollars')
+  expect((await page(`/dashboard/runs/${plainId}`, cookie)).html).not.toContain('>Budget<')
+})
+
 test('the recurring page lists a series and pauses, resumes and stops it', async () => {
   const { user, cookie } = await signedIn()
   const { body } = await postBrief(app.fetch, user.auth, {

@@ -144,6 +144,31 @@ for (const transport of ['http', 'sse'] as const) {
   })
 }
 
+test('research_brief lists the budgets with their ranges and starts a run that keeps them', async () => {
+  const user = await createTestAccount(app.db)
+  const client = await connect(user.key, 'http')
+  try {
+    const { tools } = await client.listTools()
+    const tool = tools.find((candidate) => candidate.name === 'research_brief')
+    expect(tool?.description).toContain('maxTokens and maxCostDollars cap what the run may spend')
+    expect(tool?.inputSchema.properties).toMatchObject({
+      maxTokens: { type: 'integer', minimum: 1_000, maximum: 10_000_000 },
+      maxCostDollars: { type: 'number', minimum: 0.01, maximum: 1_000 },
+    })
+    const started = await call(client, 'research_brief', {
+      topic: 'budgeted over mcp',
+      depth: 'quick',
+      maxTokens: 40_000,
+      maxCostDollars: 0.3,
+    })
+    expect(started.isError).toBe(false)
+    const view = await (await app.fetch(`/api/briefs/${started.structured.runId}`, { headers: user.auth })).json()
+    expect(view.brief).toMatchObject({ source: 'mcp', maxTokens: 40_000, maxCostDollars: 0.3 })
+  } finally {
+    await client.close()
+  }
+})
+
 test("another account's run is not visible, and a key is required", async () => {
   const alice = await createTestAccount(app.db)
   const bob = await createTestAccount(app.db)

@@ -161,6 +161,31 @@ test('the POST /api/briefs body is ClientBriefSchema: topic required, the same e
   }
 })
 
+test("the brief's budgets are documented with their ranges, in the body and in the run a GET returns", () => {
+  const body = deref(
+    at(document, 'paths', '/api/briefs', 'post', 'requestBody', 'content', 'application/json', 'schema'),
+  )
+  const stored = at(document, 'components', 'schemas', 'Brief')
+  for (const schema of [body, stored]) {
+    expect(at(schema, 'properties', 'maxTokens')).toMatchObject({
+      type: 'integer',
+      minimum: 1_000,
+      maximum: 10_000_000,
+      description: expect.stringContaining('stops spending'),
+    })
+    expect(at(schema, 'properties', 'maxCostDollars')).toMatchObject({
+      type: 'number',
+      minimum: 0.01,
+      maximum: 1_000,
+      description: expect.stringContaining('dollars'),
+    })
+    // Whole cents are checked by the server: multipleOf 0.01 would make JSON Schema validators refuse 0.29.
+    expect(at(schema, 'properties', 'maxCostDollars')).not.toHaveProperty('multipleOf')
+    expect(at(schema, 'required')).not.toContain('maxTokens')
+    expect(at(schema, 'required')).not.toContain('maxCostDollars')
+  }
+})
+
 test('every $ref in the document resolves', () => {
   const refs = refsIn(document)
   expect(refs.length).toBeGreaterThan(20)

@@ -43,6 +43,8 @@ test('a recurring run completes, sleeps one interval, and runs again by itself w
       depth: 'quick',
       timeframe: 'all',
       recurring: true,
+      maxTokens: 1_000_000,
+      maxCostDollars: 5,
     })
     const first = await waitForRun(app.fetch, user.auth, body.runId)
     expect(first.status).toBe('complete')
@@ -66,7 +68,14 @@ test('a recurring run completes, sleeps one interval, and runs again by itself w
     ])
     const second = await getRun(app, user.auth, runs[1]?.id as string)
     expect(second.status).toBe('complete')
-    expect(second.brief).toMatchObject({ topic: 'heat pumps in cold climates', depth: 'quick', source: 'schedule' })
+    // The budget too: every scheduled run spends no more than the first was allowed.
+    expect(second.brief).toMatchObject({
+      topic: 'heat pumps in cold climates',
+      depth: 'quick',
+      source: 'schedule',
+      maxTokens: 1_000_000,
+      maxCostDollars: 5,
+    })
     expect(second.report?.delta.baseline).toBe(false) // a delta against the first run
   } finally {
     await app.stop()

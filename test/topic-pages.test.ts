@@ -6,6 +6,7 @@ import { exportDisposition } from '#app/topics.server.ts'
 import { exportTopicMarkdown } from '#server/memory/export.ts'
 import { compareTopics } from '#server/memory/insights.ts'
 import { loadTopicMemoryById } from '#server/memory/store.ts'
+import type { BriefInput } from '#server/research/brief.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { startTestApp, type TestApp } from '#test/support/app.ts'
 import { logIn, postForm } from '#test/support/browser-session.ts'
@@ -27,8 +28,13 @@ afterAll(async () => {
 
 type User = Awaited<ReturnType<typeof createTestAccount>>
 
-async function research(user: User, topic: string) {
-  const { response, body } = await postBrief(app.fetch, user.auth, { topic, depth: 'quick', timeframe: 'all' })
+async function research(user: User, topic: string, extra: Partial<BriefInput> = {}) {
+  const { response, body } = await postBrief(app.fetch, user.auth, {
+    topic,
+    depth: 'quick',
+    timeframe: 'all',
+    ...extra,
+  })
   expect(response.status).toBe(202)
   const run = await waitForRun(app.fetch, user.auth, body.runId)
   expect(run.status).toBe('complete')
@@ -148,7 +154,7 @@ test("a run's page links to its topic's memory, found by the topic's hash", asyn
 
 test('“Research this again” posts the latest brief to the dashboard and the new run adds to the memory', async () => {
   const user = await createTestAccount(app.db)
-  await research(user, 'heat pumps in cold climates')
+  await research(user, 'heat pumps in cold climates', { maxTokens: 1_000_000, maxCostDollars: 5.5 })
   const topicId = await topicIdOf(user, 'heat pumps in cold climates')
   const cookie = await logIn(app.url, user.email, user.password)
   const body = await htmlOf(await page(`/dashboard/topics/${topicId}`, cookie))
@@ -161,11 +167,15 @@ test('“Research this again” posts the latest brief to the dashboard and the 
     depth: 'quick',
     timeframe: 'all',
     reportStyle: 'executive',
+    maxTokens: '1000000',
+    maxCostDollars: '5.5',
   })
   const again = await postForm(app.url, '/dashboard', fields as Record<string, string>, cookie)
   expect(again.status).toBe(302)
   const runId = /\/dashboard\/runs\/([\w-]+)$/.exec(again.headers.get('location') ?? '')?.[1] as string
-  expect((await waitForRun(app.fetch, user.auth, runId)).status).toBe('complete')
+  const rerun = await waitForRun(app.fetch, user.auth, runId)
+  expect(rerun.status).toBe('complete')
+  expect(rerun.brief).toMatchObject({ maxTokens: 1_000_000, maxCostDollars: 5.5 })
   expect((await memoryOf(user, topicId)).runCount).toBe(2)
   const after = await htmlOf(await page(`/dashboard/topics/${topicId}`, cookie))
   expect(after).toContain(`href="/dashboard/runs/${runId}"`)

@@ -17,6 +17,8 @@ export type BriefFormValues = {
   reportStyle: string
   recurring: boolean
   frameworkId: string
+  maxTokens: string
+  maxCostDollars: string
 }
 
 export type RunLimitRefusal = { message: string; resetsAt: string }
@@ -30,7 +32,12 @@ export const DEFAULT_BRIEF_VALUES: BriefFormValues = {
   reportStyle: 'executive',
   recurring: false,
   frameworkId: '',
+  maxTokens: '',
+  maxCostDollars: '',
 }
+
+/** What the server does when a brief sets no budget, for the budget fields' hints. */
+export type BudgetDefaults = { maxTokens: number | null; modelPriced: boolean }
 
 const DEPTHS = [
   { value: 'quick', label: 'Quick', detail: 'About 3 searches; aims to finish in about 45 seconds.' },
@@ -46,12 +53,14 @@ export function BriefForm({
   values = DEFAULT_BRIEF_VALUES,
   errors = {},
   limit,
+  budgetDefaults,
 }: {
   frameworks: readonly FrameworkOption[]
   categories: readonly string[]
   values?: BriefFormValues
   errors?: Record<string, string | undefined>
   limit?: RunLimitRefusal | null
+  budgetDefaults: BudgetDefaults
 }) {
   const navigation = useNavigation()
   const submitting = navigation.state === 'submitting' && navigation.formAction === '/dashboard'
@@ -132,6 +141,34 @@ export function BriefForm({
         defaultValue={values.frameworkId}
         error={errors.frameworkId}
       />
+      {/* Text, not type="number": a browser empties a number field it cannot read, and a budget typed
+          wrong must come back with its error rather than start a run without it. */}
+      <div className="grid gap-5 md:grid-cols-2">
+        <Field
+          name="maxTokens"
+          label="Token budget"
+          inputMode="numeric"
+          defaultValue={values.maxTokens}
+          error={errors.maxTokens}
+          hint={`Optional. Model tokens for the whole run, 1,000 to 10,000,000; a run that reaches it stops spending and reports what it has. ${
+            budgetDefaults.maxTokens === null
+              ? 'Left empty, the run has no token limit.'
+              : `Left empty, this server stops at ${budgetDefaults.maxTokens.toLocaleString('en-US')}.`
+          }`}
+        />
+        <Field
+          name="maxCostDollars"
+          label="Cost budget ($)"
+          inputMode="decimal"
+          defaultValue={values.maxCostDollars}
+          error={errors.maxCostDollars}
+          hint={`Optional. Dollars for the whole run, 0.01 to 1,000: ${
+            budgetDefaults.modelPriced
+              ? 'searches and model tokens at this server’s prices.'
+              : 'what searches cost (this server has no model prices, so tokens are not counted).'
+          }`}
+        />
+      </div>
       <div className="flex flex-col gap-1">
         <label className="flex cursor-pointer items-start gap-3">
           <input

@@ -43,7 +43,13 @@ function LabelledControl(
 
 /** A text input, or a textarea when `rows` is given. */
 export function Field(
-  props: FieldProps & { type?: string; autoComplete?: string; defaultValue?: string; rows?: number },
+  props: FieldProps & {
+    type?: string
+    autoComplete?: string
+    defaultValue?: string
+    rows?: number
+    inputMode?: React.HTMLAttributes<HTMLInputElement>['inputMode']
+  },
 ) {
   return (
     <LabelledControl
@@ -62,6 +68,7 @@ export function Field(
             {...attributes}
             name={props.name}
             type={props.type ?? 'text'}
+            inputMode={props.inputMode}
             autoComplete={props.autoComplete}
             defaultValue={props.defaultValue}
             className={controlClass}

@@ -13,6 +13,7 @@ import type { RunStatus } from '#db/schema.ts'
 import { isFinalEvent } from '#server/events/event-types.ts'
 import { readRunEvents } from '#server/events/run-events.ts'
 import { findFramework } from '#server/frameworks/index.ts'
+import { budgetLimits } from '#server/research/brief-budget.ts'
 import { endRun } from '#server/research/run-end.ts'
 import { getRun, viewRun } from '#server/research/runs.ts'
 import { recurringInfo } from '#server/research/series.ts'
@@ -94,6 +95,7 @@ function RunPage({ run, frameworkName, recurring, topicId, events: loadedEvents 
   const errorMessage =
     run.error?.message ?? (typeof streamedError?.message === 'string' ? streamedError.message : undefined)
   const brief = run.brief
+  const budget = budgetLimits(brief)
 
   return (
     <article className="flex flex-col gap-6">
@@ -141,6 +143,7 @@ function RunPage({ run, frameworkName, recurring, topicId, events: loadedEvents 
           <BriefItem term="Framework">{frameworkName ?? 'None'}</BriefItem>
           {brief.objective ? <BriefItem term="Objective">{brief.objective}</BriefItem> : null}
           {brief.focus ? <BriefItem term="Focus">{brief.focus}</BriefItem> : null}
+          {budget ? <BriefItem term="Budget">{budget}</BriefItem> : null}
           {recurring?.state === 'sleeping' && recurring.nextRunAt ? (
             <BriefItem term="Next run">
               <LocalTime iso={recurring.nextRunAt} />

@@ -7,6 +7,7 @@ import { StatusBadge } from '#app/components/status-badge.tsx'
 import { servicesContext } from '#app/context.ts'
 import { readFormData } from '#app/form-data.server.ts'
 import { requireAccount } from '#app/session.server.ts'
+import { budgetPhrase } from '#server/research/brief-budget.ts'
 import { listSeries, type SeriesView, setSeriesStatus } from '#server/research/series.ts'
 import type { Route } from './+types/dashboard-series'
 
@@ -103,6 +104,7 @@ export default function Series({ loaderData, actionData }: Route.ComponentProps)
 
 function SeriesCard({ series }: { series: SeriesView }) {
   const headingId = `series-${series.seriesId}-topic`
+  const budget = budgetPhrase(series.brief)
   return (
     <li
       id={`series-${series.seriesId}`}
@@ -117,6 +119,7 @@ function SeriesCard({ series }: { series: SeriesView }) {
           <div className="mt-2 flex flex-wrap items-center gap-2 text-sm text-slate-600">
             <StatusBadge status={series.state === 'cancelled' ? 'cancelled' : series.state} />
             <span>{series.brief.depth === 'quick' ? 'Quick' : 'Deep'}, every 7 days</span>
+            {budget ? <span>· {budget} per run</span> : null}
             {series.state === 'sleeping' && series.nextRunAt ? (
               <span>
                 · next run <LocalTime iso={series.nextRunAt} />

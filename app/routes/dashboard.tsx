@@ -6,6 +6,7 @@ import { useLiveList } from '#app/components/use-live-list.ts'
 import { requestInfoContext, servicesContext } from '#app/context.ts'
 import {
   briefFormErrors,
+  budgetDefaults,
   dashboardRuns,
   frameworkOptions,
   readBriefForm,
@@ -24,8 +25,12 @@ export function meta(_: Route.MetaArgs) {
 
 export async function loader(args: Route.LoaderArgs) {
   const account = await requireAccount(args)
-  const { db, memory } = args.context.get(servicesContext)
-  return { runs: await dashboardRuns(db, memory.ring, account.id), ...frameworkOptions() }
+  const { db, memory, config } = args.context.get(servicesContext)
+  return {
+    runs: await dashboardRuns(db, memory.ring, account.id),
+    ...frameworkOptions(),
+    budgetDefaults: budgetDefaults(config),
+  }
 }
 
 export async function action(args: Route.ActionArgs) {
@@ -81,6 +86,7 @@ export default function Dashboard({ loaderData, actionData }: Route.ComponentPro
             values={actionData?.values}
             errors={actionData?.errors}
             limit={actionData?.limit}
+            budgetDefaults={loaderData.budgetDefaults}
           />
         </section>
         <section aria-labelledby="runs-heading">

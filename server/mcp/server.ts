@@ -109,7 +109,9 @@ export function createMcpServer(services: AppServices, caller: McpCaller): McpSe
         'Starts a durable web research run on a topic and returns its runId at once; the run keeps going on the server. ' +
         'Poll get_run_status until status is complete, then read get_run_report. With wait: true and a progress token, ' +
         'progress is streamed and the call returns when the run ends or after about 50 s, whichever is first. ' +
-        'Later runs on the same topic skip pages already read and report what changed.',
+        'Later runs on the same topic skip pages already read and report what changed. ' +
+        'maxTokens and maxCostDollars cap what the run may spend; a run that reaches its budget stops spending ' +
+        'and reports with what it has, saying so.',
       inputSchema: {
         ...ClientBriefSchema.shape,
         source: ClientBriefSchema.shape.source.default('mcp'),

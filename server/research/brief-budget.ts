@@ -19,12 +19,19 @@ export const TokenBudgetSchema = z
   .min(TOKEN_BUDGET.min, tokenCheck)
   .max(TOKEN_BUDGET.max, tokenCheck)
 
-// Whole cents: a budget finer than a cent is a typo more often than a wish, and says so.
+// Whole cents: a budget finer than a cent is a typo more often than a wish, and says so. Checked
+// by hand, not with multipleOf(0.01): in JSON Schema that makes validators refuse 0.29, whose
+// binary value is no exact multiple of 0.01, so clients checking against the OpenAPI would too.
 export const CostBudgetSchema = z
   .number({ error: COST_BUDGET_MESSAGE })
   .min(COST_BUDGET.min, costCheck)
   .max(COST_BUDGET.max, costCheck)
-  .multipleOf(0.01, costCheck)
+  .refine(inWholeCents, costCheck)
+
+function inWholeCents(dollars: number): boolean {
+  const cents = dollars * 100
+  return Math.abs(cents - Math.round(cents)) < 1e-6
+}
 
 /**
  * A budget as a person types it in a form or a mention ("50,000", "$0.50"): the number it reads as,
@@ -38,13 +45,19 @@ export function readBudgetNumber(text: string): number | string {
   return /^\d+(\.\d+)?$|^\.\d+$/.test(plain) ? Number(plain) : text
 }
 
-/** "at most 50,000 tokens and $0.50", or undefined for a brief without a budget. */
-export function budgetPhrase(brief: { maxTokens?: number; maxCostDollars?: number }): string | undefined {
+/** "50,000 tokens and $0.50", or undefined for a brief without a budget. */
+export function budgetLimits(brief: { maxTokens?: number; maxCostDollars?: number }): string | undefined {
   const limits = [
     brief.maxTokens === undefined ? undefined : `${brief.maxTokens.toLocaleString('en-US')} tokens`,
     brief.maxCostDollars === undefined ? undefined : formatDollars(brief.maxCostDollars),
   ].filter(Boolean)
-  return limits.length > 0 ? `at most ${limits.join(' and ')}` : undefined
+  return limits.length > 0 ? limits.join(' and ') : undefined
+}
+
+/** "at most 50,000 tokens and $0.50", or undefined for a brief without a budget. */
+export function budgetPhrase(brief: { maxTokens?: number; maxCostDollars?: number }): string | undefined {
+  const limits = budgetLimits(brief)
+  return limits && `at most ${limits}`
 }
 
 function formatDollars(dollars: number): string {

@@ -31,10 +31,16 @@ test('budgets are optional; a brief without them (as every stored one is) has no
     maxTokens: 1_000,
     maxCostDollars: 0.01,
   })
-  expect(BriefSchema.parse({ topic: 'x', maxTokens: 10_000_000, maxCostDollars: 999.99 })).toMatchObject({
-    maxTokens: 10_000_000,
-    maxCostDollars: 999.99,
-  })
+  // Cents whose binary value is no exact multiple of 0.01 are whole cents all the same.
+  for (const maxCostDollars of [0.07, 0.29, 1.1, 12.34, 999.99, 1000]) {
+    expect(
+      BriefSchema.parse({ topic: 'x', maxTokens: 10_000_000, maxCostDollars }),
+      String(maxCostDollars),
+    ).toMatchObject({
+      maxTokens: 10_000_000,
+      maxCostDollars,
+    })
+  }
 })
 
 test('a budget out of range, fractional, or not a number is refused with the range named', () => {

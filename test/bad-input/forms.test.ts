@@ -82,6 +82,8 @@ const forms: Record<string, () => Form> = {
       reportStyle: field('executive', 'framework', 'poem'),
       recurring: field('on'),
       frameworkId: field('pestle', 'swot', 'nonsense'),
+      maxTokens: field('50,000', '1e12', '0', '12.5', ''),
+      maxCostDollars: field('$0.50', '0.125', '-1', '1e3', ''),
       source: field('slack', 'dashboard'),
     },
     session: true,

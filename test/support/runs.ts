@@ -10,6 +10,7 @@ export type RunBody = {
   status: string
   currentStep: string | null
   finishedAt: string | null
+  brief?: Record<string, unknown>
   report?: Report
   error?: { code: string; message: string }
 }
