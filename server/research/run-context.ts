@@ -1,0 +1,179 @@
+import { findFramework } from '#server/frameworks/index.ts'
+import type { Logger } from '#server/logger.ts'
+import type { MemoryContext } from '#server/memory/store.ts'
+import type { ContributedFact, MemoryContribution } from '#server/memory/types.ts'
+import { createExtractiveModel } from '#server/providers/llm/extractive.ts'
+import { PLAN_MAX_OUTPUT_TOKENS } from '#server/providers/llm/output-limits.ts'
+import type { LanguageModel, PlanInput, SearchProvider, SearchResult, Usage } from '#server/providers/types.ts'
+import { type Brief, focusAreas, timeframePhrase } from '#server/research/brief.ts'
+import type { Budget } from '#server/research/budget.ts'
+import type { MemoryDigest } from '#server/research/digest.ts'
+import type { Report } from '#server/research/report-types.ts'
+import type { RunOutcome } from '#server/research/run-end.ts'
+import type { RunError } from '#server/research/runs.ts'
+
+export const STEPS = ['load_memory', 'plan', 'search', 'synthesize', 'save_memory'] as const
+export type Step = (typeof STEPS)[number]
+
+export type EngineDeps = {
+  memory: MemoryContext
+  search: SearchProvider
+  model: LanguageModel
+  log: Logger
+  providerTimeoutMs: number
+  /**
+   * The server's default token budget for a run (RUN_MAX_TOKENS), for briefs that set no `maxTokens`:
+   * model tokens, prompt and completion, for the whole run. Unset, such a run has no token limit.
+   */
+  maxTokens?: number
+  /**
+   * What the model charges in dollars per million tokens (OPENAI_*_DOLLARS_PER_MILLION), so model
+   * tokens count against a brief's `maxCostDollars`; unset, only search dollars count.
+   */
+  prices?: { inputPerMillion: number; outputPerMillion: number }
+  /** Ends the run (see run-end.ts); false when something else ended it first. */
+  endRun: (runId: string, outcome: RunOutcome) => Promise<boolean>
+}
+
+export type Checkpoint = {
+  load_memory?: {
+    baseline: boolean
+    since: string | null
+    ledger: string[]
+    /** For the plan: what memory holds that matters to the brief, bounded (server/research/digest.ts). */
+    digest?: MemoryDigest
+    /** The last run's open questions, and the queries of recent runs: the thread a re-run carries on. */
+    openQuestions?: string[]
+    pastQueries?: string[]
+    /** Checkpoints written before the digest carry every fact instead. */
+    knownFacts?: string[]
+  }
+  plan?: { queries: string[]; fallback: boolean; usage: Usage; leftOut?: string[] }
+  search?: {
+    /** With the query that found each: passages are ranked against it. */
+    sources: Array<SearchResult & { query?: string }>
+    /** Every query searched, round one's and the follow-up's. */
+    queries?: string[]
+    searchCalls: number
+    costDollars: number
+    removedByLedger: number
+    usage: Usage
+    /** What the budget left out of this step. */
+    leftOut?: string[]
+  }
+  synthesize?: {
+    report: Report
+    headline: string
+    facts: ContributedFact[]
+    vectors?: MemoryContribution['vectors']
+    /** What the sources left open: the next run starts from these. */
+    openQuestions?: string[]
+  }
+  save_memory?: { saved: boolean }
+}
+
+// maxCharacters: what a search returns of a page; passageCharacters: what the model reads of it, its
+// passages that matter most to the brief (server/research/passages.ts); contextCeiling: the most a
+// run's pages give together (about 6,000 and 30,000 tokens), for a run that finds very many.
+export const DEPTH = {
+  quick: {
+    queries: 3,
+    followUpQueries: 0,
+    resultsPerQuery: 5,
+    maxCharacters: 3000,
+    passageCharacters: 1200,
+    contextCeiling: 24_000,
+  },
+  deep: {
+    queries: 6,
+    followUpQueries: 3,
+    resultsPerQuery: 8,
+    maxCharacters: 6000,
+    passageCharacters: 3000,
+    contextCeiling: 120_000,
+  },
+} as const
+
+export const SEARCH_CONCURRENCY = 3
+/** What a plan call needs of the budget: its answer and its prompt. */
+export const PLAN_TOKENS = PLAN_MAX_OUTPUT_TOKENS + 1500
+
+/** Writes the report when the model cannot, from the pages the run paid to read. */
+export const EXTRACTIVE = createExtractiveModel()
+
+/** Why a run stopped early, in words a user can act on. */
+export class RunFailure extends Error {
+  readonly runError: RunError
+  constructor(code: string, message: string) {
+    super(message)
+    this.runError = { code, message }
+  }
+}
+
+export type StepContext = {
+  deps: EngineDeps
+  runId: string
+  accountId: string
+  brief: Brief
+  checkpoint: Checkpoint
+  signal: AbortSignal
+  event: (type: 'query_done' | 'warning', step: Step, data: Record<string, unknown>) => Promise<unknown>
+}
+
+/** The run's budget: the brief's, else the server's token default; model prices when configured. */
+export function budgetOf(brief: Brief, deps: EngineDeps): Budget {
+  return {
+    maxTokens: brief.maxTokens ?? deps.maxTokens,
+    maxCostDollars: brief.maxCostDollars,
+    prices: deps.prices,
+  }
+}
+
+/** A `warning` event saying what the budget left out of a step, and what the budget is. */
+export async function budgetWarning(
+  event: StepContext['event'],
+  step: Step,
+  brief: Brief,
+  deps: EngineDeps,
+  leftOut: string[],
+): Promise<void> {
+  const budget = budgetOf(brief, deps)
+  const limits = [
+    budget.maxTokens !== undefined && `${budget.maxTokens} tokens`,
+    budget.maxCostDollars !== undefined && `$${budget.maxCostDollars}`,
+  ].filter(Boolean)
+  await event('warning', step, {
+    code: 'budget_reached',
+    message: `The run's budget (${limits.join(', ')}) left out ${leftOut.join(', ')}; it finishes with what it has.`,
+    leftOut,
+  })
+}
+
+/** What passages are ranked against: the brief's topic, objective and focus. */
+export function briefText(brief: Brief): string {
+  return [brief.topic, brief.objective ?? '', ...focusAreas(brief)].join(' ')
+}
+
+export function planInput(brief: Brief, checkpoint: Checkpoint, maxQueries: number): PlanInput {
+  const framework = brief.frameworkId ? findFramework(brief.frameworkId) : undefined
+  const memory = checkpoint.load_memory
+  return {
+    knownFacts: memory?.digest?.facts ?? (memory?.knownFacts ?? []).slice(-20),
+    recentRuns: memory?.digest?.recentRuns ?? [],
+    openQuestions: memory?.openQuestions ?? [],
+    pastQueries: memory?.pastQueries ?? [],
+    today: today(),
+    lastRunAt: memory?.since?.slice(0, 10),
+    topic: brief.topic,
+    objective: brief.objective,
+    focus: focusAreas(brief),
+    depth: brief.depth,
+    timeframe: timeframePhrase(brief.timeframe),
+    framework,
+    maxQueries,
+  }
+}
+
+export function today(): string {
+  return new Date().toISOString().slice(0, 10)
+}

@@ -1,0 +1,170 @@
+import { canonicalUrl } from '#server/memory/canonical-url.ts'
+import { ProviderError, type SearchResult, type Usage, usageOf } from '#server/providers/types.ts'
+import { type Brief, startPublishedDate } from '#server/research/brief.ts'
+import { searchAllowed, spentOf, tokensLeft } from '#server/research/budget.ts'
+import { fallbackPlan } from '#server/research/fallback-plan.ts'
+import { PASSAGE_GAP, readPassages } from '#server/research/passages.ts'
+import {
+  briefText,
+  budgetOf,
+  budgetWarning,
+  type Checkpoint,
+  DEPTH,
+  PLAN_TOKENS,
+  planInput,
+  RunFailure,
+  SEARCH_CONCURRENCY,
+  type StepContext,
+} from '#server/research/run-context.ts'
+
+/** A re-run's first round that finds less than this share of pages new skips the follow-up round. */
+const LITTLE_NEW_SHARE = 0.2
+/** The follow-up plan reads this many of round one's pages, this much of each. */
+const FOLLOW_UP_PAGES = 24
+const FOLLOW_UP_PASSAGE_CHARACTERS = 300
+const FOLLOW_UP_TOKENS = PLAN_TOKENS + 1000
+/** A re-run searches from the last run's date less this many days. */
+const RE_RUN_OVERLAP_DAYS = 2
+
+export async function searchStep({
+  deps,
+  brief,
+  checkpoint,
+  signal,
+  event,
+}: StepContext): Promise<NonNullable<Checkpoint['search']>> {
+  const depth = DEPTH[brief.depth]
+  const ledger = new Set(checkpoint.load_memory?.ledger)
+  const found = new Map<string, SearchResult & { query: string }>()
+  let searchCalls = 0
+  let costDollars = 0
+  let failures = 0
+  let removedByLedger = 0
+  let lastFailure: unknown
+
+  const searched: string[] = []
+  const budget = budgetOf(brief, deps)
+  const planUsage = checkpoint.plan?.usage ?? { inputTokens: 0, outputTokens: 0 }
+  const leftOut: string[] = []
+  async function runQueries(queries: string[]) {
+    await mapWithConcurrency(queries, SEARCH_CONCURRENCY, async (query) => {
+      // A search the dollar budget cannot pay for is not made; the run goes on with what it found.
+      if (!searchAllowed(budget, spentOf([planUsage, usage], costDollars))) {
+        if (!leftOut.includes('some searches')) leftOut.push('some searches')
+        return
+      }
+      searched.push(query)
+      searchCalls += 1
+      try {
+        const response = await deps.search.search(
+          {
+            text: query,
+            startPublishedDate: searchFrom(brief, checkpoint.load_memory?.since ?? null, new Date()),
+            numResults: depth.resultsPerQuery,
+            maxCharacters: depth.maxCharacters,
+          },
+          { signal },
+        )
+        costDollars += response.costDollars ?? 0
+        let fresh = 0
+        for (const result of response.results) {
+          const url = canonicalUrl(result.url)
+          if (!url) continue
+          // Spec 2.4 rule 2: what memory has read is not read again.
+          if (ledger.has(url)) {
+            removedByLedger += 1
+            continue
+          }
+          if (!found.has(url)) fresh += 1
+          found.set(url, { ...result, url, query })
+        }
+        await event('query_done', 'search', { query, results: response.results.length, new: fresh })
+      } catch (error) {
+        signal.throwIfAborted()
+        failures += 1
+        lastFailure = error
+        await event('warning', 'search', { code: 'query_failed', query, message: (error as Error).message })
+      }
+    })
+  }
+
+  const queries = checkpoint.plan?.queries ?? []
+  let usage: Usage = { inputTokens: 0, outputTokens: 0 }
+  await runQueries(queries)
+  const roundOne = { new: found.size, known: removedByLedger }
+  if (failures === searchCalls && searchCalls > 0) {
+    throw lastFailure instanceof ProviderError
+      ? lastFailure
+      : new RunFailure('search_unavailable', `Every search failed: ${(lastFailure as Error)?.message}`)
+  }
+  // A deep run gets one follow-up round on what the first round left open, unless the first round
+  // found mostly what memory has read: then the topic has not moved, and more searching costs more
+  // than it finds.
+  const littleNew = roundOne.new < LITTLE_NEW_SHARE * (roundOne.new + roundOne.known)
+  const affordable = tokensLeft(budget, spentOf([planUsage], costDollars)) >= FOLLOW_UP_TOKENS
+  if (depth.followUpQueries > 0 && !littleNew && !affordable) leftOut.push('the follow-up round')
+  if (depth.followUpQueries > 0 && !littleNew && affordable) {
+    // Round one was planned with memory's digest; the follow-up needs only what round one found.
+    const input = { ...planInput(brief, checkpoint, depth.followUpQueries), knownFacts: [], pastQueries: [] }
+    input.followUp = { queries, found: roundOneSays([...found.values()], brief) }
+    let followUp: string[]
+    try {
+      const answer = await deps.model.plan(input, { signal })
+      followUp = answer.plan.queries
+      usage = answer.usage
+    } catch (error) {
+      signal.throwIfAborted()
+      usage = usageOf(error) // an unusable answer was still paid for
+      followUp = fallbackPlan(input).queries
+    }
+    const asked = new Set(queries.map((query) => query.toLowerCase()))
+    await runQueries(followUp.filter((query) => !asked.has(query.toLowerCase())).slice(0, depth.followUpQueries))
+  }
+  if (leftOut.length > 0) await budgetWarning(event, 'search', brief, deps, leftOut)
+  return {
+    sources: [...found.values()],
+    queries: searched,
+    searchCalls,
+    costDollars,
+    removedByLedger,
+    usage,
+    ...(leftOut.length > 0 ? { leftOut } : {}),
+  }
+}
+
+/**
+ * What round one's pages say, for planning the follow-up: each page's title and the passage that
+ * matters most to the brief, a line each (not titles alone, which say little of what a page answers).
+ */
+function roundOneSays(pages: Array<SearchResult & { query: string }>, brief: Brief): string[] {
+  const shown = pages.slice(0, FOLLOW_UP_PAGES)
+  const reading = readPassages(shown, briefText(brief), FOLLOW_UP_PASSAGE_CHARACTERS)
+  return reading.pages.map((page) => {
+    const title = (shown[page.index] as SearchResult).title
+    const said = page.text.replaceAll(PASSAGE_GAP, ' … ').replace(/\s+/g, ' ').trim()
+    return `${title}: ${said}`
+  })
+}
+
+/**
+ * The earliest publication date searched: the brief's timeframe, or on a re-run the last run's date
+ * less two days when that is narrower (what was published since is what can be new; the two days
+ * cover pages indexed late).
+ */
+function searchFrom(brief: Brief, since: string | null, now: Date): string | undefined {
+  const fromTimeframe = startPublishedDate(brief.timeframe, now)
+  if (!since) return fromTimeframe
+  const fromLastRun = new Date(Date.parse(since) - RE_RUN_OVERLAP_DAYS * 86_400_000).toISOString().slice(0, 10)
+  return !fromTimeframe || fromLastRun > fromTimeframe ? fromLastRun : fromTimeframe
+}
+
+async function mapWithConcurrency<T>(items: T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0
+  const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) {
+      const item = items[next++] as T
+      await fn(item)
+    }
+  })
+  await Promise.all(workers)
+}

@@ -1,0 +1,195 @@
+import { findFramework } from '#server/frameworks/index.ts'
+import { loadTopicMemory } from '#server/memory/store.ts'
+import { SYNTHESIS_MAX_OUTPUT_TOKENS } from '#server/providers/llm/output-limits.ts'
+import { type LanguageModel, ProviderError, type SearchResult, usageOf } from '#server/providers/types.ts'
+import { focusAreas } from '#server/research/brief.ts'
+import { readableCharacters, spentOf, tokensLeft } from '#server/research/budget.ts'
+import { classifyRunClaims } from '#server/research/delta.ts'
+import { memoryDigest } from '#server/research/digest.ts'
+import { restatedOnly } from '#server/research/novelty.ts'
+import { readPassages } from '#server/research/passages.ts'
+import { buildReport } from '#server/research/report.ts'
+import {
+  briefText,
+  budgetOf,
+  budgetWarning,
+  type Checkpoint,
+  DEPTH,
+  EXTRACTIVE,
+  type StepContext,
+  today,
+} from '#server/research/run-context.ts'
+
+/** Restated claims confirmed when a run's pages only repeat memory. */
+const MAX_RESTATED = 50
+/** A synthesis prompt besides the pages: instructions, the brief, memory's digest. */
+const SYNTHESIS_FIXED_TOKENS = 2500
+/** Less than this of pages is not worth a model's report: the extractive one is written instead. */
+const MIN_AFFORDABLE_CHARACTERS = 1200
+/** What the claim judge needs of the budget to be asked at all. */
+const JUDGE_TOKENS = 1500
+
+export async function synthesizeStep({
+  deps,
+  accountId,
+  brief,
+  checkpoint,
+  signal,
+  event,
+}: StepContext): Promise<NonNullable<Checkpoint['synthesize']>> {
+  const memory = checkpoint.load_memory as NonNullable<Checkpoint['load_memory']>
+  const found = checkpoint.search as NonNullable<Checkpoint['search']>
+  const framework = brief.frameworkId ? findFramework(brief.frameworkId) : undefined
+  const depth = DEPTH[brief.depth]
+  const plan = checkpoint.plan as NonNullable<Checkpoint['plan']>
+  const budget = budgetOf(brief, deps)
+  const leftOut = [...(plan.leftOut ?? []), ...(found.leftOut ?? [])]
+  const leftOutBefore = leftOut.length
+  const leftBefore = tokensLeft(budget, spentOf([plan.usage, found.usage], found.costDollars))
+  // What the budget lets the model read, after its answer and its fixed prompt are set aside.
+  const affordable = readableCharacters(leftBefore, SYNTHESIS_MAX_OUTPUT_TOKENS[brief.depth], SYNTHESIS_FIXED_TOKENS)
+  const full = readPassages(found.sources, briefText(brief), depth.passageCharacters, depth.contextCeiling)
+  const modelCanWrite = found.sources.length === 0 || affordable >= MIN_AFFORDABLE_CHARACTERS
+  const reading =
+    modelCanWrite && affordable < full.charactersRead
+      ? readPassages(found.sources, briefText(brief), depth.passageCharacters, affordable)
+      : full
+  if (reading !== full) leftOut.push('part of the pages found')
+  const sources = reading.pages.map((page, position) => {
+    const source = found.sources[page.index] as SearchResult
+    return {
+      id: position + 1,
+      url: source.url,
+      title: source.title,
+      publishedDate: source.publishedDate,
+      text: page.text,
+    }
+  })
+  // Read again here rather than carried from load_memory: the checkpoint stays small (up to 2,000
+  // claims would be sealed into it at every step), and a run saved meanwhile is seen.
+  const stored = memory.baseline ? undefined : await loadTopicMemory(deps.memory, accountId, brief.topic)
+  const digest = memoryDigest(stored, [briefText(brief), ...sources.map((source) => source.text)].join('\n'))
+  const input = {
+    topic: brief.topic,
+    objective: brief.objective,
+    focus: focusAreas(brief),
+    reportStyle: brief.reportStyle,
+    framework,
+    depth: brief.depth,
+    sources,
+    knownFacts: digest.facts,
+    recentRuns: digest.recentRuns,
+    today: today(),
+    lastRunAt: memory.since?.slice(0, 10),
+  }
+  let writer: LanguageModel = deps.model
+  let synthesis: Awaited<ReturnType<LanguageModel['synthesize']>>
+  const restated = stored && restatedOnly(sources, stored.facts)
+  if (sources.length === 0) {
+    synthesis = {
+      synthesis: { headline: 'Nothing new was found', findings: [], gaps: [] },
+      usage: { inputTokens: 0, outputTokens: 0 },
+    }
+  } else if (restated) {
+    // Every sentence read is one memory quoted before: confirmed by the rules, no model paid.
+    writer = EXTRACTIVE
+    synthesis = {
+      synthesis: { headline: 'Nothing new was found', findings: restated.slice(0, MAX_RESTATED), gaps: [] },
+      usage: { inputTokens: 0, outputTokens: 0 },
+    }
+  } else if (!modelCanWrite) {
+    // Too little budget left for the model to write: the pages are written up without it.
+    writer = EXTRACTIVE
+    synthesis = await EXTRACTIVE.synthesize(input, { signal })
+    leftOut.push("the model's report")
+  } else {
+    try {
+      synthesis = await deps.model.synthesize(input, { signal })
+    } catch (error) {
+      signal.throwIfAborted()
+      if (deps.model.kind !== 'model' || !(error instanceof ProviderError)) throw error
+      // The searches are paid for: the pages are written up without a model rather than lost.
+      writer = EXTRACTIVE
+      synthesis = { ...(await EXTRACTIVE.synthesize(input, { signal })), usage: usageOf(error) }
+      await event('warning', 'synthesize', {
+        code: 'extractive_fallback',
+        message: `The model could not write the report (${error.message}), so it was written without a model: sentences quoted from the pages read.`,
+      })
+    }
+  }
+  // A model that could not write the report is not asked to judge it either, nor one the budget
+  // cannot pay for again: the rules decide.
+  const judgeAffordable =
+    tokensLeft(budget, spentOf([plan.usage, found.usage, synthesis.usage], found.costDollars)) >= JUDGE_TOKENS
+  if (writer !== EXTRACTIVE && !judgeAffordable && !memory.baseline) leftOut.push('the claim judge')
+  if (leftOut.length > leftOutBefore) {
+    await budgetWarning(event, 'synthesize', brief, deps, leftOut.slice(leftOutBefore))
+  }
+  const checked = await classifyRunClaims(
+    { model: writer === EXTRACTIVE || !judgeAffordable ? EXTRACTIVE : deps.model },
+    {
+      topic: brief.topic,
+      memory: stored,
+      synthesis: synthesis.synthesis,
+      sources,
+      signal,
+    },
+  )
+  if (checked.embeddingsFailed) {
+    await event('warning', 'synthesize', {
+      code: 'embeddings_unavailable',
+      message: `Claims were matched with memory by their words only: embeddings failed (${checked.embeddingsFailed}).`,
+    })
+  }
+  if (checked.integrity.droppedUnsupported > 0) {
+    const dropped = checked.integrity.droppedUnsupported
+    await event('warning', 'synthesize', {
+      code: 'claims_unsupported',
+      message: `${dropped} ${dropped === 1 ? 'claim was' : 'claims were'} not shown: the quote was on no page it cited, or the claim stated a figure its quote does not.`,
+      dropped,
+    })
+  }
+  const usages = [plan.usage, found.usage, synthesis.usage, checked.usage]
+  const report = buildReport({
+    topic: brief.topic,
+    synthesis: synthesis.synthesis,
+    claims: checked.claims,
+    integrity: checked.integrity,
+    sources,
+    baseline: memory.baseline,
+    since: memory.since,
+    reportStyle: brief.reportStyle,
+    framework,
+    generatedWith: {
+      synthesis: writer.name,
+      synthesisKind: writer.kind,
+      search: deps.search.name,
+      plan: plan.fallback ? 'fallback' : 'model',
+    },
+    usage: {
+      inputTokens: usages.reduce((sum, usage) => sum + usage.inputTokens, 0),
+      outputTokens: usages.reduce((sum, usage) => sum + usage.outputTokens, 0),
+      searchCalls: found.searchCalls,
+      costDollars: found.costDollars > 0 ? Math.round(found.costDollars * 1e6) / 1e6 : null,
+      charactersRead: reading.charactersRead,
+      charactersAvailable: reading.charactersAvailable,
+    },
+    ...(budget.maxTokens !== undefined || budget.maxCostDollars !== undefined
+      ? {
+          budget: {
+            maxTokens: budget.maxTokens ?? null,
+            maxCostDollars: budget.maxCostDollars ?? null,
+            reached: leftOut.length > 0,
+            leftOut,
+          },
+        }
+      : {}),
+  })
+  return {
+    report,
+    headline: synthesis.synthesis.headline,
+    facts: checked.facts,
+    vectors: checked.vectors,
+    openQuestions: synthesis.synthesis.gaps,
+  }
+}
