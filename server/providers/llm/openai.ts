@@ -1,11 +1,10 @@
 // The LanguageModel over any OpenAI-compatible Chat Completions endpoint (OpenAI, Ollama, vLLM),
 // with structured output parsed by zod (the response format the SDK's zod helper makes).
 import OpenAI, { APIConnectionError, APIError, APIUserAbortError } from 'openai'
-import { zodResponseFormat } from 'openai/helpers/zod'
-import type { AutoParseableResponseFormat } from 'openai/lib/parser'
 import type { ChatCompletion } from 'openai/resources/chat/completions'
 import { z } from 'zod'
 import { VECTOR_DIMENSIONS } from '#server/claims/vectors.ts'
+import type { Logger } from '#server/logger.ts'
 import { JudgeSchema, judgeMessages, toVerdicts } from '#server/providers/llm/judge.ts'
 import {
   judgeMaxOutputTokens,
@@ -13,6 +12,16 @@ import {
   SYNTHESIS_MAX_OUTPUT_TOKENS,
   tokenLimitParameter,
 } from '#server/providers/llm/output-limits.ts'
+import {
+  type Message,
+  type OutputFormat,
+  type OutputMode,
+  outputFormat,
+  readAnswer,
+  refusesResponseFormat,
+  repairMessages,
+  requestFor,
+} from '#server/providers/llm/structured-output.ts'
 import { callWithRetries, isRetryableStatus, parseRetryAfter } from '#server/providers/retry.ts'
 import {
   type LanguageModel,
@@ -38,11 +47,9 @@ const SynthesisSchema = z.object({
 })
 
 // Converting a schema to the API's JSON schema costs about 2 ms each time; they never change.
-const PLAN_FORMAT = zodResponseFormat(PlanSchema, 'plan')
-const SYNTHESIS_FORMAT = zodResponseFormat(SynthesisSchema, 'synthesis')
-const JUDGE_FORMAT = zodResponseFormat(JudgeSchema, 'verdicts')
-
-type Message = { role: 'system' | 'user'; content: string }
+const PLAN_FORMAT = outputFormat(PlanSchema, 'plan')
+const SYNTHESIS_FORMAT = outputFormat(SynthesisSchema, 'synthesis')
+const JUDGE_FORMAT = outputFormat(JudgeSchema, 'verdicts')
 
 // Pages can address the model ("ignore previous instructions"); memory holds what pages said. Both
 // reach it only inside fences (see fence()), and the system message says what the fences mean.
@@ -56,7 +63,9 @@ const DATA_RULE =
 /** The answer could not be used: refused, empty, truncated, not JSON, or not the schema. */
 type Unusable = { unusable: string }
 
-/** An answer and what its call cost: the answered attempt's tokens and any failed attempt's before it. */
+type Request = ReturnType<typeof requestFor>
+
+/** An answer and what its call cost: every attempt's tokens, a repair request's included. */
 type Answer<T> = ({ value: T } | Unusable) & { usage: Usage }
 
 export function createOpenAiModel(options: {
@@ -68,6 +77,8 @@ export function createOpenAiModel(options: {
   timeoutMs: number
   /** OPENAI_MAX_OUTPUT_TOKENS: one output limit for every call instead of the built-in ones. */
   maxOutputTokens?: number
+  /** Says once when the server turns out not to support JSON-schema output. */
+  log?: Logger
 }): LanguageModel {
   // Everything explicit, so the SDK reads no OPENAI_* variables behind the config module's back.
   const client = new OpenAI({
@@ -81,24 +92,36 @@ export function createOpenAiModel(options: {
 
   const limitField = tokenLimitParameter(options.baseUrl)
 
+  // How this server gives structured answers (see structured-output.ts): learnt from its answers,
+  // kept for the process, so a server without JSON-schema output pays for the discovery once.
+  let mode: OutputMode = 'json_schema'
+  function stepDown(from: OutputMode, reason: string) {
+    if (mode !== from) return // a concurrent call got there first
+    mode = from === 'json_schema' ? 'json_object' : 'prompt'
+    options.log?.warn(
+      { model: options.model, baseUrl: options.baseUrl, mode, reason },
+      `${options.model} did not give JSON-schema output (${from}): asking in ${mode === 'json_object' ? 'JSON mode' : 'the prompt alone'}, checking each answer`,
+    )
+  }
+
   // `create`, not `parse`: `parse` throws on an answer it cannot read and the completion's usage is
   // lost with it, while tokens spent on an unusable answer are still spent. So the answer is read
-  // here, with the response format's own zod parser.
+  // here, with the schema's zod parser, and every attempt's tokens count.
   async function complete<T>(
     messages: Message[],
-    responseFormat: AutoParseableResponseFormat<T>,
+    format: OutputFormat<T>,
     maxOutputTokens: number,
     signal: AbortSignal,
   ): Promise<Answer<T>> {
     const limit = { [limitField]: options.maxOutputTokens ?? maxOutputTokens }
     const usage: Usage = { inputTokens: 0, outputTokens: 0 }
-    try {
-      const answer = await callWithRetries(
+    async function ask(request: Request): Promise<ChatCompletion | Unusable> {
+      return callWithRetries(
         async (attemptSignal) => {
           let completion: ChatCompletion
           try {
             completion = await client.chat.completions.create(
-              { model: options.model, messages, response_format: responseFormat, ...limit },
+              { model: options.model, ...request, ...limit },
               { signal: attemptSignal },
             )
           } catch (error) {
@@ -108,11 +131,38 @@ export function createOpenAiModel(options: {
           }
           usage.inputTokens += completion.usage?.prompt_tokens ?? 0
           usage.outputTokens += completion.usage?.completion_tokens ?? 0
-          return readAnswer(completion, responseFormat)
+          return completion
         },
         { signal, timeoutMs: options.timeoutMs, classify },
       )
-      return { ...answer, usage }
+    }
+    // A server that refuses the response_format with a 400 is asked again in the next mode down.
+    async function askInMode(build: (mode: OutputMode) => Request): Promise<ChatCompletion | Unusable> {
+      for (;;) {
+        const asked = mode
+        try {
+          return await ask(build(asked))
+        } catch (error) {
+          if (asked === 'prompt' || !refusesResponseFormat(error)) throw error
+          stepDown(asked, (error as Error).message)
+        }
+      }
+    }
+    try {
+      const completion = await askInMode((asked) => requestFor(asked, format, messages))
+      if ('unusable' in completion) return { ...completion, usage }
+      const first = readAnswer(completion, format)
+      if ('value' in first || first.answer === undefined) return { ...first, usage }
+      // Text that is not the schema's JSON: a server holding the model to the schema never sends it.
+      stepDown('json_schema', first.unusable)
+      const { answer, unusable: problem } = first
+      const repaired = await askInMode((asked) => {
+        const request = requestFor(asked, format, messages)
+        return { ...request, messages: repairMessages(request.messages, answer, problem) }
+      })
+      if ('unusable' in repaired) return { ...repaired, usage }
+      const second = readAnswer(repaired, format)
+      return 'value' in second ? { value: second.value, usage } : { unusable: second.unusable, usage }
     } catch (error) {
       if (error instanceof ProviderError) error.usage = usage
       throw error
@@ -189,23 +239,6 @@ export function createOpenAiModel(options: {
       }
       return { verdicts: toVerdicts(answer.value, items.length), usage: answer.usage }
     },
-  }
-}
-
-/** The structured answer of a completion, or why it cannot be used. */
-function readAnswer<T>(completion: ChatCompletion, format: AutoParseableResponseFormat<T>): { value: T } | Unusable {
-  const choice = completion.choices[0]
-  if (choice?.finish_reason === 'length') return { unusable: 'it was cut off at the token limit' }
-  if (choice?.finish_reason === 'content_filter') return { unusable: 'it was stopped by a content filter' }
-  if (choice?.message.refusal) return { unusable: `the model refused: ${choice.message.refusal}` }
-  const content = choice?.message.content
-  if (!content) return { unusable: 'the answer was empty' }
-  try {
-    return { value: format.$parseRaw(content) }
-  } catch (error) {
-    if (error instanceof z.ZodError) return { unusable: `it did not match the schema: ${z.prettifyError(error)}` }
-    if (error instanceof SyntaxError) return { unusable: 'it was not JSON' }
-    throw error
   }
 }
 
