@@ -9,7 +9,7 @@ import { capturingLogger } from '#test/support/logger.ts'
 import { pageFeed } from '#test/support/provider-app.ts'
 import { postBrief, waitForRun } from '#test/support/runs.ts'
 import { STUB_EXA_API_KEY, startStubExa } from '#test/support/stub-exa.ts'
-import { startStubOpenAi } from '#test/support/stub-openai.ts'
+import { defaultReply, type StubReply, type StubRequest, startStubOpenAi } from '#test/support/stub-openai.ts'
 
 async function startApp(env: Record<string, string>) {
   const feed = pageFeed('Solid-state batteries', 'ollama')
@@ -23,9 +23,9 @@ async function startApp(env: Record<string, string>) {
   return { app, lines, providers }
 }
 
-async function stubOllama(models: string[]) {
+async function stubOllama(models: string[], reply?: (request: StubRequest) => StubReply) {
   // Ollama ignores the API key; the stub insists on the one Sextant sends it.
-  const stub = await startStubOpenAi({ apiKey: 'ollama', models: ['llama3.1'], ollama: { models } })
+  const stub = await startStubOpenAi({ apiKey: 'ollama', models: ['llama3.1'], ollama: { models }, reply })
   onTestFinished(() => stub.close())
   return stub
 }
@@ -53,6 +53,27 @@ test('a running Ollama with OLLAMA_MODEL pulled plans and writes the report', as
   )
   // Ollama reads max_tokens (num_predict) and ignores max_completion_tokens.
   expect(ollama.requests.find((request) => request.kind === 'plan')?.maxTokens).toBe(800)
+})
+
+test('an Ollama older than 0.5, which ignores json_schema: the model still writes the report, in JSON mode', async () => {
+  // Unconstrained, a model answers as it likes: prose around its JSON, and not quite the schema.
+  const ollama = await stubOllama(['llama3.1:latest'], (request) =>
+    request.responseFormat?.type === 'json_schema'
+      ? { content: 'Sure! Here is what I found: {"headline": "Pilot lines"}' }
+      : defaultReply(request),
+  )
+  const { app } = await startApp({ OLLAMA_BASE_URL: ollama.url })
+
+  const done = await research(app)
+
+  expect(done.status).toBe('complete')
+  expect(done.report?.generatedWith).toMatchObject({ synthesis: 'llama3.1', synthesisKind: 'model', plan: 'model' })
+  expect(done.report?.sources.length).toBeGreaterThan(0)
+  // The first answer's text was not the plan: repaired in JSON mode, which every later call used.
+  expect(ollama.requests.map((request) => request.responseFormat?.type)).toEqual([
+    'json_schema',
+    ...ollama.requests.slice(1).map(() => 'json_object'),
+  ])
 })
 
 test('an Ollama without OLLAMA_MODEL: reports are written without a model, and the log says what to pull', async () => {

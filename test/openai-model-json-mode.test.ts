@@ -37,7 +37,9 @@ test('a server that refuses json_schema with a 400: plan, synthesis and judge st
     /JSON schema "plan": \{"type":"object","properties":\{"queries"/,
   )
   expect(stub.requests[2]?.messages[0]?.content).toContain('"sourceIds"')
-  expect(lines.filter((line) => /did not give JSON-schema output/.test(String(line.msg)))).toHaveLength(1)
+  expect(
+    lines.filter((line) => /response_format json_schema: asking with JSON mode/.test(String(line.msg))),
+  ).toHaveLength(1)
 })
 
 test('a server that refuses json_object too is asked with the schema in the prompt alone', async () => {

@@ -1,5 +1,6 @@
-// The LanguageModel over any OpenAI-compatible Chat Completions endpoint (OpenAI, Ollama, vLLM),
-// with structured output parsed by zod (the response format the SDK's zod helper makes).
+// The LanguageModel over any OpenAI-compatible Chat Completions endpoint (OpenAI, Ollama, vLLM,
+// OpenRouter, Groq, Gemini, Anthropic): structured output with a JSON schema where the server holds
+// the model to it, JSON mode where it does not (structured-output.ts), every answer checked by zod.
 import OpenAI, { APIConnectionError, APIError, APIUserAbortError } from 'openai'
 import type { ChatCompletion } from 'openai/resources/chat/completions'
 import { z } from 'zod'
@@ -98,9 +99,10 @@ export function createOpenAiModel(options: {
   function stepDown(from: OutputMode, reason: string) {
     if (mode !== from) return // a concurrent call got there first
     mode = from === 'json_schema' ? 'json_object' : 'prompt'
+    const next = mode === 'json_object' ? 'JSON mode, the schema in the prompt' : 'the schema in the prompt alone'
     options.log?.warn(
-      { model: options.model, baseUrl: options.baseUrl, mode, reason },
-      `${options.model} did not give JSON-schema output (${from}): asking in ${mode === 'json_object' ? 'JSON mode' : 'the prompt alone'}, checking each answer`,
+      { model: options.model, baseUrl: options.baseUrl, from, mode, reason },
+      `the model server did not give ${options.model} response_format ${from}: asking with ${next} from now on`,
     )
   }
 
