@@ -3,6 +3,7 @@
 // without OLLAMA_BASE_URL the test app sets it to none, so a developer's own Ollama changes nothing.
 import net from 'node:net'
 import { expect, onTestFinished, test } from 'vitest'
+import { readRunEvents } from '#server/events/run-events.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { startTestApp } from '#test/support/app.ts'
 import { capturingLogger } from '#test/support/logger.ts'
@@ -23,9 +24,17 @@ async function startApp(env: Record<string, string>) {
   return { app, lines, providers }
 }
 
-async function stubOllama(models: string[], reply?: (request: StubRequest) => StubReply) {
+async function stubOllama(
+  models: string[],
+  options: { reply?: (request: StubRequest) => StubReply; serves?: string[] } = {},
+) {
   // Ollama ignores the API key; the stub insists on the one Sextant sends it.
-  const stub = await startStubOpenAi({ apiKey: 'ollama', models: ['llama3.1'], ollama: { models }, reply })
+  const stub = await startStubOpenAi({
+    apiKey: 'ollama',
+    models: options.serves ?? ['llama3.1', 'nomic-embed-text'],
+    ollama: { models },
+    reply: options.reply,
+  })
   onTestFinished(() => stub.close())
   return stub
 }
@@ -57,11 +66,12 @@ test('a running Ollama with OLLAMA_MODEL pulled plans and writes the report', as
 
 test('an Ollama older than 0.5, which ignores json_schema: the model still writes the report, in JSON mode', async () => {
   // Unconstrained, a model answers as it likes: prose around its JSON, and not quite the schema.
-  const ollama = await stubOllama(['llama3.1:latest'], (request) =>
-    request.responseFormat?.type === 'json_schema'
-      ? { content: 'Sure! Here is what I found: {"headline": "Pilot lines"}' }
-      : defaultReply(request),
-  )
+  const ollama = await stubOllama(['llama3.1:latest'], {
+    reply: (request) =>
+      request.responseFormat?.type === 'json_schema'
+        ? { content: 'Sure! Here is what I found: {"headline": "Pilot lines"}' }
+        : defaultReply(request),
+  })
   const { app } = await startApp({ OLLAMA_BASE_URL: ollama.url })
 
   const done = await research(app)
@@ -89,6 +99,21 @@ test('an Ollama without OLLAMA_MODEL: reports are written without a model, and t
   expect(done.status).toBe('complete')
   expect(done.report?.generatedWith.synthesisKind).toBe('extractive')
   expect(ollama.requests).toEqual([])
+})
+
+test('a model removed after start-up: the run still completes, and its warning names OLLAMA_MODEL', async () => {
+  const ollama = await stubOllama(['llama3.1:latest'], { serves: [] })
+  const { app } = await startApp({ OLLAMA_BASE_URL: ollama.url })
+
+  const done = await research(app)
+
+  expect(done.status).toBe('complete')
+  expect(done.report?.generatedWith).toMatchObject({ synthesisKind: 'extractive', plan: 'fallback' })
+  const events = await readRunEvents(app.db, app.memory.ring, done.runId, 0)
+  const warning = events.find((event) => event.type === 'warning' && event.data.code === 'extractive_fallback')
+  expect(warning?.data.message).toMatch(
+    /model "llama3\.1" was not found at .*check OLLAMA_MODEL \(and OLLAMA_BASE_URL\)/,
+  )
 })
 
 test('nothing at OLLAMA_BASE_URL: the extractive synthesizer, and a warning naming the address', async () => {

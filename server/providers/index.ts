@@ -55,5 +55,6 @@ async function createLanguageModel(config: Config, log: Logger): Promise<Languag
     maxOutputTokens: config.OPENAI_MAX_OUTPUT_TOKENS,
     timeoutMs: config.OLLAMA_TIMEOUT_SECONDS * 1000,
     log,
+    settings: { apiKey: 'OLLAMA_BASE_URL', baseUrl: 'OLLAMA_BASE_URL', model: 'OLLAMA_MODEL' },
   })
 }

@@ -66,6 +66,9 @@ type Unusable = { unusable: string }
 
 type Request = ReturnType<typeof requestFor>
 
+type ModelSettings = { apiKey: string; baseUrl: string; model: string }
+const OPENAI_SETTINGS: ModelSettings = { apiKey: 'OPENAI_API_KEY', baseUrl: 'OPENAI_BASE_URL', model: 'OPENAI_MODEL' }
+
 /** An answer and what its call cost: every attempt's tokens, a repair request's included. */
 type Answer<T> = ({ value: T } | Unusable) & { usage: Usage }
 
@@ -80,6 +83,8 @@ export function createOpenAiModel(options: {
   maxOutputTokens?: number
   /** Says once when the server turns out not to support JSON-schema output. */
   log?: Logger
+  /** The settings errors tell a user to check: OPENAI_* unless the server was found another way. */
+  settings?: ModelSettings
 }): LanguageModel {
   // Everything explicit, so the SDK reads no OPENAI_* variables behind the config module's back.
   const client = new OpenAI({
@@ -402,8 +407,12 @@ function bullets(items: string[]): string[] {
 }
 
 /** What the SDK threw, as a ProviderError naming the setting a user would have to fix. */
-function classifyOpenAiError(error: unknown, options: { baseUrl?: string; model: string; timeoutMs: number }) {
+function classifyOpenAiError(
+  error: unknown,
+  options: { baseUrl?: string; model: string; timeoutMs: number; settings?: ModelSettings },
+) {
   const where = options.baseUrl ?? 'api.openai.com'
+  const settings = options.settings ?? OPENAI_SETTINGS
   // Our per-attempt timeout aborts the request; the run's own signal is handled before classify.
   if (error instanceof APIUserAbortError || (error instanceof Error && error.name === 'TimeoutError')) {
     return new ProviderError(PROVIDER, `${where} did not answer within ${options.timeoutMs} ms`, {
@@ -412,7 +421,7 @@ function classifyOpenAiError(error: unknown, options: { baseUrl?: string; model:
     })
   }
   if (error instanceof APIConnectionError) {
-    return new ProviderError(PROVIDER, `could not reach ${where} (check OPENAI_BASE_URL): ${error.message}`, {
+    return new ProviderError(PROVIDER, `could not reach ${where} (check ${settings.baseUrl}): ${error.message}`, {
       retryable: true,
       cause: error,
     })
@@ -420,7 +429,7 @@ function classifyOpenAiError(error: unknown, options: { baseUrl?: string; model:
   if (error instanceof APIError && error.status !== undefined) {
     const status = error.status
     if (status === 401 || status === 403) {
-      return new ProviderError(PROVIDER, `${where} rejected the API key (${status}): check OPENAI_API_KEY`, {
+      return new ProviderError(PROVIDER, `${where} rejected the API key (${status}): check ${settings.apiKey}`, {
         retryable: false,
         status,
         cause: error,
@@ -430,7 +439,7 @@ function classifyOpenAiError(error: unknown, options: { baseUrl?: string; model:
       const detail = error.code === 'model_not_found' ? 'does not exist or is not available' : 'was not found'
       return new ProviderError(
         PROVIDER,
-        `model "${options.model}" ${detail} at ${where} (404): check OPENAI_MODEL (and OPENAI_BASE_URL)`,
+        `model "${options.model}" ${detail} at ${where} (404): check ${settings.model} (and ${settings.baseUrl})`,
         { retryable: false, status, cause: error },
       )
     }
@@ -444,7 +453,7 @@ function classifyOpenAiError(error: unknown, options: { baseUrl?: string; model:
     })
   }
   const message = error instanceof Error ? error.message : String(error)
-  return new ProviderError(PROVIDER, `unexpected response from ${where} (check OPENAI_BASE_URL): ${message}`, {
+  return new ProviderError(PROVIDER, `unexpected response from ${where} (check ${settings.baseUrl}): ${message}`, {
     retryable: false,
     cause: error,
   })
