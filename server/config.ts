@@ -69,8 +69,8 @@ export const ConfigSchema = z.object({
     // The Ollama server's own address; the OpenAI-compatible API is at /v1 below it, a common slip.
     .transform((url) => (url === 'none' ? url : url.replace(/\/+$/, '').replace(/\/v1$/, '')))
     .optional(),
-  // llama3.1 (8B, about 5 GB): the most pulled general model whose 128k-token window holds a deep
-  // synthesis prompt, and small enough for a laptop GPU; 3B models rarely copy quotes word for word.
+  // llama3.1 (8B, about 5 GB): a widely pulled general model that fits a laptop GPU, whose 128k-token
+  // window holds a deep synthesis prompt (about 30k tokens) once Ollama's context length is raised.
   OLLAMA_MODEL: z.string().min(1).default('llama3.1'),
   /** Used when the Ollama server has it; otherwise claims are matched by their words. */
   OLLAMA_EMBEDDING_MODEL: z.string().min(1).default('nomic-embed-text'),
