@@ -113,7 +113,7 @@ export async function startSextant(options: {
     }
     // Web requests and mention jobs (on workers) start runs within the same limits.
     const limits = createLimits({ pool, settings: config, log })
-    const providers = createProviders(config, db)
+    const providers = await createProviders(config, db, log)
     if (!config.EXA_API_KEY) {
       const indexed = await ensureSampleCorpus(db, log)
       if (indexed > 0) log.info({ indexed }, 'no EXA_API_KEY: indexed the sample corpus for offline research')
