@@ -2,6 +2,7 @@
 import path from 'node:path'
 import { z } from 'zod'
 import { parseKeyRing } from '#server/memory/crypto.ts'
+import { parseAllowHosts } from '#server/providers/reader/allow-hosts.ts'
 import { TOKEN_BUDGET } from '#server/research/brief-budget.ts'
 
 const port = z.coerce
@@ -64,6 +65,17 @@ export const ConfigSchema = z.object({
   OPENAI_INPUT_DOLLARS_PER_MILLION: dollarsPerMillion.optional(),
   OPENAI_OUTPUT_DOLLARS_PER_MILLION: dollarsPerMillion.optional(),
   MEMORY_MAX_FACTS: z.coerce.number({ error: 'must be a number' }).int().min(10).max(100_000).default(2000),
+  READER_ALLOW_HOSTS: z
+    .string()
+    .transform((spec, context) => {
+      try {
+        return parseAllowHosts(spec)
+      } catch (error) {
+        context.addIssue({ code: 'custom', message: `must be host:port,... (${(error as Error).message})` })
+        return z.NEVER
+      }
+    })
+    .optional(),
   PROVIDER_TIMEOUT_SECONDS: z.coerce.number({ error: 'must be a number' }).positive().max(600).default(30),
   RUN_DEADLINE_QUICK_SECONDS: z.coerce.number({ error: 'must be a number' }).positive().max(3600).default(120),
   RUN_DEADLINE_DEEP_SECONDS: z.coerce.number({ error: 'must be a number' }).positive().max(3600).default(240),
@@ -121,7 +133,10 @@ export const ConfigSchema = z.object({
 
 type ParsedEnv = z.infer<typeof ConfigSchema>
 
-export type Config = Omit<ParsedEnv, 'DATA_DIR' | 'LOCAL_DEV_AUTH' | 'PUBLIC_URL' | 'MAX_CONNECTIONS_PER_ADDRESS'> & {
+export type Config = Omit<
+  ParsedEnv,
+  'DATA_DIR' | 'LOCAL_DEV_AUTH' | 'PUBLIC_URL' | 'MAX_CONNECTIONS_PER_ADDRESS' | 'READER_ALLOW_HOSTS'
+> & {
   /** Where people reach this server, without a trailing slash: links in Slack and GitHub point here. */
   PUBLIC_URL: string
   /** Absolute path. */
@@ -132,6 +147,8 @@ export type Config = Omit<ParsedEnv, 'DATA_DIR' | 'LOCAL_DEV_AUTH' | 'PUBLIC_URL
   LOCAL_DEV_AUTH: boolean
   /** Open TCP connections one client address may hold; 0 for no limit (the default behind TRUST_PROXY). */
   MAX_CONNECTIONS_PER_ADDRESS: number
+  /** `host:port` entries the page reader may fetch at private addresses; nothing else may be. */
+  READER_ALLOW_HOSTS: string[]
 }
 
 /** Without TRUST_PROXY the socket's address is the client's; a few hundred covers a busy office's NAT. */
@@ -196,6 +213,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     // site, so there it is off unless set (the proxy bounds its clients; see server/http/connection-cap.ts).
     MAX_CONNECTIONS_PER_ADDRESS:
       parsed.MAX_CONNECTIONS_PER_ADDRESS ?? (parsed.TRUST_PROXY > 0 ? 0 : DEFAULT_MAX_CONNECTIONS_PER_ADDRESS),
+    READER_ALLOW_HOSTS: parsed.READER_ALLOW_HOSTS ?? [],
   }
 }
 
