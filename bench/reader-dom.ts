@@ -14,12 +14,14 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
 import { extractArticle } from '#server/providers/reader/extract.ts'
+import { parseHtmlDocument } from '#server/providers/reader/html.ts'
 import { ARTICLE_PARAGRAPHS, NOISE_PHRASES, newsArticleHtml } from '#test/support/stub-web.ts'
 
 const DOMS = ['linkedom', 'jsdom'] as const
 type DomName = (typeof DOMS)[number]
-/** `heap`: what the parsed document holds in memory (V8 heap and external), measured around a gc. */
-type PageResult = { name: string; bytes: number; ms: number; heap: number; f1: number | null; found: boolean }
+/** `heap`: what the parsed document holds (V8 heap and external), for the largest pages only. */
+type PageResult = { name: string; bytes: number; ms: number; heap: number | null; f1: number | null; found: boolean }
+const HELD_SAMPLE = 5
 /** `retained`: heap and external memory still in use after every page was read and let go. */
 type ChildReport = {
   dom: DomName
@@ -36,6 +38,17 @@ async function measure(dom: DomName, pagesDir: string | undefined): Promise<Chil
   const pages = pagesDir ? readPages(pagesDir) : []
   const baselineRss = process.resourceUsage().maxRSS * 1024
   const baselineHeld = heldMemory()
+  // What a parsed document holds, on the largest pages, measured first (a collection per page is
+  // slow once a DOM has kept a lot of memory, and what it kept would blur the figure).
+  const largest = [...pages].sort((a, b) => b.source.length - a.source.length).slice(0, HELD_SAMPLE)
+  const held = new Map<string, number>()
+  for (const page of largest) {
+    const before = heldMemory()
+    const document = parse.open(page.source)
+    held.set(page.name, heldMemory() - before)
+    extractArticle(document)
+    parse.close()
+  }
   const results: PageResult[] = []
   for (const page of pages) {
     extractArticle(parse.open(page.source)) // warm-up
@@ -49,13 +62,9 @@ async function measure(dom: DomName, pagesDir: string | undefined): Promise<Chil
       parse.close()
     }
     const ms = times.sort((a, b) => a - b)[1] as number
-    const before = heldMemory()
-    const held = parse.open(page.source)
-    const heap = heldMemory() - before
-    extractArticle(held)
-    parse.close()
     const f1 = page.expected === null ? null : text === null ? 0 : wordF1(words(text), words(stripTags(page.expected)))
-    results.push({ name: page.name, bytes: Buffer.byteLength(page.source), ms, heap, f1, found: text !== null })
+    const bytes = Buffer.byteLength(page.source)
+    results.push({ name: page.name, bytes, ms, heap: held.get(page.name) ?? null, f1, found: text !== null })
   }
   const stubText = extractArticle(parse.open(newsArticleHtml()))?.text ?? ''
   const stubPage = {
@@ -63,6 +72,7 @@ async function measure(dom: DomName, pagesDir: string | undefined): Promise<Chil
     paragraphsKept: ARTICLE_PARAGRAPHS.filter((paragraph) => stubText.includes(paragraph)).length,
     noiseFound: NOISE_PHRASES.filter((phrase) => stubText.includes(phrase)),
   }
+  parse.close()
   const retained = heldMemory() - baselineHeld
   return { dom, baselineRss, peakRss: process.resourceUsage().maxRSS * 1024, retained, pages: results, stubPage }
 }
@@ -75,23 +85,21 @@ function heldMemory(): number {
 }
 
 /**
- * The DOM's "HTML to Document", loaded by name so the bench runs whichever is installed; `close`
- * frees what the last document holds (jsdom's window keeps timers and listeners until closed).
+ * The DOM's "HTML to Document": for linkedom, what the reader ships (reader/html.ts); jsdom is
+ * loaded by name, so the bench runs without it installed. `close` frees what the last document
+ * holds (jsdom's window keeps timers and listeners until closed).
  */
 async function domParser(dom: DomName): Promise<{ open: (html: string) => Document; close: () => void }> {
+  if (dom === 'linkedom') return { open: parseHtmlDocument, close: () => {} }
   const name: string = dom
-  if (dom === 'linkedom') {
-    const { parseHTML } = await import(name)
-    return { open: (html) => parseHTML(html).document, close: () => {} }
-  }
   const { JSDOM, VirtualConsole } = await import(name)
   let window: { close: () => void } | undefined
   return {
     open: (html) => {
       // Without a console of its own, jsdom prints every stylesheet it cannot parse.
-      const dom = new JSDOM(html, { url: 'https://example.com/article', virtualConsole: new VirtualConsole() })
-      window = dom.window
-      return dom.window.document
+      const parsed = new JSDOM(html, { url: 'https://example.com/article', virtualConsole: new VirtualConsole() })
+      window = parsed.window
+      return parsed.window.document
     },
     close: () => window?.close(),
   }
@@ -149,7 +157,7 @@ function wordF1(got: string[], expected: string[]): number {
 }
 
 function printReports(reports: ChildReport[]): void {
-  const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`
+  const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`
   const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]
   for (const report of reports) {
     const times = report.pages.map((page) => page.ms).sort((a, b) => a - b)
@@ -172,11 +180,10 @@ function printReports(reports: ChildReport[]): void {
         `  word F1 against Readability's expected article: mean ${(f1s.reduce((sum, f1) => sum + f1, 0) / f1s.length).toFixed(3)}, median ${quantile(f1s, 0.5)?.toFixed(3)}, pages under 0.9: ${f1s.filter((f1) => f1 < 0.9).length}`,
       )
     }
-    const heaps = report.pages.map((page) => page.heap / page.bytes).sort((a, b) => a - b)
-    if (largest) {
-      console.log(
-        `  memory held by a parsed page: median ${quantile(heaps, 0.5)?.toFixed(1)} bytes per byte of HTML; largest page ${mib(largest.heap)}`,
-      )
+    const sampled = report.pages.filter((page) => page.heap !== null)
+    if (sampled.length > 0) {
+      const held = sampled.map((page) => `${page.name} ${(page.bytes / 1024).toFixed(0)} KiB -> ${mib(page.heap ?? 0)}`)
+      console.log(`  memory held by a parsed document (the ${sampled.length} largest pages): ${held.join(', ')}`)
     }
     console.log(
       `  peak RSS over the run ${mib(report.peakRss)} (after loading: ${mib(report.baselineRss)}); still held after the run: ${mib(report.retained)}`,
@@ -208,7 +215,8 @@ if (values.child) {
   const report = await measure(values.child as DomName, values.pages)
   process.stdout.write(JSON.stringify(report))
 } else {
-  const reports = DOMS.map((dom) => {
+  const reports: ChildReport[] = []
+  for (const dom of DOMS) {
     const args = [
       '--expose-gc',
       import.meta.filename,
@@ -216,8 +224,18 @@ if (values.child) {
       dom,
       ...(values.pages ? ['--pages', values.pages] : []),
     ]
-    const output = execFileSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 })
-    return JSON.parse(output) as ChildReport
-  })
+    try {
+      const output = execFileSync(process.execPath, args, {
+        encoding: 'utf8',
+        maxBuffer: 64 * 1024 * 1024,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      })
+      reports.push(JSON.parse(output) as ChildReport)
+    } catch (error) {
+      const missing = String((error as { stderr?: unknown }).stderr).includes('ERR_MODULE_NOT_FOUND')
+      if (!missing) throw error
+      console.log(`${dom} is not installed: \`npm install --no-save ${dom}@31\` to measure it too`)
+    }
+  }
   printReports(reports)
 }

@@ -45,7 +45,11 @@ test('a 3 MiB page is refused: declared, streamed without a length, or inflating
   let streamedBytes = 0
   let streamEnded = false
   const { reader, web } = await site({
-    '/declared': serve(htmlOfSize(3 * MiB)),
+    // Says 3 MiB and sends a little: refused on the header, without waiting for a body.
+    '/declared': (_request, response) => {
+      response.writeHead(200, { 'Content-Type': 'text/html', 'Content-Length': String(3 * MiB) })
+      response.write(htmlOfSize(1024))
+    },
     // Chunked, and endless until the reader hangs up (64 MiB at most): the reader must cut it.
     '/streamed': async (_request, response) => {
       response.writeHead(200, { 'Content-Type': 'text/html' })
@@ -214,4 +218,31 @@ test('at most two requests reach one host at once, however many reads are waitin
   expect(pages.every((page) => page.ok)).toBe(true)
   expect(web.maxInFlight()).toBe(2)
   expect(web.requests).toHaveLength(7) // robots.txt once, then the six pages
+})
+
+test('markup that makes Readability work for a minute is given up on at the timeout, off the event loop', async () => {
+  // 3,000 nested elements around a few words: about a minute of Readability on this machine's cores.
+  const nested = `<html><body>${'<div>'.repeat(3000)}deep text${'</div>'.repeat(3000)}</body></html>`
+  const web = await startStubWeb({ '/nested': serve(nested), '/article': serve(newsArticleHtml()) })
+  webs.push(web)
+  const reader = createPageReader({ publicUrl: 'https://sextant.example', allowHosts: [web.host], timeoutMs: 1500 })
+  let longestGap = 0
+  let last = performance.now()
+  const ticker = setInterval(() => {
+    const now = performance.now()
+    longestGap = Math.max(longestGap, now - last)
+    last = now
+  }, 20)
+
+  try {
+    const started = Date.now()
+    expect(await read(reader, `${web.origin}/nested`)).toEqual({ ok: false, reason: 'too slow to parse (over 1.5 s)' })
+    expect(Date.now() - started).toBeLessThan(15_000)
+    // The server's event loop kept turning while the page was parsed.
+    expect(longestGap).toBeLessThan(1000)
+  } finally {
+    clearInterval(ticker)
+  }
+  // The worker that was stopped is replaced: the next page is read.
+  expect(await read(reader, `${web.origin}/article`)).toMatchObject({ ok: true })
 })

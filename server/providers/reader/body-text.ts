@@ -19,12 +19,21 @@ export function storable(text: string): string {
 
 /** Plain text as paragraphs: line ends made \n, runs of blank lines one blank line. */
 export function plainParagraphs(text: string): string {
-  return text
-    .replace(/\r\n?/g, '\n')
-    .split(/\n[ \t]*\n+/)
-    .map((paragraph) => paragraph.replace(/[ \t]+$/gm, '').trim())
-    .filter((paragraph) => paragraph !== '')
-    .join('\n\n')
+  return (
+    text
+      .replace(/\r\n?/g, '\n')
+      .split(/\n[ \t]*\n+/)
+      // Line by line: an anchored regex over the whole text backtracks quadratically on long blank runs.
+      .map((paragraph) =>
+        paragraph
+          .split('\n')
+          .map((line) => line.trimEnd())
+          .join('\n')
+          .trim(),
+      )
+      .filter((paragraph) => paragraph !== '')
+      .join('\n\n')
+  )
 }
 
 function bomCharset(body: Buffer): string | undefined {

@@ -1,13 +1,13 @@
 // The page reader (issue 18): fetches a search result's page itself and returns its article text,
 // for providers that give a snippet only. Safe by construction (reader/safe-fetch.ts): public
 // addresses only, checked at every redirect; 2 MiB, 10 s, HTML and plain text; robots.txt obeyed;
-// two requests per host at once. A page it cannot read is an answer (`ok: false` with the reason),
-// never an exception, except when the caller's own signal aborts.
+// two requests per host at once; pages parsed in worker threads that end at the deadline. A page it
+// cannot read is an answer (`ok: false` with the reason), never an exception, except when the
+// caller's own signal aborts.
 import dns from 'node:dns'
 import { decodeBody, plainParagraphs, storable } from '#server/providers/reader/body-text.ts'
-import { extractArticle } from '#server/providers/reader/extract.ts'
+import { createExtractionPool } from '#server/providers/reader/extraction-pool.ts'
 import { createHostSlots } from '#server/providers/reader/host-slots.ts'
-import { parseHtmlDocument } from '#server/providers/reader/html.ts'
 import { createRobots } from '#server/providers/reader/robots.ts'
 import { Refusal, type Resolver, safeFetch } from '#server/providers/reader/safe-fetch.ts'
 
@@ -42,6 +42,8 @@ export type PageReaderOptions = {
   maxBytes?: number
   maxRedirects?: number
   perHost?: number
+  /** Pages parsed at once, each in a worker thread of its own. Default 2. */
+  parsers?: number
   /** How long robots.txt is trusted. Default an hour; an unreachable one closes its site for a minute. */
   robotsTtlMs?: number
 }
@@ -61,6 +63,7 @@ export function createPageReader(options: PageReaderOptions): PageReader {
     slots: createHostSlots(options.perHost ?? 2),
     maxRedirects: options.maxRedirects ?? 5,
   }
+  const pool = createExtractionPool({ size: options.parsers ?? 2 })
   const robots = createRobots({
     agent: AGENT,
     ttlMs: options.robotsTtlMs ?? 60 * 60 * 1000,
@@ -85,9 +88,11 @@ export function createPageReader(options: PageReaderOptions): PageReader {
   async function read(url: string, { signal }: { signal: AbortSignal }): Promise<ReadPage> {
     signal.throwIfAborted()
     const deadline = AbortSignal.timeout(timeoutMs)
+    const readSignal = AbortSignal.any([signal, deadline])
+    let parsing = false
     try {
       const fetched = await safeFetch(url, context, {
-        signal: AbortSignal.any([signal, deadline]),
+        signal: readSignal,
         maxBytes,
         mediaTypes: PAGE_TYPES,
         beforeHop: robots.check,
@@ -100,7 +105,8 @@ export function createPageReader(options: PageReaderOptions): PageReader {
         if (!paragraphs) return refused('an empty page')
         return { ok: true, url: fetched.url, title: '', text: paragraphs, publishedDate: null }
       }
-      const article = extractArticle(parseHtmlDocument(text))
+      parsing = true
+      const article = await pool.extract(text, readSignal)
       if (!article) return refused('no article text found on the page')
       return {
         ok: true,
@@ -111,7 +117,13 @@ export function createPageReader(options: PageReaderOptions): PageReader {
       }
     } catch (error) {
       if (signal.aborted) throw signal.reason // the run was cancelled or ran out of time: not the page's doing
-      if (deadline.aborted) return refused(`did not answer in ${formatSeconds(timeoutMs)}`)
+      if (deadline.aborted) {
+        return refused(
+          parsing
+            ? `too slow to parse (over ${formatSeconds(timeoutMs)})`
+            : `did not answer in ${formatSeconds(timeoutMs)}`,
+        )
+      }
       if (error instanceof Refusal) return refused(error.message)
       return refused(networkReason(error))
     }
