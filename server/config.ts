@@ -2,6 +2,7 @@
 import path from 'node:path'
 import { z } from 'zod'
 import { parseKeyRing } from '#server/memory/crypto.ts'
+import { parseAllowHosts } from '#server/providers/reader/allow-hosts.ts'
 import { TOKEN_BUDGET } from '#server/research/brief-budget.ts'
 
 const port = z.coerce
@@ -77,6 +78,17 @@ export const ConfigSchema = z.object({
   // A local model writes a synthesis at tens of tokens a second: the 30 s of PROVIDER_TIMEOUT_SECONDS is too short.
   OLLAMA_TIMEOUT_SECONDS: z.coerce.number({ error: 'must be a number' }).positive().max(3600).default(120),
   MEMORY_MAX_FACTS: z.coerce.number({ error: 'must be a number' }).int().min(10).max(100_000).default(2000),
+  READER_ALLOW_HOSTS: z
+    .string()
+    .transform((spec, context) => {
+      try {
+        return parseAllowHosts(spec)
+      } catch (error) {
+        context.addIssue({ code: 'custom', message: `must be host:port,... (${(error as Error).message})` })
+        return z.NEVER
+      }
+    })
+    .optional(),
   PROVIDER_TIMEOUT_SECONDS: z.coerce.number({ error: 'must be a number' }).positive().max(600).default(30),
   RUN_DEADLINE_QUICK_SECONDS: z.coerce.number({ error: 'must be a number' }).positive().max(3600).default(120),
   RUN_DEADLINE_DEEP_SECONDS: z.coerce.number({ error: 'must be a number' }).positive().max(3600).default(240),
@@ -134,7 +146,10 @@ export const ConfigSchema = z.object({
 
 type ParsedEnv = z.infer<typeof ConfigSchema>
 
-export type Config = Omit<ParsedEnv, 'DATA_DIR' | 'LOCAL_DEV_AUTH' | 'PUBLIC_URL' | 'MAX_CONNECTIONS_PER_ADDRESS'> & {
+export type Config = Omit<
+  ParsedEnv,
+  'DATA_DIR' | 'LOCAL_DEV_AUTH' | 'PUBLIC_URL' | 'MAX_CONNECTIONS_PER_ADDRESS' | 'READER_ALLOW_HOSTS'
+> & {
   /** Where people reach this server, without a trailing slash: links in Slack and GitHub point here. */
   PUBLIC_URL: string
   /** Absolute path. */
@@ -145,6 +160,8 @@ export type Config = Omit<ParsedEnv, 'DATA_DIR' | 'LOCAL_DEV_AUTH' | 'PUBLIC_URL
   LOCAL_DEV_AUTH: boolean
   /** Open TCP connections one client address may hold; 0 for no limit (the default behind TRUST_PROXY). */
   MAX_CONNECTIONS_PER_ADDRESS: number
+  /** `host:port` entries the page reader may fetch at private addresses; nothing else may be. */
+  READER_ALLOW_HOSTS: string[]
 }
 
 /** Where Ollama listens unless OLLAMA_BASE_URL says otherwise (its own default). */
@@ -212,6 +229,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     // site, so there it is off unless set (the proxy bounds its clients; see server/http/connection-cap.ts).
     MAX_CONNECTIONS_PER_ADDRESS:
       parsed.MAX_CONNECTIONS_PER_ADDRESS ?? (parsed.TRUST_PROXY > 0 ? 0 : DEFAULT_MAX_CONNECTIONS_PER_ADDRESS),
+    READER_ALLOW_HOSTS: parsed.READER_ALLOW_HOSTS ?? [],
   }
 }
 
