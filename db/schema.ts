@@ -72,7 +72,9 @@ export interface TopicMemoryTable {
   updated_at: Timestamp
 }
 
-export type RunStatus = 'running' | 'complete' | 'failed' | 'cancelled'
+import type { RunStatus } from '#server/contracts/run.ts'
+
+export type { RunStatus }
 
 export interface RunsTable {
   id: Generated<string>
