@@ -4,8 +4,7 @@ import { getAccount } from '#server/auth/accounts.ts'
 import { type Me, MeSchema } from '#server/contracts/account.ts'
 import { type ApiContract, json, responses } from '#server/http/api/contract.ts'
 import { methodNotAllowed } from '#server/http/api/method-not-allowed.ts'
-import { principalOf } from '#server/http/api-auth.ts'
-import { HttpProblem } from '#server/http/problem.ts'
+import { principalOf, unauthorized } from '#server/http/api-auth.ts'
 
 export const meContract: ApiContract = {
   '/api/me': {
@@ -28,9 +27,8 @@ export function meRoutes(services: AppServices): Router {
     const account =
       (await getAccount(services.db, principal.accountId)) ??
       (visitor ? { id: visitor.accountId, email: visitor.email, kind: 'demo' as const } : undefined)
-    // The key was valid a moment ago; its account is gone only if it was deleted since.
-    if (!account)
-      throw new HttpProblem({ status: 401, title: 'Unauthorized', detail: 'The account of this key is gone.' })
+    // The key passed the check (its verification is cached for a while) but its account was deleted since.
+    if (!account) return unauthorized(res, 'The account of this API key no longer exists.', true)
     const me: Me = {
       account: { id: account.id, email: account.email, kind: account.kind },
       auth: { via: principal.via, keyPrefix: principal.keyPrefix ?? null, demo: principal.demo },
