@@ -1,5 +1,6 @@
 // Table types for Kysely. One `XTable` interface per table; rows are Selectable/Insertable<XTable>.
 import type { ColumnType, Generated } from 'kysely'
+import type { RunStatus } from '#server/contracts/run.ts'
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>
 /**
@@ -71,8 +72,6 @@ export interface TopicMemoryTable {
   expires_at: Timestamp
   updated_at: Timestamp
 }
-
-import type { RunStatus } from '#server/contracts/run.ts'
 
 export type { RunStatus }
 
