@@ -15,7 +15,7 @@ const UpdateSeriesSchema = z.strictObject({
 })
 
 const Series = SeriesViewSchema.meta({ id: 'Series' })
-const path = { path: z.object({ seriesId: parameters.seriesId }) }
+const seriesPath = { path: z.object({ seriesId: parameters.seriesId }) }
 
 export const seriesContract: ApiContract = {
   '/api/series': {
@@ -34,14 +34,14 @@ export const seriesContract: ApiContract = {
       operationId: 'getSeries',
       tags: ['series'],
       summary: 'A recurring brief and what it is doing',
-      requestParams: path,
+      requestParams: seriesPath,
       responses: { '200': json('The series.', Series), '401': responses.unauthorized, '404': responses.notFound },
     },
     patch: {
       operationId: 'updateSeries',
       tags: ['series'],
       summary: 'Pause or resume a recurring brief',
-      requestParams: path,
+      requestParams: seriesPath,
       requestBody: {
         required: true,
         content: { 'application/json': { schema: UpdateSeriesSchema.meta({ id: 'UpdateSeriesInput' }) } },
@@ -59,7 +59,7 @@ export const seriesContract: ApiContract = {
       operationId: 'stopSeries',
       tags: ['series'],
       summary: 'Stop a recurring brief for good (its past runs stay)',
-      requestParams: path,
+      requestParams: seriesPath,
       responses: {
         '200': json('The series, now cancelled.', Series),
         '401': responses.unauthorized,
