@@ -1,5 +1,5 @@
-// The contracts between the research engine and its providers. Adapters: search/exa.ts and
-// search/corpus.ts (SearchProvider); llm/openai.ts and llm/extractive.ts (LanguageModel).
+// The contracts between the research engine and its providers. Adapters: search/exa.ts,
+// search/corpus.ts and the open sources of search/open.ts (SearchProvider); llm/openai.ts and llm/extractive.ts (LanguageModel).
 import type { JudgeItem, Verdict } from '#server/claims/classify.ts'
 
 export type Depth = 'quick' | 'deep'
@@ -20,9 +20,23 @@ export type SearchResult = {
   /** ISO date or datetime as the provider gave it, or null. */
   publishedDate: string | null
   text: string
+  /**
+   * The text is the source's snippet, abstract or extract, not the page: the page itself is worth
+   * reading. Absent: the text is the page's (Exa, the corpus).
+   */
+  snippetOnly?: boolean
+  /** Which source found the result, when a provider asks several ("GDELT", "Wikipedia + arXiv"). */
+  foundBy?: string
 }
 
-export type SearchResponse = { results: SearchResult[]; costDollars?: number }
+/**
+ * Something a user should know about how a search was answered: an open source that failed while
+ * the others answered, or the local corpus standing in for an unreachable web. The text names no
+ * query, so one notice repeated across a run's queries reads the same each time.
+ */
+export type SearchNotice = { code: 'source_failed' | 'offline_fallback'; message: string }
+
+export type SearchResponse = { results: SearchResult[]; costDollars?: number; notices?: SearchNotice[] }
 
 export interface SearchProvider {
   /** Shown in reports: "exa", "local corpus". */
@@ -160,5 +174,17 @@ export class ProviderError extends Error {
     this.status = options.status
     this.retryAfterMs = options.retryAfterMs
     this.usage = options.usage
+  }
+}
+
+/**
+ * Every source of a search failed at the network level (refused, no DNS, timed out): the machine is
+ * most likely offline. The engine (or withOfflineFallback) can then search the local corpus instead.
+ */
+export class SearchOfflineError extends ProviderError {
+  readonly offline = true
+  constructor(provider: string, message: string, options: { cause?: unknown } = {}) {
+    super(provider, message, { retryable: false, cause: options.cause })
+    this.name = 'SearchOfflineError'
   }
 }

@@ -1,0 +1,66 @@
+// Small text helpers the open sources share: the words of a planned query worth sending to a
+// keyword index, HTML fragments made plain, and text clipped to what the engine asked for.
+
+const STOP_WORDS = new Set(
+  'the and for with from into onto over under about after before what which when where who why how are was were has have had its their this that these those than then not but can will all any per via'.split(
+    ' ',
+  ),
+)
+
+/**
+ * The distinctive words of a query, in order, at most `max`: words of three letters or more that are
+ * not stop words (keyword indexes that AND every term find nothing for a long planned query), with a
+ * hyphenated word kept whole ("sodium-ion").
+ */
+export function significantWords(text: string, max: number): string[] {
+  const words = text.match(/[\p{L}\p{N}]+(?:[-'’][\p{L}\p{N}]+)*/gu) ?? []
+  const kept: string[] = []
+  for (const word of words) {
+    const lower = word.toLowerCase()
+    if ((word.length < 3 && !/^\p{N}+$/u.test(word)) || STOP_WORDS.has(lower)) continue
+    if (kept.some((seen) => seen.toLowerCase() === lower)) continue
+    kept.push(word)
+    if (kept.length === max) break
+  }
+  return kept
+}
+
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' }
+
+/** An HTML fragment (a snippet, a story's text) as plain text: tags dropped, entities decoded. */
+export function plainText(html: string): string {
+  return html
+    .replace(/<(p|br|li|div)\b[^>]*>/gi, ' ')
+    .replace(/<[^>]*>/g, '')
+    .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (entity, name: string) => {
+      if (/^#x/i.test(name)) return safeCodePoint(Number.parseInt(name.slice(2), 16), entity)
+      if (name.startsWith('#')) return safeCodePoint(Number.parseInt(name.slice(1), 10), entity)
+      return ENTITIES[name.toLowerCase()] ?? entity
+    })
+    .replace(/\s+/g, ' ')
+    .trim()
+}
+
+function safeCodePoint(code: number, fallback: string): string {
+  return Number.isInteger(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : fallback
+}
+
+export function clip(text: string, maxCharacters: number): string {
+  return text.length <= maxCharacters ? text : text.slice(0, maxCharacters)
+}
+
+/** `YYYY-MM-DD` as a Date at midnight UTC, or undefined. */
+export function dayStart(isoDate: string | undefined): Date | undefined {
+  if (!isoDate) return undefined
+  const time = Date.parse(`${isoDate.slice(0, 10)}T00:00:00Z`)
+  return Number.isNaN(time) ? undefined : new Date(time)
+}
+
+/**
+ * arXiv's abstract page for an arXiv URL (`http://arxiv.org/abs/2301.00001v2`, `.../pdf/2301.00001`),
+ * without the version: arXiv and OpenAlex name the same preprint so, and it is found once.
+ */
+export function arxivAbsUrl(url: string): string | undefined {
+  const match = /^https?:\/\/(?:www\.|export\.)?arxiv\.org\/(?:abs|pdf)\/(.+?)(?:v\d+)?(?:\.pdf)?\/?$/i.exec(url.trim())
+  return match ? `https://arxiv.org/abs/${match[1]}` : undefined
+}
