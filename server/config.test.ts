@@ -115,3 +115,41 @@ test('model prices are unset by default (tokens unpriced), come as a pair, and a
     /OPENAI_INPUT_DOLLARS_PER_MILLION: must be 0 or more[\s\S]*OPENAI_OUTPUT_DOLLARS_PER_MILLION: must be a number/,
   )
 })
+
+test('search: Exa when its key is set, else the open sources; SEARCH_PROVIDER overrides either', () => {
+  expect(loadConfig({}).SEARCH_PROVIDER).toBe('open')
+  expect(loadConfig({ EXA_API_KEY: 'k' }).SEARCH_PROVIDER).toBe('exa')
+  expect(loadConfig({ EXA_API_KEY: 'k', SEARCH_PROVIDER: 'open' }).SEARCH_PROVIDER).toBe('open')
+  expect(loadConfig({ EXA_API_KEY: 'k', SEARCH_PROVIDER: 'corpus' }).SEARCH_PROVIDER).toBe('corpus')
+  expect(loadConfig({ SEARCH_PROVIDER: 'corpus' }).SEARCH_PROVIDER).toBe('corpus')
+  // An empty variable is unset, as everywhere.
+  expect(loadConfig({ SEARCH_PROVIDER: '', EXA_API_KEY: 'k' }).SEARCH_PROVIDER).toBe('exa')
+})
+
+test('search: a provider that does not exist is refused with the allowed names; exa needs its key', () => {
+  expect(() => loadConfig({ SEARCH_PROVIDER: 'tavily' })).toThrowError(
+    'SEARCH_PROVIDER: must be one of open, exa, corpus (got "tavily")',
+  )
+  expect(() => loadConfig({ SEARCH_PROVIDER: 'exa' })).toThrowError(
+    /EXA_API_KEY: must be set when SEARCH_PROVIDER is exa/,
+  )
+})
+
+test('search: the open sources default to their public endpoints; base URLs and the contact are checked', () => {
+  expect(loadConfig({})).toMatchObject({
+    GDELT_BASE_URL: 'https://api.gdeltproject.org',
+    WIKIPEDIA_BASE_URL: 'https://en.wikipedia.org',
+    OPENALEX_BASE_URL: 'https://api.openalex.org',
+    ARXIV_BASE_URL: 'https://export.arxiv.org',
+    HN_SEARCH_BASE_URL: 'https://hn.algolia.com',
+  })
+  expect(loadConfig({ WIKIPEDIA_BASE_URL: 'https://de.wikipedia.org/' }).WIKIPEDIA_BASE_URL).toBe(
+    'https://de.wikipedia.org',
+  )
+  expect(() => loadConfig({ GDELT_BASE_URL: 'ftp://gdelt.example' })).toThrowError(
+    /GDELT_BASE_URL: must be an http\(s\) URL/,
+  )
+  expect(() => loadConfig({ SEARCH_CONTACT_EMAIL: 'not an address' })).toThrowError(
+    /SEARCH_CONTACT_EMAIL: must be an email address/,
+  )
+})

@@ -15,6 +15,18 @@ const dollarsPerMillion = z.coerce
   .min(0, 'must be 0 or more dollars per million tokens')
   .max(100_000, 'must be at most 100000 dollars per million tokens')
 
+/** An http(s) base URL, kept without a trailing slash: adapters append their API's path to it. */
+function baseUrl(defaultUrl: string) {
+  return z
+    .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
+    .default(defaultUrl)
+    .transform((url) => url.replace(/\/+$/, ''))
+}
+
+/** The search providers that exist; SEARCH_PROVIDER must name one of them. */
+export const SEARCH_PROVIDERS = ['open', 'exa', 'corpus'] as const
+export type SearchProviderName = (typeof SEARCH_PROVIDERS)[number]
+
 const flag = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' })
   .transform((value) => ['true', '1', 'yes'].includes(value))
@@ -51,6 +63,15 @@ export const ConfigSchema = z.object({
     .optional(),
   EXA_API_KEY: z.string().min(1).optional(),
   EXA_BASE_URL: z.url({ error: 'must be a URL' }).optional(),
+  SEARCH_PROVIDER: z.enum(SEARCH_PROVIDERS, { error: `must be one of ${SEARCH_PROVIDERS.join(', ')}` }).optional(),
+  // The keyless open sources of the `open` provider (server/providers/search/open.ts).
+  GDELT_BASE_URL: baseUrl('https://api.gdeltproject.org'),
+  WIKIPEDIA_BASE_URL: baseUrl('https://en.wikipedia.org'),
+  OPENALEX_BASE_URL: baseUrl('https://api.openalex.org'),
+  ARXIV_BASE_URL: baseUrl('https://export.arxiv.org'),
+  HN_SEARCH_BASE_URL: baseUrl('https://hn.algolia.com'),
+  SEARCH_CONTACT_EMAIL: z.email({ error: 'must be an email address' }).optional(),
+  OPENALEX_API_KEY: z.string().min(1).optional(),
   OPENAI_API_KEY: z.string().min(1).optional(),
   OPENAI_BASE_URL: z.url({ error: 'must be a URL' }).optional(),
   OPENAI_MODEL: z.string().min(1).default('gpt-4.1-mini'),
@@ -121,7 +142,12 @@ export const ConfigSchema = z.object({
 
 type ParsedEnv = z.infer<typeof ConfigSchema>
 
-export type Config = Omit<ParsedEnv, 'DATA_DIR' | 'LOCAL_DEV_AUTH' | 'PUBLIC_URL' | 'MAX_CONNECTIONS_PER_ADDRESS'> & {
+export type Config = Omit<
+  ParsedEnv,
+  'DATA_DIR' | 'LOCAL_DEV_AUTH' | 'PUBLIC_URL' | 'MAX_CONNECTIONS_PER_ADDRESS' | 'SEARCH_PROVIDER'
+> & {
+  /** The search provider in use: as set, or Exa when EXA_API_KEY is set, else the open sources. */
+  SEARCH_PROVIDER: SearchProviderName
   /** Where people reach this server, without a trailing slash: links in Slack and GitHub point here. */
   PUBLIC_URL: string
   /** Absolute path. */
@@ -186,8 +212,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       },
     ])
   }
+  const searchProvider = parsed.SEARCH_PROVIDER ?? (parsed.EXA_API_KEY ? 'exa' : 'open')
+  if (searchProvider === 'exa' && !parsed.EXA_API_KEY) {
+    throw new ConfigError([
+      { variable: 'EXA_API_KEY', message: 'must be set when SEARCH_PROVIDER is exa (or choose open or corpus)' },
+    ])
+  }
   return {
     ...parsed,
+    SEARCH_PROVIDER: searchProvider,
     DATA_DIR: path.resolve(cwd, parsed.DATA_DIR),
     embeddedDatabase: parsed.DATABASE_URL === undefined,
     LOCAL_DEV_AUTH: parsed.LOCAL_DEV_AUTH ?? parsed.NODE_ENV === 'development',

@@ -114,9 +114,10 @@ export async function startSextant(options: {
     // Web requests and mention jobs (on workers) start runs within the same limits.
     const limits = createLimits({ pool, settings: config, log })
     const providers = createProviders(config, db)
-    if (!config.EXA_API_KEY) {
+    // The corpus answers when asked for, and for `open` when the machine is offline.
+    if (config.SEARCH_PROVIDER !== 'exa') {
       const indexed = await ensureSampleCorpus(db, log)
-      if (indexed > 0) log.info({ indexed }, 'no EXA_API_KEY: indexed the sample corpus for offline research')
+      if (indexed > 0) log.info({ indexed }, 'indexed the sample corpus for offline research')
     }
     log.info({ search: providers.search.name, model: providers.model.name }, 'research providers')
     const deadlines = { quickSeconds: config.RUN_DEADLINE_QUICK_SECONDS, deepSeconds: config.RUN_DEADLINE_DEEP_SECONDS }

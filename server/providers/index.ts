@@ -1,19 +1,25 @@
-// Picks the providers from config: Exa when EXA_API_KEY is set, else the local corpus; an
-// OpenAI-compatible model when OPENAI_API_KEY is set, else the extractive synthesizer.
+// Picks the providers from config. Search: SEARCH_PROVIDER, or Exa when EXA_API_KEY is set, else the
+// keyless open sources (falling back to the local corpus when the machine is offline); the local
+// corpus alone when asked for. Model: an OpenAI-compatible one when OPENAI_API_KEY is set, else the
+// extractive synthesizer.
 import type { Db } from '#db/database.ts'
 import type { Config } from '#server/config.ts'
 import { createExtractiveModel } from '#server/providers/llm/extractive.ts'
 import { createOpenAiModel } from '#server/providers/llm/openai.ts'
+import { createArxivSearch } from '#server/providers/search/arxiv.ts'
 import { createCorpusSearch } from '#server/providers/search/corpus.ts'
 import { createExaSearch } from '#server/providers/search/exa.ts'
+import { createGdeltSearch } from '#server/providers/search/gdelt.ts'
+import { createHackerNewsSearch } from '#server/providers/search/hackernews.ts'
+import { createOpenSearch, withOfflineFallback } from '#server/providers/search/open.ts'
+import { createOpenAlexSearch } from '#server/providers/search/openalex.ts'
+import { createWikipediaSearch } from '#server/providers/search/wikipedia.ts'
 import type { LanguageModel, SearchProvider } from '#server/providers/types.ts'
 
 export function createProviders(config: Config, db: Db): { search: SearchProvider; model: LanguageModel } {
   const timeoutMs = config.PROVIDER_TIMEOUT_SECONDS * 1000
   return {
-    search: config.EXA_API_KEY
-      ? createExaSearch({ apiKey: config.EXA_API_KEY, baseUrl: config.EXA_BASE_URL, timeoutMs })
-      : createCorpusSearch({ db }),
+    search: createSearch(config, db, timeoutMs),
     model: config.OPENAI_API_KEY
       ? createOpenAiModel({
           apiKey: config.OPENAI_API_KEY,
@@ -25,4 +31,42 @@ export function createProviders(config: Config, db: Db): { search: SearchProvide
         })
       : createExtractiveModel(),
   }
+}
+
+function createSearch(config: Config, db: Db, timeoutMs: number): SearchProvider {
+  switch (config.SEARCH_PROVIDER) {
+    case 'exa':
+      if (!config.EXA_API_KEY) throw new Error('SEARCH_PROVIDER is exa but EXA_API_KEY is not set') // loadConfig refuses this
+      return createExaSearch({ apiKey: config.EXA_API_KEY, baseUrl: config.EXA_BASE_URL, timeoutMs })
+    case 'corpus':
+      return createCorpusSearch({ db })
+    case 'open':
+      return withOfflineFallback(
+        createOpenSearch({ sources: createOpenSources(config, timeoutMs), timeoutMs }),
+        createCorpusSearch({ db }),
+      )
+  }
+}
+
+/** GDELT, Wikipedia, OpenAlex, arXiv and Hacker News: news first, then background, papers, discussion. */
+export function createOpenSources(config: Config, timeoutMs: number): SearchProvider[] {
+  const common = { userAgent: userAgent(config), timeoutMs }
+  return [
+    createGdeltSearch({ ...common, baseUrl: config.GDELT_BASE_URL }),
+    createWikipediaSearch({ ...common, baseUrl: config.WIKIPEDIA_BASE_URL }),
+    createOpenAlexSearch({
+      ...common,
+      baseUrl: config.OPENALEX_BASE_URL,
+      mailto: config.SEARCH_CONTACT_EMAIL,
+      apiKey: config.OPENALEX_API_KEY,
+    }),
+    createArxivSearch({ ...common, baseUrl: config.ARXIV_BASE_URL }),
+    createHackerNewsSearch({ ...common, baseUrl: config.HN_SEARCH_BASE_URL }),
+  ]
+}
+
+/** Who is asking and how to reach them, as Wikimedia's User-Agent policy and the others' etiquette ask. */
+export function userAgent(config: Pick<Config, 'PUBLIC_URL' | 'SEARCH_CONTACT_EMAIL'>): string {
+  const contact = config.SEARCH_CONTACT_EMAIL ? `; ${config.SEARCH_CONTACT_EMAIL}` : ''
+  return `Sextant/1.0 (+${config.PUBLIC_URL}${contact})`
 }

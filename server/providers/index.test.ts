@@ -1,0 +1,26 @@
+import { expect, test } from 'vitest'
+import type { Db } from '#db/database.ts'
+import { loadConfig } from '#server/config.ts'
+import { createProviders, userAgent } from '#server/providers/index.ts'
+
+// Picking a provider queries nothing, so no database is needed to see which one was picked.
+const noDatabase = {} as Db
+
+test('the search provider follows the config: open sources by default, Exa with a key, the corpus on request', () => {
+  expect(createProviders(loadConfig({}), noDatabase).search.name).toBe(
+    'open sources (GDELT, Wikipedia, OpenAlex, arXiv, Hacker News)',
+  )
+  expect(createProviders(loadConfig({ EXA_API_KEY: 'k' }), noDatabase).search.name).toBe('exa')
+  expect(createProviders(loadConfig({ SEARCH_PROVIDER: 'corpus', EXA_API_KEY: 'k' }), noDatabase).search.name).toBe(
+    'local corpus',
+  )
+})
+
+test('the open sources introduce themselves with PUBLIC_URL and, when set, a contact address', () => {
+  expect(userAgent(loadConfig({ PUBLIC_URL: 'https://sextant.example/' }))).toBe(
+    'Sextant/1.0 (+https://sextant.example)',
+  )
+  expect(userAgent(loadConfig({ SEARCH_CONTACT_EMAIL: 'ops@example.org' }))).toBe(
+    'Sextant/1.0 (+http://localhost:3000; ops@example.org)',
+  )
+})
