@@ -37,6 +37,7 @@ const ArtListSchema = z.object({
 
 export function createGdeltSearch(options: OpenSourceOptions): SearchProvider {
   const client = createSourceClient({ name: NAME, minIntervalMs: MIN_INTERVAL_MS, accept: 'application/json' }, options)
+  const interval = options.minIntervalMs ?? MIN_INTERVAL_MS
   return {
     name: NAME,
     async search(query, { signal }) {
@@ -55,7 +56,7 @@ export function createGdeltSearch(options: OpenSourceOptions): SearchProvider {
         params.startdatetime = gdeltDateTime(start > windowStart ? start : windowStart)
         params.enddatetime = gdeltDateTime(new Date())
       }
-      const results = await client.get('/api/v2/doc/doc', params, readArtList, signal)
+      const results = await client.get('/api/v2/doc/doc', params, (answer) => readArtList(answer, interval), signal)
       return { results: results.slice(0, query.numResults) }
     },
   }
@@ -68,7 +69,7 @@ export function gdeltQuery(text: string): string {
     .join(' ')
 }
 
-function readArtList(answer: SourceAnswer): SearchResult[] {
+function readArtList(answer: SourceAnswer, interval: number): SearchResult[] {
   const body = answer.body.trim()
   if (!body.startsWith('{')) {
     // GDELT answers a query it cannot run, and sometimes "slow down", with a line of text and a 200.
@@ -76,7 +77,7 @@ function readArtList(answer: SourceAnswer): SearchResult[] {
       throw new ProviderError(NAME, `${NAME} is rate limiting these searches: ${body.slice(0, 200)}`, {
         retryable: true,
         status: 429,
-        retryAfterMs: MIN_INTERVAL_MS,
+        retryAfterMs: interval,
       })
     }
     throw new ProviderError(NAME, `${NAME} refused the query: ${body.slice(0, 200) || 'an empty answer'}`, {

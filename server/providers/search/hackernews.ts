@@ -74,7 +74,7 @@ function readHits(answer: SourceAnswer, maxCharacters: number): SearchResult[] {
       url: hit.url || discussion,
       title,
       publishedDate: hit.created_at ?? null,
-      text: clip(story ? `${title}. ${story}` : title, maxCharacters),
+      text: clip(story ? `${title}${/[.?!:]$/.test(title) ? '' : '.'} ${story}` : title, maxCharacters),
       snippetOnly: true,
       foundBy: NAME,
     }
