@@ -64,7 +64,7 @@ export function createGdeltSearch(options: OpenSourceOptions): SearchProvider {
 
 /** The query's distinctive words; a hyphenated one becomes a quoted phrase, as GDELT reads `-` as "not". */
 export function gdeltQuery(text: string): string {
-  return significantWords(text, MAX_KEYWORDS)
+  return significantWords(text, MAX_KEYWORDS, 3)
     .map((word) => (/[-'’]/.test(word) ? `"${word.replace(/[-'’]/g, ' ')}"` : word))
     .join(' ')
 }

@@ -2,22 +2,22 @@
 // keyword index, HTML fragments made plain, and text clipped to what the engine asked for.
 
 const STOP_WORDS = new Set(
-  'the and for with from into onto over under about after before what which when where who why how are was were has have had its their this that these those than then not but can will all any per via'.split(
+  'an as at be by in is it of on or to vs we the and for with from into onto over under about after before what which when where who why how are was were has have had its their this that these those than then not but can will all any per via'.split(
     ' ',
   ),
 )
 
 /**
- * The distinctive words of a query, in order, at most `max`: words of three letters or more that are
- * not stop words (keyword indexes that AND every term find nothing for a long planned query), with a
- * hyphenated word kept whole ("sodium-ion").
+ * The distinctive words of a query, in order, at most `max`: words of `minLength` characters or more
+ * that are not stop words (keyword indexes that AND every term find nothing for a long planned
+ * query), with a hyphenated word kept whole ("sodium-ion").
  */
-export function significantWords(text: string, max: number): string[] {
+export function significantWords(text: string, max: number, minLength = 2): string[] {
   const words = text.match(/[\p{L}\p{N}]+(?:[-'’][\p{L}\p{N}]+)*/gu) ?? []
   const kept: string[] = []
   for (const word of words) {
     const lower = word.toLowerCase()
-    if ((word.length < 3 && !/^\p{N}+$/u.test(word)) || STOP_WORDS.has(lower)) continue
+    if (word.length < minLength || STOP_WORDS.has(lower)) continue
     if (kept.some((seen) => seen.toLowerCase() === lower)) continue
     kept.push(word)
     if (kept.length === max) break
