@@ -31,6 +31,8 @@ export type StubOpenRequest = {
   path: string
   params: Record<string, string>
   userAgent: string
+  /** When it arrived (epoch ms). */
+  at: number
 }
 
 /**
@@ -85,7 +87,13 @@ export async function startStubOpenSources(
     const source = PATHS[url.pathname]
     if (!source) return send(response, 404, 'text/plain', `No route ${url.pathname}`)
     const params = Object.fromEntries(url.searchParams)
-    requests.push({ source, path: url.pathname, params, userAgent: request.headers['user-agent'] ?? '' })
+    requests.push({
+      source,
+      path: url.pathname,
+      params,
+      userAgent: request.headers['user-agent'] ?? '',
+      at: Date.now(),
+    })
     const { behaviour, retryAfter } = nextBehaviour(source)
     switch (behaviour) {
       case 'hang':
