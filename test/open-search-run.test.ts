@@ -1,6 +1,7 @@
 // A brief researched with no keys at all: SEARCH_PROVIDER=open with the five open sources stubbed in
 // their wire formats, and the extractive synthesizer. The report cites pages several sources found.
 import { afterAll, beforeAll, expect, test } from 'vitest'
+import { readRunEvents } from '#server/events/run-events.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { startTestApp, type TestApp } from '#test/support/app.ts'
 import { expectCitationsResolve, postBrief, waitForRun } from '#test/support/runs.ts'
@@ -116,4 +117,34 @@ test('with no keys, a brief searches the five open sources and its report cites 
     JSON.stringify(urls),
   ).toBe(true)
   expect(new Set(urls.map(foundBy)).size, JSON.stringify(urls)).toBeGreaterThanOrEqual(3)
+}, 120_000)
+
+test('on a machine that reaches no open source, the run searches the local corpus instead and says so', async () => {
+  const closed = 'http://127.0.0.1:9' // the discard port: nothing listens, every connection is refused
+  const offline = await startTestApp({
+    env: {
+      SEARCH_PROVIDER: 'open',
+      GDELT_BASE_URL: closed,
+      WIKIPEDIA_BASE_URL: closed,
+      OPENALEX_BASE_URL: closed,
+      ARXIV_BASE_URL: closed,
+      HN_SEARCH_BASE_URL: closed,
+      RATE_LIMIT_RUNS_PER_HOUR: '100',
+    },
+  })
+  try {
+    const user = await createTestAccount(offline.db)
+    const { body } = await postBrief(offline.fetch, user.auth, { topic: 'Sodium-ion batteries', depth: 'quick' })
+    const run = await waitForRun(offline.fetch, user.auth, body.runId, 60_000)
+    expect(run.status, JSON.stringify(run.error)).toBe('complete')
+    expect(run.report?.sources.length).toBeGreaterThan(0)
+    expect(run.report?.sources.every((source) => source.url.startsWith('https://corpus.local/'))).toBe(true)
+    const events = await readRunEvents(offline.db, offline.memory.ring, body.runId, 0)
+    const fallbacks = events.filter((event) => event.data.code === 'offline_fallback')
+    console.log(JSON.stringify(fallbacks.map((e) => e.data)), JSON.stringify(events.map((e) => [e.type, e.createdAt])))
+    expect(fallbacks).toHaveLength(1) // said once, not once per query
+    expect(fallbacks[0]?.data.message).toMatch(/corpus/i)
+  } finally {
+    await offline.stop()
+  }
 }, 120_000)

@@ -46,6 +46,8 @@ export async function searchStep({
   const budget = budgetOf(brief, deps)
   const planUsage = checkpoint.plan?.usage ?? { inputTokens: 0, outputTokens: 0 }
   const leftOut: string[] = []
+  // A source that failed, or the offline fallback, is said once per run, not once per query.
+  const noticed = new Set<string>()
   async function runQueries(queries: string[]) {
     await mapWithConcurrency(queries, SEARCH_CONCURRENCY, async (query) => {
       // A search the dollar budget cannot pay for is not made; the run goes on with what it found.
@@ -66,6 +68,11 @@ export async function searchStep({
           { signal },
         )
         costDollars += response.costDollars ?? 0
+        for (const notice of response.notices ?? []) {
+          if (noticed.has(notice.message)) continue
+          noticed.add(notice.message)
+          await event('warning', 'search', { code: notice.code, message: notice.message })
+        }
         let fresh = 0
         for (const result of response.results) {
           const url = canonicalUrl(result.url)
