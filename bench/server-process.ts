@@ -58,6 +58,8 @@ export async function startServer(options: { dataDir: string; env: Record<string
       PORT: String(port),
       DATA_DIR: options.dataDir,
       EMBEDDED_PG_PORT: '0',
+      // What the benchmark measures must not depend on an Ollama the machine happens to run.
+      OLLAMA_BASE_URL: 'none',
       ...options.env,
     },
     stdio: ['ignore', logFd, logFd],

@@ -153,3 +153,18 @@ test('search: the open sources default to their public endpoints; base URLs and 
     /SEARCH_CONTACT_EMAIL: must be an email address/,
   )
 })
+
+test('READER_ALLOW_HOSTS is empty by default and takes host:port entries, each with its port', () => {
+  expect(loadConfig({}).READER_ALLOW_HOSTS).toEqual([])
+  expect(loadConfig({ READER_ALLOW_HOSTS: 'Wiki.Corp:443, 127.0.0.1:8080,[::1]:3000' }).READER_ALLOW_HOSTS).toEqual([
+    'wiki.corp:443',
+    '127.0.0.1:8080',
+    '[::1]:3000',
+  ])
+  expect(() => loadConfig({ READER_ALLOW_HOSTS: 'wiki.corp' })).toThrowError(
+    /READER_ALLOW_HOSTS: must be host:port,\.\.\. \("wiki\.corp" is not host:port/,
+  )
+  expect(() => loadConfig({ READER_ALLOW_HOSTS: 'http://wiki.corp:80' })).toThrowError(/READER_ALLOW_HOSTS/)
+  expect(() => loadConfig({ READER_ALLOW_HOSTS: 'wiki.corp:99999' })).toThrowError(/port outside 1 to 65535/)
+  expect(() => loadConfig({ READER_ALLOW_HOSTS: '::1:3000' })).toThrowError(/READER_ALLOW_HOSTS/)
+})

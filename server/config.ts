@@ -2,6 +2,7 @@
 import path from 'node:path'
 import { z } from 'zod'
 import { parseKeyRing } from '#server/memory/crypto.ts'
+import { parseAllowHosts } from '#server/providers/reader/allow-hosts.ts'
 import { TOKEN_BUDGET } from '#server/research/brief-budget.ts'
 
 const port = z.coerce
@@ -84,7 +85,31 @@ export const ConfigSchema = z.object({
     .optional(),
   OPENAI_INPUT_DOLLARS_PER_MILLION: dollarsPerMillion.optional(),
   OPENAI_OUTPUT_DOLLARS_PER_MILLION: dollarsPerMillion.optional(),
+  // Used only without OPENAI_API_KEY. Unset: the default local address, probed at start-up.
+  OLLAMA_BASE_URL: z
+    .union([z.literal('none'), z.url({ protocol: /^https?$/, error: 'must be an http(s) URL, or none' })])
+    // The Ollama server's own address; the OpenAI-compatible API is at /v1 below it, a common slip.
+    .transform((url) => (url === 'none' ? url : url.replace(/\/+$/, '').replace(/\/v1$/, '')))
+    .optional(),
+  // llama3.1 (8B, about 5 GB): a widely pulled general model that fits a laptop GPU, whose 128k-token
+  // window holds a deep synthesis prompt (about 30k tokens) once Ollama's context length is raised.
+  OLLAMA_MODEL: z.string().min(1).default('llama3.1'),
+  /** Used when the Ollama server has it; otherwise claims are matched by their words. */
+  OLLAMA_EMBEDDING_MODEL: z.string().min(1).default('nomic-embed-text'),
+  // A local model writes a synthesis at tens of tokens a second: the 30 s of PROVIDER_TIMEOUT_SECONDS is too short.
+  OLLAMA_TIMEOUT_SECONDS: z.coerce.number({ error: 'must be a number' }).positive().max(3600).default(120),
   MEMORY_MAX_FACTS: z.coerce.number({ error: 'must be a number' }).int().min(10).max(100_000).default(2000),
+  READER_ALLOW_HOSTS: z
+    .string()
+    .transform((spec, context) => {
+      try {
+        return parseAllowHosts(spec)
+      } catch (error) {
+        context.addIssue({ code: 'custom', message: `must be host:port,... (${(error as Error).message})` })
+        return z.NEVER
+      }
+    })
+    .optional(),
   PROVIDER_TIMEOUT_SECONDS: z.coerce.number({ error: 'must be a number' }).positive().max(600).default(30),
   RUN_DEADLINE_QUICK_SECONDS: z.coerce.number({ error: 'must be a number' }).positive().max(3600).default(120),
   RUN_DEADLINE_DEEP_SECONDS: z.coerce.number({ error: 'must be a number' }).positive().max(3600).default(240),
@@ -144,7 +169,12 @@ type ParsedEnv = z.infer<typeof ConfigSchema>
 
 export type Config = Omit<
   ParsedEnv,
-  'DATA_DIR' | 'LOCAL_DEV_AUTH' | 'PUBLIC_URL' | 'MAX_CONNECTIONS_PER_ADDRESS' | 'SEARCH_PROVIDER'
+  | 'DATA_DIR'
+  | 'LOCAL_DEV_AUTH'
+  | 'PUBLIC_URL'
+  | 'MAX_CONNECTIONS_PER_ADDRESS'
+  | 'SEARCH_PROVIDER'
+  | 'READER_ALLOW_HOSTS'
 > & {
   /** The search provider in use: as set, or Exa when EXA_API_KEY is set, else the open sources. */
   SEARCH_PROVIDER: SearchProviderName
@@ -158,7 +188,12 @@ export type Config = Omit<
   LOCAL_DEV_AUTH: boolean
   /** Open TCP connections one client address may hold; 0 for no limit (the default behind TRUST_PROXY). */
   MAX_CONNECTIONS_PER_ADDRESS: number
+  /** `host:port` entries the page reader may fetch at private addresses; nothing else may be. */
+  READER_ALLOW_HOSTS: string[]
 }
+
+/** Where Ollama listens unless OLLAMA_BASE_URL says otherwise (its own default). */
+export const DEFAULT_OLLAMA_BASE_URL = 'http://127.0.0.1:11434'
 
 /** Without TRUST_PROXY the socket's address is the client's; a few hundred covers a busy office's NAT. */
 const DEFAULT_MAX_CONNECTIONS_PER_ADDRESS = 256
@@ -229,6 +264,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     // site, so there it is off unless set (the proxy bounds its clients; see server/http/connection-cap.ts).
     MAX_CONNECTIONS_PER_ADDRESS:
       parsed.MAX_CONNECTIONS_PER_ADDRESS ?? (parsed.TRUST_PROXY > 0 ? 0 : DEFAULT_MAX_CONNECTIONS_PER_ADDRESS),
+    READER_ALLOW_HOSTS: parsed.READER_ALLOW_HOSTS ?? [],
   }
 }
 

@@ -113,7 +113,7 @@ export async function startSextant(options: {
     }
     // Web requests and mention jobs (on workers) start runs within the same limits.
     const limits = createLimits({ pool, settings: config, log })
-    const providers = createProviders(config, db)
+    const providers = await createProviders(config, db, log)
     // The corpus answers when asked for, and for `open` when the machine is offline.
     if (config.SEARCH_PROVIDER !== 'exa') {
       const indexed = await ensureSampleCorpus(db, log)

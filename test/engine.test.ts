@@ -100,9 +100,13 @@ test('a first run builds a baseline; a second run reads nothing from the ledger 
   expectCitationsResolve(secondReport)
 })
 
-test('a plan answer that is not JSON falls back to the deterministic plan and the run completes', async () => {
+test('a plan answer that is not JSON, twice, falls back to the deterministic plan and the run completes', async () => {
   const user = await createTestAccount(app.db)
-  openai.onPlan({ content: 'Sure! Here are some queries: sodium, batteries' })
+  // The second answer is to the repair request, which shows the model its first.
+  openai.onPlan(
+    { content: 'Sure! Here are some queries: sodium, batteries' },
+    { content: 'Of course: sodium batteries, grid costs' },
+  )
   const { body } = await postBrief(app.fetch, user.auth, {
     topic: 'Grid batteries',
     depth: 'quick',

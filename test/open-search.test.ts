@@ -154,7 +154,8 @@ test('a source that fails and one that hangs are notices; the others still answe
 test('every source refused a connection: offline, and the local corpus answers instead, labelled', async () => {
   const nowhere = `http://127.0.0.1:${await closedPort()}`
   const config = loadConfig({
-    NODE_ENV: 'test',
+    PROVIDER_TIMEOUT_SECONDS: '10',
+    OLLAMA_BASE_URL: 'none',
     PROVIDER_TIMEOUT_SECONDS: '10',
     GDELT_BASE_URL: nowhere,
     WIKIPEDIA_BASE_URL: nowhere,
@@ -173,7 +174,7 @@ test('every source refused a connection: offline, and the local corpus answers i
 
   // The app's provider: the open sources with the corpus behind them. The second search does not
   // wait for GDELT's 5 s or arXiv's 3 s: a refused connection cost those servers nothing.
-  const search = createProviders(config, database.db).search
+  const search = (await createProviders(config, database.db, testLogger())).search
   for (let round = 0; round < 2; round++) {
     const started = Date.now()
     const response = await search.search({ ...query, text: 'sodium-ion batteries' }, noDeadline())

@@ -66,22 +66,31 @@ test('a configured output limit replaces the built-in ones on every call', async
 test('a plan answer that cannot be used throws a PlanParseError carrying the tokens the server billed', async () => {
   const { stub, model, signal } = await setup()
   const usage = { prompt_tokens: 321, completion_tokens: 12 }
-  stub.onPlan(
-    { content: { queries: 'solid-state batteries news' }, usage },
-    { content: 'Sure! Here are some queries: batteries, cells', usage },
-    { content: { queries: ['  '] }, usage },
-    { content: '{"queries": ["solid-state', finishReason: 'length', usage },
-    { content: '', finishReason: 'content_filter', usage },
-  )
-
-  for (const reason of [/schema/, /not JSON/, /no queries/, /cut off/, /content filter/]) {
+  // Text that is not the plan's JSON is shown to the model once more; the other failures are not.
+  const cases = [
+    { reason: /schema/, replies: [{ queries: 'solid-state batteries news' }, { queries: 'cells' }] },
+    { reason: /not JSON/, replies: ['Sure! Here are some queries: batteries, cells', 'Batteries, cells.'] },
+    { reason: /no queries/, replies: [{ queries: ['  '] }] },
+  ]
+  for (const { reason, replies } of cases) {
+    stub.onPlan(...replies.map((content) => ({ content, usage })))
     const failure = await failureOf(model.plan(planInput(), { signal }))
     expect(failure).toBeInstanceOf(PlanParseError)
     expect((failure as Error).message).toMatch(reason)
+    const answers = replies.length
+    expect(failure).toMatchObject({ usage: { inputTokens: 321 * answers, outputTokens: 12 * answers } })
+  }
+  stub.onPlan(
+    { content: '{"queries": ["solid-state', finishReason: 'length', usage },
+    { content: '', finishReason: 'content_filter', usage },
+  )
+  for (const reason of [/cut off/, /content filter/]) {
+    const failure = await failureOf(model.plan(planInput(), { signal }))
+    expect((failure as Error).message).toMatch(reason)
     expect(failure).toMatchObject({ usage: { inputTokens: 321, outputTokens: 12 } })
   }
-  // Unusable answers are the model's, not the transport's: none was asked again.
-  expect(stub.requests).toHaveLength(5)
+  // Unusable answers are the model's, not the transport's: none was retried.
+  expect(stub.requests).toHaveLength(7)
 })
 
 test('a refused plan carries its usage too', async () => {
@@ -115,12 +124,14 @@ test('a synthesis cut off at the token limit throws a ProviderError carrying the
 
 test('verdicts the judge could not give carry their usage', async () => {
   const { stub, model, signal } = await setup()
-  stub.onJudge({ content: { verdicts: [{ claim: 0 }] }, usage: { prompt_tokens: 700, completion_tokens: 40 } })
+  const usage = { prompt_tokens: 700, completion_tokens: 40 }
+  stub.onJudge({ content: { verdicts: [{ claim: 0 }] }, usage }, { content: { verdicts: [{ claim: 1 }] }, usage })
 
   const failure = await failureOf(model.judgeClaims?.(judgeItems(2), { signal, topic: 'solid-state batteries' }))
 
   expect(failure).toBeInstanceOf(ProviderError)
-  expect(failure).toMatchObject({ usage: { inputTokens: 700, outputTokens: 40 } })
+  // The answer and the repair request's.
+  expect(failure).toMatchObject({ usage: { inputTokens: 1400, outputTokens: 80 } })
 })
 
 test("a 500 then a good answer: the call succeeds with the answer's usage", async () => {

@@ -18,28 +18,25 @@ test('a plan is cleaned: trimmed, deduplicated regardless of case, cut to 200 ch
   expect(stub.requests[0]?.text).toContain('solid-state batteries')
 })
 
-test('a plan answer that is not JSON, refused, or empty of queries is a PlanParseError, not retried', async () => {
+test('a refused plan, or one empty of queries, is a PlanParseError, not asked again', async () => {
   const { stub, model, signal } = await setup()
-  stub.onPlan(
-    { content: 'Sure! Here are some queries: batteries, cells' },
-    { refusal: 'I cannot help with that.' },
-    { content: { queries: ['  ', ''] } },
-  )
+  stub.onPlan({ refusal: 'I cannot help with that.' }, { content: { queries: ['  ', ''] } })
 
-  await expect(model.plan(planInput(), { signal })).rejects.toThrow(PlanParseError)
   await expect(model.plan(planInput(), { signal })).rejects.toThrow(/refused: I cannot help/)
   await expect(model.plan(planInput(), { signal })).rejects.toThrow(/no queries/)
-  expect(stub.requests).toHaveLength(3)
+  expect(stub.requests).toHaveLength(2)
 })
 
-test('a plan that violates the schema is a PlanParseError', async () => {
+// Text that is not the schema's JSON gets one repair request (test/openai-model-json-mode.test.ts).
+test('a plan that violates the schema, and again when asked to repair it, is a PlanParseError', async () => {
   const { stub, model, signal } = await setup()
-  stub.onPlan({ content: { queries: 'solid-state batteries news' } })
+  stub.onPlan({ content: { queries: 'solid-state batteries news' } }, { content: 'Sure! Here are some queries.' })
 
   const failure = await model.plan(planInput(), { signal }).catch((error: unknown) => error)
 
   expect(failure).toBeInstanceOf(PlanParseError)
-  expect((failure as Error).message).toMatch(/schema/)
+  expect((failure as Error).message).toMatch(/not JSON/)
+  expect(stub.requests).toHaveLength(2)
 })
 
 test('a 429 is retried after the Retry-After the server asked for, and the call then succeeds', async () => {
@@ -139,16 +136,20 @@ test('the synthesis prompt carries the numbered sources, the known facts and the
   expect(synthesis.sections?.map((section) => section.title)).toEqual(['Strengths', 'Weaknesses'])
 })
 
-test('an unreadable synthesis fails the call without retrying', async () => {
+test('an unreadable synthesis fails the call after one repair request, a garbled body without any', async () => {
   const { stub, model, signal } = await setup()
-  stub.onSynthesize({ content: { headline: 'Only a headline' } }, { garbage: '<html>502 Bad Gateway' })
+  stub.onSynthesize(
+    { content: { headline: 'Only a headline' } },
+    { content: { headline: 'Still only a headline' } },
+    { garbage: '<html>502 Bad Gateway' },
+  )
 
   const failure = await model.synthesize(synthesisInput(), { signal }).catch((error: unknown) => error)
   expect(failure).toBeInstanceOf(ProviderError)
   expect(failure).toMatchObject({ retryable: false })
   expect((failure as Error).message).toMatch(/gpt-test did not return a usable synthesis/)
   await expect(model.synthesize(synthesisInput(), { signal })).rejects.toThrow(ProviderError)
-  expect(stub.requests).toHaveLength(2)
+  expect(stub.requests).toHaveLength(3)
 })
 
 test('a server that never answers fails each attempt within timeoutMs', async () => {

@@ -131,9 +131,11 @@ test('a plan the model answered unusably still counts in the run’s usage', asy
     documents.length,
     page('usage-topic', 'Usage pages exist to be read by the usage test, and they are.'),
   )
-  openai.onPlan({ content: 'this is not a plan', usage: { prompt_tokens: 50_000, completion_tokens: 700 } })
+  // Unusable twice: the answer and the repair request's.
+  const usage = { prompt_tokens: 50_000, completion_tokens: 700 }
+  openai.onPlan({ content: 'this is not a plan', usage }, { content: 'nor is this', usage })
   const done = await run(user.auth, { topic: 'Usage topic', depth: 'quick' })
   expect(done.report?.generatedWith.plan).toBe('fallback')
-  expect(done.report?.usage.inputTokens).toBeGreaterThanOrEqual(50_000)
-  expect(done.report?.usage.outputTokens).toBeGreaterThanOrEqual(700)
+  expect(done.report?.usage.inputTokens).toBeGreaterThanOrEqual(100_000)
+  expect(done.report?.usage.outputTokens).toBeGreaterThanOrEqual(1400)
 })

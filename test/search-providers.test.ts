@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
+import { sql } from 'kysely'
 import { expect, test } from 'vitest'
 import { createCorpusSearch, indexCorpusDirectory } from '#server/providers/search/corpus.ts'
 import { createExaSearch } from '#server/providers/search/exa.ts'
@@ -246,6 +247,29 @@ test('ensureSampleCorpus indexes the sample once, and never over an existing cor
     expect(rows.every((row) => row.url.startsWith('https://corpus.local/'))).toBe(true)
   } finally {
     await database.drop()
+  }
+
+  // Started next year, the sample is dated as of then: its newest document is from the day before,
+  // the spacing of the others kept, so a 30-day brief still finds it.
+  const later = await createTestDatabase()
+  try {
+    await ensureSampleCorpus(later.db, testLogger(), new Date('2027-11-23T15:00:00Z'))
+    const dates = (
+      await later.db
+        .selectFrom('corpus_documents')
+        .select(sql<string>`to_char(published_date, 'YYYY-MM-DD')`.as('date'))
+        .where('published_date', 'is not', null)
+        .orderBy('published_date', 'desc')
+        .execute()
+    ).map((row) => row.date)
+    expect(dates[0]).toBe('2027-11-22')
+    const found = await createCorpusSearch({ db: later.db }).search(
+      { text: 'sodium-ion', numResults: 5, maxCharacters: 200, startPublishedDate: '2027-10-24' },
+      { signal: AbortSignal.timeout(5000) },
+    )
+    expect(found.results.length).toBeGreaterThan(0)
+  } finally {
+    await later.drop()
   }
 
   const other = await createTestDatabase()

@@ -5,6 +5,7 @@ import { ClaimQuote } from '#app/components/claim-quote.tsx'
 import { LocalTime } from '#app/components/local-time.tsx'
 import { FactDates, FactList, FactSources, linkClass, plural } from '#app/components/topic-facts.tsx'
 import type { loadTopicPage } from '#app/topics.server.ts'
+import { countPhrases } from '#server/research/report-summary.ts'
 
 type TopicPage = NonNullable<Awaited<ReturnType<typeof loadTopicPage>>>
 
@@ -47,13 +48,11 @@ export function TopicDelta({ delta, firstRun }: { delta: TopicPage['delta']; fir
 
 /** "1 new, 1 updated and 1 contradicted; it confirmed 2 facts memory already held." */
 function breakdown(delta: NonNullable<TopicPage['delta']>): string {
-  const parts = [
+  const parts = countPhrases([
     [delta.newFacts.length, 'new'],
     [delta.updated.length, 'updated'],
     [delta.contradicted.length, 'contradicted'],
-  ]
-    .filter(([count]) => Number(count) > 0)
-    .map(([count, kind]) => `${count} ${kind}`)
+  ])
   const changed =
     parts.length === 0
       ? 'Nothing it found was new'

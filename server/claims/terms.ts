@@ -18,6 +18,11 @@ export const STOPWORDS = new Set(
   ).split(' '),
 )
 
+/** A query's distinct words, without English function words (unfolded: they meet `wordTokens`). */
+export function queryTerms(text: string): string[] {
+  return [...new Set(wordTokens(text).filter((word) => !STOPWORDS.has(word)))]
+}
+
 /** What makes two sentences "the same" for the extractive synthesizer's dedupe. */
 export type FindingSignature = { normalized: string; terms: ReadonlySet<string> }
 

@@ -8,6 +8,7 @@ import { sourcesText } from '#server/mcp/tool-text.ts'
 import { currentFacts, supersededFacts, type TopicDelta } from '#server/memory/insights.ts'
 import { memoryStats } from '#server/memory/store.ts'
 import type { Fact, Source, TopicMemory } from '#server/memory/types.ts'
+import { countPhrases } from '#server/research/report-summary.ts'
 import { stripBidiControls } from '#server/text/bidi.ts'
 import { sanitizeMarkdown } from '#server/text/markdown-links.ts'
 
@@ -154,13 +155,11 @@ export function topicDeltaText(topic: string, delta: DeltaView, sources: readonl
       ? `  ${label}: ${line(fact.previous.text)} (last seen ${day(fact.previous.lastConfirmed)}) ${writer.cite(fact.previous.sourceUrls)}`.trimEnd()
       : `  ${label}: a fact no longer in memory`,
   ]
-  const counts = [
+  const counts = countPhrases([
     [delta.newFacts.length, 'new'],
     [delta.updated.length, 'updated'],
     [delta.contradicted.length, 'contradicted'],
-  ]
-    .filter(([count]) => Number(count) > 0)
-    .map(([count, kind]) => `${count} ${kind}`)
+  ])
   const confirmed =
     delta.confirmed > 0 ? `${delta.confirmed === 1 ? '1 fact' : `${delta.confirmed} facts`} confirmed` : ''
   const summary = [counts.join(', ') || 'nothing new', confirmed].filter(Boolean).join('; ')

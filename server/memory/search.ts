@@ -1,6 +1,7 @@
 // Keyword search over the facts of an account's topics (the `search_memory` tool), and the word
 // tokenizer that topic comparison shares with it.
 import type { Fact, MemoryContent } from '#server/memory/types.ts'
+import { bm25 } from '#server/text/bm25.ts'
 
 export type SearchableTopic = { topicId: string; topic: string; content: MemoryContent }
 
@@ -8,8 +9,6 @@ export type MemorySearchHit = { topicId: string; topic: string; fact: Fact; scor
 
 const DEFAULT_LIMIT = 20
 const MAX_LIMIT = 100
-const K1 = 1.2
-const B = 0.75
 /** At most this share of a fact's own score: a topic name alone never outranks what a fact says. */
 const TOPIC_NAME_BOOST = 0.1
 
@@ -46,20 +45,10 @@ export function searchMemory(
   const documents = topics.flatMap(({ topicId, topic, content }) =>
     content.facts
       .filter((fact) => !fact.supersededBy)
-      .map((fact) => {
-        const tokens = wordTokens(fact.text)
-        return { topicId, topic, fact, length: tokens.length, counts: termCounts(tokens) }
-      }),
+      .map((fact) => ({ topicId, topic, fact, tokens: wordTokens(fact.text) })),
   )
   if (documents.length === 0) return []
-
-  const averageLength = documents.reduce((sum, document) => sum + document.length, 0) / documents.length
-  const idf = new Map(
-    queryTerms.map((term) => {
-      const containing = documents.filter((document) => document.counts.has(term)).length
-      return [term, Math.log(1 + (documents.length - containing + 0.5) / (containing + 0.5))]
-    }),
-  )
+  const score = bm25(documents.map((document) => document.tokens))
   const topicNameShare = new Map(
     topics.map(({ topicId, topic }) => {
       const nameTerms = new Set(wordTokens(topic))
@@ -68,19 +57,13 @@ export function searchMemory(
   )
 
   const hits: MemorySearchHit[] = []
-  for (const { topicId, topic, fact, length, counts } of documents) {
-    const matched = queryTerms.filter((term) => counts.has(term))
-    if (matched.length === 0) continue
-    // averageLength > 0 here: this fact has at least one token.
-    const lengthNorm = 1 - B + (B * length) / averageLength
-    let score = 0
-    for (const term of matched) {
-      const frequency = counts.get(term) ?? 0
-      score += ((idf.get(term) ?? 0) * frequency * (K1 + 1)) / (frequency + K1 * lengthNorm)
-    }
-    score *= 1 + TOPIC_NAME_BOOST * (topicNameShare.get(topicId) ?? 0)
-    hits.push({ topicId, topic, fact, score, matched })
-  }
+  documents.forEach(({ topicId, topic, fact, tokens }, index) => {
+    const words = new Set(tokens)
+    const matched = queryTerms.filter((term) => words.has(term))
+    if (matched.length === 0) return
+    const boost = 1 + TOPIC_NAME_BOOST * (topicNameShare.get(topicId) ?? 0)
+    hits.push({ topicId, topic, fact, score: score(index, matched) * boost, matched })
+  })
 
   hits.sort(
     (x, y) =>
@@ -90,12 +73,6 @@ export function searchMemory(
       compareStrings(x.topicId, y.topicId),
   )
   return hits.slice(0, resolveLimit(options.limit))
-}
-
-function termCounts(tokens: string[]): Map<string, number> {
-  const counts = new Map<string, number>()
-  for (const token of tokens) counts.set(token, (counts.get(token) ?? 0) + 1)
-  return counts
 }
 
 function resolveLimit(limit: number | undefined): number {

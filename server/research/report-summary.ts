@@ -13,17 +13,20 @@ export function summaryWithoutChanges(summary: string): string {
     .join('\n\n')
 }
 
+/** ["1 updated", "2 new"]: each kind that has any, in the order given. */
+export function countPhrases(counts: Array<[count: number, kind: string]>): string[] {
+  return counts.filter(([count]) => count > 0).map(([count, kind]) => `${count} ${kind}`)
+}
+
 /** "3 claims changed: 1 updated, 1 contradicted and 1 new; 2 confirmed." */
 export function changeCounts(
   delta: Pick<ReportDelta, 'updated' | 'contradicted' | 'newFindings' | 'confirmed'>,
 ): string {
-  const parts = [
+  const parts = countPhrases([
     [delta.updated.length, 'updated'],
     [delta.contradicted.length, 'contradicted'],
     [delta.newFindings.length, 'new'],
-  ]
-    .filter(([count]) => Number(count) > 0)
-    .map(([count, kind]) => `${count} ${kind}`)
+  ])
   const total = delta.updated.length + delta.contradicted.length + delta.newFindings.length
   const list = parts.length > 1 ? `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}` : (parts[0] ?? 'none')
   const confirmed = delta.confirmed > 0 ? `; ${delta.confirmed} confirmed` : ''

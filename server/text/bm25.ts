@@ -1,15 +1,9 @@
-// BM25 ranking of short texts against a query: the passages of a run's pages against its brief
-// (server/research/passages.ts) and memory's claims against what a run is about (digest.ts).
-import { STOPWORDS } from '#server/claims/terms.ts'
-import { wordTokens } from '#server/memory/search.ts'
+// BM25 ranking of short texts against a query: memory's facts for `search_memory`
+// (server/memory/search.ts), the passages of a run's pages against its brief (passages.ts) and
+// memory's claims against what a run is about (digest.ts). Tokenizing is the caller's.
 
 const K1 = 1.2
 const B = 0.75
-
-/** A query's distinct words, without English function words. */
-export function queryTerms(text: string): string[] {
-  return [...new Set(wordTokens(text).filter((word) => !STOPWORDS.has(word)))]
-}
 
 /** BM25 (k1 1.2, b 0.75) over the given documents; scores a document by index for a query's terms. */
 export function bm25(documents: string[][]): (index: number, query: string[]) => number {

@@ -33,6 +33,8 @@ export async function startTestApp(
     BUILD_ON_START: 'false',
     MEMORY_ENCRYPTION_KEYS: TEST_MEMORY_KEYS,
     ...offlineSearch(options.env),
+    // A developer's own Ollama must not change what tests see, and CI probes nothing.
+    OLLAMA_BASE_URL: 'none',
     ...options.env,
   })
   const sextant = await startSextant({

@@ -1,13 +1,23 @@
 // The OpenAI-compatible LanguageModel pointed at a fresh stub server, and inputs for its calls.
 import { onTestFinished } from 'vitest'
+import type { Logger } from '#server/logger.ts'
 import { createOpenAiModel } from '#server/providers/llm/openai.ts'
 import type { PlanInput, SynthesisInput } from '#server/providers/types.ts'
 import { startStubOpenAi } from '#test/support/stub-openai.ts'
 
 export async function setupOpenAiModel(
-  options: { model?: string; apiKey?: string; timeoutMs?: number; models?: string[]; maxOutputTokens?: number } = {},
+  options: {
+    model?: string
+    apiKey?: string
+    timeoutMs?: number
+    models?: string[]
+    maxOutputTokens?: number
+    /** Refused response formats (see startStubOpenAi). */
+    rejectFormats?: Array<'json_schema' | 'json_object'>
+    log?: Logger
+  } = {},
 ) {
-  const stub = await startStubOpenAi({ models: options.models })
+  const stub = await startStubOpenAi({ models: options.models, rejectFormats: options.rejectFormats })
   onTestFinished(() => stub.close())
   const model = createOpenAiModel({
     apiKey: options.apiKey ?? stub.apiKey,
@@ -15,6 +25,7 @@ export async function setupOpenAiModel(
     model: options.model ?? 'gpt-test',
     timeoutMs: options.timeoutMs ?? 5000,
     maxOutputTokens: options.maxOutputTokens,
+    log: options.log,
   })
   return { stub, model, signal: new AbortController().signal }
 }

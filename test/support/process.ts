@@ -29,6 +29,8 @@ export function spawnSextant(env: Record<string, string>, options: { npm?: boole
       PORT: '0',
       BUILD_ON_START: 'false',
       ...offlineSearch(env),
+      // A developer's own Ollama must not change what tests see, and CI probes nothing.
+      OLLAMA_BASE_URL: 'none',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

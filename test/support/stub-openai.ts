@@ -1,6 +1,8 @@
 // An OpenAI Chat Completions server for tests: the real wire format at POST /v1/chat/completions,
 // scripted per call kind (the response_format name: "plan" or "synthesis"), sensible answers otherwise.
 // The benchmark gives it a fixed latency and reads when each answer was served and its token usage.
+// With `ollama` it is also an Ollama server (GET /api/tags, /api/version); with `rejectFormats` a
+// server that refuses a response_format with the 400 real ones send.
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { setTimeout as sleep } from 'node:timers/promises'
@@ -65,6 +67,8 @@ export type StubOpenAi = {
   onJudge: (...replies: StubScript[]) => void
   /** Queue answers for the next embedding calls (a `status` reply fails one). */
   onEmbed: (...replies: StubScript[]) => void
+  /** Requests to Ollama's own API (/api/...), by path: what start-up probed. */
+  probes: string[]
   /** Drops scripted answers not yet used, so one test's script cannot leak into the next. */
   reset: () => void
   close: () => Promise<void>
@@ -78,11 +82,16 @@ export async function startStubOpenAi(
     latencyMs?: number
     /** Answers calls no queued script covers, instead of the built-in answers. */
     reply?: (request: StubRequest) => StubReply
+    /** Response formats refused with a 400, as Groq (json_schema) and LM Studio (json_object) do. */
+    rejectFormats?: Array<'json_schema' | 'json_object'>
+    /** Also speak Ollama's API, with these models pulled; `hang`: take the connection, never answer it. */
+    ollama?: { models: string[]; hang?: boolean }
   } = {},
 ): Promise<StubOpenAi> {
   const apiKey = options.apiKey ?? 'sk-test-stub'
   const requests: StubRequest[] = []
   const served: StubOpenAiServed[] = []
+  const probes: string[] = []
   const queues: Record<StubRequest['kind'], StubScript[]> = {
     plan: [],
     synthesize: [],
@@ -146,8 +155,26 @@ export async function startStubOpenAi(
     })
   }
 
+  // Ollama's own API: GET /api/tags lists the pulled models, GET /api/version its version.
+  function ollamaApi(req: http.IncomingMessage, res: http.ServerResponse) {
+    probes.push(req.url ?? '')
+    if (options.ollama?.hang) return
+    res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' })
+    if (req.url === '/api/version') return res.end(JSON.stringify({ version: '0.12.3' }))
+    const models = (options.ollama?.models ?? []).map((name) => ({
+      name,
+      model: name,
+      modified_at: '2025-06-01T10:00:00.000000000Z',
+      size: 4_920_753_328,
+      digest: '46e0c10c039e019119339687c3c1757cc81b9da49709a3b3924863ba87ca666e',
+      details: { format: 'gguf', family: 'llama', parameter_size: '8.0B', quantization_level: 'Q4_K_M' },
+    }))
+    res.end(JSON.stringify({ models }))
+  }
+
   const server = http.createServer(async (req, res) => {
     const startedAt = now()
+    if (options.ollama && req.method === 'GET' && req.url?.startsWith('/api/')) return ollamaApi(req, res)
     if (req.method === 'POST' && req.url === '/v1/embeddings') return embeddings(req, res)
     if (req.method !== 'POST' || req.url !== '/v1/chat/completions') {
       return sendError(res, 404, { message: `Unknown request URL: ${req.method} ${req.url}`, code: 'unknown_url' })
@@ -167,10 +194,22 @@ export async function startStubOpenAi(
       })
     }
     if (options.models && !options.models.includes(request.model)) {
-      return sendError(res, 404, {
-        message: `The model \`${request.model}\` does not exist or you do not have access to it.`,
-        code: 'model_not_found',
-      })
+      return options.ollama
+        ? sendError(res, 404, {
+            message: `model "${request.model}" not found, try pulling it first`,
+            type: 'not_found_error',
+          })
+        : sendError(res, 404, {
+            message: `The model \`${request.model}\` does not exist or you do not have access to it.`,
+            code: 'model_not_found',
+          })
+    }
+    const format = request.responseFormat?.type
+    if (format === 'json_schema' && options.rejectFormats?.includes('json_schema')) {
+      return sendError(res, 400, { message: 'This model does not support response format `json_schema`.' })
+    }
+    if (format === 'json_object' && options.rejectFormats?.includes('json_object')) {
+      return sendError(res, 400, { message: "'response_format.type' must be 'json_schema' or 'text'" })
     }
     const script = queues[request.kind].shift() ?? options.reply ?? defaultReply
     const reply = typeof script === 'function' ? script(request) : script
@@ -198,6 +237,7 @@ export async function startStubOpenAi(
     apiKey,
     requests,
     served,
+    probes,
     onPlan: (...replies) => queues.plan.push(...replies),
     onSynthesize: (...replies) => queues.synthesize.push(...replies),
     onJudge: (...replies) => queues.judge.push(...replies),
@@ -219,7 +259,8 @@ function recordOf(body: Record<string, unknown>, authorization: string | undefin
     content: typeof message.content === 'string' ? message.content : JSON.stringify(message.content),
   }))
   const responseFormat = body.response_format as StubRequest['responseFormat']
-  const name = responseFormat?.json_schema?.name
+  // Without json_schema (JSON mode, or no response_format) the schema's name is in the system prompt.
+  const name = responseFormat?.json_schema?.name ?? /JSON schema "(\w+)"/.exec(messages[0]?.content ?? '')?.[1]
   return {
     kind: name === 'plan' ? 'plan' : name === 'synthesis' ? 'synthesize' : name === 'verdicts' ? 'judge' : 'other',
     model: String(body.model),

@@ -69,11 +69,14 @@ class SkipFile extends Error {}
 /**
  * Indexes every `.md` and `.txt` file under `dir` (README files describe a folder, they are not
  * documents), upserting by URL so that re-indexing a folder updates it. A file that cannot be
- * indexed is reported in `skipped`; it does not stop the others.
+ * indexed is reported in `skipped`; it does not stop the others. With `datedAsOf`, every date moves
+ * by one amount so that the newest document is from the day before it, the spacing kept: sample
+ * documents stay inside a recent timeframe whenever they are indexed.
  */
 export async function indexCorpusDirectory(
   db: Db,
   dir: string,
+  options: { datedAsOf?: Date } = {},
 ): Promise<{ indexed: number; skipped: Array<{ file: string; reason: string }> }> {
   const entries = await fs.readdir(dir, { recursive: true, withFileTypes: true })
   const files = entries
@@ -83,7 +86,7 @@ export async function indexCorpusDirectory(
     .sort()
   const skipped: Array<{ file: string; reason: string }> = []
   const fileByUrl = new Map<string, string>()
-  let indexed = 0
+  const documents: CorpusDocument[] = []
   for (const file of files) {
     try {
       const content = await fs.readFile(path.join(dir, file), 'utf8').catch((error: NodeJS.ErrnoException) => {
@@ -93,14 +96,34 @@ export async function indexCorpusDirectory(
       const earlier = fileByUrl.get(document.url)
       if (earlier) throw new SkipFile(`has the same url as ${earlier} (${document.url})`)
       fileByUrl.set(document.url, file)
-      await upsertCorpusDocument(db, document)
-      indexed += 1
+      documents.push(document)
     } catch (error) {
       if (!(error instanceof SkipFile)) throw error
       skipped.push({ file, reason: error.message })
     }
   }
-  return { indexed, skipped }
+  for (const document of options.datedAsOf ? datedAsOf(documents, options.datedAsOf) : documents) {
+    await upsertCorpusDocument(db, document)
+  }
+  return { indexed: documents.length, skipped }
+}
+
+const DAY_MS = 86_400_000
+
+/** The documents with every date moved so that the newest is from the day before `day`. */
+function datedAsOf(documents: CorpusDocument[], day: Date): CorpusDocument[] {
+  const dates = documents.flatMap((document) => (document.publishedDate ? [Date.parse(document.publishedDate)] : []))
+  if (dates.length === 0) return documents
+  const yesterday = Date.UTC(day.getUTCFullYear(), day.getUTCMonth(), day.getUTCDate()) - DAY_MS
+  const shift = yesterday - Math.max(...dates)
+  return documents.map((document) =>
+    document.publishedDate
+      ? {
+          ...document,
+          publishedDate: new Date(Date.parse(document.publishedDate) + shift).toISOString().slice(0, 10),
+        }
+      : document,
+  )
 }
 
 /** A file as a document: front matter (optional), then the text. `file` is relative to the corpus folder. */

@@ -7,11 +7,15 @@ import { indexCorpusDirectory } from '#server/providers/search/corpus.ts'
 
 export const sampleCorpusDir = path.resolve(import.meta.dirname, '..', '..', '..', 'corpus', 'sample')
 
-/** Indexes the sample corpus when the corpus is empty (never over documents someone indexed). */
-export async function ensureSampleCorpus(db: Db, log: Logger): Promise<number> {
+/**
+ * Indexes the sample corpus when the corpus is empty (never over documents someone indexed), dated
+ * as of today: the newest sample document is from yesterday, so a default 30-day brief finds it
+ * whatever year Sextant is first started in.
+ */
+export async function ensureSampleCorpus(db: Db, log: Logger, today = new Date()): Promise<number> {
   const existing = await db.selectFrom('corpus_documents').select('id').limit(1).executeTakeFirst()
   if (existing) return 0
-  const { indexed, skipped } = await indexCorpusDirectory(db, sampleCorpusDir)
+  const { indexed, skipped } = await indexCorpusDirectory(db, sampleCorpusDir, { datedAsOf: today })
   for (const { file, reason } of skipped) log.warn({ file, reason }, 'sample corpus file skipped')
   log.info({ indexed, dir: sampleCorpusDir }, 'indexed the sample corpus for searching without EXA_API_KEY')
   return indexed
