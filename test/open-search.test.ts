@@ -154,7 +154,7 @@ test('a source that fails and one that hangs are notices; the others still answe
 test('every source refused a connection: offline, and the local corpus answers instead, labelled', async () => {
   const nowhere = `http://127.0.0.1:${await closedPort()}`
   const config = loadConfig({
-    PROVIDER_TIMEOUT_SECONDS: '10',
+    NODE_ENV: 'test',
     OLLAMA_BASE_URL: 'none',
     PROVIDER_TIMEOUT_SECONDS: '10',
     GDELT_BASE_URL: nowhere,

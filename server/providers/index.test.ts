@@ -1,17 +1,17 @@
 import { expect, test } from 'vitest'
 import type { Db } from '#db/database.ts'
 import { loadConfig } from '#server/config.ts'
-import { createProviders, userAgent } from '#server/providers/index.ts'
+import { createSearch, userAgent } from '#server/providers/index.ts'
 
 // Picking a provider queries nothing, so no database is needed to see which one was picked.
 const noDatabase = {} as Db
 
 test('the search provider follows the config: open sources by default, Exa with a key, the corpus on request', () => {
-  expect(createProviders(loadConfig({}), noDatabase).search.name).toBe(
+  expect(createSearch(loadConfig({}), noDatabase, 1000).name).toBe(
     'open sources (GDELT, Wikipedia, OpenAlex, arXiv, Hacker News)',
   )
-  expect(createProviders(loadConfig({ EXA_API_KEY: 'k' }), noDatabase).search.name).toBe('exa')
-  expect(createProviders(loadConfig({ SEARCH_PROVIDER: 'corpus', EXA_API_KEY: 'k' }), noDatabase).search.name).toBe(
+  expect(createSearch(loadConfig({ EXA_API_KEY: 'k' }), noDatabase, 1000).name).toBe('exa')
+  expect(createSearch(loadConfig({ SEARCH_PROVIDER: 'corpus', EXA_API_KEY: 'k' }), noDatabase, 1000).name).toBe(
     'local corpus',
   )
 })

@@ -64,7 +64,7 @@ async function createLanguageModel(config: Config, log: Logger): Promise<Languag
   })
 }
 
-function createSearch(config: Config, db: Db, timeoutMs: number): SearchProvider {
+export function createSearch(config: Config, db: Db, timeoutMs: number): SearchProvider {
   switch (config.SEARCH_PROVIDER) {
     case 'exa':
       if (!config.EXA_API_KEY) throw new Error('SEARCH_PROVIDER is exa but EXA_API_KEY is not set') // loadConfig refuses this
