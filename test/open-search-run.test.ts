@@ -1,9 +1,11 @@
 // A brief researched with no keys at all: SEARCH_PROVIDER=open with the five open sources stubbed in
 // their wire formats, and the extractive synthesizer. The report cites pages several sources found.
+
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { readRunEvents } from '#server/events/run-events.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { startTestApp, type TestApp } from '#test/support/app.ts'
+import { closedPort } from '#test/support/closed-port.ts'
 import { expectCitationsResolve, postBrief, waitForRun } from '#test/support/runs.ts'
 import { OPEN_SOURCES, type StubOpenSources, startStubOpenSources } from '#test/support/stub-open-sources.ts'
 
@@ -120,7 +122,7 @@ test('with no keys, a brief searches the five open sources and its report cites 
 }, 120_000)
 
 test('on a machine that reaches no open source, the run searches the local corpus instead and says so', async () => {
-  const closed = 'http://127.0.0.1:9' // the discard port: nothing listens, every connection is refused
+  const closed = `http://127.0.0.1:${await closedPort()}` // nothing listens: every connection is refused
   const offline = await startTestApp({
     env: {
       SEARCH_PROVIDER: 'open',
@@ -141,7 +143,6 @@ test('on a machine that reaches no open source, the run searches the local corpu
     expect(run.report?.sources.every((source) => source.url.startsWith('https://corpus.local/'))).toBe(true)
     const events = await readRunEvents(offline.db, offline.memory.ring, body.runId, 0)
     const fallbacks = events.filter((event) => event.data.code === 'offline_fallback')
-    console.log(JSON.stringify(fallbacks.map((e) => e.data)), JSON.stringify(events.map((e) => [e.type, e.createdAt])))
     expect(fallbacks).toHaveLength(1) // said once, not once per query
     expect(fallbacks[0]?.data.message).toMatch(/corpus/i)
   } finally {

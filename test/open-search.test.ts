@@ -11,8 +11,10 @@ import { createHackerNewsSearch } from '#server/providers/search/hackernews.ts'
 import { createOpenSearch, OFFLINE_FALLBACK_LABEL } from '#server/providers/search/open.ts'
 import { createOpenAlexSearch } from '#server/providers/search/openalex.ts'
 import { ensureSampleCorpus } from '#server/providers/search/sample-corpus.ts'
+import { SourceUnreachableError } from '#server/providers/search/source-client.ts'
 import { createWikipediaSearch } from '#server/providers/search/wikipedia.ts'
 import { ProviderError, SearchOfflineError } from '#server/providers/types.ts'
+import { closedPort } from '#test/support/closed-port.ts'
 import { createTestDatabase, type TestDatabase } from '#test/support/database.ts'
 import { testLogger } from '#test/support/logger.ts'
 import { type StubOpenSources, startStubOpenSources } from '#test/support/stub-open-sources.ts'
@@ -100,15 +102,6 @@ function openOnStub(timeoutMs = 5000) {
   })
 }
 
-/** A port nothing listens on: connections to it are refused at once. */
-async function closedPort(): Promise<number> {
-  const server = net.createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as net.AddressInfo
-  await new Promise((resolve) => server.close(resolve))
-  return port
-}
-
 test('results are taken from each source in turn, merged by canonical URL, each saying who found it', async () => {
   const open = openOnStub()
   expect(open.name).toBe('open sources (GDELT, Wikipedia, OpenAlex, arXiv, Hacker News)')
@@ -190,6 +183,27 @@ test('every source refused a connection: offline, and the local corpus answers i
         ),
       },
     ])
+  }
+})
+
+test('a port fetch refuses to use (9, the discard port) fails at once, unreached: no retries, no pacing', async () => {
+  const gdelt = createGdeltSearch({
+    baseUrl: 'http://127.0.0.1:9',
+    userAgent: 'Sextant/1.0 (+https://sextant.test)',
+    timeoutMs: 20_000,
+  })
+  const started = Date.now()
+  const failures = await Promise.all(
+    ['sodium batteries', 'sodium cathodes', 'sodium storage'].map((text) =>
+      gdelt.search({ ...query, text }, noDeadline()).catch((error) => error),
+    ),
+  )
+  // Three queries in a row, each pacing 5 s behind a request that reached GDELT, would take 10 s.
+  expect(Date.now() - started).toBeLessThan(3000)
+  for (const failure of failures) {
+    expect(failure).toBeInstanceOf(SourceUnreachableError)
+    expect(failure.reachedServer).toBe(false)
+    expect(failure.message).toBe('Could not reach GDELT at http://127.0.0.1:9 (bad port).')
   }
 })
 

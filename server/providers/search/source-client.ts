@@ -177,9 +177,12 @@ function classifyFailure(
   }
   if (error instanceof TypeError && error.message === 'fetch failed') {
     const code = networkCode(error.cause)
-    const reachedServer = code === undefined || !UNREACHABLE_CODES.has(code)
+    // A failure with no system code never left this process: fetch itself refused the request (a
+    // port the Fetch standard bars, such as 9 or 25, or a scheme it does not speak).
+    const reachedServer = code !== undefined && !UNREACHABLE_CODES.has(code)
+    const reason = code ?? (error.cause instanceof Error ? error.cause.message : undefined)
     const where = options.baseUrl ? ` at ${options.baseUrl}` : ''
-    return new SourceUnreachableError(name, `Could not reach ${name}${where}${code ? ` (${code})` : ''}.`, {
+    return new SourceUnreachableError(name, `Could not reach ${name}${where}${reason ? ` (${reason})` : ''}.`, {
       // A refused connection or an unknown host will not be there a second later; a dropped one may.
       retryable: reachedServer,
       reachedServer,
