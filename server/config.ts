@@ -99,6 +99,8 @@ export const ConfigSchema = z.object({
   // A local model writes a synthesis at tens of tokens a second: the 30 s of PROVIDER_TIMEOUT_SECONDS is too short.
   OLLAMA_TIMEOUT_SECONDS: z.coerce.number({ error: 'must be a number' }).positive().max(3600).default(120),
   MEMORY_MAX_FACTS: z.coerce.number({ error: 'must be a number' }).int().min(10).max(100_000).default(2000),
+  /** Fetch the pages of snippet-only results (open sources, Brave, SearXNG); off keeps the snippets. */
+  READ_PAGES: flag.default(true),
   READER_ALLOW_HOSTS: z
     .string()
     .transform((spec, context) => {

@@ -276,7 +276,6 @@ test('arXiv: all: terms AND the submittedDate range, newest first; Atom entries 
       title: 'Solid electrolytes for sodium-ion batteries: a survey of interphase stability',
       publishedDate: published.replace(/\.\d+Z$/, 'Z'),
       text: 'We survey solid electrolytes for sodium-ion batteries & compare <five> interphases.',
-      snippetOnly: true,
       foundBy: 'arXiv',
     },
   ])

@@ -58,6 +58,8 @@ export function stepStates(events: readonly TimelineEvent[], status: RunStatus):
   return states
 }
 
+const ACTIVITY = new Set(['query_done', 'pages_read', 'warning'])
+
 export function StepTimeline({ events, status }: { events: readonly TimelineEvent[]; status: RunStatus }) {
   const states = stepStates(events, status)
   return (
@@ -66,9 +68,7 @@ export function StepTimeline({ events, status }: { events: readonly TimelineEven
         const state = states[step.id] ?? 'pending'
         const style = STATE_STYLE[state]
         const finished = events.findLast((event) => event.type === 'step_finished' && event.step === step.id)
-        const activity = events.filter(
-          (event) => event.step === step.id && (event.type === 'query_done' || event.type === 'warning'),
-        )
+        const activity = events.filter((event) => event.step === step.id && ACTIVITY.has(event.type))
         const last = index === STEPS.length - 1
         return (
           <li key={step.id} className="relative flex gap-3 pb-5 last:pb-0">
@@ -109,6 +109,16 @@ function ActivityItem({ event }: { event: TimelineEvent }) {
     return (
       <li className="break-words">
         Searched “{query}”: {plural(results, 'result')}, {fresh} new
+      </li>
+    )
+  }
+  if (event.type === 'pages_read') {
+    const read = typeof data.read === 'number' ? data.read : 0
+    const unread = typeof data.unread === 'number' ? data.unread : 0
+    return (
+      <li className="break-words">
+        Read {plural(read, 'page')}
+        {unread > 0 ? `; ${unread} kept the search snippet` : ''}
       </li>
     )
   }

@@ -8,6 +8,7 @@ import type { Logger } from '#server/logger.ts'
 import { createExtractiveModel } from '#server/providers/llm/extractive.ts'
 import { detectOllama } from '#server/providers/llm/ollama.ts'
 import { createOpenAiModel } from '#server/providers/llm/openai.ts'
+import { createPageReader, type PageReader } from '#server/providers/reader/page-reader.ts'
 import { createArxivSearch } from '#server/providers/search/arxiv.ts'
 import { createCorpusSearch } from '#server/providers/search/corpus.ts'
 import { createExaSearch } from '#server/providers/search/exa.ts'
@@ -22,10 +23,14 @@ export async function createProviders(
   config: Config,
   db: Db,
   log: Logger,
-): Promise<{ search: SearchProvider; model: LanguageModel }> {
+): Promise<{ search: SearchProvider; reader?: PageReader; model: LanguageModel }> {
   const timeoutMs = config.PROVIDER_TIMEOUT_SECONDS * 1000
   return {
     search: createSearch(config, db, timeoutMs),
+    // One per process: its per-site slots and robots.txt cache hold across runs.
+    ...(config.READ_PAGES
+      ? { reader: createPageReader({ publicUrl: config.PUBLIC_URL, allowHosts: config.READER_ALLOW_HOSTS }) }
+      : {}),
     model: await createLanguageModel(config, log),
   }
 }

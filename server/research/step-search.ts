@@ -4,6 +4,7 @@ import { type Brief, startPublishedDate } from '#server/research/brief.ts'
 import { searchAllowed, spentOf, tokensLeft } from '#server/research/budget.ts'
 import { fallbackPlan } from '#server/research/fallback-plan.ts'
 import { PASSAGE_GAP, readPassages } from '#server/research/passages.ts'
+import { newReadState, type PagesRead, readSnippetPages, unreadWarning } from '#server/research/read-pages.ts'
 import {
   briefText,
   budgetOf,
@@ -95,9 +96,29 @@ export async function searchStep({
     })
   }
 
+  // Snippet-only results get their pages read after each round, so the follow-up is planned from
+  // what the pages say and the synthesis quotes articles, not search snippets.
+  const tried = newReadState()
+  const pages: PagesRead = { read: 0, unread: [] }
+  async function readPages() {
+    if (!deps.reader) return
+    const round = await readSnippetPages(found, deps.reader, {
+      brief: briefText(brief),
+      maxCharacters: depth.maxCharacters,
+      limit: depth.pagesRead,
+      state: tried,
+      signal,
+    })
+    if (round.read + round.unread.length === 0) return
+    pages.read += round.read
+    pages.unread.push(...round.unread)
+    await event('pages_read', 'search', { read: round.read, unread: round.unread.length })
+  }
+
   const queries = checkpoint.plan?.queries ?? []
   let usage: Usage = { inputTokens: 0, outputTokens: 0 }
   await runQueries(queries)
+  await readPages()
   const roundOne = { new: found.size, known: removedByLedger }
   if (failures === searchCalls && searchCalls > 0) {
     throw lastFailure instanceof ProviderError
@@ -126,7 +147,10 @@ export async function searchStep({
     }
     const asked = new Set(queries.map((query) => query.toLowerCase()))
     await runQueries(followUp.filter((query) => !asked.has(query.toLowerCase())).slice(0, depth.followUpQueries))
+    await readPages()
   }
+  const unread = unreadWarning(pages.unread)
+  if (unread) await event('warning', 'search', { code: 'pages_unread', message: unread })
   if (leftOut.length > 0) await budgetWarning(event, 'search', brief, deps, leftOut)
   return {
     sources: [...found.values()],
@@ -134,6 +158,9 @@ export async function searchStep({
     searchCalls,
     costDollars,
     removedByLedger,
+    ...(tried.attempted.size + tried.skipped.size > 0
+      ? { pagesRead: pages.read, pagesUnread: pages.unread.length }
+      : {}),
     usage,
     ...(leftOut.length > 0 ? { leftOut } : {}),
   }

@@ -1,5 +1,5 @@
 // Preprints from arXiv through its API (`/api/query`), which answers in Atom: each entry's abstract
-// page, title, first-version date and abstract. Errors come back as an Atom entry, with a 200.
+// page, title, first-version date and abstract, whole (so its results are not snippet-only). Errors come back as an Atom entry, with a 200.
 import { XMLParser } from 'fast-xml-parser'
 import { z } from 'zod'
 import {
@@ -109,8 +109,9 @@ function readFeed(answer: SourceAnswer, maxCharacters: number): SearchResult[] {
       url: arxivAbsUrl(page) ?? page,
       title,
       publishedDate: entry.published ?? null,
+      // The abstract is all the abstract page says (the paper is a PDF, which the reader does not
+      // read): nothing to fetch.
       text: clip(oneLine(entry.summary ?? '') || title, maxCharacters),
-      snippetOnly: true,
       foundBy: NAME,
     }
   })
