@@ -1,7 +1,6 @@
 // The `open` provider over the five stubbed sources: results merged by canonical URL and taken from
 // each source in turn, each saying who found it; a source that fails or hangs is a notice; every
 // source unreachable is an offline machine, and the local corpus answers instead, labelled.
-import net from 'node:net'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { loadConfig } from '#server/config.ts'
 import { createOpenSources, createProviders } from '#server/providers/index.ts'
