@@ -127,8 +127,9 @@ function explainRefusal(refusal: ApiRefusal): ProviderError | undefined {
     )
   }
   if (refusal.status !== 429) return undefined
-  const retryAfterMs = parseRetryAfter(refusal.headers.get('retry-after')) ?? rateLimitResetMs(refusal.headers)
-  if (retryAfterMs !== undefined && retryAfterMs > MAX_RETRY_AFTER_MS) {
+  const asked = parseRetryAfter(refusal.headers.get('retry-after'))
+  const retryAfterMs = asked ?? rateLimitResetMs(refusal.headers)
+  if (asked === undefined && retryAfterMs !== undefined && retryAfterMs > MAX_RETRY_AFTER_MS) {
     // The per-second window resets in a second; a wait this long is the month's quota, used up.
     return new ProviderError(
       NAME,
@@ -138,7 +139,7 @@ function explainRefusal(refusal: ApiRefusal): ProviderError | undefined {
   }
   const pause = retryAfterMs === undefined ? '' : `; it asks for a pause of ${Math.ceil(retryAfterMs / 1000)} s`
   return new ProviderError(NAME, `${NAME} is rate limiting these searches (HTTP 429${pause}): ${detail}`, {
-    retryable: true,
+    retryable: retryAfterMs === undefined || retryAfterMs <= MAX_RETRY_AFTER_MS,
     status: 429,
     retryAfterMs,
   })
