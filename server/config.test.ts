@@ -126,12 +126,58 @@ test('search: Exa when its key is set, else the open sources; SEARCH_PROVIDER ov
   expect(loadConfig({ SEARCH_PROVIDER: '', EXA_API_KEY: 'k' }).SEARCH_PROVIDER).toBe('exa')
 })
 
-test('search: a provider that does not exist is refused with the allowed names; exa needs its key', () => {
-  expect(() => loadConfig({ SEARCH_PROVIDER: 'tavily' })).toThrowError(
-    'SEARCH_PROVIDER: must be one of open, exa, corpus (got "tavily")',
+test('search: unset, the provider whose key or URL is set; with several, Exa, Tavily, Brave, SearXNG in that order', () => {
+  expect(loadConfig({ TAVILY_API_KEY: 't' }).SEARCH_PROVIDER).toBe('tavily')
+  expect(loadConfig({ BRAVE_API_KEY: 'b' }).SEARCH_PROVIDER).toBe('brave')
+  expect(loadConfig({ SEARXNG_URL: 'http://searx.lan:8080' }).SEARCH_PROVIDER).toBe('searxng')
+  const all = { EXA_API_KEY: 'e', TAVILY_API_KEY: 't', BRAVE_API_KEY: 'b', SEARXNG_URL: 'http://searx.lan' }
+  expect(loadConfig(all).SEARCH_PROVIDER).toBe('exa')
+  expect(loadConfig({ ...all, EXA_API_KEY: '' }).SEARCH_PROVIDER).toBe('tavily')
+  expect(loadConfig({ ...all, EXA_API_KEY: '', TAVILY_API_KEY: '' }).SEARCH_PROVIDER).toBe('brave')
+  expect(loadConfig({ ...all, SEARCH_PROVIDER: 'searxng' }).SEARCH_PROVIDER).toBe('searxng')
+  expect(loadConfig({ ...all, SEARCH_PROVIDER: 'open' }).SEARCH_PROVIDER).toBe('open')
+})
+
+test('search: a provider that does not exist is refused with the allowed names; each keyed one needs its setting', () => {
+  expect(() => loadConfig({ SEARCH_PROVIDER: 'bing' })).toThrowError(
+    'SEARCH_PROVIDER: must be one of open, exa, tavily, brave, searxng, corpus (got "bing")',
   )
   expect(() => loadConfig({ SEARCH_PROVIDER: 'exa' })).toThrowError(
     /EXA_API_KEY: must be set when SEARCH_PROVIDER is exa/,
+  )
+  expect(() => loadConfig({ SEARCH_PROVIDER: 'tavily', EXA_API_KEY: 'k' })).toThrowError(
+    /TAVILY_API_KEY: must be set when SEARCH_PROVIDER is tavily/,
+  )
+  expect(() => loadConfig({ SEARCH_PROVIDER: 'brave', TAVILY_API_KEY: 'k' })).toThrowError(
+    /BRAVE_API_KEY: must be set when SEARCH_PROVIDER is brave/,
+  )
+  expect(() => loadConfig({ SEARCH_PROVIDER: 'searxng', BRAVE_API_KEY: 'k' })).toThrowError(
+    /SEARXNG_URL: must be set when SEARCH_PROVIDER is searxng/,
+  )
+})
+
+test('search: Tavily and Brave default to their public APIs; their base URLs and SEARXNG_URL are http(s), trimmed', () => {
+  expect(loadConfig({})).toMatchObject({
+    TAVILY_BASE_URL: 'https://api.tavily.com',
+    BRAVE_BASE_URL: 'https://api.search.brave.com',
+  })
+  // SearXNG is self-hosted: no default.
+  expect(loadConfig({}).SEARXNG_URL).toBeUndefined()
+  expect(
+    loadConfig({
+      TAVILY_BASE_URL: 'http://127.0.0.1:4010/',
+      BRAVE_BASE_URL: 'https://brave.proxy.lan//',
+      SEARXNG_URL: 'https://search.lan/searx/',
+    }),
+  ).toMatchObject({
+    TAVILY_BASE_URL: 'http://127.0.0.1:4010',
+    BRAVE_BASE_URL: 'https://brave.proxy.lan',
+    SEARXNG_URL: 'https://search.lan/searx',
+  })
+  expect(() =>
+    loadConfig({ TAVILY_BASE_URL: 'ftp://tavily.lan', BRAVE_BASE_URL: 'brave', SEARXNG_URL: 'file:///etc' }),
+  ).toThrowError(
+    /TAVILY_BASE_URL: must be an http\(s\) URL[\s\S]*BRAVE_BASE_URL: must be an http\(s\) URL[\s\S]*SEARXNG_URL: must be an http\(s\) URL/,
   )
 })
 

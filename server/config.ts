@@ -25,8 +25,21 @@ function baseUrl(defaultUrl: string) {
 }
 
 /** The search providers that exist; SEARCH_PROVIDER must name one of them. */
-export const SEARCH_PROVIDERS = ['open', 'exa', 'corpus'] as const
+export const SEARCH_PROVIDERS = ['open', 'exa', 'tavily', 'brave', 'searxng', 'corpus'] as const
 export type SearchProviderName = (typeof SEARCH_PROVIDERS)[number]
+
+/**
+ * What each keyed (or self-hosted) provider cannot search without. With SEARCH_PROVIDER unset, the
+ * first of these whose setting is present is used, in this order (Exa, Tavily, Brave, SearXNG), so
+ * a key added for another provider does not silently take over from one already in use.
+ */
+const PROVIDER_SETTINGS = {
+  exa: 'EXA_API_KEY',
+  tavily: 'TAVILY_API_KEY',
+  brave: 'BRAVE_API_KEY',
+  searxng: 'SEARXNG_URL',
+} as const satisfies Partial<Record<SearchProviderName, string>>
+type KeyedProvider = keyof typeof PROVIDER_SETTINGS
 
 const flag = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' })
@@ -65,6 +78,15 @@ export const ConfigSchema = z.object({
   EXA_API_KEY: z.string().min(1).optional(),
   EXA_BASE_URL: z.url({ error: 'must be a URL' }).optional(),
   SEARCH_PROVIDER: z.enum(SEARCH_PROVIDERS, { error: `must be one of ${SEARCH_PROVIDERS.join(', ')}` }).optional(),
+  TAVILY_API_KEY: z.string().min(1).optional(),
+  TAVILY_BASE_URL: baseUrl('https://api.tavily.com'),
+  BRAVE_API_KEY: z.string().min(1).optional(),
+  BRAVE_BASE_URL: baseUrl('https://api.search.brave.com'),
+  // A SearXNG instance (self-hosted, JSON format enabled): there is no public default.
+  SEARXNG_URL: z
+    .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
+    .transform((url) => url.replace(/\/+$/, ''))
+    .optional(),
   // The keyless open sources of the `open` provider (server/providers/search/open.ts).
   GDELT_BASE_URL: baseUrl('https://api.gdeltproject.org'),
   WIKIPEDIA_BASE_URL: baseUrl('https://en.wikipedia.org'),
@@ -178,7 +200,10 @@ export type Config = Omit<
   | 'SEARCH_PROVIDER'
   | 'READER_ALLOW_HOSTS'
 > & {
-  /** The search provider in use: as set, or Exa when EXA_API_KEY is set, else the open sources. */
+  /**
+   * The search provider in use: as set, or the first of Exa, Tavily, Brave and SearXNG whose key (or
+   * URL) is set, else the open sources.
+   */
   SEARCH_PROVIDER: SearchProviderName
   /** Where people reach this server, without a trailing slash: links in Slack and GitHub point here. */
   PUBLIC_URL: string
@@ -249,10 +274,17 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       },
     ])
   }
-  const searchProvider = parsed.SEARCH_PROVIDER ?? (parsed.EXA_API_KEY ? 'exa' : 'open')
-  if (searchProvider === 'exa' && !parsed.EXA_API_KEY) {
+  const keyed = Object.keys(PROVIDER_SETTINGS) as KeyedProvider[]
+  const searchProvider = parsed.SEARCH_PROVIDER ?? keyed.find((name) => parsed[PROVIDER_SETTINGS[name]]) ?? 'open'
+  const needed = keyed.includes(searchProvider as KeyedProvider)
+    ? PROVIDER_SETTINGS[searchProvider as KeyedProvider]
+    : undefined
+  if (needed && !parsed[needed]) {
     throw new ConfigError([
-      { variable: 'EXA_API_KEY', message: 'must be set when SEARCH_PROVIDER is exa (or choose open or corpus)' },
+      {
+        variable: needed,
+        message: `must be set when SEARCH_PROVIDER is ${searchProvider} (or choose open or corpus)`,
+      },
     ])
   }
   return {

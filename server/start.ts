@@ -115,7 +115,7 @@ export async function startSextant(options: {
     const limits = createLimits({ pool, settings: config, log })
     const providers = await createProviders(config, db, log)
     // The corpus answers when asked for, and for `open` when the machine is offline.
-    if (config.SEARCH_PROVIDER !== 'exa') {
+    if (config.SEARCH_PROVIDER === 'open' || config.SEARCH_PROVIDER === 'corpus') {
       const indexed = await ensureSampleCorpus(db, log)
       if (indexed > 0) log.info({ indexed }, 'indexed the sample corpus for offline research')
     }

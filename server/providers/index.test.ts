@@ -6,11 +6,17 @@ import { createSearch, userAgent } from '#server/providers/index.ts'
 // Picking a provider queries nothing, so no database is needed to see which one was picked.
 const noDatabase = {} as Db
 
-test('the search provider follows the config: open sources by default, Exa with a key, the corpus on request', () => {
+test('the search provider follows the config: open sources by default, a keyed one with its key, the corpus on request', () => {
   expect(createSearch(loadConfig({}), noDatabase, 1000).name).toBe(
     'open sources (GDELT, Wikipedia, OpenAlex, arXiv, Hacker News)',
   )
   expect(createSearch(loadConfig({ EXA_API_KEY: 'k' }), noDatabase, 1000).name).toBe('exa')
+  expect(createSearch(loadConfig({ TAVILY_API_KEY: 'k' }), noDatabase, 1000).name).toBe('tavily')
+  expect(createSearch(loadConfig({ BRAVE_API_KEY: 'k' }), noDatabase, 1000).name).toBe('brave')
+  expect(createSearch(loadConfig({ SEARXNG_URL: 'http://searx.lan' }), noDatabase, 1000).name).toBe('searxng')
+  expect(
+    createSearch(loadConfig({ SEARCH_PROVIDER: 'brave', EXA_API_KEY: 'k', BRAVE_API_KEY: 'k' }), noDatabase, 1000).name,
+  ).toBe('brave')
   expect(createSearch(loadConfig({ SEARCH_PROVIDER: 'corpus', EXA_API_KEY: 'k' }), noDatabase, 1000).name).toBe(
     'local corpus',
   )

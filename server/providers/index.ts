@@ -1,6 +1,6 @@
-// Picks the providers from config. Search: SEARCH_PROVIDER, or Exa when EXA_API_KEY is set, else the
-// keyless open sources (falling back to the local corpus when the machine is offline); the local
-// corpus alone when asked for. Model: an OpenAI-compatible one when OPENAI_API_KEY is set, else a
+// Picks the providers from config. Search: SEARCH_PROVIDER, or the first of Exa, Tavily, Brave and
+// SearXNG whose key (or URL) is set, else the keyless open sources (falling back to the local corpus
+// when the machine is offline); the local corpus alone when asked for. Model: an OpenAI-compatible one when OPENAI_API_KEY is set, else a
 // local Ollama server when one answers with OLLAMA_MODEL pulled, else the extractive synthesizer.
 import type { Db } from '#db/database.ts'
 import { type Config, DEFAULT_OLLAMA_BASE_URL } from '#server/config.ts'
@@ -10,12 +10,15 @@ import { detectOllama } from '#server/providers/llm/ollama.ts'
 import { createOpenAiModel } from '#server/providers/llm/openai.ts'
 import { createPageReader, type PageReader } from '#server/providers/reader/page-reader.ts'
 import { createArxivSearch } from '#server/providers/search/arxiv.ts'
+import { createBraveSearch } from '#server/providers/search/brave.ts'
 import { createCorpusSearch } from '#server/providers/search/corpus.ts'
 import { createExaSearch } from '#server/providers/search/exa.ts'
 import { createGdeltSearch } from '#server/providers/search/gdelt.ts'
 import { createHackerNewsSearch } from '#server/providers/search/hackernews.ts'
 import { createOpenSearch, withOfflineFallback } from '#server/providers/search/open.ts'
 import { createOpenAlexSearch } from '#server/providers/search/openalex.ts'
+import { createSearxngSearch } from '#server/providers/search/searxng.ts'
+import { createTavilySearch } from '#server/providers/search/tavily.ts'
 import { createWikipediaSearch } from '#server/providers/search/wikipedia.ts'
 import type { LanguageModel, SearchProvider } from '#server/providers/types.ts'
 
@@ -74,6 +77,20 @@ export function createSearch(config: Config, db: Db, timeoutMs: number): SearchP
     case 'exa':
       if (!config.EXA_API_KEY) throw new Error('SEARCH_PROVIDER is exa but EXA_API_KEY is not set') // loadConfig refuses this
       return createExaSearch({ apiKey: config.EXA_API_KEY, baseUrl: config.EXA_BASE_URL, timeoutMs })
+    case 'tavily':
+      if (!config.TAVILY_API_KEY) throw new Error('SEARCH_PROVIDER is tavily but TAVILY_API_KEY is not set')
+      return createTavilySearch({ apiKey: config.TAVILY_API_KEY, baseUrl: config.TAVILY_BASE_URL, timeoutMs })
+    case 'brave':
+      if (!config.BRAVE_API_KEY) throw new Error('SEARCH_PROVIDER is brave but BRAVE_API_KEY is not set')
+      return createBraveSearch({
+        apiKey: config.BRAVE_API_KEY,
+        baseUrl: config.BRAVE_BASE_URL,
+        userAgent: userAgent(config),
+        timeoutMs,
+      })
+    case 'searxng':
+      if (!config.SEARXNG_URL) throw new Error('SEARCH_PROVIDER is searxng but SEARXNG_URL is not set')
+      return createSearxngSearch({ baseUrl: config.SEARXNG_URL, userAgent: userAgent(config), timeoutMs })
     case 'corpus':
       return createCorpusSearch({ db })
     case 'open':
@@ -101,7 +118,10 @@ export function createOpenSources(config: Config, timeoutMs: number): SearchProv
   ]
 }
 
-/** Who is asking and how to reach them, as Wikimedia's User-Agent policy and the others' etiquette ask. */
+/**
+ * Who is asking and how to reach them, as Wikimedia's User-Agent policy and the others' etiquette ask
+ * (Brave and SearXNG get it too: a SearXNG owner sees who is searching their instance).
+ */
 export function userAgent(config: Pick<Config, 'PUBLIC_URL' | 'SEARCH_CONTACT_EMAIL'>): string {
   const contact = config.SEARCH_CONTACT_EMAIL ? `; ${config.SEARCH_CONTACT_EMAIL}` : ''
   return `Sextant/1.0 (+${config.PUBLIC_URL}${contact})`

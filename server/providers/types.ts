@@ -1,5 +1,6 @@
-// The contracts between the research engine and its providers. Adapters: search/exa.ts,
-// search/corpus.ts and the open sources of search/open.ts (SearchProvider); llm/openai.ts and llm/extractive.ts (LanguageModel).
+// The contracts between the research engine and its providers. Adapters: search/exa.ts, tavily.ts,
+// brave.ts, searxng.ts, search/corpus.ts and the open sources of search/open.ts (SearchProvider);
+// llm/openai.ts and llm/extractive.ts (LanguageModel).
 import type { JudgeItem, Verdict } from '#server/claims/classify.ts'
 
 export type Depth = 'quick' | 'deep'
@@ -22,7 +23,8 @@ export type SearchResult = {
   text: string
   /**
    * The text is the source's snippet, abstract or extract, not the page: the page itself is worth
-   * reading. Absent: the text is the page's (Exa, the corpus).
+   * reading (Brave, SearXNG, the open sources; Tavily when it sent no raw page text). Absent: the text
+   * is the page's (Exa, the corpus, Tavily with raw page text).
    */
   snippetOnly?: boolean
   /** Which source found the result, when a provider asks several ("GDELT", "Wikipedia + arXiv"). */

@@ -134,7 +134,8 @@ function said(detail: string): string {
   return detail ? `: ${detail}` : ''
 }
 
-async function readCapped(name: string, response: Response, signal: AbortSignal): Promise<string> {
+/** The answer's body as text, refused past MAX_ANSWER_BYTES (also used by the keyed APIs of web-api.ts). */
+export async function readCapped(name: string, response: Response, signal: AbortSignal): Promise<string> {
   if (!response.body) return ''
   const chunks: Uint8Array[] = []
   let bytes = 0
@@ -162,7 +163,8 @@ async function readCapped(name: string, response: Response, signal: AbortSignal)
   return Buffer.concat(chunks).toString('utf8')
 }
 
-function classifyFailure(
+/** Whatever fetch or reading threw, as a ProviderError that says whether the source was reached at all. */
+export function classifyFailure(
   name: string,
   error: unknown,
   options: { baseUrl?: string; timeoutMs: number },

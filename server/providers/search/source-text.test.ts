@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest'
 import { abstractText } from '#server/providers/search/openalex.ts'
-import { arxivAbsUrl, plainText, significantWords } from '#server/providers/search/source-text.ts'
+import { arxivAbsUrl, isoDate, plainText, significantWords } from '#server/providers/search/source-text.ts'
 
 test("significantWords keeps a planned query's distinctive words, hyphenated ones whole, at most so many", () => {
   expect(significantWords('What are the latest sodium-ion battery costs in the EU for 2026?', 5)).toEqual([
@@ -39,4 +39,16 @@ test("OpenAlex's inverted index becomes the abstract in reading order; absurd po
   expect(abstractText({ cells: [2], Sodium: [0], ion: [1], 'last.': [3] })).toBe('Sodium ion cells last.')
   expect(abstractText({ Fine: [0], huge: [5_000_000_000], negative: [-1], half: [0.5] })).toBe('Fine')
   expect(abstractText(null)).toBe('')
+})
+
+test("isoDate keeps ISO dates as given and reads providers' other forms as UTC", () => {
+  expect(isoDate('2026-11-18')).toBe('2026-11-18')
+  expect(isoDate('2026-11-18T08:00:00')).toBe('2026-11-18T08:00:00')
+  expect(isoDate('2026-11-18 08:00:00+01:00')).toBe('2026-11-18T08:00:00+01:00')
+  // Tavily's HTTP date; Brave's `age` for an older page, whatever the server's time zone.
+  expect(isoDate('Mon, 13 Jan 2025 18:45:12 GMT')).toBe('2025-01-13T18:45:12.000Z')
+  expect(isoDate('January 15, 2024')).toBe('2024-01-15')
+  expect(isoDate('3 days ago')).toBeNull()
+  expect(isoDate('')).toBeNull()
+  expect(isoDate(null)).toBeNull()
 })

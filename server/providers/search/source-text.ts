@@ -64,3 +64,21 @@ export function arxivAbsUrl(url: string): string | undefined {
   const match = /^https?:\/\/(?:www\.|export\.)?arxiv\.org\/(?:abs|pdf)\/(.+?)(?:v\d+)?(?:\.pdf)?\/?$/i.exec(url.trim())
   return match ? `https://arxiv.org/abs/${match[1]}` : undefined
 }
+
+/**
+ * A provider's date as ISO 8601: an ISO date or datetime is kept as given (with or without a zone);
+ * another form Date can read becomes a UTC datetime ("Mon, 13 Jan 2025 18:45:12 GMT"), or a date when
+ * it has no time ("January 15, 2024", read as UTC, not the server's zone); anything else is null.
+ */
+export function isoDate(value: string | null | undefined): string | null {
+  const text = value?.trim()
+  if (!text) return null
+  if (/^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(text)) {
+    return Number.isNaN(Date.parse(text.replace(' ', 'T'))) ? null : text.replace(' ', 'T')
+  }
+  const zoned = /\b(GMT|UTC|Z)\b|[+-]\d{2}:?\d{2}$/.test(text)
+  const time = Date.parse(zoned ? text : `${text} UTC`)
+  if (Number.isNaN(time)) return null
+  const iso = new Date(time).toISOString()
+  return /\d:\d/.test(text) ? iso : iso.slice(0, 10)
+}
