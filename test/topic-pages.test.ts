@@ -77,6 +77,16 @@ async function htmlOf(response: Response): Promise<string> {
   return (await response.text()).replaceAll('<!-- -->', '')
 }
 
+/**
+ * Where the page links a source memory holds by its corpus name (https://corpus.local/<path>): its
+ * page here, /corpus/<path>. Memory here is all sample corpus.
+ */
+function corpusPage(url: string): string {
+  const { host, pathname } = new URL(url)
+  expect(host).toBe('corpus.local')
+  return `/corpus${pathname}`
+}
+
 /** Text as React writes it into HTML. */
 function html(text: string): string {
   return text
@@ -136,7 +146,7 @@ test('a topic page shows its facts with sources, its sources, what the latest ru
   const memory = await memoryOf(alice.user, alice.sodium)
   expect(body).toContain('<h1 class="text-2xl font-semibold tracking-tight break-words">Sodium-ion batteries</h1>')
   for (const fact of memory.facts) expect(body).toContain(html(fact.text))
-  for (const source of memory.sources) expect(body).toContain(`href="${html(source.url)}"`)
+  for (const source of memory.sources) expect(body).toContain(`href="${html(corpusPage(source.url))}"`)
   expect(body).toContain('What the latest run added')
   expect(body).toContain(`added ${memory.facts.length} facts`)
   // The run history links the run, and facts link the run that found them.
@@ -219,7 +229,7 @@ test('compare shows how much each topic holds and what they share', async () => 
   expect(summary.sharedSources).toBeGreaterThan(0)
   const shared = body.slice(body.indexOf('id="shared-sources-heading"'), body.indexOf('id="only-a-heading"'))
   const sharedUrl = a.sources.find((source) => b.sources.some((other) => other.url === source.url))?.url as string
-  expect(shared).toContain(`href="${html(sharedUrl)}"`)
+  expect(shared).toContain(`href="${html(corpusPage(sharedUrl))}"`)
   expect(body).toContain('Only in “Sodium-ion batteries”')
   expect(body).toContain('Only in “solid-state batteries”')
   // The form keeps the two topics chosen.
