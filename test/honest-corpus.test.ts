@@ -4,6 +4,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { afterAll, beforeAll, expect, test } from 'vitest'
+import { readRunEvents } from '#server/events/run-events.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { startTestApp, type TestApp } from '#test/support/app.ts'
 import { logIn } from '#test/support/browser-session.ts'
@@ -62,6 +63,26 @@ test('a run on the sample corpus says in its report that its sources are invente
   expect(JSON.stringify(report)).not.toContain('corpus.local')
 })
 
+test('a re-run still skips the corpus documents it read: their names in the ledger do not change', async () => {
+  const { user, report } = await sampleRun()
+  const { body } = await postBrief(app.fetch, user.auth, {
+    topic: 'heat pumps in cold climates',
+    depth: 'quick',
+    timeframe: 'all',
+  })
+  const again = await waitForRun(app.fetch, user.auth, body.runId)
+  expect(again.status).toBe('complete')
+  const read = new Set(report.sources.map((source) => source.url))
+  expect(again.report?.sources.filter((source) => read.has(source.url))).toEqual([])
+  // The searches found some of them again, and the ledger left them out.
+  const queries = (await readRunEvents(app.db, app.memory.ring, body.runId, 0)).filter(
+    (event) => event.type === 'query_done',
+  )
+  const count = (key: string) => queries.reduce((sum, event) => sum + Number(event.data[key]), 0)
+  expect(count('results')).toBeGreaterThan(count('new'))
+  expect(again.report?.generatedWith.corpus).toBe('sample')
+})
+
 test('the run page shows the notice, names the search step after the corpus, and links no corpus.local', async () => {
   const { user, run, report } = await sampleRun()
   const cookie = await logIn(app.url, user.email, user.password)
@@ -88,6 +109,13 @@ test('the run page shows the notice, names the search step after the corpus, and
   const topicPage = await (await app.fetch(`/dashboard/topics/${topic?.id}`, { headers: { Cookie: cookie } })).text()
   expect(hrefs(topicPage).filter((href) => href.includes('corpus.local'))).toEqual([])
   expect(hrefs(topicPage).filter((href) => href.startsWith('/corpus/')).length).toBeGreaterThan(0)
+
+  // The topic's Markdown export links them by their pages too.
+  const exported = await (
+    await app.fetch(`/dashboard/topics/${topic?.id}/export`, { headers: { Cookie: cookie } })
+  ).text()
+  expect(exported).not.toContain('corpus.local')
+  expect(exported).toContain(`<${PUBLIC_URL}/corpus/heat-pumps/`)
 })
 
 test('the trial page says this server searches an invented sample, and its runs carry the notice', async () => {

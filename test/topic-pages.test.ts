@@ -14,11 +14,12 @@ import { AFTER, BEFORE, CHANGING_TOPIC, changingWeb } from '#test/support/changi
 import { type ProviderApp, startProviderApp } from '#test/support/provider-app.ts'
 import { postBrief, waitForRun } from '#test/support/runs.ts'
 
+const PUBLIC_URL = 'https://sextant.example'
 let app: TestApp
 let stubs: ProviderApp
 const web = changingWeb()
 beforeAll(async () => {
-  app = await startTestApp({ env: { RATE_LIMIT_RUNS_PER_HOUR: '100' } })
+  app = await startTestApp({ env: { RATE_LIMIT_RUNS_PER_HOUR: '100', PUBLIC_URL } })
   stubs = await startProviderApp({ documents: web.documents })
 })
 afterAll(async () => {
@@ -200,7 +201,9 @@ test('the export is the topic as Markdown, downloaded under the topic’s name',
   const markdown = await response.text()
   expect(markdown).toMatch(/^# Sodium-ion batteries\n\nRuns: 1 · Facts: \d+/)
   expect(markdown).toContain('## Facts\n\n1. ')
-  expect(markdown).toBe(exportTopicMarkdown(await memoryOf(alice.user, alice.sodium)))
+  // Corpus sources by their pages on this server (their corpus names open nothing).
+  expect(markdown).toBe(exportTopicMarkdown(await memoryOf(alice.user, alice.sodium), { publicUrl: PUBLIC_URL }))
+  expect(markdown).toContain(`<${PUBLIC_URL}/corpus/batteries/`)
 })
 
 test('export file names are ASCII slugs, with the topic’s own letters as well when it has others', () => {

@@ -373,7 +373,7 @@ export function createMcpServer(services: AppServices, caller: McpCaller): McpSe
       annotations: { readOnlyHint: true },
     },
     async ({ topic }) => {
-      const markdown = await exportTopic(memory, caller.accountId, topic)
+      const markdown = await exportTopic(memory, caller.accountId, topic, { publicUrl: services.config.PUBLIC_URL })
       if (!markdown) return problem(`Sextant has no memory of ${quoted(topic)}. Run research_brief on it first.`)
       return ok({ topic, markdown }, markdown)
     },
