@@ -5,6 +5,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest'
 import { readRunEvents } from '#server/events/run-events.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { startTestApp, type TestApp } from '#test/support/app.ts'
+import { logIn } from '#test/support/browser-session.ts'
 import { closedPort } from '#test/support/closed-port.ts'
 import { expectCitationsResolve, postBrief, waitForRun } from '#test/support/runs.ts'
 import { OPEN_SOURCES, type StubOpenSources, startStubOpenSources } from '#test/support/stub-open-sources.ts'
@@ -139,12 +140,32 @@ test('on a machine that reaches no open source, the run searches the local corpu
     const { body } = await postBrief(offline.fetch, user.auth, { topic: 'Sodium-ion batteries', depth: 'quick' })
     const run = await waitForRun(offline.fetch, user.auth, body.runId, 60_000)
     expect(run.status, JSON.stringify(run.error)).toBe('complete')
-    expect(run.report?.sources.length).toBeGreaterThan(0)
-    expect(run.report?.sources.every((source) => source.url.startsWith('https://corpus.local/'))).toBe(true)
+    const report = run.report as NonNullable<typeof run.report>
+    expect(report.sources.length).toBeGreaterThan(0)
+    // Every source is an invented sample article, linked to its page here, and the report says why.
+    expect(report.sources.every((source) => source.corpus === 'sample')).toBe(true)
+    expect(report.sources.every((source) => new URL(source.url).pathname.startsWith('/corpus/'))).toBe(true)
+    expect(report.generatedWith).toMatchObject({ corpus: 'sample', offlineFallback: true })
+    expect(report.generatedWith.search).toMatch(
+      /^the sample corpus bundled with Sextant \(invented articles, not the web\), because open sources \(GDELT, .*\) could not be reached$/,
+    )
+    expect(report.notice).toMatch(/^No web source could be reached \(this machine looks offline\).*invented articles/)
     const events = await readRunEvents(offline.db, offline.memory.ring, body.runId, 0)
     const fallbacks = events.filter((event) => event.data.code === 'offline_fallback')
     expect(fallbacks).toHaveLength(1) // said once, not once per query
     expect(fallbacks[0]?.data.message).toMatch(/corpus/i)
+
+    // The run page says so too: the notice, and the search step named after what answered.
+    const page = (
+      await (
+        await offline.fetch(`/dashboard/runs/${body.runId}`, {
+          headers: { Cookie: await logIn(offline.url, user.email, user.password) },
+        })
+      ).text()
+    ).replaceAll('<!-- -->', '')
+    expect(page).toContain('No web source could be reached (this machine looks offline)')
+    expect(page).toContain('Search the local corpus (the web was unreachable)')
+    expect(page).not.toContain('Search the web')
   } finally {
     await offline.stop()
   }

@@ -10,7 +10,7 @@ export type TimelineEvent = Pick<RunEvent, 'id' | 'type' | 'step' | 'data' | 'cr
 const STEPS = [
   { id: 'load_memory', label: 'Load memory', active: 'Loading memory' },
   { id: 'plan', label: 'Plan queries', active: 'Planning queries' },
-  { id: 'search', label: 'Search the web', active: 'Searching' },
+  { id: 'search', label: 'Search', active: 'Searching' },
   { id: 'synthesize', label: 'Write the report', active: 'Writing the report' },
   { id: 'save_memory', label: 'Save memory', active: 'Saving memory' },
 ] as const
@@ -60,7 +60,32 @@ export function stepStates(events: readonly TimelineEvent[], status: RunStatus):
 
 const ACTIVITY = new Set(['query_done', 'pages_read', 'warning'])
 
-export function StepTimeline({ events, status }: { events: readonly TimelineEvent[]; status: RunStatus }) {
+/**
+ * The search step says what it searched, once it has started: the local corpus when the engine said
+ * so as the step started, or fell back to it on an offline machine (a warning), or the report says
+ * so (runs from before the step said it); else the web.
+ */
+export function searchStepLabel(events: readonly TimelineEvent[], reportSaysCorpus = false): string {
+  const searching = events.filter((event) => event.step === 'search')
+  if (searching.some((event) => event.type === 'warning' && event.data.code === 'offline_fallback')) {
+    return 'Search the local corpus (the web was unreachable)'
+  }
+  if (reportSaysCorpus || searching.some((event) => event.type === 'step_started' && event.data.corpus === true)) {
+    return 'Search the local corpus (not the web)'
+  }
+  return searching.some((event) => event.type === 'step_started') ? 'Search the web' : 'Search'
+}
+
+export function StepTimeline({
+  events,
+  status,
+  reportSaysCorpus,
+}: {
+  events: readonly TimelineEvent[]
+  status: RunStatus
+  /** The run's report says it searched the local corpus. */
+  reportSaysCorpus?: boolean
+}) {
   const states = stepStates(events, status)
   return (
     <ol className="flex flex-col">
@@ -80,7 +105,9 @@ export function StepTimeline({ events, status }: { events: readonly TimelineEven
               {style.symbol}
             </span>
             <div className="min-w-0 flex-1">
-              <p className="font-medium text-slate-900">{step.label}</p>
+              <p className="font-medium text-slate-900">
+                {step.id === 'search' ? searchStepLabel(events, reportSaysCorpus) : step.label}
+              </p>
               <p className={`text-sm ${style.text}`}>
                 {STATE_TEXT[state]}
                 {finished && typeof finished.data.ms === 'number' ? ` · ${formatMs(finished.data.ms)}` : null}

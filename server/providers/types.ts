@@ -29,7 +29,15 @@ export type SearchResult = {
   snippetOnly?: boolean
   /** Which source found the result, when a provider asks several ("GDELT", "Wikipedia + arXiv"). */
   foundBy?: string
+  /**
+   * Found in the local corpus, not on the web: `sample` for an invented document (the sample that
+   * ships in corpus/sample), `local` for one indexed on this server. Absent: a page of the web.
+   */
+  corpus?: CorpusKind
 }
+
+/** What a document of the local corpus is: invented sample, or a document indexed on this server. */
+export type CorpusKind = 'sample' | 'local'
 
 /**
  * Something a user should know about how a search was answered: an open source that failed while
@@ -43,6 +51,8 @@ export type SearchResponse = { results: SearchResult[]; costDollars?: number; no
 export interface SearchProvider {
   /** Shown in reports: "exa", "local corpus". */
   readonly name: string
+  /** True for the local corpus, which searches documents on this server, not the web. */
+  readonly corpus?: boolean
   search(query: SearchQuery, options: { signal: AbortSignal }): Promise<SearchResponse>
 }
 

@@ -12,6 +12,7 @@ import type { MemoryDigest } from '#server/research/digest.ts'
 import type { Report } from '#server/research/report-types.ts'
 import type { RunOutcome } from '#server/research/run-end.ts'
 import type { RunError } from '#server/research/runs.ts'
+import type { CorpusUse } from '#server/research/search-origin.ts'
 
 export const STEPS = ['load_memory', 'plan', 'search', 'synthesize', 'save_memory'] as const
 export type Step = (typeof STEPS)[number]
@@ -66,6 +67,8 @@ export type Checkpoint = {
     usage: Usage
     /** What the budget left out of this step. */
     leftOut?: string[]
+    /** Set when the local corpus was searched, not the web (see server/research/search-origin.ts). */
+    corpusUse?: CorpusUse
   }
   synthesize?: {
     report: Report

@@ -49,6 +49,8 @@ export async function searchStep({
   const leftOut: string[] = []
   // A source that failed, or the offline fallback, is said once per run, not once per query.
   const noticed = new Set<string>()
+  // What the local corpus answered, ledger or not: a re-run that finds only what it read still searched it.
+  const corpus = { searched: deps.search.corpus === true, sample: false, offlineFallback: false }
   async function runQueries(queries: string[]) {
     await mapWithConcurrency(queries, SEARCH_CONCURRENCY, async (query) => {
       // A search the dollar budget cannot pay for is not made; the run goes on with what it found.
@@ -70,12 +72,15 @@ export async function searchStep({
         )
         costDollars += response.costDollars ?? 0
         for (const notice of response.notices ?? []) {
+          if (notice.code === 'offline_fallback') corpus.offlineFallback = corpus.searched = true
           if (noticed.has(notice.message)) continue
           noticed.add(notice.message)
           await event('warning', 'search', { code: notice.code, message: notice.message })
         }
         let fresh = 0
         for (const result of response.results) {
+          if (result.corpus) corpus.searched = true
+          if (result.corpus === 'sample') corpus.sample = true
           const url = canonicalUrl(result.url)
           if (!url) continue
           // Spec 2.4 rule 2: what memory has read is not read again.
@@ -163,6 +168,9 @@ export async function searchStep({
       : {}),
     usage,
     ...(leftOut.length > 0 ? { leftOut } : {}),
+    ...(corpus.searched
+      ? { corpusUse: { corpus: corpus.sample ? 'sample' : 'local', offlineFallback: corpus.offlineFallback } }
+      : {}),
   }
 }
 
