@@ -1,16 +1,14 @@
 // What the start-up log and banner say about the search and model providers in use, and which
 // settings change them: a newcomer sees at once whether Sextant searches the web or the invented
 // sample, and writes with a model or without one.
-import { type Config, ConfigSchema, DEFAULT_OLLAMA_BASE_URL } from '#server/config.ts'
+import { type Config, DEFAULT_OLLAMA_BASE_URL } from '#server/config.ts'
 import type { LanguageModel, SearchProvider } from '#server/providers/types.ts'
 
 export type ProviderLine = { inUse: string; change: string }
 export type ProviderDescription = { search: ProviderLine; model: ProviderLine }
 
-// The keyed and self-hosted search settings this build knows, in the order they are picked.
-const KEYED_SEARCH_SETTINGS = ['EXA_API_KEY', 'TAVILY_API_KEY', 'BRAVE_API_KEY', 'SEARXNG_URL'].filter(
-  (name) => name in ConfigSchema.shape,
-)
+// The keyed and self-hosted search settings, in the order they are picked (server/config.ts).
+const KEYED_SEARCH_SETTINGS = ['EXA_API_KEY', 'TAVILY_API_KEY', 'BRAVE_API_KEY', 'SEARXNG_URL']
 
 export function describeProviders(
   config: Pick<Config, 'SEARCH_PROVIDER' | 'OPENAI_API_KEY' | 'OPENAI_BASE_URL' | 'OLLAMA_BASE_URL' | 'OLLAMA_MODEL'>,
