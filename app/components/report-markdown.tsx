@@ -3,6 +3,7 @@
 // sources and [n] citations). It builds React elements, so anything else (raw HTML included) stays
 // text; links anywhere else (a page's, a model's, nested or not) are sanitised to text first.
 import type { ReactNode } from 'react'
+import { corpusPagePath } from '#server/providers/search/corpus-url.ts'
 import { sanitizeMarkdown } from '#server/text/markdown-links.ts'
 
 type Block =
@@ -73,9 +74,14 @@ type InlineOptions = {
 const CITATION = /^\[(\d{1,4})\](?!\()/
 const LINK = /^\[([^\]\n]+)\]\(([^()\s]+)\)/
 
-/** A link target only when it is an absolute http(s) URL; javascript:, data: and the rest are refused. */
+/**
+ * A link target only when it is an absolute http(s) URL, or a local corpus document (its page here:
+ * its own name is no address); javascript:, data: and the rest are refused.
+ */
 export function safeHref(raw: string): string | undefined {
   if (!URL.canParse(raw)) return undefined
+  const corpusPage = corpusPagePath(raw)
+  if (corpusPage) return corpusPage
   const url = new URL(raw)
   return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : undefined
 }

@@ -44,19 +44,34 @@ export const ReportIntegritySchema = z
   })
   .describe('Every shown claim has its quote on a cited page; this counts the rest.')
 
+/** What a document of the local corpus is: an invented sample article, or one indexed on this server. */
+export const CorpusKindSchema = z.enum(['sample', 'local'])
+
 export const ReportSourceSchema = z.object({
   n: z.int(),
   url: z.string(),
   title: z.string(),
   publishedAt: z.string().nullable(),
   snippet: z.string().describe('The words of this page that support the first claim citing it.'),
+  corpus: CorpusKindSchema.optional().describe(
+    'Set for a document of the local corpus, not a web page: `sample` for an invented sample article bundled with Sextant, `local` for one indexed on this server. Its `url` is its page on this server.',
+  ),
 })
 
 export const GeneratedWithSchema = z.object({
   synthesis: z.string(),
   synthesisKind: z.enum(['model', 'extractive']),
-  search: z.string(),
+  search: z
+    .string()
+    .describe('What was searched, in words: for the local corpus, what it is and that it is not the web.'),
   plan: z.enum(['model', 'fallback']),
+  corpus: CorpusKindSchema.optional().describe(
+    'Set when the run searched the local corpus, not the web: `sample` when it found the invented sample articles bundled with Sextant.',
+  ),
+  offlineFallback: z
+    .boolean()
+    .optional()
+    .describe('True when no web source could be reached, so the local corpus answered instead.'),
 })
 
 export const ReportUsageSchema = z.object({
@@ -86,6 +101,10 @@ export const ReportSchema = z.object({
   integrity: ReportIntegritySchema,
   sources: z.array(ReportSourceSchema).describe('Only sources read in this run, numbered as the citations use them.'),
   generatedWith: GeneratedWithSchema,
+  notice: z
+    .string()
+    .optional()
+    .describe('Present when the sources are not from the web (the local corpus): show it with the report.'),
   usage: ReportUsageSchema,
   budget: ReportBudgetSchema.optional().describe(
     "Present when the run had a budget (the brief's maxTokens / maxCostDollars, or RUN_MAX_TOKENS).",
@@ -93,6 +112,7 @@ export const ReportSchema = z.object({
 })
 
 export type Report = z.infer<typeof ReportSchema>
+export type CorpusKind = z.infer<typeof CorpusKindSchema>
 export type ReportFinding = z.infer<typeof ReportFindingSchema>
 export type PreviousClaim = z.infer<typeof PreviousClaimSchema>
 export type ReportChange = z.infer<typeof ReportChangeSchema>

@@ -121,6 +121,8 @@ export function resultMessage(channel: DeliveryChannel, run: RunView, context: M
   const urls = report.sources.map((source) => source.url)
   const body = (markdown: string) => f.markdown(linkCitations(sanitizeMarkdown(markdown, urls), report.sources))
   const sections = [f.bold(`Research report: ${run.topic}`)]
+  // Before any finding: sources of the local corpus (invented, for the sample) are not the web.
+  if (report.notice) sections.push(`:warning: ${f.plain(report.notice)}`)
   // A later run leads with what changed, shown once: as the delta's lists, not also as the summary's block.
   if (!report.delta.baseline) sections.push(...changeSections(f, report, body))
   sections.push(body(report.delta.baseline ? report.summary : summaryWithoutChanges(report.summary)))

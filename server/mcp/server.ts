@@ -77,6 +77,7 @@ const RunReportOutput = ReportSchema.pick({
   sources: true,
   integrity: true,
   generatedWith: true,
+  notice: true,
 }).extend({ runId: RunViewSchema.shape.runId, topic: RunViewSchema.shape.topic })
 
 export function createMcpServer(services: AppServices, caller: McpCaller): McpServer {
@@ -98,7 +99,7 @@ export function createMcpServer(services: AppServices, caller: McpCaller): McpSe
 
   async function ownRun(runId: string) {
     const row = await getRun(db, runId, caller.accountId)
-    return row ? viewRun(memory.ring, row) : undefined
+    return row ? viewRun(memory.ring, row, { publicUrl: services.config.PUBLIC_URL }) : undefined
   }
   const noRun = (runId: string) =>
     problem(
@@ -235,10 +236,11 @@ export function createMcpServer(services: AppServices, caller: McpCaller): McpSe
             : `${run.status}${run.error ? `: ${run.error.message}` : ''}; start a new run with research_brief`
         return problem(`The run has no report yet: it is ${detail}.`)
       }
-      const { summary, delta, sources, integrity, generatedWith } = run.report
+      const { summary, delta, sources, integrity, generatedWith, notice } = run.report
       return ok(
-        { runId, topic: run.topic, summary, delta, sources, integrity, generatedWith },
-        `${summary}\n\n${delta.summary}\n\n${sourcesText(sources)}`,
+        { runId, topic: run.topic, summary, delta, sources, integrity, generatedWith, ...(notice ? { notice } : {}) },
+        // The notice first: a model reading the answer must not take invented articles for the web.
+        `${notice ? `Note: ${notice}\n\n` : ''}${summary}\n\n${delta.summary}\n\n${sourcesText(sources)}`,
       )
     },
   )
@@ -370,7 +372,7 @@ export function createMcpServer(services: AppServices, caller: McpCaller): McpSe
       annotations: { readOnlyHint: true },
     },
     async ({ topic }) => {
-      const markdown = await exportTopic(memory, caller.accountId, topic)
+      const markdown = await exportTopic(memory, caller.accountId, topic, { publicUrl: services.config.PUBLIC_URL })
       if (!markdown) return problem(`Sextant has no memory of ${quoted(topic)}. Run research_brief on it first.`)
       return ok({ topic, markdown }, markdown)
     },

@@ -1,6 +1,7 @@
 // The report a complete run returns: its types are inferred from the zod schemas in
 // server/contracts/report.ts; what is here reads reports stored in an older shape.
 import type { Report, ReportDelta } from '#server/contracts/report.ts'
+import { withLegacyCorpusUse } from '#server/research/search-origin.ts'
 
 export type {
   PreviousClaim,
@@ -14,9 +15,14 @@ export type {
 
 /**
  * A report as stored, read in today's shape: reports written before claims had no quotes, no updated
- * or contradicted lists and no integrity counts. Every claim they showed was new to them.
+ * or contradicted lists and no integrity counts (every claim they showed was new to them); those
+ * written before runs recorded a corpus search did not say so (see withLegacyCorpusUse).
  */
 export function upgradeReport(stored: Report): Report {
+  return withLegacyCorpusUse(withClaims(stored))
+}
+
+function withClaims(stored: Report): Report {
   const delta = (stored.delta ?? { baseline: true, since: null, summary: '' }) as Partial<ReportDelta> &
     Pick<ReportDelta, 'baseline' | 'since' | 'summary'>
   const newFindings = (delta.newFindings ?? []).map((finding) => ({ ...finding, quote: finding.quote ?? '' }))
