@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { startTestApp, type TestApp } from '#test/support/app.ts'
+import { closedPort } from '#test/support/closed-port.ts'
 import { contractCheckedFetch } from '#test/support/contract.ts'
 import { postSignedGithubComment, postSignedSlackEvent } from '#test/support/integrations.ts'
 import { waitForRun } from '#test/support/runs.ts'
@@ -91,3 +92,40 @@ test('a key whose account was deleted a moment ago gets 401 at /api/me, not an a
   expect(response.status).toBe(401)
   expect(problems).toEqual([])
 })
+
+test('the report of a run whose web was unreachable (the corpus answered instead) is what the document says', async () => {
+  const closed = `http://127.0.0.1:${await closedPort()}` // nothing listens: every open source is refused
+  const offline = await startTestApp({
+    env: {
+      SEARCH_PROVIDER: 'open',
+      GDELT_BASE_URL: closed,
+      WIKIPEDIA_BASE_URL: closed,
+      OPENALEX_BASE_URL: closed,
+      ARXIV_BASE_URL: closed,
+      HN_SEARCH_BASE_URL: closed,
+    },
+  })
+  try {
+    const document = await (await offline.fetch('/api/openapi.json')).json()
+    const { fetch, problems } = contractCheckedFetch(offline.fetch, document)
+    const user = await createTestAccount(offline.db)
+    const started = await (
+      await fetch('/api/briefs', {
+        method: 'POST',
+        headers: { ...user.auth, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ topic: 'sodium-ion batteries', depth: 'quick' }),
+      })
+    ).json()
+    const run = await waitForRun(fetch, user.auth, started.runId, 60_000)
+    expect(run.status, JSON.stringify(run.error)).toBe('complete')
+    const report = (await (await fetch(`/api/briefs/${started.runId}`, { headers: user.auth })).json()).report
+    // The fields the document must describe: the corpus, the fallback, the notice, each source's corpus.
+    expect(report.generatedWith).toMatchObject({ corpus: 'sample', offlineFallback: true })
+    expect(report.notice).toEqual(expect.any(String))
+    expect(report.sources[0]?.corpus).toBe('sample')
+    await (await fetch(`/api/briefs/${started.runId}/events`, { headers: user.auth })).text()
+    expect(problems).toEqual([])
+  } finally {
+    await offline.stop()
+  }
+}, 120_000)
