@@ -1,5 +1,6 @@
 // Table types for Kysely. One `XTable` interface per table; rows are Selectable/Insertable<XTable>.
 import type { ColumnType, Generated } from 'kysely'
+import type { RunStatus } from '#server/contracts/run.ts'
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>
 /**
@@ -72,7 +73,7 @@ export interface TopicMemoryTable {
   updated_at: Timestamp
 }
 
-export type RunStatus = 'running' | 'complete' | 'failed' | 'cancelled'
+export type { RunStatus }
 
 export interface RunsTable {
   id: Generated<string>

@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
+import { Validator } from '@seriousme/openapi-schema-validator'
 import type { Router } from 'express'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import type { AppServices } from '#app/context.ts'
@@ -112,6 +113,13 @@ test('the document is public, OpenAPI 3.1.0, and carries the package version', a
   expect(at(document, 'info', 'version')).toBe(version)
   expect(at(document, 'security')).toEqual([{ bearerAuth: [] }])
   expect(at(document, 'components', 'securitySchemes', 'bearerAuth')).toMatchObject({ type: 'http', scheme: 'bearer' })
+})
+
+test('the document is valid OpenAPI 3.1 by the specification’s own schema', async () => {
+  const served: Record<string, unknown> = await (await app.fetch('/api/openapi.json')).json()
+  const result = await new Validator().validate(served)
+  expect(result.errors ?? []).toEqual([])
+  expect(result.valid).toBe(true)
 })
 
 test('it documents every endpoint of the API and the health probes', () => {

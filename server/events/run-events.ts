@@ -4,10 +4,12 @@
 // ring; its run, type, step and time are clear.
 import { sql } from 'kysely'
 import type { Db } from '#db/database.ts'
+import type { RunEvent } from '#server/contracts/run.ts'
 import { FINAL_EVENT_TYPES, type RunEventType } from '#server/events/event-types.ts'
 import { type KeyRing, openColumn, sealJson } from '#server/memory/crypto.ts'
 
 export { isFinalEvent, type RunEventType } from '#server/events/event-types.ts'
+export type { RunEvent }
 
 export const RUN_EVENTS_CHANNEL = 'run_events'
 /**
@@ -15,15 +17,6 @@ export const RUN_EVENTS_CHANNEL = 'run_events'
  * changed: a run's event, or a series paused or resumed. Dashboards listen for their account.
  */
 export const ACCOUNT_CHANNEL = 'account_changes'
-
-export type RunEvent = {
-  id: number
-  runId: string
-  type: RunEventType
-  step: string | null
-  data: Record<string, unknown>
-  createdAt: string
-}
 
 type RunEventRow = {
   id: number

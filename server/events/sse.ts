@@ -9,7 +9,7 @@ import type { KeyRing } from '#server/memory/crypto.ts'
 
 const REPLAY_PAGE = 500
 
-const EventIdSchema = z
+export const EventIdSchema = z
   .string()
   .regex(/^\d{1,15}$/)
   .transform(Number)

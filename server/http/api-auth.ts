@@ -25,7 +25,8 @@ export type ApiPrincipal = {
   operator: boolean
 }
 
-function unauthorized(res: Response, detail: string, tokenSent: boolean) {
+/** 401 with the Bearer challenge; `tokenSent` says the key itself was refused. */
+export function unauthorized(res: Response, detail: string, tokenSent: boolean) {
   const challenge = tokenSent ? 'Bearer realm="sextant", error="invalid_token"' : 'Bearer realm="sextant"'
   res.setHeader('WWW-Authenticate', challenge)
   sendProblem(res, { status: 401, title: 'Unauthorized', detail })

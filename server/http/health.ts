@@ -4,6 +4,8 @@
 import { Router } from 'express'
 import { type Db, pingDatabase } from '#db/database.ts'
 import { pendingMigrations } from '#db/migrate.ts'
+import { type Health, HealthSchema, type Readiness, ReadinessSchema } from '#server/contracts/health.ts'
+import { type ApiContract, json, publicOperation } from '#server/http/api/contract.ts'
 import type { DatabaseLiveness } from '#server/http/database-liveness.ts'
 import type { Jobs } from '#server/jobs/boss.ts'
 import { probeQueue } from '#server/jobs/queue-probe.ts'
@@ -12,6 +14,37 @@ import { RESEARCH_QUEUE } from '#server/research/start-run.ts'
 type Check = { ok: boolean; [detail: string]: unknown }
 
 const PROBE_INTERVAL_MS = 1000
+
+const HealthBody = HealthSchema.meta({ id: 'Health' })
+const ReadinessBody = ReadinessSchema.meta({ id: 'Readiness' })
+
+export const healthContract: ApiContract = {
+  '/healthz': {
+    get: {
+      operationId: 'getHealth',
+      tags: ['meta'],
+      summary: 'Liveness: the process is up and its database answers',
+      description: 'The database is pinged at most once a second, however often this is called.',
+      ...publicOperation,
+      responses: {
+        '200': json('Up.', HealthBody),
+        '503': json('The database is not answering; `reason` says so.', HealthBody),
+      },
+    },
+  },
+  '/readyz': {
+    get: {
+      operationId: 'getReadiness',
+      tags: ['meta'],
+      summary: 'Readiness: database, migrations, and a job system that can queue a run',
+      ...publicOperation,
+      responses: {
+        '200': json('Ready.', ReadinessBody),
+        '503': json('Not ready; `checks` says which part failed.', ReadinessBody),
+      },
+    },
+  },
+}
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined
@@ -58,13 +91,10 @@ export function healthRoutes(deps: { db: Db; jobs: Jobs; liveness: DatabaseLiven
     const { ok } = await deps.liveness.check()
     const uptimeSeconds = Math.round((Date.now() - startedAt) / 1000)
     // The reason stays generic: this endpoint is public, and the log has the error.
-    res
-      .status(ok ? 200 : 503)
-      .json(
-        ok
-          ? { status: 'ok', version: deps.version, uptimeSeconds }
-          : { status: 'down', reason: 'the database is not answering', version: deps.version, uptimeSeconds },
-      )
+    const health: Health = ok
+      ? { status: 'ok', version: deps.version, uptimeSeconds }
+      : { status: 'down', reason: 'the database is not answering', version: deps.version, uptimeSeconds }
+    res.status(ok ? 200 : 503).json(health)
   })
 
   router.get('/readyz', async (_req, res) => {
@@ -81,9 +111,8 @@ export function healthRoutes(deps: { db: Db; jobs: Jobs; liveness: DatabaseLiven
       deps.jobs.isRunning() ? queue() : { ok: false, error: 'the job system is stopped' },
     ])
     const ready = database.ok && migrations.ok && jobs.ok
-    res
-      .status(ready ? 200 : 503)
-      .json({ status: ready ? 'ready' : 'not_ready', checks: { database, migrations, jobs } })
+    const readiness: Readiness = { status: ready ? 'ready' : 'not_ready', checks: { database, migrations, jobs } }
+    res.status(ready ? 200 : 503).json(readiness)
   })
   return router
 }

@@ -6,14 +6,14 @@ import { sha256 } from '#server/auth/secrets.ts'
 import { principalOf } from '#server/http/api-auth.ts'
 import { sendProblem } from '#server/http/problem.ts'
 
-const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/
+export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/
 const RETENTION_MS = 24 * 3600 * 1000
 
 export function idempotent(db: Db): RequestHandler {
   return async (req, res, next) => {
     const key = req.get('idempotency-key')
     if (key === undefined) return next()
-    if (!KEY_PATTERN.test(key)) {
+    if (!IDEMPOTENCY_KEY_PATTERN.test(key)) {
       return sendProblem(res, {
         status: 400,
         title: 'Bad Request',

@@ -6,6 +6,8 @@ import { type CallToolResult, McpError } from '@modelcontextprotocol/sdk/types.j
 import { z } from 'zod'
 import type { AppServices } from '#app/context.ts'
 import { type DemoVisitor, ensureDemoVisitorAccount } from '#server/auth/demo-visitors.ts'
+import { ReportSchema } from '#server/contracts/report.ts'
+import { RunStartSchema, RunStatusSchema, RunViewSchema } from '#server/contracts/run.ts'
 import { isFinalEvent } from '#server/events/run-events.ts'
 import { listFrameworks } from '#server/frameworks/index.ts'
 import { FrameworkFilterSchema, FrameworkListSchema } from '#server/frameworks/types.ts'
@@ -23,7 +25,6 @@ import { loadTopicMemory } from '#server/memory/store.ts'
 import { TopicSchema } from '#server/memory/topic-schema.ts'
 import { type Requester, startAdmittedRun } from '#server/research/admission.ts'
 import { ClientBriefSchema } from '#server/research/brief.ts'
-import { ReportSchema } from '#server/research/report-schema.ts'
 import { getRun, viewRun } from '#server/research/runs.ts'
 import { RunNotQueuedError, type RunStart } from '#server/research/start-run.ts'
 
@@ -56,15 +57,28 @@ const topicInput = {
   topic: TopicSchema.describe('The research topic, as given to research_brief (case and spacing do not matter).'),
 }
 
-const RunStatusOutput = {
-  runId: z.string(),
-  topic: z.string(),
-  status: z.enum(['running', 'complete', 'failed', 'cancelled']),
-  currentStep: z.string().nullable(),
-  createdAt: z.string(),
-  finishedAt: z.string().nullable(),
-  error: z.object({ code: z.string(), message: z.string() }).optional(),
-}
+// The output schemas are the REST API's view schemas (server/contracts), or parts of them.
+const RunStatusOutput = RunViewSchema.pick({
+  runId: true,
+  topic: true,
+  status: true,
+  currentStep: true,
+  createdAt: true,
+  finishedAt: true,
+  error: true,
+})
+const RunStartOutput = RunStartSchema.extend({
+  status: RunStatusSchema,
+  currentStep: RunViewSchema.shape.currentStep.optional(),
+})
+const RunReportOutput = ReportSchema.pick({
+  summary: true,
+  delta: true,
+  sources: true,
+  integrity: true,
+  generatedWith: true,
+  notice: true,
+}).extend({ runId: RunViewSchema.shape.runId, topic: RunViewSchema.shape.topic })
 
 export function createMcpServer(services: AppServices, caller: McpCaller): McpServer {
   const server = new McpServer({ name: 'sextant', version: VERSION }, { capabilities: { logging: {} } })
@@ -120,13 +134,7 @@ export function createMcpServer(services: AppServices, caller: McpCaller): McpSe
           .default(false)
           .describe('Stream progress (needs a progress token) and return when done, up to ~50 s.'),
       },
-      outputSchema: {
-        runId: z.string(),
-        status: z.enum(['running', 'complete', 'failed', 'cancelled']),
-        hasMemory: z.boolean(),
-        runCount: z.number(),
-        currentStep: z.string().nullable().optional(),
-      },
+      outputSchema: RunStartOutput,
     },
     async ({ wait, ...input }, extra) => {
       const parsed = ClientBriefSchema.safeParse(input)
@@ -215,16 +223,7 @@ export function createMcpServer(services: AppServices, caller: McpCaller): McpSe
       description:
         'The report of a complete run: summary (markdown with [n] citations, led by what changed), delta (new, updated and contradicted claims with their quotes; confirmed counted), sources and integrity (claims not shown because their quote is on no page).',
       inputSchema: runIdInput,
-      outputSchema: {
-        runId: z.string(),
-        topic: z.string(),
-        summary: z.string(),
-        delta: ReportSchema.shape.delta,
-        sources: ReportSchema.shape.sources,
-        integrity: ReportSchema.shape.integrity,
-        generatedWith: ReportSchema.shape.generatedWith,
-        notice: ReportSchema.shape.notice,
-      },
+      outputSchema: RunReportOutput,
       annotations: { readOnlyHint: true },
     },
     async ({ runId }) => {

@@ -4,6 +4,7 @@
 // The delta's text lists every fact with numbered source URLs, so a client that reads only text
 // still has working references; page and model text in it is sanitised markdown on one line.
 import { z } from 'zod'
+import { MemoryStatsSchema } from '#server/contracts/memory.ts'
 import { sourcesText } from '#server/mcp/tool-text.ts'
 import { currentFacts, supersededFacts, type TopicDelta } from '#server/memory/insights.ts'
 import { memoryStats } from '#server/memory/store.ts'
@@ -26,12 +27,7 @@ const ChangeOutput = FactOutput.extend({
 
 export const TopicMemoryOutput = {
   topic: z.string(),
-  stats: z.object({
-    runCount: z.number(),
-    urlsIndexed: z.number(),
-    factsStored: z.number(),
-    lastRunAt: z.string(),
-  }),
+  stats: MemoryStatsSchema,
   facts: z
     .array(
       FactOutput.extend({

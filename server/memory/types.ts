@@ -115,7 +115,7 @@ export type TopicMemory = MemoryContent & {
 }
 
 /** The memory check of spec 2.4. */
-export type MemoryStats = { runCount: number; urlsIndexed: number; factsStored: number; lastRunAt: string }
+export type { MemoryStats } from '#server/contracts/memory.ts'
 
 export const LEDGER_CAP = 500
 /** Facts kept per topic; past it, the longest unconfirmed go first. */

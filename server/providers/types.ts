@@ -2,6 +2,7 @@
 // brave.ts, searxng.ts, search/corpus.ts and the open sources of search/open.ts (SearchProvider);
 // llm/openai.ts and llm/extractive.ts (LanguageModel).
 import type { JudgeItem, Verdict } from '#server/claims/classify.ts'
+import type { CorpusKind } from '#server/contracts/report.ts'
 
 export type Depth = 'quick' | 'deep'
 export type ReportStyle = 'executive' | 'bullet' | 'memo' | 'framework'
@@ -36,8 +37,8 @@ export type SearchResult = {
   corpus?: CorpusKind
 }
 
-/** What a document of the local corpus is: invented sample, or a document indexed on this server. */
-export type CorpusKind = 'sample' | 'local'
+/** What a document of the local corpus is: the one list is the report contract's (server/contracts). */
+export type { CorpusKind }
 
 /**
  * Something a user should know about how a search was answered: an open source that failed while

@@ -4,30 +4,15 @@
 import { randomUUID } from 'node:crypto'
 import { type Selectable, sql, type Updateable } from 'kysely'
 import type { Db } from '#db/database.ts'
-import type { RunStatus, RunsTable } from '#db/schema.ts'
+import type { RunsTable } from '#db/schema.ts'
+import type { RunError, RunListItem, RunStatus, RunView } from '#server/contracts/run.ts'
 import { type KeyRing, openColumn, openJson, sealJson } from '#server/memory/crypto.ts'
 import { type Brief, displayBrief } from '#server/research/brief.ts'
 import type { Report } from '#server/research/report-types.ts'
-import type { RecurringInfo } from '#server/research/series.ts'
 import { readStoredReport } from '#server/research/stored-report.ts'
 
-export type RunError = { code: string; message: string }
+export type { RunError, RunListItem, RunView }
 export type RunRow = Selectable<RunsTable>
-
-export type RunView = {
-  runId: string
-  topic: string
-  status: RunStatus
-  currentStep: string | null
-  source: string
-  createdAt: string
-  finishedAt: string | null
-  brief: Brief
-  report?: Report
-  error?: RunError
-  /** For a run of a recurring brief: its series and what the series is doing. */
-  recurring?: RecurringInfo
-}
 
 const checkpointData = (runId: string) => `run_checkpoint:${runId}`
 const reportData = (runId: string) => `run_report:${runId}`
@@ -156,8 +141,6 @@ export function viewRun(ring: KeyRing, row: RunRow, options: { publicUrl?: strin
   }
   return view
 }
-
-export type RunListItem = Omit<RunView, 'report' | 'brief' | 'recurring'> & { depth: string; recurring: boolean }
 
 /**
  * Newest first. The cursor is the last item's runId; status and topic (its hash from the topic

@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto'
 import { type SqlBool, sql } from 'kysely'
 import type { Db } from '#db/database.ts'
 import type { SeriesStatus } from '#db/schema.ts'
+import type { RecurringInfo, SeriesState, SeriesView } from '#server/contracts/series.ts'
 import { notifyAccountChanged } from '#server/events/run-events.ts'
 import type { Jobs } from '#server/jobs/boss.ts'
 import { type KeyRing, openColumn, sealJson } from '#server/memory/crypto.ts'
@@ -14,17 +15,7 @@ import { UUID } from '#server/research/runs.ts'
 
 export const SERIES_WAKE_QUEUE = 'series.wake'
 
-export type SeriesState = 'sleeping' | 'running' | 'paused' | 'cancelled'
-export type SeriesView = {
-  seriesId: string
-  topic: string
-  brief: Brief
-  state: SeriesState
-  nextRunAt: string | null
-  createdAt: string
-  lastRunId: string | null
-}
-export type RecurringInfo = { seriesId: string; state: SeriesState; nextRunAt: string | null }
+export type { RecurringInfo, SeriesState, SeriesView }
 
 export type SeriesDeps = { db: Db; jobs: Jobs; intervalSeconds: number }
 

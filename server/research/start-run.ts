@@ -2,6 +2,7 @@
 // event are written in one transaction, so a run never exists without the job that will run it, and
 // a start that cannot write them all fails as a whole (RunNotQueuedError), leaving nothing behind.
 import type { Db } from '#db/database.ts'
+import type { RunStart } from '#server/contracts/run.ts'
 import { appendRunEvent } from '#server/events/run-events.ts'
 import type { Jobs } from '#server/jobs/boss.ts'
 import { checkTopicMemory, type MemoryContext } from '#server/memory/store.ts'
@@ -13,7 +14,7 @@ export type RunDeadlines = { quickSeconds: number; deepSeconds: number }
 
 export type StartRunDeps = { db: Db; jobs: Jobs; memory: MemoryContext; deadlines: RunDeadlines }
 
-export type RunStart = { runId: string; status: 'running'; hasMemory: boolean; runCount: number }
+export type { RunStart }
 
 export const RESEARCH_QUEUE = 'research.run'
 

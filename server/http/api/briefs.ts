@@ -1,15 +1,31 @@
 // /api/briefs: start a run (202 at once; the run goes on without the client), read it, list them,
-// cancel one, and stream its progress as server-sent events.
+// cancel one. Its progress as server-sent events is run-events.ts.
 import { type Request, type RequestHandler, type Response, Router } from 'express'
 import { z } from 'zod'
 import type { AppServices } from '#app/context.ts'
 import { ensureDemoVisitorAccount } from '#server/auth/demo-visitors.ts'
-import { streamPrincipal } from '#server/auth/stream-principals.ts'
-import { streamRunEvents } from '#server/events/sse.ts'
+import {
+  RunListPageSchema,
+  RunStartSchema,
+  RunStatusSchema,
+  type RunView,
+  RunViewSchema,
+} from '#server/contracts/run.ts'
+import {
+  type ApiContract,
+  bodyProblems,
+  headers,
+  json,
+  parameters,
+  problem,
+  rateLimitHeaders,
+  responses,
+  retryAfter,
+} from '#server/http/api/contract.ts'
 import { methodNotAllowed } from '#server/http/api/method-not-allowed.ts'
 import { parseInput } from '#server/http/api/validation.ts'
 import { principalOf, requesterOf } from '#server/http/api-auth.ts'
-import { idempotent } from '#server/http/idempotency.ts'
+import { IDEMPOTENCY_KEY_PATTERN, idempotent } from '#server/http/idempotency.ts'
 import { HttpProblem, sendProblem } from '#server/http/problem.ts'
 import { sendRateLimited, setRateLimitHeaders } from '#server/limits/http.ts'
 import { type Refusal, startAdmittedRun } from '#server/research/admission.ts'
@@ -20,10 +36,10 @@ import { recurringInfo } from '#server/research/series.ts'
 import { RunNotQueuedError } from '#server/research/start-run.ts'
 import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '#server/storable-text.ts'
 
-export const ListRunsQuerySchema = z.strictObject({
+const ListRunsQuerySchema = z.strictObject({
   limit: z.coerce.number().int().min(1).max(100).default(20).describe('Runs per page, 1 to 100.'),
   cursor: z.string().max(64).optional().describe('nextCursor from the previous page.'),
-  status: z.enum(['running', 'complete', 'failed', 'cancelled']).optional(),
+  status: RunStatusSchema.optional(),
   topic: z
     .string()
     .trim()
@@ -34,7 +50,99 @@ export const ListRunsQuerySchema = z.strictObject({
     .describe('Only runs on this topic (same normalization as memory).'),
 })
 
-function runNotFound(runId: string): HttpProblem {
+const RunViewResponse = RunViewSchema.meta({ id: 'RunView' })
+const runPath = { path: z.object({ runId: parameters.runId }) }
+const IdempotencyKey = z
+  .string()
+  .regex(IDEMPOTENCY_KEY_PATTERN)
+  .optional()
+  .meta({
+    description:
+      'The same key and body within 24 hours replay the first answer; the same key with another body is 422.',
+    param: { id: 'IdempotencyKey' },
+  })
+
+export const briefsContract: ApiContract = {
+  '/api/briefs': {
+    get: {
+      operationId: 'listRuns',
+      tags: ['briefs'],
+      summary: 'Your runs, newest first',
+      description: 'Unknown query parameters are refused (400).',
+      requestParams: { query: ListRunsQuerySchema },
+      responses: {
+        '200': json('One page of runs.', RunListPageSchema.meta({ id: 'RunListPage' })),
+        '400': responses.badRequest,
+        '401': responses.unauthorized,
+      },
+    },
+    post: {
+      operationId: 'startRun',
+      tags: ['briefs'],
+      summary: 'Start a research run',
+      description:
+        'Answers 202 at once; the run goes on without the client. Follow it with `GET /api/briefs/{runId}/events` ' +
+        'or poll `GET /api/briefs/{runId}`. Unknown fields are refused, so a typo does not fall back to a default.',
+      requestParams: { header: z.object({ 'Idempotency-Key': IdempotencyKey }) },
+      requestBody: {
+        required: true,
+        content: { 'application/json': { schema: ClientBriefSchema.meta({ id: 'BriefInput' }) } },
+      },
+      responses: {
+        '202': {
+          ...json(
+            'The run started (or, with `Idempotent-Replayed: true`, the first answer to this key).',
+            RunStartSchema.meta({ id: 'RunStart' }),
+          ),
+          headers: z.object({
+            Location: z
+              .string()
+              .optional()
+              .meta({ description: 'The run: `/api/briefs/{runId}`; not on a replayed answer.' }),
+            'Idempotent-Replayed': headers['Idempotent-Replayed'],
+            ...rateLimitHeaders,
+          }),
+        },
+        '400': problem(
+          'The brief, or the Idempotency-Key, is not valid. `source` may be `api`, `dashboard` or `mcp`; the other sources are set by Sextant.',
+        ),
+        '401': responses.unauthorized,
+        '403': problem('The demo key cannot start a recurring brief.'),
+        '409': problem('A request with this Idempotency-Key is still being processed; retry shortly.', retryAfter),
+        ...bodyProblems,
+        '422': problem('This Idempotency-Key was already used with a different body.'),
+        '429': responses.tooManyRequests,
+        '503': problem(
+          'The run could not be queued (the database or the job system cannot take it); none started.',
+          retryAfter,
+        ),
+      },
+    },
+  },
+  '/api/briefs/{runId}': {
+    get: {
+      operationId: 'getRun',
+      tags: ['briefs'],
+      summary: 'A run: status, brief, and the report once complete',
+      requestParams: runPath,
+      responses: { '200': json('The run.', RunViewResponse), '401': responses.unauthorized, '404': responses.notFound },
+    },
+    delete: {
+      operationId: 'cancelRun',
+      tags: ['briefs'],
+      summary: 'Cancel a running run',
+      requestParams: runPath,
+      responses: {
+        '200': json('The run, now cancelled.', RunViewResponse),
+        '401': responses.unauthorized,
+        '404': responses.notFound,
+        '409': problem('The run is already complete, failed or cancelled.'),
+      },
+    },
+  },
+}
+
+export function runNotFound(runId: string): HttpProblem {
   return new HttpProblem({ status: 404, title: 'Not Found', detail: `You have no run with the id ${runId}.` })
 }
 
@@ -123,7 +231,8 @@ export function briefsRoutes(services: AppServices): Router {
   router.get('/briefs/:runId', async (req, res) => {
     const row = await ownRun(req, res)
     const recurring = row.series_id ? await recurringInfo(services.db, row.series_id) : undefined
-    res.json({ ...viewRun(services.memory.ring, row, readable()), ...(recurring ? { recurring } : {}) })
+    const view: RunView = { ...viewRun(services.memory.ring, row, readable()), ...(recurring ? { recurring } : {}) }
+    res.json(view)
   })
 
   router.delete('/briefs/:runId', async (req, res) => {
@@ -145,21 +254,5 @@ export function briefsRoutes(services: AppServices): Router {
     res.json(viewRun(services.memory.ring, cancelled ?? row, readable()))
   })
   router.all('/briefs/:runId', methodNotAllowed(['GET', 'DELETE']))
-
-  router.get('/briefs/:runId/events', async (req, res) => {
-    const row = await ownRun(req, res)
-    // A bounded number per key (a 429 beyond), and they end when the key is revoked.
-    const signal = services.streams.admit(streamPrincipal.api(principalOf(res)), res)
-    await streamRunEvents({
-      hub: services.events,
-      db: services.db,
-      ring: services.memory.ring,
-      req,
-      res,
-      runId: row.id,
-      signal,
-    })
-  })
-  router.all('/briefs/:runId/events', methodNotAllowed(['GET']))
   return router
 }

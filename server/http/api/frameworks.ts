@@ -2,11 +2,45 @@
 // Public, like the OpenAPI document: the catalogue is the same for everyone, and a client choosing a
 // frameworkId may not have a key yet.
 import { Router } from 'express'
+import { z } from 'zod'
 import { findFramework, listFrameworks } from '#server/frameworks/index.ts'
-import { FrameworkFilterSchema } from '#server/frameworks/types.ts'
+import { FrameworkFilterSchema, FrameworkListSchema, FrameworkSchema } from '#server/frameworks/types.ts'
+import { type ApiContract, json, problem, publicOperation } from '#server/http/api/contract.ts'
 import { methodNotAllowed } from '#server/http/api/method-not-allowed.ts'
 import { parseInput } from '#server/http/api/validation.ts'
 import { HttpProblem } from '#server/http/problem.ts'
+
+const FrameworkId = z.string().meta({ description: 'A framework id, such as `pestle`.', param: { id: 'FrameworkId' } })
+
+export const frameworksContract: ApiContract = {
+  '/api/frameworks': {
+    get: {
+      operationId: 'listFrameworks',
+      tags: ['frameworks'],
+      summary: 'The research frameworks a brief can name in `frameworkId`',
+      description: 'Without the query hints the planner uses; `GET /api/frameworks/{id}` has them.',
+      ...publicOperation,
+      requestParams: { query: FrameworkFilterSchema },
+      responses: {
+        '200': json('The matching frameworks, in catalogue order.', FrameworkListSchema.meta({ id: 'FrameworkList' })),
+        '400': problem('An unknown category or query parameter.'),
+      },
+    },
+  },
+  '/api/frameworks/{id}': {
+    get: {
+      operationId: 'getFramework',
+      tags: ['frameworks'],
+      summary: 'One research framework, with its query hints',
+      ...publicOperation,
+      requestParams: { path: z.object({ id: FrameworkId }) },
+      responses: {
+        '200': json('The framework.', FrameworkSchema.meta({ id: 'Framework' })),
+        '404': problem('No framework has this id; `GET /api/frameworks` lists them.'),
+      },
+    },
+  },
+}
 
 export function frameworksRoutes(): Router {
   const router = Router()

@@ -10,13 +10,15 @@ import {
   listApiKeys,
   revokeApiKey,
 } from '#server/auth/api-keys.ts'
+import { ApiKeySchema, type ApiKeyView, type CreatedApiKey, CreatedApiKeySchema } from '#server/contracts/account.ts'
+import { type ApiContract, bodyProblems, json, problem, responses } from '#server/http/api/contract.ts'
 import { methodNotAllowed } from '#server/http/api/method-not-allowed.ts'
 import { parseInput } from '#server/http/api/validation.ts'
 import { principalOf } from '#server/http/api-auth.ts'
 import { HttpProblem } from '#server/http/problem.ts'
 import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '#server/storable-text.ts'
 
-export const CreateKeySchema = z.strictObject({
+const CreateKeySchema = z.strictObject({
   name: z
     .string()
     .trim()
@@ -24,8 +26,63 @@ export const CreateKeySchema = z.strictObject({
     .max(100, 'name must be at most 100 characters')
     .refine(isStorableText, `name ${UNSTORABLE_TEXT_MESSAGE}`),
 })
+const CreateKeyInput = CreateKeySchema.meta({ id: 'CreateKeyInput' })
+const ApiKey = ApiKeySchema.meta({ id: 'ApiKey' })
+const KeyPrefix = z.string().meta({ description: 'The key prefix shown in key lists.', param: { id: 'KeyPrefix' } })
 
-function presentKey(key: ApiKeySummary) {
+export const keysContract: ApiContract = {
+  '/api/keys': {
+    get: {
+      operationId: 'listKeys',
+      tags: ['account'],
+      summary: 'Your API keys, never their secrets',
+      responses: {
+        '200': json(
+          'Every key of the account, revoked ones included.',
+          z.object({ keys: z.array(ApiKey) }).meta({ id: 'ApiKeyList' }),
+        ),
+        '401': responses.unauthorized,
+        '403': responses.demoKeyForbidden,
+      },
+    },
+    post: {
+      operationId: 'createKey',
+      tags: ['account'],
+      summary: 'Create an API key',
+      requestBody: { required: true, content: { 'application/json': { schema: CreateKeyInput } } },
+      responses: {
+        '201': json(
+          'The new key; `key` is shown in this response only.',
+          CreatedApiKeySchema.meta({ id: 'CreatedApiKey' }),
+        ),
+        '400': responses.badRequest,
+        '401': responses.unauthorized,
+        '403': responses.demoKeyForbidden,
+        '409': problem('The account has as many active API keys as it may (API_KEYS_PER_ACCOUNT); revoke one first.'),
+        ...bodyProblems,
+      },
+    },
+  },
+  '/api/keys/{prefix}': {
+    delete: {
+      operationId: 'revokeKey',
+      tags: ['account'],
+      summary: 'Revoke an API key',
+      description:
+        'It stops working at once on every instance (they hear of it through Postgres; one that could not, within 10 s), ' +
+        'and its open event streams and MCP SSE sessions are closed.',
+      requestParams: { path: z.object({ prefix: KeyPrefix }) },
+      responses: {
+        '200': json('The revoked key.', ApiKey),
+        '401': responses.unauthorized,
+        '403': responses.demoKeyForbidden,
+        '404': problem('You have no active key with this prefix.'),
+      },
+    },
+  },
+}
+
+function presentKey(key: ApiKeySummary): ApiKeyView {
   return {
     ...key,
     createdAt: key.createdAt.toISOString(),
@@ -60,7 +117,8 @@ export function keysRoutes(services: AppServices): Router {
     try {
       const maxActive = services.config.API_KEYS_PER_ACCOUNT
       const { key, summary } = await createAccountApiKey(services.db, { accountId, name, maxActive })
-      res.status(201).json({ key, ...presentKey(summary) })
+      const created: CreatedApiKey = { key, ...presentKey(summary) }
+      res.status(201).json(created)
     } catch (error) {
       if (!(error instanceof KeyLimitError)) throw error
       throw new HttpProblem({ status: 409, title: 'Conflict', detail: error.message })

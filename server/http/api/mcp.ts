@@ -4,9 +4,11 @@
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js'
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
 import { type RequestHandler, type Response, Router } from 'express'
+import { z } from 'zod'
 import type { AppServices } from '#app/context.ts'
 import { streamPrincipal } from '#server/auth/stream-principals.ts'
 import type { Config } from '#server/config.ts'
+import { type ApiContract, bodyProblems, problem, responses, tooManyStreams } from '#server/http/api/contract.ts'
 import { methodNotAllowed } from '#server/http/api/method-not-allowed.ts'
 import { principalOf, requesterOf } from '#server/http/api-auth.ts'
 import { sendProblem } from '#server/http/problem.ts'
@@ -15,6 +17,74 @@ import type { LimitDecision, Limiter } from '#server/limits/limiter.ts'
 import { createMcpServer, type McpCaller } from '#server/mcp/server.ts'
 
 export const MCP_MESSAGES_PATH = '/api/mcp/messages'
+
+const otherOrigin = problem('A browser request from another origin.')
+// The MCP spec has protocol errors answered as JSON-RPC errors, not problems; the extension says so.
+const jsonRpcError = (description: string) => ({ description, 'x-jsonrpc-error': true })
+const jsonRpcMessage = (description: string) => ({
+  required: true,
+  content: { 'application/json': { schema: { type: 'object' as const, description } } },
+})
+
+export const mcpContract: ApiContract = {
+  '/api/mcp': {
+    post: {
+      operationId: 'mcpStreamableHttp',
+      tags: ['mcp'],
+      summary: 'MCP over Streamable HTTP (stateless): JSON-RPC messages for the nine Sextant tools',
+      description:
+        'The Model Context Protocol endpoint for Claude Desktop, Cursor and other MCP clients. Tools: research_brief, ' +
+        'get_run_status, get_run_report, get_topic_memory, get_topic_delta, compare_topics, search_memory, ' +
+        'list_frameworks, export_topic (tools/list describes them). Each tools/call counts against 120 calls per hour per key.',
+      requestBody: jsonRpcMessage('A JSON-RPC 2.0 message or batch.'),
+      responses: {
+        '200': { description: 'JSON-RPC responses, as JSON or an event stream.' },
+        '202': { description: 'Accepted (notifications).' },
+        '400': jsonRpcError('Not a valid JSON-RPC message.'),
+        '401': responses.unauthorized,
+        '406': jsonRpcError('The client must accept both application/json and text/event-stream.'),
+        '403': otherOrigin,
+        '429': responses.tooManyRequests,
+        ...bodyProblems,
+      },
+    },
+  },
+  '/api/mcp/sse': {
+    get: {
+      operationId: 'mcpSseStream',
+      tags: ['mcp'],
+      summary: 'MCP over the legacy HTTP+SSE transport: opens a session stream',
+      description:
+        'The first event (`endpoint`) names the URL to POST messages to; the session lives as long as this stream.',
+      responses: {
+        '200': {
+          description: 'The session event stream.',
+          content: { 'text/event-stream': { schema: { type: 'string' } } },
+        },
+        '401': responses.unauthorized,
+        '403': otherOrigin,
+        '429': tooManyStreams,
+      },
+    },
+  },
+  [MCP_MESSAGES_PATH]: {
+    post: {
+      operationId: 'mcpSseMessage',
+      tags: ['mcp'],
+      summary: 'A JSON-RPC message for an open MCP SSE session (`?sessionId=` from the endpoint event)',
+      requestParams: { query: z.object({ sessionId: z.string() }) },
+      requestBody: jsonRpcMessage('A JSON-RPC 2.0 message.'),
+      responses: {
+        '202': { description: 'Accepted; the answer arrives on the session stream.' },
+        '401': responses.unauthorized,
+        '403': otherOrigin,
+        '404': problem('No open session with this id for this account.'),
+        '429': responses.tooManyRequests,
+        ...bodyProblems,
+      },
+    },
+  },
+}
 
 const LOOPBACK_ORIGIN = /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/
 

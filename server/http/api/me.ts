@@ -1,8 +1,21 @@
 import { Router } from 'express'
 import type { AppServices } from '#app/context.ts'
 import { getAccount } from '#server/auth/accounts.ts'
+import { type Me, MeSchema } from '#server/contracts/account.ts'
+import { type ApiContract, json, responses } from '#server/http/api/contract.ts'
 import { methodNotAllowed } from '#server/http/api/method-not-allowed.ts'
-import { principalOf } from '#server/http/api-auth.ts'
+import { principalOf, unauthorized } from '#server/http/api-auth.ts'
+
+export const meContract: ApiContract = {
+  '/api/me': {
+    get: {
+      operationId: 'getMe',
+      tags: ['account'],
+      summary: 'The account and key you are calling with',
+      responses: { '200': json('Who the key belongs to.', MeSchema.meta({ id: 'Me' })), '401': responses.unauthorized },
+    },
+  },
+}
 
 /** GET /api/me: who the presented key belongs to; handy to check a key works. */
 export function meRoutes(services: AppServices): Router {
@@ -14,10 +27,13 @@ export function meRoutes(services: AppServices): Router {
     const account =
       (await getAccount(services.db, principal.accountId)) ??
       (visitor ? { id: visitor.accountId, email: visitor.email, kind: 'demo' as const } : undefined)
-    res.json({
-      account: account && { id: account.id, email: account.email, kind: account.kind },
+    // The key passed the check (its verification is cached for a while) but its account was deleted since.
+    if (!account) return unauthorized(res, 'The account of this API key no longer exists.', true)
+    const me: Me = {
+      account: { id: account.id, email: account.email, kind: account.kind },
       auth: { via: principal.via, keyPrefix: principal.keyPrefix ?? null, demo: principal.demo },
-    })
+    }
+    res.json(me)
   })
   router.all('/me', methodNotAllowed(['GET']))
   return router

@@ -1,15 +1,36 @@
 import { Router } from 'express'
 import { z } from 'zod'
 import type { AppServices } from '#app/context.ts'
+import { MemoryStatsSchema } from '#server/contracts/memory.ts'
+import { type ApiContract, json, responses } from '#server/http/api/contract.ts'
 import { methodNotAllowed } from '#server/http/api/method-not-allowed.ts'
 import { parseInput } from '#server/http/api/validation.ts'
 import { principalOf } from '#server/http/api-auth.ts'
 import { checkTopicMemory } from '#server/memory/store.ts'
 import { TopicSchema } from '#server/memory/topic-schema.ts'
 
-export const CheckQuerySchema = z.object({
+const CheckQuerySchema = z.object({
   topic: TopicSchema.describe('The topic, as you would send it in a brief; matched after normalization.'),
 })
+
+export const memoryContract: ApiContract = {
+  '/api/memory/check': {
+    get: {
+      operationId: 'checkMemory',
+      tags: ['memory'],
+      summary: 'What Sextant remembers about a topic',
+      requestParams: { query: CheckQuerySchema },
+      responses: {
+        '200': json(
+          'The counts, or `null` when the topic has no memory (or it expired).',
+          MemoryStatsSchema.meta({ id: 'MemoryStats' }).nullable().meta({ id: 'MemoryCheck' }),
+        ),
+        '400': responses.badRequest,
+        '401': responses.unauthorized,
+      },
+    },
+  },
+}
 
 /** GET /api/memory/check?topic=...: spec 2.4's counts, or JSON null when the topic has no memory. */
 export function memoryRoutes(services: AppServices): Router {

@@ -9,6 +9,7 @@ import { mcpRoutes } from '#server/http/api/mcp.ts'
 import { meRoutes } from '#server/http/api/me.ts'
 import { memoryRoutes } from '#server/http/api/memory.ts'
 import { openapiRoutes } from '#server/http/api/openapi.ts'
+import { runEventsRoutes } from '#server/http/api/run-events.ts'
 import { seriesRoutes } from '#server/http/api/series.ts'
 import { webhookRoutes } from '#server/http/api/webhooks.ts'
 import { requireApiPrincipal } from '#server/http/api-auth.ts'
@@ -26,6 +27,7 @@ export function apiRouter(services: AppServices): Router {
   router.use(keysRoutes(services))
   router.use(memoryRoutes(services))
   router.use(briefsRoutes(services))
+  router.use(runEventsRoutes(services))
   router.use(seriesRoutes(services))
   router.use(mcpRoutes(services))
   router.use((req, res) => {

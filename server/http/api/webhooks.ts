@@ -2,7 +2,10 @@
 // the platform by an HMAC signature over the raw body, so these routes read the body raw (1 MiB at
 // most) and sit before the API's JSON parser and key check. They record and enqueue, then answer.
 import express, { type Request, Router } from 'express'
+import { z } from 'zod'
 import type { AppServices } from '#app/context.ts'
+import { SlackChallengeSchema, WebhookOutcomeSchema } from '#server/contracts/webhook.ts'
+import { type ApiContract, json, problem, responses } from '#server/http/api/contract.ts'
 import { methodNotAllowed } from '#server/http/api/method-not-allowed.ts'
 import { parseInput } from '#server/http/api/validation.ts'
 import { HttpProblem } from '#server/http/problem.ts'
@@ -15,7 +18,82 @@ import {
 } from '#server/integrations/slack/events.ts'
 import { verifySlackSignature } from '#server/integrations/slack/verify.ts'
 
-export const WEBHOOK_BODY_LIMIT_BYTES = 1024 * 1024
+const WEBHOOK_BODY_LIMIT_BYTES = 1024 * 1024
+
+/** The platforms sign their requests instead of presenting an API key. */
+export const webhookSecuritySchemes = {
+  slackSignature: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-Slack-Signature',
+    description:
+      '`v0=` + HMAC-SHA256 of `v0:<X-Slack-Request-Timestamp>:<body>` with SLACK_SIGNING_SECRET; the timestamp within five minutes.',
+  },
+  githubSignature: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-Hub-Signature-256',
+    description: '`sha256=` + HMAC-SHA256 of the body with GITHUB_WEBHOOK_SECRET.',
+  },
+} as const
+
+const WebhookOutcome = WebhookOutcomeSchema.meta({ id: 'WebhookOutcome' })
+
+function webhookResponses(variable: string) {
+  return {
+    '400': responses.badRequest,
+    '401': responses.signatureRejected,
+    '413': problem(`The body is larger than ${WEBHOOK_BODY_LIMIT_BYTES / 1024 / 1024} MiB.`),
+    '503': problem(`${variable} is not set on this server.`),
+  }
+}
+
+function payload(description: string) {
+  return { required: true, content: { 'application/json': { schema: { type: 'object' as const, description } } } }
+}
+
+export const webhooksContract: ApiContract = {
+  '/api/webhooks/slack': {
+    post: {
+      operationId: 'slackEvents',
+      tags: ['webhooks'],
+      summary: 'Slack Events API: url_verification, and app_mention events that start runs',
+      description:
+        "Signed with the Slack app's signing secret (v0, within five minutes). An `app_mention` from a person in " +
+        'a linked workspace starts a run; the replies go to its thread. Answers at once; retries of an ' +
+        '`event_id` are acknowledged as duplicates and start nothing.',
+      security: [{ slackSignature: [] }],
+      requestBody: payload('A Slack Events API payload.'),
+      responses: {
+        '200': json(
+          '`{ challenge }` for url_verification; otherwise what happened to the event.',
+          z.union([WebhookOutcome, SlackChallengeSchema]),
+        ),
+        ...webhookResponses('SLACK_SIGNING_SECRET'),
+      },
+    },
+  },
+  '/api/webhooks/github': {
+    post: {
+      operationId: 'githubEvents',
+      tags: ['webhooks'],
+      summary: 'GitHub webhooks: a pull request comment saying "@sextant research <topic>" starts a run',
+      description:
+        'Signed with the webhook secret (`X-Hub-Signature-256`). Only `issue_comment` events (action `created`, on a ' +
+        'pull request, by a person) of a linked repository start a run; the result is posted as a comment. ' +
+        'A redelivery of an `X-GitHub-Delivery` starts nothing.',
+      security: [{ githubSignature: [] }],
+      requestParams: {
+        header: z.object({ 'X-GitHub-Event': z.string(), 'X-GitHub-Delivery': z.string() }),
+      },
+      requestBody: payload('A GitHub webhook payload.'),
+      responses: {
+        '200': json('What happened to the event.', WebhookOutcome),
+        ...webhookResponses('GITHUB_WEBHOOK_SECRET'),
+      },
+    },
+  },
+}
 
 function notConfigured(platform: string, variable: string): HttpProblem {
   return new HttpProblem({

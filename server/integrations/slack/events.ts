@@ -4,6 +4,7 @@
 // on the receipt (receipts.ts): the job, which pg-boss keeps after it ran, holds only where to reply.
 import { z } from 'zod'
 import type { Db } from '#db/database.ts'
+import type { WebhookOutcome } from '#server/contracts/webhook.ts'
 import { slackMentionText } from '#server/integrations/mention.ts'
 import { actOnMention, type MentionDeps } from '#server/integrations/mention-run.ts'
 import { recordReceipt } from '#server/integrations/receipts.ts'
@@ -45,7 +46,7 @@ export const SlackMentionJobSchema = z.object({
 })
 type SlackMentionJob = z.infer<typeof SlackMentionJobSchema>
 
-export type WebhookOutcome = { status: 'accepted' | 'duplicate' | 'ignored'; reason?: string }
+export type { WebhookOutcome }
 
 export async function receiveSlackEvent(
   deps: { db: Db; jobs: Jobs; ring: KeyRing },
