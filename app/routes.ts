@@ -14,4 +14,5 @@ export default [
   route('dashboard/topics/:topicId', 'routes/dashboard-topic.tsx'),
   route('dashboard/topics/:topicId/export', 'routes/dashboard-topic-export.ts'),
   route('trial', 'routes/trial.tsx'),
+  route('corpus/*', 'routes/corpus-document.tsx'),
 ] satisfies RouteConfig

@@ -136,6 +136,8 @@ export interface CorpusDocumentsTable {
   title: string
   published_date: ColumnType<Date | null, string | null, string | null>
   text: string
+  /** An invented document (the sample in corpus/sample): every surface that shows it says so. */
+  invented: Generated<boolean>
   indexed_at: Generated<Date>
   search: ColumnType<unknown, never, never>
 }

@@ -116,6 +116,90 @@ test('model prices are unset by default (tokens unpriced), come as a pair, and a
   )
 })
 
+test('search: Exa when its key is set, else the open sources; SEARCH_PROVIDER overrides either', () => {
+  expect(loadConfig({}).SEARCH_PROVIDER).toBe('open')
+  expect(loadConfig({ EXA_API_KEY: 'k' }).SEARCH_PROVIDER).toBe('exa')
+  expect(loadConfig({ EXA_API_KEY: 'k', SEARCH_PROVIDER: 'open' }).SEARCH_PROVIDER).toBe('open')
+  expect(loadConfig({ EXA_API_KEY: 'k', SEARCH_PROVIDER: 'corpus' }).SEARCH_PROVIDER).toBe('corpus')
+  expect(loadConfig({ SEARCH_PROVIDER: 'corpus' }).SEARCH_PROVIDER).toBe('corpus')
+  // An empty variable is unset, as everywhere.
+  expect(loadConfig({ SEARCH_PROVIDER: '', EXA_API_KEY: 'k' }).SEARCH_PROVIDER).toBe('exa')
+})
+
+test('search: unset, the provider whose key or URL is set; with several, Exa, Tavily, Brave, SearXNG in that order', () => {
+  expect(loadConfig({ TAVILY_API_KEY: 't' }).SEARCH_PROVIDER).toBe('tavily')
+  expect(loadConfig({ BRAVE_API_KEY: 'b' }).SEARCH_PROVIDER).toBe('brave')
+  expect(loadConfig({ SEARXNG_URL: 'http://searx.lan:8080' }).SEARCH_PROVIDER).toBe('searxng')
+  const all = { EXA_API_KEY: 'e', TAVILY_API_KEY: 't', BRAVE_API_KEY: 'b', SEARXNG_URL: 'http://searx.lan' }
+  expect(loadConfig(all).SEARCH_PROVIDER).toBe('exa')
+  expect(loadConfig({ ...all, EXA_API_KEY: '' }).SEARCH_PROVIDER).toBe('tavily')
+  expect(loadConfig({ ...all, EXA_API_KEY: '', TAVILY_API_KEY: '' }).SEARCH_PROVIDER).toBe('brave')
+  expect(loadConfig({ ...all, SEARCH_PROVIDER: 'searxng' }).SEARCH_PROVIDER).toBe('searxng')
+  expect(loadConfig({ ...all, SEARCH_PROVIDER: 'open' }).SEARCH_PROVIDER).toBe('open')
+})
+
+test('search: a provider that does not exist is refused with the allowed names; each keyed one needs its setting', () => {
+  expect(() => loadConfig({ SEARCH_PROVIDER: 'bing' })).toThrowError(
+    'SEARCH_PROVIDER: must be one of open, exa, tavily, brave, searxng, corpus (got "bing")',
+  )
+  expect(() => loadConfig({ SEARCH_PROVIDER: 'exa' })).toThrowError(
+    /EXA_API_KEY: must be set when SEARCH_PROVIDER is exa/,
+  )
+  expect(() => loadConfig({ SEARCH_PROVIDER: 'tavily', EXA_API_KEY: 'k' })).toThrowError(
+    /TAVILY_API_KEY: must be set when SEARCH_PROVIDER is tavily/,
+  )
+  expect(() => loadConfig({ SEARCH_PROVIDER: 'brave', TAVILY_API_KEY: 'k' })).toThrowError(
+    /BRAVE_API_KEY: must be set when SEARCH_PROVIDER is brave/,
+  )
+  expect(() => loadConfig({ SEARCH_PROVIDER: 'searxng', BRAVE_API_KEY: 'k' })).toThrowError(
+    /SEARXNG_URL: must be set when SEARCH_PROVIDER is searxng/,
+  )
+})
+
+test('search: Tavily and Brave default to their public APIs; their base URLs and SEARXNG_URL are http(s), trimmed', () => {
+  expect(loadConfig({})).toMatchObject({
+    TAVILY_BASE_URL: 'https://api.tavily.com',
+    BRAVE_BASE_URL: 'https://api.search.brave.com',
+  })
+  // SearXNG is self-hosted: no default.
+  expect(loadConfig({}).SEARXNG_URL).toBeUndefined()
+  expect(
+    loadConfig({
+      TAVILY_BASE_URL: 'http://127.0.0.1:4010/',
+      BRAVE_BASE_URL: 'https://brave.proxy.lan//',
+      SEARXNG_URL: 'https://search.lan/searx/',
+    }),
+  ).toMatchObject({
+    TAVILY_BASE_URL: 'http://127.0.0.1:4010',
+    BRAVE_BASE_URL: 'https://brave.proxy.lan',
+    SEARXNG_URL: 'https://search.lan/searx',
+  })
+  expect(() =>
+    loadConfig({ TAVILY_BASE_URL: 'ftp://tavily.lan', BRAVE_BASE_URL: 'brave', SEARXNG_URL: 'file:///etc' }),
+  ).toThrowError(
+    /TAVILY_BASE_URL: must be an http\(s\) URL[\s\S]*BRAVE_BASE_URL: must be an http\(s\) URL[\s\S]*SEARXNG_URL: must be an http\(s\) URL/,
+  )
+})
+
+test('search: the open sources default to their public endpoints; base URLs and the contact are checked', () => {
+  expect(loadConfig({})).toMatchObject({
+    GDELT_BASE_URL: 'https://api.gdeltproject.org',
+    WIKIPEDIA_BASE_URL: 'https://en.wikipedia.org',
+    OPENALEX_BASE_URL: 'https://api.openalex.org',
+    ARXIV_BASE_URL: 'https://export.arxiv.org',
+    HN_SEARCH_BASE_URL: 'https://hn.algolia.com',
+  })
+  expect(loadConfig({ WIKIPEDIA_BASE_URL: 'https://de.wikipedia.org/' }).WIKIPEDIA_BASE_URL).toBe(
+    'https://de.wikipedia.org',
+  )
+  expect(() => loadConfig({ GDELT_BASE_URL: 'ftp://gdelt.example' })).toThrowError(
+    /GDELT_BASE_URL: must be an http\(s\) URL/,
+  )
+  expect(() => loadConfig({ SEARCH_CONTACT_EMAIL: 'not an address' })).toThrowError(
+    /SEARCH_CONTACT_EMAIL: must be an email address/,
+  )
+})
+
 test('READER_ALLOW_HOSTS is empty by default and takes host:port entries, each with its port', () => {
   expect(loadConfig({}).READER_ALLOW_HOSTS).toEqual([])
   expect(loadConfig({ READER_ALLOW_HOSTS: 'Wiki.Corp:443, 127.0.0.1:8080,[::1]:3000' }).READER_ALLOW_HOSTS).toEqual([

@@ -16,6 +16,31 @@ const dollarsPerMillion = z.coerce
   .min(0, 'must be 0 or more dollars per million tokens')
   .max(100_000, 'must be at most 100000 dollars per million tokens')
 
+/** An http(s) base URL, kept without a trailing slash: adapters append their API's path to it. */
+function baseUrl(defaultUrl: string) {
+  return z
+    .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
+    .default(defaultUrl)
+    .transform((url) => url.replace(/\/+$/, ''))
+}
+
+/** The search providers that exist; SEARCH_PROVIDER must name one of them. */
+export const SEARCH_PROVIDERS = ['open', 'exa', 'tavily', 'brave', 'searxng', 'corpus'] as const
+export type SearchProviderName = (typeof SEARCH_PROVIDERS)[number]
+
+/**
+ * What each keyed (or self-hosted) provider cannot search without. With SEARCH_PROVIDER unset, the
+ * first of these whose setting is present is used, in this order (Exa, Tavily, Brave, SearXNG), so
+ * a key added for another provider does not silently take over from one already in use.
+ */
+const PROVIDER_SETTINGS = {
+  exa: 'EXA_API_KEY',
+  tavily: 'TAVILY_API_KEY',
+  brave: 'BRAVE_API_KEY',
+  searxng: 'SEARXNG_URL',
+} as const satisfies Partial<Record<SearchProviderName, string>>
+type KeyedProvider = keyof typeof PROVIDER_SETTINGS
+
 const flag = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' })
   .transform((value) => ['true', '1', 'yes'].includes(value))
@@ -52,6 +77,24 @@ export const ConfigSchema = z.object({
     .optional(),
   EXA_API_KEY: z.string().min(1).optional(),
   EXA_BASE_URL: z.url({ error: 'must be a URL' }).optional(),
+  SEARCH_PROVIDER: z.enum(SEARCH_PROVIDERS, { error: `must be one of ${SEARCH_PROVIDERS.join(', ')}` }).optional(),
+  TAVILY_API_KEY: z.string().min(1).optional(),
+  TAVILY_BASE_URL: baseUrl('https://api.tavily.com'),
+  BRAVE_API_KEY: z.string().min(1).optional(),
+  BRAVE_BASE_URL: baseUrl('https://api.search.brave.com'),
+  // A SearXNG instance (self-hosted, JSON format enabled): there is no public default.
+  SEARXNG_URL: z
+    .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
+    .transform((url) => url.replace(/\/+$/, ''))
+    .optional(),
+  // The keyless open sources of the `open` provider (server/providers/search/open.ts).
+  GDELT_BASE_URL: baseUrl('https://api.gdeltproject.org'),
+  WIKIPEDIA_BASE_URL: baseUrl('https://en.wikipedia.org'),
+  OPENALEX_BASE_URL: baseUrl('https://api.openalex.org'),
+  ARXIV_BASE_URL: baseUrl('https://export.arxiv.org'),
+  HN_SEARCH_BASE_URL: baseUrl('https://hn.algolia.com'),
+  SEARCH_CONTACT_EMAIL: z.email({ error: 'must be an email address' }).optional(),
+  OPENALEX_API_KEY: z.string().min(1).optional(),
   OPENAI_API_KEY: z.string().min(1).optional(),
   OPENAI_BASE_URL: z.url({ error: 'must be a URL' }).optional(),
   OPENAI_MODEL: z.string().min(1).default('gpt-4.1-mini'),
@@ -78,6 +121,8 @@ export const ConfigSchema = z.object({
   // A local model writes a synthesis at tens of tokens a second: the 30 s of PROVIDER_TIMEOUT_SECONDS is too short.
   OLLAMA_TIMEOUT_SECONDS: z.coerce.number({ error: 'must be a number' }).positive().max(3600).default(120),
   MEMORY_MAX_FACTS: z.coerce.number({ error: 'must be a number' }).int().min(10).max(100_000).default(2000),
+  /** Fetch the pages of snippet-only results (open sources, Brave, SearXNG); off keeps the snippets. */
+  READ_PAGES: flag.default(true),
   READER_ALLOW_HOSTS: z
     .string()
     .transform((spec, context) => {
@@ -148,8 +193,18 @@ type ParsedEnv = z.infer<typeof ConfigSchema>
 
 export type Config = Omit<
   ParsedEnv,
-  'DATA_DIR' | 'LOCAL_DEV_AUTH' | 'PUBLIC_URL' | 'MAX_CONNECTIONS_PER_ADDRESS' | 'READER_ALLOW_HOSTS'
+  | 'DATA_DIR'
+  | 'LOCAL_DEV_AUTH'
+  | 'PUBLIC_URL'
+  | 'MAX_CONNECTIONS_PER_ADDRESS'
+  | 'SEARCH_PROVIDER'
+  | 'READER_ALLOW_HOSTS'
 > & {
+  /**
+   * The search provider in use: as set, or the first of Exa, Tavily, Brave and SearXNG whose key (or
+   * URL) is set, else the open sources.
+   */
+  SEARCH_PROVIDER: SearchProviderName
   /** Where people reach this server, without a trailing slash: links in Slack and GitHub point here. */
   PUBLIC_URL: string
   /** Absolute path. */
@@ -219,8 +274,22 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       },
     ])
   }
+  const keyed = Object.keys(PROVIDER_SETTINGS) as KeyedProvider[]
+  const searchProvider = parsed.SEARCH_PROVIDER ?? keyed.find((name) => parsed[PROVIDER_SETTINGS[name]]) ?? 'open'
+  const needed = keyed.includes(searchProvider as KeyedProvider)
+    ? PROVIDER_SETTINGS[searchProvider as KeyedProvider]
+    : undefined
+  if (needed && !parsed[needed]) {
+    throw new ConfigError([
+      {
+        variable: needed,
+        message: `must be set when SEARCH_PROVIDER is ${searchProvider} (or choose open or corpus)`,
+      },
+    ])
+  }
   return {
     ...parsed,
+    SEARCH_PROVIDER: searchProvider,
     DATA_DIR: path.resolve(cwd, parsed.DATA_DIR),
     embeddedDatabase: parsed.DATABASE_URL === undefined,
     LOCAL_DEV_AUTH: parsed.LOCAL_DEV_AUTH ?? parsed.NODE_ENV === 'development',

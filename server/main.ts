@@ -61,14 +61,21 @@ if (sextant.url) {
 } else {
   log.info({ role: config.RUN_ROLE }, 'Sextant worker is running')
 }
-process.stdout.write(banner(sextant.url, sextant.created))
+process.stdout.write(banner(sextant.url, sextant.created, sextant.providers))
 
 /** Plain text for a person at the terminal. Secrets appear here once, at the start that made them. */
-function banner(url: string | undefined, created: typeof sextant.created): string {
+function banner(url: string | undefined, created: typeof sextant.created, providers: typeof sextant.providers): string {
   const lines: string[] = []
   // Always, not only on a terminal: the address is what someone reading `docker logs` looks for too.
   if (url) lines.push(`Sextant is running at ${url}`, `Dashboard: ${url}/dashboard`)
   if (url && process.stdout.isTTY) lines.push('Stop with Ctrl-C.')
+  // What it researches with, every start: whether it searches the web or the invented sample.
+  lines.push(
+    `Search: ${providers.search.inUse}.`,
+    `        ${providers.search.change}`,
+    `Model:  ${providers.model.inUse}.`,
+    `        ${providers.model.change}`,
+  )
   if (created.local) {
     lines.push(
       '',

@@ -27,7 +27,9 @@ import { loadKeyRing } from '#server/memory/crypto.ts'
 import { sealLegacyRows } from '#server/memory/seal-legacy.ts'
 import type { MemoryContext } from '#server/memory/store.ts'
 import { loadTopicIndex } from '#server/memory/topic-index.ts'
+import { describeProviders, type ProviderDescription } from '#server/providers/describe.ts'
 import { createProviders } from '#server/providers/index.ts'
+import { countCorpusDocuments } from '#server/providers/search/corpus.ts'
 import { ensureSampleCorpus } from '#server/providers/search/sample-corpus.ts'
 import { installedAt } from '#server/settings.ts'
 
@@ -40,6 +42,8 @@ export type Sextant = {
   memory: MemoryContext
   /** Secrets made at this boot (first start only), for the operator to see once. */
   created: Provisioned['created']
+  /** The search and model providers in use, and how to change them, in words. */
+  providers: ProviderDescription
   stop: () => Promise<void>
 }
 
@@ -114,11 +118,27 @@ export async function startSextant(options: {
     // Web requests and mention jobs (on workers) start runs within the same limits.
     const limits = createLimits({ pool, settings: config, log })
     const providers = await createProviders(config, db, log)
-    if (!config.EXA_API_KEY) {
+    // The corpus answers when asked for, and for `open` when the machine is offline.
+    if (config.SEARCH_PROVIDER === 'open' || config.SEARCH_PROVIDER === 'corpus') {
       const indexed = await ensureSampleCorpus(db, log)
-      if (indexed > 0) log.info({ indexed }, 'no EXA_API_KEY: indexed the sample corpus for offline research')
+      if (indexed > 0) log.info({ indexed }, 'indexed the sample corpus for offline research')
     }
-    log.info({ search: providers.search.name, model: providers.model.name }, 'research providers')
+    const described = describeProviders(
+      config,
+      providers,
+      config.SEARCH_PROVIDER === 'corpus' ? await countCorpusDocuments(db) : undefined,
+    )
+    log.info(
+      {
+        search: providers.search.name,
+        model: providers.model.name,
+        searchInUse: described.search.inUse,
+        searchChange: described.search.change,
+        modelInUse: described.model.inUse,
+        modelChange: described.model.change,
+      },
+      'research providers',
+    )
     const deadlines = { quickSeconds: config.RUN_DEADLINE_QUICK_SECONDS, deepSeconds: config.RUN_DEADLINE_DEEP_SECONDS }
     const jobs = await startJobs({
       connectionString: databaseUrl,
@@ -202,7 +222,16 @@ export async function startSextant(options: {
     }
 
     let stopping: Promise<void> | undefined
-    return { url, databaseUrl, db, jobs, memory, created: provisioned.created, stop: () => (stopping ??= stop()) }
+    return {
+      url,
+      databaseUrl,
+      db,
+      jobs,
+      memory,
+      created: provisioned.created,
+      providers: described,
+      stop: () => (stopping ??= stop()),
+    }
   } catch (error) {
     await stop()
     throw error

@@ -107,6 +107,24 @@ test('a second start reuses the data, moves off a taken port, and SIGTERM stops 
   expect(app.lines.filter((line) => line.level === 'text').map((line) => line.msg.trim())).toEqual(
     expect.arrayContaining([`Sextant is running at ${url}`, `Dashboard: ${url}/dashboard`]),
   )
+  // And what it researches with, and how to change it: here the invented sample and no model.
+  await app.waitForLog((line) => line.level === 'text' && line.msg.includes('Model:'), 5000)
+  expect(app.lines.filter((line) => line.level === 'text').map((line) => line.msg.trim())).toEqual(
+    expect.arrayContaining([
+      'Search: the sample corpus bundled with Sextant: invented articles for trying it offline, not the web.',
+      expect.stringMatching(
+        /^To search the web: SEARCH_PROVIDER=open \(no key needed\), or no SEARCH_PROVIDER and EXA_API_KEY/,
+      ),
+      'Model:  extractive (no language model): reports quote sentences of the pages read.',
+      'For a model: OPENAI_API_KEY (with OPENAI_BASE_URL, any OpenAI-compatible API), or a running Ollama with llama3.1 pulled.',
+    ]),
+  )
+  expect(app.lines.find((line) => line.msg === 'research providers')).toMatchObject({
+    search: 'local corpus',
+    searchInUse: expect.stringMatching(/^the sample corpus .*invented/),
+    model: 'extractive (no language model)',
+    modelChange: expect.stringMatching(/OPENAI_API_KEY/),
+  })
   expect(fs.readFileSync(path.join(dataDir, 'postgres-password'), 'utf8')).toBe(first)
   expect(migrated.applied).toEqual([])
   // The CLI works beside the running app, through the app's own Postgres.

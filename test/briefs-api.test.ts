@@ -32,11 +32,15 @@ test('a brief with no keys configured completes from the sample corpus, extracti
   expect(report.generatedWith).toEqual({
     synthesis: 'extractive (no language model)',
     synthesisKind: 'extractive',
-    search: 'local corpus',
+    search: 'the sample corpus bundled with Sextant (invented articles, not the web)',
     plan: 'fallback',
+    corpus: 'sample',
   })
+  expect(report.notice).toMatch(/invented articles/)
   expect(report.sources.length).toBeGreaterThan(0)
-  expect(report.sources.every((source) => source.url.startsWith('https://corpus.local/'))).toBe(true)
+  // Each source is an invented sample article, linked to its page here (its corpus name opens nothing).
+  expect(report.sources.every((source) => source.corpus === 'sample')).toBe(true)
+  expect(report.sources.every((source) => new URL(source.url).pathname.startsWith('/corpus/heat-pumps/'))).toBe(true)
   expect(report.delta.baseline).toBe(true)
   expectCitationsResolve(report)
 })

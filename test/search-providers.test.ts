@@ -168,6 +168,9 @@ test('corpus: the sample corpus answers a battery query with a battery document,
     expect(all.results[0]?.title).toMatch(/sodium-ion/i)
     expect(all.results.every((result) => result.text.length <= 120)).toBe(true)
     expect(all.results.map((result) => result.publishedDate)).toContain('2026-09-04')
+    // The sample is invented (its front matter says so), and every result of it says so.
+    expect(all.results.every((result) => result.corpus === 'sample')).toBe(true)
+    expect(corpus.corpus).toBe(true)
 
     const recent = await corpus.search(
       { text: 'sodium-ion batteries', startPublishedDate: '2026-11-14', numResults: 10, maxCharacters: 120 },
@@ -195,6 +198,8 @@ test('corpus: re-indexing updates documents by url; bad files are skipped with a
     'notes/kelp.md': '# Kelp farming\n\nKelp farms grow fast in cold water.',
     'plain.txt': 'Tidal turbines spin under the sea.',
     'dated.md': '---\ntitle: "Wave power"\nurl: https://example.com/wave\npublished: 2026-11-02\n---\nWave power text.',
+    'made-up.md': '---\ntitle: Moon kelp\ninvented: true\n---\nKelp farms on the moon grow slowly.',
+    'bad-invented.md': '---\ninvented: maybe\n---\nText.',
     'bad-date.md': '---\ntitle: Broken\npublished: 2026-13-45\n---\nText.',
     'bad-line.md': '---\nthis is not yaml\n---\nText.',
     'unclosed.md': '---\ntitle: Open\n\nText.',
@@ -203,33 +208,48 @@ test('corpus: re-indexing updates documents by url; bad files are skipped with a
   })
   try {
     const first = await indexCorpusDirectory(database.db, dir)
-    expect(first.indexed).toBe(3)
+    expect(first.indexed).toBe(4)
     expect(first.skipped).toEqual([
       { file: 'bad-date.md', reason: expect.stringMatching(/published: must be a date \(YYYY-MM-DD\)/) },
+      { file: 'bad-invented.md', reason: expect.stringMatching(/invented: must be true or false/) },
       { file: 'bad-line.md', reason: 'front matter line 2 is not "key: value"' },
       { file: 'unclosed.md', reason: 'its front matter has no closing --- line' },
     ])
-    const rows = await database.db.selectFrom('corpus_documents').select(['url', 'title']).orderBy('url').execute()
+    const rows = await database.db
+      .selectFrom('corpus_documents')
+      .select(['url', 'title', 'invented'])
+      .orderBy('url')
+      .execute()
     expect(rows).toEqual([
-      { url: 'https://corpus.local/notes/kelp', title: 'Kelp farming' },
-      { url: 'https://corpus.local/plain', title: 'plain' },
-      { url: 'https://example.com/wave', title: 'Wave power' },
+      { url: 'https://corpus.local/made-up', title: 'Moon kelp', invented: true },
+      { url: 'https://corpus.local/notes/kelp', title: 'Kelp farming', invented: false },
+      { url: 'https://corpus.local/plain', title: 'plain', invented: false },
+      { url: 'https://example.com/wave', title: 'Wave power', invented: false },
+    ])
+    // A result says which kind of document it is: made up, or a document of this server.
+    const kelp = await createCorpusSearch({ db: database.db }).search(
+      { text: 'kelp farms', numResults: 5, maxCharacters: 100 },
+      noDeadline(),
+    )
+    expect(kelp.results.map((result) => [result.url, result.corpus]).sort()).toEqual([
+      ['https://corpus.local/made-up', 'sample'],
+      ['https://corpus.local/notes/kelp', 'local'],
     ])
 
     await fs.writeFile(path.join(dir, 'notes/kelp.md'), '# Kelp farming, revised\n\nKelp now grows in warm water.')
     const second = await indexCorpusDirectory(database.db, dir)
-    expect(second.indexed).toBe(3)
-    const kelp = await database.db
+    expect(second.indexed).toBe(4)
+    const revised = await database.db
       .selectFrom('corpus_documents')
       .select(['title', 'text'])
       .where('url', '=', 'https://corpus.local/notes/kelp')
       .execute()
-    expect(kelp).toEqual([{ title: 'Kelp farming, revised', text: 'Kelp now grows in warm water.' }])
+    expect(revised).toEqual([{ title: 'Kelp farming, revised', text: 'Kelp now grows in warm water.' }])
     const { count } = await database.db
       .selectFrom('corpus_documents')
       .select((eb) => eb.fn.countAll<number>().as('count'))
       .executeTakeFirstOrThrow()
-    expect(count).toBe(3)
+    expect(count).toBe(4)
   } finally {
     await database.drop()
     await fs.rm(dir, { recursive: true, force: true })

@@ -14,11 +14,12 @@ import { AFTER, BEFORE, CHANGING_TOPIC, changingWeb } from '#test/support/changi
 import { type ProviderApp, startProviderApp } from '#test/support/provider-app.ts'
 import { postBrief, waitForRun } from '#test/support/runs.ts'
 
+const PUBLIC_URL = 'https://sextant.example'
 let app: TestApp
 let stubs: ProviderApp
 const web = changingWeb()
 beforeAll(async () => {
-  app = await startTestApp({ env: { RATE_LIMIT_RUNS_PER_HOUR: '100' } })
+  app = await startTestApp({ env: { RATE_LIMIT_RUNS_PER_HOUR: '100', PUBLIC_URL } })
   stubs = await startProviderApp({ documents: web.documents })
 })
 afterAll(async () => {
@@ -75,6 +76,16 @@ function page(path: string, cookie?: string) {
 /** The page's HTML without the empty comments React puts between adjacent text nodes. */
 async function htmlOf(response: Response): Promise<string> {
   return (await response.text()).replaceAll('<!-- -->', '')
+}
+
+/**
+ * Where the page links a source memory holds by its corpus name (https://corpus.local/<path>): its
+ * page here, /corpus/<path>. Memory here is all sample corpus.
+ */
+function corpusPage(url: string): string {
+  const { host, pathname } = new URL(url)
+  expect(host).toBe('corpus.local')
+  return `/corpus${pathname}`
 }
 
 /** Text as React writes it into HTML. */
@@ -136,7 +147,7 @@ test('a topic page shows its facts with sources, its sources, what the latest ru
   const memory = await memoryOf(alice.user, alice.sodium)
   expect(body).toContain('<h1 class="text-2xl font-semibold tracking-tight break-words">Sodium-ion batteries</h1>')
   for (const fact of memory.facts) expect(body).toContain(html(fact.text))
-  for (const source of memory.sources) expect(body).toContain(`href="${html(source.url)}"`)
+  for (const source of memory.sources) expect(body).toContain(`href="${html(corpusPage(source.url))}"`)
   expect(body).toContain('What the latest run added')
   expect(body).toContain(`added ${memory.facts.length} facts`)
   // The run history links the run, and facts link the run that found them.
@@ -190,7 +201,9 @@ test('the export is the topic as Markdown, downloaded under the topic’s name',
   const markdown = await response.text()
   expect(markdown).toMatch(/^# Sodium-ion batteries\n\nRuns: 1 · Facts: \d+/)
   expect(markdown).toContain('## Facts\n\n1. ')
-  expect(markdown).toBe(exportTopicMarkdown(await memoryOf(alice.user, alice.sodium)))
+  // Corpus sources by their pages on this server (their corpus names open nothing).
+  expect(markdown).toBe(exportTopicMarkdown(await memoryOf(alice.user, alice.sodium), { publicUrl: PUBLIC_URL }))
+  expect(markdown).toContain(`<${PUBLIC_URL}/corpus/batteries/`)
 })
 
 test('export file names are ASCII slugs, with the topic’s own letters as well when it has others', () => {
@@ -219,7 +232,7 @@ test('compare shows how much each topic holds and what they share', async () => 
   expect(summary.sharedSources).toBeGreaterThan(0)
   const shared = body.slice(body.indexOf('id="shared-sources-heading"'), body.indexOf('id="only-a-heading"'))
   const sharedUrl = a.sources.find((source) => b.sources.some((other) => other.url === source.url))?.url as string
-  expect(shared).toContain(`href="${html(sharedUrl)}"`)
+  expect(shared).toContain(`href="${html(corpusPage(sharedUrl))}"`)
   expect(body).toContain('Only in “Sodium-ion batteries”')
   expect(body).toContain('Only in “solid-state batteries”')
   // The form keeps the two topics chosen.

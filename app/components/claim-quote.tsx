@@ -1,5 +1,6 @@
 // The words of a page that support a claim, shown under it as the quote they are. Page text: React
 // keeps it text, and bidirectional controls are removed so it cannot render reversed.
+import { CORPUS_HOST } from '#server/providers/search/corpus-url.ts'
 import { stripBidiControls } from '#server/text/bidi.ts'
 import { safeHref } from '#server/text/markdown/link-policy.ts'
 
@@ -17,7 +18,7 @@ export function ClaimQuote({ quote, className = '' }: { quote: string; className
 export function PageLinks({ urls }: { urls: readonly string[] }) {
   const links = urls.flatMap((url) => {
     const href = safeHref(url)
-    return href ? [{ href, label: pageLabel(new URL(href)) }] : []
+    return href ? [{ href, label: pageLabel(new URL(url)) }] : []
   })
   if (links.length === 0) return null
   return (
@@ -43,7 +44,8 @@ export function PageLinks({ urls }: { urls: readonly string[] }) {
 const PAGE_LABEL_CHARACTERS = 48
 
 function pageLabel(url: URL): string {
-  const label = `${url.host}${url.pathname === '/' ? '' : url.pathname}`
+  const host = url.host === CORPUS_HOST ? 'local corpus' : url.host
+  const label = `${host}${url.pathname === '/' ? '' : url.pathname}`
   const chars = [...label]
   return chars.length > PAGE_LABEL_CHARACTERS ? `${chars.slice(0, PAGE_LABEL_CHARACTERS - 1).join('')}…` : label
 }

@@ -42,6 +42,14 @@ test("only links to the report's sources are links; a citation past the sources 
   expect(html).toContain('safe</a> bad data elsewhere [9]')
 })
 
+test('a link to a corpus document goes to its page on this site, not to its name', () => {
+  const html = render('[the article](https://corpus.local/batteries/grid-pilot.md) [1]', [
+    'https://corpus.local/batteries/grid-pilot.md',
+  ])
+  expect(hrefs(html)).toEqual(['/corpus/batteries/grid-pilot.md'])
+  expect(html).toContain('href="#source-1"')
+})
+
 test('nested and repeated links, reference links and autolinks link nowhere but to a source', () => {
   const html = render(
     [

@@ -14,6 +14,7 @@ export function ReportView({ report }: { report: Report }) {
   const delta = <DeltaPanel delta={report.delta} sourceUrls={sourceUrls} />
   return (
     <div className="flex flex-col gap-6">
+      {report.notice ? <CorpusNotice notice={report.notice} /> : null}
       {report.delta.baseline ? null : delta}
       <section aria-labelledby="report-heading" className="rounded-lg border border-slate-200 bg-white p-4 sm:p-6">
         <h2 id="report-heading" className="sr-only">
@@ -31,6 +32,20 @@ export function ReportView({ report }: { report: Report }) {
     </div>
   )
 }
+
+/** Before anything else: this run's sources are not from the web (invented, for the sample corpus). */
+function CorpusNotice({ notice }: { notice: string }) {
+  return (
+    <p role="note" className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-950">
+      <strong className="font-semibold">Not the web.</strong> {notice}
+    </p>
+  )
+}
+
+const CORPUS_LABEL = {
+  sample: 'invented sample article, bundled with Sextant',
+  local: "document of this server's local corpus",
+} as const
 
 function SourcesList({ sources }: { sources: Report['sources'] }) {
   return (
@@ -64,7 +79,7 @@ function SourcesList({ sources }: { sources: Report['sources'] }) {
                     )}
                   </p>
                   <p className="text-xs break-all text-slate-500">
-                    {hostOf(source.url)}
+                    {source.corpus ? CORPUS_LABEL[source.corpus] : hostOf(source.url)}
                     {source.publishedAt ? <> · published {source.publishedAt.slice(0, 10)}</> : null}
                   </p>
                   <ClaimQuote quote={source.snippet} className="mt-1" />

@@ -10,7 +10,7 @@ export type TimelineEvent = Pick<RunEvent, 'id' | 'type' | 'step' | 'data' | 'cr
 const STEPS = [
   { id: 'load_memory', label: 'Load memory', active: 'Loading memory' },
   { id: 'plan', label: 'Plan queries', active: 'Planning queries' },
-  { id: 'search', label: 'Search the web', active: 'Searching' },
+  { id: 'search', label: 'Search', active: 'Searching' },
   { id: 'synthesize', label: 'Write the report', active: 'Writing the report' },
   { id: 'save_memory', label: 'Save memory', active: 'Saving memory' },
 ] as const
@@ -58,7 +58,34 @@ export function stepStates(events: readonly TimelineEvent[], status: RunStatus):
   return states
 }
 
-export function StepTimeline({ events, status }: { events: readonly TimelineEvent[]; status: RunStatus }) {
+const ACTIVITY = new Set(['query_done', 'pages_read', 'warning'])
+
+/**
+ * The search step says what it searched, once it has started: the local corpus when the engine said
+ * so as the step started, or fell back to it on an offline machine (a warning), or the report says
+ * so (runs from before the step said it); else the web.
+ */
+export function searchStepLabel(events: readonly TimelineEvent[], reportSaysCorpus = false): string {
+  const searching = events.filter((event) => event.step === 'search')
+  if (searching.some((event) => event.type === 'warning' && event.data.code === 'offline_fallback')) {
+    return 'Search the local corpus (the web was unreachable)'
+  }
+  if (reportSaysCorpus || searching.some((event) => event.type === 'step_started' && event.data.corpus === true)) {
+    return 'Search the local corpus (not the web)'
+  }
+  return searching.some((event) => event.type === 'step_started') ? 'Search the web' : 'Search'
+}
+
+export function StepTimeline({
+  events,
+  status,
+  reportSaysCorpus,
+}: {
+  events: readonly TimelineEvent[]
+  status: RunStatus
+  /** The run's report says it searched the local corpus. */
+  reportSaysCorpus?: boolean
+}) {
   const states = stepStates(events, status)
   return (
     <ol className="flex flex-col">
@@ -66,9 +93,7 @@ export function StepTimeline({ events, status }: { events: readonly TimelineEven
         const state = states[step.id] ?? 'pending'
         const style = STATE_STYLE[state]
         const finished = events.findLast((event) => event.type === 'step_finished' && event.step === step.id)
-        const activity = events.filter(
-          (event) => event.step === step.id && (event.type === 'query_done' || event.type === 'warning'),
-        )
+        const activity = events.filter((event) => event.step === step.id && ACTIVITY.has(event.type))
         const last = index === STEPS.length - 1
         return (
           <li key={step.id} className="relative flex gap-3 pb-5 last:pb-0">
@@ -80,7 +105,9 @@ export function StepTimeline({ events, status }: { events: readonly TimelineEven
               {style.symbol}
             </span>
             <div className="min-w-0 flex-1">
-              <p className="font-medium text-slate-900">{step.label}</p>
+              <p className="font-medium text-slate-900">
+                {step.id === 'search' ? searchStepLabel(events, reportSaysCorpus) : step.label}
+              </p>
               <p className={`text-sm ${style.text}`}>
                 {STATE_TEXT[state]}
                 {finished && typeof finished.data.ms === 'number' ? ` · ${formatMs(finished.data.ms)}` : null}
@@ -109,6 +136,16 @@ function ActivityItem({ event }: { event: TimelineEvent }) {
     return (
       <li className="break-words">
         Searched “{query}”: {plural(results, 'result')}, {fresh} new
+      </li>
+    )
+  }
+  if (event.type === 'pages_read') {
+    const read = typeof data.read === 'number' ? data.read : 0
+    const unread = typeof data.unread === 'number' ? data.unread : 0
+    return (
+      <li className="break-words">
+        Read {plural(read, 'page')}
+        {unread > 0 ? `; ${unread} kept the search snippet` : ''}
       </li>
     )
   }

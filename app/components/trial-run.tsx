@@ -36,7 +36,13 @@ export function TrialRun({ run, events }: { run: TrialRunData; events: RunEvent[
         </h2>
         {run.objective ? <p className="mt-1 text-slate-600">{run.objective}</p> : null}
       </header>
-      <TrialProgress key={run.runId} runId={run.runId} status={run.status} loaded={events} />
+      <TrialProgress
+        key={run.runId}
+        runId={run.runId}
+        status={run.status}
+        loaded={events}
+        reportSaysCorpus={Boolean(run.report?.generatedWith.corpus)}
+      />
       {run.status === 'failed' ? (
         <p role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
           {run.error?.message ?? 'The run failed.'} Trial runs that fail still count toward today's limit.
@@ -48,7 +54,17 @@ export function TrialRun({ run, events }: { run: TrialRunData; events: RunEvent[
 }
 
 /** The run's steps, live over the trial's own event stream (authenticated by the trial cookie). */
-function TrialProgress({ runId, status, loaded }: { runId: string; status: RunStatus; loaded: RunEvent[] }) {
+function TrialProgress({
+  runId,
+  status,
+  loaded,
+  reportSaysCorpus,
+}: {
+  runId: string
+  status: RunStatus
+  loaded: RunEvent[]
+  reportSaysCorpus: boolean
+}) {
   const events = useRunEvents(`/trial/runs/${encodeURIComponent(runId)}/events`, loaded, status === 'running')
   // The stream's final event is known before the reload that brings the report.
   const final = events.findLast((event) => isFinalEvent(event.type))
@@ -61,7 +77,7 @@ function TrialProgress({ runId, status, loaded }: { runId: string; status: RunSt
       <h2 id="trial-progress-heading" className="mb-3 text-lg font-semibold">
         Progress
       </h2>
-      <StepTimeline events={events} status={current} />
+      <StepTimeline events={events} status={current} reportSaysCorpus={reportSaysCorpus} />
     </section>
   )
 }

@@ -160,7 +160,7 @@ function RunPage({ run, frameworkName, recurring, topicId, events: loadedEvents 
           <p aria-live="polite" className="sr-only">
             {status === 'running' ? `${currentStep ? stepLabel(currentStep) : 'Starting'}…` : `Run ${status}.`}
           </p>
-          <StepTimeline events={events} status={status} />
+          <StepTimeline events={events} status={status} reportSaysCorpus={Boolean(run.report?.generatedWith.corpus)} />
         </section>
 
         <div className="min-w-0">

@@ -8,14 +8,15 @@ import type { Route } from './+types/dashboard-topic-export'
 
 export async function loader(args: Route.LoaderArgs) {
   const account = await requireAccount(args)
-  const memory = await loadTopicMemoryById(args.context.get(servicesContext).memory, account.id, args.params.topicId)
+  const services = args.context.get(servicesContext)
+  const memory = await loadTopicMemoryById(services.memory, account.id, args.params.topicId)
   if (!memory) {
     return Response.json(
       { type: 'about:blank', title: 'Not Found', status: 404, detail: TOPIC_NOT_FOUND },
       { status: 404, headers: { 'Content-Type': 'application/problem+json' } },
     )
   }
-  return new Response(exportTopicMarkdown(memory), {
+  return new Response(exportTopicMarkdown(memory, { publicUrl: services.config.PUBLIC_URL }), {
     headers: {
       'Content-Type': 'text/markdown; charset=utf-8',
       'Content-Disposition': exportDisposition(memory.topic),

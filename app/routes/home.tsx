@@ -1,3 +1,6 @@
+import { SearchScopeNote } from '#app/components/search-scope.tsx'
+import { servicesContext } from '#app/context.ts'
+import { searchScope } from '#app/search-scope.server.ts'
 import type { Route } from './+types/home'
 
 export function meta(_: Route.MetaArgs) {
@@ -7,15 +10,23 @@ export function meta(_: Route.MetaArgs) {
   ]
 }
 
-export default function Home() {
+export async function loader(args: Route.LoaderArgs) {
+  return { scope: await searchScope(args.context.get(servicesContext)) }
+}
+
+export default function Home({ loaderData }: Route.ComponentProps) {
+  const { scope } = loaderData
   return (
     <main className="mx-auto flex min-h-full max-w-3xl flex-col justify-center px-6 py-16">
       <p className="text-sm font-medium uppercase tracking-wide text-indigo-700">Sextant</p>
       <h1 className="mt-2 text-4xl font-semibold tracking-tight">Research that remembers what it read.</h1>
       <p className="mt-4 text-lg text-slate-600">
-        Send a brief. Sextant plans searches, reads the web, and writes a cited report. The next run on the same topic
-        skips what it has already read and tells you only what changed.
+        Send a brief. Sextant plans searches, reads {scope === 'web' ? 'the web' : 'what they find'}, and writes a cited
+        report. The next run on the same topic skips what it has already read and tells you only what changed.
       </p>
+      <div className="mt-4">
+        <SearchScopeNote scope={scope} />
+      </div>
       <div className="mt-8 flex flex-wrap gap-3">
         <a
           href="/dashboard"

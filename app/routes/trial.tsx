@@ -1,12 +1,14 @@
 import { data, redirect } from 'react-router'
 import { AppShell } from '#app/components/app-shell.tsx'
 import { fieldErrors } from '#app/components/form.tsx'
+import { SearchScopeNote } from '#app/components/search-scope.tsx'
 import { TrialBriefForm } from '#app/components/trial-brief-form.tsx'
 import { TrialRun, type TrialRunData } from '#app/components/trial-run.tsx'
 import { TrialRunList } from '#app/components/trial-run-list.tsx'
 import { servicesContext } from '#app/context.ts'
 import { readFormData } from '#app/form-data.server.ts'
 import { refuseUnqueuedRun } from '#app/run-not-queued.server.ts'
+import { searchScope } from '#app/search-scope.server.ts'
 import { ensureTrialAccount, getTrialAccountId, trialClientIp, trialRefusalMessage } from '#app/trial.server.ts'
 import { readRunEvents } from '#server/events/run-events.ts'
 import { startAdmittedRun } from '#server/research/admission.ts'
@@ -29,9 +31,10 @@ export async function loader(args: Route.LoaderArgs) {
   const requested = new URL(args.request.url).searchParams.get('run')
   const accountId = await getTrialAccountId(args)
   const perDay = services.config.RATE_LIMIT_DEMO_PER_DAY
+  const scope = await searchScope(services)
   if (!accountId) {
     return data(
-      { run: null, missing: requested !== null, events: [], previous: [], perDay },
+      { run: null, missing: requested !== null, events: [], previous: [], perDay, scope },
       { status: requested ? 404 : 200 },
     )
   }
@@ -57,7 +60,7 @@ export async function loader(args: Route.LoaderArgs) {
   }
   const events = row ? await readRunEvents(services.db, services.memory.ring, row.id, 0) : []
   const missing = requested !== null && !run
-  return data({ run, missing, events, previous: previous.runs, perDay }, { status: missing ? 404 : 200 })
+  return data({ run, missing, events, previous: previous.runs, perDay, scope }, { status: missing ? 404 : 200 })
 }
 
 export async function action(args: Route.ActionArgs) {
@@ -97,7 +100,7 @@ export async function action(args: Route.ActionArgs) {
 }
 
 export default function Trial({ loaderData, actionData }: Route.ComponentProps) {
-  const { run, missing, events, previous, perDay } = loaderData
+  const { run, missing, events, previous, perDay, scope } = loaderData
   const errors: Record<string, string | undefined> = actionData?.errors ?? {}
   const limitMessage = actionData && 'limitMessage' in actionData ? actionData.limitMessage : undefined
   return (
@@ -107,10 +110,13 @@ export default function Trial({ loaderData, actionData }: Route.ComponentProps) 
           <header className="max-w-2xl">
             <h1 className="text-2xl font-semibold tracking-tight">Try Sextant</h1>
             <p className="mt-2 text-slate-700">
-              Sextant researches a topic on the web: it plans searches, reads what they find and writes a short report
-              that cites every source. Run the same topic again later and it skips what it has read and tells you only
-              what changed.
+              Sextant researches a topic{scope === 'web' ? ' on the web' : ''}: it plans searches, reads what they find
+              and writes a short report that cites every source. Run the same topic again later and it skips what it has
+              read and tells you only what changed.
             </p>
+            <div className="mt-3">
+              <SearchScopeNote scope={scope} />
+            </div>
             <ul className="mt-3 list-disc pl-5 text-sm text-slate-600">
               <li>Trial runs are quick: about a minute, with a short executive summary.</li>
               <li>Each address can start {perDay} trial runs per day.</li>

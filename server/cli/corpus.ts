@@ -1,5 +1,5 @@
 // `corpus index <dir>`: loads a folder of markdown and text files into the local search corpus,
-// the search provider used when EXA_API_KEY is not set.
+// searched when SEARCH_PROVIDER is corpus, and by the open sources when the machine is offline.
 import fs from 'node:fs/promises'
 import path from 'node:path'
 import { CliError, type Command } from '#server/cli/command.ts'

@@ -5,6 +5,7 @@ export const RUN_EVENT_TYPES = [
   'step_started',
   'step_finished',
   'query_done',
+  'pages_read',
   'warning',
   'complete',
   'failed',

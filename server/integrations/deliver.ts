@@ -77,7 +77,7 @@ async function compose(deps: DeliverDeps, delivery: DeliveryRow): Promise<string
   if (delivery.kind === 'notice') return noticeMessage(delivery.channel, delivery.notice ?? '')
   const row = delivery.runId ? await getRun(deps.db, delivery.runId) : undefined
   if (!row) throw new DeliveryError('the run no longer exists', 'never')
-  const run = viewRun(deps.ring, row)
+  const run = viewRun(deps.ring, row, { publicUrl: deps.settings.publicUrl })
   const context = {
     publicUrl: deps.settings.publicUrl,
     recurringIntervalSeconds: deps.settings.recurringIntervalSeconds,

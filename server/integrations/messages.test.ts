@@ -66,6 +66,16 @@ test('Slack: the report in mrkdwn, with the delta, sources and a link to the ful
   expect(text).not.toContain('##')
 })
 
+test('a report of the local corpus says so, on Slack and GitHub, right under its title', () => {
+  const notice = 'This run searched the sample corpus bundled with Sextant: its sources are invented articles.'
+  for (const channel of ['slack', 'github'] as const) {
+    const [text] = resultMessage(channel, run({}, { notice }), context)
+    const lines = (text ?? '').split('\n\n')
+    expect(lines[1], channel).toBe(`:warning: ${notice}`)
+  }
+  expect(resultMessage('slack', run(), context)[0]).not.toContain(':warning:')
+})
+
 test('a long report is split into parts within the limit, in order, the link last', () => {
   const findings = Array.from({ length: 120 }, (_, i) => `- Finding number ${i} says something long enough [1].`)
   const parts = resultMessage('slack', run({}, { summary: findings.join('\n') }), context)

@@ -129,6 +129,8 @@ export function resultMessage(channel: DeliveryChannel, run: RunView, context: M
   const { report } = run
   const body = (markdown: string) => f.markdown(markdown, report.sources)
   const sections = [f.bold(`Research report: ${run.topic}`)]
+  // Before any finding: sources of the local corpus (invented, for the sample) are not the web.
+  if (report.notice) sections.push(`:warning: ${f.plain(report.notice)}`)
   // A later run leads with what changed, shown once: as the delta's lists, not also as the summary's block.
   if (!report.delta.baseline) sections.push(...changeSections(f, report, body))
   sections.push(body(report.delta.baseline ? report.summary : summaryWithoutChanges(report.summary)))

@@ -85,7 +85,7 @@ export function createMcpServer(services: AppServices, caller: McpCaller): McpSe
 
   async function ownRun(runId: string) {
     const row = await getRun(db, runId, caller.accountId)
-    return row ? viewRun(memory.ring, row) : undefined
+    return row ? viewRun(memory.ring, row, { publicUrl: services.config.PUBLIC_URL }) : undefined
   }
   const noRun = (runId: string) =>
     problem(
@@ -222,7 +222,8 @@ export function createMcpServer(services: AppServices, caller: McpCaller): McpSe
         delta: ReportSchema.shape.delta,
         sources: ReportSchema.shape.sources,
         integrity: ReportSchema.shape.integrity,
-        generatedWith: z.record(z.string(), z.string()),
+        generatedWith: ReportSchema.shape.generatedWith,
+        notice: ReportSchema.shape.notice,
       },
       annotations: { readOnlyHint: true },
     },
@@ -236,10 +237,11 @@ export function createMcpServer(services: AppServices, caller: McpCaller): McpSe
             : `${run.status}${run.error ? `: ${run.error.message}` : ''}; start a new run with research_brief`
         return problem(`The run has no report yet: it is ${detail}.`)
       }
-      const { summary, delta, sources, integrity, generatedWith } = run.report
+      const { summary, delta, sources, integrity, generatedWith, notice } = run.report
       return ok(
-        { runId, topic: run.topic, summary, delta, sources, integrity, generatedWith },
-        `${summary}\n\n${delta.summary}\n\n${sourcesText(sources)}`,
+        { runId, topic: run.topic, summary, delta, sources, integrity, generatedWith, ...(notice ? { notice } : {}) },
+        // The notice first: a model reading the answer must not take invented articles for the web.
+        `${notice ? `Note: ${notice}\n\n` : ''}${summary}\n\n${delta.summary}\n\n${sourcesText(sources)}`,
       )
     },
   )
@@ -371,7 +373,7 @@ export function createMcpServer(services: AppServices, caller: McpCaller): McpSe
       annotations: { readOnlyHint: true },
     },
     async ({ topic }) => {
-      const markdown = await exportTopic(memory, caller.accountId, topic)
+      const markdown = await exportTopic(memory, caller.accountId, topic, { publicUrl: services.config.PUBLIC_URL })
       if (!markdown) return problem(`Sextant has no memory of ${quoted(topic)}. Run research_brief on it first.`)
       return ok({ topic, markdown }, markdown)
     },

@@ -2,6 +2,7 @@
 // download). The same memory always gives the same bytes, so exports can be diffed.
 import { currentFacts, predecessorOf, supersededFacts } from '#server/memory/insights.ts'
 import type { Fact, Source, TopicMemory } from '#server/memory/types.ts'
+import { readableUrl } from '#server/providers/search/corpus-url.ts'
 import { sanitizeMarkdown } from '#server/text/markdown-links.ts'
 
 /**
@@ -10,7 +11,9 @@ import { sanitizeMarkdown } from '#server/text/markdown-links.ts'
  * replaced), and `## Run history`. Sources are numbered in order of first citation, then the
  * uncited ones.
  */
-export function exportTopicMarkdown(memory: TopicMemory): string {
+export function exportTopicMarkdown(memory: TopicMemory, options: { publicUrl?: string } = {}): string {
+  // A corpus document's name (https://corpus.local/...) opens nothing: its page on this server does.
+  const address = (url: string) => (options.publicUrl ? readableUrl(url, options.publicUrl) : url)
   const current = currentFacts(memory.facts)
   const history = supersededFacts(memory.facts)
   const predecessor = predecessorOf(memory.facts)
@@ -55,7 +58,7 @@ export function exportTopicMarkdown(memory: TopicMemory): string {
   const sourceLines = sources.map((source, index) => {
     const title = escapeInline(source.title)
     const published = source.publishedDate ? ` (${escapeInline(displayDate(source.publishedDate))})` : ''
-    return `- [${index + 1}] ${title ? `${title} — ` : ''}${linkTarget(source.url)}${published}`
+    return `- [${index + 1}] ${title ? `${title} — ` : ''}${linkTarget(address(source.url))}${published}`
   })
   const runs = memory.runs.map((run) => {
     const confirmed = run.confirmedFacts ? `, ${run.confirmedFacts} confirmed` : ''

@@ -54,7 +54,8 @@ export async function exportTopic(
   context: MemoryContext,
   accountId: string,
   topic: string,
+  options: { publicUrl?: string } = {},
 ): Promise<string | undefined> {
   const memory = await loadTopicMemory(context, accountId, topic)
-  return memory && exportTopicMarkdown(memory)
+  return memory && exportTopicMarkdown(memory, options)
 }

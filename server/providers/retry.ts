@@ -45,3 +45,17 @@ export function parseRetryAfter(value: string | null | undefined, now = Date.now
 export function isRetryableStatus(status: number | undefined): boolean {
   return status === undefined || status === 408 || status === 429 || status >= 500
 }
+
+/**
+ * For clients whose requests cannot be cancelled (exa-js and @tavily/core take no AbortSignal): stop
+ * waiting for the request instead. The abandoned request ends when the server answers or drops the
+ * connection (or at the client's own timeout).
+ */
+export function settleOrAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason)
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason)
+    signal.addEventListener('abort', onAbort, { once: true })
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort))
+  })
+}

@@ -1,5 +1,6 @@
-// The contracts between the research engine and its providers. Adapters: search/exa.ts and
-// search/corpus.ts (SearchProvider); llm/openai.ts and llm/extractive.ts (LanguageModel).
+// The contracts between the research engine and its providers. Adapters: search/exa.ts, tavily.ts,
+// brave.ts, searxng.ts, search/corpus.ts and the open sources of search/open.ts (SearchProvider);
+// llm/openai.ts and llm/extractive.ts (LanguageModel).
 import type { JudgeItem, Verdict } from '#server/claims/classify.ts'
 
 export type Depth = 'quick' | 'deep'
@@ -20,13 +21,38 @@ export type SearchResult = {
   /** ISO date or datetime as the provider gave it, or null. */
   publishedDate: string | null
   text: string
+  /**
+   * The text is the source's snippet, abstract or extract, not the page: the page itself is worth
+   * reading (Brave, SearXNG, the open sources; Tavily when it sent no raw page text). Absent: the text
+   * is the page's (Exa, the corpus, Tavily with raw page text).
+   */
+  snippetOnly?: boolean
+  /** Which source found the result, when a provider asks several ("GDELT", "Wikipedia + arXiv"). */
+  foundBy?: string
+  /**
+   * Found in the local corpus, not on the web: `sample` for an invented document (the sample that
+   * ships in corpus/sample), `local` for one indexed on this server. Absent: a page of the web.
+   */
+  corpus?: CorpusKind
 }
 
-export type SearchResponse = { results: SearchResult[]; costDollars?: number }
+/** What a document of the local corpus is: invented sample, or a document indexed on this server. */
+export type CorpusKind = 'sample' | 'local'
+
+/**
+ * Something a user should know about how a search was answered: an open source that failed while
+ * the others answered, or the local corpus standing in for an unreachable web. The text names no
+ * query, so one notice repeated across a run's queries reads the same each time.
+ */
+export type SearchNotice = { code: 'source_failed' | 'offline_fallback'; message: string }
+
+export type SearchResponse = { results: SearchResult[]; costDollars?: number; notices?: SearchNotice[] }
 
 export interface SearchProvider {
   /** Shown in reports: "exa", "local corpus". */
   readonly name: string
+  /** True for the local corpus, which searches documents on this server, not the web. */
+  readonly corpus?: boolean
   search(query: SearchQuery, options: { signal: AbortSignal }): Promise<SearchResponse>
 }
 
@@ -160,5 +186,17 @@ export class ProviderError extends Error {
     this.status = options.status
     this.retryAfterMs = options.retryAfterMs
     this.usage = options.usage
+  }
+}
+
+/**
+ * Every source of a search failed at the network level (refused, no DNS, timed out): the machine is
+ * most likely offline. The engine (or withOfflineFallback) can then search the local corpus instead.
+ */
+export class SearchOfflineError extends ProviderError {
+  readonly offline = true
+  constructor(provider: string, message: string, options: { cause?: unknown } = {}) {
+    super(provider, message, { retryable: false, cause: options.cause })
+    this.name = 'SearchOfflineError'
   }
 }

@@ -70,7 +70,8 @@ export async function runResearch(deps: EngineDeps, runId: string): Promise<void
     for (const step of STEPS) {
       if (checkpoint[step]) continue
       if (!(await startStep(db, runId, step))) throw new RunCancelled()
-      await event('step_started', step)
+      // The run page names the search step by what it searches: the web, or the local corpus.
+      await event('step_started', step, step === 'search' && deps.search.corpus ? { corpus: true } : undefined)
       const started = Date.now()
       const context = { deps, runId, accountId: row.account_id, brief, checkpoint, signal: deadline.signal, event }
       Object.assign(checkpoint, { [step]: await STEP_RUNNERS[step](context) })

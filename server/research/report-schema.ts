@@ -51,15 +51,37 @@ export const ReportSchema = z.object({
         title: z.string(),
         publishedAt: z.string().nullable(),
         snippet: z.string().describe('The words of this page that support the first claim citing it.'),
+        corpus: z
+          .enum(['sample', 'local'])
+          .optional()
+          .describe(
+            'Set for a document of the local corpus, not a web page: `sample` for an invented sample article bundled with Sextant, `local` for one indexed on this server. Its `url` is its page on this server.',
+          ),
       }),
     )
     .describe('Only sources read in this run, numbered as the citations use them.'),
   generatedWith: z.object({
     synthesis: z.string(),
     synthesisKind: z.enum(['model', 'extractive']),
-    search: z.string(),
+    search: z
+      .string()
+      .describe('What was searched, in words: for the local corpus, what it is and that it is not the web.'),
     plan: z.enum(['model', 'fallback']),
+    corpus: z
+      .enum(['sample', 'local'])
+      .optional()
+      .describe(
+        'Set when the run searched the local corpus, not the web: `sample` when it found the invented sample articles bundled with Sextant.',
+      ),
+    offlineFallback: z
+      .boolean()
+      .optional()
+      .describe('True when no web source could be reached, so the local corpus answered instead.'),
   }),
+  notice: z
+    .string()
+    .optional()
+    .describe('Present when the sources are not from the web (the local corpus): show it with the report.'),
   usage: z.object({
     inputTokens: z.int(),
     outputTokens: z.int(),

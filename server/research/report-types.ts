@@ -1,4 +1,6 @@
 // The report a complete run returns (spec 2.3: summary, delta, sources; plus generatedWith, usage).
+import type { CorpusKind } from '#server/providers/types.ts'
+import { withLegacyCorpusUse } from '#server/research/search-origin.ts'
 
 export type ReportSource = {
   n: number
@@ -7,6 +9,8 @@ export type ReportSource = {
   publishedAt: string | null
   /** The words of this page that support the first claim citing it. */
   snippet: string
+  /** From the local corpus, not the web: `sample` for an invented sample article. Absent: a web page. */
+  corpus?: CorpusKind
 }
 
 /** A claim of the report: what it says, the words of the cited pages that support it, the pages. */
@@ -45,9 +49,16 @@ export type Report = {
   generatedWith: {
     synthesis: string
     synthesisKind: 'model' | 'extractive'
+    /** What was searched, in words: for the local corpus, what it is and that it is not the web. */
     search: string
     plan: 'model' | 'fallback'
+    /** Set when the run searched the local corpus, not the web: `sample` when it found invented sample articles. */
+    corpus?: CorpusKind
+    /** The web could not be reached (an offline machine), so the local corpus answered instead. */
+    offlineFallback?: boolean
   }
+  /** Said first wherever the report is shown: its sources are not from the web. Set when read (viewRun). */
+  notice?: string
   usage: {
     inputTokens: number
     outputTokens: number
@@ -71,9 +82,14 @@ export type ReportBudget = {
 
 /**
  * A report as stored, read in today's shape: reports written before claims had no quotes, no updated
- * or contradicted lists and no integrity counts. Every claim they showed was new to them.
+ * or contradicted lists and no integrity counts (every claim they showed was new to them); those
+ * written before runs recorded a corpus search did not say so (see withLegacyCorpusUse).
  */
 export function upgradeReport(stored: Report): Report {
+  return withLegacyCorpusUse(withClaims(stored))
+}
+
+function withClaims(stored: Report): Report {
   const delta = (stored.delta ?? { baseline: true, since: null, summary: '' }) as Partial<ReportDelta> &
     Pick<ReportDelta, 'baseline' | 'since' | 'summary'>
   const newFindings = (delta.newFindings ?? []).map((finding) => ({ ...finding, quote: finding.quote ?? '' }))

@@ -4,6 +4,7 @@ import type { MemoryContext } from '#server/memory/store.ts'
 import type { ContributedFact, MemoryContribution } from '#server/memory/types.ts'
 import { createExtractiveModel } from '#server/providers/llm/extractive.ts'
 import { PLAN_MAX_OUTPUT_TOKENS } from '#server/providers/llm/output-limits.ts'
+import type { PageReader } from '#server/providers/reader/page-reader.ts'
 import type { LanguageModel, PlanInput, SearchProvider, SearchResult, Usage } from '#server/providers/types.ts'
 import { type Brief, focusAreas, timeframePhrase } from '#server/research/brief.ts'
 import type { Budget } from '#server/research/budget.ts'
@@ -11,6 +12,7 @@ import type { MemoryDigest } from '#server/research/digest.ts'
 import type { Report } from '#server/research/report-types.ts'
 import type { RunOutcome } from '#server/research/run-end.ts'
 import type { RunError } from '#server/research/runs.ts'
+import type { CorpusUse } from '#server/research/search-origin.ts'
 
 export const STEPS = ['load_memory', 'plan', 'search', 'synthesize', 'save_memory'] as const
 export type Step = (typeof STEPS)[number]
@@ -18,6 +20,8 @@ export type Step = (typeof STEPS)[number]
 export type EngineDeps = {
   memory: MemoryContext
   search: SearchProvider
+  /** Reads the pages of snippet-only results; without one, a run keeps the snippets. */
+  reader?: PageReader
   model: LanguageModel
   log: Logger
   providerTimeoutMs: number
@@ -57,9 +61,14 @@ export type Checkpoint = {
     searchCalls: number
     costDollars: number
     removedByLedger: number
+    /** Snippet-only results whose pages were read, and those that kept their snippet. */
+    pagesRead?: number
+    pagesUnread?: number
     usage: Usage
     /** What the budget left out of this step. */
     leftOut?: string[]
+    /** Set when the local corpus was searched, not the web (see server/research/search-origin.ts). */
+    corpusUse?: CorpusUse
   }
   synthesize?: {
     report: Report
@@ -72,7 +81,9 @@ export type Checkpoint = {
   save_memory?: { saved: boolean }
 }
 
-// maxCharacters: what a search returns of a page; passageCharacters: what the model reads of it, its
+// maxCharacters: what a search returns of a page, and what is kept of a page the reader fetched (its
+// passages that matter most); pagesRead: the most snippet-only results whose pages a run fetches;
+// passageCharacters: what the model reads of it, its
 // passages that matter most to the brief (server/research/passages.ts); contextCeiling: the most a
 // run's pages give together (about 6,000 and 30,000 tokens), for a run that finds very many.
 export const DEPTH = {
@@ -81,6 +92,7 @@ export const DEPTH = {
     followUpQueries: 0,
     resultsPerQuery: 5,
     maxCharacters: 3000,
+    pagesRead: 15,
     passageCharacters: 1200,
     contextCeiling: 24_000,
   },
@@ -89,6 +101,7 @@ export const DEPTH = {
     followUpQueries: 3,
     resultsPerQuery: 8,
     maxCharacters: 6000,
+    pagesRead: 40,
     passageCharacters: 3000,
     contextCeiling: 120_000,
   },
@@ -117,7 +130,7 @@ export type StepContext = {
   brief: Brief
   checkpoint: Checkpoint
   signal: AbortSignal
-  event: (type: 'query_done' | 'warning', step: Step, data: Record<string, unknown>) => Promise<unknown>
+  event: (type: 'query_done' | 'pages_read' | 'warning', step: Step, data: Record<string, unknown>) => Promise<unknown>
 }
 
 /** The run's budget: the brief's, else the server's token default; model prices when configured. */

@@ -7,9 +7,9 @@ import type { Db } from '#db/database.ts'
 import type { RunStatus, RunsTable } from '#db/schema.ts'
 import { type KeyRing, openColumn, openJson, sealJson } from '#server/memory/crypto.ts'
 import { type Brief, displayBrief } from '#server/research/brief.ts'
-import { type Report, upgradeReport } from '#server/research/report-types.ts'
+import type { Report } from '#server/research/report-types.ts'
 import type { RecurringInfo } from '#server/research/series.ts'
-import { sanitizeMarkdown } from '#server/text/markdown-links.ts'
+import { readStoredReport } from '#server/research/stored-report.ts'
 
 export type RunError = { code: string; message: string }
 export type RunRow = Selectable<RunsTable>
@@ -143,39 +143,18 @@ function summarizeRun(ring: KeyRing, row: SummaryColumns) {
   }
 }
 
-export function viewRun(ring: KeyRing, row: RunRow): RunView {
+/**
+ * `publicUrl`: for answers read away from the pages (the API, MCP, Slack and GitHub), whose corpus
+ * sources then link to their pages on this server; the pages link them themselves (safeHref).
+ */
+export function viewRun(ring: KeyRing, row: RunRow, options: { publicUrl?: string } = {}): RunView {
   const { brief, summary } = summarizeRun(ring, row)
   const view: RunView = { ...summary, brief }
   if (row.status === 'complete' && row.report && row.report_key_id) {
-    view.report = viewReport(
-      upgradeReport(openJson<Report>(ring, { keyId: row.report_key_id, ciphertext: row.report }, reportData(row.id))),
-    )
+    const stored = openJson<Report>(ring, { keyId: row.report_key_id, ciphertext: row.report }, reportData(row.id))
+    view.report = readStoredReport(stored, options)
   }
   return view
-}
-
-/**
- * Reports are written without links (buildReport), but ones stored before that was so may hold a
- * page's links or bidirectional controls: every surface reads reports through here.
- */
-function viewReport(report: Report): Report {
-  const urls = report.sources.map((source) => source.url)
-  const clean = <T extends { text: string }>(finding: T): T => ({ ...finding, text: sanitizeMarkdown(finding.text) })
-  const change = <T extends { text: string; previous: { text: string } }>(finding: T): T => ({
-    ...clean(finding),
-    previous: { ...finding.previous, text: sanitizeMarkdown(finding.previous.text) },
-  })
-  return {
-    ...report,
-    summary: sanitizeMarkdown(report.summary, urls),
-    delta: {
-      ...report.delta,
-      summary: sanitizeMarkdown(report.delta.summary, urls),
-      newFindings: report.delta.newFindings.map(clean),
-      updated: report.delta.updated.map(change),
-      contradicted: report.delta.contradicted.map(change),
-    },
-  }
 }
 
 export type RunListItem = Omit<RunView, 'report' | 'brief' | 'recurring'> & { depth: string; recurring: boolean }

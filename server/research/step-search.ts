@@ -4,6 +4,7 @@ import { type Brief, startPublishedDate } from '#server/research/brief.ts'
 import { searchAllowed, spentOf, tokensLeft } from '#server/research/budget.ts'
 import { fallbackPlan } from '#server/research/fallback-plan.ts'
 import { PASSAGE_GAP, readPassages } from '#server/research/passages.ts'
+import { newReadState, type PagesRead, readSnippetPages, unreadWarning } from '#server/research/read-pages.ts'
 import {
   briefText,
   budgetOf,
@@ -46,6 +47,10 @@ export async function searchStep({
   const budget = budgetOf(brief, deps)
   const planUsage = checkpoint.plan?.usage ?? { inputTokens: 0, outputTokens: 0 }
   const leftOut: string[] = []
+  // A source that failed, or the offline fallback, is said once per run, not once per query.
+  const noticed = new Set<string>()
+  // What the local corpus answered, ledger or not: a re-run that finds only what it read still searched it.
+  const corpus = { searched: deps.search.corpus === true, sample: false, offlineFallback: false }
   async function runQueries(queries: string[]) {
     await mapWithConcurrency(queries, SEARCH_CONCURRENCY, async (query) => {
       // A search the dollar budget cannot pay for is not made; the run goes on with what it found.
@@ -66,8 +71,16 @@ export async function searchStep({
           { signal },
         )
         costDollars += response.costDollars ?? 0
+        for (const notice of response.notices ?? []) {
+          if (notice.code === 'offline_fallback') corpus.offlineFallback = corpus.searched = true
+          if (noticed.has(notice.message)) continue
+          noticed.add(notice.message)
+          await event('warning', 'search', { code: notice.code, message: notice.message })
+        }
         let fresh = 0
         for (const result of response.results) {
+          if (result.corpus) corpus.searched = true
+          if (result.corpus === 'sample') corpus.sample = true
           const url = canonicalUrl(result.url)
           if (!url) continue
           // Spec 2.4 rule 2: what memory has read is not read again.
@@ -88,9 +101,29 @@ export async function searchStep({
     })
   }
 
+  // Snippet-only results get their pages read after each round, so the follow-up is planned from
+  // what the pages say and the synthesis quotes articles, not search snippets.
+  const tried = newReadState()
+  const pages: PagesRead = { read: 0, unread: [] }
+  async function readPages() {
+    if (!deps.reader) return
+    const round = await readSnippetPages(found, deps.reader, {
+      brief: briefText(brief),
+      maxCharacters: depth.maxCharacters,
+      limit: depth.pagesRead,
+      state: tried,
+      signal,
+    })
+    if (round.read + round.unread.length === 0) return
+    pages.read += round.read
+    pages.unread.push(...round.unread)
+    await event('pages_read', 'search', { read: round.read, unread: round.unread.length })
+  }
+
   const queries = checkpoint.plan?.queries ?? []
   let usage: Usage = { inputTokens: 0, outputTokens: 0 }
   await runQueries(queries)
+  await readPages()
   const roundOne = { new: found.size, known: removedByLedger }
   if (failures === searchCalls && searchCalls > 0) {
     throw lastFailure instanceof ProviderError
@@ -119,7 +152,10 @@ export async function searchStep({
     }
     const asked = new Set(queries.map((query) => query.toLowerCase()))
     await runQueries(followUp.filter((query) => !asked.has(query.toLowerCase())).slice(0, depth.followUpQueries))
+    await readPages()
   }
+  const unread = unreadWarning(pages.unread)
+  if (unread) await event('warning', 'search', { code: 'pages_unread', message: unread })
   if (leftOut.length > 0) await budgetWarning(event, 'search', brief, deps, leftOut)
   return {
     sources: [...found.values()],
@@ -127,8 +163,14 @@ export async function searchStep({
     searchCalls,
     costDollars,
     removedByLedger,
+    ...(tried.attempted.size + tried.skipped.size > 0
+      ? { pagesRead: pages.read, pagesUnread: pages.unread.length }
+      : {}),
     usage,
     ...(leftOut.length > 0 ? { leftOut } : {}),
+    ...(corpus.searched
+      ? { corpusUse: { corpus: corpus.sample ? 'sample' : 'local', offlineFallback: corpus.offlineFallback } }
+      : {}),
   }
 }
 

@@ -19,6 +19,7 @@ import {
   type StepContext,
   today,
 } from '#server/research/run-context.ts'
+import { searchLabel } from '#server/research/search-origin.ts'
 
 /** Restated claims confirmed when a run's pages only repeat memory. */
 const MAX_RESTATED = 50
@@ -150,7 +151,7 @@ export async function synthesizeStep({
     })
   }
   const usages = [plan.usage, found.usage, synthesis.usage, checked.usage]
-  const report = buildReport({
+  const built = buildReport({
     topic: brief.topic,
     synthesis: synthesis.synthesis,
     claims: checked.claims,
@@ -163,8 +164,14 @@ export async function synthesizeStep({
     generatedWith: {
       synthesis: writer.name,
       synthesisKind: writer.kind,
-      search: deps.search.name,
+      search: searchLabel(deps.search.name, found.corpusUse),
       plan: plan.fallback ? 'fallback' : 'model',
+      ...(found.corpusUse
+        ? {
+            corpus: found.corpusUse.corpus,
+            ...(found.corpusUse.offlineFallback ? { offlineFallback: true } : {}),
+          }
+        : {}),
     },
     usage: {
       inputTokens: usages.reduce((sum, usage) => sum + usage.inputTokens, 0),
@@ -185,6 +192,15 @@ export async function synthesizeStep({
         }
       : {}),
   })
+  // Each source of the corpus says so (which ones are invented, when a run found web pages too).
+  const corpusKinds = new Map(found.sources.flatMap((source) => (source.corpus ? [[source.url, source.corpus]] : [])))
+  const report = {
+    ...built,
+    sources: built.sources.map((source) => {
+      const corpus = corpusKinds.get(source.url)
+      return corpus ? { ...source, corpus } : source
+    }),
+  }
   return {
     report,
     headline: synthesis.synthesis.headline,

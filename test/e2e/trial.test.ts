@@ -41,17 +41,23 @@ test.skipIf(!hasChromium)(
       .getByRole('heading', { name: /sources/i })
       .first()
       .waitFor({ timeout: 30_000 })
-    await expect(page.getByText(/corpus\.local/).first()).toBeTruthy()
-    const sources = await page.locator('a[href^="https://corpus.local/"]').count()
-    expect(sources).toBeGreaterThan(0)
+    // The sample corpus is invented, and the page says so before the report; its sources open here.
+    await page.getByText('Not the web.').waitFor()
+    expect(await page.locator('a[href*="corpus.local"]').count()).toBe(0)
+    const sources = page.locator('a[href^="/corpus/"]')
+    expect(await sources.count()).toBeGreaterThan(0)
     await screenshot(page, 'trial-report')
+    const [article] = await Promise.all([visitor.waitForEvent('page'), sources.first().click()])
+    await article.getByText('Invented sample article.').waitFor()
+    await screenshot(article, 'corpus-article')
+    await article.close()
     expect(errors).toEqual([])
 
     // Another visitor (another cookie) opening the same run link sees nothing of it.
     const runUrl = page.url()
     const stranger = await (await browser.newContext()).newPage()
     await stranger.goto(runUrl)
-    expect(await stranger.locator('a[href^="https://corpus.local/"]').count()).toBe(0)
+    expect(await stranger.locator('a[href^="/corpus/"]').count()).toBe(0)
 
     // On a phone.
     await page.setViewportSize({ width: 375, height: 812 })

@@ -5,6 +5,7 @@ import type { Logger } from '#server/logger.ts'
 import { type Sextant, startSextant } from '#server/start.ts'
 import { createDatabase } from '#test/support/database.ts'
 import { testLogger } from '#test/support/logger.ts'
+import { offlineSearch } from '#test/support/offline-search.ts'
 
 /** A fixed test key ring, so tests can open what the app sealed. */
 export const TEST_MEMORY_KEYS = `test1:${Buffer.alloc(32, 1).toString('base64')}`
@@ -31,6 +32,7 @@ export async function startTestApp(
     DATABASE_URL: database.url,
     BUILD_ON_START: 'false',
     MEMORY_ENCRYPTION_KEYS: TEST_MEMORY_KEYS,
+    ...offlineSearch(options.env),
     // A developer's own Ollama must not change what tests see, and CI probes nothing.
     OLLAMA_BASE_URL: 'none',
     ...options.env,

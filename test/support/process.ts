@@ -4,6 +4,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import readline from 'node:readline'
 import { projectRoot } from '#server/http/app-build.ts'
+import { offlineSearch } from '#test/support/offline-search.ts'
 
 export type LogLine = { level: string; msg: string; [field: string]: unknown }
 
@@ -27,6 +28,7 @@ export function spawnSextant(env: Record<string, string>, options: { npm?: boole
       LOG_LEVEL: 'info',
       PORT: '0',
       BUILD_ON_START: 'false',
+      ...offlineSearch(env),
       // A developer's own Ollama must not change what tests see, and CI probes nothing.
       OLLAMA_BASE_URL: 'none',
       ...env,

@@ -53,6 +53,8 @@ export function briefsRoutes(services: AppServices): Router {
     deadlines: services.deadlines,
     limits: services.limits,
   }
+  // Corpus sources by their pages here: an API client cannot open https://corpus.local/...
+  const readable = () => ({ publicUrl: services.config.PUBLIC_URL })
 
   async function ownRun(req: Request, res: Response) {
     const runId = String(req.params.runId)
@@ -121,7 +123,7 @@ export function briefsRoutes(services: AppServices): Router {
   router.get('/briefs/:runId', async (req, res) => {
     const row = await ownRun(req, res)
     const recurring = row.series_id ? await recurringInfo(services.db, row.series_id) : undefined
-    res.json({ ...viewRun(services.memory.ring, row), ...(recurring ? { recurring } : {}) })
+    res.json({ ...viewRun(services.memory.ring, row, readable()), ...(recurring ? { recurring } : {}) })
   })
 
   router.delete('/briefs/:runId', async (req, res) => {
@@ -140,7 +142,7 @@ export function briefsRoutes(services: AppServices): Router {
       })
     }
     const cancelled = await getRun(services.db, row.id)
-    res.json(viewRun(services.memory.ring, cancelled ?? row))
+    res.json(viewRun(services.memory.ring, cancelled ?? row, readable()))
   })
   router.all('/briefs/:runId', methodNotAllowed(['GET', 'DELETE']))
 

@@ -528,7 +528,7 @@ export function buildOpenApiDocument(version: string): JsonObject {
             'Replays the events the run has written, then streams new ones live, and ends after the final event',
             '(`complete`, `failed` or `cancelled`). Each event is',
             '`id: <RunEvent.id>`, `event: <RunEvent.type>` and `data: <RunEvent as JSON>` (see the RunEvent schema).',
-            'Types: `run_started`, `step_started`, `step_finished`, `query_done`, `warning`, and the final three.',
+            'Types: `run_started`, `step_started`, `step_finished`, `query_done`, `pages_read`, `warning`, and the final three.',
             'A reconnecting client sends the last id it saw as `Last-Event-ID` (EventSource does this itself) and',
             'gets only what came after; comment lines are keep-alives.',
           ].join('\n'),

@@ -10,6 +10,7 @@ import type { SearchProvider, SearchQuery, SearchResult } from '#server/provider
 export function createCorpusSearch(options: { db: Db }): SearchProvider {
   return {
     name: 'local corpus',
+    corpus: true,
     async search(query) {
       const exact = await searchCorpus(options.db, query, {
         tsquery: sql`websearch_to_tsquery('english', ${query.text})`,
@@ -40,6 +41,7 @@ async function searchCorpus(
       // to_char: a `date` read by pg becomes a local-midnight Date; the contract wants the ISO date.
       sql<string | null>`to_char(published_date, 'YYYY-MM-DD')`.as('publishedDate'),
       sql<string>`left(text, ${query.maxCharacters})`.as('text'),
+      'invented',
     ])
     .where(sql<boolean>`search @@ ${match.tsquery}`)
     .$if(Boolean(query.startPublishedDate), (qb) =>
@@ -53,16 +55,18 @@ async function searchCorpus(
     .orderBy('id')
     .limit(query.numResults)
     .execute()
-  return rows
+  return rows.map(({ invented, ...row }): SearchResult => ({ ...row, corpus: invented ? 'sample' : 'local' }))
 }
 
 const FrontMatterSchema = z.object({
   title: z.string().trim().min(1, 'must not be empty').optional(),
   url: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
   published: z.iso.date('must be a date (YYYY-MM-DD)').optional(),
+  // Made up (the sample corpus): every page and answer that shows the document says so.
+  invented: z.enum(['true', 'false'], { error: 'must be true or false' }).optional(),
 })
 
-type CorpusDocument = { url: string; title: string; publishedDate: string | null; text: string }
+type CorpusDocument = { url: string; title: string; publishedDate: string | null; text: string; invented: boolean }
 
 class SkipFile extends Error {}
 
@@ -158,14 +162,53 @@ function parseCorpusFile(file: string, content: string): CorpusDocument {
     title: parsed.data.title ?? heading?.[1] ?? path.basename(stem),
     publishedDate: parsed.data.published ?? null,
     text,
+    invented: parsed.data.invented === 'true',
   }
 }
 
 async function upsertCorpusDocument(db: Db, document: CorpusDocument): Promise<void> {
-  const row = { title: document.title, published_date: document.publishedDate, text: document.text }
+  const row = {
+    title: document.title,
+    published_date: document.publishedDate,
+    text: document.text,
+    invented: document.invented,
+  }
   await db
     .insertInto('corpus_documents')
     .values({ url: document.url, ...row })
     .onConflict((conflict) => conflict.column('url').doUpdateSet({ ...row, indexed_at: sql`now()` }))
     .execute()
+}
+
+export type StoredCorpusDocument = CorpusDocument & { indexedAt: string }
+
+/** The corpus document of that URL, for its page; undefined when there is none. */
+export async function findCorpusDocument(db: Db, url: string): Promise<StoredCorpusDocument | undefined> {
+  const row = await db
+    .selectFrom('corpus_documents')
+    .select([
+      'url',
+      'title',
+      sql<string | null>`to_char(published_date, 'YYYY-MM-DD')`.as('publishedDate'),
+      'text',
+      'invented',
+      'indexed_at',
+    ])
+    .where('url', '=', url)
+    .executeTakeFirst()
+  if (!row) return undefined
+  const { indexed_at, ...document } = row
+  return { ...document, indexedAt: indexed_at.toISOString() }
+}
+
+/** How many documents the corpus holds, and how many of them are invented (the sample). */
+export async function countCorpusDocuments(db: Db): Promise<{ documents: number; invented: number }> {
+  const row = await db
+    .selectFrom('corpus_documents')
+    .select((eb) => [
+      eb.fn.countAll<string>().as('documents'),
+      sql<string>`count(*) filter (where invented)`.as('invented'),
+    ])
+    .executeTakeFirstOrThrow()
+  return { documents: Number(row.documents), invented: Number(row.invented) }
 }

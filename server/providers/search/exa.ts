@@ -2,7 +2,7 @@
 // headers, so the timeout is enforced around the call and a 429 backs off without Retry-After.
 import { Exa, ExaError } from 'exa-js'
 import { z } from 'zod'
-import { callWithRetries, isRetryableStatus } from '#server/providers/retry.ts'
+import { callWithRetries, isRetryableStatus, settleOrAbort } from '#server/providers/retry.ts'
 import { ProviderError, type SearchProvider, type SearchResult } from '#server/providers/types.ts'
 
 const PROVIDER = 'exa'
@@ -69,19 +69,6 @@ function titleFromUrl(url: string): string {
   } catch {
     return url
   }
-}
-
-/**
- * The request itself cannot be cancelled (exa-js calls fetch without a signal): stop waiting for
- * it instead. The abandoned request ends when the server answers or drops the connection.
- */
-function settleOrAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason)
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason)
-    signal.addEventListener('abort', onAbort, { once: true })
-    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort))
-  })
 }
 
 function classifyExaError(error: unknown, options: { baseUrl?: string; timeoutMs: number }): ProviderError {

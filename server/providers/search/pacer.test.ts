@@ -1,0 +1,66 @@
+import { expect, test } from 'vitest'
+import { createPacer } from '#server/providers/search/pacer.ts'
+
+const noDeadline = new AbortController().signal
+
+test('requests run one at a time, in order, their starts at least the interval apart', async () => {
+  const pacer = createPacer(150)
+  const log: string[] = []
+  const starts: number[] = []
+  let running = 0
+  const request = (name: string) => async () => {
+    running += 1
+    expect(running).toBe(1)
+    starts.push(Date.now())
+    log.push(`start ${name}`)
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    log.push(`end ${name}`)
+    running -= 1
+    return name
+  }
+  const results = await Promise.all(['a', 'b', 'c'].map((name) => pacer.run(request(name), noDeadline)))
+  expect(results).toEqual(['a', 'b', 'c'])
+  expect(log).toEqual(['start a', 'end a', 'start b', 'end b', 'start c', 'end c'])
+  // Lower bounds only: a busy machine makes the gaps longer, never shorter.
+  expect((starts[1] as number) - (starts[0] as number)).toBeGreaterThanOrEqual(145)
+  expect((starts[2] as number) - (starts[1] as number)).toBeGreaterThanOrEqual(145)
+})
+
+test('a request that gives up waiting passes its turn on, and the order holds', async () => {
+  const pacer = createPacer(0)
+  let releaseFirst = () => {}
+  const first = pacer.run(() => new Promise<string>((resolve) => (releaseFirst = () => resolve('first'))), noDeadline)
+  const impatient = new AbortController()
+  const second = pacer.run(async () => 'second', impatient.signal)
+  const third = pacer.run(async () => 'third', noDeadline)
+  impatient.abort(new Error('gave up'))
+  await expect(second).rejects.toThrow('gave up')
+  let thirdDone = false
+  void third.then(() => (thirdDone = true))
+  await new Promise((resolve) => setTimeout(resolve, 30))
+  expect(thirdDone).toBe(false) // still behind the first, which has not finished
+  releaseFirst()
+  expect(await first).toBe('first')
+  expect(await third).toBe('third')
+})
+
+test('a failed request still spaces the next, unless it never reached the server', async () => {
+  const pacer = createPacer(10_000)
+  const unreachable = Object.assign(new Error('refused'), { reachedServer: false })
+  const reachedServer = (error: unknown) => (error as { reachedServer?: boolean }).reachedServer !== false
+  await expect(
+    pacer.run(
+      async () => {
+        throw unreachable
+      },
+      noDeadline,
+      reachedServer,
+    ),
+  ).rejects.toThrow('refused')
+  // The server never saw the first: the second goes at once, not 10 s later.
+  const started = Date.now()
+  await expect(pacer.run(async () => 'ok', noDeadline, reachedServer)).resolves.toBe('ok')
+  expect(Date.now() - started).toBeLessThan(5000)
+  // It did see the second: a third must wait out the interval (here it gives up instead).
+  await expect(pacer.run(async () => 'late', AbortSignal.timeout(100), reachedServer)).rejects.toThrow()
+})

@@ -1,0 +1,191 @@
+// The sample corpus is invented, and every surface says so: the report's generatedWith and notice
+// (REST and MCP), the run page, the trial page, the search step's name. Its sources open as pages of
+// ours (the corpus's own names, https://corpus.local/..., open nothing), and memory's do too.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { afterAll, beforeAll, expect, test } from 'vitest'
+import { readRunEvents } from '#server/events/run-events.ts'
+import { createTestAccount } from '#test/support/accounts.ts'
+import { startTestApp, type TestApp } from '#test/support/app.ts'
+import { logIn } from '#test/support/browser-session.ts'
+import { postBrief, waitForRun } from '#test/support/runs.ts'
+
+const PUBLIC_URL = 'https://sextant.example'
+
+let app: TestApp
+beforeAll(async () => {
+  app = await startTestApp({ env: { PUBLIC_URL, RATE_LIMIT_RUNS_PER_HOUR: '100', RATE_LIMIT_DEMO_PER_DAY: '10' } })
+})
+afterAll(async () => {
+  await app.stop()
+})
+
+/** Every href of a page. */
+function hrefs(html: string): string[] {
+  return [...html.matchAll(/href="([^"]*)"/g)].map((match) => (match[1] as string).replaceAll('&amp;', '&'))
+}
+
+/** The page a link of ours leads to: 200, the article, and the banner saying it is invented. */
+async function expectInventedArticle(path: string, title?: string) {
+  const response = await app.fetch(path)
+  const html = await response.text()
+  expect(response.status, path).toBe(200)
+  expect(html).toContain('Invented sample article.')
+  expect(html).toContain('<meta name="robots" content="noindex"/>')
+  if (title) expect(html).toContain(title.replaceAll('&', '&amp;').replaceAll("'", '&#x27;'))
+}
+
+async function sampleRun() {
+  const user = await createTestAccount(app.db)
+  const { body } = await postBrief(app.fetch, user.auth, {
+    topic: 'heat pumps in cold climates',
+    depth: 'quick',
+    timeframe: 'all',
+  })
+  const run = await waitForRun(app.fetch, user.auth, body.runId)
+  expect(run.status, JSON.stringify(run.error)).toBe('complete')
+  return { user, run, report: run.report as NonNullable<typeof run.report> }
+}
+
+test('a run on the sample corpus says in its report that its sources are invented, and they open here', async () => {
+  const { report } = await sampleRun()
+  expect(report.generatedWith).toMatchObject({ corpus: 'sample', search: expect.stringMatching(/invented/) })
+  expect(report.generatedWith.search).toMatch(/not the web/)
+  expect(report.generatedWith.offlineFallback).toBeUndefined()
+  expect(report.notice).toMatch(/^This run searched the sample corpus bundled with Sextant.*invented articles/)
+  expect(report.sources.length).toBeGreaterThan(0)
+  for (const source of report.sources) {
+    expect(source.corpus).toBe('sample')
+    // An API client gets a link it can open: the document's page on this server, from PUBLIC_URL.
+    expect(source.url.startsWith(`${PUBLIC_URL}/corpus/heat-pumps/`), source.url).toBe(true)
+    await expectInventedArticle(new URL(source.url).pathname, source.title)
+  }
+  expect(JSON.stringify(report)).not.toContain('corpus.local')
+})
+
+test('a re-run still skips the corpus documents it read: their names in the ledger do not change', async () => {
+  const { user, report } = await sampleRun()
+  const { body } = await postBrief(app.fetch, user.auth, {
+    topic: 'heat pumps in cold climates',
+    depth: 'quick',
+    timeframe: 'all',
+  })
+  const again = await waitForRun(app.fetch, user.auth, body.runId)
+  expect(again.status).toBe('complete')
+  const read = new Set(report.sources.map((source) => source.url))
+  expect(again.report?.sources.filter((source) => read.has(source.url))).toEqual([])
+  // The searches found some of them again, and the ledger left them out.
+  const queries = (await readRunEvents(app.db, app.memory.ring, body.runId, 0)).filter(
+    (event) => event.type === 'query_done',
+  )
+  const count = (key: string) => queries.reduce((sum, event) => sum + Number(event.data[key]), 0)
+  expect(count('results')).toBeGreaterThan(count('new'))
+  expect(again.report?.generatedWith.corpus).toBe('sample')
+})
+
+test('the run page shows the notice, names the search step after the corpus, and links no corpus.local', async () => {
+  const { user, run, report } = await sampleRun()
+  const cookie = await logIn(app.url, user.email, user.password)
+  const response = await app.fetch(`/dashboard/runs/${run.runId}`, { headers: { Cookie: cookie } })
+  const html = (await response.text()).replaceAll('<!-- -->', '')
+  expect(response.status).toBe(200)
+  expect(html).toContain('Not the web.')
+  expect(html).toContain('invented articles (the companies, people and figures in them are made up)')
+  expect(html).toContain('Search the local corpus (not the web)')
+  expect(html).not.toContain('Search the web')
+  expect(html).toContain('invented sample article, bundled with Sextant')
+  const links = hrefs(html)
+  expect(links.filter((href) => href.includes('corpus.local'))).toEqual([])
+  const corpusLinks = links.filter((href) => href.startsWith('/corpus/'))
+  expect(corpusLinks.length).toBe(report.sources.length)
+  for (const href of corpusLinks) await expectInventedArticle(href)
+
+  // The topic page links memory's sources (stored by their corpus names) to the same pages.
+  const topic = await app.db
+    .selectFrom('topics')
+    .select('id')
+    .where('account_id', '=', user.account.id)
+    .executeTakeFirst()
+  const topicPage = await (await app.fetch(`/dashboard/topics/${topic?.id}`, { headers: { Cookie: cookie } })).text()
+  expect(hrefs(topicPage).filter((href) => href.includes('corpus.local'))).toEqual([])
+  expect(hrefs(topicPage).filter((href) => href.startsWith('/corpus/')).length).toBeGreaterThan(0)
+
+  // The topic's Markdown export links them by their pages too.
+  const exported = await (
+    await app.fetch(`/dashboard/topics/${topic?.id}/export`, { headers: { Cookie: cookie } })
+  ).text()
+  expect(exported).not.toContain('corpus.local')
+  expect(exported).toContain(`<${PUBLIC_URL}/corpus/heat-pumps/`)
+})
+
+test('the trial page says this server searches an invented sample, and its runs carry the notice', async () => {
+  const empty = await (await app.fetch('/trial')).text()
+  expect(empty).toContain('This server searches a sample, not the web:')
+  expect(empty).not.toContain('on the web')
+  const home = await (await app.fetch('/')).text()
+  expect(home).toContain('This server searches a sample, not the web:')
+  expect(home).not.toContain('reads the web')
+
+  const base = new URL(app.url)
+  const started = await app.fetch('/trial', {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded', Origin: base.origin },
+    body: new URLSearchParams({ topic: 'sodium-ion batteries', timeframe: 'all' }),
+  })
+  expect(started.status).toBe(302)
+  const cookie = /(sx_trial=[^;]+)/.exec(started.headers.get('set-cookie') ?? '')?.[1] ?? ''
+  const path = started.headers.get('location') as string
+  const runId = new URL(path, base).searchParams.get('run') as string
+  for (let i = 0; i < 300; i++) {
+    const row = await app.db.selectFrom('runs').select('status').where('id', '=', runId).executeTakeFirstOrThrow()
+    if (row.status !== 'running') break
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  const html = (await (await app.fetch(path, { headers: { Cookie: cookie } })).text()).replaceAll('<!-- -->', '')
+  expect(html).toContain('Not the web.')
+  expect(html).toContain('Search the local corpus (not the web)')
+  expect(hrefs(html).filter((href) => href.includes('corpus.local'))).toEqual([])
+  const corpusLinks = hrefs(html).filter((href) => href.startsWith('/corpus/batteries/'))
+  expect(corpusLinks.length).toBeGreaterThan(0)
+  for (const href of corpusLinks) await expectInventedArticle(href)
+})
+
+test("MCP's report leads with the notice, and its sources are pages of ours", async () => {
+  const { user, run } = await sampleRun()
+  const client = new Client({ name: 'sextant-test', version: '1.0.0' })
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL('/api/mcp', app.url), {
+      requestInit: { headers: { Authorization: `Bearer ${user.key}` } },
+    }),
+  )
+  try {
+    const result = await client.callTool({ name: 'get_run_report', arguments: { runId: run.runId } })
+    expect(result.isError).not.toBe(true)
+    const text = (result.content as Array<{ text: string }>)[0]?.text ?? ''
+    expect(text).toMatch(/^Note: This run searched the sample corpus bundled with Sextant/)
+    expect(text).not.toContain('corpus.local')
+    expect(result.structuredContent).toMatchObject({
+      notice: expect.stringMatching(/invented/),
+      generatedWith: { corpus: 'sample' },
+    })
+  } finally {
+    await client.close()
+  }
+})
+
+test('a corpus page that does not exist is a 404 page, whatever the path', async () => {
+  for (const path of [
+    '/corpus/heat-pumps/no-such-article',
+    '/corpus/',
+    '/corpus/%00',
+    '/corpus/%ED%A0%80',
+    `/corpus/${'a'.repeat(5000)}`,
+    '/corpus/heat-pumps/defrost-cycles?x=1',
+    '/corpus//corpus.local/heat-pumps/defrost-cycles',
+  ]) {
+    const response = await app.fetch(path)
+    expect(response.status, path).toBe(404)
+    expect(await response.text()).toContain('There is no corpus document at this address.')
+  }
+})
