@@ -28,8 +28,11 @@ type Format = {
   italic: (text: string) => string
   bullet: string
   link: (url: string, label: string) => string
-  /** Page- or model-written markdown of a report: [n] cites source n, and the sources are all it may link to. */
-  markdown: (markdown: string, sources: ReportSource[]) => string
+  /**
+   * Page- or model-written markdown of a report: [n] cites source n, and the sources are all it may
+   * link to. `publicUrl`: where a corpus document's page is, for a link to one.
+   */
+  markdown: (markdown: string, sources: ReportSource[], publicUrl: string) => string
   plain: (text: string) => string
 }
 
@@ -45,7 +48,7 @@ const FORMATS: Record<DeliveryChannel, Format> = {
     italic: (text) => `_${escapeMrkdwn(sanitizeMarkdown(text)).replaceAll('_', ' ')}_`,
     bullet: '•',
     link: slackLink,
-    markdown: (markdown, sources) => markdownToMrkdwn(markdown, sourceUrlsOf(sources)),
+    markdown: (markdown, sources, publicUrl) => markdownToMrkdwn(markdown, sourceUrlsOf(sources), { site: publicUrl }),
     plain: (text) => escapeMrkdwn(sanitizeMarkdown(text)),
   },
   github: {
@@ -55,7 +58,8 @@ const FORMATS: Record<DeliveryChannel, Format> = {
     bullet: '-',
     link: (url, label) =>
       `[${githubText(label).replace(/[[\]]/g, '\\$&')}](${url.replaceAll(')', '%29').replaceAll(' ', '%20')})`,
-    // GitHub renders markdown itself: the text goes as written, defused, its citations linked.
+    // GitHub renders markdown itself: the text goes as written, defused, its citations linked (a
+    // report read for a message has its corpus sources by their pages already: readStoredReport).
     markdown: (markdown, sources) =>
       githubText(linkCitations(sanitizeMarkdown(markdown, sourceUrlsOf(sources)), sources)),
     plain: (text) => githubText(sanitizeMarkdown(text)),
@@ -127,7 +131,7 @@ export function resultMessage(channel: DeliveryChannel, run: RunView, context: M
     return [`Research on ${f.bold(run.topic)} was cancelled (${f.link(runUrl, 'details')}).`]
   }
   const { report } = run
-  const body = (markdown: string) => f.markdown(markdown, report.sources)
+  const body = (markdown: string) => f.markdown(markdown, report.sources, context.publicUrl)
   const sections = [f.bold(`Research report: ${run.topic}`)]
   // Before any finding: sources of the local corpus (invented, for the sample) are not the web.
   if (report.notice) sections.push(`:warning: ${f.plain(report.notice)}`)

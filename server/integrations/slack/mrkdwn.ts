@@ -3,6 +3,7 @@
 // tree of server/text/markdown, where links and citations were already decided.
 import type { Nodes, PhrasingContent, Root, RootContent } from 'mdast'
 import type { Citation } from '#server/text/markdown/citations.ts'
+import type { LinkOptions } from '#server/text/markdown/link-policy.ts'
 import { plainText } from '#server/text/markdown/plain.ts'
 import { reportTree } from '#server/text/markdown/report-tree.ts'
 
@@ -15,9 +16,16 @@ export function slackLink(url: string, label: string): string {
   return `<${url.replaceAll('>', '%3E').replaceAll('|', '%7C')}|${escapeMrkdwn(label).replaceAll('|', '¦')}>`
 }
 
-/** [n] cites sourceUrls[n - 1], and the sources are the only URLs a link may point to. */
-export function markdownToMrkdwn(markdown: string, sourceUrls: readonly string[] = []): string {
-  return treeToMrkdwn(reportTree(markdown, sourceUrls))
+/**
+ * [n] cites sourceUrls[n - 1], and the sources are the only URLs a link may point to. `options.site`:
+ * this server's public URL, where a corpus document's page is (Slack has no "this site").
+ */
+export function markdownToMrkdwn(
+  markdown: string,
+  sourceUrls: readonly string[] = [],
+  options: LinkOptions = {},
+): string {
+  return treeToMrkdwn(reportTree(markdown, sourceUrls, options))
 }
 
 function treeToMrkdwn(tree: Root): string {
@@ -108,8 +116,8 @@ function phrasing(node: PhrasingContent, bold: boolean): string {
   }
 }
 
-/** [<url|1>, <url|3>]: each number with a source links to it. */
+/** [<url|1>, <url|3>]: each number with a source links to it, where the link policy lets it. */
 function citation(node: Citation): string {
-  const numbers = node.sources.map((source) => (source.url ? slackLink(source.url, String(source.n)) : source.n))
+  const numbers = node.sources.map((source) => (source.href ? slackLink(source.href, String(source.n)) : source.n))
   return `[${numbers.join(', ')}]`
 }

@@ -6,22 +6,30 @@
 import type { Nodes, Parent, PhrasingContent, Root, RootContent } from 'mdast'
 import { corpusPagePath } from '#server/providers/search/corpus-url.ts'
 
+export type LinkOptions = {
+  /**
+   * This server's public URL, for text read away from its pages (Slack): a corpus document links to
+   * its page there. Without it (the pages themselves), to the page's path on this site.
+   */
+  site?: string
+}
+
 /**
  * A link target only when it is an absolute http(s) URL, or a local corpus document (its page here:
  * its own name, https://corpus.local/<path>, is no address); javascript:, data: and the rest are refused.
  */
-export function safeHref(raw: string): string | undefined {
+export function safeHref(raw: string, options: LinkOptions = {}): string | undefined {
   if (!URL.canParse(raw)) return undefined
   const corpusPage = corpusPagePath(raw)
-  if (corpusPage) return corpusPage
+  if (corpusPage) return `${options.site ?? ''}${corpusPage}`
   const url = new URL(raw)
   return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : undefined
 }
 
 /** Applies the policy in place; a kept link's url is its href (normalised, a corpus document's page). */
-export function applyLinkPolicy(tree: Root, allowedUrls: Iterable<string>): Root {
+export function applyLinkPolicy(tree: Root, allowedUrls: Iterable<string>, options: LinkOptions = {}): Root {
   const allowed = new Set(allowedUrls)
-  const hrefOf = (url: string) => (allowed.has(url) ? safeHref(url) : undefined)
+  const hrefOf = (url: string) => (allowed.has(url) ? safeHref(url, options) : undefined)
   const parents: Parent[] = [tree]
   while (parents.length > 0) {
     const parent = parents.pop() as Parent

@@ -48,12 +48,33 @@ test('a link survives only to a source, and only as an http(s) URL', () => {
 test('citations are nodes, with the URL of each number that has a source; in a link they are its text', () => {
   const tree = reportTree('Cost fell [1], [1; 2] and [2][9], [2, 9]; [9] and [0] cite nothing.', SOURCES)
   const citations = nodes(tree).flatMap(({ node }) => (node.type === 'citation' ? [node.sources] : []))
-  const one = { n: 1, url: 'https://example.com/a' }
-  const two = { n: 2, url: 'https://example.org/b' }
-  expect(citations).toEqual([[one], [one, two], [two], [two, { n: 9, url: undefined }]])
+  const one = { n: 1, url: 'https://example.com/a', href: 'https://example.com/a' }
+  const two = { n: 2, url: 'https://example.org/b', href: 'https://example.org/b' }
+  expect(citations).toEqual([[one], [one, two], [two], [two, { n: 9, url: undefined, href: undefined }]])
   expect(plainText(tree)).toContain('[9] and [0] cite nothing.')
   const inLink = markCitations(parseMarkdown('[see [1]](https://example.com/a)'), SOURCES)
   expect(nodes(inLink).filter(({ node }) => node.type === 'citation')).toEqual([])
+})
+
+test("a corpus document's name is no address: links and citations to it go to its page on this server", () => {
+  const corpus = 'https://corpus.local/heat-pumps/defrost-cycles.md'
+  const sources = [corpus, 'javascript:alert(1)']
+  const markdown = 'Defrost [the article](https://corpus.local/heat-pumps/defrost-cycles.md) [1] [2]'
+  // On the pages: the page's path on this site.
+  const tree = reportTree(markdown, sources)
+  expect(nodes(tree).flatMap(({ node }) => (node.type === 'link' ? [node.url] : []))).toEqual([
+    '/corpus/heat-pumps/defrost-cycles.md',
+  ])
+  const cited = nodes(tree).flatMap(({ node }) => (node.type === 'citation' ? node.sources : []))
+  expect(cited).toEqual([
+    { n: 1, url: corpus, href: '/corpus/heat-pumps/defrost-cycles.md' },
+    { n: 2, url: 'javascript:alert(1)', href: undefined },
+  ])
+  // Away from the pages (Slack): the page at this server's public URL; a source no link may point to is a number.
+  expect(markdownToMrkdwn(markdown, sources, { site: 'https://sextant.example' })).toBe(
+    'Defrost <https://sextant.example/corpus/heat-pumps/defrost-cycles.md|the article> ' +
+      '[<https://sextant.example/corpus/heat-pumps/defrost-cycles.md|1>] [2]',
+  )
 })
 
 // Texts a page or a model could write to make a parser work in the square of their length, or nest

@@ -4,12 +4,15 @@
 // the citations on the tree. Renderers only draw what is there: a link node is safe to link.
 import type { Root } from 'mdast'
 import { markCitations } from '#server/text/markdown/citations.ts'
-import { applyLinkPolicy } from '#server/text/markdown/link-policy.ts'
+import { applyLinkPolicy, type LinkOptions } from '#server/text/markdown/link-policy.ts'
 import { parseMarkdown } from '#server/text/markdown/parse.ts'
 import { sanitizeMarkdown } from '#server/text/markdown-links.ts'
 
-/** `sourceUrls` in order: [n] cites sourceUrls[n - 1], and they are the only URLs a link may point to. */
-export function reportTree(markdown: string, sourceUrls: readonly string[]): Root {
+/**
+ * `sourceUrls` in order: [n] cites sourceUrls[n - 1], and they are the only URLs a link may point
+ * to. `options.site`: see LinkOptions (where a corpus document's page is).
+ */
+export function reportTree(markdown: string, sourceUrls: readonly string[], options: LinkOptions = {}): Root {
   const tree = parseMarkdown(sanitizeMarkdown(markdown, sourceUrls))
-  return markCitations(applyLinkPolicy(tree, sourceUrls), sourceUrls)
+  return markCitations(applyLinkPolicy(tree, sourceUrls, options), sourceUrls, options)
 }
