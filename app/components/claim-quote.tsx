@@ -1,8 +1,8 @@
 // The words of a page that support a claim, shown under it as the quote they are. Page text: React
 // keeps it text, and bidirectional controls are removed so it cannot render reversed.
-import { safeHref } from '#app/components/report-markdown.tsx'
 import { CORPUS_HOST } from '#server/providers/search/corpus-url.ts'
 import { stripBidiControls } from '#server/text/bidi.ts'
+import { safeHref } from '#server/text/markdown/link-policy.ts'
 
 export function ClaimQuote({ quote, className = '' }: { quote: string; className?: string }) {
   const text = stripBidiControls(quote).replace(/\s+/g, ' ').trim()

@@ -42,6 +42,14 @@ test("only links to the report's sources are links; a citation past the sources 
   expect(html).toContain('safe</a> bad data elsewhere [9]')
 })
 
+test('a link to a corpus document goes to its page on this site, not to its name', () => {
+  const html = render('[the article](https://corpus.local/batteries/grid-pilot.md) [1]', [
+    'https://corpus.local/batteries/grid-pilot.md',
+  ])
+  expect(hrefs(html)).toEqual(['/corpus/batteries/grid-pilot.md'])
+  expect(html).toContain('href="#source-1"')
+})
+
 test('nested and repeated links, reference links and autolinks link nowhere but to a source', () => {
   const html = render(
     [
@@ -69,5 +77,23 @@ test('HTML in a report is shown as text, never passed through', () => {
   expect(html).not.toContain('<script>')
   expect(html).not.toContain('<img')
   expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt; &lt; img src=x onerror=alert(1)&gt;')
-  expect(html).toContain('<p># not a heading</p>')
+  // A "#" heading is drawn at the level of "##": a report never puts a heading above its place.
+  expect(html).toContain('<h3 class="mt-2 text-xl font-semibold text-slate-900">not a heading</h3>')
+  expect(html).not.toMatch(/<h[12]/)
 })
+
+test('100 KB of hostile markdown renders in linear time', () => {
+  const hostile = [
+    '*a '.repeat(33_000),
+    `${'*a '.repeat(16_000)}${'a* '.repeat(16_000)}`,
+    `${'> '.repeat(50_000)}x`,
+    '- **a** [1]\n'.repeat(8_000),
+  ]
+  for (const markdown of hostile) {
+    const started = performance.now()
+    const html = render(markdown)
+    // Linear is tens of milliseconds here; the square of 100 KB is minutes, or a stack overflow.
+    expect(performance.now() - started).toBeLessThan(3_000)
+    expect(html.length).toBeGreaterThan(markdown.length / 2)
+  }
+}, 60_000)

@@ -3,9 +3,10 @@
 // it was made, with how many of the model's claims were shown.
 import { ClaimQuote } from '#app/components/claim-quote.tsx'
 import { DeltaPanel } from '#app/components/report-delta.tsx'
-import { ReportMarkdown, safeHref } from '#app/components/report-markdown.tsx'
+import { ReportMarkdown } from '#app/components/report-markdown.tsx'
 import { summaryWithoutChanges } from '#server/research/report-summary.ts'
 import type { Report } from '#server/research/report-types.ts'
+import { safeHref } from '#server/text/markdown/link-policy.ts'
 
 export function ReportView({ report }: { report: Report }) {
   const sourceUrls = report.sources.map((source) => source.url)

@@ -4,8 +4,8 @@
 import { Link } from 'react-router'
 import { ClaimQuote } from '#app/components/claim-quote.tsx'
 import { LocalTime } from '#app/components/local-time.tsx'
-import { safeHref } from '#app/components/report-markdown.tsx'
 import type { FactView, FirstSeenView, PreviousFactView, SourceView, TextPart } from '#app/topics.server.ts'
+import { safeHref } from '#server/text/markdown/link-policy.ts'
 
 export const linkClass =
   'text-indigo-700 underline underline-offset-2 hover:text-indigo-900 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-700'

@@ -76,6 +76,13 @@ test('a report of the local corpus says so, on Slack and GitHub, right under its
   expect(resultMessage('slack', run(), context)[0]).not.toContain(':warning:')
 })
 
+test("Slack links a corpus document's citation to its page at PUBLIC_URL, never to its name", () => {
+  const url = 'https://corpus.local/heat-pumps/defrost-cycles.md'
+  const corpus = [{ n: 1, url, title: 'Defrost', publishedAt: null, snippet: '', corpus: 'sample' as const }]
+  const [text] = resultMessage('slack', run({}, { sources: corpus, summary: 'Defrost costs 5% [1].' }), context)
+  expect(text).toContain('[<https://sextant.example/corpus/heat-pumps/defrost-cycles.md|1>]')
+})
+
 test('a long report is split into parts within the limit, in order, the link last', () => {
   const findings = Array.from({ length: 120 }, (_, i) => `- Finding number ${i} says something long enough [1].`)
   const parts = resultMessage('slack', run({}, { summary: findings.join('\n') }), context)

@@ -13,6 +13,7 @@ import { budgetPhrase } from '#server/research/brief-budget.ts'
 import { changeCounts, summaryWithoutChanges } from '#server/research/report-summary.ts'
 import type { Report, ReportChange, ReportSource } from '#server/research/report-types.ts'
 import type { RunView } from '#server/research/runs.ts'
+import { CITATION_MARKER, markerNumbers } from '#server/text/markdown/citations.ts'
 import { sanitizeMarkdown } from '#server/text/markdown-links.ts'
 
 /** Slack: a section block holds 3,000 characters, and shorter messages read better in a thread. GitHub: 65,536 per comment. */
@@ -27,8 +28,11 @@ type Format = {
   italic: (text: string) => string
   bullet: string
   link: (url: string, label: string) => string
-  /** A report's markdown, its citations already linked as [[n](url)]. */
-  markdown: (markdown: string) => string
+  /**
+   * Page- or model-written markdown of a report: [n] cites source n, and the sources are all it may
+   * link to. `publicUrl`: where a corpus document's page is, for a link to one.
+   */
+  markdown: (markdown: string, sources: ReportSource[], publicUrl: string) => string
   plain: (text: string) => string
 }
 
@@ -44,7 +48,7 @@ const FORMATS: Record<DeliveryChannel, Format> = {
     italic: (text) => `_${escapeMrkdwn(sanitizeMarkdown(text)).replaceAll('_', ' ')}_`,
     bullet: '•',
     link: slackLink,
-    markdown: markdownToMrkdwn,
+    markdown: (markdown, sources, publicUrl) => markdownToMrkdwn(markdown, sourceUrlsOf(sources), { site: publicUrl }),
     plain: (text) => escapeMrkdwn(sanitizeMarkdown(text)),
   },
   github: {
@@ -54,21 +58,30 @@ const FORMATS: Record<DeliveryChannel, Format> = {
     bullet: '-',
     link: (url, label) =>
       `[${githubText(label).replace(/[[\]]/g, '\\$&')}](${url.replaceAll(')', '%29').replaceAll(' ', '%20')})`,
-    markdown: githubText,
+    // GitHub renders markdown itself: the text goes as written, defused, its citations linked (a
+    // report read for a message has its corpus sources by their pages already: readStoredReport).
+    markdown: (markdown, sources) =>
+      githubText(linkCitations(sanitizeMarkdown(markdown, sourceUrlsOf(sources)), sources)),
     plain: (text) => githubText(sanitizeMarkdown(text)),
   },
 }
 
-const CITATION = /\[\s*\d+(?:\s*[,;]\s*\d+)*\s*\](?!\()/g
+/** The URLs in citation order, as the run page takes them: a report numbers its sources from 1. */
+function sourceUrlsOf(sources: ReportSource[]): string[] {
+  return sources.map((source) => source.url)
+}
 
-/** [2] becomes [[2](url)], [1, 3] becomes [[1](u1), [3](u3)]; a number with no source stays as it is. */
+/**
+ * For GitHub's own renderer: [2] becomes [[2](url)], [1, 3] becomes [[1](u1), [3](u3)]; a number with
+ * no source stays as it is.
+ */
 export function linkCitations(markdown: string, sources: ReportSource[]): string {
   const urls = new Map(sources.map((source) => [source.n, source.url]))
-  return markdown.replace(CITATION, (marker) => {
-    const numbers = marker.match(/\d+/g) ?? []
-    if (!numbers.some((n) => urls.has(Number(n)))) return marker
-    const linked = numbers.map((n) => (urls.has(Number(n)) ? `[${n}](${urls.get(Number(n))})` : n))
-    return `[${linked.join(', ')}]`
+  const urlOf = (n: number) => urls.get(n)
+  return markdown.replace(CITATION_MARKER, (marker) => {
+    const numbers = markerNumbers(marker)
+    if (!numbers.some(urlOf)) return marker
+    return `[${numbers.map((n) => (urlOf(n) ? `[${n}](${urlOf(n)})` : n)).join(', ')}]`
   })
 }
 
@@ -118,8 +131,7 @@ export function resultMessage(channel: DeliveryChannel, run: RunView, context: M
     return [`Research on ${f.bold(run.topic)} was cancelled (${f.link(runUrl, 'details')}).`]
   }
   const { report } = run
-  const urls = report.sources.map((source) => source.url)
-  const body = (markdown: string) => f.markdown(linkCitations(sanitizeMarkdown(markdown, urls), report.sources))
+  const body = (markdown: string) => f.markdown(markdown, report.sources, context.publicUrl)
   const sections = [f.bold(`Research report: ${run.topic}`)]
   // Before any finding: sources of the local corpus (invented, for the sample) are not the web.
   if (report.notice) sections.push(`:warning: ${f.plain(report.notice)}`)

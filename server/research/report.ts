@@ -8,6 +8,7 @@ import { wordTokens } from '#server/memory/search.ts'
 import { topicKey } from '#server/memory/topic-key.ts'
 import type { FrameworkLens, ReportStyle, SourceForSynthesis, Synthesis } from '#server/providers/types.ts'
 import type { PreviousClaim, Report, ReportBudget, ReportDelta, ReportSource } from '#server/research/report-types.ts'
+import { CITATION_MARKER } from '#server/text/markdown/citations.ts'
 
 /** A verified claim of this run, classified against memory (see server/claims). */
 export type ReportClaim = {
@@ -54,9 +55,8 @@ const QUOTE_SNIPPET_CHARACTERS = 400
 const MIN_FINDINGS_FOR_THEMES = 5
 const MAX_THEMES = 4
 
-// One run of adjacent markers: [1], [1, 2], [1][2]. A bracketed number followed by "(" is a
-// markdown link's text ("[2024](https://...)"), not a citation.
-const CITATION_RUN = /([ \t]*)((?:\[\s*\d+(?:\s*[,;]\s*\d+)*\s*\](?!\())+)/g
+// One run of adjacent markers, [1], [1, 2], [1][2], with the space before it.
+const CITATION_RUN = new RegExp(`([ \\t]*)((?:${CITATION_MARKER.source})+)`, 'g')
 const DIGITS = /\d+/g
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}/
 // A hyphen inside a word ("air-source"), not a minus sign ("-25") or a dash between spaces.

@@ -12,11 +12,13 @@
 // - raw HTML tags with attributes ("<a href>", "<img src>": how HTML links and loads) get a space
 //   after "<", which makes them text to any markdown renderer (API and MCP clients render reports
 //   with renderers we do not know); "<topic>" and "a<b" stay as they are.
-// A later change parses markdown once; until then this is the one place.
+// This is the text policy, for markdown that leaves as text (stored reports, the API, MCP, GitHub,
+// the export). Sextant's own renderers parse it once more into a tree and decide links there too
+// (server/text/markdown/).
 import { stripBidiControls } from '#server/text/bidi.ts'
 
-// Private-use characters: placeholders here (U+E002/U+E003) and in the Slack converter (U+E000,
-// U+E001). Input never keeps them, so text cannot forge a placeholder.
+// Private-use characters: placeholders here (U+E002/U+E003). Input never keeps any of U+E000 to
+// U+E00F, so text cannot forge a placeholder.
 const RESERVED = /[\uE000-\uE00F]/g
 const OPEN = '\uE002'
 const CLOSE = '\uE003'

@@ -8,15 +8,18 @@ test('headings become bold lines, bullets become •, emphasis and links become 
     '- Prices **fell** to *60 dollars* per kWh [1].',
     '* Read [the survey](https://example.com/a_b?x=1&y=2) ~~soon~~ now.',
     '> quoted',
+    // Without the blank line, CommonMark reads this line as the quote's own (a lazy continuation).
+    '',
     'Plain __strong__ text.',
   ].join('\n')
-  expect(markdownToMrkdwn(markdown)).toBe(
+  expect(markdownToMrkdwn(markdown, ['https://example.com/one', 'https://example.com/a_b?x=1&y=2'])).toBe(
     [
       '*Sodium-ion update*',
       '*Key findings*',
-      '• Prices *fell* to _60 dollars_ per kWh [1].',
+      '• Prices *fell* to _60 dollars_ per kWh [<https://example.com/one|1>].',
       '• Read <https://example.com/a_b?x=1&y=2|the survey> ~soon~ now.',
       '> quoted',
+      '',
       'Plain *strong* text.',
     ].join('\n'),
   )

@@ -1,7 +1,11 @@
 // Reports are markdown; Slack speaks mrkdwn: *bold*, _italic_, ~strike~, <url|label> links, no
-// headings, and &, < and > escaped. Code (inline and fenced) passes through untouched but escaped.
-
-const BOLD = '\uE000' // private-use characters: placeholders no report contains
+// headings (a bold line instead), and &, < and > escaped everywhere, code included. Drawn from the
+// tree of server/text/markdown, where links and citations were already decided.
+import type { Nodes, PhrasingContent, Root, RootContent } from 'mdast'
+import type { Citation } from '#server/text/markdown/citations.ts'
+import type { LinkOptions } from '#server/text/markdown/link-policy.ts'
+import { plainText } from '#server/text/markdown/plain.ts'
+import { reportTree } from '#server/text/markdown/report-tree.ts'
 
 export function escapeMrkdwn(text: string): string {
   return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;')
@@ -12,46 +16,108 @@ export function slackLink(url: string, label: string): string {
   return `<${url.replaceAll('>', '%3E').replaceAll('|', '%7C')}|${escapeMrkdwn(label).replaceAll('|', '¦')}>`
 }
 
-export function markdownToMrkdwn(markdown: string): string {
-  let inFence = false
-  return markdown
-    .split('\n')
-    .map((line) => {
-      if (/^\s*```/.test(line)) {
-        inFence = !inFence
-        return line
+/**
+ * [n] cites sourceUrls[n - 1], and the sources are the only URLs a link may point to. `options.site`:
+ * this server's public URL, where a corpus document's page is (Slack has no "this site").
+ */
+export function markdownToMrkdwn(
+  markdown: string,
+  sourceUrls: readonly string[] = [],
+  options: LinkOptions = {},
+): string {
+  return treeToMrkdwn(reportTree(markdown, sourceUrls, options))
+}
+
+function treeToMrkdwn(tree: Root): string {
+  return blocks(tree.children, '')
+}
+
+/**
+ * Blocks one per line; a blank line between two only where the markdown had one, since Slack has no
+ * margins and the writer's blank lines are all the spacing there is (they also mark where a long
+ * message may be split: split-text.ts).
+ */
+function blocks(nodes: RootContent[], indent: string): string {
+  let out = ''
+  let previous: RootContent | undefined
+  for (const node of nodes) {
+    if (previous) out += gap(previous, node) ? `\n\n${indent}` : `\n${indent}`
+    out += block(node, indent)
+    previous = node
+  }
+  return out
+}
+
+function gap(previous: Nodes, next: Nodes): boolean {
+  const end = previous.position?.end.line
+  const start = next.position?.start.line
+  return end !== undefined && start !== undefined && start > end + 1
+}
+
+function block(node: RootContent, indent: string): string {
+  switch (node.type) {
+    case 'heading':
+      return `*${inline(node.children, true)}*`
+    case 'paragraph':
+      return inline(node.children, false)
+    case 'list': {
+      let out = ''
+      for (const [index, item] of node.children.entries()) {
+        const previous = node.children[index - 1]
+        if (previous) out += gap(previous, item) ? `\n\n${indent}` : `\n${indent}`
+        const marker = node.ordered ? `${(node.start ?? 1) + index}.` : '•'
+        out += `${marker} ${blocks(item.children, `${indent}  `)}`
       }
-      if (inFence) return escapeMrkdwn(line)
-      const heading = /^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$/.exec(line)
-      if (heading) return `*${inline(heading[1] as string).replaceAll('*', '')}*`
-      const bullet = /^(\s*)[-*+]\s+(.*)$/.exec(line)
-      if (bullet) return `${bullet[1]}• ${inline(bullet[2] as string)}`
-      const quote = /^\s*>\s?(.*)$/.exec(line)
-      if (quote) return `> ${inline(quote[1] as string)}`
-      return inline(line)
-    })
-    .join('\n')
+      return out
+    }
+    case 'blockquote':
+      return blocks(node.children, '')
+        .split('\n')
+        .map((line) => `> ${line}`)
+        .join(`\n${indent}`)
+    case 'code':
+      return `\`\`\`\n${escapeMrkdwn(node.value)}\n\`\`\``
+    case 'thematicBreak':
+      return '---'
+    default:
+      return inline([node as PhrasingContent], false)
+  }
 }
 
-/** One line's inline markup; `code` spans are kept apart so nothing inside them is converted. */
-function inline(text: string): string {
-  return text
-    .split(/(`[^`]*`)/)
-    .map((segment, index) => (index % 2 === 1 ? escapeMrkdwn(segment) : inlineOutsideCode(segment)))
-    .join('')
+/** Inside bold (a heading, **strong**) an inner "*" would end the bold early, so it goes. */
+function inline(nodes: PhrasingContent[], bold: boolean): string {
+  let out = ''
+  for (const node of nodes) out += phrasing(node, bold)
+  return out
 }
 
-function inlineOutsideCode(text: string): string {
-  const links: string[] = []
-  // Links first, out of the way of the emphasis rules (URLs have underscores and asterisks).
-  const withoutLinks = text.replace(/\[([^[\]]+)\]\(([^)\s]+)\)/g, (_, label: string, url: string) => {
-    links.push(slackLink(url, label))
-    return `\uE001${links.length - 1}\uE001`
-  })
-  return escapeMrkdwn(withoutLinks)
-    .replace(/\*\*(.+?)\*\*|__(.+?)__/g, (_, a?: string, b?: string) => `${BOLD}${a ?? b}${BOLD}`)
-    .replace(/(^|[^\w*])\*(?!\s)(.+?)(?<!\s)\*(?!\w)/g, '$1_$2_')
-    .replace(/~~(.+?)~~/g, '~$1~')
-    .replaceAll(BOLD, '*')
-    .replace(/\uE001(\d+)\uE001/g, (_, index: string) => links[Number(index)] as string)
+function phrasing(node: PhrasingContent, bold: boolean): string {
+  switch (node.type) {
+    case 'text': {
+      const text = escapeMrkdwn(node.value)
+      return bold ? text.replaceAll('*', '') : text
+    }
+    case 'break':
+      return '\n'
+    case 'strong':
+      return bold ? inline(node.children, true) : `*${inline(node.children, true)}*`
+    case 'emphasis':
+      return `_${inline(node.children, bold)}_`
+    case 'delete':
+      return `~${inline(node.children, bold)}~`
+    case 'inlineCode':
+      return `\`${escapeMrkdwn(node.value)}\``
+    case 'link':
+      return slackLink(node.url, plainText(node))
+    case 'citation':
+      return citation(node)
+    default:
+      return escapeMrkdwn(plainText(node))
+  }
+}
+
+/** [<url|1>, <url|3>]: each number with a source links to it, where the link policy lets it. */
+function citation(node: Citation): string {
+  const numbers = node.sources.map((source) => (source.href ? slackLink(source.href, String(source.n)) : source.n))
+  return `[${numbers.join(', ')}]`
 }

@@ -309,6 +309,29 @@ test('prose paragraphs drop markdown that is not prose and keep list items and s
   ])
 })
 
+test('what is code, a heading or a list item is read as markdown does: longer fences, two-line headings, headings in lists', () => {
+  const text = [
+    'Heat pumps now set the winter peak across the whole of the regional grid, the operator says.',
+    '',
+    '````markdown',
+    '```',
+    'The sample shows how a fenced block of code is written in a page.',
+    '```',
+    '````',
+    '',
+    'A heading that the page wraps',
+    'over two lines',
+    '---',
+    '',
+    '- # Storage tanks',
+    '- Storage tanks help the grid through the coldest mornings of the year.',
+  ].join('\n')
+  expect(proseParagraphs(text)).toEqual([
+    'Heat pumps now set the winter peak across the whole of the regional grid, the operator says.',
+    'Storage tanks help the grid through the coldest mornings of the year.',
+  ])
+})
+
 test('a nested or repeated link in a page leaves its words only (the report defangs what is left)', () => {
   const text =
     'A barrage doubled its output, [[the operator said](https://a.test)](https://evil.test/phish). ' +
@@ -336,3 +359,18 @@ test('a piece ICU splits off after an abbreviation continues its sentence instea
     'Solid-state batteries use sulfide electrolytes, e.g. argyrodites, which conduct lithium ions well.',
   ])
 })
+
+test('100 KB of hostile page text is read in linear time', () => {
+  const pages = [
+    `${'> '.repeat(50_000)}Deep.`,
+    Array.from({ length: 300 }, (_, i) => `${' '.repeat(i * 2)}- Item ${i} says something.`).join('\n'),
+    '- Item.\n'.repeat(12_500),
+    '# Title\n\nA paragraph of words.\n\n'.repeat(3_500),
+  ]
+  for (const page of pages) {
+    const started = performance.now()
+    proseParagraphs(page)
+    // Linear is tens of milliseconds; a parser working in the square of the depth, seconds.
+    expect(performance.now() - started).toBeLessThan(3_000)
+  }
+}, 60_000)

@@ -1,12 +1,14 @@
 // The language model used when none is configured. It writes nothing of its own: findings are
 // sentences taken from the sources, ranked against the brief, each cited to the source it came from.
 
+import type { Nodes } from 'mdast'
 import { renderedText } from '#server/claims/quote.ts'
 import { contentTerms, type FindingSignature, findingSignature, sameFinding } from '#server/claims/terms.ts'
 import { wordTokens } from '#server/memory/search.ts'
 import type { Finding, LanguageModel, Synthesis, SynthesisInput, Usage } from '#server/providers/types.ts'
 import { fallbackPlan } from '#server/research/fallback-plan.ts'
 import { NO_EVIDENCE, themeWords } from '#server/research/report.ts'
+import { normalizeLineEndings, parseBlocks } from '#server/text/markdown/parse.ts'
 
 // A fixed locale so sentence breaks do not depend on the host's default.
 const sentenceSegmenter = new Intl.Segmenter('en', { granularity: 'sentence' })
@@ -21,13 +23,11 @@ const SAME_SOURCE_DECAY = 0.75
 const TARGET_COVERAGE = 0.5
 const MAX_THEMES = 3
 
-// Markdown that is not prose. Front matter is a `---` block of `key: value` lines at the very top.
+// Front matter is a `---` block of `key: value` lines at the very top.
 const FRONT_MATTER_FENCE = /^(?:---|\.\.\.)$/u
 const FRONT_MATTER_FIELD = /^[a-z_][\w-]*:(?:\s|$)/u
-const CODE_FENCE = /^(?:```|~~~)/u
-const HEADING = /^#{1,6}(?:\s|$)/u
-/** A thematic break (`---`, `***`) or, under a line of text, a setext heading's underline. */
-const RULE = /^(?:[-=*_]\s*){3,}$/u
+// Within a paragraph: a table's row is not prose; a list marker (markdown's, or a page's "•") opens
+// an item of its own, and it and a quote's ">" are not part of the words.
 const TABLE_ROW = /^\|/u
 const LIST_MARKER = /^(?:[-*+•·]|\d{1,3}[.)])\s+/u
 const QUOTE_MARKER = /^(?:>\s?)+/u
@@ -163,52 +163,69 @@ function sentenceCandidates(sources: SynthesisInput['sources']): Candidate[] {
 /**
  * A source's text as paragraphs of plain prose, each on one line. Pages and corpus files are often
  * markdown hard-wrapped at a fixed width, and ICU ends a sentence at every newline, so a sentence's
- * second line would read as a sentence of its own: lines of a paragraph are joined first. Front
- * matter, headings, rules, tables and code are dropped; list items and lines much shorter than the
- * text's longest (a title without `#`) stand as paragraphs of their own.
+ * second line would read as a sentence of its own: lines of a paragraph are joined first. Which lines
+ * are paragraphs is the markdown parser's call (server/text/markdown/parse.ts): front matter,
+ * headings, rules, tables and code are not prose. List items and lines much shorter than the text's
+ * longest (a title without `#`) stand as paragraphs of their own.
  */
 export function proseParagraphs(text: string): string[] {
+  const page = withoutFrontMatter(normalizeLineEndings(text))
   // As a reader sees it (links keep their text, no emphasis), and footnotes ("[12]", which would read
   // as citations of this run's sources) go before segmenting, or ICU breaks inside "2026.[3] The".
   // The quote check reads pages the same way, so every sentence taken here is found there.
-  const lines = withoutFrontMatter(renderedText(text))
-    .split(/\r?\n/)
-    .map((line) => line.replace(/\s+/g, ' ').trim())
-  const longest = Math.max(0, ...lines.map((line) => line.length))
+  const read = (lines: string[]) =>
+    renderedText(lines.join('\n'))
+      .split('\n')
+      .map((line) => line.replace(/\s+/g, ' ').trim())
+  const longest = read([page]).reduce((most, line) => Math.max(most, line.length), 0)
   const paragraphs: string[] = []
-  let current: string[] = []
-  const flush = () => {
-    const paragraph = current.join(' ').replace(/\s+/g, ' ').trim()
-    if (paragraph) paragraphs.push(paragraph)
-    current = []
-  }
-  let fenced = false
-  let afterProse = false
-  for (const line of lines) {
-    const prose = !fenced && Boolean(line) && !CODE_FENCE.test(line) && !HEADING.test(line) && !TABLE_ROW.test(line)
-    if (CODE_FENCE.test(line)) {
-      fenced = !fenced
-      flush()
-    } else if (!prose) {
-      flush()
-    } else if (RULE.test(line)) {
-      // Right under a line of text, `---` or `===` makes that line a heading.
-      if (afterProse && /^[-=]/.test(line)) {
-        if (current.length > 0) current.pop()
-        else paragraphs.pop()
+  for (const lines of paragraphLines(page)) {
+    let current: string[] = []
+    const flush = () => {
+      const paragraph = current.join(' ').replace(/\s+/g, ' ').trim()
+      if (paragraph) paragraphs.push(paragraph)
+      current = []
+    }
+    for (const line of read(lines)) {
+      if (!line || TABLE_ROW.test(line)) {
+        flush()
+        continue
       }
-      flush()
-    } else {
       if (LIST_MARKER.test(line)) flush()
       current.push(line.replace(QUOTE_MARKER, '').replace(LIST_MARKER, ''))
       // A wrapped line runs close to the wrap width; one far shorter, not ending mid-clause, ends
       // its paragraph (a title without `#` must not run into the sentence below it).
       if (line.length < longest / 2 && !/[,;:–—-]$/u.test(line)) flush()
     }
-    afterProse = prose && !RULE.test(line)
+    flush()
   }
-  flush()
   return paragraphs
+}
+
+/** The lines of each paragraph of `page`, in order; past what the parser reads, each stretch between blank lines. */
+function paragraphLines(page: string): string[][] {
+  const lines = page.split('\n')
+  const { tree, unread } = parseBlocks(page)
+  const groups: string[][] = []
+  const stack: Nodes[] = [tree]
+  while (stack.length > 0) {
+    const node = stack.pop() as Nodes
+    if (node.type === 'paragraph' && node.position) {
+      groups.push(lines.slice(node.position.start.line - 1, node.position.end.line))
+    } else if ('children' in node) {
+      for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i] as Nodes)
+    }
+  }
+  let rest: string[] = []
+  for (const line of lines.slice(unread)) {
+    if (line.trim()) rest.push(line)
+    else if (rest.length > 0) {
+      groups.push(rest)
+      rest = []
+    }
+  }
+  if (rest.length > 0) groups.push(rest)
+  return groups
 }
 
 /** Drops a leading `---` block of `key: value` lines, closed or (in text cut short) not. */
