@@ -1,6 +1,7 @@
+import fc from 'fast-check'
 import { expect, test } from 'vitest'
 import { findFramework } from '#server/frameworks/index.ts'
-import { createExtractiveModel, proseParagraphs } from '#server/providers/llm/extractive.ts'
+import { createExtractiveModel, paragraphLines, proseParagraphs } from '#server/providers/llm/extractive.ts'
 import type { SourceForSynthesis, SynthesisInput } from '#server/providers/types.ts'
 
 function source(id: number, text: string): SourceForSynthesis {
@@ -374,3 +375,20 @@ test('100 KB of hostile page text is read in linear time', () => {
     expect(performance.now() - started).toBeLessThan(3_000)
   }
 }, 60_000)
+
+test('a page with no line that could open a block is split as the parser would split it, without the parser', () => {
+  // Prose, things that only look like markup (indented, tabbed, raw HTML, which is never parsed), and
+  // block markers, which open a block at the start of a line and are prose anywhere else: a check
+  // that missed one would split those pages unlike the parser.
+  const pieces = ['', ' ', '    ', '\t', 'Heat pumps', 'cut bills by 40%.', '<div>', '9.5 kW', 'a-b']
+  const markers = ['# ', '## x', '> ', '- ', '* ', '+ ', '1. ', '2) ', '---', '===', '___', '```', '~~~', '[a]: /u']
+  pieces.push(...markers)
+  const line = fc.array(fc.constantFrom(...pieces), { maxLength: 4 }).map((parts) => parts.join(''))
+  fc.assert(
+    fc.property(fc.array(line, { maxLength: 30 }), (lines) => {
+      const page = lines.join('\n')
+      expect(paragraphLines(page)).toEqual(paragraphLines(page, true))
+    }),
+    { numRuns: Number(process.env.FUZZ_RUNS ?? 1000) },
+  )
+}, 120_000)
