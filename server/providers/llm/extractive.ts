@@ -4,11 +4,11 @@
 import type { Nodes } from 'mdast'
 import { renderedText } from '#server/claims/quote.ts'
 import { contentTerms, type FindingSignature, findingSignature, sameFinding } from '#server/claims/terms.ts'
-import { wordTokens } from '#server/memory/search.ts'
 import type { Finding, LanguageModel, Synthesis, SynthesisInput, Usage } from '#server/providers/types.ts'
 import { fallbackPlan } from '#server/research/fallback-plan.ts'
 import { NO_EVIDENCE, themeWords } from '#server/research/report.ts'
 import { normalizeLineEndings, parseBlocks } from '#server/text/markdown/parse.ts'
+import { wordTokens } from '#server/text/words.ts'
 
 // A fixed locale so sentence breaks do not depend on the host's default.
 const sentenceSegmenter = new Intl.Segmenter('en', { granularity: 'sentence' })
