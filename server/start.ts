@@ -31,6 +31,7 @@ import { describeProviders, type ProviderDescription } from '#server/providers/d
 import { createProviders } from '#server/providers/index.ts'
 import { countCorpusDocuments } from '#server/providers/search/corpus.ts'
 import { ensureSampleCorpus } from '#server/providers/search/sample-corpus.ts'
+import { createExtractiveModel } from '#server/research/extractive.ts'
 import { installedAt } from '#server/settings.ts'
 
 export type Sextant = {
@@ -117,7 +118,9 @@ export async function startSextant(options: {
     }
     // Web requests and mention jobs (on workers) start runs within the same limits.
     const limits = createLimits({ pool, settings: config, log })
-    const providers = await createProviders(config, db, log)
+    const configured = await createProviders(config, db, log)
+    // No model configured or found: the engine writes with its own extractive synthesizer.
+    const providers = { ...configured, model: configured.model ?? createExtractiveModel() }
     // The corpus answers when asked for, and for `open` when the machine is offline.
     if (config.SEARCH_PROVIDER === 'open' || config.SEARCH_PROVIDER === 'corpus') {
       const indexed = await ensureSampleCorpus(db, log)
