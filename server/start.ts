@@ -19,6 +19,7 @@ import { ensureAppBuild, projectRoot } from '#server/http/app-build.ts'
 import { createDatabaseLiveness } from '#server/http/database-liveness.ts'
 import { startHttpServer } from '#server/http/http-server.ts'
 import { mountReactRouter } from '#server/http/react-router.ts'
+import { deliverResultWhenEnded } from '#server/integrations/deliveries.ts'
 import { type JobDefinition, type Jobs, startJobs } from '#server/jobs/boss.ts'
 import { createJobDefinitions } from '#server/jobs/definitions.ts'
 import { createLimits } from '#server/limits/policies.ts'
@@ -32,6 +33,7 @@ import { createProviders } from '#server/providers/index.ts'
 import { countCorpusDocuments } from '#server/providers/search/corpus.ts'
 import { ensureSampleCorpus } from '#server/providers/search/sample-corpus.ts'
 import { createExtractiveModel } from '#server/research/extractive.ts'
+import { endRun, type RunOutcome } from '#server/research/run-end.ts'
 import { installedAt } from '#server/settings.ts'
 
 export type Sextant = {
@@ -143,6 +145,17 @@ export async function startSextant(options: {
       'research providers',
     )
     const deadlines = { quickSeconds: config.RUN_DEADLINE_QUICK_SECONDS, deepSeconds: config.RUN_DEADLINE_DEEP_SECONDS }
+    // However a run ends (its worker, the sweeper, a cancel), a run from chat owes its result there.
+    const endRunWith = (jobs: Jobs) => {
+      const deps = {
+        db,
+        jobs,
+        ring,
+        intervalSeconds: config.RECURRING_INTERVAL,
+        onEnded: deliverResultWhenEnded(jobs, ring),
+      }
+      return (runId: string, outcome: RunOutcome) => endRun(deps, runId, outcome)
+    }
     const jobs = await startJobs({
       connectionString: databaseUrl,
       definitions:
@@ -160,7 +173,7 @@ export async function startSextant(options: {
             },
             deadlines,
             concurrency: config.WORKER_CONCURRENCY,
-            recurringIntervalSeconds: config.RECURRING_INTERVAL,
+            endRun: endRunWith(jobs),
             jobs,
             log,
             limits,
@@ -195,6 +208,7 @@ export async function startSextant(options: {
         events,
         streams,
         deadlines,
+        endRun: endRunWith(jobs),
         db,
         jobs,
         log,

@@ -30,7 +30,6 @@ import { HttpProblem, sendProblem } from '#server/http/problem.ts'
 import { sendRateLimited, setRateLimitHeaders } from '#server/limits/http.ts'
 import { type Refusal, startAdmittedRun } from '#server/research/admission.ts'
 import { type Brief, ClientBriefSchema } from '#server/research/brief.ts'
-import { endRun } from '#server/research/run-end.ts'
 import { getRun, listRuns, viewRun } from '#server/research/runs.ts'
 import { recurringInfo } from '#server/research/series.ts'
 import { RunNotQueuedError } from '#server/research/start-run.ts'
@@ -237,13 +236,7 @@ export function briefsRoutes(services: AppServices): Router {
 
   router.delete('/briefs/:runId', async (req, res) => {
     const row = await ownRun(req, res)
-    const deps = {
-      db: services.db,
-      jobs: services.jobs,
-      ring: services.memory.ring,
-      intervalSeconds: services.config.RECURRING_INTERVAL,
-    }
-    if (!(await endRun(deps, row.id, { status: 'cancelled', accountId: row.account_id }))) {
+    if (!(await services.endRun(row.id, { status: 'cancelled', accountId: row.account_id }))) {
       throw new HttpProblem({
         status: 409,
         title: 'Conflict',
