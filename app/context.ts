@@ -15,6 +15,7 @@ import type { Jobs } from '#server/jobs/boss.ts'
 import type { Limits } from '#server/limits/policies.ts'
 import type { Logger } from '#server/logger.ts'
 import type { MemoryContext } from '#server/memory/store.ts'
+import type { RunOutcome } from '#server/research/run-end.ts'
 import type { RunDeadlines } from '#server/research/start-run.ts'
 
 export type AppServices = {
@@ -31,6 +32,8 @@ export type AppServices = {
   /** This process's open event streams, counted and closed by session or key. */
   streams: OpenStreams
   deadlines: RunDeadlines
+  /** Ends a running run with all its end owes (a chat reply): composed once, in server/start.ts. */
+  endRun: (runId: string, outcome: RunOutcome) => Promise<boolean>
   /** The account of local development auth, when there is one (see server/auth/provision.ts). */
   localAccountId: string | undefined
 }

@@ -15,7 +15,8 @@ import {
   type TopicMemory,
 } from '#server/memory/types.ts'
 import type { Brief } from '#server/research/brief.ts'
-import { getRun, listRuns, openRunBrief, type RunListItem, UUID } from '#server/research/runs.ts'
+import { getRun, listRuns, openRunBrief, type RunListItem } from '#server/research/runs.ts'
+import { UUID } from '#server/text/uuid.ts'
 
 export const TOPIC_NOT_FOUND = 'There is no topic memory at this address for your account. It may have expired.'
 

@@ -4,8 +4,8 @@ import type { RouterContextProvider } from 'react-router'
 import { requestInfoContext, servicesContext } from '#app/context.ts'
 import { readCookie } from '#server/auth/sessions.ts'
 import { createTrialAccount, findTrialAccountId, TRIAL_COOKIE, trialCookie } from '#server/auth/trial.ts'
-import { describeWait } from '#server/limits/http.ts'
 import type { LimitDecision } from '#server/limits/limiter.ts'
+import { describeWait } from '#server/limits/refusal.ts'
 import type { Refusal } from '#server/research/admission.ts'
 
 type Args = { request: Request; context: Readonly<RouterContextProvider> }

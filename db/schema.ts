@@ -5,7 +5,7 @@ import type { RunStatus } from '#server/contracts/run.ts'
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>
 /**
  * A clear column of the schema before 20261122090000_sealed_briefs: the boot step in
- * server/memory/seal-legacy.ts seals what it holds and empties it; nothing else reads or writes it.
+ * server/seal-legacy.ts seals what it holds and empties it; nothing else reads or writes it.
  */
 type Legacy<T> = ColumnType<T | null, never, null>
 

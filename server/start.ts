@@ -10,8 +10,8 @@ import { migrateToLatest } from '#db/migrate.ts'
 import { createApiKeyVerifier } from '#server/auth/api-keys.ts'
 import { createLoginThrottle } from '#server/auth/login-throttle.ts'
 import { type Provisioned, provisionAccounts } from '#server/auth/provision.ts'
-import { closeStreamsWhenEnded } from '#server/auth/stream-principals.ts'
 import { type Config, modelPrices } from '#server/config.ts'
+import { closeStreamsWhenEnded } from '#server/events/ended-streams.ts'
 import { createEventHub } from '#server/events/hub.ts'
 import { createOpenStreams } from '#server/events/open-streams.ts'
 import { createHttpApp } from '#server/http/app.ts'
@@ -19,18 +19,21 @@ import { ensureAppBuild, projectRoot } from '#server/http/app-build.ts'
 import { createDatabaseLiveness } from '#server/http/database-liveness.ts'
 import { startHttpServer } from '#server/http/http-server.ts'
 import { mountReactRouter } from '#server/http/react-router.ts'
+import { deliverResultWhenEnded } from '#server/integrations/deliveries.ts'
 import { type JobDefinition, type Jobs, startJobs } from '#server/jobs/boss.ts'
 import { createJobDefinitions } from '#server/jobs/definitions.ts'
 import { createLimits } from '#server/limits/policies.ts'
 import type { Logger } from '#server/logger.ts'
 import { loadKeyRing } from '#server/memory/crypto.ts'
-import { sealLegacyRows } from '#server/memory/seal-legacy.ts'
 import type { MemoryContext } from '#server/memory/store.ts'
 import { loadTopicIndex } from '#server/memory/topic-index.ts'
 import { describeProviders, type ProviderDescription } from '#server/providers/describe.ts'
 import { createProviders } from '#server/providers/index.ts'
 import { countCorpusDocuments } from '#server/providers/search/corpus.ts'
 import { ensureSampleCorpus } from '#server/providers/search/sample-corpus.ts'
+import { createExtractiveModel } from '#server/research/extractive.ts'
+import { endRun, type RunOutcome } from '#server/research/run-end.ts'
+import { sealLegacyRows } from '#server/seal-legacy.ts'
 import { installedAt } from '#server/settings.ts'
 
 export type Sextant = {
@@ -117,7 +120,9 @@ export async function startSextant(options: {
     }
     // Web requests and mention jobs (on workers) start runs within the same limits.
     const limits = createLimits({ pool, settings: config, log })
-    const providers = await createProviders(config, db, log)
+    const configured = await createProviders(config, db, log)
+    // No model configured or found: the engine writes with its own extractive synthesizer.
+    const providers = { ...configured, model: configured.model ?? createExtractiveModel() }
     // The corpus answers when asked for, and for `open` when the machine is offline.
     if (config.SEARCH_PROVIDER === 'open' || config.SEARCH_PROVIDER === 'corpus') {
       const indexed = await ensureSampleCorpus(db, log)
@@ -140,6 +145,17 @@ export async function startSextant(options: {
       'research providers',
     )
     const deadlines = { quickSeconds: config.RUN_DEADLINE_QUICK_SECONDS, deepSeconds: config.RUN_DEADLINE_DEEP_SECONDS }
+    // However a run ends (its worker, the sweeper, a cancel), a run from chat owes its result there.
+    const endRunWith = (jobs: Jobs) => {
+      const deps = {
+        db,
+        jobs,
+        ring,
+        intervalSeconds: config.RECURRING_INTERVAL,
+        onEnded: deliverResultWhenEnded(jobs, ring),
+      }
+      return (runId: string, outcome: RunOutcome) => endRun(deps, runId, outcome)
+    }
     const jobs = await startJobs({
       connectionString: databaseUrl,
       definitions:
@@ -157,7 +173,7 @@ export async function startSextant(options: {
             },
             deadlines,
             concurrency: config.WORKER_CONCURRENCY,
-            recurringIntervalSeconds: config.RECURRING_INTERVAL,
+            endRun: endRunWith(jobs),
             jobs,
             log,
             limits,
@@ -192,6 +208,7 @@ export async function startSextant(options: {
         events,
         streams,
         deadlines,
+        endRun: endRunWith(jobs),
         db,
         jobs,
         log,

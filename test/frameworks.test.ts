@@ -3,9 +3,9 @@
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { findFramework, frameworks, listFrameworks } from '#server/frameworks/index.ts'
 import { FRAMEWORK_CATEGORIES, type Framework, FrameworkSchema } from '#server/frameworks/types.ts'
-import { createExtractiveModel } from '#server/providers/llm/extractive.ts'
 import type { SourceForSynthesis, Synthesis } from '#server/providers/types.ts'
 import { BriefSchema } from '#server/research/brief.ts'
+import { createExtractiveModel } from '#server/research/extractive.ts'
 import { buildReport, NO_EVIDENCE } from '#server/research/report.ts'
 import { startTestApp, type TestApp } from '#test/support/app.ts'
 

@@ -1,7 +1,7 @@
 // The words of a page that support a claim, shown under it as the quote they are. Page text: React
 // keeps it text, and bidirectional controls are removed so it cannot render reversed.
-import { CORPUS_HOST } from '#server/providers/search/corpus-url.ts'
 import { stripBidiControls } from '#server/text/bidi.ts'
+import { CORPUS_HOST } from '#server/text/corpus-url.ts'
 import { safeHref } from '#server/text/markdown/link-policy.ts'
 
 export function ClaimQuote({ quote, className = '' }: { quote: string; className?: string }) {

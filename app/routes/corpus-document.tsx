@@ -6,7 +6,7 @@ import { AppShell } from '#app/components/app-shell.tsx'
 import { ReportMarkdown } from '#app/components/report-markdown.tsx'
 import { servicesContext } from '#app/context.ts'
 import { findCorpusDocument } from '#server/providers/search/corpus.ts'
-import { corpusUrlOfPage } from '#server/providers/search/corpus-url.ts'
+import { corpusUrlOfPage } from '#server/text/corpus-url.ts'
 import type { Route } from './+types/corpus-document'
 
 /** Longer than any corpus URL a file name makes; a longer path is no document, and not worth a query. */

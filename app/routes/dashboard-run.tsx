@@ -14,7 +14,6 @@ import { isFinalEvent } from '#server/events/event-types.ts'
 import { readRunEvents } from '#server/events/run-events.ts'
 import { findFramework } from '#server/frameworks/index.ts'
 import { budgetLimits } from '#server/research/brief-budget.ts'
-import { endRun } from '#server/research/run-end.ts'
 import { getRun, viewRun } from '#server/research/runs.ts'
 import { recurringInfo } from '#server/research/series.ts'
 import type { Route } from './+types/dashboard-run'
@@ -60,14 +59,8 @@ export async function action(args: Route.ActionArgs) {
   if (form.get('intent') !== 'cancel') throw data('Unknown action.', { status: 400 })
   const row = await getRun(services.db, args.params.runId, account.id)
   if (!row) throw data('There is no run at this address for your account.', { status: 404 })
-  const deps = {
-    db: services.db,
-    jobs: services.jobs,
-    ring: services.memory.ring,
-    intervalSeconds: services.config.RECURRING_INTERVAL,
-  }
   // Already over (it finished while the button was pressed): the reloaded page says how it ended.
-  const cancelled = await endRun(deps, row.id, { status: 'cancelled', accountId: account.id })
+  const cancelled = await services.endRun(row.id, { status: 'cancelled', accountId: account.id })
   return { cancelled }
 }
 

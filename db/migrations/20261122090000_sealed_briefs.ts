@@ -4,7 +4,7 @@ import { type Kysely, sql } from 'kysely'
 // data of run events (search queries, warnings), a delivery's notice and a received mention's text
 // become AES-256-GCM columns beside their key id; topics are found by a keyed HMAC (`topic_hash`)
 // instead of their clear key. A migration cannot see the key ring, so the clear columns are renamed
-// `legacy_*` and emptied by a step at boot (server/memory/seal-legacy.ts) that seals what they hold.
+// `legacy_*` and emptied by a step at boot (server/seal-legacy.ts) that seals what they hold.
 // Renaming (not re-using) them makes a process still running the old code fail rather than write
 // clear text that nothing would seal.
 

@@ -4,10 +4,10 @@
 // A few password checks at once per address, in this process: a burst of concurrent guesses is
 // refused at once, neither queueing argon2 work nor crowding the limit store until it times out.
 import { sha256 } from '#server/auth/secrets.ts'
-import { describeWait } from '#server/limits/http.ts'
 import { createInFlightGate } from '#server/limits/in-flight.ts'
 import type { LimitDecision } from '#server/limits/limiter.ts'
 import type { Limits } from '#server/limits/policies.ts'
+import { describeWait } from '#server/limits/refusal.ts'
 
 export const PASSWORD_CHECKS_IN_FLIGHT_PER_ADDRESS = 2
 

@@ -2,6 +2,7 @@
 // it cites. The match forgives exactly what copying text tends to change and nothing more: runs of
 // whitespace, the kind of quote mark and dash, letter case and Unicode compatibility forms (NFKC:
 // "…" and "...", full-width letters). No fuzzy matching: a quote with one word changed is not found.
+import { renderedText } from '#server/text/rendered-text.ts'
 
 /** A quote shorter than this (after normalising) supports nothing: "the", "80%" occur anywhere. */
 export const MIN_QUOTE_CHARACTERS = 12
@@ -70,25 +71,6 @@ export function locateQuote(quote: string, page: PreparedPage): string | undefin
   const lastOrigin = page.origin[index + needle.length - 1] as number
   const last = page.raw.codePointAt(lastOrigin) ?? 0
   return page.raw.slice(start, lastOrigin + (last > 0xffff ? 2 : 1))
-}
-
-// Markdown a page's text carries that a reader never sees. Pages arrive as text or markdown; quotes
-// are compared with the text as read, so "**$80/kWh**" and "[the report](https://...)" read as
-// "$80/kWh" and "the report". Footnote markers ("[12]", "[citation needed]") go too.
-const IMAGE = /!\[[^\]]*\]\([^)]*\)/gu
-const LINK = /\[([^\]]*)\]\([^)]*\)/gu
-const FOOTNOTE = /\[\s*(?:\d+(?:\s*[,;–-]\s*\d+)*|[a-z]|citation needed)\s*\]/giu
-const EMPHASIS = /\*\*|__|(?<!`)`(?!`)/gu
-
-/** A page's text as a reader sees it: markdown images, link targets, emphasis and footnotes removed. */
-export function renderedText(markdown: string): string {
-  let text = markdown.replace(IMAGE, '')
-  // To a fixed point: "[[label](a)](b)" is "label", not "[label](b)".
-  for (let previous = ''; previous !== text; ) {
-    previous = text
-    text = text.replace(LINK, '$1')
-  }
-  return text.replace(FOOTNOTE, '').replace(EMPHASIS, '')
 }
 
 export type PreparedPage = NormalizedText & { raw: string }

@@ -4,7 +4,7 @@
 // negations and words of direction; those are read separately as its polarity.
 import { stemmer } from 'stemmer'
 import { STOPWORDS } from '#server/claims/terms.ts'
-import { wordTokens } from '#server/memory/search.ts'
+import { wordTokens } from '#server/text/words.ts'
 
 // Words that flip a statement. "n't" is split off by the word segmenter as part of the token ("isn't").
 const NEGATIONS = new Set(['not', 'no', 'never', 'none', 'neither', 'nor', 'without', 'cannot', 'nobody', 'nothing'])

@@ -6,7 +6,7 @@ import { KeyCheckBudgetError } from '#server/auth/api-keys.ts'
 import { type DemoVisitor, demoVisitor } from '#server/auth/demo-visitors.ts'
 import { clientIp, isLoopback, isLoopbackHost } from '#server/http/client-ip.ts'
 import { sendProblem } from '#server/http/problem.ts'
-import { describeWait } from '#server/limits/http.ts'
+import { describeWait } from '#server/limits/refusal.ts'
 import type { Requester } from '#server/research/admission.ts'
 
 export type ApiPrincipal = {

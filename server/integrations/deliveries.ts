@@ -8,6 +8,7 @@ import type { Db } from '#db/database.ts'
 import type { DeliveryChannel, DeliveryKind } from '#db/schema.ts'
 import type { Jobs } from '#server/jobs/boss.ts'
 import { type KeyRing, openColumn, sealJson } from '#server/memory/crypto.ts'
+import type { RunEndHook } from '#server/research/run-end.ts'
 
 export const DELIVER_QUEUE = 'deliver'
 
@@ -93,14 +94,17 @@ async function destinationOf(db: Db, runId: string): Promise<Destination | undef
 }
 
 /**
- * When a run ends, in the transaction that ends it: if it came from chat (or belongs to a series
- * that did), its result is owed there. True when a delivery was queued (wake the queue after commit).
+ * What a run's end owes chat (the hook of server/research/run-end.ts, composed in server/start.ts): if
+ * the run came from chat (or belongs to a series that did), its result is owed there, queued in the
+ * transaction that ends the run; the queue is woken once that commits.
  */
-export async function queueResultDelivery(trx: Db, jobs: Jobs, ring: KeyRing, runId: string): Promise<boolean> {
-  const destination = await destinationOf(trx, runId)
-  if (!destination) return false
-  await createDelivery(trx, jobs, ring, { ...destination, runId, kind: 'result' })
-  return true
+export function deliverResultWhenEnded(jobs: Jobs, ring: KeyRing): RunEndHook {
+  return async (trx, runId) => {
+    const destination = await destinationOf(trx, runId)
+    if (!destination) return undefined
+    await createDelivery(trx, jobs, ring, { ...destination, runId, kind: 'result' })
+    return () => jobs.wake(DELIVER_QUEUE)
+  }
 }
 
 export async function startedDeliveryStatus(db: Db, runId: string): Promise<DeliveryRow['status'] | undefined> {

@@ -7,7 +7,7 @@ import type { Limits } from '#server/limits/policies.ts'
 import type { Logger } from '#server/logger.ts'
 import { type MemoryContext, purgeExpiredMemory } from '#server/memory/store.ts'
 import { type EngineDeps, runResearch } from '#server/research/pipeline.ts'
-import { endRun, type RunOutcome } from '#server/research/run-end.ts'
+import type { RunOutcome } from '#server/research/run-end.ts'
 import { overdueRuns } from '#server/research/runs.ts'
 import { claimSlot, SERIES_WAKE_QUEUE } from '#server/research/series.ts'
 import { RESEARCH_QUEUE, type RunDeadlines, startRun } from '#server/research/start-run.ts'
@@ -17,7 +17,8 @@ export type JobDeps = {
   engine: Omit<EngineDeps, 'endRun'>
   deadlines: RunDeadlines
   concurrency: number
-  recurringIntervalSeconds: number
+  /** Ends a run with all its end owes (server/start.ts composes it): the engine and the sweeper end runs. */
+  endRun: (runId: string, outcome: RunOutcome) => Promise<boolean>
   /** The job system these definitions are registered with: handlers send follow-up jobs through it. */
   jobs: Jobs
   log: Logger
@@ -36,8 +37,6 @@ const RECEIPT_RETENTION_DAYS = 30
 /** Every job the app runs. Each queue is created at boot; workers run the handlers and schedules. */
 export function createJobDefinitions(deps: JobDeps): JobDefinition<unknown>[] {
   const db = deps.memory.db
-  const runEndDeps = { db, jobs: deps.jobs, ring: deps.memory.ring, intervalSeconds: deps.recurringIntervalSeconds }
-  const end = (runId: string, outcome: RunOutcome) => endRun(runEndDeps, runId, outcome)
   const startRunDeps = { db, jobs: deps.jobs, memory: deps.memory, deadlines: deps.deadlines }
   return [
     defineJob({
@@ -57,7 +56,7 @@ export function createJobDefinitions(deps: JobDeps): JobDefinition<unknown>[] {
       // A run whose job failed on a database error resumes in seconds, not at the 30 s backstop poll.
       notifyPollingIntervalSeconds: 5,
       async handler({ runId }) {
-        await runResearch({ ...deps.engine, endRun: end }, runId)
+        await runResearch({ ...deps.engine, endRun: deps.endRun }, runId)
       },
     }),
     defineJob({
@@ -86,7 +85,7 @@ export function createJobDefinitions(deps: JobDeps): JobDefinition<unknown>[] {
             code: 'deadline_exceeded',
             message: 'The run did not finish within its time limit (its worker may have stopped). Try again.',
           }
-          await end(runId, { status: 'failed', error })
+          await deps.endRun(runId, { status: 'failed', error })
         }
       },
     }),

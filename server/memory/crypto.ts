@@ -5,7 +5,6 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
-import type { Config } from '#server/config.ts'
 import type { Logger } from '#server/logger.ts'
 
 export type KeyRing = { primary: string; keys: ReadonlyMap<string, Buffer> }
@@ -47,12 +46,20 @@ export function generateKeySpec(kid = `k${new Date().toISOString().slice(0, 10).
   return `${kid}:${randomBytes(32).toString('base64')}`
 }
 
+/** The settings the key ring is loaded from (server/config.ts, which validates them with parseKeyRing). */
+export type KeyRingSettings = {
+  MEMORY_ENCRYPTION_KEYS?: string
+  NODE_ENV: string
+  embeddedDatabase: boolean
+  DATA_DIR: string
+}
+
 /**
  * The key ring for this process: MEMORY_ENCRYPTION_KEYS when set. Otherwise, for the embedded
  * default and for development, a key generated once into DATA_DIR/memory-key (mode 600). A
  * production deployment on its own database must bring its own keys.
  */
-export function loadKeyRing(config: Config, log: Logger): KeyRing {
+export function loadKeyRing(config: KeyRingSettings, log: Logger): KeyRing {
   if (config.MEMORY_ENCRYPTION_KEYS) return parseKeyRing(config.MEMORY_ENCRYPTION_KEYS)
   if (config.NODE_ENV === 'production' && !config.embeddedDatabase) {
     throw new KeyRingError(

@@ -2,7 +2,7 @@
 // download). The same memory always gives the same bytes, so exports can be diffed.
 import { currentFacts, predecessorOf, supersededFacts } from '#server/memory/insights.ts'
 import type { Fact, Source, TopicMemory } from '#server/memory/types.ts'
-import { readableUrl } from '#server/providers/search/corpus-url.ts'
+import { readableUrl } from '#server/text/corpus-url.ts'
 import { sanitizeMarkdown } from '#server/text/markdown-links.ts'
 
 /**

@@ -1,6 +1,6 @@
 // Read-only views of decrypted topic memory for the `get_topic_delta` and `compare_topics` tools.
-import { wordTokens } from '#server/memory/search.ts'
 import type { Fact, MemoryContent, Source } from '#server/memory/types.ts'
+import { wordTokens } from '#server/text/words.ts'
 
 /** A fact that replaced another, with the one it replaced when memory still holds it. */
 export type FactSuccession = { fact: Fact; previous: Fact | undefined }

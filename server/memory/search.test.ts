@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest'
 import { upgradeFact } from '#server/memory/facts.ts'
-import { searchMemory, wordTokens } from '#server/memory/search.ts'
+import { searchMemory } from '#server/memory/search.ts'
 import type { Fact, MemoryContent } from '#server/memory/types.ts'
 
 function fact(id: string, text: string, at = '2026-11-01T10:00:00.000Z'): Fact {
@@ -11,11 +11,6 @@ function topic(topicId: string, name: string, facts: Fact[]) {
   const content: MemoryContent = { topic: name, facts, sources: [], ledger: [], runs: [] }
   return { topicId, topic: name, content }
 }
-
-test('tokens are NFKC-normalized, lower-cased words, and CJK text without spaces splits into words', () => {
-  expect(wordTokens('Solid-State ＢＡＴＴＥＲＩＥＳ, 2027!')).toEqual(['solid', 'state', 'batteries', '2027'])
-  expect(wordTokens('量子计算的进展')).toContain('计算')
-})
 
 test('a fact matching more of the query ranks above one matching less', () => {
   const topics = [

@@ -1,7 +1,7 @@
-// Keyword search over the facts of an account's topics (the `search_memory` tool), and the word
-// tokenizer that topic comparison shares with it.
+// Keyword search over the facts of an account's topics (the `search_memory` tool).
 import type { Fact, MemoryContent } from '#server/memory/types.ts'
 import { bm25 } from '#server/text/bm25.ts'
+import { wordTokens } from '#server/text/words.ts'
 
 export type SearchableTopic = { topicId: string; topic: string; content: MemoryContent }
 
@@ -11,23 +11,6 @@ const DEFAULT_LIMIT = 20
 const MAX_LIMIT = 100
 /** At most this share of a fact's own score: a topic name alone never outranks what a fact says. */
 const TOPIC_NAME_BOOST = 0.1
-
-// A fixed locale so results do not depend on the host's default; ICU's word breaks (dictionaries for
-// CJK and Thai included) do not vary by locale for the scripts facts are written in.
-const wordSegmenter = new Intl.Segmenter('en', { granularity: 'word' })
-
-/**
- * Lower-cased, NFKC-normalized word tokens in text order. NFKC runs first so full-width Latin and
- * compatibility forms segment like their plain forms; segmentation rather than splitting on spaces
- * lets Chinese and Japanese text yield words.
- */
-export function wordTokens(text: string): string[] {
-  const tokens: string[] = []
-  for (const { segment, isWordLike } of wordSegmenter.segment(text.normalize('NFKC').toLowerCase())) {
-    if (isWordLike) tokens.push(segment)
-  }
-  return tokens
-}
 
 /**
  * BM25 (k1 1.2, b 0.75) with every fact of every given topic as the corpus, so a term that is rare

@@ -17,7 +17,7 @@ import {
   type MemoryStats,
   type TopicMemory,
 } from '#server/memory/types.ts'
-import { UUID } from '#server/research/runs.ts'
+import { UUID } from '#server/text/uuid.ts'
 
 export type MemoryContext = {
   db: Db

@@ -1,11 +1,11 @@
 // Picks the providers from config. Search: SEARCH_PROVIDER, or the first of Exa, Tavily, Brave and
 // SearXNG whose key (or URL) is set, else the keyless open sources (falling back to the local corpus
 // when the machine is offline); the local corpus alone when asked for. Model: an OpenAI-compatible one when OPENAI_API_KEY is set, else a
-// local Ollama server when one answers with OLLAMA_MODEL pulled, else the extractive synthesizer.
+// local Ollama server when one answers with OLLAMA_MODEL pulled, else none: the engine then writes
+// with its own extractive synthesizer (server/research/extractive.ts; server/start.ts picks it).
 import type { Db } from '#db/database.ts'
 import { type Config, DEFAULT_OLLAMA_BASE_URL } from '#server/config.ts'
 import type { Logger } from '#server/logger.ts'
-import { createExtractiveModel } from '#server/providers/llm/extractive.ts'
 import { detectOllama } from '#server/providers/llm/ollama.ts'
 import { createOpenAiModel } from '#server/providers/llm/openai.ts'
 import { createPageReader, type PageReader } from '#server/providers/reader/page-reader.ts'
@@ -26,7 +26,7 @@ export async function createProviders(
   config: Config,
   db: Db,
   log: Logger,
-): Promise<{ search: SearchProvider; reader?: PageReader; model: LanguageModel }> {
+): Promise<{ search: SearchProvider; reader?: PageReader; model: LanguageModel | undefined }> {
   const timeoutMs = config.PROVIDER_TIMEOUT_SECONDS * 1000
   return {
     search: createSearch(config, db, timeoutMs),
@@ -38,7 +38,7 @@ export async function createProviders(
   }
 }
 
-async function createLanguageModel(config: Config, log: Logger): Promise<LanguageModel> {
+async function createLanguageModel(config: Config, log: Logger): Promise<LanguageModel | undefined> {
   if (config.OPENAI_API_KEY) {
     return createOpenAiModel({
       apiKey: config.OPENAI_API_KEY,
@@ -50,7 +50,7 @@ async function createLanguageModel(config: Config, log: Logger): Promise<Languag
       log,
     })
   }
-  if (config.OLLAMA_BASE_URL === 'none') return createExtractiveModel()
+  if (config.OLLAMA_BASE_URL === 'none') return undefined
   const ollama = await detectOllama({
     url: config.OLLAMA_BASE_URL ?? DEFAULT_OLLAMA_BASE_URL,
     configured: config.OLLAMA_BASE_URL !== undefined,
@@ -58,7 +58,7 @@ async function createLanguageModel(config: Config, log: Logger): Promise<Languag
     embeddingModel: config.OLLAMA_EMBEDDING_MODEL,
     log,
   })
-  if (!ollama) return createExtractiveModel()
+  if (!ollama) return undefined
   return createOpenAiModel({
     // Ollama ignores the key, but the client will not send a request without one.
     apiKey: 'ollama',

@@ -1,6 +1,6 @@
 // The contracts between the research engine and its providers. Adapters: search/exa.ts, tavily.ts,
 // brave.ts, searxng.ts, search/corpus.ts and the open sources of search/open.ts (SearchProvider);
-// llm/openai.ts and llm/extractive.ts (LanguageModel).
+// llm/openai.ts, and the engine's own server/research/extractive.ts (LanguageModel).
 import type { JudgeItem, Verdict } from '#server/claims/classify.ts'
 import type { CorpusKind } from '#server/contracts/report.ts'
 

@@ -3,9 +3,9 @@
 // recurring. A quota is spent only by a run that really starts: a refusal by a later limit, or a
 // start that fails, gives back what the earlier limits counted.
 import type { Db } from '#db/database.ts'
-import { limitRefusalMessage } from '#server/limits/http.ts'
 import type { LimitDecision, Limiter } from '#server/limits/limiter.ts'
 import type { Limits } from '#server/limits/policies.ts'
+import { limitRefusalMessage } from '#server/limits/refusal.ts'
 import type { Brief } from '#server/research/brief.ts'
 import { type RunStart, type StartRunDeps, startRun } from '#server/research/start-run.ts'
 

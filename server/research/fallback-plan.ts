@@ -1,8 +1,8 @@
 // The plan used when there is no language model or its plan was unusable (spec 7.3): queries built
 // from the brief alone, so the same brief always searches the same way.
-import { wordTokens } from '#server/memory/search.ts'
 import { topicKey } from '#server/memory/topic-key.ts'
 import type { Plan, PlanInput } from '#server/providers/types.ts'
+import { wordTokens } from '#server/text/words.ts'
 
 /** Angles for spare query slots when the brief names none of its own, in the order they are used. */
 const GENERIC_ANGLES = ['latest developments', 'data and statistics', 'analysis', 'challenges and risks', 'outlook']

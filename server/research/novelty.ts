@@ -4,8 +4,8 @@
 // the restated claims confirmed, at no model tokens. Anything short of word for word goes to the model.
 import { normalizeForQuote } from '#server/claims/quote.ts'
 import type { Fact } from '#server/memory/types.ts'
-import { proseParagraphs } from '#server/providers/llm/extractive.ts'
 import type { Finding, SourceForSynthesis } from '#server/providers/types.ts'
+import { proseParagraphs } from '#server/text/prose.ts'
 
 /** Shorter pieces (a byline, "By staff.") say nothing either way; "It employs 300 people." does. */
 const MIN_SENTENCE_WORDS = 4

@@ -4,9 +4,9 @@
 // a cap. So the synthesis costs what the new pages earn: fewer pages, a smaller prompt. A page whose
 // text another page of the run already carries (a syndicated copy) is read once.
 import { queryTerms as terms } from '#server/claims/terms.ts'
-import { wordTokens } from '#server/memory/search.ts'
-import { proseParagraphs } from '#server/providers/llm/extractive.ts'
 import { bm25 } from '#server/text/bm25.ts'
+import { proseParagraphs } from '#server/text/prose.ts'
+import { wordTokens } from '#server/text/words.ts'
 
 /**
  * A passage is a paragraph; one longer than this (or half a page's cap, when that is less, so a page

@@ -4,11 +4,11 @@
 import type { ClaimClass } from '#server/claims/classify.ts'
 import { contentTerms, foldPlural, STOPWORDS } from '#server/claims/terms.ts'
 import type { Integrity } from '#server/claims/verify.ts'
-import { wordTokens } from '#server/memory/search.ts'
 import { topicKey } from '#server/memory/topic-key.ts'
 import type { FrameworkLens, ReportStyle, SourceForSynthesis, Synthesis } from '#server/providers/types.ts'
 import type { PreviousClaim, Report, ReportBudget, ReportDelta, ReportSource } from '#server/research/report-types.ts'
 import { CITATION_MARKER } from '#server/text/markdown/citations.ts'
+import { wordTokens } from '#server/text/words.ts'
 
 /** A verified claim of this run, classified against memory (see server/claims). */
 export type ReportClaim = {

@@ -10,6 +10,7 @@ import { type KeyRing, openColumn, openJson, sealJson } from '#server/memory/cry
 import { type Brief, displayBrief } from '#server/research/brief.ts'
 import type { Report } from '#server/research/report-types.ts'
 import { readStoredReport } from '#server/research/stored-report.ts'
+import { UUID } from '#server/text/uuid.ts'
 
 export type { RunError, RunListItem, RunView }
 export type RunRow = Selectable<RunsTable>
@@ -65,8 +66,6 @@ export async function countCompletedRuns(db: Db, accountId: string, topicHash: B
     .executeTakeFirstOrThrow()
   return Number(row.count)
 }
-
-export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 /** The run, when it exists and (with accountId) belongs to that account; malformed ids find nothing. */
 export async function getRun(db: Db, runId: string, accountId?: string): Promise<RunRow | undefined> {

@@ -11,7 +11,7 @@ import { notifyAccountChanged } from '#server/events/run-events.ts'
 import type { Jobs } from '#server/jobs/boss.ts'
 import { type KeyRing, openColumn, sealJson } from '#server/memory/crypto.ts'
 import { type Brief, displayBrief } from '#server/research/brief.ts'
-import { UUID } from '#server/research/runs.ts'
+import { UUID } from '#server/text/uuid.ts'
 
 export const SERIES_WAKE_QUEUE = 'series.wake'
 

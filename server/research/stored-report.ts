@@ -1,8 +1,8 @@
 // A stored report as every surface reads it: in today's shape, cleaned of what older versions let
 // through, with the notice of a corpus run, and (away from the pages) corpus sources by their pages.
-import { readableUrl } from '#server/providers/search/corpus-url.ts'
 import { type Report, upgradeReport } from '#server/research/report-types.ts'
 import { corpusNotice } from '#server/research/search-origin.ts'
+import { readableUrl } from '#server/text/corpus-url.ts'
 import { sanitizeMarkdown } from '#server/text/markdown-links.ts'
 
 /**

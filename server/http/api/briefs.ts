@@ -27,10 +27,9 @@ import { parseInput } from '#server/http/api/validation.ts'
 import { principalOf, requesterOf } from '#server/http/api-auth.ts'
 import { IDEMPOTENCY_KEY_PATTERN, idempotent } from '#server/http/idempotency.ts'
 import { HttpProblem, sendProblem } from '#server/http/problem.ts'
-import { sendRateLimited, setRateLimitHeaders } from '#server/limits/http.ts'
+import { sendRateLimited, setRateLimitHeaders } from '#server/http/rate-limit.ts'
 import { type Refusal, startAdmittedRun } from '#server/research/admission.ts'
 import { type Brief, ClientBriefSchema } from '#server/research/brief.ts'
-import { endRun } from '#server/research/run-end.ts'
 import { getRun, listRuns, viewRun } from '#server/research/runs.ts'
 import { recurringInfo } from '#server/research/series.ts'
 import { RunNotQueuedError } from '#server/research/start-run.ts'
@@ -237,13 +236,7 @@ export function briefsRoutes(services: AppServices): Router {
 
   router.delete('/briefs/:runId', async (req, res) => {
     const row = await ownRun(req, res)
-    const deps = {
-      db: services.db,
-      jobs: services.jobs,
-      ring: services.memory.ring,
-      intervalSeconds: services.config.RECURRING_INTERVAL,
-    }
-    if (!(await endRun(deps, row.id, { status: 'cancelled', accountId: row.account_id }))) {
+    if (!(await services.endRun(row.id, { status: 'cancelled', accountId: row.account_id }))) {
       throw new HttpProblem({
         status: 409,
         title: 'Conflict',

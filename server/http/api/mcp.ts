@@ -12,8 +12,9 @@ import { type ApiContract, bodyProblems, problem, responses, tooManyStreams } fr
 import { methodNotAllowed } from '#server/http/api/method-not-allowed.ts'
 import { principalOf, requesterOf } from '#server/http/api-auth.ts'
 import { sendProblem } from '#server/http/problem.ts'
-import { limitRefusalMessage, sendRateLimited, setRateLimitHeaders } from '#server/limits/http.ts'
+import { sendRateLimited, setRateLimitHeaders } from '#server/http/rate-limit.ts'
 import type { LimitDecision, Limiter } from '#server/limits/limiter.ts'
+import { limitRefusalMessage } from '#server/limits/refusal.ts'
 import { createMcpServer, type McpCaller } from '#server/mcp/server.ts'
 
 export const MCP_MESSAGES_PATH = '/api/mcp/messages'

@@ -4,7 +4,7 @@
 // image, a reference) becomes its text; definitions go. Raw HTML is never parsed as HTML
 // (parse.ts), so it is text already.
 import type { Nodes, Parent, PhrasingContent, Root, RootContent } from 'mdast'
-import { corpusPagePath } from '#server/providers/search/corpus-url.ts'
+import { corpusPagePath } from '#server/text/corpus-url.ts'
 
 export type LinkOptions = {
   /**

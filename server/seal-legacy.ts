@@ -4,6 +4,7 @@
 // empties them, and takes the text out of mention jobs queued before the upgrade. It works in
 // batches, one process at a time (an advisory lock), and records in `settings` when it is done, so
 // later boots cost one read. The migration renamed the clear columns, so nothing writes them after it.
+// It knows every table's sealed columns (research, chat, jobs), so it sits beside start.ts, above them.
 import { sql } from 'kysely'
 import type { Db } from '#db/database.ts'
 import type { WebhookProvider } from '#db/schema.ts'

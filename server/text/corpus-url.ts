@@ -1,7 +1,8 @@
 // Where a document of the local corpus can be read. A document indexed without a URL of its own is
 // known by `https://corpus.local/<path>`: a stable name for the ledger and memory, but not an address
 // anyone can open. It is shown at `/corpus/<path>` on this server instead (app/routes/corpus-document.tsx).
-// No Node imports: pages use this in the browser too.
+// No imports at all: pages use this in the browser too, and the markdown link policy (every
+// renderer's) needs it, so it sits with the text below the providers that index the corpus.
 
 export const CORPUS_HOST = 'corpus.local'
 const PAGE_PREFIX = '/corpus'

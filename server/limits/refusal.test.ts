@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest'
-import { describeWait } from '#server/limits/http.ts'
+import { describeWait } from '#server/limits/refusal.ts'
 
 test('waits are described in the largest sensible unit, rounded up', () => {
   expect(describeWait(1)).toBe('1 second')

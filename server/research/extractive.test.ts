@@ -1,8 +1,7 @@
-import fc from 'fast-check'
 import { expect, test } from 'vitest'
 import { findFramework } from '#server/frameworks/index.ts'
-import { createExtractiveModel, paragraphLines, proseParagraphs } from '#server/providers/llm/extractive.ts'
 import type { SourceForSynthesis, SynthesisInput } from '#server/providers/types.ts'
+import { createExtractiveModel } from '#server/research/extractive.ts'
 
 function source(id: number, text: string): SourceForSynthesis {
   return { id, url: `https://example.com/${id}`, title: `Source ${id}`, publishedDate: null, text }
@@ -276,74 +275,6 @@ test('the tail of a text cut mid-sentence, headings and front matter are never f
   expect(synthesis.findings.every((finding) => finding.sourceIds.includes(2))).toBe(true)
 })
 
-test('prose paragraphs drop markdown that is not prose and keep list items and short lines apart', () => {
-  const text = [
-    '---',
-    'title: Grid peak',
-    'published: 2026-11-01',
-    '---',
-    'Heat pumps now set the winter peak',
-    'The regional grid operator says heat pumps will add about 900 MW to its winter peak demand this',
-    'year, the first winter in which heating drives its highest load. See the [full report](https://x.io/r).',
-    '',
-    'Grid peak',
-    '=========',
-    '',
-    '- Demand response can shave **10%** off the peak.',
-    '- Storage tanks help,',
-    '  as a [2] footnote says.',
-    '',
-    '```sh',
-    'npm run cli -- corpus index path/to/folder',
-    '```',
-    '| Year | Peak |',
-    '> Quoted lines are prose,',
-    '> joined like any other.',
-  ].join('\n')
-  expect(proseParagraphs(text)).toEqual([
-    'Heat pumps now set the winter peak',
-    'The regional grid operator says heat pumps will add about 900 MW to its winter peak demand this ' +
-      'year, the first winter in which heating drives its highest load. See the full report.',
-    'Demand response can shave 10% off the peak.',
-    'Storage tanks help, as a footnote says.',
-    'Quoted lines are prose, joined like any other.',
-  ])
-})
-
-test('what is code, a heading or a list item is read as markdown does: longer fences, two-line headings, headings in lists', () => {
-  const text = [
-    'Heat pumps now set the winter peak across the whole of the regional grid, the operator says.',
-    '',
-    '````markdown',
-    '```',
-    'The sample shows how a fenced block of code is written in a page.',
-    '```',
-    '````',
-    '',
-    'A heading that the page wraps',
-    'over two lines',
-    '---',
-    '',
-    '- # Storage tanks',
-    '- Storage tanks help the grid through the coldest mornings of the year.',
-  ].join('\n')
-  expect(proseParagraphs(text)).toEqual([
-    'Heat pumps now set the winter peak across the whole of the regional grid, the operator says.',
-    'Storage tanks help the grid through the coldest mornings of the year.',
-  ])
-})
-
-test('a nested or repeated link in a page leaves its words only (the report defangs what is left)', () => {
-  const text =
-    'A barrage doubled its output, [[the operator said](https://a.test)](https://evil.test/phish). ' +
-    'Read [[[more](https://e1.test)](https://e2.test)](https://e3.test) at <https://evil.test/x>.'
-  expect(proseParagraphs(text)).toEqual([
-    // As a reader sees the page, so the quote check finds the sentence there; sanitizeMarkdown in the
-    // report turns the autolink into text.
-    'A barrage doubled its output, the operator said. Read more at <https://evil.test/x>.',
-  ])
-})
-
 test('a piece ICU splits off after an abbreviation continues its sentence instead of being dropped', async () => {
   const { synthesis } = await synthesize(
     synthesisInput({
@@ -360,35 +291,3 @@ test('a piece ICU splits off after an abbreviation continues its sentence instea
     'Solid-state batteries use sulfide electrolytes, e.g. argyrodites, which conduct lithium ions well.',
   ])
 })
-
-test('100 KB of hostile page text is read in linear time', () => {
-  const pages = [
-    `${'> '.repeat(50_000)}Deep.`,
-    Array.from({ length: 300 }, (_, i) => `${' '.repeat(i * 2)}- Item ${i} says something.`).join('\n'),
-    '- Item.\n'.repeat(12_500),
-    '# Title\n\nA paragraph of words.\n\n'.repeat(3_500),
-  ]
-  for (const page of pages) {
-    const started = performance.now()
-    proseParagraphs(page)
-    // Linear is tens of milliseconds; a parser working in the square of the depth, seconds.
-    expect(performance.now() - started).toBeLessThan(3_000)
-  }
-}, 60_000)
-
-test('a page with no line that could open a block is split as the parser would split it, without the parser', () => {
-  // Prose, things that only look like markup (indented, tabbed, raw HTML, which is never parsed), and
-  // block markers, which open a block at the start of a line and are prose anywhere else: a check
-  // that missed one would split those pages unlike the parser.
-  const pieces = ['', ' ', '    ', '\t', 'Heat pumps', 'cut bills by 40%.', '<div>', '9.5 kW', 'a-b']
-  const markers = ['# ', '## x', '> ', '- ', '* ', '+ ', '1. ', '2) ', '---', '===', '___', '```', '~~~', '[a]: /u']
-  pieces.push(...markers)
-  const line = fc.array(fc.constantFrom(...pieces), { maxLength: 4 }).map((parts) => parts.join(''))
-  fc.assert(
-    fc.property(fc.array(line, { maxLength: 30 }), (lines) => {
-      const page = lines.join('\n')
-      expect(paragraphLines(page)).toEqual(paragraphLines(page, true))
-    }),
-    { numRuns: Number(process.env.FUZZ_RUNS ?? 1000) },
-  )
-}, 120_000)

@@ -1,0 +1,103 @@
+// The import rules of .dependency-cruiser.cjs fail when broken. `npm run lint:imports` passing on the
+// tree proves nothing if a rule's path pattern matches no file, so each rule is run here against a
+// small tree that breaks it (and makes the imports the rules allow), with the same CLI and config.
+import { execFile } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { promisify } from 'node:util'
+import { afterAll, beforeAll, expect, test } from 'vitest'
+
+const root = path.join(import.meta.dirname, '..')
+const bin = path.join(root, 'node_modules/dependency-cruiser/bin/dependency-cruiser.mjs')
+
+// path -> its imports. Every import here either breaks exactly one rule or is one a rule allows.
+const fixture: Record<string, string[]> = {
+  'server/providers/model.ts': ["import { plan } from '../research/plan.ts'"],
+  'server/research/plan.ts': ["import type { Jobs } from '../jobs/boss.ts'"],
+  'server/research/runs.ts': ["import { deliver } from '../integrations/deliver.ts'"],
+  'server/memory/store.ts': ["import { runs } from '../research/runs.ts'"],
+  'server/limits/http.ts': ["import { sendProblem } from '../http/problem.ts'"],
+  'server/http/problem.ts': ["import type { AppServices } from '../../app/context.ts'"],
+  'server/text/prose.ts': ["import { search } from '../memory/search.ts'"],
+  'server/text/prose.test.ts': ["import { store } from '../memory/store.ts'"],
+  'server/claims/terms.ts': ["import type { Subject } from './subject.ts'"],
+  'server/claims/subject.ts': ["import { terms } from './terms.ts'"],
+  'db/schema.ts': [
+    "import type { RunStatus } from '../server/contracts/run.ts'",
+    "import type { Logger } from '../server/logger.ts'",
+  ],
+  'db/seed.ts': ["import { RunSchema } from '../server/contracts/run.ts'"],
+  'db/migrate.ts': ["import { runs } from '../server/research/runs.ts'"],
+  'server/jobs/boss.ts': [],
+  'server/integrations/deliver.ts': [],
+  'server/memory/search.ts': [],
+  'server/contracts/run.ts': [],
+  'server/logger.ts': [],
+  'app/context.ts': [],
+}
+
+let dir: string
+beforeAll(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sextant-import-rules-'))
+  for (const [file, imports] of Object.entries(fixture)) {
+    fs.mkdirSync(path.join(dir, path.dirname(file)), { recursive: true })
+    fs.writeFileSync(path.join(dir, file), [...imports, 'export const value = 1', ''].join('\n'))
+  }
+  fs.writeFileSync(
+    path.join(dir, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: { module: 'preserve', moduleResolution: 'bundler', allowImportingTsExtensions: true },
+    }),
+  )
+})
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }))
+
+type Violation = { rule: { name: string; severity: string }; from: string; to: string }
+
+function depcruise(outputType: 'err' | 'json') {
+  const args = [
+    'server',
+    'app',
+    'db',
+    '--config',
+    path.join(root, '.dependency-cruiser.cjs'),
+    '--output-type',
+    outputType,
+  ]
+  return promisify(execFile)(process.execPath, [bin, ...args], { cwd: dir, maxBuffer: 16 * 1024 * 1024 })
+}
+
+test('a broken error rule fails the command that npm test runs', async () => {
+  const failure = await depcruise('err').then(
+    () => undefined,
+    (error: { code: number; stdout: string }) => error,
+  )
+  expect(failure?.code).toBeGreaterThan(0)
+  expect(failure?.stdout).toContain('error providers-below-engine: server/providers/model.ts → server/research/plan.ts')
+}, 60_000)
+
+test('each import rule fails on the import that breaks it, and allows the rest', async () => {
+  // The json report exits 0 whatever it finds: it is read, not run as a check.
+  const { stdout } = await depcruise('json')
+  const { summary } = JSON.parse(stdout) as { summary: { violations: Violation[] } }
+  // A cycle is reported once, from whichever of its modules the cruise reached first.
+  const found = summary.violations.map(({ rule, from, to }) =>
+    rule.name === 'no-circular'
+      ? `${rule.severity} ${rule.name}: ${[from, to].sort().join(' <-> ')}`
+      : `${rule.severity} ${rule.name}: ${from} -> ${to}`,
+  )
+  expect(found.sort()).toEqual(
+    [
+      'error providers-below-engine: server/providers/model.ts -> server/research/plan.ts',
+      'error memory-below-engine: server/memory/store.ts -> server/research/runs.ts',
+      'error research-below-surfaces: server/research/runs.ts -> server/integrations/deliver.ts',
+      'error limits-below-surfaces: server/limits/http.ts -> server/http/problem.ts',
+      'error text-is-the-bottom: server/text/prose.ts -> server/memory/search.ts',
+      'error db-is-the-bottom: db/migrate.ts -> server/research/runs.ts',
+      'error db-takes-only-types-from-contracts: db/seed.ts -> server/contracts/run.ts',
+      'error no-circular: server/claims/subject.ts <-> server/claims/terms.ts',
+      'warn server-not-app: server/http/problem.ts -> app/context.ts',
+    ].sort(),
+  )
+}, 60_000)
