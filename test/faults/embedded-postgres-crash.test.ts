@@ -50,7 +50,9 @@ test('kill -9 of the embedded Postgres: /healthz 503, an automatic restart, then
     process.kill(restarted.postgresPid as number, 'SIGKILL')
     await app.waitForLog((line) => line.msg === 'embedded Postgres exited unexpectedly; restarting it')
     app.child.kill('SIGTERM')
-    expect(await app.exited).toBe(0)
+    // A failed stop says why: the last log lines (a fatal error names its cause) and stderr.
+    const code = await app.exited
+    expect(code, `${JSON.stringify(app.lines.slice(-20))}\n${app.stderr()}`).toBe(0)
     expect(processesMentioning(dataDir)).toEqual([])
   } finally {
     if (app.child.exitCode === null) app.child.kill('SIGKILL')
