@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { startTestApp, type TestApp } from '#test/support/app.ts'
-import { closedPort } from '#test/support/closed-port.ts'
+import { unreachableOpenSources } from '#test/support/closed-port.ts'
 import { contractCheckedFetch } from '#test/support/contract.ts'
 import { postSignedGithubComment, postSignedSlackEvent } from '#test/support/integrations.ts'
 import { waitForRun } from '#test/support/runs.ts'
@@ -94,15 +94,10 @@ test('a key whose account was deleted a moment ago gets 401 at /api/me, not an a
 })
 
 test('the report of a run whose web was unreachable (the corpus answered instead) is what the document says', async () => {
-  const closed = `http://127.0.0.1:${await closedPort()}` // nothing listens: every open source is refused
   const offline = await startTestApp({
     env: {
       SEARCH_PROVIDER: 'open',
-      GDELT_BASE_URL: closed,
-      WIKIPEDIA_BASE_URL: closed,
-      OPENALEX_BASE_URL: closed,
-      ARXIV_BASE_URL: closed,
-      HN_SEARCH_BASE_URL: closed,
+      ...(await unreachableOpenSources()),
     },
   })
   try {

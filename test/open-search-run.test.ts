@@ -6,7 +6,7 @@ import { readRunEvents } from '#server/events/run-events.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { startTestApp, type TestApp } from '#test/support/app.ts'
 import { logIn } from '#test/support/browser-session.ts'
-import { closedPort } from '#test/support/closed-port.ts'
+import { unreachableOpenSources } from '#test/support/closed-port.ts'
 import { expectCitationsResolve, postBrief, waitForRun } from '#test/support/runs.ts'
 import { OPEN_SOURCES, type StubOpenSources, startStubOpenSources } from '#test/support/stub-open-sources.ts'
 
@@ -123,15 +123,10 @@ test('with no keys, a brief searches the five open sources and its report cites 
 }, 120_000)
 
 test('on a machine that reaches no open source, the run searches the local corpus instead and says so', async () => {
-  const closed = `http://127.0.0.1:${await closedPort()}` // nothing listens: every connection is refused
   const offline = await startTestApp({
     env: {
       SEARCH_PROVIDER: 'open',
-      GDELT_BASE_URL: closed,
-      WIKIPEDIA_BASE_URL: closed,
-      OPENALEX_BASE_URL: closed,
-      ARXIV_BASE_URL: closed,
-      HN_SEARCH_BASE_URL: closed,
+      ...(await unreachableOpenSources()),
       RATE_LIMIT_RUNS_PER_HOUR: '100',
     },
   })

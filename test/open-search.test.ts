@@ -13,7 +13,7 @@ import { ensureSampleCorpus } from '#server/providers/search/sample-corpus.ts'
 import { SourceUnreachableError } from '#server/providers/search/source-client.ts'
 import { createWikipediaSearch } from '#server/providers/search/wikipedia.ts'
 import { ProviderError, SearchOfflineError } from '#server/providers/types.ts'
-import { closedPort } from '#test/support/closed-port.ts'
+import { closedPort, unreachableOpenSources } from '#test/support/closed-port.ts'
 import { createTestDatabase, type TestDatabase } from '#test/support/database.ts'
 import { testLogger } from '#test/support/logger.ts'
 import { type StubOpenSources, startStubOpenSources } from '#test/support/stub-open-sources.ts'
@@ -144,16 +144,11 @@ test('a source that fails and one that hangs are notices; the others still answe
 })
 
 test('every source refused a connection: offline, and the local corpus answers instead, labelled', async () => {
-  const nowhere = `http://127.0.0.1:${await closedPort()}`
   const config = loadConfig({
     NODE_ENV: 'test',
     OLLAMA_BASE_URL: 'none',
     PROVIDER_TIMEOUT_SECONDS: '10',
-    GDELT_BASE_URL: nowhere,
-    WIKIPEDIA_BASE_URL: nowhere,
-    OPENALEX_BASE_URL: nowhere,
-    ARXIV_BASE_URL: nowhere,
-    HN_SEARCH_BASE_URL: nowhere,
+    ...(await unreachableOpenSources()),
   })
   expect(config.SEARCH_PROVIDER).toBe('open')
   const open = createOpenSearch({ sources: createOpenSources(config, 10_000), timeoutMs: 10_000 })

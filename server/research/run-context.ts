@@ -61,9 +61,6 @@ export type Checkpoint = {
     searchCalls: number
     costDollars: number
     removedByLedger: number
-    /** Snippet-only results whose pages were read, and those that kept their snippet. */
-    pagesRead?: number
-    pagesUnread?: number
     usage: Usage
     /** What the budget left out of this step. */
     leftOut?: string[]

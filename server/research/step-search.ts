@@ -103,20 +103,19 @@ export async function searchStep({
 
   // Snippet-only results get their pages read after each round, so the follow-up is planned from
   // what the pages say and the synthesis quotes articles, not search snippets.
-  const tried = newReadState()
-  const pages: PagesRead = { read: 0, unread: [] }
+  const readState = newReadState()
+  const unread: PagesRead['unread'] = []
   async function readPages() {
     if (!deps.reader) return
     const round = await readSnippetPages(found, deps.reader, {
       brief: briefText(brief),
       maxCharacters: depth.maxCharacters,
       limit: depth.pagesRead,
-      state: tried,
+      state: readState,
       signal,
     })
     if (round.read + round.unread.length === 0) return
-    pages.read += round.read
-    pages.unread.push(...round.unread)
+    unread.push(...round.unread)
     await event('pages_read', 'search', { read: round.read, unread: round.unread.length })
   }
 
@@ -154,8 +153,8 @@ export async function searchStep({
     await runQueries(followUp.filter((query) => !asked.has(query.toLowerCase())).slice(0, depth.followUpQueries))
     await readPages()
   }
-  const unread = unreadWarning(pages.unread)
-  if (unread) await event('warning', 'search', { code: 'pages_unread', message: unread })
+  const unreadMessage = unreadWarning(unread)
+  if (unreadMessage) await event('warning', 'search', { code: 'pages_unread', message: unreadMessage })
   if (leftOut.length > 0) await budgetWarning(event, 'search', brief, deps, leftOut)
   return {
     sources: [...found.values()],
@@ -163,9 +162,6 @@ export async function searchStep({
     searchCalls,
     costDollars,
     removedByLedger,
-    ...(tried.attempted.size + tried.skipped.size > 0
-      ? { pagesRead: pages.read, pagesUnread: pages.unread.length }
-      : {}),
     usage,
     ...(leftOut.length > 0 ? { leftOut } : {}),
     ...(corpus.searched

@@ -7,6 +7,11 @@
 export const CORPUS_HOST = 'corpus.local'
 const PAGE_PREFIX = '/corpus'
 
+/** The name of a corpus document indexed without a URL, from its path's segments in the folder. */
+export function corpusDocumentUrl(segments: string[]): string {
+  return `https://${CORPUS_HOST}/${segments.map(encodeURIComponent).join('/')}`
+}
+
 /** `/corpus/<path>` for a corpus document's name (`https://corpus.local/<path>`); undefined for any other URL. */
 export function corpusPagePath(raw: string): string | undefined {
   const url = URL.parse(raw)

@@ -11,3 +11,15 @@ export async function closedPort(): Promise<number> {
   await new Promise((resolve) => server.close(resolve))
   return port
 }
+
+/** Settings that point every open source at a port nothing listens on: a machine that is offline. */
+export async function unreachableOpenSources(): Promise<Record<string, string>> {
+  const nowhere = `http://127.0.0.1:${await closedPort()}`
+  return {
+    GDELT_BASE_URL: nowhere,
+    WIKIPEDIA_BASE_URL: nowhere,
+    OPENALEX_BASE_URL: nowhere,
+    ARXIV_BASE_URL: nowhere,
+    HN_SEARCH_BASE_URL: nowhere,
+  }
+}

@@ -1,11 +1,13 @@
 // Search without a web search key: Postgres full-text search over documents indexed from a folder
 // of markdown and text files (see corpus/sample for the format).
+
 import fs from 'node:fs/promises'
 import path from 'node:path'
 import { type RawBuilder, sql } from 'kysely'
 import { z } from 'zod'
 import type { Db } from '#db/database.ts'
 import type { SearchProvider, SearchQuery, SearchResult } from '#server/providers/types.ts'
+import { corpusDocumentUrl } from '#server/text/corpus-url.ts'
 
 export function createCorpusSearch(options: { db: Db }): SearchProvider {
   return {
@@ -158,7 +160,7 @@ function parseCorpusFile(file: string, content: string): CorpusDocument {
   if (!text) throw new SkipFile('it has no text')
   const stem = file.replace(/\.(md|txt)$/i, '')
   return {
-    url: parsed.data.url ?? `https://corpus.local/${stem.split(path.sep).map(encodeURIComponent).join('/')}`,
+    url: parsed.data.url ?? corpusDocumentUrl(stem.split(path.sep)),
     title: parsed.data.title ?? heading?.[1] ?? path.basename(stem),
     publishedDate: parsed.data.published ?? null,
     text,
