@@ -7,35 +7,25 @@ import { createContext, type RouterContext } from 'react-router'
 import type { Db } from '#db/database.ts'
 import type { Account } from '#server/auth/accounts.ts'
 import type { ApiKeyVerifier } from '#server/auth/api-keys.ts'
-import type { LoginThrottle } from '#server/auth/login-throttle.ts'
-import type { Config } from '#server/config.ts'
 import type { EventHub } from '#server/events/hub.ts'
 import type { OpenStreams } from '#server/events/open-streams.ts'
 import type { Jobs } from '#server/jobs/boss.ts'
-import type { Limits } from '#server/limits/policies.ts'
-import type { Logger } from '#server/logger.ts'
 import type { MemoryContext } from '#server/memory/store.ts'
 import type { RunOutcome } from '#server/research/run-end.ts'
-import type { RunDeadlines } from '#server/research/start-run.ts'
+import type { WebServices } from '#server/services.ts'
 
-export type AppServices = {
-  config: Config
+/**
+ * The web process's services (server/services.ts). Until every surface calls services (issue 19),
+ * the infrastructure some still reach for rides along; it goes when the last of them moves.
+ */
+export type AppServices = WebServices & {
   db: Db
   jobs: Jobs
-  log: Logger
-  apiKeys: ApiKeyVerifier
-  limits: Limits
-  /** Throttles logins and sign-ups (per address and per account). */
-  logins: LoginThrottle
   memory: MemoryContext
+  apiKeys: ApiKeyVerifier
   events: EventHub
-  /** This process's open event streams, counted and closed by session or key. */
   streams: OpenStreams
-  deadlines: RunDeadlines
-  /** Ends a running run with all its end owes (a chat reply): composed once, in server/start.ts. */
   endRun: (runId: string, outcome: RunOutcome) => Promise<boolean>
-  /** The account of local development auth, when there is one (see server/auth/provision.ts). */
-  localAccountId: string | undefined
 }
 /** Per request: its id, the CSP nonce, and the client address (as TRUST_PROXY allows) for rate limits. */
 export type RequestInfo = {

@@ -10,8 +10,7 @@ import { migrateToLatest } from '#db/migrate.ts'
 import { createApiKeyVerifier } from '#server/auth/api-keys.ts'
 import { createLoginThrottle } from '#server/auth/login-throttle.ts'
 import { type Provisioned, provisionAccounts } from '#server/auth/provision.ts'
-import { type Config, modelPrices } from '#server/config.ts'
-import { closeStreamsWhenEnded } from '#server/events/ended-streams.ts'
+import type { Config } from '#server/config.ts'
 import { createEventHub } from '#server/events/hub.ts'
 import { createOpenStreams } from '#server/events/open-streams.ts'
 import { createHttpApp } from '#server/http/app.ts'
@@ -19,7 +18,6 @@ import { ensureAppBuild, projectRoot } from '#server/http/app-build.ts'
 import { createDatabaseLiveness } from '#server/http/database-liveness.ts'
 import { startHttpServer } from '#server/http/http-server.ts'
 import { mountReactRouter } from '#server/http/react-router.ts'
-import { deliverResultWhenEnded } from '#server/integrations/deliveries.ts'
 import { type JobDefinition, type Jobs, startJobs } from '#server/jobs/boss.ts'
 import { createJobDefinitions } from '#server/jobs/definitions.ts'
 import { createLimits } from '#server/limits/policies.ts'
@@ -32,8 +30,9 @@ import { createProviders } from '#server/providers/index.ts'
 import { countCorpusDocuments } from '#server/providers/search/corpus.ts'
 import { ensureSampleCorpus } from '#server/providers/search/sample-corpus.ts'
 import { createExtractiveModel } from '#server/research/extractive.ts'
-import { endRun, type RunOutcome } from '#server/research/run-end.ts'
+import type { RunOutcome } from '#server/research/run-end.ts'
 import { sealLegacyRows } from '#server/seal-legacy.ts'
+import { createServices, createWebServices, type Services } from '#server/services.ts'
 import { installedAt } from '#server/settings.ts'
 
 export type Sextant = {
@@ -144,85 +143,52 @@ export async function startSextant(options: {
       },
       'research providers',
     )
-    const deadlines = { quickSeconds: config.RUN_DEADLINE_QUICK_SECONDS, deepSeconds: config.RUN_DEADLINE_DEEP_SECONDS }
-    // However a run ends (its worker, the sweeper, a cancel), a run from chat owes its result there.
-    const endRunWith = (jobs: Jobs) => {
-      const deps = {
-        db,
-        jobs,
-        ring,
-        intervalSeconds: config.RECURRING_INTERVAL,
-        onEnded: deliverResultWhenEnded(jobs, ring),
-      }
-      return (runId: string, outcome: RunOutcome) => endRun(deps, runId, outcome)
-    }
+    const apiKeys = createApiKeyVerifier(db, {
+      failuresPerMinute: config.RATE_LIMIT_KEY_FAILURES_PER_MINUTE,
+      verifySecret: options.verifyKeySecret,
+    })
+    const infra = { config, log, db, memory, limits, apiKeys, logins: createLoginThrottle(limits), providers }
+    // The job handlers call the services, and the services send jobs: both are made when the job
+    // system hands over its sender, before any handler can run.
+    let made: Services | undefined
     const jobs = await startJobs({
       connectionString: databaseUrl,
       definitions:
         options.jobs ??
         ((jobs) =>
-          createJobDefinitions({
-            memory,
-            engine: {
-              memory,
-              ...providers,
-              log,
-              providerTimeoutMs: config.PROVIDER_TIMEOUT_SECONDS * 1000,
-              maxTokens: config.RUN_MAX_TOKENS,
-              prices: modelPrices(config),
-            },
-            deadlines,
+          createJobDefinitions((made = createServices({ ...infra, jobs })), {
             concurrency: config.WORKER_CONCURRENCY,
-            endRun: endRunWith(jobs),
-            jobs,
-            log,
-            limits,
-            integrations: {
-              publicUrl: config.PUBLIC_URL,
-              slackApiUrl: config.SLACK_API_URL,
-              githubApiUrl: config.GITHUB_API_URL,
-              githubToken: config.GITHUB_TOKEN,
-              recurringIntervalSeconds: config.RECURRING_INTERVAL,
-              timeoutMs: config.PROVIDER_TIMEOUT_SECONDS * 1000,
-            },
           })),
       work: config.RUN_ROLE !== 'web',
       log,
       storageProblem,
     })
     cleanups.push(jobs.stop)
+    const services = made ?? createServices({ ...infra, jobs })
 
     let url: string | undefined
     if (config.RUN_ROLE !== 'worker') {
       if (config.NODE_ENV !== 'development' && config.BUILD_ON_START) await ensureAppBuild(log)
-      const events = await createEventHub({ connectionString: databaseUrl, db, ring, log })
-      cleanups.push(() => events.close())
-      const apiKeys = createApiKeyVerifier(db, {
-        failuresPerMinute: config.RATE_LIMIT_KEY_FAILURES_PER_MINUTE,
-        verifySecret: options.verifyKeySecret,
-      })
+      const hub = await createEventHub({ connectionString: databaseUrl, db, ring, log })
+      cleanups.push(() => hub.close())
       const streams = createOpenStreams({ maxPerPrincipal: config.MAX_EVENT_STREAMS_PER_SESSION })
-      closeStreamsWhenEnded({ hub: events, streams, db, apiKeys, log })
-      const services: AppServices = {
-        config,
-        events,
-        streams,
-        deadlines,
-        endRun: endRunWith(jobs),
+      const web = createWebServices(infra, services, { hub, streams, localAccountId: provisioned.localAccountId })
+      // Until every surface calls services (issue 19), the infrastructure some still reach for.
+      const appServices: AppServices = {
+        ...web,
         db,
         jobs,
-        log,
-        apiKeys,
         memory,
-        limits,
-        logins: createLoginThrottle(limits),
-        localAccountId: provisioned.localAccountId,
+        apiKeys,
+        events: hub,
+        streams,
+        endRun: (runId: string, outcome: RunOutcome) => services.runs.end(runId, outcome),
       }
-      const pages = await mountReactRouter(services)
+      const pages = await mountReactRouter(appServices)
       cleanups.push(pages.close)
       const liveness = createDatabaseLiveness({ connectionString: databaseUrl, log })
       cleanups.push(liveness.close)
-      const app = createHttpApp(services, { version, pages, liveness })
+      const app = createHttpApp(appServices, { version, pages, liveness })
       const server = await startHttpServer(app, config, log)
       cleanups.push(
         () =>

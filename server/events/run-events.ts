@@ -112,3 +112,9 @@ export async function findFinalEventId(db: Db, runId: string): Promise<number | 
     .executeTakeFirst()
   return row?.id ?? null
 }
+
+/** Deletes run events older than `before`; how many went. */
+export async function purgeRunEvents(db: Db, before: Date): Promise<number> {
+  const result = await db.deleteFrom('run_events').where('created_at', '<', before).executeTakeFirst()
+  return Number(result.numDeletedRows)
+}

@@ -9,8 +9,8 @@ import { briefFromMention } from '#server/integrations/mention.ts'
 import { claimReceipt } from '#server/integrations/receipts.ts'
 import type { Limits } from '#server/limits/policies.ts'
 import type { Logger } from '#server/logger.ts'
-import { admitRun } from '#server/research/admission.ts'
-import { RESEARCH_QUEUE, type StartRunDeps, startRun } from '#server/research/start-run.ts'
+import { startAdmittedRun } from '#server/research/admission.ts'
+import { RESEARCH_QUEUE, type StartRunDeps } from '#server/research/start-run.ts'
 
 export type MentionDeps = StartRunDeps & { log: Logger; limits: Limits }
 
@@ -61,16 +61,20 @@ export async function actOnMention(
         return 'notice'
       }
       const requester = { kind: 'mention', accountId: account.accountId, place: input.place } as const
-      const admission = await admitRun(deps.limits, requester, parsed.brief)
-      if (!admission.ok) {
-        await notice(`Sorry, I cannot start this research now. ${admission.refusal.message}`)
+      const started = await startAdmittedRun(deps, {
+        requester,
+        brief: parsed.brief,
+        accountId: account.accountId,
+        trx,
+      })
+      if (!started.ok) {
+        await notice(`Sorry, I cannot start this research now. ${started.refusal.message}`)
         return 'notice'
       }
-      release = admission.release
-      const run = await startRun(deps, account.accountId, parsed.brief, { trx })
+      release = started.release
       await createDelivery(trx, deps.jobs, deps.memory.ring, {
         ...input.destination,
-        runId: run.runId,
+        runId: started.run.runId,
         kind: 'started',
       })
       return 'started'

@@ -1,48 +1,32 @@
+// Every job the app runs: each queue is created at boot; workers run the handlers and schedules.
+// A handler is the job system's surface: it parses its data (the definition's zod schema) and makes
+// one service call.
 import { z } from 'zod'
-import type { IntegrationSettings } from '#server/integrations/deliver.ts'
-import { integrationJobs } from '#server/integrations/jobs.ts'
-import { purgeReceipts } from '#server/integrations/receipts.ts'
-import { defineJob, type JobDefinition, type Jobs } from '#server/jobs/boss.ts'
-import type { Limits } from '#server/limits/policies.ts'
-import type { Logger } from '#server/logger.ts'
-import { type MemoryContext, purgeExpiredMemory } from '#server/memory/store.ts'
-import { type EngineDeps, runResearch } from '#server/research/pipeline.ts'
-import type { RunOutcome } from '#server/research/run-end.ts'
-import { overdueRuns } from '#server/research/runs.ts'
-import { claimSlot, SERIES_WAKE_QUEUE } from '#server/research/series.ts'
-import { RESEARCH_QUEUE, type RunDeadlines, startRun } from '#server/research/start-run.ts'
-
-export type JobDeps = {
-  memory: MemoryContext
-  engine: Omit<EngineDeps, 'endRun'>
-  deadlines: RunDeadlines
-  concurrency: number
-  /** Ends a run with all its end owes (server/start.ts composes it): the engine and the sweeper end runs. */
-  endRun: (runId: string, outcome: RunOutcome) => Promise<boolean>
-  /** The job system these definitions are registered with: handlers send follow-up jobs through it. */
-  jobs: Jobs
-  log: Logger
-  /** Where Slack and GitHub are, and the links back to this server that messages carry. */
-  integrations: IntegrationSettings
-  /** Mentions start runs, within their limits. */
-  limits: Limits
-}
+import { DELIVER_QUEUE } from '#server/integrations/deliveries.ts'
+import { GITHUB_MENTION_QUEUE, GithubMentionJobSchema } from '#server/integrations/github/events.ts'
+import { SLACK_MENTION_QUEUE, SlackMentionJobSchema } from '#server/integrations/slack/events.ts'
+import { defineJob, type JobDefinition } from '#server/jobs/boss.ts'
+import { SERIES_WAKE_QUEUE } from '#server/research/series.ts'
+import { RESEARCH_QUEUE } from '#server/research/start-run.ts'
+import type { Services } from '#server/services.ts'
 
 // Cron queues run often; their finished jobs are not worth keeping for long.
 const CRON_RETENTION = { deleteAfterSeconds: 3600 }
 const EVENT_RETENTION_DAYS = 30
 // Slack retries for minutes and GitHub redeliveries are by hand, usually within days; a month covers both.
 const RECEIPT_RETENTION_DAYS = 30
+// A failure of a chat job is ours (the database), not the platform's: retry a few times, soon.
+const CHAT_RETRIES = { retryLimit: 5, retryDelay: 2, retryBackoff: true }
 
-/** Every job the app runs. Each queue is created at boot; workers run the handlers and schedules. */
-export function createJobDefinitions(deps: JobDeps): JobDefinition<unknown>[] {
-  const db = deps.memory.db
-  const startRunDeps = { db, jobs: deps.jobs, memory: deps.memory, deadlines: deps.deadlines }
+const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000)
+
+export function createJobDefinitions(services: Services, options: { concurrency: number }): JobDefinition<unknown>[] {
+  const { runs, series, topics, integrations, log, deadlines } = services
   return [
     defineJob({
       queue: RESEARCH_QUEUE,
       schema: z.object({ runId: z.uuid() }),
-      concurrency: deps.concurrency,
+      concurrency: options.concurrency,
       queueOptions: {
         // A worker that dies stops its heartbeat; the job is retried (and resumes from its
         // checkpoint) on another worker within about half a minute.
@@ -50,27 +34,20 @@ export function createJobDefinitions(deps: JobDeps): JobDefinition<unknown>[] {
         retryLimit: 5,
         retryDelay: 1,
         retryBackoff: true,
-        expireInSeconds: deps.deadlines.deepSeconds + 120,
+        expireInSeconds: deadlines.deepSeconds + 120,
         notify: true,
       },
       // A run whose job failed on a database error resumes in seconds, not at the 30 s backstop poll.
       notifyPollingIntervalSeconds: 5,
-      async handler({ runId }) {
-        await runResearch({ ...deps.engine, endRun: deps.endRun }, runId)
-      },
+      handler: ({ runId }) => runs.execute(runId),
     }),
     defineJob({
       queue: SERIES_WAKE_QUEUE,
       schema: z.object({ seriesId: z.uuid(), slot: z.number().int().min(0) }),
       queueOptions: { retryLimit: 5, retryDelay: 5, retryBackoff: true },
-      // The next run of a recurring brief: exactly one per slot, in the transaction that claims it.
+      // The next run of a recurring brief: exactly one per slot.
       async handler({ seriesId, slot }) {
-        await db.transaction().execute(async (trx) => {
-          const claimed = await claimSlot(trx, deps.memory.ring, seriesId, slot)
-          if (!claimed) return
-          await startRun(startRunDeps, claimed.accountId, claimed.brief, { series: { id: seriesId, slot }, trx })
-        })
-        deps.jobs.wake(RESEARCH_QUEUE)
+        await series.wake(seriesId, slot)
       },
     }),
     defineJob({
@@ -78,15 +55,8 @@ export function createJobDefinitions(deps: JobDeps): JobDefinition<unknown>[] {
       schema: z.unknown(),
       schedule: '* * * * *',
       queueOptions: CRON_RETENTION,
-      // Whatever happened to its worker, a run past its deadline ends as failed, never stuck "running".
       async handler() {
-        for (const runId of await overdueRuns(db, new Date())) {
-          const error = {
-            code: 'deadline_exceeded',
-            message: 'The run did not finish within its time limit (its worker may have stopped). Try again.',
-          }
-          await deps.endRun(runId, { status: 'failed', error })
-        }
+        await runs.sweepOverdue(new Date())
       },
     }),
     defineJob({
@@ -95,8 +65,7 @@ export function createJobDefinitions(deps: JobDeps): JobDefinition<unknown>[] {
       schedule: '17 3 * * *', // daily, off the hour
       queueOptions: CRON_RETENTION,
       async handler() {
-        const purged = await purgeExpiredMemory(db, deps.memory.now())
-        deps.log.info({ purged }, 'purged expired topic memory')
+        log.info({ purged: await topics.purgeExpired() }, 'purged expired topic memory')
       },
     }),
     defineJob({
@@ -106,9 +75,7 @@ export function createJobDefinitions(deps: JobDeps): JobDefinition<unknown>[] {
       queueOptions: CRON_RETENTION,
       // Run events feed live progress; a month later the report and status say all that matters.
       async handler() {
-        const cutoff = new Date(Date.now() - EVENT_RETENTION_DAYS * 86_400_000)
-        const result = await db.deleteFrom('run_events').where('created_at', '<', cutoff).executeTakeFirst()
-        deps.log.info({ deleted: Number(result.numDeletedRows) }, 'purged old run events')
+        log.info({ deleted: await runs.purgeEvents(daysAgo(EVENT_RETENTION_DAYS)) }, 'purged old run events')
       },
     }),
     defineJob({
@@ -117,16 +84,32 @@ export function createJobDefinitions(deps: JobDeps): JobDefinition<unknown>[] {
       schedule: '47 3 * * *',
       queueOptions: CRON_RETENTION,
       async handler() {
-        const purged = await purgeReceipts(db, new Date(Date.now() - RECEIPT_RETENTION_DAYS * 86_400_000))
-        deps.log.info({ purged }, 'purged old webhook receipts')
+        const purged = await integrations.purgeReceipts(daysAgo(RECEIPT_RETENTION_DAYS))
+        log.info({ purged }, 'purged old webhook receipts')
       },
     }),
-    ...integrationJobs({
-      ...startRunDeps,
-      limits: deps.limits,
-      ring: deps.memory.ring,
-      log: deps.log,
-      settings: deps.integrations,
+    defineJob({
+      queue: SLACK_MENTION_QUEUE,
+      schema: SlackMentionJobSchema,
+      // Sent by whichever process took the webhook: NOTIFY wakes a worker anywhere at once.
+      queueOptions: { ...CHAT_RETRIES, notify: true },
+      handler: (job) => integrations.slack.actOnMention(job),
     }),
-  ]
+    defineJob({
+      queue: GITHUB_MENTION_QUEUE,
+      schema: GithubMentionJobSchema,
+      queueOptions: { ...CHAT_RETRIES, notify: true },
+      handler: (job) => integrations.github.actOnMention(job),
+    }),
+    defineJob({
+      queue: DELIVER_QUEUE,
+      schema: z.object({ deliveryId: z.uuid() }),
+      // Posting waits on Slack and GitHub; a slow one should not hold up the others.
+      concurrency: 4,
+      // Not a notify queue: those poll only every 30 s, and a delivery waiting out a Retry-After is
+      // a delayed job that no NOTIFY announces. Deliveries are sent by workers, which wake their own.
+      queueOptions: CHAT_RETRIES,
+      handler: ({ deliveryId }) => integrations.deliver(deliveryId),
+    }),
+  ] as JobDefinition<unknown>[]
 }

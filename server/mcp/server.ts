@@ -20,7 +20,6 @@ import {
   topicMemoryText,
   topicMemoryView,
 } from '#server/mcp/topic-views.ts'
-import { compareAccountTopics, exportTopic, getTopicDelta, searchAccountMemory } from '#server/memory/services.ts'
 import { loadTopicMemory } from '#server/memory/store.ts'
 import { TopicSchema } from '#server/memory/topic-schema.ts'
 import { type Requester, startAdmittedRun } from '#server/research/admission.ts'
@@ -277,7 +276,7 @@ export function createMcpServer(services: AppServices, caller: McpCaller): McpSe
       annotations: { readOnlyHint: true },
     },
     async ({ topic }) => {
-      const found = await getTopicDelta(memory, caller.accountId, topic)
+      const found = await services.topics.delta(caller.accountId, topic)
       if (!found) return problem(`Sextant has no memory of ${quoted(topic)}. Run research_brief on it first.`)
       const view = topicDeltaView(found.delta)
       return ok(view, topicDeltaText(found.topic, view, found.sources))
@@ -304,7 +303,7 @@ export function createMcpServer(services: AppServices, caller: McpCaller): McpSe
       annotations: { readOnlyHint: true },
     },
     async ({ topicA, topicB }) => {
-      const result = await compareAccountTopics(memory, caller.accountId, topicA, topicB)
+      const result = await services.topics.compare(caller.accountId, topicA, topicB)
       if ('missing' in result)
         return problem(`No memory for ${result.missing.map(quoted).join(' and ')}. Run research_brief on it first.`)
       const { comparison } = result
@@ -336,7 +335,7 @@ export function createMcpServer(services: AppServices, caller: McpCaller): McpSe
       annotations: { readOnlyHint: true },
     },
     async ({ query, limit }) => {
-      const hits = await searchAccountMemory(memory, caller.accountId, query, { limit })
+      const hits = await services.topics.search(caller.accountId, query, { limit })
       return ok({
         results: hits.map((hit) => ({
           topic: hit.topic,
@@ -372,7 +371,7 @@ export function createMcpServer(services: AppServices, caller: McpCaller): McpSe
       annotations: { readOnlyHint: true },
     },
     async ({ topic }) => {
-      const markdown = await exportTopic(memory, caller.accountId, topic, { publicUrl: services.config.PUBLIC_URL })
+      const markdown = await services.topics.export(caller.accountId, topic)
       if (!markdown) return problem(`Sextant has no memory of ${quoted(topic)}. Run research_brief on it first.`)
       return ok({ topic, markdown }, markdown)
     },

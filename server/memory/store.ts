@@ -119,6 +119,23 @@ export async function loadTopicMemoryById(
   return memory && { ...memory, topicHash: row?.topic_hash as Buffer }
 }
 
+/** The id of the topic with this hash, while it has live memory (its clear columns: nothing is opened). */
+export async function findLiveTopicId(
+  context: MemoryContext,
+  accountId: string,
+  topicHash: Buffer,
+): Promise<string | undefined> {
+  const row = await context.db
+    .selectFrom('topics')
+    .innerJoin('topic_memory', 'topic_memory.topic_id', 'topics.id')
+    .select('topics.id')
+    .where('topics.account_id', '=', accountId)
+    .where('topics.topic_hash', '=', topicHash)
+    .where('topic_memory.expires_at', '>', context.now())
+    .executeTakeFirst()
+  return row?.id
+}
+
 /** Every live topic memory of the account (for search across topics). */
 export async function loadAccountMemories(context: MemoryContext, accountId: string): Promise<TopicMemory[]> {
   const rows = await memoryRows(context.db, accountId)

@@ -51,7 +51,7 @@ function limitsFor(limits: Limits, requester: Requester): Array<[Limiter, string
 }
 
 /** Decides, and counts against each limit; call `release` if the run then does not start. */
-export async function admitRun(limits: Limits, requester: Requester, brief: Brief): Promise<Admission> {
+async function admitRun(limits: Limits, requester: Requester, brief: Brief): Promise<Admission> {
   if (requester.kind === 'visitor' && brief.recurring) {
     return { ok: false, refusal: { reason: 'recurring', message: RECURRING_NEEDS_ACCOUNT } }
   }
@@ -74,11 +74,20 @@ export async function admitRun(limits: Limits, requester: Requester, brief: Brie
   return { ok: true, decisions: counted.map(({ decision }) => decision), release }
 }
 
-export type AdmittedStart = { ok: true; run: RunStart; decisions: LimitDecision[] } | { ok: false; refusal: Refusal }
+export type AdmittedStart =
+  | {
+      ok: true
+      run: RunStart
+      decisions: LimitDecision[]
+      /** Gives back what the limits counted, for a start in `trx` whose transaction then fails. */
+      release: () => Promise<void>
+    }
+  | { ok: false; refusal: Refusal }
 
 /**
- * Admits and starts a run. `accountId` may be a function: a visitor's account is then made only
- * once the run is admitted, so a refused visitor leaves nothing behind.
+ * Admits and starts a run: the one way every surface starts one. `accountId` may be a function: a
+ * visitor's account is then made only once the run is admitted, so a refused visitor leaves nothing
+ * behind. With `trx` (a mention), the run is written in the caller's transaction.
  */
 export async function startAdmittedRun(
   deps: StartRunDeps & { limits: Limits },
@@ -89,7 +98,7 @@ export async function startAdmittedRun(
   try {
     const accountId = typeof input.accountId === 'string' ? input.accountId : await input.accountId()
     const run = await startRun(deps, accountId, input.brief, { trx: input.trx })
-    return { ok: true, run, decisions: admission.decisions }
+    return { ok: true, run, decisions: admission.decisions, release: admission.release }
   } catch (error) {
     await admission.release().catch(() => {})
     throw error

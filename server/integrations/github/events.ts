@@ -31,7 +31,7 @@ export const GithubMentionJobSchema = z.object({
   repo: z.string(),
   issueNumber: z.number().int().positive(),
 })
-type GithubMentionJob = z.infer<typeof GithubMentionJobSchema>
+export type GithubMentionJob = z.infer<typeof GithubMentionJobSchema>
 
 export async function receiveGithubComment(
   deps: { db: Db; jobs: Jobs; ring: KeyRing },

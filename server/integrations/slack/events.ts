@@ -44,7 +44,7 @@ export const SlackMentionJobSchema = z.object({
   channel: z.string(),
   threadTs: z.string(),
 })
-type SlackMentionJob = z.infer<typeof SlackMentionJobSchema>
+export type SlackMentionJob = z.infer<typeof SlackMentionJobSchema>
 
 export type { WebhookOutcome }
 

@@ -1,21 +1,23 @@
-// The memory services over real stored memory: scoped to the account, readable results.
+// The topic service over real stored memory: scoped to the account, readable results.
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { generateKeySpec, parseKeyRing } from '#server/memory/crypto.ts'
 import { contributedFact } from '#server/memory/facts.ts'
-import { compareAccountTopics, exportTopic, getTopicDelta, searchAccountMemory } from '#server/memory/services.ts'
 import { type MemoryContext, saveTopicMemory } from '#server/memory/store.ts'
 import { loadTopicIndex } from '#server/memory/topic-index.ts'
+import { createTopicService, type TopicService } from '#server/services/topics.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { createTestDatabase, type TestDatabase } from '#test/support/database.ts'
 import { testLogger } from '#test/support/logger.ts'
 
 let database: TestDatabase
 let memory: MemoryContext
+let topics: TopicService
 beforeAll(async () => {
   database = await createTestDatabase()
   const ring = parseKeyRing(generateKeySpec())
   const topicIndex = await loadTopicIndex(database.db, ring)
   memory = { db: database.db, ring, topicIndex, log: testLogger(), now: () => new Date() }
+  topics = createTopicService({ memory, publicUrl: 'http://localhost:3000' })
 })
 afterAll(() => database.drop())
 
@@ -57,23 +59,23 @@ async function seed() {
 test('delta, search, compare and export work on the account own memory only', async () => {
   const { alice } = await seed()
 
-  const found = await getTopicDelta(memory, alice, 'sodium batteries')
+  const found = await topics.delta(alice, 'sodium batteries')
   expect(found).toMatchObject({ topic: 'Sodium batteries', delta: { runId: 'run-2' } })
   expect(found?.delta.facts.map((fact) => fact.text)).toEqual(['CATL started mass production of sodium-ion packs'])
   expect(found?.delta.newFacts.map((fact) => fact.text)).toEqual(['CATL started mass production of sodium-ion packs'])
-  expect(await getTopicDelta(memory, alice, 'unknown topic')).toBeUndefined()
+  expect(await topics.delta(alice, 'unknown topic')).toBeUndefined()
 
-  const hits = await searchAccountMemory(memory, alice, 'sodium')
+  const hits = await topics.search(alice, 'sodium')
   expect(hits.length).toBeGreaterThan(0)
   expect(hits.every((hit) => hit.topic !== undefined && !hit.fact.text.includes('Bob'))).toBe(true)
 
-  const compared = await compareAccountTopics(memory, alice, 'Sodium batteries', 'Lithium iron phosphate')
+  const compared = await topics.compare(alice, 'Sodium batteries', 'Lithium iron phosphate')
   expect(compared).toMatchObject({ comparison: { summary: { sharedSources: 1 } } })
-  expect(await compareAccountTopics(memory, alice, 'Sodium batteries', 'Hydrogen')).toEqual({ missing: ['Hydrogen'] })
+  expect(await topics.compare(alice, 'Sodium batteries', 'Hydrogen')).toEqual({ missing: ['Hydrogen'] })
 
-  const markdown = await exportTopic(memory, alice, 'Sodium batteries')
+  const markdown = await topics.export(alice, 'Sodium batteries')
   expect(markdown).toMatch(/^# Sodium batteries/)
   expect(markdown).toContain('CATL started mass production')
   expect(markdown).not.toContain('Bob private note')
-  expect(await exportTopic(memory, alice, 'Hydrogen')).toBeUndefined()
+  expect(await topics.export(alice, 'Hydrogen')).toBeUndefined()
 })

@@ -1,0 +1,123 @@
+// The service layer: what every surface (REST routes, MCP tools, pages, webhooks, job handlers, the
+// CLI) calls. Each service is plain functions closed over their dependencies, composed here once;
+// no surface touches the database, SQL or a provider. A newcomer's path for a behaviour is one hop
+// per layer: surface (server/http, server/mcp, app/routes, server/jobs/definitions.ts) -> service
+// (server/services/) -> domain and storage (server/research, server/memory, server/auth, ...).
+import type { Db } from '#db/database.ts'
+import type { ApiKeyVerifier } from '#server/auth/api-keys.ts'
+import type { LoginThrottle } from '#server/auth/login-throttle.ts'
+import { type Config, modelPrices } from '#server/config.ts'
+import { closeStreamsWhenEnded } from '#server/events/ended-streams.ts'
+import type { EventHub } from '#server/events/hub.ts'
+import type { OpenStreams } from '#server/events/open-streams.ts'
+import type { IntegrationSettings } from '#server/integrations/deliver.ts'
+import { deliverResultWhenEnded } from '#server/integrations/deliveries.ts'
+import type { Jobs } from '#server/jobs/boss.ts'
+import type { Limits } from '#server/limits/policies.ts'
+import type { Logger } from '#server/logger.ts'
+import type { MemoryContext } from '#server/memory/store.ts'
+import type { EngineDeps } from '#server/research/pipeline.ts'
+import { endRun, type RunOutcome } from '#server/research/run-end.ts'
+import type { RunDeadlines } from '#server/research/start-run.ts'
+import { createAccountService, createKeyService } from '#server/services/accounts.ts'
+import { createIdempotencyService } from '#server/services/idempotency.ts'
+import { createIntegrationService } from '#server/services/integrations.ts'
+import { createLiveService } from '#server/services/live.ts'
+import { createCorpusService, createHealthService } from '#server/services/operations.ts'
+import { createRunService } from '#server/services/runs.ts'
+import { createSeriesService } from '#server/services/series.ts'
+import { createTopicService } from '#server/services/topics.ts'
+
+/** What the services are made of: the process's infrastructure, created once by server/start.ts. */
+export type Infra = {
+  config: Config
+  log: Logger
+  db: Db
+  jobs: Jobs
+  memory: MemoryContext
+  limits: Limits
+  apiKeys: ApiKeyVerifier
+  logins: LoginThrottle
+  /** The engine's providers (search, the page reader, the model); workers run the engine. */
+  providers: Pick<EngineDeps, 'search' | 'reader' | 'model'>
+}
+
+export function createServices(infra: Infra) {
+  const { config, log, db, jobs, memory, limits } = infra
+  const deadlines: RunDeadlines = {
+    quickSeconds: config.RUN_DEADLINE_QUICK_SECONDS,
+    deepSeconds: config.RUN_DEADLINE_DEEP_SECONDS,
+  }
+  const integrationSettings: IntegrationSettings = {
+    publicUrl: config.PUBLIC_URL,
+    slackApiUrl: config.SLACK_API_URL,
+    githubApiUrl: config.GITHUB_API_URL,
+    githubToken: config.GITHUB_TOKEN,
+    recurringIntervalSeconds: config.RECURRING_INTERVAL,
+    timeoutMs: config.PROVIDER_TIMEOUT_SECONDS * 1000,
+  }
+  // However a run ends (its worker, the sweeper, a cancel), a run from chat owes its result there.
+  const endDeps = {
+    db,
+    jobs,
+    ring: memory.ring,
+    intervalSeconds: config.RECURRING_INTERVAL,
+    onEnded: deliverResultWhenEnded(jobs, memory.ring),
+  }
+  const ending = (runId: string, outcome: RunOutcome) => endRun(endDeps, runId, outcome)
+  return {
+    config,
+    log,
+    deadlines,
+    /** The limiters of spec 6 (runs, the demo budget, MCP, mentions, logins), shared by every process. */
+    limits,
+    /** Throttles logins and sign-ups (per address and per account). */
+    logins: infra.logins,
+    runs: createRunService({
+      memory,
+      jobs,
+      limits,
+      deadlines,
+      publicUrl: config.PUBLIC_URL,
+      endRun: ending,
+      engine: {
+        ...infra.providers,
+        log,
+        providerTimeoutMs: config.PROVIDER_TIMEOUT_SECONDS * 1000,
+        maxTokens: config.RUN_MAX_TOKENS,
+        prices: modelPrices(config),
+      },
+    }),
+    series: createSeriesService({ memory, jobs, deadlines, intervalSeconds: config.RECURRING_INTERVAL }),
+    topics: createTopicService({ memory, publicUrl: config.PUBLIC_URL }),
+    accounts: createAccountService({ db }),
+    keys: createKeyService({ db, verifier: infra.apiKeys, maxActive: config.API_KEYS_PER_ACCOUNT }),
+    integrations: createIntegrationService({ memory, jobs, limits, deadlines, log, settings: integrationSettings }),
+    corpus: createCorpusService({ db }),
+    health: createHealthService({ db, jobs }),
+    idempotency: createIdempotencyService({ db }),
+  }
+}
+
+export type Services = ReturnType<typeof createServices>
+
+/**
+ * The web process's services: the shared ones, plus live progress over its event hub, and the
+ * account local development auth signs in as (when there is one: see server/auth/provision.ts).
+ * Closes a session's or key's streams here when any process announces its end.
+ */
+export function createWebServices(
+  infra: Pick<Infra, 'db' | 'memory' | 'apiKeys' | 'log'>,
+  services: Services,
+  web: { hub: EventHub; streams: OpenStreams; localAccountId: string | undefined },
+) {
+  const { hub, streams } = web
+  closeStreamsWhenEnded({ hub, streams, db: infra.db, apiKeys: infra.apiKeys, log: infra.log })
+  return {
+    ...services,
+    live: createLiveService({ hub, streams, memory: infra.memory, runs: services.runs }),
+    localAccountId: web.localAccountId,
+  }
+}
+
+export type WebServices = ReturnType<typeof createWebServices>

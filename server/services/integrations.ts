@@ -1,0 +1,72 @@
+// Slack and GitHub: a webhook received (recorded once, its job queued), a mention acted on (a run
+// admitted like any other, or a reply saying why not), a message delivered, a place linked to an
+// account by the operator, and old receipts purged.
+
+import type { z } from 'zod'
+import { type DeliverDeps, deliver, type IntegrationSettings } from '#server/integrations/deliver.ts'
+import {
+  type GithubMentionJob,
+  handleGithubMention,
+  type IssueCommentEventSchema,
+  receiveGithubComment,
+} from '#server/integrations/github/events.ts'
+import { linkGithubRepository } from '#server/integrations/github/repositories.ts'
+import type { MentionDeps } from '#server/integrations/mention-run.ts'
+import { purgeReceipts } from '#server/integrations/receipts.ts'
+import {
+  handleSlackMention,
+  receiveSlackEvent,
+  type SlackEventCallbackSchema,
+  type SlackMentionJob,
+} from '#server/integrations/slack/events.ts'
+import { linkSlackWorkspace } from '#server/integrations/slack/workspaces.ts'
+import type { Jobs } from '#server/jobs/boss.ts'
+import type { Limits } from '#server/limits/policies.ts'
+import type { Logger } from '#server/logger.ts'
+import type { MemoryContext } from '#server/memory/store.ts'
+import type { RunDeadlines } from '#server/research/start-run.ts'
+
+export type IntegrationServiceDeps = {
+  memory: MemoryContext
+  jobs: Jobs
+  limits: Limits
+  deadlines: RunDeadlines
+  log: Logger
+  settings: IntegrationSettings
+}
+
+export function createIntegrationService(deps: IntegrationServiceDeps) {
+  const { db, ring } = deps.memory
+  const received = { db, jobs: deps.jobs, ring }
+  const mentions: MentionDeps = {
+    db,
+    jobs: deps.jobs,
+    memory: deps.memory,
+    deadlines: deps.deadlines,
+    limits: deps.limits,
+    log: deps.log,
+  }
+  const delivering: DeliverDeps = { db, ring, jobs: deps.jobs, log: deps.log, settings: deps.settings }
+  return {
+    slack: {
+      /** A verified Events API callback: an app mention is recorded once and its job queued. */
+      receive: (envelope: z.infer<typeof SlackEventCallbackSchema>) => receiveSlackEvent(received, envelope),
+      actOnMention: (job: SlackMentionJob) => handleSlackMention(mentions, job),
+      /** The operator links a workspace to an account; the bot token is sealed. */
+      link: (input: { teamId: string; accountId: string; botToken: string }) => linkSlackWorkspace(db, ring, input),
+    },
+    github: {
+      /** A verified issue_comment delivery: a "@sextant research" comment is recorded once and its job queued. */
+      receive: (deliveryId: string, comment: z.infer<typeof IssueCommentEventSchema>) =>
+        receiveGithubComment(received, deliveryId, comment),
+      actOnMention: (job: GithubMentionJob) => handleGithubMention(mentions, job),
+      link: (input: { repo: string; accountId: string }) => linkGithubRepository(db, input),
+    },
+    /** The delivery job: posts a message, retrying within its limits. */
+    deliver: (deliveryId: string) => deliver(delivering, deliveryId),
+    /** Receipts older than `before`; how many went. */
+    purgeReceipts: (before: Date) => purgeReceipts(db, before),
+  }
+}
+
+export type IntegrationService = ReturnType<typeof createIntegrationService>

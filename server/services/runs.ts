@@ -1,0 +1,190 @@
+// Runs, as every surface asks for them: start one (admitted once, the same for every surface), read
+// its view (one composition: the REST API, MCP, the pages and chat see the same run), list, cancel,
+// and what the job handlers do with runs (run the engine, sweep overdue runs, purge old events).
+import { type DemoVisitor, ensureDemoVisitorAccount } from '#server/auth/demo-visitors.ts'
+import type { RunStatus } from '#server/contracts/run.ts'
+import { purgeRunEvents, type RunEvent, readRunEvents } from '#server/events/run-events.ts'
+import type { Jobs } from '#server/jobs/boss.ts'
+import type { Limits } from '#server/limits/policies.ts'
+import { findLiveTopicId, type MemoryContext } from '#server/memory/store.ts'
+import { type AdmittedStart, type Requester, startAdmittedRun } from '#server/research/admission.ts'
+import type { Brief } from '#server/research/brief.ts'
+import { type EngineDeps, runResearch } from '#server/research/pipeline.ts'
+import type { RunOutcome } from '#server/research/run-end.ts'
+import {
+  getRun,
+  listRuns,
+  openRunBrief,
+  overdueRuns,
+  type RunListItem,
+  type RunRow,
+  type RunView,
+  viewRun,
+} from '#server/research/runs.ts'
+import { listSeries, recurringInfo, type SeriesState } from '#server/research/series.ts'
+import type { RunDeadlines } from '#server/research/start-run.ts'
+
+export type RunServiceDeps = {
+  memory: MemoryContext
+  jobs: Jobs
+  limits: Limits
+  deadlines: RunDeadlines
+  /** Where corpus sources are readable, for answers read away from the pages. */
+  publicUrl: string
+  /** Ends a run with all its end owes (composed in server/services.ts). */
+  endRun: (runId: string, outcome: RunOutcome) => Promise<boolean>
+  /** The engine's providers and settings; only workers run the engine. */
+  engine: Omit<EngineDeps, 'endRun' | 'memory'>
+}
+
+/**
+ * Who reads a view: an API client (REST, MCP, chat) gets corpus sources as links to their pages on
+ * this server; the pages link them themselves.
+ */
+export type Audience = 'client' | 'page'
+
+export type RunStartInput = {
+  requester: Requester
+  brief: Brief
+  /** The account the run belongs to. A demo visitor's account is written only once the run is admitted. */
+  account: { id: string } | { visitor: DemoVisitor }
+}
+
+export type CancelOutcome =
+  | { ok: true; run: RunView }
+  | { ok: false; reason: 'not_found' }
+  | { ok: false; reason: 'not_running'; status: RunStatus }
+
+export type DashboardRun = RunListItem & {
+  /** Set on the latest run of a recurring brief that is waiting for its next run (or paused). */
+  series?: { state: Extract<SeriesState, 'sleeping' | 'paused'>; nextRunAt: string | null }
+}
+
+export type RunPage = { run: RunView; events: RunEvent[]; brief: Brief; topicId: string | undefined }
+
+export function createRunService(deps: RunServiceDeps) {
+  const { memory } = deps
+  const { db, ring } = memory
+  const startDeps = { db, jobs: deps.jobs, memory, deadlines: deps.deadlines, limits: deps.limits }
+
+  async function view(row: RunRow, audience: Audience): Promise<RunView> {
+    const recurring = row.series_id ? await recurringInfo(db, row.series_id) : undefined
+    const base = viewRun(ring, row, audience === 'client' ? { publicUrl: deps.publicUrl } : {})
+    return recurring ? { ...base, recurring } : base
+  }
+
+  return {
+    /**
+     * Admits (limits, budgets, whether the requester may start a recurring brief) and starts a run;
+     * throws RunNotQueuedError when it could not be queued, with nothing written or counted.
+     */
+    start(input: RunStartInput): Promise<AdmittedStart> {
+      const { account } = input
+      return startAdmittedRun(startDeps, {
+        requester: input.requester,
+        brief: input.brief,
+        accountId:
+          'id' in account
+            ? account.id
+            : async () => {
+                await ensureDemoVisitorAccount(db, account.visitor)
+                return account.visitor.accountId
+              },
+      })
+    },
+
+    /** The account's run, or undefined: another account's run is no run. */
+    async get(accountId: string, runId: string, audience: Audience = 'client'): Promise<RunView | undefined> {
+      const row = await getRun(db, runId, accountId)
+      return row && view(row, audience)
+    },
+
+    /** What a run's page shows: the view, its events so far, its brief and its topic's memory page. */
+    async page(accountId: string, runId: string): Promise<RunPage | undefined> {
+      const row = await getRun(db, runId, accountId)
+      if (!row) return undefined
+      const [run, events, topicId] = await Promise.all([
+        view(row, 'page'),
+        readRunEvents(db, ring, row.id, 0),
+        row.topic_hash ? findLiveTopicId(memory, accountId, row.topic_hash) : undefined,
+      ])
+      return { run, events, brief: openRunBrief(ring, row), topicId }
+    },
+
+    /** Newest first; `topic` in any spelling finds the same topic's runs. */
+    list(
+      accountId: string,
+      query: { limit: number; cursor?: string; status?: RunStatus; topic?: string; topicHash?: Buffer },
+    ) {
+      return listRuns(db, ring, accountId, {
+        limit: query.limit,
+        cursor: query.cursor,
+        status: query.status,
+        topicHash: query.topicHash ?? (query.topic ? memory.topicIndex.hash(accountId, query.topic) : undefined),
+      })
+    },
+
+    /** The account's 20 newest runs; the latest run of a sleeping or paused series says so. */
+    async dashboard(accountId: string): Promise<DashboardRun[]> {
+      const [{ runs }, series] = await Promise.all([
+        listRuns(db, ring, accountId, { limit: 20 }),
+        listSeries(db, ring, accountId),
+      ])
+      const waiting = new Map<string, DashboardRun['series']>()
+      for (const item of series) {
+        if (item.lastRunId && (item.state === 'sleeping' || item.state === 'paused')) {
+          waiting.set(item.lastRunId, { state: item.state, nextRunAt: item.nextRunAt })
+        }
+      }
+      return runs.map((run) => {
+        const state = waiting.get(run.runId)
+        return state ? { ...run, series: state } : run
+      })
+    },
+
+    /** The brief of the account's run (to research its topic again), or undefined. */
+    async brief(accountId: string, runId: string): Promise<Brief | undefined> {
+      const row = await getRun(db, runId, accountId)
+      return row && openRunBrief(ring, row)
+    },
+
+    /** Cancels the account's running run; a recurring brief's series sleeps until its next run. */
+    async cancel(accountId: string, runId: string, audience: Audience = 'client'): Promise<CancelOutcome> {
+      const row = await getRun(db, runId, accountId)
+      if (!row) return { ok: false, reason: 'not_found' }
+      if (!(await deps.endRun(row.id, { status: 'cancelled', accountId }))) {
+        const now = await getRun(db, row.id)
+        return { ok: false, reason: 'not_running', status: now?.status ?? row.status }
+      }
+      return { ok: true, run: await view((await getRun(db, row.id)) ?? row, audience) }
+    },
+
+    /** Ends a running run with all its end owes; false when it had already ended. */
+    end: deps.endRun,
+
+    /** The job handler's part: runs (or resumes from its checkpoint) the engine on a run. */
+    execute(runId: string): Promise<void> {
+      return runResearch({ ...deps.engine, memory, endRun: deps.endRun }, runId)
+    },
+
+    /** Whatever happened to its worker, a run past its deadline ends as failed, never stuck "running". */
+    async sweepOverdue(now: Date): Promise<number> {
+      let ended = 0
+      for (const runId of await overdueRuns(db, now)) {
+        const error = {
+          code: 'deadline_exceeded',
+          message: 'The run did not finish within its time limit (its worker may have stopped). Try again.',
+        }
+        if (await deps.endRun(runId, { status: 'failed', error })) ended += 1
+      }
+      return ended
+    },
+
+    /** Run events older than `before` (the report and status keep what matters); how many went. */
+    purgeEvents(before: Date): Promise<number> {
+      return purgeRunEvents(db, before)
+    },
+  }
+}
+
+export type RunService = ReturnType<typeof createRunService>
