@@ -151,20 +151,21 @@ export async function startSextant(options: {
     // The job handlers call the services, and the services send jobs: both are made when the job
     // system hands over its sender, before any handler can run.
     let made: Services | undefined
+    const servicesOver = (jobs: Jobs) => {
+      made ??= createServices({ ...infra, jobs })
+      return made
+    }
     const jobs = await startJobs({
       connectionString: databaseUrl,
       definitions:
         options.jobs ??
-        ((jobs) =>
-          createJobDefinitions((made = createServices({ ...infra, jobs })), {
-            concurrency: config.WORKER_CONCURRENCY,
-          })),
+        ((jobs) => createJobDefinitions(servicesOver(jobs), { concurrency: config.WORKER_CONCURRENCY })),
       work: config.RUN_ROLE !== 'web',
       log,
       storageProblem,
     })
     cleanups.push(jobs.stop)
-    const services = made ?? createServices({ ...infra, jobs })
+    const services = servicesOver(jobs)
 
     let url: string | undefined
     if (config.RUN_ROLE !== 'worker') {
