@@ -10,11 +10,10 @@ import type { Db } from '#db/database.ts'
 import type { WebhookProvider } from '#db/schema.ts'
 import { eventData } from '#server/events/run-events.ts'
 import { noticeData } from '#server/integrations/deliveries.ts'
-import { GITHUB_MENTION_QUEUE } from '#server/integrations/github/events.ts'
 import { slackMentionText } from '#server/integrations/mention.ts'
 import { receiptData } from '#server/integrations/receipts.ts'
-import { SLACK_MENTION_QUEUE } from '#server/integrations/slack/events.ts'
 import { JOBS_SCHEMA } from '#server/jobs/boss.ts'
+import { GITHUB_MENTION, SLACK_MENTION } from '#server/jobs/queues.ts'
 import type { Logger } from '#server/logger.ts'
 import { type KeyRing, type Sealed, sealJson } from '#server/memory/crypto.ts'
 import type { TopicIndex } from '#server/memory/topic-index.ts'
@@ -175,8 +174,8 @@ function sealNotices({ db, ring }: Context): Promise<number> {
 }
 
 const MENTION_QUEUES: Record<string, { provider: WebhookProvider; idField: string }> = {
-  [SLACK_MENTION_QUEUE]: { provider: 'slack', idField: 'eventId' },
-  [GITHUB_MENTION_QUEUE]: { provider: 'github', idField: 'deliveryId' },
+  [SLACK_MENTION.queue]: { provider: 'slack', idField: 'eventId' },
+  [GITHUB_MENTION.queue]: { provider: 'github', idField: 'deliveryId' },
 }
 
 /**

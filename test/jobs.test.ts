@@ -105,3 +105,42 @@ test('jobs queued behind a busy worker run as soon as it is free, not at its nex
     await jobs.stop()
   }
 })
+
+test('a job sent in jobs.transaction wakes its workers only once the transaction commits, and a rollback sends nothing', async () => {
+  const queue = defineJob({ queue: 'test.after_commit', schema: z.object({ n: z.number() }), handler: async () => {} })
+  const jobs = await startJobs({ connectionString: database.url, definitions: [queue], work: false, log: testLogger() })
+  const woken: string[] = []
+  jobs.wake = (name) => woken.push(name)
+  const queued = async () => (await jobs.boss.findJobs(queue.queue)).map((job) => (job.data as { n: number }).n)
+  try {
+    await jobs.transaction(database.db, async (trx) => {
+      await jobs.send(queue, { n: 1 }, { trx })
+      // Not yet: a worker woken now would look before the job is there to see.
+      expect(woken).toEqual([])
+    })
+    expect(woken).toEqual([queue.queue])
+    expect(await queued()).toEqual([1])
+
+    await expect(
+      jobs.transaction(database.db, async (trx) => {
+        await jobs.send(queue, { n: 2 }, { trx })
+        throw new Error('changed my mind')
+      }),
+    ).rejects.toThrow('changed my mind')
+    expect(woken).toEqual([queue.queue])
+    expect(await queued()).toEqual([1])
+
+    // A transaction opened elsewhere would commit without waking anyone: refused.
+    await expect(database.db.transaction().execute((trx) => jobs.send(queue, { n: 3 }, { trx }))).rejects.toThrow(
+      /not opened by jobs.transaction/,
+    )
+    expect(await queued()).toEqual([1])
+
+    // Outside a transaction the job exists at once, and so does the wake.
+    await jobs.send(queue, { n: 4 })
+    expect(woken).toEqual([queue.queue, queue.queue])
+    expect((await queued()).toSorted()).toEqual([1, 4])
+  } finally {
+    await jobs.stop()
+  }
+})

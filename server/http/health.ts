@@ -9,7 +9,6 @@ import { type ApiContract, json, publicOperation } from '#server/http/api/contra
 import type { DatabaseLiveness } from '#server/http/database-liveness.ts'
 import type { Jobs } from '#server/jobs/boss.ts'
 import { probeQueue } from '#server/jobs/queue-probe.ts'
-import { RESEARCH_QUEUE } from '#server/research/start-run.ts'
 
 type Check = { ok: boolean; [detail: string]: unknown }
 
@@ -82,7 +81,7 @@ export function healthRoutes(deps: { db: Db; jobs: Jobs; liveness: DatabaseLiven
   const startedAt = Date.now()
   const queue = throttled(() =>
     check(async () => {
-      await probeQueue(deps.db, deps.jobs, RESEARCH_QUEUE)
+      await probeQueue(deps.db, deps.jobs)
       return {}
     }),
   )

@@ -3,7 +3,6 @@
 // by sending the job again with startAfter; other passing failures back off; a refusal is final.
 import type { Db } from '#db/database.ts'
 import {
-  DELIVER_QUEUE,
   type DeliveryRow,
   getDelivery,
   markPartsSent,
@@ -17,6 +16,7 @@ import { noticeMessage, resultMessage, startedMessage } from '#server/integratio
 import { postSlackMessage } from '#server/integrations/slack/client.ts'
 import { slackBotToken } from '#server/integrations/slack/workspaces.ts'
 import type { Jobs } from '#server/jobs/boss.ts'
+import { DELIVER } from '#server/jobs/queues.ts'
 import type { Logger } from '#server/logger.ts'
 import type { KeyRing } from '#server/memory/crypto.ts'
 import { getRun, viewRun } from '#server/research/runs.ts'
@@ -70,7 +70,7 @@ export async function deliver(deps: DeliverDeps, deliveryId: string): Promise<vo
 }
 
 async function sendLater(deps: DeliverDeps, deliveryId: string, seconds: number): Promise<void> {
-  await deps.jobs.boss.send(DELIVER_QUEUE, { deliveryId }, { startAfter: seconds })
+  await deps.jobs.send(DELIVER, { deliveryId }, { startAfter: seconds })
 }
 
 async function compose(deps: DeliverDeps, delivery: DeliveryRow): Promise<string[]> {

@@ -7,10 +7,9 @@ import { z } from 'zod'
 import type { Db } from '#db/database.ts'
 import type { DeliveryChannel, DeliveryKind } from '#db/schema.ts'
 import type { Jobs } from '#server/jobs/boss.ts'
+import { DELIVER } from '#server/jobs/queues.ts'
 import { type KeyRing, openColumn, sealJson } from '#server/memory/crypto.ts'
 import type { RunEndHook } from '#server/research/run-end.ts'
-
-export const DELIVER_QUEUE = 'deliver'
 
 export const SlackTargetSchema = z.object({ teamId: z.string(), channel: z.string(), threadTs: z.string() })
 export const GithubTargetSchema = z.object({ repo: z.string(), issueNumber: z.number().int().positive() })
@@ -53,7 +52,7 @@ export async function createDelivery(
     .onConflict((conflict) => conflict.columns(['run_id', 'kind']).where('run_id', 'is not', null).doNothing())
     .returning('id')
     .executeTakeFirst()
-  if (row) await jobs.sendInTransaction(trx, DELIVER_QUEUE, { deliveryId: row.id })
+  if (row) await jobs.send(DELIVER, { deliveryId: row.id }, { trx })
 }
 
 export async function getDelivery(db: Db, ring: KeyRing, id: string): Promise<DeliveryRow | undefined> {
@@ -94,16 +93,14 @@ async function destinationOf(db: Db, runId: string): Promise<Destination | undef
 }
 
 /**
- * What a run's end owes chat (the hook of server/research/run-end.ts, composed in server/start.ts): if
+ * What a run's end owes chat (the hook of server/research/run-end.ts, composed in server/services.ts): if
  * the run came from chat (or belongs to a series that did), its result is owed there, queued in the
  * transaction that ends the run; the queue is woken once that commits.
  */
 export function deliverResultWhenEnded(jobs: Jobs, ring: KeyRing): RunEndHook {
   return async (trx, runId) => {
     const destination = await destinationOf(trx, runId)
-    if (!destination) return undefined
-    await createDelivery(trx, jobs, ring, { ...destination, runId, kind: 'result' })
-    return () => jobs.wake(DELIVER_QUEUE)
+    if (destination) await createDelivery(trx, jobs, ring, { ...destination, runId, kind: 'result' })
   }
 }
 

@@ -4,13 +4,13 @@
 // the receipt handled and does nothing, so a mention never starts two runs.
 import type { Db } from '#db/database.ts'
 import type { WebhookProvider } from '#db/schema.ts'
-import { createDelivery, DELIVER_QUEUE, type Destination } from '#server/integrations/deliveries.ts'
+import { createDelivery, type Destination } from '#server/integrations/deliveries.ts'
 import { briefFromMention } from '#server/integrations/mention.ts'
 import { claimReceipt } from '#server/integrations/receipts.ts'
 import type { Limits } from '#server/limits/policies.ts'
 import type { Logger } from '#server/logger.ts'
 import { startAdmittedRun } from '#server/research/admission.ts'
-import { RESEARCH_QUEUE, type StartRunDeps } from '#server/research/start-run.ts'
+import type { StartRunDeps } from '#server/research/start-run.ts'
 
 export type MentionDeps = StartRunDeps & { log: Logger; limits: Limits }
 
@@ -30,9 +30,8 @@ export async function actOnMention(
   // Set once the run is admitted: if the transaction then fails, the quota it took is given back
   // (the job is retried, and admits again).
   let release: (() => Promise<void>) | undefined
-  const outcome = await deps.db
-    .transaction()
-    .execute(async (trx): Promise<'started' | 'notice' | 'none'> => {
+  await deps.jobs
+    .transaction(deps.db, async (trx): Promise<'started' | 'notice' | 'none'> => {
       // The mention's words after the app's name (topic and options), kept sealed until now.
       const claimed = await claimReceipt(trx, deps.memory.ring, input.provider, input.deliveryId)
       if (!claimed) return 'none'
@@ -83,7 +82,4 @@ export async function actOnMention(
       await release?.().catch(() => {})
       throw error
     })
-  // After commit: woken workers must find the rows.
-  if (outcome === 'started') deps.jobs.wake(RESEARCH_QUEUE)
-  if (outcome !== 'none') deps.jobs.wake(DELIVER_QUEUE)
 }

@@ -1,13 +1,14 @@
 // pg-boss on the app's database, in its own schema. Queues are created at boot from the job
 // definitions; a worker parses job data with the definition's zod schema before the handler runs.
-import { fromKysely, type Job, PgBoss, type Queue, type SendOptions } from 'pg-boss'
+import { fromKysely, type Job, PgBoss, type Queue } from 'pg-boss'
 import type { z } from 'zod'
 import type { Db } from '#db/database.ts'
 import { type Logger, withLogContext } from '#server/logger.ts'
 
-export type JobDefinition<Data = unknown> = {
-  queue: string
-  schema: z.ZodType<Data>
+/** A queue and the schema of its data (server/jobs/queues.ts declares those code sends to). */
+export type JobQueue<Data = unknown> = { queue: string; schema: z.ZodType<Data> }
+
+export type JobDefinition<Data = unknown> = JobQueue<Data> & {
   queueOptions?: Omit<Queue, 'name'>
   /** How many jobs of this queue one process runs at once. */
   concurrency?: number
@@ -35,12 +36,25 @@ export type Jobs = {
    * nearly full), or undefined. No query: cheap enough to ask before every run starts.
    */
   blocked: () => Promise<string | undefined>
-  send: <Data>(definition: JobDefinition<Data>, data: Data, options?: SendOptions) => Promise<string | null>
-  /** Enqueues inside the caller's transaction: the job exists exactly when the transaction commits. */
-  sendInTransaction: (trx: Db, queue: string, data: object, options?: SendOptions) => Promise<string | null>
+  /**
+   * Queues a job, its data checked against the queue's schema. With `trx`, the job exists exactly
+   * when that transaction commits (it must be one `transaction` opened), and the queue's idle
+   * workers here are woken once it has; without, it exists at once and they are woken at once.
+   */
+  send: <Data>(queue: JobQueue<Data>, data: Data, options?: SendOptions) => Promise<string | null>
+  /** Runs `fn` in a transaction of `db`; the queues it sent jobs to are woken once it commits. */
+  transaction: <T>(db: Db, fn: (trx: Db) => Promise<T>) => Promise<T>
   /** Wakes this process's idle workers of a queue now instead of at their next poll. */
   wake: (queue: string) => void
   stop: () => Promise<void>
+}
+
+export type SendOptions = {
+  trx?: Db
+  /** Not before: seconds from now, a date, or an ISO string. */
+  startAfter?: number | Date | string
+  /** At most one queued job with this key (per queue) at a time. */
+  singletonKey?: string
 }
 
 export const JOBS_SCHEMA = 'pgboss'
@@ -78,6 +92,8 @@ export async function startJobs(options: {
   let stopping: Promise<void> | undefined
   // Per queue, the ids of this process's workers that are not running a job, least recently woken first.
   const idleWorkers = new Map<string, Set<string>>()
+  // The queues each open transaction sent to, woken when it commits (a rolled-back one wakes none).
+  const wakesAfterCommit = new WeakMap<Db, Set<string>>()
   const jobs: Jobs = {
     boss,
     isRunning: () => running,
@@ -88,10 +104,31 @@ export async function startJobs(options: {
         return undefined
       })
     },
-    send: async (definition, data, sendOptions) =>
-      boss.send(definition.queue, definition.schema.parse(data) as object, sendOptions ?? {}),
-    sendInTransaction: (trx, queue, data, sendOptions) =>
-      boss.send(queue, data, { ...sendOptions, db: fromKysely(trx as never) }),
+    async send(queue, data, sendOptions = {}) {
+      const { trx, ...options } = sendOptions
+      const parsed = queue.schema.parse(data) as object
+      if (!trx) {
+        const id = await boss.send(queue.queue, parsed, options)
+        jobs.wake(queue.queue)
+        return id
+      }
+      const wakes = wakesAfterCommit.get(trx)
+      if (!wakes) {
+        throw new Error(`a job for ${queue.queue} was sent in a transaction not opened by jobs.transaction()`)
+      }
+      const id = await boss.send(queue.queue, parsed, { ...options, db: fromKysely(trx as never) })
+      wakes.add(queue.queue)
+      return id
+    },
+    async transaction(db, fn) {
+      const wakes = new Set<string>()
+      const result = await db.transaction().execute((trx) => {
+        wakesAfterCommit.set(trx, wakes)
+        return fn(trx)
+      })
+      for (const queue of wakes) jobs.wake(queue)
+      return result
+    },
     wake(queue) {
       const idle = idleWorkers.get(queue)
       const workerId = idle?.values().next().value

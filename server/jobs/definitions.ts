@@ -2,12 +2,8 @@
 // A handler is the job system's surface: it parses its data (the definition's zod schema) and makes
 // one service call.
 import { z } from 'zod'
-import { DELIVER_QUEUE } from '#server/integrations/deliveries.ts'
-import { GITHUB_MENTION_QUEUE, GithubMentionJobSchema } from '#server/integrations/github/events.ts'
-import { SLACK_MENTION_QUEUE, SlackMentionJobSchema } from '#server/integrations/slack/events.ts'
 import { defineJob, type JobDefinition } from '#server/jobs/boss.ts'
-import { SERIES_WAKE_QUEUE } from '#server/research/series.ts'
-import { RESEARCH_QUEUE } from '#server/research/start-run.ts'
+import { DELIVER, GITHUB_MENTION, RESEARCH_RUN, SERIES_WAKE, SLACK_MENTION } from '#server/jobs/queues.ts'
 import type { Services } from '#server/services.ts'
 
 // Cron queues run often; their finished jobs are not worth keeping for long.
@@ -24,8 +20,7 @@ export function createJobDefinitions(services: Services, options: { concurrency:
   const { runs, series, topics, integrations, log, deadlines } = services
   return [
     defineJob({
-      queue: RESEARCH_QUEUE,
-      schema: z.object({ runId: z.uuid() }),
+      ...RESEARCH_RUN,
       concurrency: options.concurrency,
       queueOptions: {
         // A worker that dies stops its heartbeat; the job is retried (and resumes from its
@@ -42,8 +37,7 @@ export function createJobDefinitions(services: Services, options: { concurrency:
       handler: ({ runId }) => runs.execute(runId),
     }),
     defineJob({
-      queue: SERIES_WAKE_QUEUE,
-      schema: z.object({ seriesId: z.uuid(), slot: z.number().int().min(0) }),
+      ...SERIES_WAKE,
       queueOptions: { retryLimit: 5, retryDelay: 5, retryBackoff: true },
       // The next run of a recurring brief: exactly one per slot.
       async handler({ seriesId, slot }) {
@@ -89,21 +83,18 @@ export function createJobDefinitions(services: Services, options: { concurrency:
       },
     }),
     defineJob({
-      queue: SLACK_MENTION_QUEUE,
-      schema: SlackMentionJobSchema,
+      ...SLACK_MENTION,
       // Sent by whichever process took the webhook: NOTIFY wakes a worker anywhere at once.
       queueOptions: { ...CHAT_RETRIES, notify: true },
       handler: (job) => integrations.slack.actOnMention(job),
     }),
     defineJob({
-      queue: GITHUB_MENTION_QUEUE,
-      schema: GithubMentionJobSchema,
+      ...GITHUB_MENTION,
       queueOptions: { ...CHAT_RETRIES, notify: true },
       handler: (job) => integrations.github.actOnMention(job),
     }),
     defineJob({
-      queue: DELIVER_QUEUE,
-      schema: z.object({ deliveryId: z.uuid() }),
+      ...DELIVER,
       // Posting waits on Slack and GitHub; a slow one should not hold up the others.
       concurrency: 4,
       // Not a notify queue: those poll only every 30 s, and a delivery waiting out a Retry-After is

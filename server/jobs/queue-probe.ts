@@ -3,16 +3,19 @@
 // (pg-boss's NOTIFY is only sent on commit).
 import type { Db } from '#db/database.ts'
 import type { Jobs } from '#server/jobs/boss.ts'
+import { RESEARCH_RUN } from '#server/jobs/queues.ts'
 
 class ProbeRolledBack extends Error {}
+// No run has it; the job never commits anyway.
+const PROBE_RUN_ID = '00000000-0000-0000-0000-000000000000'
 
-/** Resolves when a job of `queue` could be queued; rejects with why not. */
-export async function probeQueue(db: Db, jobs: Jobs, queue: string): Promise<void> {
+/** Resolves when a run's job could be queued; rejects with why not. */
+export async function probeQueue(db: Db, jobs: Jobs): Promise<void> {
   const blocked = await jobs.blocked()
   if (blocked) throw new Error(blocked)
   try {
-    await db.transaction().execute(async (trx) => {
-      if (!(await jobs.sendInTransaction(trx, queue, { probe: true }))) {
+    await jobs.transaction(db, async (trx) => {
+      if (!(await jobs.send(RESEARCH_RUN, { runId: PROBE_RUN_ID }, { trx }))) {
         throw new Error('the job system did not take the job')
       }
       throw new ProbeRolledBack()

@@ -13,10 +13,10 @@ import { cancelRun, completeRun, failRun, type RunError } from '#server/research
 import { afterRunEnded } from '#server/research/series.ts'
 
 /**
- * Called in the transaction that ends a run, after its status and final event are written; returns
- * what to do once that transaction commits (wake a queue whose job it added), if anything.
+ * Called in the transaction that ends a run, after its status and final event are written (jobs it
+ * sends there are woken once that commits).
  */
-export type RunEndHook = (trx: Db, runId: string) => Promise<(() => void) | undefined>
+export type RunEndHook = (trx: Db, runId: string) => Promise<void>
 
 export type RunEndDeps = { db: Db; jobs: Jobs; ring: KeyRing; intervalSeconds: number; onEnded: RunEndHook }
 
@@ -28,17 +28,14 @@ export type RunOutcome =
 
 /** Ends a running run; false when it had already ended (another worker, a cancel, the sweeper got there first). */
 export async function endRun(deps: RunEndDeps, runId: string, outcome: RunOutcome): Promise<boolean> {
-  let afterCommit: (() => void) | undefined
-  const ended = await deps.db.transaction().execute(async (trx) => {
+  return deps.jobs.transaction(deps.db, async (trx) => {
     if (!(await finish(trx, deps.ring, runId, outcome))) return false
     await appendRunEvent(trx, deps.ring, { runId, type: outcome.status, data: eventData(outcome) })
     // Cancelling one run of a recurring brief does not stop the series: it sleeps until the next.
     await afterRunEnded(trx, deps, runId)
-    afterCommit = await deps.onEnded(trx, runId)
+    await deps.onEnded(trx, runId)
     return true
   })
-  afterCommit?.()
-  return ended
 }
 
 function finish(trx: Db, ring: KeyRing, runId: string, outcome: RunOutcome): Promise<boolean> {

@@ -9,11 +9,10 @@ import type { SeriesStatus } from '#db/schema.ts'
 import type { RecurringInfo, SeriesState, SeriesView } from '#server/contracts/series.ts'
 import { notifyAccountChanged } from '#server/events/run-events.ts'
 import type { Jobs } from '#server/jobs/boss.ts'
+import { SERIES_WAKE } from '#server/jobs/queues.ts'
 import { type KeyRing, openColumn, sealJson } from '#server/memory/crypto.ts'
 import { type Brief, displayBrief } from '#server/research/brief.ts'
 import { UUID } from '#server/text/uuid.ts'
-
-export const SERIES_WAKE_QUEUE = 'series.wake'
 
 export type { RecurringInfo, SeriesState, SeriesView }
 
@@ -38,12 +37,7 @@ export async function createSeries(trx: Db, ring: KeyRing, accountId: string, br
 }
 
 async function scheduleSlot(trx: Db, jobs: Jobs, seriesId: string, slot: number, at: Date): Promise<void> {
-  await jobs.sendInTransaction(
-    trx,
-    SERIES_WAKE_QUEUE,
-    { seriesId, slot },
-    { startAfter: at, singletonKey: `${seriesId}:${slot}` },
-  )
+  await jobs.send(SERIES_WAKE, { seriesId, slot }, { trx, startAfter: at, singletonKey: `${seriesId}:${slot}` })
 }
 
 /**
@@ -206,7 +200,7 @@ export async function setSeriesStatus(
   status: 'active' | 'paused' | 'cancelled',
 ): Promise<'ok' | 'not_found' | 'cancelled'> {
   if (!UUID.test(seriesId)) return 'not_found'
-  return deps.db.transaction().execute(async (trx) => {
+  return deps.jobs.transaction(deps.db, async (trx) => {
     const series = await trx
       .selectFrom('series')
       .selectAll()

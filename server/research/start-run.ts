@@ -5,6 +5,7 @@ import type { Db } from '#db/database.ts'
 import type { RunStart } from '#server/contracts/run.ts'
 import { appendRunEvent } from '#server/events/run-events.ts'
 import type { Jobs } from '#server/jobs/boss.ts'
+import { RESEARCH_RUN } from '#server/jobs/queues.ts'
 import { checkTopicMemory, type MemoryContext } from '#server/memory/store.ts'
 import type { Brief } from '#server/research/brief.ts'
 import { countCompletedRuns, createRun } from '#server/research/runs.ts'
@@ -15,8 +16,6 @@ export type RunDeadlines = { quickSeconds: number; deepSeconds: number }
 export type StartRunDeps = { db: Db; jobs: Jobs; memory: MemoryContext; deadlines: RunDeadlines }
 
 export type { RunStart }
-
-export const RESEARCH_QUEUE = 'research.run'
 
 /**
  * The run could not be queued: the job system is stopped, the database is short of disk, or writing
@@ -32,7 +31,8 @@ export class RunNotQueuedError extends Error {
 
 /**
  * Starts a run. A recurring brief creates its series with this run as slot 0; a woken series passes
- * `series` and `trx` (the transaction that claimed the slot), so claim and run commit together.
+ * `series` and `trx` (the transaction that claimed the slot, opened by jobs.transaction), so claim
+ * and run commit together, and the run's worker is woken once they have.
  */
 export async function startRun(
   deps: StartRunDeps,
@@ -45,18 +45,13 @@ export async function startRun(
   if (blocked) throw new RunNotQueuedError(blocked)
   if (options.trx) {
     // The caller's transaction: its caller fails (and its job retries) as a whole.
-    return started(deps, await writeRun(deps, accountId, brief, options))
+    return { ...(await writeRun(deps, accountId, brief, options)), status: 'running' }
   }
   try {
-    return started(deps, await writeRun(deps, accountId, brief, { series: options.series }))
+    return { ...(await writeRun(deps, accountId, brief, { series: options.series })), status: 'running' }
   } catch (error) {
     throw new RunNotQueuedError(error instanceof Error ? error.message : String(error), { cause: error })
   }
-}
-
-function started(deps: StartRunDeps, written: Omit<RunStart, 'status'>): RunStart {
-  deps.jobs.wake(RESEARCH_QUEUE)
-  return { ...written, status: 'running' }
 }
 
 async function writeRun(
@@ -85,7 +80,7 @@ async function writeRun(
       deadlineAt: new Date(Date.now() + seconds * 1000),
     })
     // pg-boss answers null, not an error, for a job it skipped; a run without its job would never run.
-    if (!(await deps.jobs.sendInTransaction(trx, RESEARCH_QUEUE, { runId: id }))) {
+    if (!(await deps.jobs.send(RESEARCH_RUN, { runId: id }, { trx }))) {
       throw new Error('the job system did not take the job')
     }
     // In the same transaction, so it is the run's first event: no worker can log a step before it.
@@ -96,6 +91,6 @@ async function writeRun(
     })
     return id
   }
-  const runId = options.trx ? await insert(options.trx) : await deps.db.transaction().execute(insert)
+  const runId = options.trx ? await insert(options.trx) : await deps.jobs.transaction(deps.db, insert)
   return { runId, hasMemory: memory !== null, runCount }
 }

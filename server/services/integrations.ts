@@ -5,7 +5,6 @@
 import type { z } from 'zod'
 import { type DeliverDeps, deliver, type IntegrationSettings } from '#server/integrations/deliver.ts'
 import {
-  type GithubMentionJob,
   handleGithubMention,
   type IssueCommentEventSchema,
   receiveGithubComment,
@@ -17,10 +16,10 @@ import {
   handleSlackMention,
   receiveSlackEvent,
   type SlackEventCallbackSchema,
-  type SlackMentionJob,
 } from '#server/integrations/slack/events.ts'
 import { linkSlackWorkspace } from '#server/integrations/slack/workspaces.ts'
 import type { Jobs } from '#server/jobs/boss.ts'
+import type { GithubMentionJob, SlackMentionJob } from '#server/jobs/queues.ts'
 import type { Limits } from '#server/limits/policies.ts'
 import type { Logger } from '#server/logger.ts'
 import type { MemoryContext } from '#server/memory/store.ts'

@@ -11,7 +11,6 @@ import {
   indexCorpusDirectory,
   type StoredCorpusDocument,
 } from '#server/providers/search/corpus.ts'
-import { RESEARCH_QUEUE } from '#server/research/start-run.ts'
 
 export function createHealthService(deps: { db: Db; jobs: Jobs }) {
   const { db, jobs } = deps
@@ -22,7 +21,7 @@ export function createHealthService(deps: { db: Db; jobs: Jobs }) {
     pendingMigrations: () => pendingMigrations(db),
     jobsRunning: () => jobs.isRunning(),
     /** Resolves when a run's job could be queued now (a rolled-back insert); rejects with why not. */
-    probeRunQueue: () => probeQueue(db, jobs, RESEARCH_QUEUE),
+    probeRunQueue: () => probeQueue(db, jobs),
   }
 }
 

@@ -3,7 +3,7 @@
 import type { Jobs } from '#server/jobs/boss.ts'
 import type { MemoryContext } from '#server/memory/store.ts'
 import { claimSlot, getSeries, listSeries, type SeriesView, setSeriesStatus } from '#server/research/series.ts'
-import { RESEARCH_QUEUE, type RunDeadlines, startRun } from '#server/research/start-run.ts'
+import { type RunDeadlines, startRun } from '#server/research/start-run.ts'
 
 export type SeriesServiceDeps = {
   memory: MemoryContext
@@ -49,15 +49,13 @@ export function createSeriesService(deps: SeriesServiceDeps) {
 
     /** The wake job of a slot: exactly one run per slot, started in the transaction that claims it. */
     async wake(seriesId: string, slot: number): Promise<boolean> {
-      const started = await db.transaction().execute(async (trx) => {
+      return jobs.transaction(db, async (trx) => {
         const claimed = await claimSlot(trx, ring, seriesId, slot)
         if (!claimed) return false
         const startDeps = { db, jobs, memory, deadlines: deps.deadlines }
         await startRun(startDeps, claimed.accountId, claimed.brief, { series: { id: seriesId, slot }, trx })
         return true
       })
-      if (started) jobs.wake(RESEARCH_QUEUE)
-      return started
     },
   }
 }

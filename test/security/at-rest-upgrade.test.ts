@@ -8,9 +8,9 @@ import { sql } from 'kysely'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { z } from 'zod'
 import { createMigrator } from '#db/migrate.ts'
-import { SLACK_MENTION_QUEUE } from '#server/integrations/slack/events.ts'
 import { linkSlackWorkspace } from '#server/integrations/slack/workspaces.ts'
 import { defineJob, startJobs } from '#server/jobs/boss.ts'
+import { SLACK_MENTION } from '#server/jobs/queues.ts'
 import { parseKeyRing, sealJson } from '#server/memory/crypto.ts'
 import { loadTopicMemory } from '#server/memory/store.ts'
 import { MEMORY_TTL_DAYS } from '#server/memory/types.ts'
@@ -147,11 +147,11 @@ async function fillOldDatabase() {
   await sql`insert into webhook_receipts (provider, delivery_id) values ('slack', 'Ev0OLD')`.execute(db)
   const jobs = await startJobs({
     connectionString: old.url,
-    definitions: [defineJob({ queue: SLACK_MENTION_QUEUE, schema: z.unknown(), handler: async () => {} })],
+    definitions: [defineJob({ queue: SLACK_MENTION.queue, schema: z.unknown(), handler: async () => {} })],
     work: false,
     log: testLogger(),
   })
-  await jobs.boss.send(SLACK_MENTION_QUEUE, {
+  await jobs.boss.send(SLACK_MENTION.queue, {
     eventId: 'Ev0OLD',
     teamId: 'T0OLD',
     channel: 'C0',
@@ -232,7 +232,7 @@ test('an old database reads as before after the upgrade, and holds none of it in
       + (select count(*) from run_events where legacy_data is not null)
       + (select count(*) from deliveries where legacy_notice is not null) as clear`.execute(app.db)
   expect(Number(rows[0]?.clear)).toBe(0)
-  const jobs = await sql<{ data: unknown }>`select data from pgboss.job where name = ${SLACK_MENTION_QUEUE}`.execute(
+  const jobs = await sql<{ data: unknown }>`select data from pgboss.job where name = ${SLACK_MENTION.queue}`.execute(
     app.db,
   )
   const everything = `${await dumpAllTables(app.db)}\n${JSON.stringify(jobs.rows)}`

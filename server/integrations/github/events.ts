@@ -9,10 +9,9 @@ import { actOnMention, type MentionDeps } from '#server/integrations/mention-run
 import { recordReceipt } from '#server/integrations/receipts.ts'
 import type { WebhookOutcome } from '#server/integrations/slack/events.ts'
 import type { Jobs } from '#server/jobs/boss.ts'
+import { GITHUB_MENTION, type GithubMentionJob } from '#server/jobs/queues.ts'
 import type { KeyRing } from '#server/memory/crypto.ts'
 import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '#server/storable-text.ts'
-
-export const GITHUB_MENTION_QUEUE = 'github.mention'
 
 export const REPO_NAME = /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/
 
@@ -25,13 +24,6 @@ export const IssueCommentEventSchema = z.object({
   }),
   repository: z.object({ full_name: z.string().regex(REPO_NAME) }),
 })
-
-export const GithubMentionJobSchema = z.object({
-  deliveryId: z.string(),
-  repo: z.string(),
-  issueNumber: z.number().int().positive(),
-})
-export type GithubMentionJob = z.infer<typeof GithubMentionJobSchema>
 
 export async function receiveGithubComment(
   deps: { db: Db; jobs: Jobs; ring: KeyRing },
@@ -48,13 +40,12 @@ export async function receiveGithubComment(
     repo: event.repository.full_name,
     issueNumber: event.issue.number,
   }
-  const accepted = await deps.db.transaction().execute(async (trx) => {
+  const accepted = await deps.jobs.transaction(deps.db, async (trx) => {
     if (!(await recordReceipt(trx, deps.ring, 'github', deliveryId, text))) return false
-    await deps.jobs.sendInTransaction(trx, GITHUB_MENTION_QUEUE, job)
+    await deps.jobs.send(GITHUB_MENTION, job, { trx })
     return true
   })
   if (!accepted) return { status: 'duplicate' }
-  deps.jobs.wake(GITHUB_MENTION_QUEUE)
   return { status: 'accepted' }
 }
 

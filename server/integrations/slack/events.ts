@@ -10,10 +10,9 @@ import { actOnMention, type MentionDeps } from '#server/integrations/mention-run
 import { recordReceipt } from '#server/integrations/receipts.ts'
 import { findSlackWorkspace } from '#server/integrations/slack/workspaces.ts'
 import type { Jobs } from '#server/jobs/boss.ts'
+import { SLACK_MENTION, type SlackMentionJob } from '#server/jobs/queues.ts'
 import type { KeyRing } from '#server/memory/crypto.ts'
 import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '#server/storable-text.ts'
-
-export const SLACK_MENTION_QUEUE = 'slack.mention'
 
 export const SlackUrlVerificationSchema = z.object({
   type: z.literal('url_verification'),
@@ -38,14 +37,6 @@ const AppMentionSchema = z.object({
   subtype: z.string().optional(),
 })
 
-export const SlackMentionJobSchema = z.object({
-  eventId: z.string(),
-  teamId: z.string(),
-  channel: z.string(),
-  threadTs: z.string(),
-})
-export type SlackMentionJob = z.infer<typeof SlackMentionJobSchema>
-
 export type { WebhookOutcome }
 
 export async function receiveSlackEvent(
@@ -65,13 +56,12 @@ export async function receiveSlackEvent(
     // Reply in the mention's thread, or start one under the mention.
     threadTs: event.thread_ts ?? event.ts,
   }
-  const accepted = await deps.db.transaction().execute(async (trx) => {
+  const accepted = await deps.jobs.transaction(deps.db, async (trx) => {
     if (!(await recordReceipt(trx, deps.ring, 'slack', envelope.event_id, slackMentionText(event.text)))) return false
-    await deps.jobs.sendInTransaction(trx, SLACK_MENTION_QUEUE, job)
+    await deps.jobs.send(SLACK_MENTION, job, { trx })
     return true
   })
   if (!accepted) return { status: 'duplicate' }
-  deps.jobs.wake(SLACK_MENTION_QUEUE)
   return { status: 'accepted' }
 }
 
