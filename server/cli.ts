@@ -4,17 +4,25 @@ import { pino } from 'pino'
 import { createDb, createPool, type Db } from '#db/database.ts'
 import { runningEmbeddedPostgresUrl, startEmbeddedPostgres } from '#db/embedded.ts'
 import { migrateToLatest, pendingMigrations } from '#db/migrate.ts'
+import { createApiKeyVerifier } from '#server/auth/api-keys.ts'
 import { accountCommands } from '#server/cli/accounts.ts'
-import { CliError, type Command } from '#server/cli/command.ts'
+import { CliError, type CliServices, type Command, type CommandShape } from '#server/cli/command.ts'
 import { corpusCommands } from '#server/cli/corpus.ts'
 import { integrationCommands } from '#server/cli/integrations.ts'
 import { type Config, ConfigError, loadConfig } from '#server/config.ts'
 import { createLogger, type Logger } from '#server/logger.ts'
-import { generateKeySpec } from '#server/memory/crypto.ts'
+import { generateKeySpec, loadKeyRing } from '#server/memory/crypto.ts'
+import { createAccountService, createKeyService } from '#server/services/accounts.ts'
+import { createChatLinkService } from '#server/services/chat-links.ts'
+import { createCorpusService } from '#server/services/operations.ts'
 
-const commands: Record<string, Command> = {
+/** `db migrate` and `db status` keep the database itself, so they alone are given it, here. */
+type MaintenanceCommand = CommandShape & { database: 'maintenance'; run: (context: { db: Db }) => Promise<void> }
+
+const commands: Record<string, Command | MaintenanceCommand> = {
   'db migrate': {
     summary: 'apply pending database migrations',
+    database: 'maintenance',
     async run({ db }) {
       const applied = await migrateToLatest(db)
       console.log(applied.length ? `Applied ${applied.length}: ${applied.join(', ')}` : 'Already up to date.')
@@ -22,6 +30,7 @@ const commands: Record<string, Command> = {
   },
   'db status': {
     summary: 'list migrations not yet applied',
+    database: 'maintenance',
     async run({ db }) {
       const pending = await pendingMigrations(db)
       console.log(pending.length ? `Pending: ${pending.join(', ')}` : 'Up to date: no pending migrations.')
@@ -43,7 +52,20 @@ const commands: Record<string, Command> = {
   },
 }
 
-function synopsis(name: string, command: Command): string {
+/**
+ * The CLI's composition root, as server/start.ts is the server's: the services its commands call,
+ * over the database just opened. No job system runs here, so only the services that need none.
+ */
+function createCliServices(db: Db, config: Config, log: Logger): CliServices {
+  return {
+    accounts: createAccountService({ db }),
+    keys: createKeyService({ db, verifier: createApiKeyVerifier(db), maxActive: config.API_KEYS_PER_ACCOUNT }),
+    corpus: createCorpusService({ db }),
+    chatLinks: createChatLinkService({ db, ring: () => loadKeyRing(config, log) }),
+  }
+}
+
+function synopsis(name: string, command: CommandShape): string {
   const options = Object.entries(command.options ?? {}).map(([option, need]) =>
     need === 'required' ? `--${option} <${option}>` : `[--${option} <${option}>]`,
   )
@@ -58,7 +80,7 @@ function usage(): string {
 }
 
 /** Checks the command line against what the command declares, before any database is opened. */
-function parseCommandLine(name: string, command: Command, args: string[]) {
+function parseCommandLine(name: string, command: CommandShape, args: string[]) {
   const declared = command.options ?? {}
   let parsed: { values: Record<string, string | undefined>; positionals: string[] }
   try {
@@ -137,7 +159,12 @@ async function main(argv: string[]): Promise<number> {
       destination: pino.destination(2),
     })
     if (command.database === false) await command.run(commandLine)
-    else await withDatabase(config, log, (db) => command.run({ db, config, log, ...commandLine }))
+    else if (command.database === 'maintenance') await withDatabase(config, log, (db) => command.run({ db }))
+    else {
+      await withDatabase(config, log, (db) =>
+        command.run({ services: createCliServices(db, config, log), ...commandLine }),
+      )
+    }
     return 0
   } catch (error) {
     if (error instanceof CliError) {

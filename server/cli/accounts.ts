@@ -1,11 +1,10 @@
 // `accounts` and `keys` commands, for the operator at a shell: make an account and its API keys on a
 // server where nobody can sign in yet, and revoke a leaked key. Secrets are printed once, never read back.
 import { z } from 'zod'
-import type { Db } from '#db/database.ts'
-import { type Account, createAccount, EmailTakenError, findAccountByEmail } from '#server/auth/accounts.ts'
-import { type ApiKeySummary, createApiKey, KEY_CACHE_TTL_MS, listApiKeys, revokeApiKey } from '#server/auth/api-keys.ts'
+import { type Account, EmailTakenError } from '#server/auth/accounts.ts'
+import { type ApiKeySummary, KEY_CACHE_TTL_MS } from '#server/auth/api-keys.ts'
 import { randomString } from '#server/auth/secrets.ts'
-import { CliError, type Command } from '#server/cli/command.ts'
+import { CliError, type CliServices, type Command } from '#server/cli/command.ts'
 
 const NewAccountSchema = z.object({
   email: z.email('must be an email address'),
@@ -24,8 +23,9 @@ function parseOptions<T>(schema: z.ZodType<T>, values: unknown): T {
   throw new CliError(result.error.issues.map((issue) => `--${issue.path.join('.')} ${issue.message}.`).join('\n'))
 }
 
-async function requireAccount(db: Db, email: string): Promise<Account> {
-  const account = await findAccountByEmail(db, email)
+/** The account with this email; a CliError that says how to create it when there is none. */
+export async function requireAccount(services: CliServices, email: string): Promise<Account> {
+  const account = await services.accounts.findByEmail(email)
   if (account) return account
   throw new CliError(
     `No account has the email ${email}. Create it with: npm run cli -- accounts create --email ${email}`,
@@ -63,10 +63,10 @@ export const accountCommands: Record<string, Command> = {
   'accounts create': {
     summary: 'create an account (without --password, one is generated)',
     options: { email: 'required', password: 'optional' },
-    async run({ db, values }) {
+    async run({ services, values }) {
       const input = parseOptions(NewAccountSchema, values)
       const password = input.password ?? randomString(20)
-      const account = await createAccount(db, { email: input.email, password }).catch((error: unknown) => {
+      const account = await services.accounts.create({ email: input.email, password }).catch((error: unknown) => {
         throw error instanceof EmailTakenError ? new CliError(error.message) : error
       })
       console.log(`Created account ${account.email}.`)
@@ -76,13 +76,13 @@ export const accountCommands: Record<string, Command> = {
   'keys create': {
     summary: "create an API key for an account's owner to use",
     options: { email: 'required', name: 'required' },
-    async run({ db, values }) {
+    async run({ services, values }) {
       const input = parseOptions(NewKeySchema, values)
-      const account = await requireAccount(db, input.email)
+      const account = await requireAccount(services, input.email)
       if (account.kind === 'demo') {
         throw new CliError('The demo account has one key, set by DEMO_KEY (or generated at first start).')
       }
-      const { key } = await createApiKey(db, { accountId: account.id, name: input.name })
+      const { key } = await services.keys.createUnlimited(account.id, input.name)
       console.log(`Created API key "${input.name}" for ${account.email}:\n\n  ${key}\n`)
       console.log('Store it now: it will not be shown again.')
     },
@@ -90,17 +90,17 @@ export const accountCommands: Record<string, Command> = {
   'keys list': {
     summary: "list an account's API keys (no secrets)",
     options: { email: 'required' },
-    async run({ db, values }) {
-      const account = await requireAccount(db, values.email ?? '')
-      const keys = await listApiKeys(db, account.id)
+    async run({ services, values }) {
+      const account = await requireAccount(services, values.email ?? '')
+      const keys = await services.keys.list(account.id)
       console.log(keys.length ? formatKeyTable(keys) : `${account.email} has no API keys.`)
     },
   },
   'keys revoke': {
     summary: 'revoke the API key with this prefix',
     positionals: ['prefix'],
-    async run({ db, positionals: [prefix = ''] }) {
-      const revoked = await revokeApiKey(db, prefix)
+    async run({ services, positionals: [prefix = ''] }) {
+      const revoked = await services.keys.revoke(prefix)
       if (!revoked) throw new CliError(`No active API key has the prefix "${prefix}" (unknown, or already revoked).`)
       console.log(`Revoked API key ${revoked.prefix} ("${revoked.name}").`)
       // Apps hear of it through NOTIFY (stream-principals.ts); one not listening then keeps its cached

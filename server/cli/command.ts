@@ -1,11 +1,12 @@
-// What a CLI command declares, and the error that ends one with a message instead of a stack trace.
-import type { Db } from '#db/database.ts'
-import type { Config } from '#server/config.ts'
-import type { Logger } from '#server/logger.ts'
+// What a CLI command declares, what it is given, and the error that ends one with a message instead
+// of a stack trace.
+import type { AccountService, KeyService } from '#server/services/accounts.ts'
+import type { ChatLinkService } from '#server/services/chat-links.ts'
+import type { CorpusService } from '#server/services/operations.ts'
 
-type CommandLine = { values: Record<string, string | undefined>; positionals: string[] }
+export type CommandLine = { values: Record<string, string | undefined>; positionals: string[] }
 
-type CommandShape = {
+export type CommandShape = {
   summary: string
   /** String options by name (`--email <email>`); a missing required one is a usage error. */
   options?: Record<string, 'required' | 'optional'>
@@ -13,11 +14,19 @@ type CommandShape = {
   positionals?: string[]
 }
 
-/** Most commands work on the app's database; `database: false` ones (key generation) need none. */
+/** The services the CLI's commands call, composed by server/cli.ts over the database it opened. */
+export type CliServices = {
+  accounts: AccountService
+  keys: KeyService
+  corpus: CorpusService
+  chatLinks: ChatLinkService
+}
+
+/** Most commands work on the app's data through its services; `database: false` ones (key generation) need none. */
 export type Command =
   | (CommandShape & {
       database?: true
-      run: (context: CommandLine & { db: Db; config: Config; log: Logger }) => Promise<void>
+      run: (context: CommandLine & { services: CliServices }) => Promise<void>
     })
   | (CommandShape & { database: false; run: (context: CommandLine) => Promise<void> })
 

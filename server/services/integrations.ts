@@ -1,6 +1,6 @@
 // Slack and GitHub: a webhook received (recorded once, its job queued), a mention acted on (a run
-// admitted like any other, or a reply saying why not), a message delivered, a place linked to an
-// account by the operator, and old receipts purged.
+// admitted like any other, or a reply saying why not), a message delivered, and old receipts purged.
+// The operator links a workspace or repository to an account through chat-links.ts.
 
 import type { z } from 'zod'
 import { type DeliverDeps, deliver, type IntegrationSettings } from '#server/integrations/deliver.ts'
@@ -9,7 +9,6 @@ import {
   type IssueCommentEventSchema,
   receiveGithubComment,
 } from '#server/integrations/github/events.ts'
-import { linkGithubRepository } from '#server/integrations/github/repositories.ts'
 import type { MentionDeps } from '#server/integrations/mention-run.ts'
 import { purgeReceipts } from '#server/integrations/receipts.ts'
 import {
@@ -17,7 +16,6 @@ import {
   receiveSlackEvent,
   type SlackEventCallbackSchema,
 } from '#server/integrations/slack/events.ts'
-import { linkSlackWorkspace } from '#server/integrations/slack/workspaces.ts'
 import type { Jobs } from '#server/jobs/boss.ts'
 import type { GithubMentionJob, SlackMentionJob } from '#server/jobs/queues.ts'
 import type { Limits } from '#server/limits/policies.ts'
@@ -51,15 +49,12 @@ export function createIntegrationService(deps: IntegrationServiceDeps) {
       /** A verified Events API callback: an app mention is recorded once and its job queued. */
       receive: (envelope: z.infer<typeof SlackEventCallbackSchema>) => receiveSlackEvent(received, envelope),
       actOnMention: (job: SlackMentionJob) => handleSlackMention(mentions, job),
-      /** The operator links a workspace to an account; the bot token is sealed. */
-      link: (input: { teamId: string; accountId: string; botToken: string }) => linkSlackWorkspace(db, ring, input),
     },
     github: {
       /** A verified issue_comment delivery: a "@sextant research" comment is recorded once and its job queued. */
       receive: (deliveryId: string, comment: z.infer<typeof IssueCommentEventSchema>) =>
         receiveGithubComment(received, deliveryId, comment),
       actOnMention: (job: GithubMentionJob) => handleGithubMention(mentions, job),
-      link: (input: { repo: string; accountId: string }) => linkGithubRepository(db, input),
     },
     /** The delivery job: posts a message, retrying within its limits. */
     deliver: (deliveryId: string) => deliver(delivering, deliveryId),

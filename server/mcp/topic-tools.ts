@@ -1,0 +1,146 @@
+// The MCP tools for topic memory: what Sextant remembers about a topic, what its latest run changed,
+// two topics compared, a keyword search across the caller's topics, and a topic as markdown. Each is
+// one call to the topic service, which sees only the caller's live memory.
+import { z } from 'zod'
+import { ok, problem, type ToolContext } from '#server/mcp/tool-context.ts'
+import { quoted } from '#server/mcp/tool-text.ts'
+import {
+  TopicDeltaOutput,
+  TopicMemoryOutput,
+  topicDeltaText,
+  topicDeltaView,
+  topicMemoryText,
+  topicMemoryView,
+} from '#server/mcp/topic-views.ts'
+import { TopicSchema } from '#server/memory/topic-schema.ts'
+
+const topicInput = {
+  topic: TopicSchema.describe('The research topic, as given to research_brief (case and spacing do not matter).'),
+}
+
+function noMemory(topic: string) {
+  return problem(`Sextant has no memory of ${quoted(topic)}. Run research_brief on it first.`)
+}
+
+export function registerTopicTools({ services, caller, registerTool }: ToolContext): void {
+  const { topics } = services
+
+  registerTool(
+    'get_topic_memory',
+    {
+      title: 'Topic memory',
+      description:
+        'Everything Sextant remembers about a topic: counts; the facts it holds true now, each with the quote that supports it, its sources, when first seen and last confirmed; the history of facts later runs updated or contradicted; and the sources.',
+      inputSchema: topicInput,
+      outputSchema: TopicMemoryOutput,
+      annotations: { readOnlyHint: true },
+    },
+    async ({ topic }) => {
+      const stored = await topics.load(caller.accountId, topic)
+      if (!stored)
+        return problem(
+          `Sextant has no memory of ${quoted(topic)} (or it expired after 30 days). Run research_brief on it first.`,
+        )
+      const view = topicMemoryView(stored)
+      return ok(view, topicMemoryText(view))
+    },
+  )
+
+  registerTool(
+    'get_topic_delta',
+    {
+      title: 'What changed',
+      description:
+        'What the latest run on a topic changed in memory: its new facts, the facts it updated (another figure or date) and contradicted, each with its quote and the fact it replaced, how many facts it confirmed, and the sources it first read. The text lists every fact with numbered source URLs.',
+      inputSchema: topicInput,
+      outputSchema: TopicDeltaOutput,
+      annotations: { readOnlyHint: true },
+    },
+    async ({ topic }) => {
+      const found = await topics.delta(caller.accountId, topic)
+      if (!found) return noMemory(topic)
+      const view = topicDeltaView(found.delta)
+      return ok(view, topicDeltaText(found.topic, view, found.sources))
+    },
+  )
+
+  registerTool(
+    'compare_topics',
+    {
+      title: 'Compare topics',
+      description: 'Side by side: the facts and sources two topics share, and those unique to each.',
+      inputSchema: {
+        topicA: TopicSchema.describe('The first topic.'),
+        topicB: TopicSchema.describe('The second topic.'),
+      },
+      outputSchema: {
+        topics: z.array(z.string()),
+        summary: z.record(z.string(), z.number()),
+        sharedSources: z.array(z.string()),
+        sharedFacts: z.array(z.object({ a: z.string(), b: z.string() })),
+        onlyA: z.array(z.string()),
+        onlyB: z.array(z.string()),
+      },
+      annotations: { readOnlyHint: true },
+    },
+    async ({ topicA, topicB }) => {
+      const result = await topics.compare(caller.accountId, topicA, topicB)
+      if ('missing' in result)
+        return problem(`No memory for ${result.missing.map(quoted).join(' and ')}. Run research_brief on it first.`)
+      const { comparison } = result
+      return ok({
+        topics: comparison.topics,
+        summary: comparison.summary,
+        sharedSources: comparison.sharedSources.map((source) => source.url),
+        sharedFacts: comparison.sharedFacts.map((pair) => ({ a: pair.a.text, b: pair.b.text })),
+        onlyA: comparison.onlyA.facts.map((fact) => fact.text),
+        onlyB: comparison.onlyB.facts.map((fact) => fact.text),
+      })
+    },
+  )
+
+  registerTool(
+    'search_memory',
+    {
+      title: 'Search memory',
+      description: 'Keyword search across all your topics; returns the best matching facts with their topic.',
+      inputSchema: {
+        query: z.string().trim().min(1).max(500).describe('Words to look for.'),
+        limit: z.number().int().min(1).max(100).default(20).describe('At most this many results.'),
+      },
+      outputSchema: {
+        results: z.array(
+          z.object({ topic: z.string(), fact: z.string(), sourceUrls: z.array(z.string()), score: z.number() }),
+        ),
+      },
+      annotations: { readOnlyHint: true },
+    },
+    async ({ query, limit }) => {
+      const hits = await topics.search(caller.accountId, query, { limit })
+      return ok({
+        results: hits.map((hit) => ({
+          topic: hit.topic,
+          fact: hit.fact.text,
+          sourceUrls: hit.fact.sourceUrls,
+          score: Math.round(hit.score * 1000) / 1000,
+        })),
+      })
+    },
+  )
+
+  registerTool(
+    'export_topic',
+    {
+      title: 'Export topic',
+      description: "A topic's knowledge as a markdown document: stats, facts with citations, sources, run history.",
+      inputSchema: topicInput,
+      outputSchema: { topic: z.string(), markdown: z.string() },
+      annotations: { readOnlyHint: true },
+    },
+    async ({ topic }) => {
+      const markdown = await topics.export(caller.accountId, topic)
+      if (!markdown) return noMemory(topic)
+      return ok({ topic, markdown }, markdown)
+    },
+  )
+}
