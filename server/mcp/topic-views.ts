@@ -4,9 +4,9 @@
 // The delta's text lists every fact with numbered source URLs, so a client that reads only text
 // still has working references; page and model text in it is sanitised markdown on one line.
 import { z } from 'zod'
-import { type MemoryStats, MemoryStatsSchema } from '#server/contracts/memory.ts'
+import { MemoryStatsSchema } from '#server/contracts/memory.ts'
 import { sourcesText } from '#server/mcp/tool-text.ts'
-import { currentFacts, supersededFacts, type TopicDelta } from '#server/memory/insights.ts'
+import { currentFacts, memoryStats, supersededFacts, type TopicDelta } from '#server/memory/insights.ts'
 import type { Fact, Source, TopicMemory } from '#server/memory/types.ts'
 import { countPhrases } from '#server/research/report-summary.ts'
 import { stripBidiControls } from '#server/text/bidi.ts'
@@ -74,13 +74,7 @@ function factOutput(fact: Fact) {
 export function topicMemoryView(memory: TopicMemory) {
   return {
     topic: stripBidiControls(memory.topic),
-    // The memory check's counts (spec 2.4), as the REST API gives them.
-    stats: {
-      runCount: memory.runCount,
-      urlsIndexed: memory.urlsIndexed,
-      factsStored: memory.factsStored,
-      lastRunAt: memory.lastRunAt.toISOString(),
-    } satisfies MemoryStats,
+    stats: memoryStats(memory),
     facts: currentFacts(memory.facts).map((fact) => ({
       ...factOutput(fact),
       ...(fact.supersedes ? { supersedes: fact.supersedes } : {}),

@@ -1,5 +1,6 @@
 // Read-only views of decrypted topic memory for the `get_topic_delta` and `compare_topics` tools.
-import type { Fact, MemoryContent, Source } from '#server/memory/types.ts'
+import type { MemoryStats } from '#server/contracts/memory.ts'
+import type { Fact, MemoryContent, Source, TopicMemory } from '#server/memory/types.ts'
 import { wordTokens } from '#server/text/words.ts'
 
 /** A fact that replaced another, with the one it replaced when memory still holds it. */
@@ -192,4 +193,16 @@ function jaccard(x: Set<string>, y: Set<string>): number {
   let common = 0
   for (const token of x) if (y.has(token)) common++
   return common / (x.size + y.size - common)
+}
+
+/** The memory check's counts (spec 2.4), as the REST API and MCP give them. */
+export function memoryStats(
+  memory: Pick<TopicMemory, 'runCount' | 'urlsIndexed' | 'factsStored' | 'lastRunAt'>,
+): MemoryStats {
+  return {
+    runCount: memory.runCount,
+    urlsIndexed: memory.urlsIndexed,
+    factsStored: memory.factsStored,
+    lastRunAt: memory.lastRunAt.toISOString(),
+  }
 }

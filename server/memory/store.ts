@@ -7,6 +7,7 @@ import type { TopicMemoryTable } from '#db/schema.ts'
 import type { Logger } from '#server/logger.ts'
 import { type KeyRing, openJson, sealJson, UnreadableError } from '#server/memory/crypto.ts'
 import { upgradeFact } from '#server/memory/facts.ts'
+import { memoryStats } from '#server/memory/insights.ts'
 import { mergeMemory } from '#server/memory/merge.ts'
 import type { TopicIndex } from '#server/memory/topic-index.ts'
 import { displayTopic } from '#server/memory/topic-key.ts'
@@ -143,17 +144,6 @@ export async function loadAccountMemories(context: MemoryContext, accountId: str
     .orderBy('topic_memory.last_run_at', 'desc')
     .execute()
   return rows.map((row) => openRow(context, row)).filter((memory) => memory !== undefined)
-}
-
-export function memoryStats(
-  memory: Pick<TopicMemory, 'runCount' | 'urlsIndexed' | 'factsStored' | 'lastRunAt'>,
-): MemoryStats {
-  return {
-    runCount: memory.runCount,
-    urlsIndexed: memory.urlsIndexed,
-    factsStored: memory.factsStored,
-    lastRunAt: memory.lastRunAt.toISOString(),
-  }
 }
 
 /** The memory check of spec 2.4: counts, or null for no (live, readable) memory. */
