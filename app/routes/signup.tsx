@@ -5,7 +5,7 @@ import { Field, FormError, fieldErrors, SubmitButton } from '#app/components/for
 import { requestInfoContext, servicesContext } from '#app/context.ts'
 import { readFormData } from '#app/form-data.server.ts'
 import { getAccount, safeRedirect } from '#app/session.server.ts'
-import { createAccount, EmailTakenError } from '#server/auth/accounts.ts'
+import { EmailTakenError } from '#server/auth/accounts.ts'
 import type { Route } from './+types/signup'
 
 const SignupSchema = z.object({
@@ -42,7 +42,7 @@ export async function action(args: Route.ActionArgs) {
     )
   }
   try {
-    await createAccount(services.db, parsed.data)
+    await services.accounts.create(parsed.data)
   } catch (error) {
     if (!(error instanceof EmailTakenError)) throw error
   } finally {
