@@ -7,8 +7,9 @@ import { CopyButton } from '#app/components/copy-button.tsx'
 import { Field, SubmitButton } from '#app/components/form.tsx'
 import { servicesContext } from '#app/context.ts'
 import { readFormData } from '#app/form-data.server.ts'
+import { isServiceError } from '#app/service-errors.server.ts'
 import { requireAccount } from '#app/session.server.ts'
-import { KeyLimitError } from '#server/auth/api-keys.ts'
+import type { KeyLimitError } from '#server/auth/api-keys.ts'
 import { isStorableText } from '#server/storable-text.ts'
 import type { Route } from './+types/dashboard-keys'
 
@@ -57,7 +58,7 @@ export async function action(args: Route.ActionArgs) {
     const { key, summary } = await services.keys.create(account.id, parsed.data.name)
     return { created: { key, name: summary.name }, error: null }
   } catch (error) {
-    if (!(error instanceof KeyLimitError)) throw error
+    if (!isServiceError<KeyLimitError>(error, 'KeyLimitError')) throw error
     return data({ created: null, error: error.message }, { status: 409 })
   }
 }
