@@ -1,15 +1,11 @@
-// Server helpers for the dashboard routes: the new-brief form's parsing and messages, and the run
-// list joined with what recurring series are doing.
+// Server helpers for the dashboard routes: the new-brief form's parsing and messages, the budget
+// hints and the framework picker's catalogue.
 import type { BriefFormValues, BudgetDefaults, RunLimitRefusal } from '#app/components/brief-form.tsx'
 import type { FrameworkOption } from '#app/components/framework-picker.tsx'
-import type { Db } from '#db/database.ts'
 import { type Config, modelPrices } from '#server/config.ts'
 import { listFrameworks } from '#server/frameworks/index.ts'
 import type { LimitDecision } from '#server/limits/limiter.ts'
-import type { KeyRing } from '#server/memory/crypto.ts'
 import { readBudgetNumber } from '#server/research/brief-budget.ts'
-import { listRuns, type RunListItem } from '#server/research/runs.ts'
-import { listSeries, type SeriesState } from '#server/research/series.ts'
 
 /** The form as typed (to show again) and as the brief BriefSchema parses. */
 export function readBriefForm(form: FormData): { values: BriefFormValues; input: Record<string, unknown> } {
@@ -110,27 +106,4 @@ export function frameworkOptions(): { frameworks: FrameworkOption[]; categories:
     frameworks: list.frameworks.map(({ id, name, category, description }) => ({ id, name, category, description })),
     categories: list.categories,
   }
-}
-
-export type DashboardRun = RunListItem & {
-  /** Set on the latest run of a recurring brief that is waiting for its next run (or paused). */
-  series?: { state: Extract<SeriesState, 'sleeping' | 'paused'>; nextRunAt: string | null }
-}
-
-/** The account's 20 newest runs; the latest run of a sleeping or paused series says so. */
-export async function dashboardRuns(db: Db, ring: KeyRing, accountId: string): Promise<DashboardRun[]> {
-  const [{ runs }, series] = await Promise.all([
-    listRuns(db, ring, accountId, { limit: 20 }),
-    listSeries(db, ring, accountId),
-  ])
-  const waiting = new Map<string, DashboardRun['series']>()
-  for (const item of series) {
-    if (item.lastRunId && (item.state === 'sleeping' || item.state === 'paused')) {
-      waiting.set(item.lastRunId, { state: item.state, nextRunAt: item.nextRunAt })
-    }
-  }
-  return runs.map((run) => {
-    const state = waiting.get(run.runId)
-    return state ? { ...run, series: state } : run
-  })
 }

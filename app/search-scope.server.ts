@@ -2,11 +2,10 @@
 // SEARCH_PROVIDER=corpus) the local corpus, and whether that holds the invented sample.
 
 import type { SearchScope } from '#app/components/search-scope.tsx'
-import type { AppServices } from '#app/context.ts'
-import { countCorpusDocuments } from '#server/providers/search/corpus.ts'
+import type { Services } from '#server/services.ts'
 
-export async function searchScope(services: Pick<AppServices, 'config' | 'db'>): Promise<SearchScope> {
+export async function searchScope(services: Pick<Services, 'config' | 'corpus'>): Promise<SearchScope> {
   if (services.config.SEARCH_PROVIDER !== 'corpus') return 'web'
-  const { invented } = await countCorpusDocuments(services.db)
+  const { invented } = await services.corpus.count()
   return invented > 0 ? 'sample' : 'local'
 }

@@ -2,15 +2,7 @@
 import { type RouterContextProvider, redirect } from 'react-router'
 import { requestInfoContext, servicesContext } from '#app/context.ts'
 import type { Account } from '#server/auth/accounts.ts'
-import {
-  clearedSessionCookie,
-  createSession,
-  deleteSession,
-  getSessionAccount,
-  readCookie,
-  SESSION_COOKIE,
-  sessionCookie,
-} from '#server/auth/sessions.ts'
+import { clearedSessionCookie, readCookie, SESSION_COOKIE, sessionCookie } from '#server/auth/sessions.ts'
 
 type Args = { request: Request; context: Readonly<RouterContextProvider> }
 
@@ -24,7 +16,7 @@ export function getAccount({ request, context }: Args): Promise<Account | undefi
 async function lookUpAccount(request: Request, context: Args['context']): Promise<Account | undefined> {
   const token = readCookie(request.headers.get('cookie'), SESSION_COOKIE)
   if (!token) return undefined
-  return getSessionAccount(context.get(servicesContext).db, token)
+  return context.get(servicesContext).accounts.sessions.account(token)
 }
 
 export async function requireAccount(args: Args): Promise<Account> {
@@ -39,7 +31,6 @@ export async function requireAccount(args: Args): Promise<Account> {
 
 const MAX_REDIRECT_TARGET = 2048
 
-/** Only our own paths: an absolute or protocol-relative URL here would be an open redirect. */
 /**
  * Where to go after logging in: only a path of this site. The target is parsed as a browser would
  * (tabs and newlines dropped, backslashes read as slashes), so "/\t/evil.test" is seen for the
@@ -61,7 +52,7 @@ function isSecure(request: Request, context: Args['context']): boolean {
 
 /** Starts a session and redirects with its cookie. */
 export async function signIn(args: Args, accountId: string, redirectTo: string): Promise<Response> {
-  const session = await createSession(args.context.get(servicesContext).db, accountId)
+  const session = await args.context.get(servicesContext).accounts.sessions.create(accountId)
   return redirect(redirectTo, {
     headers: {
       'Set-Cookie': sessionCookie(session.token, {
@@ -74,6 +65,6 @@ export async function signIn(args: Args, accountId: string, redirectTo: string):
 
 export async function signOut({ request, context }: Args): Promise<Response> {
   const token = readCookie(request.headers.get('cookie'), SESSION_COOKIE)
-  if (token) await deleteSession(context.get(servicesContext).db, token)
+  if (token) await context.get(servicesContext).accounts.sessions.delete(token)
   return redirect('/', { headers: { 'Set-Cookie': clearedSessionCookie() } })
 }

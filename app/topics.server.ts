@@ -2,10 +2,9 @@
 // summaries, one topic with its runs, search hits with their matched words marked, comparisons.
 // The ledger's URLs stay on the server; pages get only its count.
 import { z } from 'zod'
-import type { Db } from '#db/database.ts'
+import type { RunListItem } from '#server/contracts/run.ts'
 import { compareTopics, currentFacts, predecessorOf, supersededFacts, topicDelta } from '#server/memory/insights.ts'
 import { searchMemory } from '#server/memory/search.ts'
-import { loadTopicMemoryById, type MemoryContext } from '#server/memory/store.ts'
 import {
   type Fact,
   type FactChange,
@@ -15,7 +14,7 @@ import {
   type TopicMemory,
 } from '#server/memory/types.ts'
 import type { Brief } from '#server/research/brief.ts'
-import { getRun, listRuns, openRunBrief, type RunListItem } from '#server/research/runs.ts'
+import type { Services } from '#server/services.ts'
 import { UUID } from '#server/text/uuid.ts'
 
 export const TOPIC_NOT_FOUND = 'There is no topic memory at this address for your account. It may have expired.'
@@ -137,16 +136,13 @@ function historyViews(facts: readonly Fact[], sources: readonly Source[]): Histo
     .reverse()
 }
 
-export async function loadTopicPage(services: { db: Db; memory: MemoryContext }, accountId: string, topicId: string) {
-  const memory = await loadTopicMemoryById(services.memory, accountId, topicId)
+export async function loadTopicPage(services: Pick<Services, 'topics' | 'runs'>, accountId: string, topicId: string) {
+  const memory = await services.topics.loadById(accountId, topicId)
   if (!memory) return undefined
-  const { runs } = await listRuns(services.db, services.memory.ring, accountId, {
-    limit: RUN_HISTORY_CAP,
-    topicHash: memory.topicHash,
-  })
+  const { runs } = await services.runs.list(accountId, { limit: RUN_HISTORY_CAP, topicHash: memory.topicHash })
   const records = new Map(memory.runs.map((record) => [record.runId, record]))
   const delta = topicDelta(memory)
-  const latest = runs[0] && (await getRun(services.db, runs[0].runId, accountId))
+  const latestBrief = runs[0] && (await services.runs.brief(accountId, runs[0].runId))
   const predecessor = predecessorOf(memory.facts)
   const views = (facts: readonly Fact[]) => factViews(facts, memory.sources, predecessor)
   return {
@@ -168,7 +164,7 @@ export async function loadTopicPage(services: { db: Db; memory: MemoryContext },
     facts: views(currentFacts(memory.facts)).reverse(),
     history: historyViews(memory.facts, memory.sources),
     sources: memory.sources.map(sourceView).reverse(),
-    again: againBrief(memory.topic, latest ? openRunBrief(services.memory.ring, latest) : undefined),
+    again: againBrief(memory.topic, latestBrief),
     runs: runs.map((run): TopicRun => {
       const record = records.get(run.runId)
       return {

@@ -3,7 +3,7 @@
 import type { RouterContextProvider } from 'react-router'
 import { requestInfoContext, servicesContext } from '#app/context.ts'
 import { readCookie } from '#server/auth/sessions.ts'
-import { createTrialAccount, findTrialAccountId, TRIAL_COOKIE, trialCookie } from '#server/auth/trial.ts'
+import { TRIAL_COOKIE, trialCookie } from '#server/auth/trial.ts'
 import type { LimitDecision } from '#server/limits/limiter.ts'
 import { describeWait } from '#server/limits/refusal.ts'
 import type { Refusal } from '#server/research/admission.ts'
@@ -14,14 +14,14 @@ type Args = { request: Request; context: Readonly<RouterContextProvider> }
 export async function getTrialAccountId({ request, context }: Args): Promise<string | undefined> {
   const token = readCookie(request.headers.get('cookie'), TRIAL_COOKIE)
   if (!token) return undefined
-  return findTrialAccountId(context.get(servicesContext).db, token)
+  return context.get(servicesContext).accounts.trial.find(token)
 }
 
 /** The visitor's trial account, created on first use; `setCookie` is set when a new one was made. */
 export async function ensureTrialAccount(args: Args): Promise<{ accountId: string; setCookie?: string }> {
   const existing = await getTrialAccountId(args)
   if (existing) return { accountId: existing }
-  const { token, accountId } = await createTrialAccount(args.context.get(servicesContext).db)
+  const { token, accountId } = await args.context.get(servicesContext).accounts.trial.create()
   return { accountId, setCookie: trialCookie(token, isSecure(args)) }
 }
 

@@ -1,7 +1,7 @@
 import { Link } from 'react-router'
 import { LocalTime } from '#app/components/local-time.tsx'
 import { StatusBadge } from '#app/components/status-badge.tsx'
-import type { DashboardRun } from '#app/dashboard.server.ts'
+import type { DashboardRun } from '#server/services/runs.ts'
 
 /** The account's newest runs. On a phone, depth and start time move under the topic. */
 export function RunList({ runs }: { runs: readonly DashboardRun[] }) {

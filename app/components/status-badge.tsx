@@ -1,5 +1,5 @@
 import { stepLabel } from '#app/components/step-timeline.tsx'
-import type { RunStatus } from '#db/schema.ts'
+import type { RunStatus } from '#server/contracts/run.ts'
 
 export type BadgeStatus = RunStatus | 'sleeping' | 'paused'
 

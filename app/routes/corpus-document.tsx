@@ -5,7 +5,6 @@ import { data } from 'react-router'
 import { AppShell } from '#app/components/app-shell.tsx'
 import { ReportMarkdown } from '#app/components/report-markdown.tsx'
 import { servicesContext } from '#app/context.ts'
-import { findCorpusDocument } from '#server/providers/search/corpus.ts'
 import { corpusUrlOfPage } from '#server/text/corpus-url.ts'
 import type { Route } from './+types/corpus-document'
 
@@ -25,7 +24,7 @@ export async function loader(args: Route.LoaderArgs) {
   const request = new URL(args.request.url)
   const path = `${request.pathname}${request.search}`
   const url = path.length <= MAX_PATH_CHARACTERS ? corpusUrlOfPage(path) : undefined
-  const document = url ? await findCorpusDocument(services.db, url) : undefined
+  const document = url ? await services.corpus.document(url) : undefined
   if (!document) throw data('There is no corpus document at this address.', { status: 404 })
   return { document }
 }

@@ -7,8 +7,9 @@ import { CopyButton } from '#app/components/copy-button.tsx'
 import { Field, SubmitButton } from '#app/components/form.tsx'
 import { servicesContext } from '#app/context.ts'
 import { readFormData } from '#app/form-data.server.ts'
+import { isServiceError } from '#app/service-errors.server.ts'
 import { requireAccount } from '#app/session.server.ts'
-import { createAccountApiKey, KeyLimitError, listApiKeys, revokeApiKey } from '#server/auth/api-keys.ts'
+import type { KeyLimitError } from '#server/auth/api-keys.ts'
 import { isStorableText } from '#server/storable-text.ts'
 import type { Route } from './+types/dashboard-keys'
 
@@ -18,7 +19,7 @@ export function meta(_: Route.MetaArgs) {
 
 export async function loader(args: Route.LoaderArgs) {
   const account = await requireAccount(args)
-  const keys = await listApiKeys(args.context.get(servicesContext).db, account.id)
+  const keys = await args.context.get(servicesContext).keys.list(account.id)
   return {
     keys: keys.map((key) => ({
       prefix: key.prefix,
@@ -44,8 +45,7 @@ export async function action(args: Route.ActionArgs) {
   const services = args.context.get(servicesContext)
   const form = await readFormData(args.request)
   if (form.get('intent') === 'revoke') {
-    const revoked = await revokeApiKey(services.db, String(form.get('prefix') ?? ''), account.id)
-    if (revoked) services.apiKeys.forget(revoked.prefix)
+    const revoked = await services.keys.revoke(String(form.get('prefix') ?? ''), account.id)
     return data(
       { created: null, error: revoked ? null : 'That key was already revoked.' },
       { status: revoked ? 200 : 404 },
@@ -55,14 +55,10 @@ export async function action(args: Route.ActionArgs) {
   if (!parsed.success)
     return data({ created: null, error: parsed.error.issues[0]?.message ?? 'Invalid name.' }, { status: 400 })
   try {
-    const { key, summary } = await createAccountApiKey(services.db, {
-      accountId: account.id,
-      name: parsed.data.name,
-      maxActive: services.config.API_KEYS_PER_ACCOUNT,
-    })
+    const { key, summary } = await services.keys.create(account.id, parsed.data.name)
     return { created: { key, name: summary.name }, error: null }
   } catch (error) {
-    if (!(error instanceof KeyLimitError)) throw error
+    if (!isServiceError<KeyLimitError>(error, 'KeyLimitError')) throw error
     return data({ created: null, error: error.message }, { status: 409 })
   }
 }

@@ -9,13 +9,10 @@ import { useRunEvents } from '#app/components/use-run-events.ts'
 import { servicesContext } from '#app/context.ts'
 import { readFormData } from '#app/form-data.server.ts'
 import { requireAccount } from '#app/session.server.ts'
-import type { RunStatus } from '#db/schema.ts'
+import type { RunStatus } from '#server/contracts/run.ts'
 import { isFinalEvent } from '#server/events/event-types.ts'
-import { readRunEvents } from '#server/events/run-events.ts'
 import { findFramework } from '#server/frameworks/index.ts'
 import { budgetLimits } from '#server/research/brief-budget.ts'
-import { getRun, viewRun } from '#server/research/runs.ts'
-import { recurringInfo } from '#server/research/series.ts'
 import type { Route } from './+types/dashboard-run'
 
 export function meta({ loaderData }: Route.MetaArgs) {
@@ -24,45 +21,31 @@ export function meta({ loaderData }: Route.MetaArgs) {
 
 export async function loader(args: Route.LoaderArgs) {
   const account = await requireAccount(args)
-  const services = args.context.get(servicesContext)
-  const row = await getRun(services.db, args.params.runId, account.id)
+  const page = await args.context.get(servicesContext).runs.page(account.id, args.params.runId)
   // Another account's run is "not found" too: saying it exists would leak that it does.
-  if (!row) throw data('There is no run at this address for your account.', { status: 404 })
-  const [events, recurring, topic] = await Promise.all([
-    readRunEvents(services.db, services.memory.ring, row.id, 0),
-    row.series_id ? recurringInfo(services.db, row.series_id) : undefined,
-    // Its memory page, once a run on the topic has saved some (the clear columns: no decrypting).
-    services.db
-      .selectFrom('topics')
-      .innerJoin('topic_memory', 'topic_memory.topic_id', 'topics.id')
-      .select('topics.id')
-      .where('topics.account_id', '=', account.id)
-      .where('topics.topic_hash', '=', row.topic_hash)
-      .where('topic_memory.expires_at', '>', new Date())
-      .executeTakeFirst(),
-  ])
-  const run = viewRun(services.memory.ring, row)
+  if (!page) throw data(RUN_NOT_FOUND, { status: 404 })
+  const { run, events, topicId } = page
   const framework = run.brief.frameworkId ? findFramework(run.brief.frameworkId) : undefined
   return {
     run,
     frameworkName: framework?.name ?? run.brief.frameworkId ?? null,
-    recurring: recurring ?? null,
-    topicId: topic?.id ?? null,
+    // Its memory page, once a run on the topic has saved some.
+    topicId: topicId ?? null,
     events: events.map(({ id, type, step, data, createdAt }): TimelineEvent => ({ id, type, step, data, createdAt })),
   }
 }
 
 export async function action(args: Route.ActionArgs) {
   const account = await requireAccount(args)
-  const services = args.context.get(servicesContext)
   const form = await readFormData(args.request)
   if (form.get('intent') !== 'cancel') throw data('Unknown action.', { status: 400 })
-  const row = await getRun(services.db, args.params.runId, account.id)
-  if (!row) throw data('There is no run at this address for your account.', { status: 404 })
+  const outcome = await args.context.get(servicesContext).runs.cancel(account.id, args.params.runId, 'page')
+  if (!outcome.ok && outcome.reason === 'not_found') throw data(RUN_NOT_FOUND, { status: 404 })
   // Already over (it finished while the button was pressed): the reloaded page says how it ended.
-  const cancelled = await services.endRun(row.id, { status: 'cancelled', accountId: account.id })
-  return { cancelled }
+  return { cancelled: outcome.ok }
 }
+
+const RUN_NOT_FOUND = 'There is no run at this address for your account.'
 
 export default function DashboardRun({ loaderData }: Route.ComponentProps) {
   // Keyed by run: moving from one run's page to another's starts a fresh event stream.
@@ -73,7 +56,8 @@ export default function DashboardRun({ loaderData }: Route.ComponentProps) {
   )
 }
 
-function RunPage({ run, frameworkName, recurring, topicId, events: loadedEvents }: Route.ComponentProps['loaderData']) {
+function RunPage({ run, frameworkName, topicId, events: loadedEvents }: Route.ComponentProps['loaderData']) {
+  const { recurring } = run
   const events = useRunEvents(
     `/dashboard/runs/${encodeURIComponent(run.runId)}/events`,
     loadedEvents,

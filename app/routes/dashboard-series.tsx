@@ -7,8 +7,8 @@ import { StatusBadge } from '#app/components/status-badge.tsx'
 import { servicesContext } from '#app/context.ts'
 import { readFormData } from '#app/form-data.server.ts'
 import { requireAccount } from '#app/session.server.ts'
+import type { SeriesView } from '#server/contracts/series.ts'
 import { budgetPhrase } from '#server/research/brief-budget.ts'
-import { listSeries, type SeriesView, setSeriesStatus } from '#server/research/series.ts'
 import type { Route } from './+types/dashboard-series'
 
 export function meta(_: Route.MetaArgs) {
@@ -17,26 +17,23 @@ export function meta(_: Route.MetaArgs) {
 
 export async function loader(args: Route.LoaderArgs) {
   const account = await requireAccount(args)
-  const services = args.context.get(servicesContext)
-  const series = await listSeries(services.db, services.memory.ring, account.id)
-  return { series }
+  return { series: await args.context.get(servicesContext).series.list(account.id) }
 }
 
 const INTENTS = { pause: 'paused', resume: 'active', stop: 'cancelled' } as const
 
 export async function action(args: Route.ActionArgs) {
   const account = await requireAccount(args)
-  const services = args.context.get(servicesContext)
   const form = await readFormData(args.request)
   const intent = String(form.get('intent') ?? '')
   if (!Object.hasOwn(INTENTS, intent)) throw data('Unknown action.', { status: 400 })
   const seriesId = String(form.get('seriesId') ?? '')
-  const deps = { db: services.db, jobs: services.jobs, intervalSeconds: services.config.RECURRING_INTERVAL }
-  const outcome = await setSeriesStatus(deps, seriesId, account.id, INTENTS[intent as keyof typeof INTENTS])
-  if (outcome === 'not_found') {
+  const status = INTENTS[intent as keyof typeof INTENTS]
+  const outcome = await args.context.get(servicesContext).series.setStatus(account.id, seriesId, status)
+  if (!outcome.ok && outcome.reason === 'not_found') {
     return data({ seriesId, error: 'There is no such recurring brief for your account.' }, { status: 404 })
   }
-  if (outcome === 'cancelled') {
+  if (!outcome.ok) {
     return data({ seriesId, error: 'This recurring brief was stopped; start a new brief instead.' }, { status: 409 })
   }
   return { seriesId, error: null }

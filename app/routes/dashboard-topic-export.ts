@@ -2,24 +2,21 @@
 import { servicesContext } from '#app/context.ts'
 import { requireAccount } from '#app/session.server.ts'
 import { exportDisposition, TOPIC_NOT_FOUND } from '#app/topics.server.ts'
-import { exportTopicMarkdown } from '#server/memory/export.ts'
-import { loadTopicMemoryById } from '#server/memory/store.ts'
 import type { Route } from './+types/dashboard-topic-export'
 
 export async function loader(args: Route.LoaderArgs) {
   const account = await requireAccount(args)
-  const services = args.context.get(servicesContext)
-  const memory = await loadTopicMemoryById(services.memory, account.id, args.params.topicId)
-  if (!memory) {
+  const file = await args.context.get(servicesContext).topics.exportFile(account.id, args.params.topicId)
+  if (!file) {
     return Response.json(
       { type: 'about:blank', title: 'Not Found', status: 404, detail: TOPIC_NOT_FOUND },
       { status: 404, headers: { 'Content-Type': 'application/problem+json' } },
     )
   }
-  return new Response(exportTopicMarkdown(memory, { publicUrl: services.config.PUBLIC_URL }), {
+  return new Response(file.markdown, {
     headers: {
       'Content-Type': 'text/markdown; charset=utf-8',
-      'Content-Disposition': exportDisposition(memory.topic),
+      'Content-Disposition': exportDisposition(file.topic),
       // Decrypted memory: not for shared caches, nor for the browser's disk cache.
       'Cache-Control': 'private, no-store',
     },

@@ -7,7 +7,6 @@ import { FactList, FactSources, linkClass, SourceList } from '#app/components/to
 import { servicesContext } from '#app/context.ts'
 import { requireAccount } from '#app/session.server.ts'
 import { CompareSchema, compareTopicMemories, type TopicComparisonView } from '#app/topics.server.ts'
-import { loadAccountMemories } from '#server/memory/store.ts'
 import type { Route } from './+types/dashboard-topics-compare'
 
 export function meta({ loaderData }: Route.MetaArgs) {
@@ -21,7 +20,7 @@ export function meta({ loaderData }: Route.MetaArgs) {
 
 export async function loader(args: Route.LoaderArgs) {
   const account = await requireAccount(args)
-  const memories = await loadAccountMemories(args.context.get(servicesContext).memory, account.id)
+  const memories = await args.context.get(servicesContext).topics.all(account.id)
   const params = new URL(args.request.url).searchParams
   const selected = { a: params.get('a') ?? '', b: params.get('b') ?? '' }
   const page = {

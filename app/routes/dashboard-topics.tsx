@@ -9,7 +9,6 @@ import { TopicStats } from '#app/components/topic-stats.tsx'
 import { servicesContext } from '#app/context.ts'
 import { requireAccount } from '#app/session.server.ts'
 import { SearchQuerySchema, searchTopics, summarizeTopic } from '#app/topics.server.ts'
-import { loadAccountMemories } from '#server/memory/store.ts'
 import type { Route } from './+types/dashboard-topics'
 
 export function meta(_: Route.MetaArgs) {
@@ -18,7 +17,7 @@ export function meta(_: Route.MetaArgs) {
 
 export async function loader(args: Route.LoaderArgs) {
   const account = await requireAccount(args)
-  const memories = await loadAccountMemories(args.context.get(servicesContext).memory, account.id)
+  const memories = await args.context.get(servicesContext).topics.all(account.id)
   const query = new URL(args.request.url).searchParams.get('q') ?? ''
   const page = { topics: memories.map(summarizeTopic), query }
   const parsed = SearchQuerySchema.safeParse(query)

@@ -7,7 +7,6 @@ import { requestInfoContext, servicesContext } from '#app/context.ts'
 import {
   briefFormErrors,
   budgetDefaults,
-  dashboardRuns,
   frameworkOptions,
   readBriefForm,
   runLimitRefusal,
@@ -15,7 +14,6 @@ import {
 import { readFormData } from '#app/form-data.server.ts'
 import { refuseUnqueuedRun } from '#app/run-not-queued.server.ts'
 import { requireAccount } from '#app/session.server.ts'
-import { startAdmittedRun } from '#server/research/admission.ts'
 import { ClientBriefSchema } from '#server/research/brief.ts'
 import type { Route } from './+types/dashboard'
 
@@ -25,9 +23,9 @@ export function meta(_: Route.MetaArgs) {
 
 export async function loader(args: Route.LoaderArgs) {
   const account = await requireAccount(args)
-  const { db, memory, config } = args.context.get(servicesContext)
+  const { runs, config } = args.context.get(servicesContext)
   return {
-    runs: await dashboardRuns(db, memory.ring, account.id),
+    runs: await runs.dashboard(account.id),
     ...frameworkOptions(),
     budgetDefaults: budgetDefaults(config),
   }
@@ -42,15 +40,17 @@ export async function action(args: Route.ActionArgs) {
     return data({ values, errors: briefFormErrors(parsed.error.issues), limit: null }, { status: 400 })
   }
   // Admitted after validation, so fixing a typo in the form does not spend a run.
-  const outcome = await startAdmittedRun(services, {
-    requester: {
-      kind: 'member',
-      address: args.context.get(requestInfoContext).ip,
-      operator: account.kind === 'local',
-    },
-    brief: parsed.data,
-    accountId: account.id,
-  }).catch(refuseUnqueuedRun)
+  const outcome = await services.runs
+    .start({
+      requester: {
+        kind: 'member',
+        address: args.context.get(requestInfoContext).ip,
+        operator: account.kind === 'local',
+      },
+      brief: parsed.data,
+      account: { id: account.id },
+    })
+    .catch(refuseUnqueuedRun)
   if (!outcome.ok) {
     // Members may schedule recurring briefs, so a refusal here is a limit.
     const { refusal } = outcome

@@ -5,7 +5,7 @@ import { Field, FormError, fieldErrors, SubmitButton } from '#app/components/for
 import { requestInfoContext, servicesContext } from '#app/context.ts'
 import { readFormData } from '#app/form-data.server.ts'
 import { getAccount, safeRedirect, signIn } from '#app/session.server.ts'
-import { authenticateWithPassword } from '#server/auth/accounts.ts'
+import type { Account } from '#server/auth/accounts.ts'
 import type { Route } from './+types/login'
 
 const LoginSchema = z.object({
@@ -35,9 +35,9 @@ export async function action(args: Route.ActionArgs) {
       { status: 429, headers: { 'Retry-After': String(attempt.retryAfterSeconds) } },
     )
   }
-  let account: Awaited<ReturnType<typeof authenticateWithPassword>>
+  let account: Account | undefined
   try {
-    account = await authenticateWithPassword(services.db, parsed.data.email, parsed.data.password)
+    account = await services.accounts.authenticate(parsed.data.email, parsed.data.password)
   } finally {
     await attempt.done({ succeeded: account !== undefined })
   }

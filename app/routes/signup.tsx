@@ -4,8 +4,8 @@ import { AuthCard } from '#app/components/auth-card.tsx'
 import { Field, FormError, fieldErrors, SubmitButton } from '#app/components/form.tsx'
 import { requestInfoContext, servicesContext } from '#app/context.ts'
 import { readFormData } from '#app/form-data.server.ts'
+import { isServiceError } from '#app/service-errors.server.ts'
 import { getAccount, safeRedirect } from '#app/session.server.ts'
-import { createAccount, EmailTakenError } from '#server/auth/accounts.ts'
 import type { Route } from './+types/signup'
 
 const SignupSchema = z.object({
@@ -42,9 +42,9 @@ export async function action(args: Route.ActionArgs) {
     )
   }
   try {
-    await createAccount(services.db, parsed.data)
+    await services.accounts.create(parsed.data)
   } catch (error) {
-    if (!(error instanceof EmailTakenError)) throw error
+    if (!isServiceError(error, 'EmailTakenError')) throw error
   } finally {
     await attempt.done()
   }

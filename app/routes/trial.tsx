@@ -10,10 +10,7 @@ import { readFormData } from '#app/form-data.server.ts'
 import { refuseUnqueuedRun } from '#app/run-not-queued.server.ts'
 import { searchScope } from '#app/search-scope.server.ts'
 import { ensureTrialAccount, getTrialAccountId, trialClientIp, trialRefusalMessage } from '#app/trial.server.ts'
-import { readRunEvents } from '#server/events/run-events.ts'
-import { startAdmittedRun } from '#server/research/admission.ts'
 import { BriefSchema } from '#server/research/brief.ts'
-import { getRun, listRuns, viewRun } from '#server/research/runs.ts'
 import type { Route } from './+types/trial'
 
 export function meta(_: Route.MetaArgs) {
@@ -40,26 +37,25 @@ export async function loader(args: Route.LoaderArgs) {
   }
 
   // With the account in the query, another visitor's run id finds nothing here.
-  const [row, previous] = await Promise.all([
-    requested ? getRun(services.db, requested, accountId) : undefined,
-    listRuns(services.db, services.memory.ring, accountId, { limit: 5 }),
+  const [page, previous] = await Promise.all([
+    requested ? services.runs.page(accountId, requested) : undefined,
+    services.runs.list(accountId, { limit: 5 }),
   ])
-  let run: TrialRunData | null = null
-  if (row) {
-    const view = viewRun(services.memory.ring, row)
-    run = {
-      runId: view.runId,
-      topic: view.topic,
-      status: view.status,
-      createdAt: view.createdAt,
-      report: view.report,
-      error: view.error,
-      objective: view.brief.objective,
-      timeframe: view.brief.timeframe,
-    }
-  }
-  const events = row ? await readRunEvents(services.db, services.memory.ring, row.id, 0) : []
+  const view = page?.run
+  const run: TrialRunData | null = view
+    ? {
+        runId: view.runId,
+        topic: view.topic,
+        status: view.status,
+        createdAt: view.createdAt,
+        report: view.report,
+        error: view.error,
+        objective: view.brief.objective,
+        timeframe: view.brief.timeframe,
+      }
+    : null
   const missing = requested !== null && !run
+  const events = page?.events ?? []
   return data({ run, missing, events, previous: previous.runs, perDay, scope }, { status: missing ? 404 : 200 })
 }
 
@@ -82,15 +78,20 @@ export async function action(args: Route.ActionArgs) {
 
   // Admitted before the account is made: a refused address cannot mint trial accounts either.
   let setCookie: string | undefined
-  const outcome = await startAdmittedRun(args.context.get(servicesContext), {
-    requester: { kind: 'visitor', address: trialClientIp(args) },
-    brief: parsed.data,
-    accountId: async () => {
-      const trial = await ensureTrialAccount(args)
-      setCookie = trial.setCookie
-      return trial.accountId
-    },
-  }).catch(refuseUnqueuedRun)
+  const { runs } = args.context.get(servicesContext)
+  const outcome = await runs
+    .start({
+      requester: { kind: 'visitor', address: trialClientIp(args) },
+      brief: parsed.data,
+      account: {
+        create: async () => {
+          const trial = await ensureTrialAccount(args)
+          setCookie = trial.setCookie
+          return trial.accountId
+        },
+      },
+    })
+    .catch(refuseUnqueuedRun)
   if (!outcome.ok) {
     const status = outcome.refusal.reason === 'rate_limited' ? 429 : 403
     return data({ errors: {}, values, limitMessage: trialRefusalMessage(outcome.refusal) }, { status })

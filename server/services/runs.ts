@@ -46,8 +46,11 @@ export type Audience = 'client' | 'page'
 export type RunStartInput = {
   requester: Requester
   brief: Brief
-  /** The account the run belongs to. A demo visitor's account is written only once the run is admitted. */
-  account: { id: string } | { visitor: DemoVisitor }
+  /**
+   * The account the run belongs to. A demo visitor's account is written, and a `create`d one (a
+   * new trial visitor's) made, only once the run is admitted: a refused visitor leaves nothing behind.
+   */
+  account: { id: string } | { visitor: DemoVisitor } | { create: () => Promise<string> }
 }
 
 export type CancelOutcome =
@@ -86,10 +89,12 @@ export function createRunService(deps: RunServiceDeps) {
         accountId:
           'id' in account
             ? account.id
-            : async () => {
-                await ensureDemoVisitorAccount(db, account.visitor)
-                return account.visitor.accountId
-              },
+            : 'create' in account
+              ? account.create
+              : async () => {
+                  await ensureDemoVisitorAccount(db, account.visitor)
+                  return account.visitor.accountId
+                },
       })
     },
 

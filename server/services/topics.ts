@@ -43,6 +43,11 @@ export function createTopicService(deps: TopicServiceDeps) {
           : await loadTopicMemoryById(context, accountId, topic.id)
       return memory && exportTopicMarkdown(memory, { publicUrl: deps.publicUrl })
     },
+    /** The topic page's download: the markdown document, and the topic's name for the file's. */
+    async exportFile(accountId: string, topicId: string): Promise<{ topic: string; markdown: string } | undefined> {
+      const memory = await loadTopicMemoryById(context, accountId, topicId)
+      return memory && { topic: memory.topic, markdown: exportTopicMarkdown(memory, { publicUrl: deps.publicUrl }) }
+    },
     /** The memory cron: deletes memory past its 30 days; how many topics went. */
     purgeExpired: () => purgeExpiredMemory(context.db, context.now()),
   }
