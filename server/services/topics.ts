@@ -35,12 +35,9 @@ export function createTopicService(deps: TopicServiceDeps) {
       searchAccountMemory(context, accountId, query, options),
     compare: (accountId: string, topicA: string, topicB: string) =>
       compareAccountTopics(context, accountId, topicA, topicB),
-    /** The topic as a markdown document, by name or (`{ id }`) by its id; undefined without memory. */
-    async export(accountId: string, topic: string | { id: string }): Promise<string | undefined> {
-      const memory =
-        typeof topic === 'string'
-          ? await loadTopicMemory(context, accountId, topic)
-          : await loadTopicMemoryById(context, accountId, topic.id)
+    /** The topic as a markdown document; undefined without memory. */
+    async export(accountId: string, topic: string): Promise<string | undefined> {
+      const memory = await loadTopicMemory(context, accountId, topic)
       return memory && exportTopicMarkdown(memory, { publicUrl: deps.publicUrl })
     },
     /** The topic page's download: the markdown document, and the topic's name for the file's. */
