@@ -32,7 +32,7 @@ beforeAll(async () => {
     '/work',
     jsonBody(),
     requireApiPrincipal(services),
-    idempotent(createIdempotencyService({ db: database.db })),
+    idempotent(createIdempotencyService({ db: database.db }), testLogger()),
     async (req: express.Request, res: express.Response) => {
       await gate
       runs += 1

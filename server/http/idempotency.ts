@@ -5,11 +5,12 @@ import type { RequestHandler } from 'express'
 import { sha256 } from '#server/auth/secrets.ts'
 import { principalOf } from '#server/http/api-auth.ts'
 import { sendProblem } from '#server/http/problem.ts'
+import type { Logger } from '#server/logger.ts'
 import type { IdempotencyService } from '#server/services/idempotency.ts'
 
 export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/
 
-export function idempotent(idempotency: IdempotencyService): RequestHandler {
+export function idempotent(idempotency: IdempotencyService, log: Logger): RequestHandler {
   return async (req, res, next) => {
     const key = req.get('idempotency-key')
     if (key === undefined) return next()
@@ -44,7 +45,12 @@ export function idempotent(idempotency: IdempotencyService): RequestHandler {
       return res.status(claim.status).json(claim.body)
     }
 
-    const release = () => idempotency.release(accountId, key)
+    // Releasing happens after (or instead of) the answer, where nothing would catch a failure: an
+    // unhandled rejection stops the process. Until the record expires, retries with the key get 409.
+    const releaseOrLog = (options?: { onlyUnanswered: true }) =>
+      idempotency
+        .release(accountId, key, options)
+        .catch((error: unknown) => log.error({ err: error }, 'could not release an Idempotency-Key'))
     // Keep the first response. A server error, a conflict or a rate limit releases the key so a
     // retry can run: none of them says anything about the request itself.
     const json = res.json.bind(res)
@@ -52,7 +58,7 @@ export function idempotent(idempotency: IdempotencyService): RequestHandler {
       const status = res.statusCode
       const record =
         status >= 500 || status === 409 || status === 429
-          ? release()
+          ? idempotency.release(accountId, key)
           : idempotency.keep(accountId, key, { status, body })
       record.then(
         () => json(body),
@@ -60,7 +66,7 @@ export function idempotent(idempotency: IdempotencyService): RequestHandler {
           // The answer stands; only keeping it failed (jsonb refuses a "\u0000" the body may quote).
           // Passing the error on would answer a second time, as an HTML stack trace: release the key
           // instead, so a retry runs again, and answer.
-          release().catch(() => {})
+          void releaseOrLog()
           json(body)
         },
       )
@@ -68,7 +74,7 @@ export function idempotent(idempotency: IdempotencyService): RequestHandler {
     }
     res.once('close', () => {
       // The client went away or the handler failed before answering: release the key.
-      if (!res.writableEnded) void idempotency.release(accountId, key, { onlyUnanswered: true })
+      if (!res.writableEnded) void releaseOrLog({ onlyUnanswered: true })
     })
     next()
   }

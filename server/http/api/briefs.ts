@@ -158,34 +158,40 @@ export function briefsRoutes(services: WebServices): Router {
     next()
   }
   // Admission after the idempotency check: a replayed request answers as before and counts nothing.
-  router.post('/briefs', validBrief, visitorAccount, idempotent(services.idempotency), async (_req, res) => {
-    const principal = principalOf(res)
-    const { visitor } = principal
-    const outcome = await runs
-      .start({
-        requester: requesterOf(principal),
-        brief: res.locals.brief as Brief,
-        account: visitor ? { visitor } : { id: principal.accountId },
-      })
-      .catch((error: unknown) => {
-        // The limits it counted were given back; nothing was started.
-        if (!(error instanceof RunNotQueuedError)) throw error
-        services.log.error({ err: error }, 'a run could not be queued')
-        res.set('Retry-After', String(error.retryAfterSeconds))
-        throw new HttpProblem({
-          status: 503,
-          title: 'Service Unavailable',
-          detail: `The run could not be queued, so none was started. Try again in ${error.retryAfterSeconds} seconds.`,
-          retryAfterSeconds: error.retryAfterSeconds,
+  router.post(
+    '/briefs',
+    validBrief,
+    visitorAccount,
+    idempotent(services.idempotency, services.log),
+    async (_req, res) => {
+      const principal = principalOf(res)
+      const { visitor } = principal
+      const outcome = await runs
+        .start({
+          requester: requesterOf(principal),
+          brief: res.locals.brief as Brief,
+          account: visitor ? { visitor } : { id: principal.accountId },
         })
-      })
-    if (!outcome.ok) {
-      sendRefusal(res, outcome.refusal)
-      return
-    }
-    for (const decision of outcome.decisions) setRateLimitHeaders(res, decision)
-    res.status(202).location(`/api/briefs/${outcome.run.runId}`).json(outcome.run)
-  })
+        .catch((error: unknown) => {
+          // The limits it counted were given back; nothing was started.
+          if (!(error instanceof RunNotQueuedError)) throw error
+          services.log.error({ err: error }, 'a run could not be queued')
+          res.set('Retry-After', String(error.retryAfterSeconds))
+          throw new HttpProblem({
+            status: 503,
+            title: 'Service Unavailable',
+            detail: `The run could not be queued, so none was started. Try again in ${error.retryAfterSeconds} seconds.`,
+            retryAfterSeconds: error.retryAfterSeconds,
+          })
+        })
+      if (!outcome.ok) {
+        sendRefusal(res, outcome.refusal)
+        return
+      }
+      for (const decision of outcome.decisions) setRateLimitHeaders(res, decision)
+      res.status(202).location(`/api/briefs/${outcome.run.runId}`).json(outcome.run)
+    },
+  )
 
   router.get('/briefs', async (req, res) => {
     const query = parseInput(ListRunsQuerySchema, req.query, 'query')
