@@ -2,13 +2,14 @@
 import type { AddressInfo } from 'node:net'
 import express from 'express'
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import type { AppServices } from '#app/context.ts'
 import { createApiKeyVerifier } from '#server/auth/api-keys.ts'
 import { loadConfig } from '#server/config.ts'
 import { requireApiPrincipal } from '#server/http/api-auth.ts'
 import { idempotent } from '#server/http/idempotency.ts'
 import { jsonBody } from '#server/http/json-body.ts'
 import { problemErrorHandler } from '#server/http/problem.ts'
+import { createKeyService } from '#server/services/accounts.ts'
+import { createIdempotencyService } from '#server/services/idempotency.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { createTestDatabase, type TestDatabase } from '#test/support/database.ts'
 import { testLogger } from '#test/support/logger.ts'
@@ -23,16 +24,15 @@ beforeAll(async () => {
   database = await createTestDatabase()
   const services = {
     config: loadConfig({ NODE_ENV: 'test' }),
-    db: database.db,
-    apiKeys: createApiKeyVerifier(database.db),
+    keys: createKeyService({ db: database.db, verifier: createApiKeyVerifier(database.db), maxActive: 10 }),
     localAccountId: undefined,
-  } as unknown as AppServices
+  }
   const app = express()
   app.post(
     '/work',
     jsonBody(),
     requireApiPrincipal(services),
-    idempotent(database.db),
+    idempotent(createIdempotencyService({ db: database.db }), testLogger()),
     async (req: express.Request, res: express.Response) => {
       await gate
       runs += 1

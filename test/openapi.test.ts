@@ -5,12 +5,12 @@ import path from 'node:path'
 import { Validator } from '@seriousme/openapi-schema-validator'
 import type { Router } from 'express'
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import type { AppServices } from '#app/context.ts'
 import { apiRouter } from '#server/http/api/router.ts'
 import { projectRoot } from '#server/http/app-build.ts'
 import type { DatabaseLiveness } from '#server/http/database-liveness.ts'
 import { healthRoutes } from '#server/http/health.ts'
 import { ClientBriefSchema } from '#server/research/brief.ts'
+import type { WebServices } from '#server/services.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { startTestApp, type TestApp } from '#test/support/app.ts'
 
@@ -224,18 +224,10 @@ test('errors are the Problem schema as application/problem+json; 401s say WWW-Au
 
 test('every route the app serves is documented, and nothing else', () => {
   // Building the routers touches no service; only their route tables are read.
-  const services = {} as AppServices
+  const services = {} as WebServices
   const served = [
     ...servedRoutes(apiRouter(services), '/api'),
-    ...servedRoutes(
-      healthRoutes({
-        db: services.db,
-        jobs: services.jobs,
-        liveness: {} as DatabaseLiveness,
-        version: 'test',
-      }),
-      '',
-    ),
+    ...servedRoutes(healthRoutes({ health: services.health, liveness: {} as DatabaseLiveness, version: 'test' }), ''),
   ]
   expect(served.sort()).toEqual(named(operations()))
 })

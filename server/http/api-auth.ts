@@ -1,13 +1,13 @@
 // The request -> principal step of the REST API (and MCP): a bearer API key, or, only under local
 // development auth, from loopback and to a loopback name, no header at all for the local account.
 import type { NextFunction, Request, RequestHandler, Response } from 'express'
-import type { AppServices } from '#app/context.ts'
 import { KeyCheckBudgetError } from '#server/auth/api-keys.ts'
 import { type DemoVisitor, demoVisitor } from '#server/auth/demo-visitors.ts'
 import { clientIp, isLoopback, isLoopbackHost } from '#server/http/client-ip.ts'
 import { sendProblem } from '#server/http/problem.ts'
 import { describeWait } from '#server/limits/refusal.ts'
 import type { Requester } from '#server/research/admission.ts'
+import type { WebServices } from '#server/services.ts'
 
 export type ApiPrincipal = {
   /** Whose data the request reads and writes; with the demo key, the visitor account of the address. */
@@ -32,17 +32,20 @@ export function unauthorized(res: Response, detail: string, tokenSent: boolean) 
   sendProblem(res, { status: 401, title: 'Unauthorized', detail })
 }
 
+/** What the principal step needs: settings, the key check, and the local account. */
+type AuthServices = Pick<WebServices, 'config' | 'keys' | 'localAccountId'>
+
 /**
  * Local development auth: the flag, a loopback socket, and a Host that names loopback. The last
  * keeps a web page that rebinds its own name to 127.0.0.1 from acting as the local account.
  */
-function localDevAccount(services: AppServices, req: Request): string | undefined {
+function localDevAccount(services: AuthServices, req: Request): string | undefined {
   if (!services.config.LOCAL_DEV_AUTH || !services.localAccountId) return undefined
   if (!isLoopback(req.socket.remoteAddress) || !isLoopbackHost(req.get('host'))) return undefined
   return services.localAccountId
 }
 
-export function requireApiPrincipal(services: AppServices): RequestHandler {
+export function requireApiPrincipal(services: AuthServices): RequestHandler {
   return async (req: Request, res: Response, next: NextFunction) => {
     const address = clientIp(req, services.config.TRUST_PROXY)
     const header = req.get('authorization')
@@ -66,9 +69,9 @@ export function requireApiPrincipal(services: AppServices): RequestHandler {
     }
     const match = /^Bearer +(\S+)$/i.exec(header.trim())
     if (!match) return unauthorized(res, 'The Authorization header must be "Bearer <API key>".', true)
-    let key: Awaited<ReturnType<AppServices['apiKeys']['verify']>>
+    let key: Awaited<ReturnType<AuthServices['keys']['verify']>>
     try {
-      key = await services.apiKeys.verify(match[1] as string, address)
+      key = await services.keys.verify(match[1] as string, address)
     } catch (error) {
       if (!(error instanceof KeyCheckBudgetError)) throw error
       res.setHeader('Retry-After', String(error.retryAfterSeconds))

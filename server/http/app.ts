@@ -1,7 +1,6 @@
 // The Express app: request context and security headers first, then health, the API, and the
 // React Router handler for every page. Unknown /api paths answer a problem, never a page.
 import express from 'express'
-import type { AppServices } from '#app/context.ts'
 import { apiRouter } from '#server/http/api/router.ts'
 import type { DatabaseLiveness } from '#server/http/database-liveness.ts'
 import { healthRoutes } from '#server/http/health.ts'
@@ -13,9 +12,10 @@ import type { ReactRouterMount } from '#server/http/react-router.ts'
 import { requestContext } from '#server/http/request-context.ts'
 import { requireSameOrigin } from '#server/http/same-origin.ts'
 import { securityHeaders } from '#server/http/security-headers.ts'
+import type { WebServices } from '#server/services.ts'
 
 export function createHttpApp(
-  services: AppServices,
+  services: WebServices,
   options: { version: string; pages: ReactRouterMount; liveness: DatabaseLiveness },
 ) {
   const app = express()
@@ -24,14 +24,7 @@ export function createHttpApp(
   app.set('trust proxy', services.config.TRUST_PROXY)
   app.use(requestContext(services.log))
   app.use(securityHeaders({ development: services.config.NODE_ENV === 'development' }))
-  app.use(
-    healthRoutes({
-      db: services.db,
-      jobs: services.jobs,
-      liveness: options.liveness,
-      version: options.version,
-    }),
-  )
+  app.use(healthRoutes({ health: services.health, liveness: options.liveness, version: options.version }))
 
   app.use('/api', apiRouter(services))
   app.use(pageEventRoutes(services))

@@ -2,13 +2,10 @@
 // migrations, and a job system that can queue a run). The database ping of /healthz and the queue
 // probe of /readyz run at most once a second, whatever the request rate.
 import { Router } from 'express'
-import { type Db, pingDatabase } from '#db/database.ts'
-import { pendingMigrations } from '#db/migrate.ts'
 import { type Health, HealthSchema, type Readiness, ReadinessSchema } from '#server/contracts/health.ts'
 import { type ApiContract, json, publicOperation } from '#server/http/api/contract.ts'
 import type { DatabaseLiveness } from '#server/http/database-liveness.ts'
-import type { Jobs } from '#server/jobs/boss.ts'
-import { probeQueue } from '#server/jobs/queue-probe.ts'
+import type { HealthService } from '#server/services/operations.ts'
 
 type Check = { ok: boolean; [detail: string]: unknown }
 
@@ -76,12 +73,13 @@ function throttled(probe: () => Promise<Check>, intervalMs = PROBE_INTERVAL_MS):
   }
 }
 
-export function healthRoutes(deps: { db: Db; jobs: Jobs; liveness: DatabaseLiveness; version: string }): Router {
+export function healthRoutes(deps: { health: HealthService; liveness: DatabaseLiveness; version: string }): Router {
   const router = Router()
+  const { health } = deps
   const startedAt = Date.now()
   const queue = throttled(() =>
     check(async () => {
-      await probeQueue(deps.db, deps.jobs)
+      await health.probeRunQueue()
       return {}
     }),
   )
@@ -100,14 +98,14 @@ export function healthRoutes(deps: { db: Db; jobs: Jobs; liveness: DatabaseLiven
     const [database, migrations, jobs] = await Promise.all([
       check(async () => {
         const started = performance.now()
-        await pingDatabase(deps.db)
+        await health.ping()
         return { latencyMs: Math.round((performance.now() - started) * 10) / 10 }
       }),
       check(async () => {
-        const pending = await pendingMigrations(deps.db)
+        const pending = await health.pendingMigrations()
         return { ok: pending.length === 0, pending }
       }),
-      deps.jobs.isRunning() ? queue() : { ok: false, error: 'the job system is stopped' },
+      health.jobsRunning() ? queue() : { ok: false, error: 'the job system is stopped' },
     ])
     const ready = database.ok && migrations.ok && jobs.ok
     const readiness: Readiness = { status: ready ? 'ready' : 'not_ready', checks: { database, migrations, jobs } }

@@ -1,15 +1,16 @@
 // Idempotency-Key for POSTs that start work: the same key and body within 24 hours replays the first
 // response; the same key with another body is a 422; a retry while the first is running is a 409.
+// The records themselves are services.idempotency's (server/services/idempotency.ts).
 import type { RequestHandler } from 'express'
-import type { Db } from '#db/database.ts'
 import { sha256 } from '#server/auth/secrets.ts'
 import { principalOf } from '#server/http/api-auth.ts'
 import { sendProblem } from '#server/http/problem.ts'
+import type { Logger } from '#server/logger.ts'
+import type { IdempotencyService } from '#server/services/idempotency.ts'
 
 export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/
-const RETENTION_MS = 24 * 3600 * 1000
 
-export function idempotent(db: Db): RequestHandler {
+export function idempotent(idempotency: IdempotencyService, log: Logger): RequestHandler {
   return async (req, res, next) => {
     const key = req.get('idempotency-key')
     if (key === undefined) return next()
@@ -23,35 +24,16 @@ export function idempotent(db: Db): RequestHandler {
     const { accountId } = principalOf(res)
     const requestHash = sha256(`${req.method} ${req.baseUrl}${req.path}\n${JSON.stringify(req.body ?? null)}`)
 
-    // Records older than the retention window count as absent.
-    await db
-      .deleteFrom('idempotency_keys')
-      .where('account_id', '=', accountId)
-      .where('key', '=', key)
-      .where('created_at', '<', new Date(Date.now() - RETENTION_MS))
-      .execute()
-    const claimed = await db
-      .insertInto('idempotency_keys')
-      .values({ account_id: accountId, key, request_hash: requestHash, status: null, body: null })
-      .onConflict((conflict) => conflict.columns(['account_id', 'key']).doNothing())
-      .returning('key')
-      .executeTakeFirst()
-
-    if (!claimed) {
-      const first = await db
-        .selectFrom('idempotency_keys')
-        .selectAll()
-        .where('account_id', '=', accountId)
-        .where('key', '=', key)
-        .executeTakeFirstOrThrow()
-      if (first.request_hash !== requestHash) {
+    const claim = await idempotency.claim(accountId, key, requestHash)
+    if (!('claimed' in claim)) {
+      if (claim.requestHash !== requestHash) {
         return sendProblem(res, {
           status: 422,
           title: 'Unprocessable Content',
           detail: 'This Idempotency-Key was already used with a different request. Use a new key for a new request.',
         })
       }
-      if (first.status === null) {
+      if (claim.status === null) {
         res.setHeader('Retry-After', '1')
         return sendProblem(res, {
           status: 409,
@@ -60,9 +42,15 @@ export function idempotent(db: Db): RequestHandler {
         })
       }
       res.setHeader('Idempotent-Replayed', 'true')
-      return res.status(first.status).json(first.body)
+      return res.status(claim.status).json(claim.body)
     }
 
+    // Releasing happens after (or instead of) the answer, where nothing would catch a failure: an
+    // unhandled rejection stops the process. Until the record expires, retries with the key get 409.
+    const releaseOrLog = (options?: { onlyUnanswered: true }) =>
+      idempotency
+        .release(accountId, key, options)
+        .catch((error: unknown) => log.error({ err: error }, 'could not release an Idempotency-Key'))
     // Keep the first response. A server error, a conflict or a rate limit releases the key so a
     // retry can run: none of them says anything about the request itself.
     const json = res.json.bind(res)
@@ -70,21 +58,15 @@ export function idempotent(db: Db): RequestHandler {
       const status = res.statusCode
       const record =
         status >= 500 || status === 409 || status === 429
-          ? db.deleteFrom('idempotency_keys').where('account_id', '=', accountId).where('key', '=', key)
-          : db
-              .updateTable('idempotency_keys')
-              .set({ status, body: JSON.stringify(body) })
-              .where('account_id', '=', accountId)
-              .where('key', '=', key)
-      const release = () =>
-        db.deleteFrom('idempotency_keys').where('account_id', '=', accountId).where('key', '=', key).execute()
-      record.execute().then(
+          ? idempotency.release(accountId, key)
+          : idempotency.keep(accountId, key, { status, body })
+      record.then(
         () => json(body),
         () => {
           // The answer stands; only keeping it failed (jsonb refuses a "\u0000" the body may quote).
           // Passing the error on would answer a second time, as an HTML stack trace: release the key
           // instead, so a retry runs again, and answer.
-          release().catch(() => {})
+          void releaseOrLog()
           json(body)
         },
       )
@@ -92,14 +74,7 @@ export function idempotent(db: Db): RequestHandler {
     }
     res.once('close', () => {
       // The client went away or the handler failed before answering: release the key.
-      if (!res.writableEnded) {
-        void db
-          .deleteFrom('idempotency_keys')
-          .where('account_id', '=', accountId)
-          .where('key', '=', key)
-          .where('status', 'is', null)
-          .execute()
-      }
+      if (!res.writableEnded) void releaseOrLog({ onlyUnanswered: true })
     })
     next()
   }

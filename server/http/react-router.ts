@@ -2,10 +2,11 @@
 import { createRequire } from 'node:module'
 import { createRequestHandler } from '@react-router/express'
 import express, { type Router } from 'express'
-import type { ServerBuild } from 'react-router'
-import { type AppServices, requestInfoContext, servicesContext } from '#app/context.ts'
+import type { RouterContext, ServerBuild } from 'react-router'
+import { requestInfoContext, servicesContext } from '#app/context.ts'
 import { clientBuildDir, serverBuildPath } from '#server/http/app-build.ts'
 import { clientIp } from '#server/http/client-ip.ts'
+import type { WebServices } from '#server/services.ts'
 
 // The request handler checks `context instanceof RouterContextProvider` against the copy of
 // react-router that @react-router/express loads. Node's require gives us that same copy, even
@@ -14,7 +15,12 @@ const { RouterContextProvider } = createRequire(import.meta.url)('react-router')
 
 export type ReactRouterMount = { router: Router; close: () => Promise<void> }
 
-export async function mountReactRouter(services: AppServices): Promise<ReactRouterMount> {
+// What loaders and actions read from the context. Until the pages call only services (issue 19),
+// the object start.ts passes carries the infrastructure some still reach for; the cast goes when
+// the context holds WebServices.
+type PageServices = typeof servicesContext extends RouterContext<infer Services> ? Services : never
+
+export async function mountReactRouter(services: WebServices): Promise<ReactRouterMount> {
   const router = express.Router()
   const development = services.config.NODE_ENV === 'development'
   let build: ServerBuild | (() => Promise<ServerBuild>)
@@ -39,7 +45,7 @@ export async function mountReactRouter(services: AppServices): Promise<ReactRout
       mode: services.config.NODE_ENV,
       getLoadContext(req, res) {
         const context = new RouterContextProvider()
-        context.set(servicesContext, services)
+        context.set(servicesContext, services as PageServices)
         context.set(requestInfoContext, {
           requestId: res.locals.requestId,
           nonce: res.locals.cspNonce,

@@ -1,16 +1,8 @@
 // /api/briefs: start a run (202 at once; the run goes on without the client), read it, list them,
 // cancel one. Its progress as server-sent events is run-events.ts.
-import { type Request, type RequestHandler, type Response, Router } from 'express'
+import { type RequestHandler, type Response, Router } from 'express'
 import { z } from 'zod'
-import type { AppServices } from '#app/context.ts'
-import { ensureDemoVisitorAccount } from '#server/auth/demo-visitors.ts'
-import {
-  RunListPageSchema,
-  RunStartSchema,
-  RunStatusSchema,
-  type RunView,
-  RunViewSchema,
-} from '#server/contracts/run.ts'
+import { RunListPageSchema, RunStartSchema, RunStatusSchema, RunViewSchema } from '#server/contracts/run.ts'
 import {
   type ApiContract,
   bodyProblems,
@@ -28,11 +20,10 @@ import { principalOf, requesterOf } from '#server/http/api-auth.ts'
 import { IDEMPOTENCY_KEY_PATTERN, idempotent } from '#server/http/idempotency.ts'
 import { HttpProblem, sendProblem } from '#server/http/problem.ts'
 import { sendRateLimited, setRateLimitHeaders } from '#server/http/rate-limit.ts'
-import { type Refusal, startAdmittedRun } from '#server/research/admission.ts'
+import type { Refusal } from '#server/research/admission.ts'
 import { type Brief, ClientBriefSchema } from '#server/research/brief.ts'
-import { getRun, listRuns, viewRun } from '#server/research/runs.ts'
-import { recurringInfo } from '#server/research/series.ts'
 import { RunNotQueuedError } from '#server/research/start-run.ts'
+import type { WebServices } from '#server/services.ts'
 import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '#server/storable-text.ts'
 
 const ListRunsQuerySchema = z.strictObject({
@@ -151,24 +142,9 @@ export function sendRefusal(res: Response, refusal: Refusal): void {
   else sendProblem(res, { status: 403, title: 'Forbidden', detail: refusal.message })
 }
 
-export function briefsRoutes(services: AppServices): Router {
+export function briefsRoutes(services: WebServices): Router {
   const router = Router()
-  const deps = {
-    db: services.db,
-    jobs: services.jobs,
-    memory: services.memory,
-    deadlines: services.deadlines,
-    limits: services.limits,
-  }
-  // Corpus sources by their pages here: an API client cannot open https://corpus.local/...
-  const readable = () => ({ publicUrl: services.config.PUBLIC_URL })
-
-  async function ownRun(req: Request, res: Response) {
-    const runId = String(req.params.runId)
-    const row = await getRun(services.db, runId, principalOf(res).accountId)
-    if (!row) throw runNotFound(runId)
-    return row
-  }
+  const { runs } = services
 
   // Validated first, so fixing a typo in a brief spends nothing.
   const validBrief: RequestHandler = (req, res, next) => {
@@ -178,73 +154,71 @@ export function briefsRoutes(services: AppServices): Router {
   // A demo visitor's account must exist before an idempotency record can refer to it.
   const visitorAccount: RequestHandler = async (req, res, next) => {
     const { visitor } = principalOf(res)
-    if (visitor && req.get('idempotency-key') !== undefined) await ensureDemoVisitorAccount(services.db, visitor)
+    if (visitor && req.get('idempotency-key') !== undefined) await services.accounts.ensureVisitor(visitor)
     next()
   }
   // Admission after the idempotency check: a replayed request answers as before and counts nothing.
-  router.post('/briefs', validBrief, visitorAccount, idempotent(services.db), async (_req, res) => {
-    const principal = principalOf(res)
-    const { visitor } = principal
-    const outcome = await startAdmittedRun(deps, {
-      requester: requesterOf(principal),
-      brief: res.locals.brief as Brief,
-      accountId: visitor
-        ? async () => {
-            await ensureDemoVisitorAccount(services.db, visitor)
-            return visitor.accountId
-          }
-        : principal.accountId,
-    }).catch((error: unknown) => {
-      // The limits it counted were given back; nothing was started.
-      if (!(error instanceof RunNotQueuedError)) throw error
-      services.log.error({ err: error }, 'a run could not be queued')
-      res.set('Retry-After', String(error.retryAfterSeconds))
-      throw new HttpProblem({
-        status: 503,
-        title: 'Service Unavailable',
-        detail: `The run could not be queued, so none was started. Try again in ${error.retryAfterSeconds} seconds.`,
-        retryAfterSeconds: error.retryAfterSeconds,
-      })
-    })
-    if (!outcome.ok) {
-      sendRefusal(res, outcome.refusal)
-      return
-    }
-    for (const decision of outcome.decisions) setRateLimitHeaders(res, decision)
-    res.status(202).location(`/api/briefs/${outcome.run.runId}`).json(outcome.run)
-  })
+  router.post(
+    '/briefs',
+    validBrief,
+    visitorAccount,
+    idempotent(services.idempotency, services.log),
+    async (_req, res) => {
+      const principal = principalOf(res)
+      const { visitor } = principal
+      const outcome = await runs
+        .start({
+          requester: requesterOf(principal),
+          brief: res.locals.brief as Brief,
+          account: visitor ? { visitor } : { id: principal.accountId },
+        })
+        .catch((error: unknown) => {
+          // The limits it counted were given back; nothing was started.
+          if (!(error instanceof RunNotQueuedError)) throw error
+          services.log.error({ err: error }, 'a run could not be queued')
+          res.set('Retry-After', String(error.retryAfterSeconds))
+          throw new HttpProblem({
+            status: 503,
+            title: 'Service Unavailable',
+            detail: `The run could not be queued, so none was started. Try again in ${error.retryAfterSeconds} seconds.`,
+            retryAfterSeconds: error.retryAfterSeconds,
+          })
+        })
+      if (!outcome.ok) {
+        sendRefusal(res, outcome.refusal)
+        return
+      }
+      for (const decision of outcome.decisions) setRateLimitHeaders(res, decision)
+      res.status(202).location(`/api/briefs/${outcome.run.runId}`).json(outcome.run)
+    },
+  )
 
   router.get('/briefs', async (req, res) => {
     const query = parseInput(ListRunsQuerySchema, req.query, 'query')
-    const { accountId } = principalOf(res)
-    const page = await listRuns(services.db, services.memory.ring, accountId, {
-      limit: query.limit,
-      cursor: query.cursor,
-      status: query.status,
-      topicHash: query.topic ? services.memory.topicIndex.hash(accountId, query.topic) : undefined,
-    })
-    res.json(page)
+    res.json(await runs.list(principalOf(res).accountId, query))
   })
   router.all('/briefs', methodNotAllowed(['GET', 'POST']))
 
+  // Corpus sources come as links to their pages here: an API client cannot open https://corpus.local/...
   router.get('/briefs/:runId', async (req, res) => {
-    const row = await ownRun(req, res)
-    const recurring = row.series_id ? await recurringInfo(services.db, row.series_id) : undefined
-    const view: RunView = { ...viewRun(services.memory.ring, row, readable()), ...(recurring ? { recurring } : {}) }
-    res.json(view)
+    const runId = String(req.params.runId)
+    const run = await runs.get(principalOf(res).accountId, runId)
+    if (!run) throw runNotFound(runId)
+    res.json(run)
   })
 
   router.delete('/briefs/:runId', async (req, res) => {
-    const row = await ownRun(req, res)
-    if (!(await services.endRun(row.id, { status: 'cancelled', accountId: row.account_id }))) {
+    const runId = String(req.params.runId)
+    const outcome = await runs.cancel(principalOf(res).accountId, runId)
+    if (!outcome.ok && outcome.reason === 'not_found') throw runNotFound(runId)
+    if (!outcome.ok) {
       throw new HttpProblem({
         status: 409,
         title: 'Conflict',
-        detail: `The run is already ${row.status}; only a running run can be cancelled.`,
+        detail: `The run is already ${outcome.status}; only a running run can be cancelled.`,
       })
     }
-    const cancelled = await getRun(services.db, row.id)
-    res.json(viewRun(services.memory.ring, cancelled ?? row, readable()))
+    res.json(outcome.run)
   })
   router.all('/briefs/:runId', methodNotAllowed(['GET', 'DELETE']))
   return router

@@ -2,20 +2,14 @@
 // API_KEYS_PER_ACCOUNT active ones), revoke.
 import { Router } from 'express'
 import { z } from 'zod'
-import type { AppServices } from '#app/context.ts'
-import {
-  type ApiKeySummary,
-  createAccountApiKey,
-  KeyLimitError,
-  listApiKeys,
-  revokeApiKey,
-} from '#server/auth/api-keys.ts'
+import { type ApiKeySummary, KeyLimitError } from '#server/auth/api-keys.ts'
 import { ApiKeySchema, type ApiKeyView, type CreatedApiKey, CreatedApiKeySchema } from '#server/contracts/account.ts'
 import { type ApiContract, bodyProblems, json, problem, responses } from '#server/http/api/contract.ts'
 import { methodNotAllowed } from '#server/http/api/method-not-allowed.ts'
 import { parseInput } from '#server/http/api/validation.ts'
 import { principalOf } from '#server/http/api-auth.ts'
 import { HttpProblem } from '#server/http/problem.ts'
+import type { WebServices } from '#server/services.ts'
 import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '#server/storable-text.ts'
 
 const CreateKeySchema = z.strictObject({
@@ -91,7 +85,7 @@ function presentKey(key: ApiKeySummary): ApiKeyView {
   }
 }
 
-export function keysRoutes(services: AppServices): Router {
+export function keysRoutes(services: WebServices): Router {
   const router = Router()
 
   function ownAccount(res: Parameters<Parameters<Router['get']>[1]>[1]) {
@@ -107,7 +101,7 @@ export function keysRoutes(services: AppServices): Router {
   }
 
   router.get('/keys', async (_req, res) => {
-    const keys = await listApiKeys(services.db, ownAccount(res))
+    const keys = await services.keys.list(ownAccount(res))
     res.json({ keys: keys.map(presentKey) })
   })
 
@@ -115,8 +109,7 @@ export function keysRoutes(services: AppServices): Router {
     const accountId = ownAccount(res)
     const { name } = parseInput(CreateKeySchema, req.body)
     try {
-      const maxActive = services.config.API_KEYS_PER_ACCOUNT
-      const { key, summary } = await createAccountApiKey(services.db, { accountId, name, maxActive })
+      const { key, summary } = await services.keys.create(accountId, name)
       const created: CreatedApiKey = { key, ...presentKey(summary) }
       res.status(201).json(created)
     } catch (error) {
@@ -127,7 +120,7 @@ export function keysRoutes(services: AppServices): Router {
   router.all('/keys', methodNotAllowed(['GET', 'POST']))
 
   router.delete('/keys/:prefix', async (req, res) => {
-    const revoked = await revokeApiKey(services.db, req.params.prefix, ownAccount(res))
+    const revoked = await services.keys.revoke(req.params.prefix, ownAccount(res))
     if (!revoked) {
       throw new HttpProblem({
         status: 404,
@@ -135,7 +128,6 @@ export function keysRoutes(services: AppServices): Router {
         detail: `You have no active API key with the prefix ${req.params.prefix}.`,
       })
     }
-    services.apiKeys.forget(revoked.prefix)
     res.json(presentKey(revoked))
   })
   router.all('/keys/:prefix', methodNotAllowed(['DELETE']))

@@ -1,10 +1,9 @@
 import { Router } from 'express'
-import type { AppServices } from '#app/context.ts'
-import { getAccount } from '#server/auth/accounts.ts'
 import { type Me, MeSchema } from '#server/contracts/account.ts'
 import { type ApiContract, json, responses } from '#server/http/api/contract.ts'
 import { methodNotAllowed } from '#server/http/api/method-not-allowed.ts'
 import { principalOf, unauthorized } from '#server/http/api-auth.ts'
+import type { WebServices } from '#server/services.ts'
 
 export const meContract: ApiContract = {
   '/api/me': {
@@ -18,14 +17,14 @@ export const meContract: ApiContract = {
 }
 
 /** GET /api/me: who the presented key belongs to; handy to check a key works. */
-export function meRoutes(services: AppServices): Router {
+export function meRoutes(services: WebServices): Router {
   const router = Router()
   router.get('/me', async (_req, res) => {
     const principal = principalOf(res)
     // A demo visitor's account row is written with its first run; until then it is still theirs.
     const { visitor } = principal
     const account =
-      (await getAccount(services.db, principal.accountId)) ??
+      (await services.accounts.get(principal.accountId)) ??
       (visitor ? { id: visitor.accountId, email: visitor.email, kind: 'demo' as const } : undefined)
     // The key passed the check (its verification is cached for a while) but its account was deleted since.
     if (!account) return unauthorized(res, 'The account of this API key no longer exists.', true)

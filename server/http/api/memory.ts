@@ -1,13 +1,12 @@
 import { Router } from 'express'
 import { z } from 'zod'
-import type { AppServices } from '#app/context.ts'
 import { MemoryStatsSchema } from '#server/contracts/memory.ts'
 import { type ApiContract, json, responses } from '#server/http/api/contract.ts'
 import { methodNotAllowed } from '#server/http/api/method-not-allowed.ts'
 import { parseInput } from '#server/http/api/validation.ts'
 import { principalOf } from '#server/http/api-auth.ts'
-import { checkTopicMemory } from '#server/memory/store.ts'
 import { TopicSchema } from '#server/memory/topic-schema.ts'
+import type { WebServices } from '#server/services.ts'
 
 const CheckQuerySchema = z.object({
   topic: TopicSchema.describe('The topic, as you would send it in a brief; matched after normalization.'),
@@ -33,11 +32,11 @@ export const memoryContract: ApiContract = {
 }
 
 /** GET /api/memory/check?topic=...: spec 2.4's counts, or JSON null when the topic has no memory. */
-export function memoryRoutes(services: AppServices): Router {
+export function memoryRoutes(services: WebServices): Router {
   const router = Router()
   router.get('/memory/check', async (req, res) => {
     const { topic } = parseInput(CheckQuerySchema, { topic: req.query.topic }, 'query')
-    res.json(await checkTopicMemory(services.memory, principalOf(res).accountId, topic))
+    res.json(await services.topics.check(principalOf(res).accountId, topic))
   })
   router.all('/memory/check', methodNotAllowed(['GET']))
   return router

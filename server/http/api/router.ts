@@ -1,7 +1,6 @@
 // /api: JSON in (64 KiB at most), problem+json out, a bearer key on every endpoint but the OpenAPI document,
 // the framework catalogue and the webhooks (which are signed instead, and read their bodies raw).
 import { Router } from 'express'
-import type { AppServices } from '#app/context.ts'
 import { briefsRoutes } from '#server/http/api/briefs.ts'
 import { frameworksRoutes } from '#server/http/api/frameworks.ts'
 import { keysRoutes } from '#server/http/api/keys.ts'
@@ -15,8 +14,9 @@ import { webhookRoutes } from '#server/http/api/webhooks.ts'
 import { requireApiPrincipal } from '#server/http/api-auth.ts'
 import { jsonBody } from '#server/http/json-body.ts'
 import { sendProblem } from '#server/http/problem.ts'
+import type { WebServices } from '#server/services.ts'
 
-export function apiRouter(services: AppServices): Router {
+export function apiRouter(services: WebServices): Router {
   const router = Router()
   router.use(webhookRoutes(services))
   router.use(jsonBody())

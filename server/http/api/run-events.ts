@@ -2,15 +2,14 @@
 // Last-Event-ID and then live until the final event.
 import { Router } from 'express'
 import { z } from 'zod'
-import type { AppServices } from '#app/context.ts'
 import { streamPrincipal } from '#server/auth/stream-principals.ts'
 import { isFinalEvent, RUN_EVENT_TYPES } from '#server/events/event-types.ts'
-import { EventIdSchema, streamRunEvents } from '#server/events/sse.ts'
+import { EventIdSchema } from '#server/events/sse.ts'
 import { runNotFound } from '#server/http/api/briefs.ts'
 import { type ApiContract, parameters, responses, tooManyStreams } from '#server/http/api/contract.ts'
 import { methodNotAllowed } from '#server/http/api/method-not-allowed.ts'
 import { principalOf } from '#server/http/api-auth.ts'
-import { getRun } from '#server/research/runs.ts'
+import type { WebServices } from '#server/services.ts'
 
 export const runEventsContract: ApiContract = {
   '/api/briefs/{runId}/events': {
@@ -57,23 +56,16 @@ export const runEventsContract: ApiContract = {
   },
 }
 
-export function runEventsRoutes(services: AppServices): Router {
+export function runEventsRoutes(services: WebServices): Router {
   const router = Router()
   router.get('/briefs/:runId/events', async (req, res) => {
     const runId = String(req.params.runId)
-    const row = await getRun(services.db, runId, principalOf(res).accountId)
-    if (!row) throw runNotFound(runId)
+    const principal = principalOf(res)
+    const run = await services.runs.get(principal.accountId, runId)
+    if (!run) throw runNotFound(runId)
     // A bounded number per key (a 429 beyond), and they end when the key is revoked.
-    const signal = services.streams.admit(streamPrincipal.api(principalOf(res)), res)
-    await streamRunEvents({
-      hub: services.events,
-      db: services.db,
-      ring: services.memory.ring,
-      req,
-      res,
-      runId: row.id,
-      signal,
-    })
+    const signal = services.live.admit(streamPrincipal.api(principal), res)
+    await services.live.streamRun({ req, res, runId: run.runId, signal })
   })
   router.all('/briefs/:runId/events', methodNotAllowed(['GET']))
   return router

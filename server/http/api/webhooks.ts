@@ -3,20 +3,16 @@
 // most) and sit before the API's JSON parser and key check. They record and enqueue, then answer.
 import express, { type Request, Router } from 'express'
 import { z } from 'zod'
-import type { AppServices } from '#app/context.ts'
 import { SlackChallengeSchema, WebhookOutcomeSchema } from '#server/contracts/webhook.ts'
 import { type ApiContract, json, problem, responses } from '#server/http/api/contract.ts'
 import { methodNotAllowed } from '#server/http/api/method-not-allowed.ts'
 import { parseInput } from '#server/http/api/validation.ts'
 import { HttpProblem } from '#server/http/problem.ts'
-import { IssueCommentEventSchema, receiveGithubComment } from '#server/integrations/github/events.ts'
+import { IssueCommentEventSchema } from '#server/integrations/github/events.ts'
 import { verifyGithubSignature } from '#server/integrations/github/verify.ts'
-import {
-  receiveSlackEvent,
-  SlackEventCallbackSchema,
-  SlackUrlVerificationSchema,
-} from '#server/integrations/slack/events.ts'
+import { SlackEventCallbackSchema, SlackUrlVerificationSchema } from '#server/integrations/slack/events.ts'
 import { verifySlackSignature } from '#server/integrations/slack/verify.ts'
+import type { WebServices } from '#server/services.ts'
 
 const WEBHOOK_BODY_LIMIT_BYTES = 1024 * 1024
 
@@ -119,7 +115,7 @@ function parseJson(body: Buffer): unknown {
   }
 }
 
-export function webhookRoutes(services: AppServices): Router {
+export function webhookRoutes(services: WebServices): Router {
   const router = Router()
   const raw = express.raw({ type: () => true, limit: WEBHOOK_BODY_LIMIT_BYTES })
 
@@ -146,7 +142,7 @@ export function webhookRoutes(services: AppServices): Router {
       return
     }
     const envelope = parseInput(SlackEventCallbackSchema, payload, 'Slack event')
-    res.json(await receiveSlackEvent({ ...services, ring: services.memory.ring }, envelope))
+    res.json(await services.integrations.slack.receive(envelope))
   })
   router.all('/webhooks/slack', methodNotAllowed(['POST']))
 
@@ -166,7 +162,7 @@ export function webhookRoutes(services: AppServices): Router {
       return
     }
     const comment = parseInput(IssueCommentEventSchema, parseJson(body), 'GitHub issue_comment event')
-    res.json(await receiveGithubComment({ ...services, ring: services.memory.ring }, deliveryId, comment))
+    res.json(await services.integrations.github.receive(deliveryId, comment))
   })
   router.all('/webhooks/github', methodNotAllowed(['POST']))
   return router
