@@ -11,16 +11,8 @@ import { type AdmittedStart, type Requester, startAdmittedRun } from '#server/re
 import type { Brief } from '#server/research/brief.ts'
 import { type EngineDeps, runResearch } from '#server/research/pipeline.ts'
 import type { RunOutcome } from '#server/research/run-end.ts'
-import {
-  getRun,
-  listRuns,
-  openRunBrief,
-  overdueRuns,
-  type RunListItem,
-  type RunRow,
-  type RunView,
-  viewRun,
-} from '#server/research/runs.ts'
+import { getRun, overdueRuns, type RunRow } from '#server/research/run-repository.ts'
+import { listRuns, openRunBrief, type RunListItem, type RunView, viewRun } from '#server/research/runs.ts'
 import { listSeries, recurringInfo, type SeriesState } from '#server/research/series.ts'
 import type { RunDeadlines } from '#server/research/start-run.ts'
 
