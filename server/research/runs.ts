@@ -1,7 +1,7 @@
 // What a run's columns mean: progress (status, step, times, counts) is clear; what was asked (the
 // brief), what the steps produced (the checkpoint, with fetched page text), the report and a
 // failure's error are sealed with the memory key ring, and opened here into the views every surface
-// shows. The topic is there only as a keyed hash, for lookups. The SQL is run-repository.ts's.
+// shows. The topic is there only as a keyed hash, for lookups. The SQL is server/repositories/runs.ts's.
 import { randomUUID } from 'node:crypto'
 import type { Db } from '#db/database.ts'
 import type { RunError, RunListItem, RunStatus, RunView } from '#server/contracts/run.ts'
@@ -15,7 +15,7 @@ import {
   type RunRow,
   type RunSummaryRow,
   updateCheckpoint,
-} from '#server/research/run-repository.ts'
+} from '#server/repositories/runs.ts'
 import { readStoredReport } from '#server/research/stored-report.ts'
 
 export type { RunError, RunListItem, RunRow, RunView }
