@@ -1,17 +1,23 @@
 // Import direction, checked by `npm run lint:imports` (part of `npm test`). From the top:
-//   surfaces  app/, server/http, server/mcp, server/cli, server/integrations, server/jobs/definitions.ts
-//   engine    server/research (runs, the pipeline, reports, the extractive synthesizer)
-//   below it  server/memory, server/auth, server/limits, server/events, server/claims, server/providers
-//   bottom    server/text (pure text functions) and db/ (migrations, table types, Kysely)
+//   surfaces      app/, server/http, server/mcp, server/cli, server/jobs/definitions.ts
+//   services      server/services.ts (the composition) and server/services/ (what surfaces call)
+//   engine        server/research (runs, the pipeline, reports, the extractive synthesizer) and
+//                 server/integrations (Slack and GitHub: mentions, deliveries)
+//   below it      server/memory, server/auth, server/limits, server/events, server/claims, server/providers
+//   repositories  server/repositories (SQL only)
+//   bottom        server/text (pure text functions) and db/ (migrations, table types, Kysely)
 // Used from every layer: server/config.ts, server/logger.ts, server/contracts (the zod view schemas)
-// and the job system (server/jobs/boss.ts). A lower layer that needs something from a higher one
-// takes it as a parameter (research/run-end.ts takes an onEnded hook; server/start.ts composes it).
+// and the job system (server/jobs/boss.ts, queues.ts). A lower layer that needs something from a
+// higher one takes it as a parameter (research/run-end.ts takes an onEnded hook; services.ts composes
+// it). The composition roots (server/start.ts, server/cli.ts) may import anything.
 // Type-only imports count: a type cycle is a tangle too. Unit tests beside their source may import
 // across layers (they are not shipped code). The rules fence what went wrong before; auth, events
 // and claims have no rule of their own yet. server/import-rules.test.ts proves each rule can fail.
 
 const TESTS = '\\.test\\.tsx?$'
-const SURFACES = '^(app/|server/(http|mcp|cli|integrations)/)'
+const SURFACES = '^(app/|server/(http|mcp|cli)/|server/jobs/definitions\\.ts$)'
+const SERVICES = '^server/services(\\.ts$|/)'
+const BELOW_SERVICES = '^server/(research|integrations|memory|auth|limits|events|claims|providers|repositories|text)/'
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -30,14 +36,14 @@ module.exports = {
         'Providers are adapters the engine calls (search, models, the page reader); what the engine ' +
         'does with them (the extractive fallback, plans, reports) lives in server/research.',
       from: { path: '^server/providers/', pathNot: TESTS },
-      to: { path: [SURFACES, '^server/(research|jobs)/'] },
+      to: { path: [SURFACES, SERVICES, '^server/(research|integrations|jobs)/'] },
     },
     {
       name: 'memory-below-engine',
       severity: 'error',
-      comment: 'Topic memory is read and written by the engine and the surfaces; it knows neither.',
+      comment: 'Topic memory is read and written by the engine and the services; it knows neither.',
       from: { path: '^server/memory/', pathNot: TESTS },
-      to: { path: [SURFACES, '^server/(research|jobs)/'] },
+      to: { path: [SURFACES, SERVICES, '^server/(research|integrations|jobs)/'] },
     },
     {
       name: 'research-below-surfaces',
@@ -46,14 +52,14 @@ module.exports = {
         'The engine does not know who asked (HTTP, MCP, chat, the CLI) nor what a surface does when a ' +
         'run ends: surfaces pass that in. It may use the job system (jobs/boss.ts), not the job handlers.',
       from: { path: '^server/research/', pathNot: TESTS },
-      to: { path: [SURFACES, '^server/jobs/definitions\\.ts$'] },
+      to: { path: [SURFACES, SERVICES, '^server/integrations/'] },
     },
     {
       name: 'limits-below-surfaces',
       severity: 'error',
       comment: 'Limits decide and word a refusal; answering it over HTTP is server/http/rate-limit.ts.',
       from: { path: '^server/limits/', pathNot: TESTS },
-      to: { path: [SURFACES, '^server/(research|jobs)/'] },
+      to: { path: [SURFACES, SERVICES, '^server/(research|integrations|jobs)/'] },
     },
     {
       name: 'text-is-the-bottom',
@@ -79,12 +85,44 @@ module.exports = {
       to: { path: '^server/contracts/', dependencyTypesNot: ['type-only'] },
     },
     {
-      // Issue 19 step 1 (the service layer) removes the offenders: server/http, server/mcp and
-      // server/start.ts take AppServices from app/context.ts today. Make this an error when it lands.
+      name: 'surfaces-call-services',
+      severity: 'error',
+      comment:
+        'A route, page, MCP tool, command or job handler calls services (server/services/): it does ' +
+        'not touch the database, SQL or the repositories itself.',
+      from: { path: SURFACES, pathNot: TESTS },
+      to: { path: ['^db/', '^server/repositories/'] },
+    },
+    {
+      name: 'services-below-surfaces',
+      severity: 'error',
+      comment: 'Services do not know who calls them (HTTP, MCP, a page, a job, the CLI).',
+      from: { path: SERVICES, pathNot: TESTS },
+      to: { path: SURFACES },
+    },
+    {
+      name: 'services-are-called-not-calling-up',
+      severity: 'error',
+      comment: 'What the services are made of never reaches back up to them.',
+      from: { path: BELOW_SERVICES, pathNot: TESTS },
+      to: { path: SERVICES },
+    },
+    {
+      name: 'repositories-are-sql',
+      severity: 'error',
+      comment:
+        'A repository is SQL over db/: it may use the contracts (types), text functions and the ' +
+        'logger, and other repositories, nothing that decides.',
+      from: { path: '^server/repositories/', pathNot: TESTS },
+      to: { path: '^(app|server)/', pathNot: '^server/(contracts/|text/|repositories/|logger\\.ts$)' },
+    },
+    {
       name: 'server-not-app',
-      severity: 'warn',
-      comment: 'The React Router app is a surface over server/; server/ must not depend on it.',
-      from: { path: '^server/', pathNot: TESTS },
+      severity: 'error',
+      comment:
+        'The React Router app is a surface over server/; server/ must not depend on it. The one ' +
+        'exception is the router context key, which server/http/react-router.ts sets.',
+      from: { path: '^server/', pathNot: [TESTS, '^server/http/react-router\\.ts$'] },
       to: { path: '^app/' },
     },
   ],

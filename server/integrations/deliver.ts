@@ -19,7 +19,8 @@ import type { Jobs } from '#server/jobs/boss.ts'
 import { DELIVER } from '#server/jobs/queues.ts'
 import type { Logger } from '#server/logger.ts'
 import type { KeyRing } from '#server/memory/crypto.ts'
-import { getRun, viewRun } from '#server/research/runs.ts'
+import { getRun } from '#server/repositories/runs.ts'
+import { viewRun } from '#server/research/runs.ts'
 
 export type IntegrationSettings = {
   publicUrl: string

@@ -23,14 +23,8 @@ import {
   type Step,
   type StepContext,
 } from '#server/research/run-context.ts'
-import {
-  getRun,
-  openRunBrief,
-  type RunError,
-  readCheckpoint,
-  startStep,
-  writeCheckpoint,
-} from '#server/research/runs.ts'
+import { getRun, startStep } from '#server/repositories/runs.ts'
+import { openRunBrief, type RunError, readCheckpoint, writeCheckpoint } from '#server/research/runs.ts'
 import { searchStep } from '#server/research/step-search.ts'
 import { synthesizeStep } from '#server/research/step-synthesize.ts'
 

@@ -8,7 +8,8 @@ import type { Jobs } from '#server/jobs/boss.ts'
 import { RESEARCH_RUN } from '#server/jobs/queues.ts'
 import { checkTopicMemory, type MemoryContext } from '#server/memory/store.ts'
 import type { Brief } from '#server/research/brief.ts'
-import { countCompletedRuns, createRun } from '#server/research/runs.ts'
+import { countCompletedRuns } from '#server/repositories/runs.ts'
+import { createRun } from '#server/research/runs.ts'
 import { createSeries } from '#server/research/series.ts'
 
 export type RunDeadlines = { quickSeconds: number; deepSeconds: number }

@@ -7,20 +7,12 @@ import { purgeRunEvents, type RunEvent, readRunEvents } from '#server/events/run
 import type { Jobs } from '#server/jobs/boss.ts'
 import type { Limits } from '#server/limits/policies.ts'
 import { findLiveTopicId, type MemoryContext } from '#server/memory/store.ts'
+import { getRun, overdueRuns, type RunRow } from '#server/repositories/runs.ts'
 import { type AdmittedStart, type Requester, startAdmittedRun } from '#server/research/admission.ts'
 import type { Brief } from '#server/research/brief.ts'
 import { type EngineDeps, runResearch } from '#server/research/pipeline.ts'
 import type { RunOutcome } from '#server/research/run-end.ts'
-import {
-  getRun,
-  listRuns,
-  openRunBrief,
-  overdueRuns,
-  type RunListItem,
-  type RunRow,
-  type RunView,
-  viewRun,
-} from '#server/research/runs.ts'
+import { listRuns, openRunBrief, type RunListItem, type RunView, viewRun } from '#server/research/runs.ts'
 import { listSeries, recurringInfo, type SeriesState } from '#server/research/series.ts'
 import type { RunDeadlines } from '#server/research/start-run.ts'
 

@@ -1,0 +1,137 @@
+// The runs table: SQL only, the database (or the caller's transaction) first. What the columns mean
+// (the sealed brief, checkpoint, report and error; views of a run) is server/research/runs.ts's.
+import { type Insertable, type Selectable, sql, type Updateable } from 'kysely'
+import type { Db } from '#db/database.ts'
+import type { RunsTable } from '#db/schema.ts'
+import type { RunStatus } from '#server/contracts/run.ts'
+import { UUID } from '#server/text/uuid.ts'
+
+export type RunRow = Selectable<RunsTable>
+
+/** What a list of runs shows of each: no checkpoint, no report. */
+export const SUMMARY_COLUMNS = [
+  'id',
+  'brief_key_id',
+  'brief',
+  'status',
+  'current_step',
+  'source',
+  'created_at',
+  'finished_at',
+  'error_key_id',
+  'error',
+] as const satisfies ReadonlyArray<keyof RunRow>
+export type RunSummaryRow = Pick<RunRow, (typeof SUMMARY_COLUMNS)[number]>
+
+export async function insertRun(db: Db, values: Insertable<RunsTable>): Promise<void> {
+  await db.insertInto('runs').values(values).execute()
+}
+
+/** Runs of this account and topic that completed: the runCount of a new run's start response. */
+export async function countCompletedRuns(db: Db, accountId: string, topicHash: Buffer): Promise<number> {
+  const row = await db
+    .selectFrom('runs')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('account_id', '=', accountId)
+    .where('topic_hash', '=', topicHash)
+    .where('status', '=', 'complete')
+    .executeTakeFirstOrThrow()
+  return Number(row.count)
+}
+
+/** The run, when it exists and (with accountId) belongs to that account; malformed ids find nothing. */
+export async function getRun(db: Db, runId: string, accountId?: string): Promise<RunRow | undefined> {
+  if (!UUID.test(runId)) return undefined
+  let query = db.selectFrom('runs').selectAll().where('id', '=', runId)
+  if (accountId) query = query.where('account_id', '=', accountId)
+  return query.executeTakeFirst()
+}
+
+/**
+ * A page of the account's runs, newest first, one more than `limit` when there is a next page. The
+ * cursor is the last item's runId; status and topic hash filter.
+ */
+export async function listRunRows(
+  db: Db,
+  accountId: string,
+  options: { limit: number; cursor?: string; status?: RunStatus; topicHash?: Buffer },
+): Promise<RunSummaryRow[]> {
+  let query = db.selectFrom('runs').select(SUMMARY_COLUMNS).where('account_id', '=', accountId)
+  if (options.status) query = query.where('status', '=', options.status)
+  if (options.topicHash) query = query.where('topic_hash', '=', options.topicHash)
+  if (options.cursor) {
+    const after = await getRun(db, options.cursor, accountId)
+    if (after) {
+      query = query.where((eb) =>
+        eb.or([
+          eb('created_at', '<', after.created_at),
+          eb.and([eb('created_at', '=', after.created_at), eb('id', '<', after.id)]),
+        ]),
+      )
+    }
+  }
+  return query
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(options.limit + 1)
+    .execute()
+}
+
+/**
+ * Records the step a running run is starting (and, at its first step, when it started). False when
+ * the run is no longer running (cancelled, failed by the sweeper): one statement both checks and
+ * records, since it sits between every two steps of every run.
+ */
+export async function startStep(db: Db, runId: string, step: string): Promise<boolean> {
+  const result = await db
+    .updateTable('runs')
+    .set({ current_step: step, started_at: sql`coalesce(started_at, now())` })
+    .where('id', '=', runId)
+    .where('status', '=', 'running')
+    .executeTakeFirst()
+  return result.numUpdatedRows > 0n
+}
+
+export async function updateCheckpoint(
+  db: Db,
+  runId: string,
+  sealed: { keyId: string; ciphertext: Buffer },
+): Promise<void> {
+  await db
+    .updateTable('runs')
+    .set({ checkpoint: sealed.ciphertext, checkpoint_key_id: sealed.keyId })
+    .where('id', '=', runId)
+    .execute()
+}
+
+/**
+ * Moves a running run to its end state. False when it was no longer running: another ending (a
+ * cancel, the sweeper, a retried job) got there first, and this one must not announce itself.
+ * The checkpoint's work is done by then; the report holds what is kept.
+ */
+export async function finishRun(
+  db: Db,
+  runId: string,
+  values: Updateable<RunsTable>,
+  accountId?: string,
+): Promise<boolean> {
+  let query = db
+    .updateTable('runs')
+    .set({ current_step: null, finished_at: new Date(), checkpoint: null, checkpoint_key_id: null, ...values })
+    .where('id', '=', runId)
+    .where('status', '=', 'running')
+  if (accountId) query = query.where('account_id', '=', accountId)
+  const result = await query.executeTakeFirst()
+  return result.numUpdatedRows > 0n
+}
+
+/** Running runs past their deadline (their worker is gone or stuck). */
+export async function overdueRuns(db: Db, now: Date): Promise<string[]> {
+  const rows = await db
+    .selectFrom('runs')
+    .select('id')
+    .where('status', '=', 'running')
+    .where('deadline_at', '<', now)
+    .execute()
+  return rows.map((row) => row.id)
+}
