@@ -3,7 +3,6 @@
 import fs from 'node:fs'
 import type { AddressInfo } from 'node:net'
 import path from 'node:path'
-import type { AppServices } from '#app/context.ts'
 import { createDb, createPool, type Db } from '#db/database.ts'
 import { startEmbeddedPostgres } from '#db/embedded.ts'
 import { migrateToLatest } from '#db/migrate.ts'
@@ -30,7 +29,6 @@ import { createProviders } from '#server/providers/index.ts'
 import { countCorpusDocuments } from '#server/providers/search/corpus.ts'
 import { ensureSampleCorpus } from '#server/providers/search/sample-corpus.ts'
 import { createExtractiveModel } from '#server/research/extractive.ts'
-import type { RunOutcome } from '#server/research/run-end.ts'
 import { sealLegacyRows } from '#server/seal-legacy.ts'
 import { createServices, createWebServices, type Services } from '#server/services.ts'
 import { installedAt } from '#server/settings.ts'
@@ -174,22 +172,11 @@ export async function startSextant(options: {
       cleanups.push(() => hub.close())
       const streams = createOpenStreams({ maxPerPrincipal: config.MAX_EVENT_STREAMS_PER_SESSION })
       const web = createWebServices(infra, services, { hub, streams, localAccountId: provisioned.localAccountId })
-      // Until every surface calls services (issue 19), the infrastructure some still reach for.
-      const appServices: AppServices = {
-        ...web,
-        db,
-        jobs,
-        memory,
-        apiKeys,
-        events: hub,
-        streams,
-        endRun: (runId: string, outcome: RunOutcome) => services.runs.end(runId, outcome),
-      }
-      const pages = await mountReactRouter(appServices)
+      const pages = await mountReactRouter(web)
       cleanups.push(pages.close)
       const liveness = createDatabaseLiveness({ connectionString: databaseUrl, log })
       cleanups.push(liveness.close)
-      const app = createHttpApp(appServices, { version, pages, liveness })
+      const app = createHttpApp(web, { version, pages, liveness })
       const server = await startHttpServer(app, config, log)
       cleanups.push(
         () =>

@@ -18,7 +18,6 @@ export type ReactRouterMount = { router: Router; close: () => Promise<void> }
 // What loaders and actions read from the context. Until the pages call only services (issue 19),
 // the object start.ts passes carries the infrastructure some still reach for; the cast goes when
 // the context holds WebServices.
-type PageServices = typeof servicesContext extends RouterContext<infer Services> ? Services : never
 
 export async function mountReactRouter(services: WebServices): Promise<ReactRouterMount> {
   const router = express.Router()
@@ -45,7 +44,7 @@ export async function mountReactRouter(services: WebServices): Promise<ReactRout
       mode: services.config.NODE_ENV,
       getLoadContext(req, res) {
         const context = new RouterContextProvider()
-        context.set(servicesContext, services as PageServices)
+        context.set(servicesContext, services)
         context.set(requestInfoContext, {
           requestId: res.locals.requestId,
           nonce: res.locals.cspNonce,

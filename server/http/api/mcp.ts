@@ -113,7 +113,6 @@ function toolCalls(body: unknown): number {
 
 // Until server/mcp takes WebServices (its own part of issue 19), the object start.ts passes carries
 // what it still reads; the cast goes when that lands.
-type McpServices = Parameters<typeof createMcpServer>[0]
 
 export function mcpRoutes(services: WebServices): Router {
   const router = Router()
@@ -156,7 +155,7 @@ export function mcpRoutes(services: WebServices): Router {
   }
 
   router.post('/mcp', ourOriginIfAny, limitToolCalls, async (req, res) => {
-    const server = createMcpServer(services as McpServices, caller(res))
+    const server = createMcpServer(services, caller(res))
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined })
     res.on('close', () => {
       void transport.close()
@@ -172,7 +171,7 @@ export function mcpRoutes(services: WebServices): Router {
     // Counted with the key's other event streams, and closed when the key is revoked.
     const signal = services.live.admit(streamPrincipal.api(principalOf(res)), res)
     const transport = new SSEServerTransport(MCP_MESSAGES_PATH, res)
-    const server = createMcpServer(services as McpServices, caller(res))
+    const server = createMcpServer(services, caller(res))
     sessions.set(transport.sessionId, { transport, accountId: principalOf(res).accountId })
     res.on('close', () => {
       sessions.delete(transport.sessionId)
