@@ -2,7 +2,7 @@
 import { createRequire } from 'node:module'
 import { createRequestHandler } from '@react-router/express'
 import express, { type Router } from 'express'
-import type { RouterContext, ServerBuild } from 'react-router'
+import type { ServerBuild } from 'react-router'
 import { requestInfoContext, servicesContext } from '#app/context.ts'
 import { clientBuildDir, serverBuildPath } from '#server/http/app-build.ts'
 import { clientIp } from '#server/http/client-ip.ts'

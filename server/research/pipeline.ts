@@ -4,6 +4,7 @@
 import { appendRunEvent } from '#server/events/run-events.ts'
 import { loadTopicMemory, MemoryUnreadableError, saveTopicMemory } from '#server/memory/store.ts'
 import { ProviderError, usageOf } from '#server/providers/types.ts'
+import { getRun, startStep } from '#server/repositories/runs.ts'
 import type { Brief } from '#server/research/brief.ts'
 import { spentOf, tokensLeft } from '#server/research/budget.ts'
 import { memoryDigest } from '#server/research/digest.ts'
@@ -23,7 +24,6 @@ import {
   type Step,
   type StepContext,
 } from '#server/research/run-context.ts'
-import { getRun, startStep } from '#server/repositories/runs.ts'
 import { openRunBrief, type RunError, readCheckpoint, writeCheckpoint } from '#server/research/runs.ts'
 import { searchStep } from '#server/research/step-search.ts'
 import { synthesizeStep } from '#server/research/step-synthesize.ts'

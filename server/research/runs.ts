@@ -6,8 +6,6 @@ import { randomUUID } from 'node:crypto'
 import type { Db } from '#db/database.ts'
 import type { RunError, RunListItem, RunStatus, RunView } from '#server/contracts/run.ts'
 import { type KeyRing, openColumn, openJson, sealJson } from '#server/memory/crypto.ts'
-import { type Brief, displayBrief } from '#server/research/brief.ts'
-import type { Report } from '#server/research/report-types.ts'
 import {
   finishRun,
   insertRun,
@@ -16,6 +14,8 @@ import {
   type RunSummaryRow,
   updateCheckpoint,
 } from '#server/repositories/runs.ts'
+import { type Brief, displayBrief } from '#server/research/brief.ts'
+import type { Report } from '#server/research/report-types.ts'
 import { readStoredReport } from '#server/research/stored-report.ts'
 
 export type { RunError, RunListItem, RunRow, RunView }
