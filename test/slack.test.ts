@@ -10,6 +10,7 @@ import { startTestApp, type TestApp } from '#test/support/app.ts'
 import { logIn, postForm } from '#test/support/browser-session.ts'
 import { dumpAllTables } from '#test/support/database.ts'
 import { integrationCounts, waitForRunEnd } from '#test/support/integrations.ts'
+import { waitUntil } from '#test/support/sse-client.ts'
 import { type StubExa, startStubExa } from '#test/support/stub-exa.ts'
 import { type StubSlack, startStubSlack } from '#test/support/stub-slack.ts'
 
@@ -268,13 +269,16 @@ test('a 429 from Slack is retried after its Retry-After, and the reply still arr
   const limited = slack.calls.filter((call) => call.status === 429).at(-1)
   expect(limited).toBeDefined()
   expect((researching?.at ?? 0) - (limited?.at ?? 0)).toBeGreaterThanOrEqual(950)
-  const started = await app.db
-    .selectFrom('deliveries')
-    .select(['status', 'attempts', 'last_error'])
-    .where('run_id', '=', runId)
-    .where('kind', '=', 'started')
-    .executeTakeFirstOrThrow()
-  expect(started).toEqual({ status: 'sent', attempts: 1, last_error: 'Slack rate limited the message' })
+  // Slack has the message; the worker records it as sent once Slack's answer is back.
+  const started = () =>
+    app.db
+      .selectFrom('deliveries')
+      .select(['status', 'attempts', 'last_error'])
+      .where('run_id', '=', runId)
+      .where('kind', '=', 'started')
+      .executeTakeFirstOrThrow()
+  await waitUntil(async () => (await started()).status !== 'pending')
+  expect(await started()).toEqual({ status: 'sent', attempts: 1, last_error: 'Slack rate limited the message' })
   await waitForRunEnd(app.db, runId)
   await slack.waitForThread(event.ts, 2)
   expect(

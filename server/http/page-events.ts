@@ -29,10 +29,12 @@ export function pageEventRoutes(services: WebServices): Router {
   }
 
   async function stream(req: Request, res: Response, viewer: Viewer | undefined) {
-    const run = viewer ? await services.runs.get(viewer.accountId, String(req.params.runId), 'page') : undefined
-    if (!viewer || !run) return sendProblem(res, { status: 404, title: 'Not Found', detail: 'No such run for you.' })
+    const runId = viewer && (await services.runs.own(viewer.accountId, String(req.params.runId)))
+    if (!viewer || !runId) {
+      return sendProblem(res, { status: 404, title: 'Not Found', detail: 'No such run for you.' })
+    }
     const signal = live.admit(viewer.principal, res)
-    await live.streamRun({ req, res, runId: run.runId, signal })
+    await live.streamRun({ req, res, runId, signal })
   }
 
   // The dashboard's run list, live: runs started anywhere appear, statuses and steps advance.

@@ -47,6 +47,18 @@ export async function getRun(db: Db, runId: string, accountId?: string): Promise
   return query.executeTakeFirst()
 }
 
+/** The id of the account's run, as stored (nothing else is read); malformed ids find none. */
+export async function findRunId(db: Db, runId: string, accountId: string): Promise<string | undefined> {
+  if (!UUID.test(runId)) return undefined
+  const row = await db
+    .selectFrom('runs')
+    .select('id')
+    .where('id', '=', runId)
+    .where('account_id', '=', accountId)
+    .executeTakeFirst()
+  return row?.id
+}
+
 /**
  * A page of the account's runs, newest first, one more than `limit` when there is a next page. The
  * cursor is the last item's runId; status and topic hash filter.

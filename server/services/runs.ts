@@ -7,7 +7,7 @@ import { purgeRunEvents, type RunEvent, readRunEvents } from '#server/events/run
 import type { Jobs } from '#server/jobs/boss.ts'
 import type { Limits } from '#server/limits/policies.ts'
 import { findLiveTopicId, type MemoryContext } from '#server/memory/store.ts'
-import { getRun, overdueRuns, type RunRow } from '#server/repositories/runs.ts'
+import { findRunId, getRun, overdueRuns, type RunRow } from '#server/repositories/runs.ts'
 import { type AdmittedStart, type Requester, startAdmittedRun } from '#server/research/admission.ts'
 import type { Brief } from '#server/research/brief.ts'
 import { type EngineDeps, runResearch } from '#server/research/pipeline.ts'
@@ -95,6 +95,12 @@ export function createRunService(deps: RunServiceDeps) {
       const row = await getRun(db, runId, accountId)
       return row && view(row, audience)
     },
+
+    /**
+     * The run's id as stored when it is the account's, else undefined; opens nothing (before
+     * streaming its events).
+     */
+    own: (accountId: string, runId: string): Promise<string | undefined> => findRunId(db, runId, accountId),
 
     /** What a run's page shows: the view, its events so far, its brief and its topic's memory page. */
     async page(accountId: string, runId: string): Promise<RunPage | undefined> {

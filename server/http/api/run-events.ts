@@ -61,11 +61,11 @@ export function runEventsRoutes(services: WebServices): Router {
   router.get('/briefs/:runId/events', async (req, res) => {
     const runId = String(req.params.runId)
     const principal = principalOf(res)
-    const run = await services.runs.get(principal.accountId, runId)
-    if (!run) throw runNotFound(runId)
+    const own = await services.runs.own(principal.accountId, runId)
+    if (!own) throw runNotFound(runId)
     // A bounded number per key (a 429 beyond), and they end when the key is revoked.
     const signal = services.live.admit(streamPrincipal.api(principal), res)
-    await services.live.streamRun({ req, res, runId: run.runId, signal })
+    await services.live.streamRun({ req, res, runId: own, signal })
   })
   router.all('/briefs/:runId/events', methodNotAllowed(['GET']))
   return router
