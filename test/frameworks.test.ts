@@ -6,7 +6,8 @@ import { FRAMEWORK_CATEGORIES, type Framework, FrameworkSchema } from '#server/f
 import type { SourceForSynthesis, Synthesis } from '#server/providers/types.ts'
 import { BriefSchema } from '#server/research/brief.ts'
 import { createExtractiveModel } from '#server/research/extractive.ts'
-import { buildReport, NO_EVIDENCE } from '#server/research/report.ts'
+import { buildReport } from '#server/research/report.ts'
+import { NO_EVIDENCE } from '#server/research/report-render.ts'
 import { startTestApp, type TestApp } from '#test/support/app.ts'
 
 const SPEC_IDS = [

@@ -1,7 +1,7 @@
 // From a synthesis to what changed: its claims verified against the pages (server/claims/verify.ts),
 // then classified against the topic's memory (server/claims/classify.ts), with the model as judge
 // when there is one. The result feeds both the report and the memory save.
-import { classifyClaims, type Judge, type KnownClaim } from '#server/claims/classify.ts'
+import { type ClaimClass, classifyClaims, type Judge, type KnownClaim } from '#server/claims/classify.ts'
 import { foldVector, packVector, unpackVector } from '#server/claims/vectors.ts'
 import { type Integrity, type VerifiedClaim, verifyClaims } from '#server/claims/verify.ts'
 import type { ContributedFact, Fact, MemoryContribution, TopicMemory } from '#server/memory/types.ts'
@@ -12,10 +12,22 @@ import {
   type Usage,
   usageOf,
 } from '#server/providers/types.ts'
-import type { ReportClaim } from '#server/research/report.ts'
+import type { PreviousClaim } from '#server/research/report-types.ts'
 
 /** Claims judged per model call: a long answer is cut off, and a short one costs a call each. */
 const JUDGE_BATCH = 40
+
+/** A verified claim of this run, classified against memory: what a report is built from (report.ts). */
+export type ReportClaim = {
+  text: string
+  /** The supporting words, as the page writes them. */
+  quote: string
+  /** Synthesis numbering; every one of these pages holds the quote. */
+  sourceIds: number[]
+  class: ClaimClass
+  /** For updated and contradicted: what memory held. */
+  previous?: PreviousClaim
+}
 
 export type RunClaims = {
   claims: ReportClaim[]

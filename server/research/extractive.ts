@@ -4,7 +4,8 @@
 import { contentTerms, type FindingSignature, findingSignature, sameFinding } from '#server/claims/terms.ts'
 import type { Finding, LanguageModel, Synthesis, SynthesisInput, Usage } from '#server/providers/types.ts'
 import { fallbackPlan } from '#server/research/fallback-plan.ts'
-import { NO_EVIDENCE, themeWords } from '#server/research/report.ts'
+import { NO_EVIDENCE } from '#server/research/report-render.ts'
+import { themeWords } from '#server/research/report-themes.ts'
 import { completeSentences, proseParagraphs } from '#server/text/prose.ts'
 import { wordTokens } from '#server/text/words.ts'
 

@@ -1,4 +1,4 @@
-// A report's summary opens with a "### What changed since <date>" block (server/research/report.ts).
+// A report's summary opens with a "### What changed since <date>" block (server/research/report-render.ts).
 // Surfaces that show the delta's structured lists in its place (the run page, Slack and GitHub)
 // take the block out of the summary, so what changed is shown once, and count the changes alike.
 import type { ReportDelta } from '#server/research/report-types.ts'

@@ -2,13 +2,10 @@ import { expect, test } from 'vitest'
 import type { ClaimClass } from '#server/claims/classify.ts'
 import { findFramework } from '#server/frameworks/index.ts'
 import type { ReportStyle, SourceForSynthesis, Synthesis } from '#server/providers/types.ts'
-import {
-  type BuildReportInput,
-  buildReport,
-  citationNumbers,
-  type ReportClaim,
-  themeWords,
-} from '#server/research/report.ts'
+import type { ReportClaim } from '#server/research/delta.ts'
+import { type BuildReportInput, buildReport } from '#server/research/report.ts'
+import { citationNumbers } from '#server/research/report-citations.ts'
+import { themeWords } from '#server/research/report-themes.ts'
 
 type TestSynthesis = Omit<Synthesis, 'findings'> & { findings: Array<{ text: string; sourceIds: number[] }> }
 
