@@ -17,9 +17,9 @@ import { GITHUB_MENTION, SLACK_MENTION } from '#server/jobs/queues.ts'
 import type { Logger } from '#server/logger.ts'
 import { type KeyRing, type Sealed, sealJson } from '#server/memory/crypto.ts'
 import type { TopicIndex } from '#server/memory/topic-index.ts'
+import { readSetting } from '#server/repositories/settings.ts'
 import { briefData, errorData } from '#server/research/runs.ts'
 import { seriesBriefData } from '#server/research/series.ts'
-import { readSetting } from '#server/settings.ts'
 
 const DONE = 'legacy_rows_sealed_at'
 const BATCH = 500

@@ -7,7 +7,7 @@ import { createHmac, randomBytes } from 'node:crypto'
 import type { Db } from '#db/database.ts'
 import { type KeyRing, KeyRingError, open, type Sealed, seal, UnreadableError } from '#server/memory/crypto.ts'
 import { topicKey } from '#server/memory/topic-key.ts'
-import { readSetting } from '#server/settings.ts'
+import { ensureSetting, updateSetting } from '#server/repositories/settings.ts'
 
 export type TopicIndex = {
   /** The value stored in `topic_hash` columns for this account's topic (any spelling of it). */
@@ -43,14 +43,8 @@ function toStored(sealed: Sealed): StoredKey {
  * re-sealed with the ring's first key when a rotation put another key first.
  */
 export async function loadTopicIndex(db: Db, ring: KeyRing): Promise<TopicIndex> {
-  const made = toStored(seal(ring, randomBytes(32), ASSOCIATED_DATA))
-  // Two processes booting at once both try; the first insert wins and both read it back.
-  await db
-    .insertInto('settings')
-    .values({ key: SETTING, value: JSON.stringify(made) })
-    .onConflict((conflict) => conflict.column('key').doNothing())
-    .execute()
-  const stored = (await readSetting<StoredKey>(db, SETTING)) as StoredKey
+  // Two processes booting at once both make one; the first stored wins and both read it back.
+  const stored = await ensureSetting(db, SETTING, toStored(seal(ring, randomBytes(32), ASSOCIATED_DATA)))
   let key: Buffer
   try {
     key = open(ring, toSealed(stored), ASSOCIATED_DATA)
@@ -62,11 +56,7 @@ export async function loadTopicIndex(db: Db, ring: KeyRing): Promise<TopicIndex>
     )
   }
   if (stored.keyId !== ring.primary) {
-    await db
-      .updateTable('settings')
-      .set({ value: JSON.stringify(toStored(seal(ring, key, ASSOCIATED_DATA))), updated_at: new Date() })
-      .where('key', '=', SETTING)
-      .execute()
+    await updateSetting(db, SETTING, toStored(seal(ring, key, ASSOCIATED_DATA)))
   }
   return createTopicIndex(key)
 }

@@ -4,7 +4,7 @@
 // that cannot open the topic index key stops the boot with a message saying what to do.
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { generateKeySpec } from '#server/memory/crypto.ts'
-import { readSetting } from '#server/settings.ts'
+import { readSetting } from '#server/repositories/settings.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { startTestApp, TEST_MEMORY_KEYS } from '#test/support/app.ts'
 import { createDatabase, type DatabaseHandle } from '#test/support/database.ts'
