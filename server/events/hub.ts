@@ -7,9 +7,10 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import pg from 'pg'
 import type { Db } from '#db/database.ts'
 import { STREAMS_ENDED_CHANNEL } from '#server/auth/stream-principals.ts'
-import { ACCOUNT_CHANNEL, RUN_EVENTS_CHANNEL, type RunEvent, readRunEvents } from '#server/events/run-events.ts'
+import { type RunEvent, readRunEvents } from '#server/events/run-events.ts'
 import type { Logger } from '#server/logger.ts'
 import type { KeyRing } from '#server/memory/crypto.ts'
+import { ACCOUNT_CHANNEL, RUN_EVENTS_CHANNEL } from '#server/repositories/run-events.ts'
 
 export type EventHub = {
   /**

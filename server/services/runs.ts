@@ -3,10 +3,11 @@
 // and what the job handlers do with runs (run the engine, sweep overdue runs, purge old events).
 import { type DemoVisitor, ensureDemoVisitorAccount } from '#server/auth/demo-visitors.ts'
 import type { RunStatus } from '#server/contracts/run.ts'
-import { purgeRunEvents, type RunEvent, readRunEvents } from '#server/events/run-events.ts'
+import { type RunEvent, readRunEvents } from '#server/events/run-events.ts'
 import type { Jobs } from '#server/jobs/boss.ts'
 import type { Limits } from '#server/limits/policies.ts'
 import { findLiveTopicId, type MemoryContext } from '#server/memory/store.ts'
+import { purgeRunEvents } from '#server/repositories/run-events.ts'
 import { findRunId, getRun, overdueRuns, type RunRow } from '#server/repositories/runs.ts'
 import { type AdmittedStart, type Requester, startAdmittedRun } from '#server/research/admission.ts'
 import type { Brief } from '#server/research/brief.ts'
