@@ -7,11 +7,11 @@ import {
   loadTopicMemory,
   type MemoryContext,
   MemoryUnreadableError,
-  purgeExpiredMemory,
   saveTopicMemory,
 } from '#server/memory/store.ts'
 import { createTopicIndex } from '#server/memory/topic-index.ts'
 import type { MemoryContribution } from '#server/memory/types.ts'
+import { purgeExpiredMemory } from '#server/repositories/topic-memory.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { createTestDatabase, dumpAllTables, type TestDatabase } from '#test/support/database.ts'
 import { capturingLogger } from '#test/support/logger.ts'

@@ -1,9 +1,8 @@
 // Topic memory in Postgres: one sealed blob per topic plus the clear counts of the memory check.
 // Topics are found by their keyed hash (topic-index.ts), never stored as text.
 // Saves merge (never overwrite) under a per-topic lock, so two runs saving at once both land.
-import { type Selectable, sql } from 'kysely'
+// The SQL is server/repositories/topic-memory.ts's; opening, merging and sealing the blob stay here.
 import type { Db } from '#db/database.ts'
-import type { TopicMemoryTable } from '#db/schema.ts'
 import type { Logger } from '#server/logger.ts'
 import { type KeyRing, openJson, sealJson, UnreadableError } from '#server/memory/crypto.ts'
 import { upgradeFact } from '#server/memory/facts.ts'
@@ -18,7 +17,16 @@ import {
   type MemoryStats,
   type TopicMemory,
 } from '#server/memory/types.ts'
-import { UUID } from '#server/text/uuid.ts'
+import {
+  ensureTopic,
+  findLiveTopicMemory,
+  findLiveTopicMemoryById,
+  getTopicMemory,
+  listLiveTopicMemories,
+  lockTopicMemory,
+  type TopicMemoryRow,
+  upsertTopicMemory,
+} from '#server/repositories/topic-memory.ts'
 
 export type MemoryContext = {
   db: Db
@@ -44,28 +52,8 @@ function associatedData(topicId: string): string {
   return `topic_memory:${topicId}`
 }
 
-type MemoryRow = Selectable<TopicMemoryTable>
-
-function memoryRows(db: Db, accountId: string) {
-  return db
-    .selectFrom('topics')
-    .innerJoin('topic_memory', 'topic_memory.topic_id', 'topics.id')
-    .select([
-      'topic_memory.topic_id',
-      'topic_memory.key_id',
-      'topic_memory.ciphertext',
-      'topic_memory.run_count',
-      'topic_memory.urls_indexed',
-      'topic_memory.facts_stored',
-      'topic_memory.last_run_at',
-      'topic_memory.expires_at',
-      'topic_memory.updated_at',
-    ])
-    .where('topics.account_id', '=', accountId)
-}
-
 /** Opens a row; unreadable memory is logged and read as none, never shown. */
-function openRow(context: MemoryContext, row: MemoryRow): TopicMemory | undefined {
+function openRow(context: MemoryContext, row: TopicMemoryRow): TopicMemory | undefined {
   try {
     const content = openJson<MemoryContent>(
       context.ring,
@@ -94,10 +82,8 @@ function openRow(context: MemoryContext, row: MemoryRow): TopicMemory | undefine
 
 /** The topic's memory, or undefined when there is none, it expired, or it cannot be opened. */
 export async function loadTopicMemory(context: MemoryContext, accountId: string, topic: string) {
-  const row = await memoryRows(context.db, accountId)
-    .where('topics.topic_hash', '=', context.topicIndex.hash(accountId, topic))
-    .where('topic_memory.expires_at', '>', context.now())
-    .executeTakeFirst()
+  const hash = context.topicIndex.hash(accountId, topic)
+  const row = await findLiveTopicMemory(context.db, accountId, hash, context.now())
   return row ? openRow(context, row) : undefined
 }
 
@@ -110,39 +96,14 @@ export async function loadTopicMemoryById(
   accountId: string,
   topicId: string,
 ): Promise<(TopicMemory & { topicHash: Buffer }) | undefined> {
-  if (!UUID.test(topicId)) return undefined
-  const row = await memoryRows(context.db, accountId)
-    .select('topics.topic_hash')
-    .where('topics.id', '=', topicId)
-    .where('topic_memory.expires_at', '>', context.now())
-    .executeTakeFirst()
+  const row = await findLiveTopicMemoryById(context.db, accountId, topicId, context.now())
   const memory = row?.topic_hash ? openRow(context, row) : undefined
   return memory && { ...memory, topicHash: row?.topic_hash as Buffer }
 }
 
-/** The id of the topic with this hash, while it has live memory (its clear columns: nothing is opened). */
-export async function findLiveTopicId(
-  context: MemoryContext,
-  accountId: string,
-  topicHash: Buffer,
-): Promise<string | undefined> {
-  const row = await context.db
-    .selectFrom('topics')
-    .innerJoin('topic_memory', 'topic_memory.topic_id', 'topics.id')
-    .select('topics.id')
-    .where('topics.account_id', '=', accountId)
-    .where('topics.topic_hash', '=', topicHash)
-    .where('topic_memory.expires_at', '>', context.now())
-    .executeTakeFirst()
-  return row?.id
-}
-
 /** Every live topic memory of the account (for search across topics). */
 export async function loadAccountMemories(context: MemoryContext, accountId: string): Promise<TopicMemory[]> {
-  const rows = await memoryRows(context.db, accountId)
-    .where('topic_memory.expires_at', '>', context.now())
-    .orderBy('topic_memory.last_run_at', 'desc')
-    .execute()
+  const rows = await listLiveTopicMemories(context.db, accountId, context.now())
   return rows.map((row) => openRow(context, row)).filter((memory) => memory !== undefined)
 }
 
@@ -150,23 +111,6 @@ export async function loadAccountMemories(context: MemoryContext, accountId: str
 export async function checkTopicMemory(context: MemoryContext, accountId: string, topic: string) {
   const memory = await loadTopicMemory(context, accountId, topic)
   return memory ? memoryStats(memory) : null
-}
-
-async function ensureTopic(db: Db, accountId: string, hash: Buffer): Promise<string> {
-  const inserted = await db
-    .insertInto('topics')
-    .values({ account_id: accountId, topic_hash: hash })
-    .onConflict((conflict) => conflict.columns(['account_id', 'topic_hash']).doNothing())
-    .returning('id')
-    .executeTakeFirst()
-  if (inserted) return inserted.id
-  const existing = await db
-    .selectFrom('topics')
-    .select('id')
-    .where('account_id', '=', accountId)
-    .where('topic_hash', '=', hash)
-    .executeTakeFirstOrThrow()
-  return existing.id
 }
 
 /**
@@ -183,9 +127,9 @@ export async function saveTopicMemory(
   return context.db.transaction().execute(async (trx) => {
     const topicId = await ensureTopic(trx, accountId, context.topicIndex.hash(accountId, topic))
     // One save per topic at a time: the second waits here, then merges into what the first stored.
-    await sql`select pg_advisory_xact_lock(hashtextextended(${topicId}, 0))`.execute(trx)
+    await lockTopicMemory(trx, topicId)
     const now = context.now()
-    const row = await trx.selectFrom('topic_memory').selectAll().where('topic_id', '=', topicId).executeTakeFirst()
+    const row = await getTopicMemory(trx, topicId)
     let existing: MemoryContent | undefined
     let runCount = 0
     if (row && row.expires_at > now) {
@@ -216,11 +160,7 @@ export async function saveTopicMemory(
       expires_at: new Date(now.getTime() + MEMORY_TTL_DAYS * DAY_MS),
       updated_at: now,
     }
-    await trx
-      .insertInto('topic_memory')
-      .values({ topic_id: topicId, ...values })
-      .onConflict((conflict) => conflict.column('topic_id').doUpdateSet(values))
-      .execute()
+    await upsertTopicMemory(trx, topicId, values)
     return {
       stats: memoryStats({
         runCount: values.run_count,
@@ -231,10 +171,4 @@ export async function saveTopicMemory(
       added,
     }
   })
-}
-
-/** Deletes memory past its expiry; returns how many topics lost theirs. */
-export async function purgeExpiredMemory(db: Db, now: Date): Promise<number> {
-  const result = await db.deleteFrom('topic_memory').where('expires_at', '<=', now).executeTakeFirst()
-  return Number(result.numDeletedRows)
 }

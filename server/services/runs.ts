@@ -6,9 +6,10 @@ import type { RunStatus } from '#server/contracts/run.ts'
 import { type RunEvent, readRunEvents } from '#server/events/run-events.ts'
 import type { Jobs } from '#server/jobs/boss.ts'
 import type { Limits } from '#server/limits/policies.ts'
-import { findLiveTopicId, type MemoryContext } from '#server/memory/store.ts'
+import type { MemoryContext } from '#server/memory/store.ts'
 import { purgeRunEvents } from '#server/repositories/run-events.ts'
 import { findRunId, getRun, overdueRuns, type RunRow } from '#server/repositories/runs.ts'
+import { findLiveTopicId } from '#server/repositories/topic-memory.ts'
 import { type AdmittedStart, type Requester, startAdmittedRun } from '#server/research/admission.ts'
 import type { Brief } from '#server/research/brief.ts'
 import { type EngineDeps, runResearch } from '#server/research/pipeline.ts'
@@ -110,7 +111,7 @@ export function createRunService(deps: RunServiceDeps) {
       const [run, events, topicId] = await Promise.all([
         view(row, 'page'),
         readRunEvents(db, ring, row.id, 0),
-        row.topic_hash ? findLiveTopicId(memory, accountId, row.topic_hash) : undefined,
+        row.topic_hash ? findLiveTopicId(db, accountId, row.topic_hash, memory.now()) : undefined,
       ])
       return { run, events, brief: openRunBrief(ring, row), topicId }
     },

@@ -9,9 +9,9 @@ import {
   loadTopicMemory,
   loadTopicMemoryById,
   type MemoryContext,
-  purgeExpiredMemory,
 } from '#server/memory/store.ts'
 import type { Source, TopicMemory } from '#server/memory/types.ts'
+import { purgeExpiredMemory } from '#server/repositories/topic-memory.ts'
 
 export type TopicServiceDeps = {
   memory: MemoryContext

@@ -1,0 +1,108 @@
+// The topics and topic_memory tables: SQL only, the database (or the caller's transaction) first.
+// A topic is its keyed hash, its memory one sealed blob plus clear counts; rows come back sealed as
+// stored. What they mean (opening, merging, sealing, the save's transaction) is server/memory/store.ts's.
+import { type Insertable, type Selectable, sql } from 'kysely'
+import type { Db } from '#db/database.ts'
+import type { TopicMemoryTable } from '#db/schema.ts'
+import { UUID } from '#server/text/uuid.ts'
+
+export type TopicMemoryRow = Selectable<TopicMemoryTable>
+
+/** The account's topic memory that has not expired by `now`. */
+function liveMemoryRows(db: Db, accountId: string, now: Date) {
+  return db
+    .selectFrom('topics')
+    .innerJoin('topic_memory', 'topic_memory.topic_id', 'topics.id')
+    .selectAll('topic_memory')
+    .where('topics.account_id', '=', accountId)
+    .where('topic_memory.expires_at', '>', now)
+}
+
+/** The live memory of the account's topic with this hash. */
+export async function findLiveTopicMemory(
+  db: Db,
+  accountId: string,
+  topicHash: Buffer,
+  now: Date,
+): Promise<TopicMemoryRow | undefined> {
+  return liveMemoryRows(db, accountId, now).where('topics.topic_hash', '=', topicHash).executeTakeFirst()
+}
+
+/** The live memory of the account's topic with this id, with the topic's hash; malformed ids find none. */
+export async function findLiveTopicMemoryById(db: Db, accountId: string, topicId: string, now: Date) {
+  if (!UUID.test(topicId)) return undefined
+  return liveMemoryRows(db, accountId, now)
+    .select('topics.topic_hash')
+    .where('topics.id', '=', topicId)
+    .executeTakeFirst()
+}
+
+/** The id of the account's topic with this hash, while it has live memory (nothing sealed is read). */
+export async function findLiveTopicId(
+  db: Db,
+  accountId: string,
+  topicHash: Buffer,
+  now: Date,
+): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('topics')
+    .innerJoin('topic_memory', 'topic_memory.topic_id', 'topics.id')
+    .select('topics.id')
+    .where('topics.account_id', '=', accountId)
+    .where('topics.topic_hash', '=', topicHash)
+    .where('topic_memory.expires_at', '>', now)
+    .executeTakeFirst()
+  return row?.id
+}
+
+/** Every live topic memory of the account, most recently researched first. */
+export async function listLiveTopicMemories(db: Db, accountId: string, now: Date): Promise<TopicMemoryRow[]> {
+  return liveMemoryRows(db, accountId, now).orderBy('topic_memory.last_run_at', 'desc').execute()
+}
+
+/** The id of the account's topic with this hash, made if the account has none yet. */
+export async function ensureTopic(db: Db, accountId: string, topicHash: Buffer): Promise<string> {
+  const inserted = await db
+    .insertInto('topics')
+    .values({ account_id: accountId, topic_hash: topicHash })
+    .onConflict((conflict) => conflict.columns(['account_id', 'topic_hash']).doNothing())
+    .returning('id')
+    .executeTakeFirst()
+  if (inserted) return inserted.id
+  const existing = await db
+    .selectFrom('topics')
+    .select('id')
+    .where('account_id', '=', accountId)
+    .where('topic_hash', '=', topicHash)
+    .executeTakeFirstOrThrow()
+  return existing.id
+}
+
+/** Waits for, then holds until the transaction ends, the topic's lock: one save per topic at a time. */
+export async function lockTopicMemory(trx: Db, topicId: string): Promise<void> {
+  await sql`select pg_advisory_xact_lock(hashtextextended(${topicId}, 0))`.execute(trx)
+}
+
+/** The topic's memory row, expired or not. */
+export async function getTopicMemory(db: Db, topicId: string): Promise<TopicMemoryRow | undefined> {
+  return db.selectFrom('topic_memory').selectAll().where('topic_id', '=', topicId).executeTakeFirst()
+}
+
+/** Stores the topic's memory row, replacing the one it had. */
+export async function upsertTopicMemory(
+  db: Db,
+  topicId: string,
+  values: Omit<Insertable<TopicMemoryTable>, 'topic_id'>,
+): Promise<void> {
+  await db
+    .insertInto('topic_memory')
+    .values({ topic_id: topicId, ...values })
+    .onConflict((conflict) => conflict.column('topic_id').doUpdateSet(values))
+    .execute()
+}
+
+/** Deletes memory past its expiry; returns how many topics lost theirs. */
+export async function purgeExpiredMemory(db: Db, now: Date): Promise<number> {
+  const result = await db.deleteFrom('topic_memory').where('expires_at', '<=', now).executeTakeFirst()
+  return Number(result.numDeletedRows)
+}
