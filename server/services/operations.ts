@@ -5,12 +5,12 @@ import { pingDatabase } from '#db/database.ts'
 import { pendingMigrations } from '#db/migrate.ts'
 import type { Jobs } from '#server/jobs/boss.ts'
 import { probeQueue } from '#server/jobs/queue-probe.ts'
+import { indexCorpusDirectory } from '#server/providers/search/corpus.ts'
 import {
   countCorpusDocuments,
   findCorpusDocument,
-  indexCorpusDirectory,
   type StoredCorpusDocument,
-} from '#server/providers/search/corpus.ts'
+} from '#server/repositories/corpus-documents.ts'
 
 export function createHealthService(deps: { db: Db; jobs: Jobs }) {
   const { db, jobs } = deps

@@ -1,12 +1,18 @@
 // Search without a web search key: Postgres full-text search over documents indexed from a folder
-// of markdown and text files (see corpus/sample for the format).
+// of markdown and text files (see corpus/sample for the format). The SQL is
+// server/repositories/corpus-documents.ts's; reading the files and which search to try is here.
 
 import fs from 'node:fs/promises'
 import path from 'node:path'
-import { type RawBuilder, sql } from 'kysely'
 import { z } from 'zod'
 import type { Db } from '#db/database.ts'
 import type { SearchProvider, SearchQuery, SearchResult } from '#server/providers/types.ts'
+import {
+  type CorpusDocument,
+  type CorpusMatch,
+  searchCorpusDocuments,
+  upsertCorpusDocument,
+} from '#server/repositories/corpus-documents.ts'
 import { corpusDocumentUrl } from '#server/text/corpus-url.ts'
 
 export function createCorpusSearch(options: { db: Db }): SearchProvider {
@@ -14,50 +20,24 @@ export function createCorpusSearch(options: { db: Db }): SearchProvider {
     name: 'local corpus',
     corpus: true,
     async search(query) {
-      const exact = await searchCorpus(options.db, query, {
-        tsquery: sql`websearch_to_tsquery('english', ${query.text})`,
-      })
+      const exact = await searchCorpus(options.db, query, { all: query.text })
       if (exact.length) return { results: exact }
       // websearch_to_tsquery wants every word; a planned query ("sodium-ion grid storage costs 2026")
       // rarely has them all in one document, so settle for any of them, most words matched first.
       const words = (query.text.match(/[\p{L}\p{N}]+/gu) ?? []).filter((word) => word.toLowerCase() !== 'or')
       if (words.length < 2) return { results: [] }
-      const tsquery = sql`websearch_to_tsquery('english', ${words.join(' or ')})`
-      const wordsMatched = sql<number>`(
-        select count(*) from unnest(${words}::text[]) as word where search @@ plainto_tsquery('english', word))`
-      return { results: await searchCorpus(options.db, query, { tsquery, wordsMatched }) }
+      return { results: await searchCorpus(options.db, query, { any: words }) }
     },
   }
 }
 
-async function searchCorpus(
-  db: Db,
-  query: SearchQuery,
-  match: { tsquery: RawBuilder<unknown>; wordsMatched?: RawBuilder<number> },
-): Promise<SearchResult[]> {
-  const rows = await db
-    .selectFrom('corpus_documents')
-    .select([
-      'url',
-      'title',
-      // to_char: a `date` read by pg becomes a local-midnight Date; the contract wants the ISO date.
-      sql<string | null>`to_char(published_date, 'YYYY-MM-DD')`.as('publishedDate'),
-      sql<string>`left(text, ${query.maxCharacters})`.as('text'),
-      'invented',
-    ])
-    .where(sql<boolean>`search @@ ${match.tsquery}`)
-    .$if(Boolean(query.startPublishedDate), (qb) =>
-      qb.where((eb) =>
-        eb.or([eb('published_date', 'is', null), sql<boolean>`published_date >= ${query.startPublishedDate}::date`]),
-      ),
-    )
-    .$if(Boolean(match.wordsMatched), (qb) => qb.orderBy(sql`${match.wordsMatched}`, 'desc'))
-    .orderBy(sql`ts_rank_cd(search, ${match.tsquery})`, 'desc')
-    .orderBy(sql`published_date desc nulls last`)
-    .orderBy('id')
-    .limit(query.numResults)
-    .execute()
-  return rows.map(({ invented, ...row }): SearchResult => ({ ...row, corpus: invented ? 'sample' : 'local' }))
+async function searchCorpus(db: Db, query: SearchQuery, match: CorpusMatch): Promise<SearchResult[]> {
+  const documents = await searchCorpusDocuments(db, match, {
+    startPublishedDate: query.startPublishedDate,
+    maxCharacters: query.maxCharacters,
+    limit: query.numResults,
+  })
+  return documents.map(({ invented, ...row }): SearchResult => ({ ...row, corpus: invented ? 'sample' : 'local' }))
 }
 
 const FrontMatterSchema = z.object({
@@ -67,8 +47,6 @@ const FrontMatterSchema = z.object({
   // Made up (the sample corpus): every page and answer that shows the document says so.
   invented: z.enum(['true', 'false'], { error: 'must be true or false' }).optional(),
 })
-
-type CorpusDocument = { url: string; title: string; publishedDate: string | null; text: string; invented: boolean }
 
 class SkipFile extends Error {}
 
@@ -166,51 +144,4 @@ function parseCorpusFile(file: string, content: string): CorpusDocument {
     text,
     invented: parsed.data.invented === 'true',
   }
-}
-
-async function upsertCorpusDocument(db: Db, document: CorpusDocument): Promise<void> {
-  const row = {
-    title: document.title,
-    published_date: document.publishedDate,
-    text: document.text,
-    invented: document.invented,
-  }
-  await db
-    .insertInto('corpus_documents')
-    .values({ url: document.url, ...row })
-    .onConflict((conflict) => conflict.column('url').doUpdateSet({ ...row, indexed_at: sql`now()` }))
-    .execute()
-}
-
-export type StoredCorpusDocument = CorpusDocument & { indexedAt: string }
-
-/** The corpus document of that URL, for its page; undefined when there is none. */
-export async function findCorpusDocument(db: Db, url: string): Promise<StoredCorpusDocument | undefined> {
-  const row = await db
-    .selectFrom('corpus_documents')
-    .select([
-      'url',
-      'title',
-      sql<string | null>`to_char(published_date, 'YYYY-MM-DD')`.as('publishedDate'),
-      'text',
-      'invented',
-      'indexed_at',
-    ])
-    .where('url', '=', url)
-    .executeTakeFirst()
-  if (!row) return undefined
-  const { indexed_at, ...document } = row
-  return { ...document, indexedAt: indexed_at.toISOString() }
-}
-
-/** How many documents the corpus holds, and how many of them are invented (the sample). */
-export async function countCorpusDocuments(db: Db): Promise<{ documents: number; invented: number }> {
-  const row = await db
-    .selectFrom('corpus_documents')
-    .select((eb) => [
-      eb.fn.countAll<string>().as('documents'),
-      sql<string>`count(*) filter (where invented)`.as('invented'),
-    ])
-    .executeTakeFirstOrThrow()
-  return { documents: Number(row.documents), invented: Number(row.invented) }
 }

@@ -4,6 +4,7 @@ import path from 'node:path'
 import type { Db } from '#db/database.ts'
 import type { Logger } from '#server/logger.ts'
 import { indexCorpusDirectory } from '#server/providers/search/corpus.ts'
+import { hasCorpusDocuments } from '#server/repositories/corpus-documents.ts'
 
 export const sampleCorpusDir = path.resolve(import.meta.dirname, '..', '..', '..', 'corpus', 'sample')
 
@@ -13,8 +14,7 @@ export const sampleCorpusDir = path.resolve(import.meta.dirname, '..', '..', '..
  * whatever year Sextant is first started in.
  */
 export async function ensureSampleCorpus(db: Db, log: Logger, today = new Date()): Promise<number> {
-  const existing = await db.selectFrom('corpus_documents').select('id').limit(1).executeTakeFirst()
-  if (existing) return 0
+  if (await hasCorpusDocuments(db)) return 0
   const { indexed, skipped } = await indexCorpusDirectory(db, sampleCorpusDir, { datedAsOf: today })
   for (const { file, reason } of skipped) log.warn({ file, reason }, 'sample corpus file skipped')
   log.info({ indexed, dir: sampleCorpusDir }, 'indexed the sample corpus for searching without EXA_API_KEY')
