@@ -2,14 +2,7 @@
 // out so a retry never posts one twice. A rate limit waits as long as the platform asked (Retry-After)
 // by sending the job again with startAfter; other passing failures back off; a refusal is final.
 import type { Db } from '#db/database.ts'
-import {
-  type DeliveryRow,
-  getDelivery,
-  markPartsSent,
-  markSent,
-  recordFailedAttempt,
-  startedDeliveryStatus,
-} from '#server/integrations/deliveries.ts'
+import { type DeliveryRow, getDelivery } from '#server/integrations/deliveries.ts'
 import { DeliveryError } from '#server/integrations/delivery-error.ts'
 import { postIssueComment } from '#server/integrations/github/client.ts'
 import { noticeMessage, resultMessage, startedMessage } from '#server/integrations/messages.ts'
@@ -19,6 +12,7 @@ import type { Jobs } from '#server/jobs/boss.ts'
 import { DELIVER } from '#server/jobs/queues.ts'
 import type { Logger } from '#server/logger.ts'
 import type { KeyRing } from '#server/memory/crypto.ts'
+import { markPartsSent, markSent, recordFailedAttempt, startedDeliveryStatus } from '#server/repositories/deliveries.ts'
 import { getRun } from '#server/repositories/runs.ts'
 import { viewRun } from '#server/research/runs.ts'
 

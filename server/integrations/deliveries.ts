@@ -2,6 +2,7 @@
 // reply, the result, a notice), sent by the `deliver` job. The target of a run's "started" row is also
 // where its result goes, and, for a recurring series, where every later run's result goes. A
 // notice's text (which may quote the mention) is sealed; where to post is clear, as the job needs it.
+// The SQL is server/repositories/deliveries.ts's.
 import { randomUUID } from 'node:crypto'
 import { z } from 'zod'
 import type { Db } from '#db/database.ts'
@@ -9,6 +10,13 @@ import type { DeliveryChannel, DeliveryKind } from '#db/schema.ts'
 import type { Jobs } from '#server/jobs/boss.ts'
 import { DELIVER } from '#server/jobs/queues.ts'
 import { type KeyRing, openColumn, sealJson } from '#server/memory/crypto.ts'
+import {
+  type DeliveryStatus,
+  findDelivery,
+  findFirstStartedDelivery,
+  insertDelivery,
+} from '#server/repositories/deliveries.ts'
+import { findRunSeries } from '#server/repositories/runs.ts'
 import type { RunEndHook } from '#server/research/run-end.ts'
 
 export const SlackTargetSchema = z.object({ teamId: z.string(), channel: z.string(), threadTs: z.string() })
@@ -21,7 +29,7 @@ export type DeliveryRow = {
   id: string
   runId: string | null
   kind: DeliveryKind
-  status: 'pending' | 'sent' | 'failed'
+  status: DeliveryStatus
   notice: string | null
   partsSent: number
   attempts: number
@@ -38,25 +46,20 @@ export async function createDelivery(
 ): Promise<void> {
   const id = randomUUID()
   const notice = input.notice === undefined ? undefined : sealJson(ring, input.notice, noticeData(id))
-  const row = await trx
-    .insertInto('deliveries')
-    .values({
-      id,
-      run_id: input.runId,
-      channel: input.channel,
-      kind: input.kind,
-      target: JSON.stringify(input.target),
-      notice_key_id: notice?.keyId ?? null,
-      notice: notice?.ciphertext ?? null,
-    })
-    .onConflict((conflict) => conflict.columns(['run_id', 'kind']).where('run_id', 'is not', null).doNothing())
-    .returning('id')
-    .executeTakeFirst()
-  if (row) await jobs.send(DELIVER, { deliveryId: row.id }, { trx })
+  const inserted = await insertDelivery(trx, {
+    id,
+    run_id: input.runId,
+    channel: input.channel,
+    kind: input.kind,
+    target: JSON.stringify(input.target),
+    notice_key_id: notice?.keyId ?? null,
+    notice: notice?.ciphertext ?? null,
+  })
+  if (inserted) await jobs.send(DELIVER, { deliveryId: inserted }, { trx })
 }
 
 export async function getDelivery(db: Db, ring: KeyRing, id: string): Promise<DeliveryRow | undefined> {
-  const row = await db.selectFrom('deliveries').selectAll().where('id', '=', id).executeTakeFirst()
+  const row = await findDelivery(db, id)
   if (!row) return undefined
   return {
     id: row.id,
@@ -78,17 +81,9 @@ function parseDestination(channel: DeliveryChannel, target: unknown): Destinatio
 
 /** Where a run's result goes: its own "started" reply's thread, else that of its series' first run from chat. */
 async function destinationOf(db: Db, runId: string): Promise<Destination | undefined> {
-  const run = await db.selectFrom('runs').select('series_id').where('id', '=', runId).executeTakeFirst()
+  const run = await findRunSeries(db, runId)
   if (!run) return undefined
-  let query = db
-    .selectFrom('deliveries')
-    .innerJoin('runs', 'runs.id', 'deliveries.run_id')
-    .select(['deliveries.channel', 'deliveries.target'])
-    .where('deliveries.kind', '=', 'started')
-  query = run.series_id
-    ? query.where((eb) => eb.or([eb('runs.id', '=', runId), eb('runs.series_id', '=', run.series_id)]))
-    : query.where('runs.id', '=', runId)
-  const origin = await query.orderBy('deliveries.created_at').limit(1).executeTakeFirst()
+  const origin = await findFirstStartedDelivery(db, runId, run.series_id)
   return origin && parseDestination(origin.channel, origin.target)
 }
 
@@ -102,34 +97,4 @@ export function deliverResultWhenEnded(jobs: Jobs, ring: KeyRing): RunEndHook {
     const destination = await destinationOf(trx, runId)
     if (destination) await createDelivery(trx, jobs, ring, { ...destination, runId, kind: 'result' })
   }
-}
-
-export async function startedDeliveryStatus(db: Db, runId: string): Promise<DeliveryRow['status'] | undefined> {
-  const row = await db
-    .selectFrom('deliveries')
-    .select('status')
-    .where('run_id', '=', runId)
-    .where('kind', '=', 'started')
-    .executeTakeFirst()
-  return row?.status
-}
-
-export async function markPartsSent(db: Db, id: string, partsSent: number): Promise<void> {
-  await db.updateTable('deliveries').set({ parts_sent: partsSent }).where('id', '=', id).execute()
-}
-
-export async function markSent(db: Db, id: string): Promise<void> {
-  await db.updateTable('deliveries').set({ status: 'sent', sent_at: new Date() }).where('id', '=', id).execute()
-}
-
-export async function recordFailedAttempt(
-  db: Db,
-  id: string,
-  input: { attempts: number; error: string; final: boolean },
-): Promise<void> {
-  await db
-    .updateTable('deliveries')
-    .set({ attempts: input.attempts, last_error: input.error, ...(input.final ? { status: 'failed' } : {}) })
-    .where('id', '=', id)
-    .execute()
 }

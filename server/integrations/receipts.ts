@@ -2,9 +2,11 @@
 // X-GitHub-Delivery). A retry or redelivery finds its row and starts nothing; the row is in Postgres,
 // so that holds across restarts and instances. A mention's text waits on its row, sealed with the
 // memory key ring, until the job acts on it (the job itself carries only ids); acting clears it.
+// The SQL is server/repositories/webhook-receipts.ts's.
 import type { Db } from '#db/database.ts'
 import type { WebhookProvider } from '#db/schema.ts'
 import { type KeyRing, openColumn, sealJson } from '#server/memory/crypto.ts'
+import { insertReceipt, lockReceipt, markReceiptHandled } from '#server/repositories/webhook-receipts.ts'
 
 export const receiptData = (provider: WebhookProvider, deliveryId: string) =>
   `webhook_receipt:${provider}:${deliveryId}`
@@ -21,13 +23,12 @@ export async function recordReceipt(
 ): Promise<boolean> {
   const payload: MentionPayload = { text }
   const sealed = sealJson(ring, payload, receiptData(provider, deliveryId))
-  const row = await trx
-    .insertInto('webhook_receipts')
-    .values({ provider, delivery_id: deliveryId, payload_key_id: sealed.keyId, payload: sealed.ciphertext })
-    .onConflict((conflict) => conflict.columns(['provider', 'delivery_id']).doNothing())
-    .returning('delivery_id')
-    .executeTakeFirst()
-  return row !== undefined
+  return insertReceipt(trx, {
+    provider,
+    delivery_id: deliveryId,
+    payload_key_id: sealed.keyId,
+    payload: sealed.ciphertext,
+  })
 }
 
 /**
@@ -41,25 +42,9 @@ export async function claimReceipt(
   provider: WebhookProvider,
   deliveryId: string,
 ): Promise<{ text: string | null } | undefined> {
-  const row = await trx
-    .selectFrom('webhook_receipts')
-    .select(['handled_at', 'payload_key_id', 'payload'])
-    .where('provider', '=', provider)
-    .where('delivery_id', '=', deliveryId)
-    .forUpdate()
-    .executeTakeFirst()
+  const row = await lockReceipt(trx, provider, deliveryId)
   if (!row || row.handled_at) return undefined
   const payload = openColumn<MentionPayload>(ring, row.payload_key_id, row.payload, receiptData(provider, deliveryId))
-  await trx
-    .updateTable('webhook_receipts')
-    .set({ handled_at: new Date(), payload_key_id: null, payload: null })
-    .where('provider', '=', provider)
-    .where('delivery_id', '=', deliveryId)
-    .execute()
+  await markReceiptHandled(trx, provider, deliveryId)
   return { text: payload?.text ?? null }
-}
-
-export async function purgeReceipts(db: Db, before: Date): Promise<number> {
-  const result = await db.deleteFrom('webhook_receipts').where('received_at', '<', before).executeTakeFirst()
-  return Number(result.numDeletedRows)
 }

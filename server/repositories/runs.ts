@@ -147,3 +147,39 @@ export async function overdueRuns(db: Db, now: Date): Promise<string[]> {
     .execute()
   return rows.map((row) => row.id)
 }
+
+/** The run's series column: undefined when the run does not exist, null when it belongs to no series. */
+export async function findRunSeries(db: Db, runId: string): Promise<Pick<RunRow, 'series_id'> | undefined> {
+  return db.selectFrom('runs').select('series_id').where('id', '=', runId).executeTakeFirst()
+}
+
+/** The id of the run a series started for a slot, if it has one (runs has a unique (series_id, slot)). */
+export async function findSeriesSlotRunId(db: Db, seriesId: string, slot: number): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('runs')
+    .select('id')
+    .where('series_id', '=', seriesId)
+    .where('series_slot', '=', slot)
+    .executeTakeFirst()
+  return row?.id
+}
+
+export async function hasRunningSeriesRun(db: Db, seriesId: string): Promise<boolean> {
+  const running = await db
+    .selectFrom('runs')
+    .select('id')
+    .where('series_id', '=', seriesId)
+    .where('status', '=', 'running')
+    .executeTakeFirst()
+  return running !== undefined
+}
+
+/** When the series' last run ended; null when none has. */
+export async function lastSeriesRunEnd(db: Db, seriesId: string): Promise<Date | null> {
+  const row = await db
+    .selectFrom('runs')
+    .select((eb) => eb.fn.max('finished_at').as('at'))
+    .where('series_id', '=', seriesId)
+    .executeTakeFirst()
+  return row?.at ? new Date(row.at) : null
+}

@@ -10,7 +10,6 @@ import {
   receiveGithubComment,
 } from '#server/integrations/github/events.ts'
 import type { MentionDeps } from '#server/integrations/mention-run.ts'
-import { purgeReceipts } from '#server/integrations/receipts.ts'
 import {
   handleSlackMention,
   receiveSlackEvent,
@@ -21,6 +20,7 @@ import type { GithubMentionJob, SlackMentionJob } from '#server/jobs/queues.ts'
 import type { Limits } from '#server/limits/policies.ts'
 import type { Logger } from '#server/logger.ts'
 import type { MemoryContext } from '#server/memory/store.ts'
+import { deleteReceiptsOlderThan } from '#server/repositories/webhook-receipts.ts'
 import type { RunDeadlines } from '#server/research/start-run.ts'
 
 export type IntegrationServiceDeps = {
@@ -59,7 +59,7 @@ export function createIntegrationService(deps: IntegrationServiceDeps) {
     /** The delivery job: posts a message, retrying within its limits. */
     deliver: (deliveryId: string) => deliver(delivering, deliveryId),
     /** Receipts older than `before`; how many went. */
-    purgeReceipts: (before: Date) => purgeReceipts(db, before),
+    purgeReceipts: (before: Date) => deleteReceiptsOlderThan(db, before),
   }
 }
 

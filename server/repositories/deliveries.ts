@@ -1,0 +1,75 @@
+// The deliveries table: SQL only, the database (or the caller's transaction) first. What a row means
+// (its sealed notice, where its target points, parsed with its schema) is
+// server/integrations/deliveries.ts's; the `deliver` job records its progress here.
+import type { Insertable, Selectable } from 'kysely'
+import type { Db } from '#db/database.ts'
+import type { DeliveriesTable } from '#db/schema.ts'
+
+export type DeliveryRecord = Selectable<DeliveriesTable>
+export type DeliveryStatus = DeliveryRecord['status']
+
+/** Inserts the row and answers its id; undefined when the run already has a row of that kind. */
+export async function insertDelivery(db: Db, values: Insertable<DeliveriesTable>): Promise<string | undefined> {
+  const row = await db
+    .insertInto('deliveries')
+    .values(values)
+    .onConflict((conflict) => conflict.columns(['run_id', 'kind']).where('run_id', 'is not', null).doNothing())
+    .returning('id')
+    .executeTakeFirst()
+  return row?.id
+}
+
+export async function findDelivery(db: Db, id: string): Promise<DeliveryRecord | undefined> {
+  return db.selectFrom('deliveries').selectAll().where('id', '=', id).executeTakeFirst()
+}
+
+/**
+ * The first "started" reply of the run or, with seriesId, of any run of that series: where the
+ * run's result goes. The target is the stored JSON, unparsed.
+ */
+export async function findFirstStartedDelivery(
+  db: Db,
+  runId: string,
+  seriesId: string | null,
+): Promise<Pick<DeliveryRecord, 'channel' | 'target'> | undefined> {
+  let query = db
+    .selectFrom('deliveries')
+    .innerJoin('runs', 'runs.id', 'deliveries.run_id')
+    .select(['deliveries.channel', 'deliveries.target'])
+    .where('deliveries.kind', '=', 'started')
+  query = seriesId
+    ? query.where((eb) => eb.or([eb('runs.id', '=', runId), eb('runs.series_id', '=', seriesId)]))
+    : query.where('runs.id', '=', runId)
+  return query.orderBy('deliveries.created_at').limit(1).executeTakeFirst()
+}
+
+/** The status of the run's "started" reply, if it has one. */
+export async function startedDeliveryStatus(db: Db, runId: string): Promise<DeliveryStatus | undefined> {
+  const row = await db
+    .selectFrom('deliveries')
+    .select('status')
+    .where('run_id', '=', runId)
+    .where('kind', '=', 'started')
+    .executeTakeFirst()
+  return row?.status
+}
+
+export async function markPartsSent(db: Db, id: string, partsSent: number): Promise<void> {
+  await db.updateTable('deliveries').set({ parts_sent: partsSent }).where('id', '=', id).execute()
+}
+
+export async function markSent(db: Db, id: string): Promise<void> {
+  await db.updateTable('deliveries').set({ status: 'sent', sent_at: new Date() }).where('id', '=', id).execute()
+}
+
+export async function recordFailedAttempt(
+  db: Db,
+  id: string,
+  input: { attempts: number; error: string; final: boolean },
+): Promise<void> {
+  await db
+    .updateTable('deliveries')
+    .set({ attempts: input.attempts, last_error: input.error, ...(input.final ? { status: 'failed' } : {}) })
+    .where('id', '=', id)
+    .execute()
+}
