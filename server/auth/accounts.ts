@@ -1,14 +1,21 @@
-import { type Selectable, sql } from 'kysely'
+// Accounts as the rest of the server sees them, and their passwords: hashed with argon2id here, the
+// SQL in server/repositories/accounts.ts.
 import type { Db } from '#db/database.ts'
-import type { AccountsTable } from '#db/schema.ts'
 import { hashSecret, verifySecret } from '#server/auth/secrets.ts'
+import {
+  type AccountRow,
+  findAccountCredentials,
+  findAccountRowByEmail,
+  getAccountRow,
+  insertAccount,
+} from '#server/repositories/accounts.ts'
 
 export type Account = { id: string; email: string; kind: 'standard' | 'local' | 'demo' | 'trial'; createdAt: Date }
 
 export const LOCAL_ACCOUNT_EMAIL = 'you@sextant.local'
 export const DEMO_ACCOUNT_EMAIL = 'demo@sextant.local'
 
-function toAccount(row: Pick<Selectable<AccountsTable>, 'id' | 'email' | 'kind' | 'created_at'>): Account {
+function toAccount(row: AccountRow): Account {
   return { id: row.id, email: row.email, kind: row.kind, createdAt: row.created_at }
 }
 
@@ -24,31 +31,18 @@ export async function createAccount(
   input: { email: string; password?: string; kind?: Account['kind'] },
 ): Promise<Account> {
   const passwordHash = input.password === undefined ? null : await hashSecret(input.password)
-  const row = await db
-    .insertInto('accounts')
-    .values({ email: input.email.trim(), password_hash: passwordHash, kind: input.kind ?? 'standard' })
-    .onConflict((conflict) => conflict.expression(sql`lower(email)`).doNothing())
-    .returning(['id', 'email', 'kind', 'created_at'])
-    .executeTakeFirst()
+  const row = await insertAccount(db, { email: input.email.trim(), passwordHash, kind: input.kind ?? 'standard' })
   if (!row) throw new EmailTakenError(input.email)
   return toAccount(row)
 }
 
 export async function findAccountByEmail(db: Db, email: string): Promise<Account | undefined> {
-  const row = await db
-    .selectFrom('accounts')
-    .select(['id', 'email', 'kind', 'created_at'])
-    .where((eb) => eb(eb.fn('lower', ['email']), '=', email.trim().toLowerCase()))
-    .executeTakeFirst()
+  const row = await findAccountRowByEmail(db, email.trim())
   return row && toAccount(row)
 }
 
 export async function getAccount(db: Db, id: string): Promise<Account | undefined> {
-  const row = await db
-    .selectFrom('accounts')
-    .select(['id', 'email', 'kind', 'created_at'])
-    .where('id', '=', id)
-    .executeTakeFirst()
+  const row = await getAccountRow(db, id)
   return row && toAccount(row)
 }
 
@@ -58,19 +52,7 @@ const DECOY_HASH = '$argon2id$v=19$m=19456,t=2,p=1$PuKgukJxoxjLcqG23zjUBw$+pBGwd
 
 /** The account for these credentials, or undefined; never says which half was wrong. */
 export async function authenticateWithPassword(db: Db, email: string, password: string): Promise<Account | undefined> {
-  const row = await db
-    .selectFrom('accounts')
-    .select(['id', 'email', 'kind', 'created_at', 'password_hash'])
-    .where((eb) => eb(eb.fn('lower', ['email']), '=', email.trim().toLowerCase()))
-    .executeTakeFirst()
+  const row = await findAccountCredentials(db, email.trim())
   const ok = await verifySecret(row?.password_hash ?? DECOY_HASH, password)
   return ok && row?.password_hash ? toAccount(row) : undefined
-}
-
-export async function setPassword(db: Db, accountId: string, password: string): Promise<void> {
-  await db
-    .updateTable('accounts')
-    .set({ password_hash: await hashSecret(password) })
-    .where('id', '=', accountId)
-    .execute()
 }

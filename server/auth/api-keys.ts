@@ -1,10 +1,21 @@
 // API keys look like sx_<prefix>_<secret>. The prefix is stored in the clear to find the key; the
-// secret only as an argon2id hash. The full key is shown once, when created.
+// secret only as an argon2id hash. The full key is shown once, when created. The SQL is
+// server/repositories/api-keys.ts's.
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible'
 import type { Db } from '#db/database.ts'
 import { hashSecret, randomString, sha256, verifySecret } from '#server/auth/secrets.ts'
 import { announceStreamsEnded, streamPrincipal } from '#server/auth/stream-principals.ts'
 import { createInFlightGate } from '#server/limits/in-flight.ts'
+import { lockAccount } from '#server/repositories/accounts.ts'
+import {
+  type ApiKeyRow,
+  countActiveApiKeys,
+  findApiKeyByPrefix,
+  insertApiKey,
+  listApiKeyRows,
+  revokeApiKeyRow,
+  touchApiKey,
+} from '#server/repositories/api-keys.ts'
 
 export type ApiKeyKind = 'standard' | 'demo'
 
@@ -47,17 +58,13 @@ export async function createApiKey(
   const key = input.key ?? generateApiKey()
   const parsed = parseApiKey(key)
   if (!parsed) throw new Error('malformed API key')
-  const row = await db
-    .insertInto('api_keys')
-    .values({
-      account_id: input.accountId,
-      prefix: parsed.prefix,
-      secret_hash: await hashSecret(parsed.secret),
-      name: input.name,
-      kind: input.kind ?? 'standard',
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow()
+  const row = await insertApiKey(db, {
+    accountId: input.accountId,
+    prefix: parsed.prefix,
+    secretHash: await hashSecret(parsed.secret),
+    name: input.name,
+    kind: input.kind ?? 'standard',
+  })
   return { key, summary: toSummary(row) }
 }
 
@@ -83,27 +90,13 @@ export async function createAccountApiKey(
   input: { accountId: string; name: string; maxActive: number },
 ): Promise<{ key: string; summary: ApiKeySummary }> {
   return db.transaction().execute(async (trx) => {
-    await trx.selectFrom('accounts').select('id').where('id', '=', input.accountId).forUpdate().execute()
-    const { active } = await trx
-      .selectFrom('api_keys')
-      .select((eb) => eb.fn.countAll<number>().as('active'))
-      .where('account_id', '=', input.accountId)
-      .where('revoked_at', 'is', null)
-      .executeTakeFirstOrThrow()
-    if (Number(active) >= input.maxActive) throw new KeyLimitError(input.maxActive)
+    await lockAccount(trx, input.accountId)
+    if ((await countActiveApiKeys(trx, input.accountId)) >= input.maxActive) throw new KeyLimitError(input.maxActive)
     return createApiKey(trx, { accountId: input.accountId, name: input.name })
   })
 }
 
-function toSummary(row: {
-  id: string
-  prefix: string
-  name: string
-  kind: ApiKeyKind
-  created_at: Date
-  last_used_at: Date | null
-  revoked_at: Date | null
-}): ApiKeySummary {
+function toSummary(row: ApiKeyRow): ApiKeySummary {
   return {
     id: row.id,
     prefix: row.prefix,
@@ -116,13 +109,7 @@ function toSummary(row: {
 }
 
 export async function listApiKeys(db: Db, accountId: string): Promise<ApiKeySummary[]> {
-  const rows = await db
-    .selectFrom('api_keys')
-    .selectAll()
-    .where('account_id', '=', accountId)
-    .orderBy('created_at', 'desc')
-    .execute()
-  return rows.map(toSummary)
+  return (await listApiKeyRows(db, accountId)).map(toSummary)
 }
 
 /**
@@ -133,9 +120,7 @@ export async function revokeApiKey(db: Db, prefix: string, accountId?: string): 
   // Anything else names no key; and Postgres refuses some strings outright (a NUL byte), a 500.
   if (!PREFIX_PATTERN.test(prefix)) return undefined
   return db.transaction().execute(async (trx) => {
-    let query = trx.updateTable('api_keys').set({ revoked_at: new Date() }).where('prefix', '=', prefix)
-    if (accountId) query = query.where('account_id', '=', accountId)
-    const row = await query.where('revoked_at', 'is', null).returningAll().executeTakeFirst()
+    const row = await revokeApiKeyRow(trx, prefix, accountId)
     if (!row) return undefined
     await announceStreamsEnded(trx, streamPrincipal.api({ keyPrefix: row.prefix, accountId: row.account_id }))
     return toSummary(row)
@@ -201,13 +186,9 @@ export function createApiKeyVerifier(db: Db, options: VerifierOptions = {}): Api
   let generation = 0
 
   async function lookup(prefix: string, secret: string): Promise<KeyPrincipal | undefined> {
-    const row = await db
-      .selectFrom('api_keys')
-      .select(['id', 'account_id', 'prefix', 'kind', 'secret_hash', 'revoked_at'])
-      .where('prefix', '=', prefix)
-      .executeTakeFirst()
+    const row = await findApiKeyByPrefix(db, prefix)
     if (!row || row.revoked_at !== null || !(await checkSecret(row.secret_hash, secret))) return undefined
-    await db.updateTable('api_keys').set({ last_used_at: new Date() }).where('id', '=', row.id).execute()
+    await touchApiKey(db, row.id)
     return { accountId: row.account_id, keyId: row.id, keyPrefix: row.prefix, keyKind: row.kind }
   }
 

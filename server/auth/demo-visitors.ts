@@ -1,8 +1,8 @@
 // The public demo key is one key, but not one account: whoever calls with it acts as the demo
 // visitor of their address, an account of kind 'demo' of its own (as each trial browser has one).
 // One visitor never sees, pauses or cancels another's runs. The account's id is derived from the
-// address, so reading needs no row; the row is written when the visitor's first run starts.
-import type { Db } from '#db/database.ts'
+// address, so reading needs no row; the row is written when the visitor's first run starts
+// (ensureDemoVisitorAccount, server/repositories/accounts.ts).
 import { sha256 } from '#server/auth/secrets.ts'
 
 export type DemoVisitor = { accountId: string; email: string }
@@ -14,13 +14,4 @@ export function demoVisitor(clientAddress: string): DemoVisitor {
   const hex = `${hash.slice(0, 12)}8${hash.slice(13, 16)}${((Number.parseInt(hash[16] as string, 16) & 0x3) | 0x8).toString(16)}${hash.slice(17)}`
   const accountId = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`
   return { accountId, email: `demo-${hash}@demo.sextant.local` }
-}
-
-/** Writes the visitor's account if it is not there yet (before anything that refers to it). */
-export async function ensureDemoVisitorAccount(db: Db, visitor: DemoVisitor): Promise<void> {
-  await db
-    .insertInto('accounts')
-    .values({ id: visitor.accountId, email: visitor.email, kind: 'demo' })
-    .onConflict((conflict) => conflict.doNothing())
-    .execute()
 }

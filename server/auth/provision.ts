@@ -1,12 +1,18 @@
 // Accounts and keys that exist without anyone signing up: the demo account with the public demo
 // key (always), and, for the embedded default or local development auth, a local account with a
 // password and an API key. Secrets created here are returned once, to be printed once.
-import { sql } from 'kysely'
 import type { Db } from '#db/database.ts'
 import { createAccount, DEMO_ACCOUNT_EMAIL, findAccountByEmail, LOCAL_ACCOUNT_EMAIL } from '#server/auth/accounts.ts'
 import { createApiKey, parseApiKey } from '#server/auth/api-keys.ts'
 import { hashSecret, randomString, verifySecret } from '#server/auth/secrets.ts'
 import type { Config } from '#server/config.ts'
+import { lockProvisioning } from '#server/repositories/accounts.ts'
+import {
+  countActiveApiKeys,
+  findApiKeyByPrefix,
+  resetApiKeySecret,
+  revokeOtherApiKeys,
+} from '#server/repositories/api-keys.ts'
 
 export type Provisioned = {
   localAccountId: string | undefined
@@ -20,35 +26,19 @@ async function ensureDemoKey(trx: Db, configured: string | undefined): Promise<s
     (await createAccount(trx, { email: DEMO_ACCOUNT_EMAIL, kind: 'demo' }))
   const parsed = configured ? parseApiKey(configured) : undefined
   if (configured && parsed) {
-    const existing = await trx.selectFrom('api_keys').selectAll().where('prefix', '=', parsed.prefix).executeTakeFirst()
+    const existing = await findApiKeyByPrefix(trx, parsed.prefix)
     if (!existing) {
       await createApiKey(trx, { accountId: account.id, name: 'demo', kind: 'demo', key: configured })
     } else if (existing.account_id !== account.id || existing.kind !== 'demo') {
       throw new Error('DEMO_KEY has the prefix of an existing non-demo key; choose another DEMO_KEY.')
     } else if (existing.revoked_at !== null || !(await verifySecret(existing.secret_hash, parsed.secret))) {
-      await trx
-        .updateTable('api_keys')
-        .set({ secret_hash: await hashSecret(parsed.secret), revoked_at: null })
-        .where('id', '=', existing.id)
-        .execute()
+      await resetApiKeySecret(trx, existing.id, await hashSecret(parsed.secret))
     }
     // Only the configured demo key works; older generated ones are retired.
-    await trx
-      .updateTable('api_keys')
-      .set({ revoked_at: new Date() })
-      .where('account_id', '=', account.id)
-      .where('prefix', '!=', parsed.prefix)
-      .where('revoked_at', 'is', null)
-      .execute()
+    await revokeOtherApiKeys(trx, account.id, parsed.prefix)
     return undefined
   }
-  const active = await trx
-    .selectFrom('api_keys')
-    .select('id')
-    .where('account_id', '=', account.id)
-    .where('revoked_at', 'is', null)
-    .executeTakeFirst()
-  if (active) return undefined
+  if ((await countActiveApiKeys(trx, account.id)) > 0) return undefined
   const { key } = await createApiKey(trx, { accountId: account.id, name: 'demo', kind: 'demo' })
   return key
 }
@@ -65,7 +55,7 @@ async function ensureLocalAccount(trx: Db): Promise<{ id: string; created?: Prov
 export async function provisionAccounts(db: Db, config: Config): Promise<Provisioned> {
   return db.transaction().execute(async (trx) => {
     // Web and worker processes may boot together: one provisions, the other then finds it done.
-    await sql`select pg_advisory_xact_lock(hashtext('sextant.provision'))`.execute(trx)
+    await lockProvisioning(trx)
     const demoKey = await ensureDemoKey(trx, config.DEMO_KEY)
     const local = config.embeddedDatabase || config.LOCAL_DEV_AUTH ? await ensureLocalAccount(trx) : undefined
     return { localAccountId: local?.id, created: { demoKey, local: local?.created } }

@@ -1,8 +1,10 @@
-// Dashboard sessions: a random token in an httpOnly cookie; the database keeps only its SHA-256.
+// Dashboard sessions: a random token in an httpOnly cookie; the database keeps only its SHA-256
+// (server/repositories/sessions.ts).
 import type { Db } from '#db/database.ts'
 import { type Account, getAccount } from '#server/auth/accounts.ts'
 import { randomToken, sha256 } from '#server/auth/secrets.ts'
 import { announceStreamsEnded, streamPrincipal } from '#server/auth/stream-principals.ts'
+import { deleteSessionByTokenHash, findLiveSessionAccountId, insertSession } from '#server/repositories/sessions.ts'
 
 export const SESSION_COOKIE = 'sx_session'
 const SESSION_DAYS = 30
@@ -10,27 +12,19 @@ const SESSION_DAYS = 30
 export async function createSession(db: Db, accountId: string): Promise<{ token: string; expiresAt: Date }> {
   const token = randomToken()
   const expiresAt = new Date(Date.now() + SESSION_DAYS * 86_400_000)
-  await db
-    .insertInto('sessions')
-    .values({ token_hash: sha256(token), account_id: accountId, expires_at: expiresAt })
-    .execute()
+  await insertSession(db, { tokenHash: sha256(token), accountId, expiresAt })
   return { token, expiresAt }
 }
 
 export async function getSessionAccount(db: Db, token: string): Promise<Account | undefined> {
-  const row = await db
-    .selectFrom('sessions')
-    .select('account_id')
-    .where('token_hash', '=', sha256(token))
-    .where('expires_at', '>', new Date())
-    .executeTakeFirst()
-  return row ? getAccount(db, row.account_id) : undefined
+  const accountId = await findLiveSessionAccountId(db, sha256(token))
+  return accountId ? getAccount(db, accountId) : undefined
 }
 
 /** Ends the session, and with it the event streams it opened, in every process. */
 export async function deleteSession(db: Db, token: string): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('sessions').where('token_hash', '=', sha256(token)).execute()
+    await deleteSessionByTokenHash(trx, sha256(token))
     await announceStreamsEnded(trx, streamPrincipal.session(token))
   })
 }

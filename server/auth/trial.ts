@@ -2,30 +2,25 @@
 // kind 'trial' found by the token's hash. Trial runs use the demo key's limit (per IP per day).
 import type { Db } from '#db/database.ts'
 import { randomToken, sha256 } from '#server/auth/secrets.ts'
+import { findAccountIdByTrialTokenHash, insertTrialAccount } from '#server/repositories/accounts.ts'
 
 export const TRIAL_COOKIE = 'sx_trial'
 const TRIAL_DAYS = 30
 
 /** The trial account for this token, if the visitor has one. */
 export async function findTrialAccountId(db: Db, token: string): Promise<string | undefined> {
-  const row = await db
-    .selectFrom('accounts')
-    .select('id')
-    .where('trial_token_hash', '=', sha256(token))
-    .executeTakeFirst()
-  return row?.id
+  return findAccountIdByTrialTokenHash(db, sha256(token))
 }
 
 /** A new trial visitor: a token for the cookie and an account tied to it. */
 export async function createTrialAccount(db: Db): Promise<{ token: string; accountId: string }> {
   const token = randomToken()
   const hash = sha256(token)
-  const row = await db
-    .insertInto('accounts')
-    .values({ email: `trial-${hash.slice(0, 16)}@trial.sextant.local`, kind: 'trial', trial_token_hash: hash })
-    .returning('id')
-    .executeTakeFirstOrThrow()
-  return { token, accountId: row.id }
+  const accountId = await insertTrialAccount(db, {
+    email: `trial-${hash.slice(0, 16)}@trial.sextant.local`,
+    tokenHash: hash,
+  })
+  return { token, accountId }
 }
 
 export function trialCookie(token: string, secure: boolean): string {

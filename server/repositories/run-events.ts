@@ -3,6 +3,7 @@
 // opens and says which events are final. server/events/hub.ts LISTENs on these channels.
 import { sql } from 'kysely'
 import type { Db } from '#db/database.ts'
+import { notify } from '#server/repositories/notifications.ts'
 
 /** Announces `<runId>:<eventId>` for each new event, once its transaction commits. */
 export const RUN_EVENTS_CHANNEL = 'run_events'
@@ -49,8 +50,8 @@ export async function insertRunEvent(
 }
 
 /** Tells the account's open dashboards to refresh (when its transaction, if any, commits). */
-export async function notifyAccountChanged(db: Db, accountId: string): Promise<void> {
-  await sql`select pg_notify(${ACCOUNT_CHANNEL}, ${accountId}::text)`.execute(db)
+export function notifyAccountChanged(db: Db, accountId: string): Promise<void> {
+  return notify(db, ACCOUNT_CHANNEL, accountId)
 }
 
 /** The run's events with an id above `afterId`, oldest first, their data sealed. */

@@ -17,9 +17,10 @@ import {
   listApiKeys,
   revokeApiKey,
 } from '#server/auth/api-keys.ts'
-import { type DemoVisitor, ensureDemoVisitorAccount } from '#server/auth/demo-visitors.ts'
+import type { DemoVisitor } from '#server/auth/demo-visitors.ts'
 import { createSession, deleteSession, getSessionAccount } from '#server/auth/sessions.ts'
 import { createTrialAccount, findTrialAccountId } from '#server/auth/trial.ts'
+import { ensureDemoVisitorAccount } from '#server/repositories/accounts.ts'
 
 export function createAccountService(deps: { db: Db }) {
   const { db } = deps

@@ -1,12 +1,13 @@
 // Runs, as every surface asks for them: start one (admitted once, the same for every surface), read
 // its view (one composition: the REST API, MCP, the pages and chat see the same run), list, cancel,
 // and what the job handlers do with runs (run the engine, sweep overdue runs, purge old events).
-import { type DemoVisitor, ensureDemoVisitorAccount } from '#server/auth/demo-visitors.ts'
+import type { DemoVisitor } from '#server/auth/demo-visitors.ts'
 import type { RunStatus } from '#server/contracts/run.ts'
 import { type RunEvent, readRunEvents } from '#server/events/run-events.ts'
 import type { Jobs } from '#server/jobs/boss.ts'
 import type { Limits } from '#server/limits/policies.ts'
 import type { MemoryContext } from '#server/memory/store.ts'
+import { ensureDemoVisitorAccount } from '#server/repositories/accounts.ts'
 import { purgeRunEvents } from '#server/repositories/run-events.ts'
 import { findRunId, getRun, overdueRuns, type RunRow } from '#server/repositories/runs.ts'
 import { findLiveTopicId } from '#server/repositories/topic-memory.ts'
