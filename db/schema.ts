@@ -105,6 +105,7 @@ export interface RunsTable {
 }
 
 export type SeriesStatus = 'active' | 'paused' | 'cancelled'
+export type SeriesNotify = 'always' | 'changes'
 
 export interface SeriesTable {
   id: Generated<string>
@@ -116,6 +117,12 @@ export interface SeriesTable {
   slot: Generated<number>
   next_run_at: Timestamp | null
   scheduled_after_run_id: string | null
+  /** The cadence: every this many seconds, or `cron` in `time_zone`; neither: RECURRING_INTERVAL. */
+  every_seconds: number | null
+  cron: string | null
+  time_zone: string | null
+  /** 'changes': a run that changed nothing is recorded, not delivered. */
+  notify: Generated<SeriesNotify>
   created_at: Generated<Date>
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>
 }
@@ -172,8 +179,10 @@ export interface WebhookReceiptsTable {
   payload: Buffer | null
 }
 
-export type DeliveryChannel = 'slack' | 'github'
-export type DeliveryKind = 'started' | 'result' | 'notice'
+export type DeliveryChannel = 'slack' | 'github' | 'webhook' | 'email'
+export type DeliveryKind = 'started' | 'result' | 'notice' | 'event' | 'digest'
+/** The channels that reply in a thread or on a pull request. */
+export type ChatChannel = Extract<DeliveryChannel, 'slack' | 'github'>
 
 export interface DeliveriesTable {
   id: Generated<string>

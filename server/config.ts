@@ -25,6 +25,20 @@ function baseUrl(defaultUrl: string) {
 }
 
 /** The search providers that exist; SEARCH_PROVIDER must name one of them. */
+/** A duration setting ("7d", "12h", "30m", "45s", or seconds), read as seconds. */
+function duration(defaultValue: string) {
+  return z
+    .string()
+    .regex(/^\d+(s|m|h|d)?$/, 'must be a duration like 7d, 12h, 30m, 45s (or seconds)')
+    .default(defaultValue)
+    .transform((value) => {
+      const unit = { s: 1, m: 60, h: 3600, d: 86_400 }[value.at(-1) as 's' | 'm' | 'h' | 'd'] ?? 1
+      return Number.parseInt(value, 10) * unit
+    })
+    .refine((seconds) => seconds > 0, 'must be longer than 0 seconds')
+    .describe('seconds')
+}
+
 export const SEARCH_PROVIDERS = ['open', 'exa', 'tavily', 'brave', 'searxng', 'corpus'] as const
 export type SearchProviderName = (typeof SEARCH_PROVIDERS)[number]
 
@@ -143,15 +157,8 @@ export const ConfigSchema = z.object({
     .min(TOKEN_BUDGET.min, 'must be from 1000 to 10000000')
     .max(TOKEN_BUDGET.max, 'must be from 1000 to 10000000')
     .optional(),
-  RECURRING_INTERVAL: z
-    .string()
-    .regex(/^\d+(s|m|h|d)?$/, 'must be a duration like 7d, 12h, 30m, 45s (or seconds)')
-    .default('7d')
-    .transform((value) => {
-      const unit = { s: 1, m: 60, h: 3600, d: 86_400 }[value.at(-1) as 's' | 'm' | 'h' | 'd'] ?? 1
-      return Number.parseInt(value, 10) * unit
-    })
-    .describe('seconds'),
+  RECURRING_INTERVAL: duration('7d'),
+  SCHEDULE_MIN_INTERVAL: duration('1h'),
   WORKER_CONCURRENCY: z.coerce.number({ error: 'must be a number' }).int().min(1).max(100).default(8),
   RATE_LIMIT_RUNS_PER_HOUR: z.coerce.number({ error: 'must be a number' }).int().min(1).default(5),
   RATE_LIMIT_MCP_PER_HOUR: z.coerce.number({ error: 'must be a number' }).int().min(1).default(120),

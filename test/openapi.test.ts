@@ -139,6 +139,7 @@ test('it documents every endpoint of the API and the health probes', () => {
       'GET /api/series/{seriesId}',
       'PATCH /api/series/{seriesId}',
       'DELETE /api/series/{seriesId}',
+      'POST /api/series/{seriesId}/run',
       'GET /api/frameworks',
       'GET /api/frameworks/{id}',
       'POST /api/mcp',

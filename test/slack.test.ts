@@ -2,6 +2,7 @@
 // thread, with Slack's Web API played by a stub that speaks chat.postMessage and rate limits on demand.
 import { randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, expect, test } from 'vitest'
+import { readRunEvents } from '#server/events/run-events.ts'
 import { signSlackRequest } from '#server/integrations/slack/verify.ts'
 import { linkSlackWorkspace } from '#server/integrations/slack/workspaces.ts'
 import { openRunBrief } from '#server/research/runs.ts'
@@ -45,6 +46,7 @@ beforeAll(async () => {
       EXA_API_KEY: 'exa-test-key',
       EXA_BASE_URL: exa.url,
       RECURRING_INTERVAL: '2s',
+      SCHEDULE_MIN_INTERVAL: '1s',
       PROVIDER_TIMEOUT_SECONDS: '2',
       RUN_DEADLINE_QUICK_SECONDS: '20',
       // These tests mention the app more often than an hour's allowance (test/security/mention-limits.test.ts).
@@ -336,7 +338,7 @@ test('a mention inside a thread is answered in that thread', async () => {
 })
 
 test('a recurring series started in Slack posts every new run to the same thread', async () => {
-  const { event, runId } = await mentionAndGetRun('sodium-ion batteries depth:quick recurring')
+  const { event, runId } = await mentionAndGetRun('sodium-ion batteries depth:quick notify:always recurring')
   const first = await waitForRunEnd(app.db, runId)
   expect(first.series_id).not.toBeNull()
   await slack.waitForThread(event.ts, 2)
@@ -360,6 +362,41 @@ test('a recurring series started in Slack posts every new run to the same thread
   )
   expect(thread.every((message) => message.channel === 'C0RESEARCH')).toBe(true)
   await app.db.updateTable('series').set({ status: 'cancelled' }).where('id', '=', first.series_id).execute()
+})
+
+test('with notify:changes (the default), a scheduled run that found nothing new is recorded, not posted', async () => {
+  const { event, runId } = await mentionAndGetRun('grid storage pack prices depth:quick every:2s')
+  const first = await waitForRunEnd(app.db, runId)
+  // From here the web has nothing new: the next run's delta is empty.
+  exa.setBehaviour('empty')
+  await deliveriesSettled()
+  const posted = slack.messages.filter((message) => message.threadTs === event.ts)
+  expect(posted.some((message) => message.text.includes('Full report on Sextant'))).toBe(true)
+  let next: { id: string } | undefined
+  for (let i = 0; i < 300 && !next; i++) {
+    next = await app.db
+      .selectFrom('runs')
+      .select('id')
+      .where('series_id', '=', first.series_id)
+      .where('series_slot', '=', 1)
+      .where('status', '<>', 'running')
+      .executeTakeFirst()
+    if (!next) await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+  exa.setBehaviour('answer')
+  if (!next) throw new Error('the series did not run again')
+  await app.db.updateTable('series').set({ status: 'cancelled' }).where('id', '=', first.series_id).execute()
+  const ended = await app.db
+    .selectFrom('run_events')
+    .select('id')
+    .where('run_id', '=', next.id)
+    .where('type', '=', 'complete')
+    .executeTakeFirstOrThrow()
+  const events = await readRunEvents(app.db, app.memory.ring, next.id, ended.id - 1)
+  expect(events[0]).toMatchObject({ type: 'complete', data: { newFindings: 0, delivered: false } })
+  await deliveriesSettled()
+  expect(await app.db.selectFrom('deliveries').select('id').where('run_id', '=', next.id).execute()).toEqual([])
+  expect(slack.messages.filter((message) => message.threadTs === event.ts)).toHaveLength(posted.length)
 })
 
 test('the bot token is stored sealed, never in the clear', async () => {

@@ -52,8 +52,10 @@ export async function action(args: Route.ActionArgs) {
     })
     .catch(refuseUnqueuedRun)
   if (!outcome.ok) {
-    // Members may schedule recurring briefs, so a refusal here is a limit.
     const { refusal } = outcome
+    if (refusal.reason === 'schedule') {
+      return data({ values, errors: { every: refusal.message }, limit: null }, { status: 400 })
+    }
     if (refusal.reason !== 'rate_limited')
       return data({ values, errors: { form: refusal.message }, limit: null }, { status: 403 })
     return data(

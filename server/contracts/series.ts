@@ -15,11 +15,23 @@ export const RecurringInfoSchema = z.object({
     .describe('When the next run starts; null while one runs, or when paused or stopped.'),
 })
 
+export const CadenceSchema = z
+  .object({
+    every: z.string().nullable().describe('Time between runs, e.g. "6h"; null with cron, or for the default.'),
+    cron: z.string().nullable().describe('A cron expression (minute hour day month weekday), read in timeZone.'),
+    timeZone: z.string().nullable(),
+  })
+  .describe("How often it runs. Neither every nor cron: the server's default (7 days unless set otherwise).")
+
 export const SeriesViewSchema = z.object({
   seriesId: z.uuid(),
   topic: z.string(),
   brief: BriefSchema,
   state: SeriesStateSchema,
+  cadence: CadenceSchema,
+  notify: z
+    .enum(['always', 'changes'])
+    .describe('changes: a run whose delta has nothing new, updated or contradicted is recorded, not delivered.'),
   nextRunAt: timestamp().nullable(),
   createdAt: timestamp(),
   lastRunId: z.uuid().nullable(),
@@ -28,3 +40,4 @@ export const SeriesViewSchema = z.object({
 export type SeriesState = z.infer<typeof SeriesStateSchema>
 export type RecurringInfo = z.infer<typeof RecurringInfoSchema>
 export type SeriesView = z.infer<typeof SeriesViewSchema>
+export type CadenceView = z.infer<typeof CadenceSchema>

@@ -74,6 +74,7 @@ export async function getDelivery(db: Db, ring: KeyRing, id: string): Promise<De
 }
 
 function parseDestination(channel: DeliveryChannel, target: unknown): Destination {
+  if (channel !== 'slack' && channel !== 'github') throw new Error(`a ${channel} delivery has no chat destination`)
   return channel === 'slack'
     ? { channel, target: SlackTargetSchema.parse(target) }
     : { channel, target: GithubTargetSchema.parse(target) }
@@ -93,7 +94,8 @@ async function destinationOf(db: Db, runId: string): Promise<Destination | undef
  * transaction that ends the run; the queue is woken once that commits.
  */
 export function deliverResultWhenEnded(jobs: Jobs, ring: KeyRing): RunEndHook {
-  return async (trx, runId) => {
+  return async (trx, { runId, worthTelling }) => {
+    if (!worthTelling) return
     const destination = await destinationOf(trx, runId)
     if (destination) await createDelivery(trx, jobs, ring, { ...destination, runId, kind: 'result' })
   }

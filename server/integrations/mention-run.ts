@@ -7,12 +7,10 @@ import type { WebhookProvider } from '#db/schema.ts'
 import { createDelivery, type Destination } from '#server/integrations/deliveries.ts'
 import { briefFromMention } from '#server/integrations/mention.ts'
 import { claimReceipt } from '#server/integrations/receipts.ts'
-import type { Limits } from '#server/limits/policies.ts'
 import type { Logger } from '#server/logger.ts'
-import { startAdmittedRun } from '#server/research/admission.ts'
-import type { StartRunDeps } from '#server/research/start-run.ts'
+import { type AdmissionDeps, startAdmittedRun } from '#server/research/admission.ts'
 
-export type MentionDeps = StartRunDeps & { log: Logger; limits: Limits }
+export type MentionDeps = AdmissionDeps & { log: Logger }
 
 export async function actOnMention(
   deps: MentionDeps,

@@ -121,3 +121,31 @@ test('a budget out of range, fractional or not a number is refused with the rang
     expect(parsed.ok || parsed.message, option).toContain('[max-tokens:<1000-10000000>] [max-cost:<0.01-1000>]')
   }
 })
+
+test('every, a quoted cron with its time zone, and notify set how a recurring brief repeats', () => {
+  expect(briefFromMention('tidal power every:6h notify:always', 'slack')).toMatchObject({
+    ok: true,
+    brief: { topic: 'tidal power', recurring: true, every: '6h', notify: 'always' },
+  })
+  expect(briefFromMention('tidal power cron:"0 9 * * 1" tz:Europe/Berlin', 'github')).toMatchObject({
+    ok: true,
+    brief: { topic: 'tidal power', recurring: true, cron: '0 9 * * 1', timeZone: 'Europe/Berlin' },
+  })
+  // Slack curls the quotes a person types.
+  expect(briefFromMention('tidal power cron:“30 8 * * *”', 'slack')).toMatchObject({
+    ok: true,
+    brief: { topic: 'tidal power', cron: '30 8 * * *' },
+  })
+  expect(briefFromMention('tidal power every:soon', 'slack')).toEqual({
+    ok: false,
+    message: expect.stringMatching(/^every: must be a duration like 6h, 1d or 30d \(got "soon"\)/),
+  })
+  expect(briefFromMention('tidal power tz:Mars/Olympus cron:"0 9 * * 1"', 'slack')).toEqual({
+    ok: false,
+    message: expect.stringMatching(/^tz: must be an IANA time zone/),
+  })
+  expect(briefFromMention('tidal power every:1d recurring:false', 'slack')).toEqual({
+    ok: false,
+    message: expect.stringContaining('every: every says how a recurring brief repeats'),
+  })
+})

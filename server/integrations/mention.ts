@@ -5,7 +5,7 @@ import { type Brief, type BriefInput, BriefSchema } from '#server/research/brief
 import { readBudgetNumber } from '#server/research/brief-budget.ts'
 
 export const MENTION_USAGE =
-  '<topic> [depth:quick|deep] [style:executive|bullet|memo|framework] [framework:<id>] [timeframe:7d|30d|90d|all] [recurring] [max-tokens:<1000-10000000>] [max-cost:<0.01-1000>]'
+  '<topic> [depth:quick|deep] [style:executive|bullet|memo|framework] [framework:<id>] [timeframe:7d|30d|90d|all] [recurring] [every:1h-30d] [cron:"0 9 * * 1"] [tz:Europe/Berlin] [notify:changes|always] [max-tokens:<1000-10000000>] [max-cost:<0.01-1000>]'
 
 const OPTIONS = {
   depth: 'depth',
@@ -13,13 +13,20 @@ const OPTIONS = {
   framework: 'frameworkId',
   timeframe: 'timeframe',
   recurring: 'recurring',
+  every: 'every',
+  cron: 'cron',
+  tz: 'timeZone',
+  notify: 'notify',
   'max-tokens': 'maxTokens',
   'max-cost': 'maxCostDollars',
 } as const
 type OptionName = keyof typeof OPTIONS
 const OPTION_OF_FIELD = Object.fromEntries(Object.entries(OPTIONS).map(([option, field]) => [field, option]))
 
-const OPTION_TOKEN = /^(depth|style|framework|timeframe|recurring|max-tokens|max-cost):(\S+)$/i
+// A value with spaces (a cron expression) is quoted: cron:"0 9 * * 1" (Slack may curl the quotes).
+const OPTION_TOKEN =
+  /^(depth|style|framework|timeframe|recurring|every|cron|tz|notify|max-tokens|max-cost):("[^"]*"|“[^”]*”|\S+)$/i
+const TOKENS = /[^\s:]+:(?:"[^"]*"|“[^”]*”)|\S+/g
 const YES = new Set(['true', 'yes', 'on', '1'])
 const NO = new Set(['false', 'no', 'off', '0'])
 
@@ -27,14 +34,14 @@ export type MentionBrief = { ok: true; brief: Brief } | { ok: false; message: st
 
 /** Parses "<topic> [options]". Options go anywhere; a bare "recurring" only at the end, so "recurring revenue" stays a topic. */
 export function briefFromMention(text: string, source: 'slack' | 'github'): MentionBrief {
-  const tokens = text.trim().split(/\s+/).filter(Boolean)
+  const tokens = text.trim().match(TOKENS) ?? []
   const options: Partial<Record<OptionName, string>> = {}
   const topicWords: string[] = []
   let trailing = tokens.length
   while (trailing > 0 && isOptionToken(tokens[trailing - 1] as string)) trailing -= 1
   tokens.forEach((token, index) => {
     const match = OPTION_TOKEN.exec(token)
-    if (match) options[(match[1] as string).toLowerCase() as OptionName] = match[2] as string
+    if (match) options[(match[1] as string).toLowerCase() as OptionName] = unquote(match[2] as string)
     else if (index >= trailing && token.toLowerCase() === 'recurring') options.recurring = 'true'
     else topicWords.push(token)
   })
@@ -49,6 +56,12 @@ export function briefFromMention(text: string, source: 'slack' | 'github'): Ment
   // Text that reads as no number goes to the schema as it is, which refuses it with the range.
   if (options['max-tokens']) input.maxTokens = readBudgetNumber(options['max-tokens']) as number
   if (options['max-cost']) input.maxCostDollars = readBudgetNumber(options['max-cost']) as number
+  if (options.every) input.every = options.every
+  if (options.cron) input.cron = options.cron
+  if (options.tz) input.timeZone = options.tz
+  if (options.notify) input.notify = options.notify.toLowerCase() as BriefInput['notify']
+  // Saying how often is asking for a recurring brief.
+  if (options.every || options.cron) input.recurring = true
   if (options.recurring !== undefined) {
     const value = options.recurring.toLowerCase()
     if (!YES.has(value) && !NO.has(value)) {
@@ -65,6 +78,10 @@ export function briefFromMention(text: string, source: 'slack' | 'github'): Ment
     return `${option}: ${issue.message}${given ? ` (got "${given}")` : ''}`
   })
   return { ok: false, message: `${problems.join('\n')}\nUsage: ${MENTION_USAGE}` }
+}
+
+function unquote(value: string): string {
+  return /^(".*"|“.*”)$/.test(value) ? value.slice(1, -1) : value
 }
 
 function isOptionToken(token: string): boolean {

@@ -4,7 +4,7 @@
 // Slack gets mrkdwn; GitHub gets its markdown, with @mentions defused so a report pings nobody and
 // "<" escaped so no raw HTML (an <a href>) gets through. Text from pages, models and mentions is
 // sanitised first: the only links in a message are Sextant's own and the run's sources.
-import type { DeliveryChannel } from '#db/schema.ts'
+import type { ChatChannel } from '#db/schema.ts'
 import { findFramework } from '#server/frameworks/index.ts'
 import { escapeMrkdwn, markdownToMrkdwn, slackLink } from '#server/integrations/slack/mrkdwn.ts'
 import { splitText } from '#server/integrations/split-text.ts'
@@ -17,7 +17,7 @@ import { CITATION_MARKER, markerNumbers } from '#server/text/markdown/citations.
 import { sanitizeMarkdown } from '#server/text/markdown-links.ts'
 
 /** Slack: a section block holds 3,000 characters, and shorter messages read better in a thread. GitHub: 65,536 per comment. */
-export const PART_LIMITS: Record<DeliveryChannel, number> = { slack: 3000, github: 60_000 }
+export const PART_LIMITS: Record<ChatChannel, number> = { slack: 3000, github: 60_000 }
 
 export type MessageContext = { publicUrl: string; recurringIntervalSeconds: number }
 
@@ -40,7 +40,7 @@ const defuseMentions = (text: string) => text.replace(/(^|[^\w`])@(?=[A-Za-z0-9]
 // GitHub renders raw HTML, links included; "&lt;" shows as "<" (in code too, as "&lt;": a fair price).
 const githubText = (text: string) => defuseMentions(text.replaceAll('<', '&lt;'))
 
-const FORMATS: Record<DeliveryChannel, Format> = {
+const FORMATS: Record<ChatChannel, Format> = {
   slack: {
     bold: (text) => `*${escapeMrkdwn(sanitizeMarkdown(text)).replaceAll('*', '')}*`,
     // A "~" inside would end the strike early; mrkdwn has no escape for it.
@@ -109,7 +109,7 @@ function every(seconds: number): string {
   return count === 1 ? `every ${unit}` : `every ${count} ${unit}s`
 }
 
-export function startedMessage(channel: DeliveryChannel, run: RunView, context: MessageContext): string[] {
+export function startedMessage(channel: ChatChannel, run: RunView, context: MessageContext): string[] {
   const f = FORMATS[channel]
   const recurring = run.brief.recurring
     ? ` It runs again ${every(context.recurringIntervalSeconds)}; each new report is posted here.`
@@ -120,7 +120,7 @@ export function startedMessage(channel: DeliveryChannel, run: RunView, context: 
   return [text]
 }
 
-export function resultMessage(channel: DeliveryChannel, run: RunView, context: MessageContext): string[] {
+export function resultMessage(channel: ChatChannel, run: RunView, context: MessageContext): string[] {
   const f = FORMATS[channel]
   const runUrl = runPageUrl(context.publicUrl, run.runId)
   if (run.status === 'failed') {
@@ -200,6 +200,6 @@ function oneLine(text: string): string {
   return text.replace(/\s+/g, ' ').trim()
 }
 
-export function noticeMessage(channel: DeliveryChannel, notice: string): string[] {
+export function noticeMessage(channel: ChatChannel, notice: string): string[] {
   return splitText(FORMATS[channel].plain(notice), PART_LIMITS[channel])
 }

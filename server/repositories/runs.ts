@@ -117,7 +117,7 @@ export async function updateCheckpoint(
 }
 
 /**
- * Moves a running run to its end state. False when it was no longer running: another ending (a
+ * Moves a running run to its end state; answers whose run it was. Undefined when it was no longer running: another ending (a
  * cancel, the sweeper, a retried job) got there first, and this one must not announce itself.
  * The checkpoint's work is done by then; the report holds what is kept.
  */
@@ -126,15 +126,15 @@ export async function finishRun(
   runId: string,
   values: Updateable<RunsTable>,
   accountId?: string,
-): Promise<boolean> {
+): Promise<{ accountId: string } | undefined> {
   let query = db
     .updateTable('runs')
     .set({ current_step: null, finished_at: new Date(), checkpoint: null, checkpoint_key_id: null, ...values })
     .where('id', '=', runId)
     .where('status', '=', 'running')
   if (accountId) query = query.where('account_id', '=', accountId)
-  const result = await query.executeTakeFirst()
-  return result.numUpdatedRows > 0n
+  const row = await query.returning('account_id').executeTakeFirst()
+  return row && { accountId: row.account_id }
 }
 
 /** Running runs past their deadline (their worker is gone or stuck). */

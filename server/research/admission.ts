@@ -7,6 +7,7 @@ import type { LimitDecision, Limiter } from '#server/limits/limiter.ts'
 import type { Limits } from '#server/limits/policies.ts'
 import { limitRefusalMessage } from '#server/limits/refusal.ts'
 import type { Brief } from '#server/research/brief.ts'
+import { cronProblem, everyProblem } from '#server/research/cadence.ts'
 import { type RunStart, type StartRunDeps, startRun } from '#server/research/start-run.ts'
 
 export type Requester =
@@ -24,6 +25,8 @@ export type Requester =
 
 export type Refusal =
   | { reason: 'recurring'; message: string }
+  /** The cadence asked for is outside the allowed range (SCHEDULE_MIN_INTERVAL to 30 days). */
+  | { reason: 'schedule'; message: string }
   | { reason: 'rate_limited'; decision: LimitDecision; message: string }
 
 export type Admission =
@@ -84,20 +87,45 @@ export type AdmittedStart =
     }
   | { ok: false; refusal: Refusal }
 
+export type AdmissionDeps = StartRunDeps & {
+  limits: Limits
+  /** SCHEDULE_MIN_INTERVAL: the shortest time a recurring brief may ask for between its runs. */
+  scheduleMinSeconds: number
+}
+
+/** Why a recurring brief's cadence cannot be used on this server, or undefined when it can. */
+export function scheduleProblem(
+  brief: Pick<Brief, 'every' | 'cron' | 'timeZone'>,
+  minSeconds: number,
+): string | undefined {
+  if (brief.every !== undefined) return everyProblem(brief.every, minSeconds)
+  if (brief.cron !== undefined) return cronProblem(brief.cron, brief.timeZone ?? 'UTC', minSeconds)
+  return undefined
+}
+
 /**
  * Admits and starts a run: the one way every surface starts one. `accountId` may be a function: a
  * visitor's account is then made only once the run is admitted, so a refused visitor leaves nothing
- * behind. With `trx` (a mention), the run is written in the caller's transaction.
+ * behind. With `trx` (a mention, a series run now), the run is written in the caller's
+ * transaction; `series` makes it that series' run of a slot.
  */
 export async function startAdmittedRun(
-  deps: StartRunDeps & { limits: Limits },
-  input: { requester: Requester; brief: Brief; accountId: string | (() => Promise<string>); trx?: Db },
+  deps: AdmissionDeps,
+  input: {
+    requester: Requester
+    brief: Brief
+    accountId: string | (() => Promise<string>)
+    trx?: Db
+    series?: { id: string; slot: number }
+  },
 ): Promise<AdmittedStart> {
+  const problem = input.brief.recurring ? scheduleProblem(input.brief, deps.scheduleMinSeconds) : undefined
+  if (problem) return { ok: false, refusal: { reason: 'schedule', message: problem } }
   const admission = await admitRun(deps.limits, input.requester, input.brief)
   if (!admission.ok) return admission
   try {
     const accountId = typeof input.accountId === 'string' ? input.accountId : await input.accountId()
-    const run = await startRun(deps, accountId, input.brief, { trx: input.trx })
+    const run = await startRun(deps, accountId, input.brief, { trx: input.trx, series: input.series })
     return { ok: true, run, decisions: admission.decisions, release: admission.release }
   } catch (error) {
     await admission.release().catch(() => {})

@@ -6,6 +6,7 @@ import { z } from 'zod'
 import { findFramework } from '#server/frameworks/index.ts'
 import { TopicSchema } from '#server/memory/topic-schema.ts'
 import { CostBudgetSchema, TokenBudgetSchema } from '#server/research/brief-budget.ts'
+import { isTimeZone, parseEvery } from '#server/research/cadence.ts'
 import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '#server/storable-text.ts'
 import { stripBidiControls } from '#server/text/bidi.ts'
 
@@ -42,7 +43,40 @@ const briefFields = {
     .enum(['executive', 'bullet', 'memo', 'framework'])
     .default('executive')
     .describe('The shape of the report.'),
-  recurring: z.boolean().default(false).describe('When true, the brief runs again every 7 days.'),
+  recurring: z
+    .boolean()
+    .default(false)
+    .describe('When true, the brief runs again: every 7 days, or as `every` or `cron` say.'),
+  every: z
+    .string()
+    .max(20)
+    .refine((text) => parseEvery(text) !== undefined, 'must be a duration like 6h, 1d or 30d')
+    .optional()
+    .describe('With recurring: how long between runs, from 1h to 30d, e.g. "6h", "1d", "30d". Default 7d.'),
+  cron: z
+    .string()
+    .trim()
+    .min(1)
+    .max(100)
+    .refine(isStorableText, UNSTORABLE_TEXT_MESSAGE)
+    .optional()
+    .describe(
+      'With recurring, instead of every: a cron expression (minute hour day month weekday), e.g. "0 9 * * 1" ' +
+        'for Mondays at 9:00, in timeZone. Runs must be 1h to 30d apart.',
+    ),
+  timeZone: z
+    .string()
+    .max(64)
+    .refine(isTimeZone, 'must be an IANA time zone such as Europe/Berlin')
+    .optional()
+    .describe('The time zone cron is read in (IANA, e.g. Europe/Berlin). Default UTC.'),
+  notify: z
+    .enum(['always', 'changes'])
+    .optional()
+    .describe(
+      'With recurring: "changes" (the default) delivers a run only when its delta has something new, updated ' +
+        'or contradicted; "always" delivers every run.',
+    ),
   frameworkId: z
     .string()
     .refine((id) => findFramework(id) !== undefined, {
@@ -63,7 +97,17 @@ const briefFields = {
   source: z.enum(BRIEF_SOURCES).default('api').describe('Where the brief came from.'),
 }
 
-function frameworkNeedsId(brief: { reportStyle: string; frameworkId?: string }, context: z.RefinementCtx) {
+type Refinable = {
+  reportStyle: string
+  frameworkId?: string
+  recurring: boolean
+  every?: string
+  cron?: string
+  timeZone?: string
+  notify?: string
+}
+
+function consistent(brief: Refinable, context: z.RefinementCtx) {
   if (brief.reportStyle === 'framework' && !brief.frameworkId) {
     context.addIssue({
       code: 'custom',
@@ -71,10 +115,25 @@ function frameworkNeedsId(brief: { reportStyle: string; frameworkId?: string }, 
       message: 'reportStyle "framework" needs a frameworkId: list them with GET /api/frameworks',
     })
   }
+  for (const field of ['every', 'cron', 'timeZone', 'notify'] as const) {
+    if (brief[field] !== undefined && !brief.recurring) {
+      context.addIssue({
+        code: 'custom',
+        path: [field],
+        message: `${field} says how a recurring brief repeats: add "recurring": true`,
+      })
+    }
+  }
+  if (brief.every !== undefined && brief.cron !== undefined) {
+    context.addIssue({ code: 'custom', path: ['cron'], message: 'give every or cron, not both' })
+  }
+  if (brief.timeZone !== undefined && brief.cron === undefined) {
+    context.addIssue({ code: 'custom', path: ['timeZone'], message: 'timeZone is the zone cron is read in: add cron' })
+  }
 }
 
 /** A brief from any surface, as runs and series store it. */
-export const BriefSchema = z.strictObject(briefFields).superRefine(frameworkNeedsId)
+export const BriefSchema = z.strictObject(briefFields).superRefine(consistent)
 
 /**
  * A brief as an API or MCP client sends it: `source` may only claim a direct call. Slack, GitHub,
@@ -90,7 +149,7 @@ export const ClientBriefSchema = z
       .default('api')
       .describe(`Where the brief came from: ${CLIENT_BRIEF_SOURCES.join(', ')}.`),
   })
-  .superRefine(frameworkNeedsId)
+  .superRefine(consistent)
 
 export type Brief = z.infer<typeof BriefSchema>
 export type BriefInput = z.input<typeof BriefSchema>

@@ -12,11 +12,26 @@ import type { Report } from '#server/research/report-types.ts'
 import { cancelRun, completeRun, failRun, type RunError } from '#server/research/runs.ts'
 import { afterRunEnded } from '#server/research/series.ts'
 
+/** A run's end, as what it owes (chat, webhooks, email) sees it. */
+export type RunEnd = {
+  runId: string
+  accountId: string
+  outcome: RunOutcome
+  /** The run's recurring brief, if it has one. */
+  seriesId: string | null
+  /**
+   * Whether to tell anyone: false only for a complete run of a series whose `notify` is 'changes'
+   * when its delta has nothing new, updated or contradicted. Such a run is recorded (its status,
+   * report and memory), not delivered. Failures and cancellations are always told.
+   */
+  worthTelling: boolean
+}
+
 /**
  * Called in the transaction that ends a run, after its status and final event are written (jobs it
  * sends there are woken once that commits).
  */
-export type RunEndHook = (trx: Db, runId: string) => Promise<void>
+export type RunEndHook = (trx: Db, end: RunEnd) => Promise<void>
 
 export type RunEndDeps = { db: Db; jobs: Jobs; ring: KeyRing; intervalSeconds: number; onEnded: RunEndHook }
 
@@ -29,16 +44,31 @@ export type RunOutcome =
 /** Ends a running run; false when it had already ended (another worker, a cancel, the sweeper got there first). */
 export async function endRun(deps: RunEndDeps, runId: string, outcome: RunOutcome): Promise<boolean> {
   return deps.jobs.transaction(deps.db, async (trx) => {
-    if (!(await finish(trx, deps.ring, runId, outcome))) return false
-    await appendRunEvent(trx, deps.ring, { runId, type: outcome.status, data: eventData(outcome) })
+    const ended = await finish(trx, deps.ring, runId, outcome)
+    if (!ended) return false
     // Cancelling one run of a recurring brief does not stop the series: it sleeps until the next.
-    await afterRunEnded(trx, deps, runId)
-    await deps.onEnded(trx, runId)
+    const series = await afterRunEnded(trx, deps, runId)
+    const worthTelling =
+      series?.notify !== 'changes' || outcome.status !== 'complete' || changedAnything(outcome.report)
+    const data = { ...eventData(outcome), ...(series ? { delivered: worthTelling } : {}) }
+    await appendRunEvent(trx, deps.ring, { runId, type: outcome.status, data })
+    await deps.onEnded(trx, { runId, accountId: ended.accountId, outcome, seriesId: series?.id ?? null, worthTelling })
     return true
   })
 }
 
-function finish(trx: Db, ring: KeyRing, runId: string, outcome: RunOutcome): Promise<boolean> {
+/** Whether a run's delta holds anything a person monitoring the topic would want to hear. */
+export function changedAnything(report: Report): boolean {
+  const { delta } = report
+  return delta.newFindings.length + delta.updated.length + delta.contradicted.length > 0
+}
+
+function finish(
+  trx: Db,
+  ring: KeyRing,
+  runId: string,
+  outcome: RunOutcome,
+): Promise<{ accountId: string } | undefined> {
   switch (outcome.status) {
     case 'complete':
       return completeRun(trx, ring, runId, outcome.report)

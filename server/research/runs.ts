@@ -127,7 +127,10 @@ export async function writeCheckpoint(db: Db, ring: KeyRing, runId: string, chec
   await updateCheckpoint(db, runId, sealJson(ring, checkpoint, checkpointData(runId)))
 }
 
-export function completeRun(db: Db, ring: KeyRing, runId: string, report: Report): Promise<boolean> {
+/** Whose run ended, or undefined when it was no longer running (something else ended it first). */
+type RunEnded = { accountId: string } | undefined
+
+export function completeRun(db: Db, ring: KeyRing, runId: string, report: Report): Promise<RunEnded> {
   const sealed = sealJson(ring, report, reportData(runId))
   return finishRun(db, runId, {
     status: 'complete',
@@ -137,12 +140,12 @@ export function completeRun(db: Db, ring: KeyRing, runId: string, report: Report
   })
 }
 
-export function failRun(db: Db, ring: KeyRing, runId: string, error: RunError): Promise<boolean> {
+export function failRun(db: Db, ring: KeyRing, runId: string, error: RunError): Promise<RunEnded> {
   // The message may quote a provider, or a model's refusal that repeats the brief: sealed too.
   const sealed = sealJson(ring, error, errorData(runId))
   return finishRun(db, runId, { status: 'failed', error: sealed.ciphertext, error_key_id: sealed.keyId })
 }
 
-export function cancelRun(db: Db, runId: string, accountId: string): Promise<boolean> {
+export function cancelRun(db: Db, runId: string, accountId: string): Promise<RunEnded> {
   return finishRun(db, runId, { status: 'cancelled' }, accountId)
 }

@@ -5,7 +5,7 @@
 // (and, for a series' runs, server/repositories/runs.ts's).
 import { randomUUID } from 'node:crypto'
 import type { Db } from '#db/database.ts'
-import type { SeriesStatus } from '#db/schema.ts'
+import type { SeriesNotify, SeriesStatus } from '#db/schema.ts'
 import type { RecurringInfo, SeriesState, SeriesView } from '#server/contracts/series.ts'
 import type { Jobs } from '#server/jobs/boss.ts'
 import { SERIES_WAKE } from '#server/jobs/queues.ts'
@@ -18,10 +18,12 @@ import {
   insertSeries,
   listSeriesViewRows,
   lockSeries,
+  type SeriesRow,
   type SeriesViewRow,
   updateSeries,
 } from '#server/repositories/series.ts'
 import { type Brief, displayBrief } from '#server/research/brief.ts'
+import { type Cadence, formatEvery, nextRunAfter, parseEvery } from '#server/research/cadence.ts'
 import { UUID } from '#server/text/uuid.ts'
 
 export type { RecurringInfo, SeriesState, SeriesView }
@@ -39,8 +41,33 @@ function openSeriesBrief(ring: KeyRing, row: { id: string; brief_key_id: string 
 export async function createSeries(trx: Db, ring: KeyRing, accountId: string, brief: Brief): Promise<string> {
   const id = randomUUID()
   const sealed = sealJson(ring, brief, seriesBriefData(id))
-  await insertSeries(trx, { id, account_id: accountId, brief_key_id: sealed.keyId, brief: sealed.ciphertext })
+  await insertSeries(trx, {
+    id,
+    account_id: accountId,
+    brief_key_id: sealed.keyId,
+    brief: sealed.ciphertext,
+    ...cadenceColumns(brief),
+    ...(brief.notify ? { notify: brief.notify } : {}),
+  })
   return id
+}
+
+/** The cadence columns of a brief's `every` or `cron` (neither: the server's interval). */
+export function cadenceColumns(brief: Pick<Brief, 'every' | 'cron' | 'timeZone'>) {
+  return {
+    every_seconds: brief.every === undefined ? null : (parseEvery(brief.every) ?? null),
+    cron: brief.cron ?? null,
+    time_zone: brief.cron === undefined ? null : (brief.timeZone ?? 'UTC'),
+  }
+}
+
+/** A series' cadence, from its columns; neither set: every `defaultSeconds` (RECURRING_INTERVAL). */
+export function cadenceOf(
+  row: Pick<SeriesRow, 'every_seconds' | 'cron' | 'time_zone'>,
+  defaultSeconds: number,
+): Cadence {
+  if (row.cron) return { cron: row.cron, timeZone: row.time_zone ?? 'UTC' }
+  return { everySeconds: row.every_seconds ?? defaultSeconds }
 }
 
 async function scheduleSlot(trx: Db, jobs: Jobs, seriesId: string, slot: number, at: Date): Promise<void> {
@@ -49,23 +76,26 @@ async function scheduleSlot(trx: Db, jobs: Jobs, seriesId: string, slot: number,
 
 /**
  * Called when a run ends (complete, failed, cancelled), in the transaction that ends it: the series
- * sleeps until its next slot.
+ * sleeps until its next slot. Answers the run's series (whether its quiet runs are delivered), if any.
  */
 export async function afterRunEnded(
   trx: Db,
   deps: Pick<SeriesDeps, 'jobs' | 'intervalSeconds'>,
   runId: string,
-): Promise<void> {
+): Promise<{ id: string; notify: SeriesNotify } | undefined> {
   const run = await findRunSeries(trx, runId)
-  if (!run?.series_id) return
+  if (!run?.series_id) return undefined
   const series = await lockSeries(trx, run.series_id)
+  if (!series) return undefined
+  const found = { id: series.id, notify: series.notify }
   // Paused or cancelled series do not schedule; a retried end of the same run schedules once.
-  if (series?.status !== 'active' || series.scheduled_after_run_id === runId) return
+  if (series.status !== 'active' || series.scheduled_after_run_id === runId) return found
   const slot = series.slot + 1
-  const nextRunAt = new Date(Date.now() + deps.intervalSeconds * 1000)
+  const nextRunAt = nextRunAfter(cadenceOf(series, deps.intervalSeconds), new Date())
   await updateSeries(trx, series.id, { slot, next_run_at: nextRunAt, scheduled_after_run_id: runId })
   await scheduleSlot(trx, deps.jobs, series.id, slot, nextRunAt)
   await notifyAccountChanged(trx, series.account_id)
+  return found
 }
 
 /**
@@ -107,6 +137,12 @@ function viewSeries(ring: KeyRing, row: SeriesViewRow): SeriesView {
     topic: brief.topic,
     brief,
     state: row.status !== 'active' ? row.status : row.running ? 'running' : 'sleeping',
+    cadence: {
+      every: row.every_seconds === null ? null : formatEvery(row.every_seconds),
+      cron: row.cron,
+      timeZone: row.cron === null ? null : (row.time_zone ?? 'UTC'),
+    },
+    notify: row.notify,
     nextRunAt: row.next_run_at?.toISOString() ?? null,
     createdAt: row.created_at.toISOString(),
     lastRunId: row.last_run_id ?? null,
@@ -151,11 +187,97 @@ export async function setSeriesStatus(
     const slot = series.slot + 1
     // Back on its old schedule: the pending time, else one interval after the last run ended.
     const lastEnd = await lastSeriesRunEnd(trx, seriesId)
-    const due = series.next_run_at?.getTime() ?? (lastEnd ? lastEnd.getTime() + deps.intervalSeconds * 1000 : 0)
+    const cadence = cadenceOf(series, deps.intervalSeconds)
+    const due = series.next_run_at?.getTime() ?? (lastEnd ? nextRunAfter(cadence, lastEnd).getTime() : 0)
     const nextRunAt = running ? null : new Date(Math.max(Date.now(), due))
     await updateSeries(trx, seriesId, { status: 'active', slot: running ? series.slot : slot, next_run_at: nextRunAt })
     if (nextRunAt) await scheduleSlot(trx, deps.jobs, seriesId, slot, nextRunAt)
     await notifyAccountChanged(trx, accountId)
     return 'ok'
   })
+}
+
+export type SeriesSettings = Partial<Pick<Brief, 'every' | 'cron' | 'timeZone' | 'notify'>>
+
+/**
+ * Changes how a series repeats (`every` or `cron` with `timeZone`; giving one clears the other) or
+ * whether its quiet runs are delivered. A sleeping series is rescheduled onto a new slot from its
+ * last run's end (the old slot's wake job finds itself stale); the stored brief says the same.
+ */
+export async function updateSeriesSettings(
+  deps: SeriesDeps & { ring: KeyRing },
+  seriesId: string,
+  accountId: string,
+  settings: SeriesSettings,
+): Promise<'ok' | 'not_found' | 'cancelled'> {
+  if (!UUID.test(seriesId)) return 'not_found'
+  return deps.jobs.transaction(deps.db, async (trx) => {
+    const series = await lockSeries(trx, seriesId, accountId)
+    if (!series) return 'not_found'
+    if (series.status === 'cancelled') return 'cancelled'
+    const stored = openSeriesBrief(deps.ring, series)
+    const brief: Brief = { ...stored }
+    if (settings.every !== undefined || settings.cron !== undefined) {
+      delete brief.every
+      delete brief.cron
+      delete brief.timeZone
+      if (settings.every !== undefined) brief.every = settings.every
+      if (settings.cron !== undefined) {
+        brief.cron = settings.cron
+        brief.timeZone = settings.timeZone ?? 'UTC'
+      }
+    }
+    if (settings.notify !== undefined) brief.notify = settings.notify
+    const sealed = sealJson(deps.ring, brief, seriesBriefData(seriesId))
+    const columns = cadenceColumns(brief)
+    const cadenceChanged =
+      columns.every_seconds !== series.every_seconds ||
+      columns.cron !== series.cron ||
+      columns.time_zone !== series.time_zone
+    const sleeping = series.status === 'active' && series.next_run_at !== null
+    const slot = sleeping && cadenceChanged ? series.slot + 1 : series.slot
+    const lastEnd = await lastSeriesRunEnd(trx, seriesId)
+    const nextRunAt =
+      sleeping && cadenceChanged
+        ? new Date(
+            Math.max(
+              Date.now(),
+              nextRunAfter(cadenceOf(columns, deps.intervalSeconds), lastEnd ?? new Date()).getTime(),
+            ),
+          )
+        : series.next_run_at
+    await updateSeries(trx, seriesId, {
+      brief_key_id: sealed.keyId,
+      brief: sealed.ciphertext,
+      ...columns,
+      notify: brief.notify ?? series.notify,
+      slot,
+      next_run_at: nextRunAt,
+    })
+    if (slot !== series.slot && nextRunAt) await scheduleSlot(trx, deps.jobs, seriesId, slot, nextRunAt)
+    await notifyAccountChanged(trx, accountId)
+    return 'ok'
+  })
+}
+
+/**
+ * "Run now": the series' pending slot is claimed at once, so its wake job finds the slot taken
+ * and the next run is scheduled from this run's end, as always: the schedule moves once, not twice.
+ * The caller starts the run in `trx`. Paused, stopped and running series are not run now.
+ */
+export async function claimSlotNow(
+  trx: Db,
+  ring: KeyRing,
+  seriesId: string,
+  accountId: string,
+): Promise<{ ok: true; slot: number; brief: Brief } | { ok: false; reason: 'not_found' | SeriesState }> {
+  if (!UUID.test(seriesId)) return { ok: false, reason: 'not_found' }
+  const series = await lockSeries(trx, seriesId, accountId)
+  if (!series) return { ok: false, reason: 'not_found' }
+  if (series.status !== 'active') return { ok: false, reason: series.status }
+  if ((await hasRunningSeriesRun(trx, seriesId)) || (await findSeriesSlotRunId(trx, seriesId, series.slot))) {
+    return { ok: false, reason: 'running' }
+  }
+  await updateSeries(trx, seriesId, { next_run_at: null })
+  return { ok: true, slot: series.slot, brief: openSeriesBrief(ring, series) }
 }

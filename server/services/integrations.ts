@@ -28,6 +28,7 @@ export type IntegrationServiceDeps = {
   jobs: Jobs
   limits: Limits
   deadlines: RunDeadlines
+  scheduleMinSeconds: number
   log: Logger
   settings: IntegrationSettings
 }
@@ -41,6 +42,7 @@ export function createIntegrationService(deps: IntegrationServiceDeps) {
     memory: deps.memory,
     deadlines: deps.deadlines,
     limits: deps.limits,
+    scheduleMinSeconds: deps.scheduleMinSeconds,
     log: deps.log,
   }
   const delivering: DeliverDeps = { db, ring, jobs: deps.jobs, log: deps.log, settings: deps.settings }

@@ -24,6 +24,8 @@ export type RunServiceDeps = {
   jobs: Jobs
   limits: Limits
   deadlines: RunDeadlines
+  /** SCHEDULE_MIN_INTERVAL: the shortest cadence a recurring brief may ask for. */
+  scheduleMinSeconds: number
   /** Where corpus sources are readable, for answers read away from the pages. */
   publicUrl: string
   /** Ends a run with all its end owes (composed in server/services.ts). */
@@ -63,7 +65,14 @@ export type RunPage = { run: RunView; events: RunEvent[]; brief: Brief; topicId:
 export function createRunService(deps: RunServiceDeps) {
   const { memory } = deps
   const { db, ring } = memory
-  const startDeps = { db, jobs: deps.jobs, memory, deadlines: deps.deadlines, limits: deps.limits }
+  const startDeps = {
+    db,
+    jobs: deps.jobs,
+    memory,
+    deadlines: deps.deadlines,
+    limits: deps.limits,
+    scheduleMinSeconds: deps.scheduleMinSeconds,
+  }
 
   async function view(row: RunRow, audience: Audience): Promise<RunView> {
     const recurring = row.series_id ? await recurringInfo(db, row.series_id) : undefined

@@ -1,16 +1,49 @@
-// Recurring briefs, as the surfaces ask for them: list, read, pause, resume, stop; and the wake job's
-// part, which starts a slot's run in the transaction that claims the slot.
+// Recurring briefs, as the surfaces ask for them: list, read, pause, resume, stop, change how often
+// they run and whether quiet runs are delivered, run one now; and the wake job's part, which starts a
+// slot's run in the transaction that claims the slot.
 import type { Jobs } from '#server/jobs/boss.ts'
+import type { LimitDecision } from '#server/limits/limiter.ts'
+import type { Limits } from '#server/limits/policies.ts'
 import type { MemoryContext } from '#server/memory/store.ts'
-import { claimSlot, getSeries, listSeries, type SeriesView, setSeriesStatus } from '#server/research/series.ts'
-import { type RunDeadlines, startRun } from '#server/research/start-run.ts'
+import { type Refusal, type Requester, scheduleProblem, startAdmittedRun } from '#server/research/admission.ts'
+import type { Brief } from '#server/research/brief.ts'
+import {
+  claimSlot,
+  claimSlotNow,
+  getSeries,
+  listSeries,
+  type SeriesSettings,
+  type SeriesView,
+  setSeriesStatus,
+  updateSeriesSettings,
+} from '#server/research/series.ts'
+import { type RunDeadlines, type RunStart, startRun } from '#server/research/start-run.ts'
 
 export type SeriesServiceDeps = {
   memory: MemoryContext
   jobs: Jobs
+  limits: Limits
   deadlines: RunDeadlines
+  /** SCHEDULE_MIN_INTERVAL: the shortest cadence a series may ask for. */
+  scheduleMinSeconds: number
   /** RECURRING_INTERVAL: how long a series sleeps between runs. */
   intervalSeconds: number
+}
+
+export type SeriesUpdate = SeriesChange | { ok: false; reason: 'schedule'; message: string }
+
+export type RunNowOutcome =
+  | { ok: true; run: RunStart; decisions: LimitDecision[] }
+  | { ok: false; reason: 'not_found' | 'running' | 'paused' | 'cancelled' | 'sleeping' }
+  | { ok: false; reason: 'refused'; refusal: Refusal }
+
+/** Thrown to roll back a run-now claim whose run admission refused. */
+class RefusedRunNow extends Error {
+  readonly refusal: Refusal
+  constructor(refusal: Refusal) {
+    super(refusal.message)
+    this.refusal = refusal
+  }
 }
 
 export type SeriesChange =
@@ -22,6 +55,14 @@ export type SeriesChange =
 export function createSeriesService(deps: SeriesServiceDeps) {
   const { memory, jobs } = deps
   const { db, ring } = memory
+  const admission = {
+    db,
+    jobs,
+    memory,
+    deadlines: deps.deadlines,
+    limits: deps.limits,
+    scheduleMinSeconds: deps.scheduleMinSeconds,
+  }
 
   return {
     list: (accountId: string): Promise<SeriesView[]> => listSeries(db, ring, accountId),
@@ -45,6 +86,58 @@ export function createSeriesService(deps: SeriesServiceDeps) {
       if (outcome !== 'ok') return { ok: false, reason: outcome }
       const series = await getSeries(db, ring, seriesId, accountId)
       return series ? { ok: true, series } : { ok: false, reason: 'not_found' }
+    },
+
+    /**
+     * Changes the cadence (`every`, or `cron` with `timeZone`) or `notify`; a cadence out of range
+     * is refused with the allowed range.
+     */
+    async update(accountId: string, seriesId: string, settings: SeriesSettings): Promise<SeriesUpdate> {
+      const problem = scheduleProblem(settings, deps.scheduleMinSeconds)
+      if (problem) return { ok: false, reason: 'schedule', message: problem }
+      const outcome = await updateSeriesSettings(
+        { db, jobs, ring, intervalSeconds: deps.intervalSeconds },
+        seriesId,
+        accountId,
+        settings,
+      )
+      if (outcome !== 'ok') return { ok: false, reason: outcome }
+      const series = await getSeries(db, ring, seriesId, accountId)
+      return series ? { ok: true, series } : { ok: false, reason: 'not_found' }
+    },
+
+    /**
+     * Runs the series now, within the requester's run limits: its pending slot is taken, and the next
+     * run is scheduled from this one's end (the schedule moves once).
+     */
+    async runNow(input: {
+      accountId: string
+      seriesId: string
+      requester: Requester
+      source: Brief['source']
+    }): Promise<RunNowOutcome> {
+      // Set once admitted: a transaction that then fails gives back the quota it took.
+      let release: (() => Promise<void>) | undefined
+      const started = jobs.transaction(db, async (trx): Promise<RunNowOutcome> => {
+        const claimed = await claimSlotNow(trx, ring, input.seriesId, input.accountId)
+        if (!claimed.ok) return { ok: false, reason: claimed.reason }
+        const admitted = await startAdmittedRun(admission, {
+          requester: input.requester,
+          brief: { ...claimed.brief, source: input.source },
+          accountId: input.accountId,
+          series: { id: input.seriesId, slot: claimed.slot },
+          trx,
+        })
+        // A refusal rolls back the claim: the slot's wake job still runs it when due.
+        if (!admitted.ok) throw new RefusedRunNow(admitted.refusal)
+        release = admitted.release
+        return { ok: true, run: admitted.run, decisions: admitted.decisions }
+      })
+      return started.catch(async (error: unknown): Promise<RunNowOutcome> => {
+        if (error instanceof RefusedRunNow) return { ok: false, reason: 'refused', refusal: error.refusal }
+        await release?.().catch(() => {})
+        throw error
+      })
     },
 
     /** The wake job of a slot: exactly one run per slot, started in the transaction that claims it. */

@@ -28,7 +28,8 @@ export type StubExaSearchBody = {
 
 export type StubExaRequest = { method: string; path: string; apiKey: string | undefined; body: StubExaSearchBody }
 
-export type StubExaBehaviour = 'answer' | 'rate-limit' | 'server-error' | 'garbage' | 'hang'
+/** `empty`: a good answer that found nothing (the web had nothing new). */
+export type StubExaBehaviour = 'answer' | 'empty' | 'rate-limit' | 'server-error' | 'garbage' | 'hang'
 
 /** One answered search: when it arrived and when its response was finished (epoch ms, sub-ms precision). */
 export type StubExaServed = { query: string; status: number; results: number; startedAt: number; endedAt: number }
@@ -141,6 +142,8 @@ export async function startStubExa(
           { requestId: randomUUID(), error: 'Rate limit exceeded', tag: 'RATE_LIMIT_EXCEEDED' },
           { 'retry-after': String(retryAfterSeconds) },
         )
+      case 'empty':
+        return sendJson(response, 200, { requestId: randomUUID(), resolvedSearchType: 'neural', results: [] })
       case 'answer': {
         const body200 = answer(body)
         if (options.latencyMs) await sleep(options.latencyMs)

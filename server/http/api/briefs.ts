@@ -136,9 +136,11 @@ export function runNotFound(runId: string): HttpProblem {
   return new HttpProblem({ status: 404, title: 'Not Found', detail: `You have no run with the id ${runId}.` })
 }
 
-/** A refused start: 403 for what the caller may never do, 429 for a limit reached. */
+/** A refused start: 400 for a cadence out of range, 403 for what the caller may never do, 429 for a limit reached. */
 export function sendRefusal(res: Response, refusal: Refusal): void {
   if (refusal.reason === 'rate_limited') sendRateLimited(res, refusal.decision, refusal.message)
+  else if (refusal.reason === 'schedule')
+    sendProblem(res, { status: 400, title: 'Bad Request', detail: refusal.message })
   else sendProblem(res, { status: 403, title: 'Forbidden', detail: refusal.message })
 }
 

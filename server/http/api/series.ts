@@ -1,17 +1,47 @@
-// /api/series: an account's recurring briefs, with pause, resume and stop.
+// /api/series: an account's recurring briefs: pause, resume and stop, how often they run and whether
+// quiet runs are delivered, and a run now.
 import { type Request, type Response, Router } from 'express'
 import { z } from 'zod'
+import { RunStartSchema } from '#server/contracts/run.ts'
 import { SeriesViewSchema } from '#server/contracts/series.ts'
-import { type ApiContract, bodyProblems, json, parameters, problem, responses } from '#server/http/api/contract.ts'
+import { sendRefusal } from '#server/http/api/briefs.ts'
+import {
+  type ApiContract,
+  bodyProblems,
+  json,
+  parameters,
+  problem,
+  rateLimitHeaders,
+  responses,
+} from '#server/http/api/contract.ts'
 import { methodNotAllowed } from '#server/http/api/method-not-allowed.ts'
 import { parseInput } from '#server/http/api/validation.ts'
-import { principalOf } from '#server/http/api-auth.ts'
+import { principalOf, requesterOf } from '#server/http/api-auth.ts'
 import { HttpProblem } from '#server/http/problem.ts'
+import { setRateLimitHeaders } from '#server/http/rate-limit.ts'
+import { BriefSchema } from '#server/research/brief.ts'
 import type { WebServices } from '#server/services.ts'
 
-const UpdateSeriesSchema = z.strictObject({
-  status: z.enum(['active', 'paused']).describe('paused: no further runs start; active: resume the schedule.'),
-})
+const UpdateSeriesSchema = z
+  .strictObject({
+    status: z
+      .enum(['active', 'paused'])
+      .optional()
+      .describe('paused: no further runs start; active: resume the schedule.'),
+    every: BriefSchema.shape.every,
+    cron: BriefSchema.shape.cron,
+    timeZone: BriefSchema.shape.timeZone,
+    notify: BriefSchema.shape.notify,
+  })
+  .refine((body) => Object.keys(body).length > 0, 'give at least one of status, every, cron, timeZone, notify')
+  .refine((body) => body.every === undefined || body.cron === undefined, {
+    path: ['cron'],
+    message: 'give every or cron, not both',
+  })
+  .refine((body) => body.timeZone === undefined || body.cron !== undefined, {
+    path: ['timeZone'],
+    message: 'timeZone is the zone cron is read in: add cron',
+  })
 
 const Series = SeriesViewSchema.meta({ id: 'Series' })
 const seriesPath = { path: z.object({ seriesId: parameters.seriesId }) }
@@ -39,7 +69,10 @@ export const seriesContract: ApiContract = {
     patch: {
       operationId: 'updateSeries',
       tags: ['series'],
-      summary: 'Pause or resume a recurring brief',
+      summary: 'Pause or resume a recurring brief, change how often it runs, or whether quiet runs are delivered',
+      description:
+        'every (1h to 30d) or cron with timeZone replaces the cadence; a sleeping series is rescheduled from its last run. ' +
+        'notify: changes delivers only runs whose delta has something new, updated or contradicted.',
       requestParams: seriesPath,
       requestBody: {
         required: true,
@@ -47,7 +80,7 @@ export const seriesContract: ApiContract = {
       },
       responses: {
         '200': json('The series after the change.', Series),
-        '400': responses.badRequest,
+        '400': problem('The change is not valid, or the cadence is outside the allowed range (the detail says it).'),
         '401': responses.unauthorized,
         '404': responses.notFound,
         '409': problem('The series was stopped; start a new brief instead.'),
@@ -67,7 +100,40 @@ export const seriesContract: ApiContract = {
       },
     },
   },
+  '/api/series/{seriesId}/run': {
+    post: {
+      operationId: 'runSeriesNow',
+      tags: ['series'],
+      summary: 'Run a recurring brief now',
+      description:
+        'Takes the run that was due next: the one after it is scheduled from this run’s end, so the schedule ' +
+        'moves once. Counts against your hourly runs like any brief.',
+      requestParams: seriesPath,
+      responses: {
+        '202': {
+          ...json('The run started.', RunStartSchema),
+          headers: z.object({
+            Location: z.string().meta({ description: 'The run: `/api/briefs/{runId}`.' }),
+            ...rateLimitHeaders,
+          }),
+        },
+        '401': responses.unauthorized,
+        '404': responses.notFound,
+        '409': problem('A run of the series is going, or the series is paused or stopped.'),
+        '429': responses.tooManyRequests,
+      },
+    },
+  },
 }
+
+const STOPPED = 'This recurring brief was stopped; start a new brief instead.'
+
+const RUN_NOW_CONFLICT = {
+  running: 'A run of this recurring brief is going now; wait for it to end.',
+  sleeping: 'This recurring brief cannot run now.',
+  paused: 'This recurring brief is paused; resume it first (PATCH with "status": "active").',
+  cancelled: STOPPED,
+} as const
 
 function seriesNotFound(seriesId: string): HttpProblem {
   return new HttpProblem({
@@ -86,11 +152,7 @@ export function seriesRoutes(services: WebServices): Router {
     const outcome = await series.setStatus(principalOf(res).accountId, seriesId, status)
     if (outcome.ok) return void res.json(outcome.series)
     if (outcome.reason === 'not_found') throw seriesNotFound(seriesId)
-    throw new HttpProblem({
-      status: 409,
-      title: 'Conflict',
-      detail: 'This recurring brief was stopped; start a new brief instead.',
-    })
+    throw new HttpProblem({ status: 409, title: 'Conflict', detail: STOPPED })
   }
 
   router.get('/series', async (_req, res) => {
@@ -105,9 +167,38 @@ export function seriesRoutes(services: WebServices): Router {
     res.json(found)
   })
   router.patch('/series/:seriesId', async (req, res) => {
-    const { status } = parseInput(UpdateSeriesSchema, req.body ?? {})
-    await change(req, res, status)
+    const { status, ...settings } = parseInput(UpdateSeriesSchema, req.body ?? {})
+    const seriesId = String(req.params.seriesId)
+    if (Object.keys(settings).length > 0) {
+      const outcome = await series.update(principalOf(res).accountId, seriesId, settings)
+      if (!outcome.ok) {
+        if (outcome.reason === 'not_found') throw seriesNotFound(seriesId)
+        if (outcome.reason === 'schedule')
+          throw new HttpProblem({ status: 400, title: 'Bad Request', detail: outcome.message })
+        throw new HttpProblem({ status: 409, title: 'Conflict', detail: STOPPED })
+      }
+      if (!status) return void res.json(outcome.series)
+    }
+    if (status) await change(req, res, status)
   })
+  router.post('/series/:seriesId/run', async (req, res) => {
+    const seriesId = String(req.params.seriesId)
+    const principal = principalOf(res)
+    const outcome = await series.runNow({
+      accountId: principal.accountId,
+      seriesId,
+      requester: requesterOf(principal),
+      source: 'api',
+    })
+    if (outcome.ok) {
+      for (const decision of outcome.decisions) setRateLimitHeaders(res, decision)
+      return void res.status(202).location(`/api/briefs/${outcome.run.runId}`).json(outcome.run)
+    }
+    if (outcome.reason === 'not_found') throw seriesNotFound(seriesId)
+    if (outcome.reason === 'refused') return sendRefusal(res, outcome.refusal)
+    throw new HttpProblem({ status: 409, title: 'Conflict', detail: RUN_NOW_CONFLICT[outcome.reason] })
+  })
+  router.all('/series/:seriesId/run', methodNotAllowed(['POST']))
   router.delete('/series/:seriesId', async (req, res) => {
     await change(req, res, 'cancelled')
   })

@@ -1,0 +1,99 @@
+// How often a recurring brief runs: every N hours or days ("6h", "1d", "30d"), or on a cron
+// expression in a time zone ("0 9 * * 1" in Europe/Berlin: Mondays at nine, summer or winter). The
+// allowed range is an hour to 30 days between runs (SCHEDULE_MIN_INTERVAL lowers the floor, for
+// tests and demos). Cron is read by croner (decision 028).
+import { Cron } from 'croner'
+
+export const MAX_INTERVAL_SECONDS = 30 * 86_400
+
+export type Cadence = { everySeconds: number } | { cron: string; timeZone: string }
+
+const UNITS = { s: 1, m: 60, h: 3600, d: 86_400 } as const
+
+/** "6h" -> 21600; undefined for text that is no duration. */
+export function parseEvery(text: string): number | undefined {
+  const match = /^\s*(\d{1,7})\s*([smhd])\s*$/i.exec(text)
+  if (!match) return undefined
+  return Number(match[1]) * UNITS[(match[2] as string).toLowerCase() as keyof typeof UNITS]
+}
+
+/** 21600 -> "6h": the largest unit that divides it. */
+export function formatEvery(seconds: number): string {
+  for (const [unit, size] of [
+    ['d', 86_400],
+    ['h', 3600],
+    ['m', 60],
+  ] as const) {
+    if (seconds % size === 0) return `${seconds / size}${unit}`
+  }
+  return `${seconds}s`
+}
+
+/** The allowed range, in words, for messages. */
+export function rangeText(minSeconds: number): string {
+  return `from ${formatEvery(minSeconds)} to ${formatEvery(MAX_INTERVAL_SECONDS)}`
+}
+
+/** Why `every` cannot be used, or undefined when it can. */
+export function everyProblem(text: string, minSeconds: number): string | undefined {
+  const seconds = parseEvery(text)
+  if (seconds === undefined) return `every must be a duration like 6h, 1d or 30d (${rangeText(minSeconds)})`
+  if (seconds < minSeconds || seconds > MAX_INTERVAL_SECONDS) {
+    return `every must be ${rangeText(minSeconds)} (got ${text.trim()})`
+  }
+  return undefined
+}
+
+export function isTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: name })
+    return true
+  } catch {
+    return false
+  }
+}
+
+// Enough runs to see the shortest gap of any pattern whose gaps vary (weekdays, month ends).
+const GAPS_CHECKED = 60
+
+/** Why the cron expression cannot be used, or undefined when it can. */
+export function cronProblem(
+  expression: string,
+  timeZone: string,
+  minSeconds: number,
+  now = new Date(),
+): string | undefined {
+  if (!isTimeZone(timeZone)) return `timeZone must be an IANA time zone such as Europe/Berlin (got ${timeZone})`
+  let runs: Date[]
+  try {
+    runs = new Cron(expression, { timezone: timeZone, paused: true }).nextRuns(GAPS_CHECKED + 1, now)
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error)
+    return `cron must be a cron expression such as "0 9 * * 1" (minute hour day month weekday): ${reason}`
+  }
+  if (runs.length === 0) return 'cron never fires'
+  for (let index = 1; index < runs.length; index++) {
+    const gap = ((runs[index] as Date).getTime() - (runs[index - 1] as Date).getTime()) / 1000
+    if (gap < minSeconds)
+      return `cron fires more often than every ${formatEvery(minSeconds)}; runs must be ${rangeText(minSeconds)} apart`
+  }
+  if (runs.length > 1 && ((runs[1] as Date).getTime() - (runs[0] as Date).getTime()) / 1000 > MAX_INTERVAL_SECONDS) {
+    return `cron fires less often than every ${formatEvery(MAX_INTERVAL_SECONDS)}; runs must be ${rangeText(minSeconds)} apart`
+  }
+  return undefined
+}
+
+/** When the next run is due after `after` (a run's end, or now). */
+export function nextRunAfter(cadence: Cadence, after: Date): Date {
+  if ('everySeconds' in cadence) return new Date(after.getTime() + cadence.everySeconds * 1000)
+  const next = new Cron(cadence.cron, { timezone: cadence.timeZone, paused: true }).nextRun(after)
+  // Checked when the series was made; a pattern that ran out of dates (a past year) sleeps the maximum.
+  return next ?? new Date(after.getTime() + MAX_INTERVAL_SECONDS * 1000)
+}
+
+/** In words, for pages and messages: "every 6h", "0 9 * * 1 (Europe/Berlin)". */
+export function describeCadence(cadence: Cadence): string {
+  return 'everySeconds' in cadence
+    ? `every ${formatEvery(cadence.everySeconds)}`
+    : `on cron ${cadence.cron} (${cadence.timeZone})`
+}

@@ -1,0 +1,188 @@
+// Cadences on the real job system with a short clock: SCHEDULE_MIN_INTERVAL=1s lets a series run
+// every 2 seconds, or on a cron expression with a seconds field, where production allows 1h to 30d.
+import { expect, test } from 'vitest'
+import { SERIES_WAKE } from '#server/jobs/queues.ts'
+import type { BriefInput } from '#server/research/brief.ts'
+import { createTestAccount } from '#test/support/accounts.ts'
+import { startTestApp, type TestApp } from '#test/support/app.ts'
+import { postBrief, waitForRun } from '#test/support/runs.ts'
+
+const env = { SCHEDULE_MIN_INTERVAL: '1s', RATE_LIMIT_RUNS_PER_HOUR: '1000' }
+type Auth = Record<string, string>
+
+function seriesRuns(app: TestApp, seriesId: string) {
+  return app.db
+    .selectFrom('runs')
+    .select(['id', 'series_slot', 'status', 'source', 'created_at', 'finished_at'])
+    .where('series_id', '=', seriesId)
+    .orderBy('series_slot')
+    .execute()
+}
+
+async function waitForSeriesRuns(app: TestApp, seriesId: string, count: number, timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const runs = await seriesRuns(app, seriesId)
+    if (runs.length >= count && runs.slice(0, count).every((run) => run.status !== 'running')) return runs
+    if (Date.now() > deadline) throw new Error(`series ${seriesId} has ${runs.length} runs, wanted ${count}`)
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+}
+
+async function startSeries(app: TestApp, auth: Auth, brief: Record<string, unknown>) {
+  const { response, body } = await postBrief(app.fetch, auth, {
+    topic: 'heat pumps in cold climates',
+    depth: 'quick',
+    timeframe: 'all',
+    recurring: true,
+    ...brief,
+  } as BriefInput)
+  expect(response.status).toBe(202)
+  await waitForRun(app.fetch, auth, body.runId)
+  const run = (await (await app.fetch(`/api/briefs/${body.runId}`, { headers: auth })).json()) as {
+    recurring: { seriesId: string }
+  }
+  return run.recurring.seriesId
+}
+
+function patchSeries(app: TestApp, auth: Auth, seriesId: string, body: unknown) {
+  return app.fetch(`/api/series/${seriesId}`, {
+    method: 'PATCH',
+    headers: { ...auth, 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  })
+}
+
+test('an every-2s series runs each slot once, on time after the run before it ends', async () => {
+  const app = await startTestApp({ env })
+  try {
+    const user = await createTestAccount(app.db)
+    const seriesId = await startSeries(app, user.auth, { every: '2s' })
+    const series = await (await app.fetch(`/api/series/${seriesId}`, { headers: user.auth })).json()
+    expect(series).toMatchObject({ cadence: { every: '2s', cron: null, timeZone: null }, notify: 'changes' })
+
+    const runs = await waitForSeriesRuns(app, seriesId, 3)
+    expect(runs.slice(0, 3).map((run) => [run.series_slot, run.source])).toEqual([
+      [0, 'api'],
+      [1, 'schedule'],
+      [2, 'schedule'],
+    ])
+    for (const [before, after] of [
+      [runs[0], runs[1]],
+      [runs[1], runs[2]],
+    ]) {
+      const waited = (after?.created_at.getTime() ?? 0) - (before?.finished_at?.getTime() ?? 0)
+      // Not before the slot is due; late only by the job system's pickup (generous on a busy machine).
+      expect(waited).toBeGreaterThanOrEqual(1900)
+      expect(waited).toBeLessThan(12_000)
+    }
+    // A duplicate wake of a slot that has its run starts nothing.
+    await app.jobs.send(SERIES_WAKE, { seriesId, slot: 1 })
+    await new Promise((resolve) => setTimeout(resolve, 1000))
+    const slots = (await seriesRuns(app, seriesId)).map((run) => run.series_slot)
+    expect(new Set(slots).size).toBe(slots.length)
+  } finally {
+    await app.stop()
+  }
+})
+
+test('a cron series fires on its ticks, once each, in its time zone', async () => {
+  const app = await startTestApp({ env })
+  try {
+    const user = await createTestAccount(app.db)
+    // Every third second (croner's six-field form), read in a zone with a fractional offset.
+    const seriesId = await startSeries(app, user.auth, { cron: '*/3 * * * * *', timeZone: 'Asia/Kolkata' })
+    const runs = await waitForSeriesRuns(app, seriesId, 3)
+    const ticks = runs.slice(0, 3).map((run) => Math.floor(run.created_at.getTime() / 3000))
+    for (const [index, run] of runs.slice(1, 3).entries()) {
+      // Each scheduled run starts on a tick after the run before it ended: never between ticks early.
+      const ended = runs[index]?.finished_at?.getTime() ?? 0
+      expect(run.created_at.getTime()).toBeGreaterThan(ended)
+      expect((ticks[index + 1] ?? 0) * 3000).toBeGreaterThanOrEqual(Math.floor(ended / 3000) * 3000)
+      // Picked up within the tick it fired on, give or take the job system's pickup.
+      expect(run.created_at.getTime() - (ticks[index + 1] ?? 0) * 3000).toBeLessThan(3000)
+    }
+    const slots = runs.map((run) => run.series_slot)
+    expect(new Set(slots).size).toBe(slots.length)
+    const series = await (await app.fetch(`/api/series/${seriesId}`, { headers: user.auth })).json()
+    expect(series.cadence).toEqual({ every: null, cron: '*/3 * * * * *', timeZone: 'Asia/Kolkata' })
+  } finally {
+    await app.stop()
+  }
+})
+
+test('run now takes the pending slot, so the schedule moves once; a cadence change reschedules a sleeping series', async () => {
+  const app = await startTestApp({ env })
+  try {
+    const user = await createTestAccount(app.db)
+    const seriesId = await startSeries(app, user.auth, { every: '1h', notify: 'always' })
+    const before = await (await app.fetch(`/api/series/${seriesId}`, { headers: user.auth })).json()
+    expect(before).toMatchObject({ state: 'sleeping', notify: 'always' })
+
+    const now = await app.fetch(`/api/series/${seriesId}/run`, { method: 'POST', headers: user.auth })
+    expect(now.status).toBe(202)
+    const started = await now.json()
+    expect(now.headers.get('location')).toBe(`/api/briefs/${started.runId}`)
+    expect((await app.fetch(`/api/series/${seriesId}/run`, { method: 'POST', headers: user.auth })).status).toBe(409)
+    await waitForRun(app.fetch, user.auth, started.runId)
+    const runs = await seriesRuns(app, seriesId)
+    expect(runs.map((run) => [run.series_slot, run.source])).toEqual([
+      [0, 'api'],
+      [1, 'api'],
+    ])
+    // The next run is one hour after this one ended, not after the slot it took.
+    const after = await (await app.fetch(`/api/series/${seriesId}`, { headers: user.auth })).json()
+    const due = Date.parse(after.nextRunAt) - (runs[1]?.finished_at?.getTime() ?? 0)
+    expect(Math.abs(due - 3600_000)).toBeLessThan(1000)
+    expect(Date.parse(after.nextRunAt)).toBeGreaterThan(Date.parse(before.nextRunAt))
+    // The taken slot's own wake, when it comes, finds its run and starts nothing.
+    await app.jobs.send(SERIES_WAKE, { seriesId, slot: 1 })
+    await new Promise((resolve) => setTimeout(resolve, 1000))
+    expect(await seriesRuns(app, seriesId)).toHaveLength(2)
+
+    const changed = await patchSeries(app, user.auth, seriesId, { every: '2s' })
+    expect(changed.status).toBe(200)
+    expect(await changed.json()).toMatchObject({ cadence: { every: '2s' }, brief: { every: '2s' } })
+    await waitForSeriesRuns(app, seriesId, 3)
+    const toCron = await patchSeries(app, user.auth, seriesId, { cron: '0 9 * * 1', timeZone: 'Europe/Berlin' })
+    expect(await toCron.json()).toMatchObject({
+      cadence: { every: null, cron: '0 9 * * 1', timeZone: 'Europe/Berlin' },
+    })
+
+    await patchSeries(app, user.auth, seriesId, { status: 'paused' })
+    const paused = await app.fetch(`/api/series/${seriesId}/run`, { method: 'POST', headers: user.auth })
+    expect(paused.status).toBe(409)
+    expect((await paused.json()).detail).toMatch(/paused; resume it first/)
+    const other = await createTestAccount(app.db)
+    expect((await app.fetch(`/api/series/${seriesId}/run`, { method: 'POST', headers: other.auth })).status).toBe(404)
+  } finally {
+    await app.stop()
+  }
+})
+
+test('a cadence outside 1h to 30d is a 400 that names the range', async () => {
+  const app = await startTestApp()
+  try {
+    const user = await createTestAccount(app.db)
+    const cases: Array<[Record<string, unknown>, RegExp]> = [
+      [{ every: '30m' }, /every must be from 1h to 30d \(got 30m\)/],
+      [{ every: '31d' }, /every must be from 1h to 30d \(got 31d\)/],
+      [{ cron: '*/10 * * * *' }, /fires more often than every 1h; runs must be from 1h to 30d apart/],
+      [{ cron: '0 0 1 1 *' }, /fires less often than every 30d/],
+    ]
+    for (const [cadence, detail] of cases) {
+      const brief = { topic: 'x', recurring: true, ...cadence } as BriefInput
+      const { response, body } = await postBrief(app.fetch, user.auth, brief)
+      expect(response.status, JSON.stringify(cadence)).toBe(400)
+      expect((body as unknown as { detail: string }).detail).toMatch(detail)
+    }
+    const malformed = await postBrief(app.fetch, user.auth, { topic: 'x', every: '1d' })
+    expect(malformed.response.status).toBe(400)
+    expect(JSON.stringify(malformed.body)).toContain(
+      'every says how a recurring brief repeats: add \\"recurring\\": true',
+    )
+    expect(await app.db.selectFrom('runs').select('id').execute()).toEqual([])
+  } finally {
+    await app.stop()
+  }
+})
