@@ -17,7 +17,7 @@ import type { Limits } from '#server/limits/policies.ts'
 import type { Logger } from '#server/logger.ts'
 import type { MemoryContext } from '#server/memory/store.ts'
 import type { EngineDeps } from '#server/research/pipeline.ts'
-import { endRun, type RunOutcome } from '#server/research/run-end.ts'
+import { endRun, type RunEnd, type RunEndHook, type RunOutcome } from '#server/research/run-end.ts'
 import type { RunDeadlines } from '#server/research/start-run.ts'
 import { createAccountService, createKeyService } from '#server/services/accounts.ts'
 import { createIdempotencyService } from '#server/services/idempotency.ts'
@@ -56,13 +56,18 @@ export function createServices(infra: Infra) {
     recurringIntervalSeconds: config.RECURRING_INTERVAL,
     timeoutMs: config.PROVIDER_TIMEOUT_SECONDS * 1000,
   }
-  // However a run ends (its worker, the sweeper, a cancel), a run from chat owes its result there.
+  // However a run ends (its worker, the sweeper, a cancel), what it owes is queued with its end:
+  // a run from chat owes its result there.
+  const runEndHooks: RunEndHook[] = [deliverResultWhenEnded(jobs, memory.ring)]
   const endDeps = {
     db,
     jobs,
     ring: memory.ring,
     intervalSeconds: config.RECURRING_INTERVAL,
-    onEnded: deliverResultWhenEnded(jobs, memory.ring),
+    // Each in turn, in the transaction that ends the run: what a run's end owes, channel by channel.
+    onEnded: async (trx: Db, end: RunEnd) => {
+      for (const owed of runEndHooks) await owed(trx, end)
+    },
   }
   const ending = (runId: string, outcome: RunOutcome) => endRun(endDeps, runId, outcome)
   return {
