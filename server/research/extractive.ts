@@ -4,8 +4,9 @@
 import { contentTerms, type FindingSignature, findingSignature, sameFinding } from '#server/claims/terms.ts'
 import type { Finding, LanguageModel, Synthesis, SynthesisInput, Usage } from '#server/providers/types.ts'
 import { fallbackPlan } from '#server/research/fallback-plan.ts'
+import { markers } from '#server/research/report-citations.ts'
 import { NO_EVIDENCE } from '#server/research/report-render.ts'
-import { themeWords } from '#server/research/report-themes.ts'
+import { surfaceForm, themeWords } from '#server/research/report-themes.ts'
 import { completeSentences, proseParagraphs } from '#server/text/prose.ts'
 import { wordTokens } from '#server/text/words.ts'
 
@@ -261,10 +262,6 @@ function themeImplications(findings: Finding[], queryTerms: Set<string>, weigh: 
   ].join('\n')
 }
 
-function surfaceForm(term: string, text: string): string {
-  return themeWords(text).find((word) => word.term === term)?.word ?? term
-}
-
 /**
  * The findings are the sources' own sentences and the best of them is listed first, so the headline
  * says what the report holds instead of repeating it.
@@ -298,10 +295,6 @@ function shorten(text: string, limit: number): string {
   // Text without spaces (Chinese, Japanese) is cut at the character limit instead.
   const kept = lastSpace > limit / 2 ? cut.slice(0, lastSpace) : cut
   return `${kept.replace(/[\s\p{P}]+$/u, '')}…`
-}
-
-function markers(ids: number[]): string {
-  return ids.map((id) => `[${id}]`).join('')
 }
 
 function noUsage(): Usage {

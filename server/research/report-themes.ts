@@ -95,7 +95,12 @@ export function themeGroups<Finding extends { text: string }>(
 }
 
 /** The theme word as a finding wrote it ("Batteries", not the folded "battery"), capitalized. */
+/** How `text` writes the theme `term` (the word as it stands, not its folded form). */
+export function surfaceForm(term: string, text: string): string {
+  return themeWords(text).find((word) => word.term === term)?.word ?? term
+}
+
 function themeTitle(term: string, text: string): string {
-  const surface = themeWords(text).find((word) => word.term === term)?.word ?? term
+  const surface = surfaceForm(term, text)
   return surface.charAt(0).toUpperCase() + surface.slice(1)
 }
