@@ -207,7 +207,7 @@ test.skipIf(!hasChromium)('a brief started and a recurring brief paused with the
   await page.keyboard.press('Tab')
   expect(await page.getByLabel('Topic').evaluate((element) => element === document.activeElement)).toBe(true)
   await page.keyboard.type('keyboard grid storage')
-  await tabTo(page, page.getByLabel('Run again every 7 days'))
+  await tabTo(page, page.getByLabel('Run again on a schedule'))
   await page.keyboard.press('Space')
   await tabTo(page, page.getByRole('button', { name: 'Start research' }))
   await page.keyboard.press('Enter')
