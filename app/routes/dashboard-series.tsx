@@ -69,9 +69,9 @@ export default function Series({ loaderData, actionData }: Route.ComponentProps)
       <p className="mt-2 max-w-2xl text-sm text-slate-600">
         A recurring brief runs again on its schedule ({everyWords(schedule.defaultSeconds)} unless you choose another)
         and reports what changed since its last run. Between runs it sleeps and costs nothing. Runs may be{' '}
-        {rangeWords(schedule.minSeconds)} apart, or on a cron schedule in your time zone. “Run now” takes its next run
-        early, and the one after follows on its schedule from then. Pause it to skip runs; resume it to continue on its
-        old schedule.
+        {rangeWords(schedule.minSeconds)} apart, or on a cron schedule in your time zone. “Run now” brings its coming
+        run forward, and the one after follows on its schedule from then. Pause it to skip runs; resume it to continue
+        on its old schedule.
       </p>
       {actionData?.error ? (
         <p role="alert" className="mt-4 rounded-lg border border-red-200 bg-red-50 p-3 text-sm text-red-900">
