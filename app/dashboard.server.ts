@@ -1,5 +1,6 @@
 // Server helpers for the dashboard routes: the new-brief form's parsing and messages, the budget
 // hints and the framework picker's catalogue.
+import { cadenceFieldMessage, readCadenceForm } from '#app/cadence-form.server.ts'
 import type { BriefFormValues, BudgetDefaults, RunLimitRefusal } from '#app/components/brief-form.tsx'
 import type { FrameworkOption } from '#app/components/framework-picker.tsx'
 import { type Config, modelPrices } from '#server/config.ts'
@@ -13,6 +14,7 @@ export function readBriefForm(form: FormData): { values: BriefFormValues; input:
     const value = form.get(name)
     return typeof value === 'string' ? value : ''
   }
+  const cadence = readCadenceForm(form)
   const values: BriefFormValues = {
     topic: text('topic'),
     objective: text('objective'),
@@ -24,6 +26,7 @@ export function readBriefForm(form: FormData): { values: BriefFormValues; input:
     frameworkId: text('frameworkId'),
     maxTokens: text('maxTokens'),
     maxCostDollars: text('maxCostDollars'),
+    ...cadence.values,
   }
   // An empty optional field means "not given", so the schema's default (or nothing) applies.
   const optional = (value: string) => (value.trim() === '' ? undefined : value)
@@ -41,6 +44,8 @@ export function readBriefForm(form: FormData): { values: BriefFormValues; input:
       frameworkId: optional(values.frameworkId),
       maxTokens: budget(values.maxTokens),
       maxCostDollars: budget(values.maxCostDollars),
+      // How it repeats counts only for a recurring brief: unticked, the schedule fields are ignored.
+      ...(values.recurring ? cadence.input : {}),
       source: 'dashboard',
     },
   }
@@ -52,11 +57,12 @@ export function readBriefForm(form: FormData): { values: BriefFormValues; input:
  */
 export function briefFormErrors(
   issues: ReadonlyArray<{ path: PropertyKey[]; code: string; message: string }>,
+  scheduleMinSeconds: number,
 ): Record<string, string> {
   const errors: Record<string, string> = {}
   for (const issue of issues) {
     const field = String(issue.path[0] ?? 'form')
-    errors[field] ??= formMessage(field, issue)
+    errors[field] ??= cadenceFieldMessage(field, scheduleMinSeconds) ?? formMessage(field, issue)
   }
   return errors
 }

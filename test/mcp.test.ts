@@ -169,6 +169,42 @@ test('research_brief lists the budgets with their ranges and starts a run that k
   }
 })
 
+test('research_brief starts a recurring brief every 6 hours that sends every run, and says how in its description', async () => {
+  const user = await createTestAccount(app.db)
+  const client = await connect(user.key, 'http')
+  try {
+    const { tools } = await client.listTools()
+    const tool = tools.find((candidate) => candidate.name === 'research_brief')
+    expect(tool?.description).toContain('recurring: true makes it a series')
+    expect(tool?.description).toContain('on a cron expression read in timeZone')
+    expect(Object.keys(tool?.inputSchema.properties ?? {})).toEqual(
+      expect.arrayContaining(['every', 'cron', 'timeZone', 'notify']),
+    )
+    const started = await call(client, 'research_brief', {
+      topic: 'six hourly over mcp',
+      depth: 'quick',
+      recurring: true,
+      every: '6h',
+      notify: 'always',
+    })
+    expect(started.isError).toBe(false)
+    const { series } = await (await app.fetch('/api/series', { headers: user.auth })).json()
+    expect(series).toHaveLength(1)
+    expect(series[0]).toMatchObject({
+      topic: 'six hourly over mcp',
+      cadence: { every: '6h', cron: null, timeZone: null },
+      notify: 'always',
+      lastRunId: started.structured.runId,
+    })
+    // Out of range: refused with the range, and no series.
+    const tooOften = await call(client, 'research_brief', { topic: 'too often', recurring: true, every: '10m' })
+    expect(tooOften.isError).toBe(true)
+    expect(tooOften.text).toContain('every must be from 1h to 30d (got 10m)')
+  } finally {
+    await client.close()
+  }
+})
+
 test("another account's run is not visible, and a key is required", async () => {
   const alice = await createTestAccount(app.db)
   const bob = await createTestAccount(app.db)

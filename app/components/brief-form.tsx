@@ -4,11 +4,17 @@
 import { useId } from 'react'
 import { Form, useNavigation } from 'react-router'
 import { optionsOf, REPORT_STYLE_LABELS, TIMEFRAME_LABELS } from '#app/components/brief-options.ts'
+import {
+  CadenceFields,
+  type CadenceValues,
+  DEFAULT_CADENCE_VALUES,
+  type ScheduleLimits,
+} from '#app/components/cadence-fields.tsx'
 import { ErrorText, Field, FormError, SelectField } from '#app/components/form.tsx'
 import { type FrameworkOption, FrameworkPicker } from '#app/components/framework-picker.tsx'
 import { LocalTime } from '#app/components/local-time.tsx'
 
-export type BriefFormValues = {
+export type BriefFormValues = CadenceValues & {
   topic: string
   objective: string
   focus: string
@@ -34,6 +40,7 @@ export const DEFAULT_BRIEF_VALUES: BriefFormValues = {
   frameworkId: '',
   maxTokens: '',
   maxCostDollars: '',
+  ...DEFAULT_CADENCE_VALUES,
 }
 
 /** What the server does when a brief sets no budget, for the budget fields' hints. */
@@ -54,6 +61,7 @@ export function BriefForm({
   errors = {},
   limit,
   budgetDefaults,
+  schedule,
 }: {
   frameworks: readonly FrameworkOption[]
   categories: readonly string[]
@@ -61,6 +69,7 @@ export function BriefForm({
   errors?: Record<string, string | undefined>
   limit?: RunLimitRefusal | null
   budgetDefaults: BudgetDefaults
+  schedule: ScheduleLimits
 }) {
   const navigation = useNavigation()
   const submitting = navigation.state === 'submitting' && navigation.formAction === '/dashboard'
@@ -169,7 +178,8 @@ export function BriefForm({
           }`}
         />
       </div>
-      <div className="flex flex-col gap-1">
+      {/* The schedule shows only while "recurring" is ticked (app.css); without CSS it is always there, and ignored unticked. */}
+      <div className="recurring-group flex flex-col gap-1">
         <label className="flex cursor-pointer items-start gap-3">
           <input
             type="checkbox"
@@ -178,12 +188,16 @@ export function BriefForm({
             aria-describedby="field-recurring-hint"
             className="mt-1 size-4 accent-indigo-700"
           />
-          <span className="text-sm font-medium text-slate-800">Run again every 7 days</span>
+          <span className="text-sm font-medium text-slate-800">Run again on a schedule</span>
         </label>
         <p id="field-recurring-hint" className="pl-7 text-xs text-slate-500">
-          The brief sleeps between runs, costing nothing, and each new run reports what changed.
+          The brief sleeps between runs, costing nothing, and each new run reports what changed. Choose how often below.
         </p>
         <ErrorText id="field-recurring-error" message={errors.recurring} />
+        <fieldset className="recurring-schedule mt-2 rounded-md border border-slate-200 p-3 sm:ml-7">
+          <legend className="px-1 text-sm font-medium text-slate-800">Schedule</legend>
+          <CadenceFields values={values} errors={errors} limits={schedule} />
+        </fieldset>
       </div>
       <div className="flex flex-col gap-3 sm:flex-row sm:items-center">
         <button

@@ -4,7 +4,15 @@
 export const controlClass =
   'w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-slate-900 shadow-sm focus:border-indigo-600 focus:outline-2 focus:outline-indigo-600 aria-invalid:border-red-600'
 
-type FieldProps = { label: string; name: string; error?: string; hint?: string; required?: boolean }
+type FieldProps = {
+  label: string
+  name: string
+  error?: string
+  hint?: string
+  required?: boolean
+  /** For a form repeated on a page (one per card): `field-<name>` otherwise. */
+  id?: string
+}
 
 /** The label, hint and error around a control; `control` receives the id and ARIA attributes to use. */
 function LabelledControl(
@@ -17,7 +25,7 @@ function LabelledControl(
     }) => React.ReactNode
   },
 ) {
-  const id = `field-${props.name}`
+  const id = props.id ?? `field-${props.name}`
   const describedBy = [props.hint ? `${id}-hint` : '', props.error ? `${id}-error` : ''].filter(Boolean).join(' ')
   return (
     <div className="flex flex-col gap-1">

@@ -13,6 +13,7 @@ import type { RunStatus } from '#server/contracts/run.ts'
 import { isFinalEvent } from '#server/events/event-types.ts'
 import { findFramework } from '#server/frameworks/index.ts'
 import { budgetLimits } from '#server/research/brief-budget.ts'
+import { cadenceOf, describeCadence } from '#server/research/cadence.ts'
 import type { Route } from './+types/dashboard-run'
 
 export function meta({ loaderData }: Route.MetaArgs) {
@@ -21,7 +22,8 @@ export function meta({ loaderData }: Route.MetaArgs) {
 
 export async function loader(args: Route.LoaderArgs) {
   const account = await requireAccount(args)
-  const page = await args.context.get(servicesContext).runs.page(account.id, args.params.runId)
+  const services = args.context.get(servicesContext)
+  const page = await services.runs.page(account.id, args.params.runId)
   // Another account's run is "not found" too: saying it exists would leak that it does.
   if (!page) throw data(RUN_NOT_FOUND, { status: 404 })
   const { run, events, topicId } = page
@@ -29,6 +31,8 @@ export async function loader(args: Route.LoaderArgs) {
   return {
     run,
     frameworkName: framework?.name ?? run.brief.frameworkId ?? null,
+    // A recurring run's cadence as its brief says, or this server's default.
+    cadence: run.brief.recurring ? describeCadence(cadenceOf(run.brief, services.config.RECURRING_INTERVAL)) : null,
     // Its memory page, once a run on the topic has saved some.
     topicId: topicId ?? null,
     events: events.map(({ id, type, step, data, createdAt }): TimelineEvent => ({ id, type, step, data, createdAt })),
@@ -56,7 +60,7 @@ export default function DashboardRun({ loaderData }: Route.ComponentProps) {
   )
 }
 
-function RunPage({ run, frameworkName, topicId, events: loadedEvents }: Route.ComponentProps['loaderData']) {
+function RunPage({ run, frameworkName, topicId, cadence, events: loadedEvents }: Route.ComponentProps['loaderData']) {
   const { recurring } = run
   const events = useRunEvents(
     `/dashboard/runs/${encodeURIComponent(run.runId)}/events`,
@@ -113,7 +117,7 @@ function RunPage({ run, frameworkName, topicId, events: loadedEvents }: Route.Co
         <dl className="grid grid-cols-1 gap-x-6 gap-y-2 rounded-lg border border-slate-200 bg-white p-4 text-sm sm:grid-cols-2 lg:grid-cols-4">
           <BriefItem term="Depth">
             {brief.depth === 'quick' ? 'Quick (about 45 s)' : 'Deep (about 90 s)'}
-            {brief.recurring ? ', every 7 days' : ''}
+            {cadence ? `, ${cadence}` : ''}
           </BriefItem>
           <BriefItem term="Timeframe">{TIMEFRAME_LABELS[brief.timeframe]}</BriefItem>
           <BriefItem term="Report style">{REPORT_STYLE_LABELS[brief.reportStyle]}</BriefItem>

@@ -1,4 +1,5 @@
 import { data, redirect } from 'react-router'
+import { scheduleLimits, scheduleRefusalErrors } from '#app/cadence-form.server.ts'
 import { AppShell } from '#app/components/app-shell.tsx'
 import { BriefForm } from '#app/components/brief-form.tsx'
 import { RunList } from '#app/components/run-list.tsx'
@@ -28,6 +29,7 @@ export async function loader(args: Route.LoaderArgs) {
     runs: await runs.dashboard(account.id),
     ...frameworkOptions(),
     budgetDefaults: budgetDefaults(config),
+    schedule: scheduleLimits(config),
   }
 }
 
@@ -35,9 +37,10 @@ export async function action(args: Route.ActionArgs) {
   const account = await requireAccount(args)
   const services = args.context.get(servicesContext)
   const { values, input } = readBriefForm(await readFormData(args.request))
+  const minSeconds = services.config.SCHEDULE_MIN_INTERVAL
   const parsed = ClientBriefSchema.safeParse(input)
   if (!parsed.success) {
-    return data({ values, errors: briefFormErrors(parsed.error.issues), limit: null }, { status: 400 })
+    return data({ values, errors: briefFormErrors(parsed.error.issues, minSeconds), limit: null }, { status: 400 })
   }
   // Admitted after validation, so fixing a typo in the form does not spend a run.
   const outcome = await services.runs
@@ -54,7 +57,8 @@ export async function action(args: Route.ActionArgs) {
   if (!outcome.ok) {
     const { refusal } = outcome
     if (refusal.reason === 'schedule') {
-      return data({ values, errors: { every: refusal.message }, limit: null }, { status: 400 })
+      const errors = scheduleRefusalErrors(refusal.message, parsed.data, minSeconds)
+      return data({ values, errors, limit: null }, { status: 400 })
     }
     if (refusal.reason !== 'rate_limited')
       return data({ values, errors: { form: refusal.message }, limit: null }, { status: 403 })
@@ -89,6 +93,7 @@ export default function Dashboard({ loaderData, actionData }: Route.ComponentPro
             errors={actionData?.errors}
             limit={actionData?.limit}
             budgetDefaults={loaderData.budgetDefaults}
+            schedule={loaderData.schedule}
           />
         </section>
         <section aria-labelledby="runs-heading">

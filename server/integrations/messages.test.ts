@@ -217,6 +217,15 @@ test('the "researching" reply describes the brief and links to the run', () => {
   )
 })
 
+test('the "researching" reply of a series with its own cadence says that cadence, not the default', () => {
+  const every = run({ brief: { ...run().brief, recurring: true, every: '6h' } })
+  expect(startedMessage('slack', every, context)[0]).toContain('It runs again every 6 hours;')
+  const cron = run({ brief: { ...run().brief, recurring: true, cron: '0 9 * * 1', timeZone: 'Europe/Berlin' } })
+  expect(startedMessage('github', cron, context)[0]).toContain('It runs again on “0 9 * * 1” in Europe/Berlin;')
+  const daily = run({ brief: { ...run().brief, recurring: true, every: '1d' } })
+  expect(startedMessage('github', daily, context)[0]).toContain('It runs again every day;')
+})
+
 test('the "researching" reply says the budget the mention set', () => {
   const budgeted = run({ brief: { ...run().brief, maxTokens: 50_000, maxCostDollars: 0.5 } })
   expect(startedMessage('github', budgeted, context)[0]).toContain(

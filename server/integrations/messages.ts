@@ -10,6 +10,7 @@ import { escapeMrkdwn, markdownToMrkdwn, slackLink } from '#server/integrations/
 import { splitText } from '#server/integrations/split-text.ts'
 import { timeframePhrase } from '#server/research/brief.ts'
 import { budgetPhrase } from '#server/research/brief-budget.ts'
+import { cadenceOf, describeCadence } from '#server/research/cadence.ts'
 import { changeCounts, summaryWithoutChanges } from '#server/research/report-summary.ts'
 import type { Report, ReportChange, ReportSource } from '#server/research/report-types.ts'
 import type { RunView } from '#server/research/runs.ts'
@@ -97,22 +98,10 @@ function describeBrief(run: RunView): string {
     .join(', ')
 }
 
-function every(seconds: number): string {
-  const units: Array<[number, string]> = [
-    [86_400, 'day'],
-    [3600, 'hour'],
-    [60, 'minute'],
-    [1, 'second'],
-  ]
-  const [size, unit] = units.find(([size]) => seconds % size === 0) ?? [1, 'second']
-  const count = seconds / size
-  return count === 1 ? `every ${unit}` : `every ${count} ${unit}s`
-}
-
 export function startedMessage(channel: ChatChannel, run: RunView, context: MessageContext): string[] {
   const f = FORMATS[channel]
   const recurring = run.brief.recurring
-    ? ` It runs again ${every(context.recurringIntervalSeconds)}; each new report is posted here.`
+    ? ` It runs again ${f.plain(describeCadence(cadenceOf(run.brief, context.recurringIntervalSeconds)))}; each new report is posted here.`
     : ''
   const text =
     `:mag: Researching ${f.bold(run.topic)} (${f.plain(describeBrief(run))}). ` +

@@ -67,7 +67,10 @@ export function registerRunTools({ services, caller, registerTool }: ToolContext
         'progress is streamed and the call returns when the run ends or after about 50 s, whichever is first. ' +
         'Later runs on the same topic skip pages already read and report what changed. ' +
         'maxTokens and maxCostDollars cap what the run may spend; a run that reaches its budget stops spending ' +
-        'and reports with what it has, saying so.',
+        'and reports with what it has, saying so. ' +
+        'recurring: true makes it a series that runs again every 7 days, or as every says ("6h", "1d"; 1h to 30d) ' +
+        'or on a cron expression read in timeZone ("0 9 * * 1", "Europe/Berlin"); notify "changes" (the default) ' +
+        'delivers only runs that found something new, updated or contradicted, "always" every run.',
       inputSchema: {
         ...ClientBriefSchema.shape,
         source: ClientBriefSchema.shape.source.default('mcp'),

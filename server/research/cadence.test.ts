@@ -1,5 +1,14 @@
 import { expect, test } from 'vitest'
-import { cronProblem, everyProblem, formatEvery, nextRunAfter, parseEvery } from '#server/research/cadence.ts'
+import {
+  cadenceOf,
+  cronProblem,
+  describeCadence,
+  everyProblem,
+  formatEvery,
+  nextRunAfter,
+  parseEvery,
+  rangeWords,
+} from '#server/research/cadence.ts'
 
 const HOUR = 3600
 
@@ -40,4 +49,14 @@ test('a cron expression that is malformed, too frequent, too rare or in no time 
   expect(cronProblem('every monday', 'UTC', HOUR, now)).toMatch(/^cron must be a cron expression/)
   expect(cronProblem('0 9 * * 1', 'Mars/Olympus', HOUR, now)).toMatch(/^timeZone must be an IANA time zone/)
   expect(cronProblem('*/2 * * * * *', 'UTC', 1, now)).toBeUndefined()
+})
+
+test('a cadence reads in words, for pages and messages', () => {
+  expect(describeCadence({ everySeconds: 6 * HOUR })).toBe('every 6 hours')
+  expect(describeCadence({ everySeconds: HOUR })).toBe('every hour')
+  expect(describeCadence(cadenceOf({}, 7 * 86_400))).toBe('every 7 days')
+  expect(describeCadence(cadenceOf({ cron: '0 9 * * 1', timeZone: 'Europe/Berlin' }, 1))).toBe(
+    'on “0 9 * * 1” in Europe/Berlin',
+  )
+  expect(rangeWords(HOUR)).toBe('from 1 hour to 30 days')
 })

@@ -91,9 +91,41 @@ export function nextRunAfter(cadence: Cadence, after: Date): Date {
   return next ?? new Date(after.getTime() + MAX_INTERVAL_SECONDS * 1000)
 }
 
-/** In words, for pages and messages: "every 6h", "0 9 * * 1 (Europe/Berlin)". */
+/** 21600 -> "6 hours", 86400 -> "1 day": the largest unit that divides it, in words. */
+export function durationWords(seconds: number): string {
+  const units: Array<[number, string]> = [
+    [86_400, 'day'],
+    [3600, 'hour'],
+    [60, 'minute'],
+    [1, 'second'],
+  ]
+  const [size, unit] = units.find(([size]) => seconds % size === 0) ?? [1, 'second']
+  const count = seconds / size
+  return `${count} ${unit}${count === 1 ? '' : 's'}`
+}
+
+/** "every 6 hours", "every hour". */
+export function everyWords(seconds: number): string {
+  const words = durationWords(seconds)
+  return words.startsWith('1 ') ? `every ${words.slice(2)}` : `every ${words}`
+}
+
+/** The allowed range in words, for pages: "from 1 hour to 30 days". */
+export function rangeWords(minSeconds: number): string {
+  return `from ${durationWords(minSeconds)} to ${durationWords(MAX_INTERVAL_SECONDS)}`
+}
+
+/** In words, for pages and messages: "every 6 hours", "on “0 9 * * 1” in Europe/Berlin". */
 export function describeCadence(cadence: Cadence): string {
-  return 'everySeconds' in cadence
-    ? `every ${formatEvery(cadence.everySeconds)}`
-    : `on cron ${cadence.cron} (${cadence.timeZone})`
+  return 'everySeconds' in cadence ? everyWords(cadence.everySeconds) : `on “${cadence.cron}” in ${cadence.timeZone}`
+}
+
+/** The cadence a brief or series view names; neither every nor cron: every `defaultSeconds`. */
+export function cadenceOf(
+  settings: { every?: string | null; cron?: string | null; timeZone?: string | null },
+  defaultSeconds: number,
+): Cadence {
+  if (settings.cron) return { cron: settings.cron, timeZone: settings.timeZone ?? 'UTC' }
+  const seconds = settings.every ? parseEvery(settings.every) : undefined
+  return { everySeconds: seconds ?? defaultSeconds }
 }

@@ -85,6 +85,11 @@ const forms: Record<string, () => Form> = {
       maxTokens: field('50,000', '1e12', '0', '12.5', ''),
       maxCostDollars: field('$0.50', '0.125', '-1', '1e3', ''),
       source: field('slack', 'dashboard'),
+      cadence: field('', '6h', 'custom', 'cron', '59m'),
+      every: field('12h', '30m', '31d', 'soon', ''),
+      cron: field('0 9 * * 1', '* * * * *', 'not cron', ''),
+      timeZone: field('Europe/Berlin', 'Mars/Olympus', ''),
+      notify: field('changes', 'always', 'never'),
     },
     session: true,
   }),
@@ -95,7 +100,15 @@ const forms: Record<string, () => Form> = {
   }),
   series: () => ({
     path: fc.constant('/dashboard/series'),
-    fields: { intent: field('pause', 'resume', 'stop', 'explode'), seriesId: field(...ids.series) },
+    fields: {
+      intent: field('pause', 'resume', 'stop', 'update', 'run', 'explode'),
+      seriesId: field(...ids.series),
+      cadence: field('', '6h', 'custom', 'cron', '59m'),
+      every: field('12h', '30m', 'soon', ''),
+      cron: field('0 9 * * 1', '* * * * *', 'not cron', ''),
+      timeZone: field('Europe/Berlin', 'Mars/Olympus', ''),
+      notify: field('changes', 'always', 'never'),
+    },
     session: true,
   }),
   'run cancel': () => ({

@@ -189,7 +189,9 @@ test.skipIf(!hasChromium)(
 test.skipIf(!hasChromium)('a brief started and a recurring brief paused with the keyboard alone', async () => {
   await startWorker()
   const user = await createTestAccount(web.db)
-  const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage()
+  const page = await (
+    await browser.newContext({ viewport: { width: 1280, height: 900 }, timezoneId: 'Europe/Berlin' })
+  ).newPage()
   const errors = collectPageErrors(page)
   await page.goto(`${web.url}/login`)
   await tabTo(page, page.getByLabel('Email'))
@@ -207,8 +209,11 @@ test.skipIf(!hasChromium)('a brief started and a recurring brief paused with the
   await page.keyboard.press('Tab')
   expect(await page.getByLabel('Topic').evaluate((element) => element === document.activeElement)).toBe(true)
   await page.keyboard.type('keyboard grid storage')
-  await tabTo(page, page.getByLabel('Run again every 7 days'))
+  await tabTo(page, page.getByLabel('Run again on a schedule'))
   await page.keyboard.press('Space')
+  // Ticked, the schedule shows; its time zone is the browser's own (the context's, below).
+  expect(await page.getByLabel('Time zone').inputValue()).toBe('Europe/Berlin')
+  await page.getByLabel('How often').selectOption('6h')
   await tabTo(page, page.getByRole('button', { name: 'Start research' }))
   await page.keyboard.press('Enter')
   await page.waitForURL(/\/dashboard\/runs\//)
@@ -218,6 +223,7 @@ test.skipIf(!hasChromium)('a brief started and a recurring brief paused with the
   await page.keyboard.press('Enter')
   await page.waitForURL(/\/dashboard\/series/)
   await page.getByText(/next run/).waitFor({ timeout: 10_000 })
+  await page.getByText('runs every 6 hours').waitFor()
   await screenshot(page, 'series')
   await tabTo(page, page.getByRole('button', { name: 'Pause: keyboard grid storage', exact: true }))
   await page.keyboard.press('Enter')
