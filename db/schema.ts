@@ -123,6 +123,8 @@ export interface SeriesTable {
   time_zone: string | null
   /** 'changes': a run that changed nothing is recorded, not delivered. */
   notify: Generated<SeriesNotify>
+  /** Each run worth telling is mailed to the account's verified addresses (email_addresses). */
+  email_digest: Generated<boolean>
   created_at: Generated<Date>
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>
 }
@@ -201,6 +203,26 @@ export interface DeliveriesTable {
   sent_at: Timestamp | null
 }
 
+// Email digests (issue 20, step 4): an account's addresses and who unsubscribed from which series.
+export interface EmailAddressesTable {
+  id: Generated<string>
+  account_id: string
+  /** Lower-cased; unique per account. */
+  address: string
+  verified_at: Timestamp | null
+  /** SHA-256 (hex) of the confirmation link's token, until it is used. */
+  token_hash: string | null
+  token_expires_at: Timestamp | null
+  token_sent_at: Timestamp | null
+  created_at: Generated<Date>
+}
+
+export interface EmailOptOutsTable {
+  series_id: string
+  address_id: string
+  created_at: Generated<Date>
+}
+
 export interface Database {
   settings: SettingsTable
   accounts: AccountsTable
@@ -217,4 +239,6 @@ export interface Database {
   github_repositories: GithubRepositoriesTable
   webhook_receipts: WebhookReceiptsTable
   deliveries: DeliveriesTable
+  email_addresses: EmailAddressesTable
+  email_opt_outs: EmailOptOutsTable
 }

@@ -194,6 +194,10 @@ export const ConfigSchema = z.object({
     .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
     .default('https://api.github.com')
     .transform((url) => url.replace(/\/+$/, '')),
+  // Email digests: a nodemailer transport URL (smtp://user:pass@host:587, smtps://... for TLS from
+  // the start); unset, email is off and the API and dashboard say so.
+  SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional(),
+  EMAIL_FROM: z.string().min(3).default('Sextant <sextant@localhost>'),
 })
 
 type ParsedEnv = z.infer<typeof ConfigSchema>

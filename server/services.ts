@@ -12,6 +12,8 @@ import type { EventHub } from '#server/events/hub.ts'
 import type { OpenStreams } from '#server/events/open-streams.ts'
 import type { IntegrationSettings } from '#server/integrations/deliver.ts'
 import { deliverResultWhenEnded } from '#server/integrations/deliveries.ts'
+import { emailDigestWhenEnded } from '#server/integrations/email/deliveries.ts'
+import { createMailer } from '#server/integrations/email/mailer.ts'
 import type { Jobs } from '#server/jobs/boss.ts'
 import type { Limits } from '#server/limits/policies.ts'
 import type { Logger } from '#server/logger.ts'
@@ -20,6 +22,7 @@ import type { EngineDeps } from '#server/research/pipeline.ts'
 import { endRun, type RunEnd, type RunEndHook, type RunOutcome } from '#server/research/run-end.ts'
 import type { RunDeadlines } from '#server/research/start-run.ts'
 import { createAccountService, createKeyService } from '#server/services/accounts.ts'
+import { createEmailService } from '#server/services/email.ts'
 import { createIdempotencyService } from '#server/services/idempotency.ts'
 import { createIntegrationService } from '#server/services/integrations.ts'
 import { createLiveService } from '#server/services/live.ts'
@@ -56,9 +59,16 @@ export function createServices(infra: Infra) {
     recurringIntervalSeconds: config.RECURRING_INTERVAL,
     timeoutMs: config.PROVIDER_TIMEOUT_SECONDS * 1000,
   }
+  // Email digests and confirmations go over SMTP_URL; without it, email is off.
+  const mailer = config.SMTP_URL
+    ? createMailer({ url: config.SMTP_URL, from: config.EMAIL_FROM, timeoutMs: config.PROVIDER_TIMEOUT_SECONDS * 1000 })
+    : undefined
   // However a run ends (its worker, the sweeper, a cancel), what it owes is queued with its end:
-  // a run from chat owes its result there.
-  const runEndHooks: RunEndHook[] = [deliverResultWhenEnded(jobs, memory.ring)]
+  // a run from chat owes its result there; a series' run worth telling, its email digest.
+  const runEndHooks: RunEndHook[] = [
+    deliverResultWhenEnded(jobs, memory.ring),
+    emailDigestWhenEnded(jobs, mailer !== undefined),
+  ]
   const endDeps = {
     db,
     jobs,
@@ -101,7 +111,9 @@ export function createServices(infra: Infra) {
       deadlines,
       scheduleMinSeconds: config.SCHEDULE_MIN_INTERVAL,
       intervalSeconds: config.RECURRING_INTERVAL,
+      emailEnabled: mailer !== undefined,
     }),
+    email: createEmailService({ db, jobs, ring: memory.ring, enabled: mailer !== undefined }),
     topics: createTopicService({ memory, publicUrl: config.PUBLIC_URL }),
     accounts: createAccountService({ db }),
     keys: createKeyService({ db, verifier: infra.apiKeys, maxActive: config.API_KEYS_PER_ACCOUNT }),
@@ -113,6 +125,7 @@ export function createServices(infra: Infra) {
       scheduleMinSeconds: config.SCHEDULE_MIN_INTERVAL,
       log,
       settings: integrationSettings,
+      mailer,
     }),
     corpus: createCorpusService({ db }),
     health: createHealthService({ db, jobs }),

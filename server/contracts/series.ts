@@ -32,6 +32,9 @@ export const SeriesViewSchema = z.object({
   notify: z
     .enum(['always', 'changes'])
     .describe('changes: a run whose delta has nothing new, updated or contradicted is recorded, not delivered.'),
+  emailDigest: z
+    .boolean()
+    .describe("Each run worth telling is mailed to the account's verified addresses (see /api/email/addresses)."),
   nextRunAt: timestamp().nullable(),
   createdAt: timestamp(),
   lastRunId: z.uuid().nullable(),

@@ -3,6 +3,7 @@
 import express from 'express'
 import { apiRouter } from '#server/http/api/router.ts'
 import type { DatabaseLiveness } from '#server/http/database-liveness.ts'
+import { emailLinkRoutes } from '#server/http/email-links.ts'
 import { healthRoutes } from '#server/http/health.ts'
 import { oauthDiscoveryRoutes } from '#server/http/oauth-discovery.ts'
 import { limitPageBodies } from '#server/http/page-body-limit.ts'
@@ -29,6 +30,7 @@ export function createHttpApp(
   app.use('/api', apiRouter(services))
   app.use(pageEventRoutes(services))
   app.use(oauthDiscoveryRoutes())
+  app.use(emailLinkRoutes(services))
   app.use(limitPageBodies())
   app.use(requireSameOrigin())
   app.use(options.pages.router)

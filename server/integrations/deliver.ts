@@ -3,16 +3,18 @@
 // by sending the job again with startAfter; other passing failures back off; a refusal is final.
 import type { Db } from '#db/database.ts'
 import { type DeliveryRow, getDelivery } from '#server/integrations/deliveries.ts'
+import { afterFailedAttempt, sendDeliveryLater } from '#server/integrations/delivery-attempts.ts'
 import { DeliveryError } from '#server/integrations/delivery-error.ts'
+import { deliverEmail } from '#server/integrations/email/deliver-email.ts'
+import type { Mailer } from '#server/integrations/email/mailer.ts'
 import { postIssueComment } from '#server/integrations/github/client.ts'
 import { noticeMessage, resultMessage, startedMessage } from '#server/integrations/messages.ts'
 import { postSlackMessage } from '#server/integrations/slack/client.ts'
 import { slackBotToken } from '#server/integrations/slack/workspaces.ts'
 import type { Jobs } from '#server/jobs/boss.ts'
-import { DELIVER } from '#server/jobs/queues.ts'
 import type { Logger } from '#server/logger.ts'
 import type { KeyRing } from '#server/memory/crypto.ts'
-import { markPartsSent, markSent, recordFailedAttempt, startedDeliveryStatus } from '#server/repositories/deliveries.ts'
+import { deliveryChannel, markPartsSent, markSent, startedDeliveryStatus } from '#server/repositories/deliveries.ts'
 import { getRun } from '#server/repositories/runs.ts'
 import { viewRun } from '#server/research/runs.ts'
 
@@ -25,19 +27,26 @@ export type IntegrationSettings = {
   timeoutMs: number
 }
 
-export type DeliverDeps = { db: Db; ring: KeyRing; jobs: Jobs; log: Logger; settings: IntegrationSettings }
+export type DeliverDeps = {
+  db: Db
+  ring: KeyRing
+  jobs: Jobs
+  log: Logger
+  settings: IntegrationSettings
+  /** SMTP_URL's; undefined when email is off. */
+  mailer: Mailer | undefined
+}
 
-const MAX_ATTEMPTS = 8
-const MAX_BACKOFF_SECONDS = 15 * 60
 /** A result waits this long, as often as needed, for its run's "researching" reply to go first. */
 const ORDER_WAIT_SECONDS = 2
 
 export async function deliver(deps: DeliverDeps, deliveryId: string): Promise<void> {
+  if ((await deliveryChannel(deps.db, deliveryId)) === 'email') return deliverEmail(deps, deliveryId)
   const delivery = await getDelivery(deps.db, deps.ring, deliveryId)
   if (delivery?.status !== 'pending') return
   if (delivery.kind === 'result' && delivery.runId) {
     if ((await startedDeliveryStatus(deps.db, delivery.runId)) === 'pending') {
-      return sendLater(deps, deliveryId, ORDER_WAIT_SECONDS)
+      return sendDeliveryLater(deps.jobs, deliveryId, ORDER_WAIT_SECONDS)
     }
   }
   try {
@@ -50,22 +59,8 @@ export async function deliver(deps: DeliverDeps, deliveryId: string): Promise<vo
     await markSent(deps.db, deliveryId)
   } catch (error) {
     if (!(error instanceof DeliveryError)) throw error // ours, not the platform's: pg-boss retries the job
-    const attempts = delivery.attempts + 1
-    const final = error.retry === 'never' || attempts >= MAX_ATTEMPTS
-    await recordFailedAttempt(deps.db, deliveryId, { attempts, error: error.message, final })
-    const log = { deliveryId, channel: delivery.channel, kind: delivery.kind, attempts, error: error.message }
-    if (final) {
-      deps.log.warn(log, 'gave up on a delivery')
-      return
-    }
-    const wait = error.retryAfterSeconds ?? Math.min(MAX_BACKOFF_SECONDS, 5 * 2 ** (attempts - 1))
-    deps.log.info({ ...log, retryInSeconds: wait }, 'delivery will be retried')
-    await sendLater(deps, deliveryId, Math.max(1, wait))
+    await afterFailedAttempt(deps, delivery, error)
   }
-}
-
-async function sendLater(deps: DeliverDeps, deliveryId: string, seconds: number): Promise<void> {
-  await deps.jobs.send(DELIVER, { deliveryId }, { startAfter: seconds })
 }
 
 async function compose(deps: DeliverDeps, delivery: DeliveryRow): Promise<string[]> {

@@ -143,6 +143,7 @@ function viewSeries(ring: KeyRing, row: SeriesViewRow): SeriesView {
       timeZone: row.cron === null ? null : (row.time_zone ?? 'UTC'),
     },
     notify: row.notify,
+    emailDigest: row.email_digest,
     nextRunAt: row.next_run_at?.toISOString() ?? null,
     createdAt: row.created_at.toISOString(),
     lastRunId: row.last_run_id ?? null,
@@ -197,7 +198,10 @@ export async function setSeriesStatus(
   })
 }
 
-export type SeriesSettings = Partial<Pick<Brief, 'every' | 'cron' | 'timeZone' | 'notify'>>
+export type SeriesSettings = Partial<Pick<Brief, 'every' | 'cron' | 'timeZone' | 'notify'>> & {
+  /** Mail each run worth telling to the account's verified addresses (a series setting, not the brief's). */
+  emailDigest?: boolean
+}
 
 /**
  * Changes how a series repeats (`every` or `cron` with `timeZone`; giving one clears the other) or
@@ -251,6 +255,7 @@ export async function updateSeriesSettings(
       brief: sealed.ciphertext,
       ...columns,
       notify: brief.notify ?? series.notify,
+      email_digest: settings.emailDigest ?? series.email_digest,
       slot,
       next_run_at: nextRunAt,
     })

@@ -4,6 +4,7 @@
 
 import type { z } from 'zod'
 import { type DeliverDeps, deliver, type IntegrationSettings } from '#server/integrations/deliver.ts'
+import type { Mailer } from '#server/integrations/email/mailer.ts'
 import {
   handleGithubMention,
   type IssueCommentEventSchema,
@@ -31,6 +32,7 @@ export type IntegrationServiceDeps = {
   scheduleMinSeconds: number
   log: Logger
   settings: IntegrationSettings
+  mailer: Mailer | undefined
 }
 
 export function createIntegrationService(deps: IntegrationServiceDeps) {
@@ -45,7 +47,14 @@ export function createIntegrationService(deps: IntegrationServiceDeps) {
     scheduleMinSeconds: deps.scheduleMinSeconds,
     log: deps.log,
   }
-  const delivering: DeliverDeps = { db, ring, jobs: deps.jobs, log: deps.log, settings: deps.settings }
+  const delivering: DeliverDeps = {
+    db,
+    ring,
+    jobs: deps.jobs,
+    log: deps.log,
+    settings: deps.settings,
+    mailer: deps.mailer,
+  }
   return {
     slack: {
       /** A verified Events API callback: an app mention is recorded once and its job queued. */

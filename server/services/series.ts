@@ -28,9 +28,15 @@ export type SeriesServiceDeps = {
   scheduleMinSeconds: number
   /** RECURRING_INTERVAL: how long a series sleeps between runs. */
   intervalSeconds: number
+  /** SMTP_URL is set: a series may send email digests. */
+  emailEnabled: boolean
 }
 
-export type SeriesUpdate = SeriesChange | { ok: false; reason: 'schedule'; message: string }
+export type SeriesUpdate =
+  | SeriesChange
+  | { ok: false; reason: 'schedule'; message: string }
+  /** emailDigest: true on a server without SMTP_URL. */
+  | { ok: false; reason: 'email_off' }
 
 export type RunNowOutcome =
   | { ok: true; run: RunStart; decisions: LimitDecision[] }
@@ -89,10 +95,11 @@ export function createSeriesService(deps: SeriesServiceDeps) {
     },
 
     /**
-     * Changes the cadence (`every`, or `cron` with `timeZone`) or `notify`; a cadence out of range
-     * is refused with the allowed range.
+     * Changes the cadence (`every`, or `cron` with `timeZone`), `notify` or `emailDigest`; a cadence
+     * out of range is refused with the allowed range, email digests while email is off.
      */
     async update(accountId: string, seriesId: string, settings: SeriesSettings): Promise<SeriesUpdate> {
+      if (settings.emailDigest && !deps.emailEnabled) return { ok: false, reason: 'email_off' }
       const problem = scheduleProblem(settings, deps.scheduleMinSeconds)
       if (problem) return { ok: false, reason: 'schedule', message: problem }
       const outcome = await updateSeriesSettings(

@@ -51,13 +51,25 @@ const operations: Operation[] = Object.entries(document.paths)
 
 let app: TestApp
 let owner: Awaited<ReturnType<typeof createTestAccount>>
-const known: Record<string, string[]> = { runId: [], seriesId: [], prefix: [], id: ['pestle', 'swot'] }
+const known: Record<string, string[]> = {
+  runId: [],
+  seriesId: [],
+  prefix: [],
+  addressId: [],
+  id: ['pestle', 'swot'],
+}
 
 beforeAll(async () => {
   // A web-only process: runs that valid bodies start are written and queued, never run, so the
-  // machine stays quiet and the database holds still between requests.
+  // machine stays quiet and the database holds still between requests. Email is on (so its routes
+  // are fuzzed past "email is off"); its mail is queued, never sent, as no worker runs.
   app = await startTestApp({
-    env: { RUN_ROLE: 'web', RATE_LIMIT_RUNS_PER_HOUR: '1000000', RATE_LIMIT_DEMO_PER_DAY: '1000000' },
+    env: {
+      RUN_ROLE: 'web',
+      RATE_LIMIT_RUNS_PER_HOUR: '1000000',
+      RATE_LIMIT_DEMO_PER_DAY: '1000000',
+      SMTP_URL: 'smtp://127.0.0.1:9',
+    },
   })
   owner = await createTestAccount(app.db)
   const other = await createTestAccount(app.db)
@@ -70,6 +82,12 @@ beforeAll(async () => {
     const series = await (await app.fetch(`/api/briefs/${recurring.body.runId}`, { headers: account.auth })).json()
     known.runId?.push(run.body.runId, recurring.body.runId)
     known.seriesId?.push(series.recurring.seriesId)
+    const address = await app.fetch('/api/email/addresses', {
+      method: 'POST',
+      headers: { ...account.auth, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ address: `fuzz-${account.account.id}@example.com` }),
+    })
+    known.addressId?.push((await address.json()).addressId)
   }
 })
 afterAll(() => app.stop())

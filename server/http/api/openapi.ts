@@ -11,6 +11,7 @@ import { RunEventSchema } from '#server/contracts/run.ts'
 import { FrameworkSummarySchema } from '#server/frameworks/types.ts'
 import { briefsContract } from '#server/http/api/briefs.ts'
 import { type ApiContract, responses } from '#server/http/api/contract.ts'
+import { emailContract } from '#server/http/api/email.ts'
 import { frameworksContract } from '#server/http/api/frameworks.ts'
 import { keysContract } from '#server/http/api/keys.ts'
 import { mcpContract } from '#server/http/api/mcp.ts'
@@ -50,6 +51,7 @@ export const apiContract: ApiContract = {
   ...briefsContract,
   ...runEventsContract,
   ...seriesContract,
+  ...emailContract,
   ...frameworksContract,
   ...mcpContract,
   ...openapiContract,

@@ -14,6 +14,7 @@ import {
   rateLimitHeaders,
   responses,
 } from '#server/http/api/contract.ts'
+import { emailOff } from '#server/http/api/email.ts'
 import { methodNotAllowed } from '#server/http/api/method-not-allowed.ts'
 import { parseInput } from '#server/http/api/validation.ts'
 import { principalOf, requesterOf } from '#server/http/api-auth.ts'
@@ -32,8 +33,15 @@ const UpdateSeriesSchema = z
     cron: BriefSchema.shape.cron,
     timeZone: BriefSchema.shape.timeZone,
     notify: BriefSchema.shape.notify,
+    emailDigest: z
+      .boolean()
+      .optional()
+      .describe("true: mail each run worth telling to the account's verified addresses (needs SMTP_URL)."),
   })
-  .refine((body) => Object.keys(body).length > 0, 'give at least one of status, every, cron, timeZone, notify')
+  .refine(
+    (body) => Object.keys(body).length > 0,
+    'give at least one of status, every, cron, timeZone, notify, emailDigest',
+  )
   .refine((body) => body.every === undefined || body.cron === undefined, {
     path: ['cron'],
     message: 'give every or cron, not both',
@@ -72,7 +80,8 @@ export const seriesContract: ApiContract = {
       summary: 'Pause or resume a recurring brief, change how often it runs, or whether quiet runs are delivered',
       description:
         'every (1h to 30d) or cron with timeZone replaces the cadence; a sleeping series is rescheduled from its last run. ' +
-        'notify: changes delivers only runs whose delta has something new, updated or contradicted.',
+        'notify: changes delivers only runs whose delta has something new, updated or contradicted. ' +
+        "emailDigest: true mails each run worth telling to the account's verified addresses.",
       requestParams: seriesPath,
       requestBody: {
         required: true,
@@ -84,6 +93,7 @@ export const seriesContract: ApiContract = {
         '401': responses.unauthorized,
         '404': responses.notFound,
         '409': problem('The series was stopped; start a new brief instead.'),
+        '503': problem('emailDigest: true, but email is off on this server (no SMTP_URL).'),
         ...bodyProblems,
       },
     },
@@ -175,6 +185,7 @@ export function seriesRoutes(services: WebServices): Router {
         if (outcome.reason === 'not_found') throw seriesNotFound(seriesId)
         if (outcome.reason === 'schedule')
           throw new HttpProblem({ status: 400, title: 'Bad Request', detail: outcome.message })
+        if (outcome.reason === 'email_off') throw emailOff()
         throw new HttpProblem({ status: 409, title: 'Conflict', detail: STOPPED })
       }
       if (!status) return void res.json(outcome.series)

@@ -1,0 +1,98 @@
+// An account's email addresses for digests: add one (a confirmation link is mailed to it), list,
+// remove; and the two links an email carries, which work without signing in: confirm an address,
+// stop one series' digests to one address.
+import type { Db } from '#db/database.ts'
+import type { EmailAddressView } from '#server/contracts/email.ts'
+import { queueConfirmation } from '#server/integrations/email/deliveries.ts'
+import { hashConfirmationToken, newConfirmationToken, readUnsubscribeToken } from '#server/integrations/email/tokens.ts'
+import type { Jobs } from '#server/jobs/boss.ts'
+import type { KeyRing } from '#server/memory/crypto.ts'
+import {
+  countEmailAddresses,
+  deleteEmailAddress,
+  type EmailAddressRecord,
+  insertEmailOptOut,
+  listEmailAddresses,
+  lockEmailAddress,
+  upsertEmailAddress,
+  verifyEmailToken,
+} from '#server/repositories/email-addresses.ts'
+
+export type EmailServiceDeps = { db: Db; jobs: Jobs; ring: KeyRing; enabled: boolean }
+
+/** Enough for a person and a team list or two; each one can be mailed a confirmation. */
+export const MAX_ADDRESSES_PER_ACCOUNT = 10
+/** A confirmation is mailed again for the same address at most this often. */
+const RESEND_AFTER_MS = 60_000
+
+export type AddAddressOutcome =
+  | { ok: true; address: EmailAddressView }
+  | { ok: false; reason: 'off' | 'limit' | 'too_soon' }
+
+function viewAddress(row: EmailAddressRecord): EmailAddressView {
+  return {
+    addressId: row.id,
+    address: row.address,
+    verified: row.verified_at !== null,
+    createdAt: row.created_at.toISOString(),
+  }
+}
+
+export function createEmailService(deps: EmailServiceDeps) {
+  const { db, jobs, ring } = deps
+  return {
+    /** False without SMTP_URL: nothing is mailed, and addresses and digests cannot be set up. */
+    enabled: deps.enabled,
+
+    list: async (accountId: string): Promise<EmailAddressView[]> =>
+      (await listEmailAddresses(db, accountId)).map(viewAddress),
+
+    /**
+     * Adds the address (or, unverified, mails its link again) and queues its confirmation email.
+     * A verified address is answered as it is, with nothing mailed.
+     */
+    async add(accountId: string, input: string): Promise<AddAddressOutcome> {
+      if (!deps.enabled) return { ok: false, reason: 'off' }
+      const address = input.trim().toLowerCase()
+      return jobs.transaction(db, async (trx): Promise<AddAddressOutcome> => {
+        const existing = await lockEmailAddress(trx, accountId, address)
+        if (existing?.verified_at) return { ok: true, address: viewAddress(existing) }
+        const now = new Date()
+        if (existing?.token_sent_at && now.getTime() - existing.token_sent_at.getTime() < RESEND_AFTER_MS) {
+          return { ok: false, reason: 'too_soon' }
+        }
+        if (!existing && (await countEmailAddresses(trx, accountId)) >= MAX_ADDRESSES_PER_ACCOUNT) {
+          return { ok: false, reason: 'limit' }
+        }
+        const token = newConfirmationToken(now)
+        const addressId = await upsertEmailAddress(trx, {
+          account_id: accountId,
+          address,
+          token_hash: token.hash,
+          token_expires_at: token.expiresAt,
+          token_sent_at: now,
+        })
+        await queueConfirmation(trx, jobs, ring, { addressId, token: token.token })
+        const row = await lockEmailAddress(trx, accountId, address)
+        return { ok: true, address: viewAddress(row as EmailAddressRecord) }
+      })
+    },
+
+    remove: (accountId: string, addressId: string): Promise<boolean> => deleteEmailAddress(db, accountId, addressId),
+
+    /** The confirmation link: verifies its address once; undefined for an unknown, used or expired token. */
+    async confirm(token: string): Promise<{ address: string } | undefined> {
+      if (token.length === 0 || token.length > 200) return undefined
+      const verified = await verifyEmailToken(db, hashConfirmationToken(token), new Date())
+      return verified && { address: verified.address }
+    },
+
+    /** The unsubscribe link: that series' digests stop going to that address; false for a token that is not ours. */
+    async unsubscribe(token: string): Promise<boolean> {
+      const named = readUnsubscribeToken(ring, token)
+      return named ? insertEmailOptOut(db, named.seriesId, named.addressId) : false
+    },
+  }
+}
+
+export type EmailService = ReturnType<typeof createEmailService>
