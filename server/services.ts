@@ -10,6 +10,7 @@ import { type Config, modelPrices } from '#server/config.ts'
 import { closeStreamsWhenEnded } from '#server/events/ended-streams.ts'
 import type { EventHub } from '#server/events/hub.ts'
 import type { OpenStreams } from '#server/events/open-streams.ts'
+import { recordRunChangesWhenEnded } from '#server/feeds/feeds.ts'
 import type { IntegrationSettings } from '#server/integrations/deliver.ts'
 import { deliverResultWhenEnded } from '#server/integrations/deliveries.ts'
 import type { Jobs } from '#server/jobs/boss.ts'
@@ -20,6 +21,7 @@ import type { EngineDeps } from '#server/research/pipeline.ts'
 import { endRun, type RunEnd, type RunEndHook, type RunOutcome } from '#server/research/run-end.ts'
 import type { RunDeadlines } from '#server/research/start-run.ts'
 import { createAccountService, createKeyService } from '#server/services/accounts.ts'
+import { createFeedService } from '#server/services/feeds.ts'
 import { createIdempotencyService } from '#server/services/idempotency.ts'
 import { createIntegrationService } from '#server/services/integrations.ts'
 import { createLiveService } from '#server/services/live.ts'
@@ -57,8 +59,8 @@ export function createServices(infra: Infra) {
     timeoutMs: config.PROVIDER_TIMEOUT_SECONDS * 1000,
   }
   // However a run ends (its worker, the sweeper, a cancel), what it owes is queued with its end:
-  // a run from chat owes its result there.
-  const runEndHooks: RunEndHook[] = [deliverResultWhenEnded(jobs, memory.ring)]
+  // a run from chat owes its result there; every complete run owes the feeds its count of changes.
+  const runEndHooks: RunEndHook[] = [deliverResultWhenEnded(jobs, memory.ring), recordRunChangesWhenEnded()]
   const endDeps = {
     db,
     jobs,
@@ -117,6 +119,7 @@ export function createServices(infra: Infra) {
     corpus: createCorpusService({ db }),
     health: createHealthService({ db, jobs }),
     idempotency: createIdempotencyService({ db }),
+    feeds: createFeedService({ memory, publicUrl: config.PUBLIC_URL }),
   }
 }
 

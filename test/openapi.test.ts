@@ -8,6 +8,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest'
 import { apiRouter } from '#server/http/api/router.ts'
 import { projectRoot } from '#server/http/app-build.ts'
 import type { DatabaseLiveness } from '#server/http/database-liveness.ts'
+import { feedRoutes } from '#server/http/feeds.ts'
 import { healthRoutes } from '#server/http/health.ts'
 import { ClientBriefSchema } from '#server/research/brief.ts'
 import type { WebServices } from '#server/services.ts'
@@ -140,6 +141,10 @@ test('it documents every endpoint of the API and the health probes', () => {
       'PATCH /api/series/{seriesId}',
       'DELETE /api/series/{seriesId}',
       'POST /api/series/{seriesId}/run',
+      'GET /api/feeds',
+      'POST /api/feeds',
+      'DELETE /api/feeds/{feedId}',
+      'GET /feeds/{token}.atom',
       'GET /api/frameworks',
       'GET /api/frameworks/{id}',
       'POST /api/mcp',
@@ -228,6 +233,7 @@ test('every route the app serves is documented, and nothing else', () => {
   const services = {} as WebServices
   const served = [
     ...servedRoutes(apiRouter(services), '/api'),
+    ...servedRoutes(feedRoutes(services), ''),
     ...servedRoutes(healthRoutes({ health: services.health, liveness: {} as DatabaseLiveness, version: 'test' }), ''),
   ]
   expect(served.sort()).toEqual(named(operations()))
@@ -251,6 +257,9 @@ test('each documented operation reaches its route: public ones answer without a 
     } else if (authOf(op) === 'signature') {
       expect(anonymous.status, label).toBe(401)
       expect((await anonymous.clone().json()).detail, label).toMatch(/not signed/)
+    } else if (op.path === '/feeds/{token}.atom') {
+      // A feed's token is its key: no login, and a token that is no feed's is a 404.
+      expect(anonymous.status, label).toBe(404)
     } else {
       expect(anonymous.status, label).toBe(200)
     }

@@ -11,6 +11,7 @@ import { RunEventSchema } from '#server/contracts/run.ts'
 import { FrameworkSummarySchema } from '#server/frameworks/types.ts'
 import { briefsContract } from '#server/http/api/briefs.ts'
 import { type ApiContract, responses } from '#server/http/api/contract.ts'
+import { feedsContract } from '#server/http/api/feeds.ts'
 import { frameworksContract } from '#server/http/api/frameworks.ts'
 import { keysContract } from '#server/http/api/keys.ts'
 import { mcpContract } from '#server/http/api/mcp.ts'
@@ -21,6 +22,7 @@ import { runEventsContract } from '#server/http/api/run-events.ts'
 import { seriesContract } from '#server/http/api/series.ts'
 import { webhookSecuritySchemes, webhooksContract } from '#server/http/api/webhooks.ts'
 import { projectRoot } from '#server/http/app-build.ts'
+import { feedReadContract } from '#server/http/feeds.ts'
 import { healthContract } from '#server/http/health.ts'
 import { BODY_LIMIT_BYTES } from '#server/http/json-body.ts'
 import { BriefSchema } from '#server/research/brief.ts'
@@ -50,6 +52,8 @@ export const apiContract: ApiContract = {
   ...briefsContract,
   ...runEventsContract,
   ...seriesContract,
+  ...feedsContract,
+  ...feedReadContract,
   ...frameworksContract,
   ...mcpContract,
   ...openapiContract,

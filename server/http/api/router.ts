@@ -2,6 +2,7 @@
 // the framework catalogue and the webhooks (which are signed instead, and read their bodies raw).
 import { Router } from 'express'
 import { briefsRoutes } from '#server/http/api/briefs.ts'
+import { feedsRoutes } from '#server/http/api/feeds.ts'
 import { frameworksRoutes } from '#server/http/api/frameworks.ts'
 import { keysRoutes } from '#server/http/api/keys.ts'
 import { mcpRoutes } from '#server/http/api/mcp.ts'
@@ -29,6 +30,7 @@ export function apiRouter(services: WebServices): Router {
   router.use(briefsRoutes(services))
   router.use(runEventsRoutes(services))
   router.use(seriesRoutes(services))
+  router.use(feedsRoutes(services))
   router.use(mcpRoutes(services))
   router.use((req, res) => {
     sendProblem(res, {
