@@ -27,7 +27,7 @@ export type IntegrationSettings = {
 
 export type DeliverDeps = { db: Db; ring: KeyRing; jobs: Jobs; log: Logger; settings: IntegrationSettings }
 
-const MAX_ATTEMPTS = 8
+export const MAX_ATTEMPTS = 8
 const MAX_BACKOFF_SECONDS = 15 * 60
 /** A result waits this long, as often as needed, for its run's "researching" reply to go first. */
 const ORDER_WAIT_SECONDS = 2
