@@ -7,6 +7,7 @@ import type { Report } from '#server/research/report-types.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { startTestApp, type TestApp } from '#test/support/app.ts'
 import { parseAtom } from '#test/support/atom.ts'
+import { logIn, postForm } from '#test/support/browser-session.ts'
 import { postBrief, waitForRun } from '#test/support/runs.ts'
 
 const PUBLIC_URL = 'https://sextant.example'
@@ -185,3 +186,41 @@ function htmlOf(text: string): string {
     .replaceAll('"', '&quot;')
     .replaceAll("'", '&#39;')
 }
+
+test('the topic and series pages offer a feed; the feeds page shows its address once and revokes it', async () => {
+  const user = await createTestAccount(app.db)
+  const cookie = await logIn(app.url, user.email, user.password)
+  const { runId } = await run(user.auth, { topic: 'geothermal drilling', recurring: true })
+  const topic = await app.db
+    .selectFrom('topics')
+    .select('id')
+    .where('account_id', '=', user.account.id)
+    .executeTakeFirstOrThrow()
+  const view = await (await app.fetch(`/api/briefs/${runId}`, { headers: user.auth })).json()
+  const seriesId: string = view.recurring.seriesId
+
+  const topicPage = await (await app.fetch(`/dashboard/topics/${topic.id}`, { headers: { Cookie: cookie } })).text()
+  expect(topicPage).toContain('action="/dashboard/feeds"')
+  expect(topicPage).toContain(`name="topicId" value="${topic.id}"`)
+  const seriesPage = await (await app.fetch('/dashboard/series', { headers: { Cookie: cookie } })).text()
+  expect(seriesPage).toContain(`name="seriesId" value="${seriesId}"`)
+
+  const made = await postForm(app.url, '/dashboard/feeds', { intent: 'create', topicId: topic.id }, cookie)
+  expect(made.status).toBe(200)
+  const url = /https:\/\/sextant\.example\/feeds\/[A-Za-z0-9_-]{43}\.atom/.exec(await made.text())?.[0]
+  expect(url).toBeDefined()
+  expect((await readFeed(url as string)).title).toBe('Sextant: geothermal drilling')
+
+  // Another account's topic or series is no subject for a feed.
+  const other = await createTestAccount(app.db)
+  const otherCookie = await logIn(app.url, other.email, other.password)
+  for (const subject of [{ topicId: topic.id }, { seriesId }] as Record<string, string>[]) {
+    const refused = await postForm(app.url, '/dashboard/feeds', { intent: 'create', ...subject }, otherCookie)
+    expect(refused.status).toBe(404)
+  }
+
+  const [feed] = (await (await app.fetch('/api/feeds', { headers: user.auth })).json()).feeds
+  const revoked = await postForm(app.url, '/dashboard/feeds', { intent: 'revoke', feedId: feed.id }, cookie)
+  expect(revoked.status).toBe(200)
+  expect((await app.fetch(pathOf(url as string))).status).toBe(404)
+})

@@ -2,6 +2,7 @@
 
 import { data, Form, Link, useNavigation } from 'react-router'
 import { AppShell } from '#app/components/app-shell.tsx'
+import { MakeFeedButton } from '#app/components/feed-button.tsx'
 import { LocalTime } from '#app/components/local-time.tsx'
 import { StatusBadge } from '#app/components/status-badge.tsx'
 import { servicesContext } from '#app/context.ts'
@@ -140,6 +141,7 @@ function SeriesCard({ series }: { series: SeriesView }) {
             <SeriesAction series={series} intent="pause" label="Pause" />
           )}
           <SeriesAction series={series} intent="stop" label="Stop for good" danger />
+          <MakeFeedButton subject={{ seriesId: series.seriesId }} />
         </div>
       </div>
     </li>
