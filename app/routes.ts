@@ -9,6 +9,7 @@ export default [
   route('dashboard/runs/:runId', 'routes/dashboard-run.tsx'),
   route('dashboard/keys', 'routes/dashboard-keys.tsx'),
   route('dashboard/series', 'routes/dashboard-series.tsx'),
+  route('dashboard/feeds', 'routes/dashboard-feeds.tsx'),
   route('dashboard/topics', 'routes/dashboard-topics.tsx'),
   route('dashboard/topics/compare', 'routes/dashboard-topics-compare.tsx'),
   route('dashboard/topics/:topicId', 'routes/dashboard-topic.tsx'),

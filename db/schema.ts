@@ -223,6 +223,29 @@ export interface EmailOptOutsTable {
   created_at: Generated<Date>
 }
 
+// Feeds (20261125120000_feeds): a private Atom feed of a topic's or a series' deltas, and the clear
+// per-run index of what changed that it reads.
+export interface FeedsTable {
+  id: Generated<string>
+  account_id: string
+  topic_id: string | null
+  series_id: string | null
+  /** SHA-256 (hex) of the token in the feed's URL. */
+  token_hash: string
+  title_key_id: string
+  title: Buffer
+  created_at: Generated<Date>
+  revoked_at: Timestamp | null
+}
+
+export interface RunChangesTable {
+  run_id: string
+  /** Claims new, updated or contradicted in the run's delta. */
+  changes: number
+  /** Whether the run's end was told (its series' notify setting let it through). */
+  told: boolean
+}
+
 export interface Database {
   settings: SettingsTable
   accounts: AccountsTable
@@ -241,4 +264,6 @@ export interface Database {
   deliveries: DeliveriesTable
   email_addresses: EmailAddressesTable
   email_opt_outs: EmailOptOutsTable
+  feeds: FeedsTable
+  run_changes: RunChangesTable
 }

@@ -10,6 +10,7 @@ import { type Config, modelPrices } from '#server/config.ts'
 import { closeStreamsWhenEnded } from '#server/events/ended-streams.ts'
 import type { EventHub } from '#server/events/hub.ts'
 import type { OpenStreams } from '#server/events/open-streams.ts'
+import { recordRunChangesWhenEnded } from '#server/feeds/feeds.ts'
 import type { IntegrationSettings } from '#server/integrations/deliver.ts'
 import { deliverResultWhenEnded } from '#server/integrations/deliveries.ts'
 import { emailDigestWhenEnded } from '#server/integrations/email/deliveries.ts'
@@ -23,6 +24,7 @@ import { endRun, type RunEnd, type RunEndHook, type RunOutcome } from '#server/r
 import type { RunDeadlines } from '#server/research/start-run.ts'
 import { createAccountService, createKeyService } from '#server/services/accounts.ts'
 import { createEmailService } from '#server/services/email.ts'
+import { createFeedService } from '#server/services/feeds.ts'
 import { createIdempotencyService } from '#server/services/idempotency.ts'
 import { createIntegrationService } from '#server/services/integrations.ts'
 import { createLiveService } from '#server/services/live.ts'
@@ -64,10 +66,12 @@ export function createServices(infra: Infra) {
     ? createMailer({ url: config.SMTP_URL, from: config.EMAIL_FROM, timeoutMs: config.PROVIDER_TIMEOUT_SECONDS * 1000 })
     : undefined
   // However a run ends (its worker, the sweeper, a cancel), what it owes is queued with its end:
-  // a run from chat owes its result there; a series' run worth telling, its email digest.
+  // a run from chat owes its result there; a series' run worth telling, its email digest; every
+  // complete run owes the feeds its count of changes.
   const runEndHooks: RunEndHook[] = [
     deliverResultWhenEnded(jobs, memory.ring),
     emailDigestWhenEnded(jobs, mailer !== undefined),
+    recordRunChangesWhenEnded(),
   ]
   const endDeps = {
     db,
@@ -130,6 +134,7 @@ export function createServices(infra: Infra) {
     corpus: createCorpusService({ db }),
     health: createHealthService({ db, jobs }),
     idempotency: createIdempotencyService({ db }),
+    feeds: createFeedService({ memory, publicUrl: config.PUBLIC_URL }),
   }
 }
 

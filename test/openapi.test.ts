@@ -8,6 +8,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest'
 import { apiRouter } from '#server/http/api/router.ts'
 import { projectRoot } from '#server/http/app-build.ts'
 import type { DatabaseLiveness } from '#server/http/database-liveness.ts'
+import { feedRoutes } from '#server/http/feeds.ts'
 import { healthRoutes } from '#server/http/health.ts'
 import { ClientBriefSchema } from '#server/research/brief.ts'
 import type { WebServices } from '#server/services.ts'
@@ -143,6 +144,10 @@ test('it documents every endpoint of the API and the health probes', () => {
       'GET /api/email/addresses',
       'POST /api/email/addresses',
       'DELETE /api/email/addresses/{addressId}',
+      'GET /api/feeds',
+      'POST /api/feeds',
+      'DELETE /api/feeds/{feedId}',
+      'GET /feeds/{token}.atom',
       'GET /api/frameworks',
       'GET /api/frameworks/{id}',
       'POST /api/mcp',
@@ -231,6 +236,7 @@ test('every route the app serves is documented, and nothing else', () => {
   const services = {} as WebServices
   const served = [
     ...servedRoutes(apiRouter(services), '/api'),
+    ...servedRoutes(feedRoutes(services), ''),
     ...servedRoutes(healthRoutes({ health: services.health, liveness: {} as DatabaseLiveness, version: 'test' }), ''),
   ]
   expect(served.sort()).toEqual(named(operations()))
@@ -254,6 +260,9 @@ test('each documented operation reaches its route: public ones answer without a 
     } else if (authOf(op) === 'signature') {
       expect(anonymous.status, label).toBe(401)
       expect((await anonymous.clone().json()).detail, label).toMatch(/not signed/)
+    } else if (op.path === '/feeds/{token}.atom') {
+      // A feed's token is its key: no login, and a token that is no feed's is a 404.
+      expect(anonymous.status, label).toBe(404)
     } else {
       expect(anonymous.status, label).toBe(200)
     }

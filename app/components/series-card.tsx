@@ -11,6 +11,7 @@ import {
   CUSTOM_EVERY,
   type ScheduleLimits,
 } from '#app/components/cadence-fields.tsx'
+import { MakeFeedButton } from '#app/components/feed-button.tsx'
 import { LocalTime } from '#app/components/local-time.tsx'
 import { StatusBadge } from '#app/components/status-badge.tsx'
 import type { CadenceView, SeriesView } from '#server/contracts/series.ts'
@@ -107,6 +108,7 @@ export function SeriesCard({
             <SeriesAction series={series} intent="pause" label="Pause" />
           )}
           <SeriesAction series={series} intent="stop" label="Stop for good" danger />
+          <MakeFeedButton subject={{ seriesId: series.seriesId }} />
         </div>
       </div>
       {result?.limit ? (

@@ -2,6 +2,7 @@
 // memory holds true now and the history of those it replaced, every source, and its runs.
 import { data, Form, Link } from 'react-router'
 import { AppShell } from '#app/components/app-shell.tsx'
+import { MakeFeedButton } from '#app/components/feed-button.tsx'
 import { TopicDelta, TopicHistory } from '#app/components/topic-delta.tsx'
 import { TopicErrorPage } from '#app/components/topic-error.tsx'
 import { FactList, linkClass, SourceList } from '#app/components/topic-facts.tsx'
@@ -66,6 +67,7 @@ export default function TopicPage({ loaderData }: Route.ComponentProps) {
             >
               Export as Markdown
             </a>
+            <MakeFeedButton subject={{ topicId: summary.topicId }} />
           </div>
           <p id="again-hint" className="text-xs text-slate-500">
             Researching again repeats the latest run’s brief once; what it finds is added to this memory.

@@ -4,6 +4,7 @@ import express from 'express'
 import { apiRouter } from '#server/http/api/router.ts'
 import type { DatabaseLiveness } from '#server/http/database-liveness.ts'
 import { emailLinkRoutes } from '#server/http/email-links.ts'
+import { feedRoutes } from '#server/http/feeds.ts'
 import { healthRoutes } from '#server/http/health.ts'
 import { oauthDiscoveryRoutes } from '#server/http/oauth-discovery.ts'
 import { limitPageBodies } from '#server/http/page-body-limit.ts'
@@ -28,6 +29,7 @@ export function createHttpApp(
   app.use(healthRoutes({ health: services.health, liveness: options.liveness, version: options.version }))
 
   app.use('/api', apiRouter(services))
+  app.use(feedRoutes(services))
   app.use(pageEventRoutes(services))
   app.use(oauthDiscoveryRoutes())
   app.use(emailLinkRoutes(services))

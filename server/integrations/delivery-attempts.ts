@@ -9,7 +9,7 @@ import { DELIVER } from '#server/jobs/queues.ts'
 import type { Logger } from '#server/logger.ts'
 import { recordFailedAttempt } from '#server/repositories/deliveries.ts'
 
-const MAX_ATTEMPTS = 8
+export const MAX_ATTEMPTS = 8
 const MAX_BACKOFF_SECONDS = 15 * 60
 
 type AttemptDeps = { db: Db; jobs: Jobs; log: Logger }

@@ -83,6 +83,17 @@ export function createJobDefinitions(services: Services, options: { concurrency:
       },
     }),
     defineJob({
+      queue: 'deliveries.sweep',
+      schema: z.unknown(),
+      schedule: '*/5 * * * *',
+      queueOptions: CRON_RETENTION,
+      // A delivery whose job gave up (retries spent, expired, gone) is queued again or failed with why.
+      async handler() {
+        const swept = await integrations.sweepDeliveries()
+        if (swept.retried + swept.failed > 0) log.info(swept, 'swept stranded deliveries')
+      },
+    }),
+    defineJob({
       ...SLACK_MENTION,
       // Sent by whichever process took the webhook: NOTIFY wakes a worker anywhere at once.
       queueOptions: { ...CHAT_RETRIES, notify: true },

@@ -1,7 +1,7 @@
 // The deliveries table: SQL only, the database (or the caller's transaction) first. What a row means
 // (its sealed notice, where its target points, parsed with its schema) is
 // server/integrations/deliveries.ts's; the `deliver` job records its progress here.
-import type { Insertable, Selectable } from 'kysely'
+import { type Insertable, type Selectable, sql } from 'kysely'
 import type { Db } from '#db/database.ts'
 import type { DeliveriesTable } from '#db/schema.ts'
 
@@ -78,4 +78,45 @@ export async function recordFailedAttempt(
     .set({ attempts: input.attempts, last_error: input.error, ...(input.final ? { status: 'failed' } : {}) })
     .where('id', '=', id)
     .execute()
+}
+
+/** Where the job system keeps its jobs, and the queue deliveries are worked from (the caller names them). */
+export type DeliveryJobs = { jobsSchema: string; queue: string }
+
+/** A pending delivery whose job gave up: the state of its newest job, or null when none is left. */
+export type StrandedDelivery = { id: string; attempts: number; jobState: string | null }
+
+/** Pending deliveries with no job that will still work them (queued, waiting to retry, or running). */
+function strandedDeliveries(db: Db, jobs: DeliveryJobs) {
+  const job = sql.table(`${jobs.jobsSchema}.job`)
+  return db
+    .selectFrom('deliveries')
+    .select(['deliveries.id', 'deliveries.attempts'])
+    .select(
+      sql<string | null>`(select state::text from ${job}
+        where name = ${jobs.queue} and data->>'deliveryId' = deliveries.id::text
+        order by created_on desc limit 1)`.as('jobState'),
+    )
+    .where('deliveries.status', '=', 'pending')
+    .where(
+      sql<boolean>`not exists (select 1 from ${job}
+        where name = ${jobs.queue} and data->>'deliveryId' = deliveries.id::text
+        and state in ('created', 'retry', 'active'))`,
+    )
+}
+
+export async function findStrandedDeliveries(db: Db, jobs: DeliveryJobs, limit: number): Promise<StrandedDelivery[]> {
+  return strandedDeliveries(db, jobs).orderBy('deliveries.created_at').limit(limit).execute()
+}
+
+/**
+ * The delivery, locked until the transaction ends, if it is still stranded; undefined when another
+ * sweep holds it or it has moved on (sent, failed, or given a job) since it was found.
+ */
+export async function lockStrandedDelivery(
+  trx: Db,
+  jobs: DeliveryJobs,
+  id: string,
+): Promise<StrandedDelivery | undefined> {
+  return strandedDeliveries(trx, jobs).where('deliveries.id', '=', id).forUpdate().skipLocked().executeTakeFirst()
 }

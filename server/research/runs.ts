@@ -97,6 +97,17 @@ export function viewRun(ring: KeyRing, row: RunRow, options: { publicUrl?: strin
   return view
 }
 
+/** A complete run's report as every surface reads it: one decrypt, nothing else of the run opened. */
+export function openRunReport(
+  ring: KeyRing,
+  row: Pick<RunRow, 'id' | 'report_key_id' | 'report'>,
+  options: { publicUrl?: string } = {},
+): Report | undefined {
+  if (!row.report || !row.report_key_id) return undefined
+  const stored = openJson<Report>(ring, { keyId: row.report_key_id, ciphertext: row.report }, reportData(row.id))
+  return readStoredReport(stored, options)
+}
+
 /**
  * Newest first. The cursor is the last item's runId; status and topic (its hash from the topic
  * index: the same topic whatever its spelling) filter. One decrypt per run listed.

@@ -4,6 +4,7 @@
 
 import type { z } from 'zod'
 import { type DeliverDeps, deliver, type IntegrationSettings } from '#server/integrations/deliver.ts'
+import { sweepDeliveries } from '#server/integrations/delivery-sweep.ts'
 import type { Mailer } from '#server/integrations/email/mailer.ts'
 import {
   handleGithubMention,
@@ -69,6 +70,8 @@ export function createIntegrationService(deps: IntegrationServiceDeps) {
     },
     /** The delivery job: posts a message, retrying within its limits. */
     deliver: (deliveryId: string) => deliver(delivering, deliveryId),
+    /** The sweep cron: pending deliveries whose job gave up are queued again, or failed at the limit. */
+    sweepDeliveries: () => sweepDeliveries(delivering),
     /** Receipts older than `before`; how many went. */
     purgeReceipts: (before: Date) => deleteReceiptsOlderThan(db, before),
   }

@@ -38,7 +38,7 @@ export async function snapshotState(db: Db, options: { ignoreTables?: string[] }
   )
   // Jobs a request could have sent (a run, a mention); pg-boss's own cron and maintenance rows aside.
   const jobs = sql`select 'pgboss.job:' || name, count(*)::int, md5(string_agg(data::text, ',' order by data::text))
-    from pgboss.job where name not like '\_\_pgboss%' and name not like '%.purge' and name <> 'runs.sweep'
+    from pgboss.job where name not like '\_\_pgboss%' and name not like '%.purge' and name not in ('runs.sweep', 'deliveries.sweep')
     group by name`
   const { rows } = await sql<{ name: string; rows: number; digest: string }>`${sql.join(
     [...perTable, jobs],

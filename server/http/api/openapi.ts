@@ -12,6 +12,7 @@ import { FrameworkSummarySchema } from '#server/frameworks/types.ts'
 import { briefsContract } from '#server/http/api/briefs.ts'
 import { type ApiContract, responses } from '#server/http/api/contract.ts'
 import { emailContract } from '#server/http/api/email.ts'
+import { feedsContract } from '#server/http/api/feeds.ts'
 import { frameworksContract } from '#server/http/api/frameworks.ts'
 import { keysContract } from '#server/http/api/keys.ts'
 import { mcpContract } from '#server/http/api/mcp.ts'
@@ -22,6 +23,7 @@ import { runEventsContract } from '#server/http/api/run-events.ts'
 import { seriesContract } from '#server/http/api/series.ts'
 import { webhookSecuritySchemes, webhooksContract } from '#server/http/api/webhooks.ts'
 import { projectRoot } from '#server/http/app-build.ts'
+import { feedReadContract } from '#server/http/feeds.ts'
 import { healthContract } from '#server/http/health.ts'
 import { BODY_LIMIT_BYTES } from '#server/http/json-body.ts'
 import { BriefSchema } from '#server/research/brief.ts'
@@ -52,6 +54,8 @@ export const apiContract: ApiContract = {
   ...runEventsContract,
   ...seriesContract,
   ...emailContract,
+  ...feedsContract,
+  ...feedReadContract,
   ...frameworksContract,
   ...mcpContract,
   ...openapiContract,

@@ -3,6 +3,7 @@
 import { Router } from 'express'
 import { briefsRoutes } from '#server/http/api/briefs.ts'
 import { emailRoutes } from '#server/http/api/email.ts'
+import { feedsRoutes } from '#server/http/api/feeds.ts'
 import { frameworksRoutes } from '#server/http/api/frameworks.ts'
 import { keysRoutes } from '#server/http/api/keys.ts'
 import { mcpRoutes } from '#server/http/api/mcp.ts'
@@ -31,6 +32,7 @@ export function apiRouter(services: WebServices): Router {
   router.use(runEventsRoutes(services))
   router.use(seriesRoutes(services))
   router.use(emailRoutes(services))
+  router.use(feedsRoutes(services))
   router.use(mcpRoutes(services))
   router.use((req, res) => {
     sendProblem(res, {

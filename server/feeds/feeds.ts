@@ -1,0 +1,120 @@
+// Private Atom feeds of a topic's or a series' deltas (issue 20, step 5). A feed is read without a
+// login, by a random token in its URL: the token is shown once, stored as its SHA-256, bound to the
+// account and to one topic or series, and revoked for good. Reading a feed is cheap: the clear
+// `run_changes` index (written as each run ends, below) chooses the entries, and only the reports of
+// the entries shown are opened, one decrypt each, plus the feed's sealed title. Memory is never
+// opened on a read. The SQL is server/repositories/feeds.ts's.
+import { randomUUID } from 'node:crypto'
+import type { Db } from '#db/database.ts'
+import { randomToken, sha256 } from '#server/auth/secrets.ts'
+import { type KeyRing, openJson, sealJson } from '#server/memory/crypto.ts'
+import {
+  type FeedRecord,
+  findFeedByTokenHash,
+  insertFeed,
+  insertRunChanges,
+  listActiveFeeds,
+  listSeriesFeedRuns,
+  listTopicFeedRuns,
+  revokeFeedRow,
+} from '#server/repositories/feeds.ts'
+import type { Report } from '#server/research/report-types.ts'
+import type { RunEndHook } from '#server/research/run-end.ts'
+import { openRunReport } from '#server/research/runs.ts'
+
+/** Entries a feed shows: feed readers poll, and a month of daily runs is plenty to catch up on. */
+export const FEED_ENTRIES = 20
+
+/** What a feed follows, as its owner sees it (never its token). */
+export type Feed = {
+  id: string
+  /** The topic's name, as it was when the feed was made. */
+  topic: string
+  topicId: string | null
+  seriesId: string | null
+  createdAt: Date
+}
+
+export type FeedEntry = { runId: string; finishedAt: Date; report: Report }
+
+/** A feed as its reader gets it: what it follows and its newest entries. */
+export type FeedContent = Feed & { entries: FeedEntry[] }
+
+const titleData = (feedId: string) => `feed_title:${feedId}`
+/** The token: 256 random bits, base64url. Anything else in a feed URL is no feed. */
+export const FEED_TOKEN = /^[A-Za-z0-9_-]{43}$/
+
+function viewFeed(ring: KeyRing, row: FeedRecord): Feed {
+  return {
+    id: row.id,
+    topic: openJson<string>(ring, { keyId: row.title_key_id, ciphertext: row.title }, titleData(row.id)),
+    topicId: row.topic_id,
+    seriesId: row.series_id,
+    createdAt: row.created_at,
+  }
+}
+
+/** Makes a feed of the account's topic or series (the caller checked it is the account's); the token once. */
+export async function createFeed(
+  db: Db,
+  ring: KeyRing,
+  input: { accountId: string; topic: string } & ({ topicId: string } | { seriesId: string }),
+): Promise<{ feed: Feed; token: string }> {
+  const id = randomUUID()
+  const token = randomToken()
+  const title = sealJson(ring, input.topic, titleData(id))
+  const row = await insertFeed(db, {
+    id,
+    account_id: input.accountId,
+    topic_id: 'topicId' in input ? input.topicId : null,
+    series_id: 'seriesId' in input ? input.seriesId : null,
+    token_hash: sha256(token),
+    title_key_id: title.keyId,
+    title: title.ciphertext,
+  })
+  return { feed: viewFeed(ring, row), token }
+}
+
+export async function listFeeds(db: Db, ring: KeyRing, accountId: string): Promise<Feed[]> {
+  return (await listActiveFeeds(db, accountId)).map((row) => viewFeed(ring, row))
+}
+
+export async function revokeFeed(db: Db, ring: KeyRing, accountId: string, feedId: string): Promise<Feed | undefined> {
+  const row = await revokeFeedRow(db, accountId, feedId)
+  return row && viewFeed(ring, row)
+}
+
+/** The feed behind a token, with its newest entries; undefined for a malformed, unknown or revoked one. */
+export async function readFeed(
+  db: Db,
+  ring: KeyRing,
+  token: string,
+  options: { publicUrl: string },
+): Promise<FeedContent | undefined> {
+  if (!FEED_TOKEN.test(token)) return undefined
+  const row = await findFeedByTokenHash(db, sha256(token))
+  if (!row) return undefined
+  const runs = row.series_id
+    ? await listSeriesFeedRuns(db, row.account_id, row.series_id, FEED_ENTRIES)
+    : row.topic_hash
+      ? await listTopicFeedRuns(db, row.account_id, row.topic_hash, FEED_ENTRIES)
+      : []
+  const entries = runs.flatMap((run) => {
+    const report = openRunReport(ring, run, { publicUrl: options.publicUrl })
+    return report ? [{ runId: run.id, finishedAt: run.finished_at, report }] : []
+  })
+  return { ...viewFeed(ring, row), entries }
+}
+
+/**
+ * What a run's end owes the feeds (a hook of server/research/run-end.ts): a complete run's count of
+ * new, updated and contradicted claims, and whether it was told, in the clear index feeds read.
+ */
+export function recordRunChangesWhenEnded(): RunEndHook {
+  return async (trx, { runId, outcome, worthTelling }) => {
+    if (outcome.status !== 'complete') return
+    const { delta } = outcome.report
+    const changes = delta.newFindings.length + delta.updated.length + delta.contradicted.length
+    await insertRunChanges(trx, { run_id: runId, changes, told: worthTelling })
+  }
+}

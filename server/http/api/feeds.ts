@@ -1,0 +1,127 @@
+// /api/feeds: private Atom feeds of a topic's or a recurring brief's deltas. Create (the URL, with its
+// token, is in this response only), list, revoke. Reading a feed is GET /feeds/{token}.atom
+// (server/http/feeds.ts), without a login.
+import { type Response, Router } from 'express'
+import { z } from 'zod'
+import { CreatedFeedSchema, type FeedView, FeedViewSchema } from '#server/contracts/feed.ts'
+import type { Feed } from '#server/feeds/feeds.ts'
+import { type ApiContract, bodyProblems, json, parameters, problem, responses } from '#server/http/api/contract.ts'
+import { methodNotAllowed } from '#server/http/api/method-not-allowed.ts'
+import { parseInput } from '#server/http/api/validation.ts'
+import { principalOf } from '#server/http/api-auth.ts'
+import { HttpProblem } from '#server/http/problem.ts'
+import { BriefSchema } from '#server/research/brief.ts'
+import type { WebServices } from '#server/services.ts'
+
+const CreateFeedSchema = z.union([
+  z.strictObject({ topic: BriefSchema.shape.topic.describe('A topic of yours, in any spelling.') }),
+  z.strictObject({ seriesId: parameters.seriesId.describe('A recurring brief of yours.') }),
+])
+
+const FeedSchema = FeedViewSchema.meta({ id: 'Feed' })
+const FeedId = z.uuid().meta({ param: { id: 'FeedId' } })
+
+export const feedsContract: ApiContract = {
+  '/api/feeds': {
+    get: {
+      operationId: 'listFeeds',
+      tags: ['feeds'],
+      summary: 'Your feeds that still work, newest first (never their URLs)',
+      responses: {
+        '200': json('The feeds.', z.object({ feeds: z.array(FeedSchema) }).meta({ id: 'FeedList' })),
+        '401': responses.unauthorized,
+        '403': responses.demoKeyForbidden,
+      },
+    },
+    post: {
+      operationId: 'createFeed',
+      tags: ['feeds'],
+      summary: 'Make a private Atom feed of a topic or a recurring brief',
+      description:
+        'Give `topic` or `seriesId`. The feed has one entry per complete run with something new, updated or ' +
+        'contradicted (for a series whose notify is always, every complete run), newest first, at most 20. ' +
+        'Its URL carries a random token: anyone with it can read the feed, so it is shown once; revoke it to stop it.',
+      requestBody: {
+        required: true,
+        content: { 'application/json': { schema: CreateFeedSchema.meta({ id: 'CreateFeedInput' }) } },
+      },
+      responses: {
+        '201': json('The feed; `url` is shown in this response only.', CreatedFeedSchema.meta({ id: 'CreatedFeed' })),
+        '400': responses.badRequest,
+        '401': responses.unauthorized,
+        '403': responses.demoKeyForbidden,
+        '404': problem('You have no such topic (with memory) or recurring brief.'),
+        ...bodyProblems,
+      },
+    },
+  },
+  '/api/feeds/{feedId}': {
+    delete: {
+      operationId: 'revokeFeed',
+      tags: ['feeds'],
+      summary: 'Revoke a feed: its URL answers 404 from now on',
+      requestParams: { path: z.object({ feedId: FeedId }) },
+      responses: {
+        '200': json('The revoked feed.', FeedSchema),
+        '401': responses.unauthorized,
+        '403': responses.demoKeyForbidden,
+        '404': problem('You have no working feed with this id.'),
+      },
+    },
+  },
+}
+
+export function presentFeed(feed: Feed): FeedView {
+  return { ...feed, createdAt: feed.createdAt.toISOString() }
+}
+
+/** Feeds are read without a login: the demo key's visitors get none. */
+function ownAccount(res: Response): string {
+  const principal = principalOf(res)
+  if (principal.demo) {
+    throw new HttpProblem({
+      status: 403,
+      title: 'Forbidden',
+      detail: 'The demo key cannot make feeds. Sign up for your own account.',
+    })
+  }
+  return principal.accountId
+}
+
+export function feedsRoutes(services: WebServices): Router {
+  const router = Router()
+  const { feeds } = services
+
+  router.get('/feeds', async (_req, res) => {
+    res.json({ feeds: (await feeds.list(ownAccount(res))).map(presentFeed) })
+  })
+  router.post('/feeds', async (req, res) => {
+    const accountId = ownAccount(res)
+    const subject = parseInput(CreateFeedSchema, req.body)
+    const created = await feeds.create(accountId, subject)
+    if (!created) {
+      const detail =
+        'seriesId' in subject
+          ? `You have no recurring brief with the id ${subject.seriesId}.`
+          : 'You have no topic with memory by that name.'
+      throw new HttpProblem({ status: 404, title: 'Not Found', detail })
+    }
+    res.status(201).json({ ...presentFeed(created.feed), url: created.url })
+  })
+  router.all('/feeds', methodNotAllowed(['GET', 'POST']))
+
+  router.delete('/feeds/:feedId', async (req, res) => {
+    const feedId = String(req.params.feedId)
+    const revoked = await feeds.revoke(ownAccount(res), feedId)
+    if (!revoked) {
+      throw new HttpProblem({
+        status: 404,
+        title: 'Not Found',
+        detail: `You have no working feed with the id ${feedId}.`,
+      })
+    }
+    res.json(presentFeed(revoked))
+  })
+  router.all('/feeds/:feedId', methodNotAllowed(['DELETE']))
+  return router
+}

@@ -1,0 +1,57 @@
+// Feeds, as the surfaces ask for them: make one for a topic or a recurring brief (the URL, with its
+// token, shown once), list and revoke them, and read one by its token (no login: the token is the key).
+import { renderAtom } from '#server/feeds/atom.ts'
+import { createFeed, type Feed, listFeeds, readFeed, revokeFeed } from '#server/feeds/feeds.ts'
+import { loadTopicMemory, loadTopicMemoryById, type MemoryContext } from '#server/memory/store.ts'
+import { getSeries } from '#server/research/series.ts'
+import { UUID } from '#server/text/uuid.ts'
+
+export type FeedServiceDeps = { memory: MemoryContext; publicUrl: string }
+
+/** What a feed follows: a topic by name (any spelling) or by id (the dashboard's), or a series. */
+export type FeedSubject = { topic: string } | { topicId: string } | { seriesId: string }
+
+export type CreatedFeed = { feed: Feed; url: string }
+
+export function createFeedService(deps: FeedServiceDeps) {
+  const { db, ring } = deps.memory
+  const feedUrl = (token: string) => new URL(`/feeds/${token}.atom`, deps.publicUrl).toString()
+
+  /** The subject, when it is the account's: its id and name. Another account's is none. */
+  async function resolve(
+    accountId: string,
+    subject: FeedSubject,
+  ): Promise<({ topic: string } & ({ topicId: string } | { seriesId: string })) | undefined> {
+    if ('seriesId' in subject) {
+      if (!UUID.test(subject.seriesId)) return undefined
+      const series = await getSeries(db, ring, subject.seriesId, accountId)
+      return series && { topic: series.topic, seriesId: series.seriesId }
+    }
+    const memory =
+      'topicId' in subject
+        ? await loadTopicMemoryById(deps.memory, accountId, subject.topicId)
+        : await loadTopicMemory(deps.memory, accountId, subject.topic)
+    return memory && { topic: memory.topic, topicId: memory.topicId }
+  }
+
+  return {
+    /** A new feed and its URL (shown this once); undefined when the account has no such topic or series. */
+    async create(accountId: string, subject: FeedSubject): Promise<CreatedFeed | undefined> {
+      const found = await resolve(accountId, subject)
+      if (!found) return undefined
+      const { feed, token } = await createFeed(db, ring, { accountId, ...found })
+      return { feed, url: feedUrl(token) }
+    },
+    /** The account's working feeds, newest first. */
+    list: (accountId: string) => listFeeds(db, ring, accountId),
+    /** Revokes the feed at once; undefined when the account has no such working feed. */
+    revoke: (accountId: string, feedId: string) => revokeFeed(db, ring, accountId, feedId),
+    /** The Atom document behind a token; undefined for a malformed, unknown or revoked token. */
+    async atom(token: string): Promise<string | undefined> {
+      const content = await readFeed(db, ring, token, { publicUrl: deps.publicUrl })
+      return content && renderAtom(content, { publicUrl: deps.publicUrl, selfUrl: feedUrl(token) })
+    },
+  }
+}
+
+export type FeedService = ReturnType<typeof createFeedService>

@@ -1,0 +1,108 @@
+// Deliveries whose job gave up (issue 20, step 6), on the real job system: a pending row with no job
+// left to work it (its job removed, or failed with its retries spent) is swept by the cron job: queued
+// again under the attempt limit, failed with the reason at it. A row whose job is still waiting, or
+// that was sent, is left alone. No delivery stays pending for good.
+import { sql } from 'kysely'
+import { afterAll, beforeAll, expect, test } from 'vitest'
+import { MAX_ATTEMPTS } from '#server/integrations/delivery-attempts.ts'
+import { sweepDeliveries } from '#server/integrations/delivery-sweep.ts'
+import { DELIVER } from '#server/jobs/queues.ts'
+import { startTestApp, type TestApp } from '#test/support/app.ts'
+import { testLogger } from '#test/support/logger.ts'
+
+let app: TestApp
+beforeAll(async () => {
+  app = await startTestApp()
+})
+afterAll(() => app.stop())
+
+async function addDelivery(values: { attempts?: number; status?: 'pending' | 'sent' } = {}): Promise<string> {
+  const row = await app.db
+    .insertInto('deliveries')
+    .values({
+      channel: 'slack',
+      kind: 'notice',
+      target: JSON.stringify({ teamId: 'T-unlinked', channel: 'C1', threadTs: '1.1' }),
+      attempts: values.attempts ?? 0,
+      status: values.status ?? 'pending',
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow()
+  return row.id
+}
+
+const delivery = (id: string) =>
+  app.db.selectFrom('deliveries').selectAll().where('id', '=', id).executeTakeFirstOrThrow()
+
+async function deliverJobs(id: string) {
+  const { rows } = await sql<{ state: string }>`
+    select state::text from pgboss.job where name = ${DELIVER.queue} and data->>'deliveryId' = ${id}
+    order by created_on`.execute(app.db)
+  return rows.map((row) => row.state)
+}
+
+test('the sweep retries a delivery whose job is gone, fails one whose job failed at the attempt limit, and leaves live ones alone', async () => {
+  expect(await app.jobs.boss.getSchedules('deliveries.sweep')).toEqual([
+    expect.objectContaining({ name: 'deliveries.sweep', cron: '*/5 * * * *' }),
+  ])
+
+  // Its job was removed (or pg-boss deleted it): nothing will ever work it.
+  const orphan = await addDelivery()
+  // Its job failed with no retries left, and it had used all but one attempt.
+  const exhausted = await addDelivery({ attempts: MAX_ATTEMPTS - 1 })
+  const failedJob = await app.jobs.boss.send(
+    DELIVER.queue,
+    { deliveryId: exhausted },
+    { retryLimit: 0, startAfter: 3600 },
+  )
+  await app.jobs.boss.fail(DELIVER.queue, failedJob as string, { message: 'the database went away' })
+  expect(await deliverJobs(exhausted)).toEqual(['failed'])
+  // Waiting out a backoff: its job is queued for later, so it is not stranded.
+  const waiting = await addDelivery()
+  await app.jobs.boss.send(DELIVER.queue, { deliveryId: waiting }, { startAfter: 3600 })
+  // Sent long ago; its job is long gone, as it should be.
+  const sent = await addDelivery({ status: 'sent' })
+
+  await app.jobs.boss.send('deliveries.sweep', {})
+  const deadline = Date.now() + 30_000
+  while ((await delivery(orphan)).status === 'pending' || (await delivery(exhausted)).status === 'pending') {
+    if (Date.now() > deadline) throw new Error('the sweep did not move the stranded deliveries')
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+
+  // At the limit: failed, saying why, and no new job.
+  expect(await delivery(exhausted)).toMatchObject({
+    status: 'failed',
+    attempts: MAX_ATTEMPTS,
+    last_error: `its delivery job ended failed; gave up after ${MAX_ATTEMPTS} attempts`,
+  })
+  expect(await deliverJobs(exhausted)).toEqual(['failed'])
+
+  // Under it: a new job was queued and worked. The workspace is not linked, so that attempt is final:
+  // the row ends failed with the platform's reason, not pending.
+  const retried = await delivery(orphan)
+  expect(retried).toMatchObject({
+    status: 'failed',
+    attempts: 2,
+    last_error: 'Slack workspace T-unlinked is no longer linked',
+  })
+  expect(await deliverJobs(orphan)).toEqual(['completed'])
+
+  expect(await delivery(waiting)).toMatchObject({ status: 'pending', attempts: 0, last_error: null })
+  expect(await deliverJobs(waiting)).toEqual(['created'])
+  expect(await delivery(sent)).toMatchObject({ status: 'sent', attempts: 0, last_error: null })
+})
+
+test('a swept delivery gets exactly one new job, however many sweeps run at once', async () => {
+  const orphan = await addDelivery({ attempts: 1 })
+  // Sweeps racing for the same row (the cron queue runs one at a time; this is its worst case).
+  const deps = { db: app.db, jobs: app.jobs, log: testLogger() }
+  const outcomes = await Promise.all([1, 2, 3, 4].map(() => sweepDeliveries(deps)))
+  expect(outcomes.reduce((sum, swept) => sum + swept.retried, 0)).toBe(1)
+  const deadline = Date.now() + 30_000
+  while ((await delivery(orphan)).status === 'pending' && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  expect(await delivery(orphan)).toMatchObject({ status: 'failed', attempts: 3 })
+  expect(await deliverJobs(orphan)).toEqual(['completed'])
+})
