@@ -12,10 +12,13 @@ import type { EventHub } from '#server/events/hub.ts'
 import type { OpenStreams } from '#server/events/open-streams.ts'
 import type { IntegrationSettings } from '#server/integrations/deliver.ts'
 import { deliverResultWhenEnded } from '#server/integrations/deliveries.ts'
+import { deliverWebhooksWhenEnded } from '#server/integrations/webhooks/events.ts'
+import type { WebhookSettings } from '#server/integrations/webhooks/send.ts'
 import type { Jobs } from '#server/jobs/boss.ts'
 import type { Limits } from '#server/limits/policies.ts'
 import type { Logger } from '#server/logger.ts'
 import type { MemoryContext } from '#server/memory/store.ts'
+import { resolveAll } from '#server/providers/reader/page-reader.ts'
 import type { EngineDeps } from '#server/research/pipeline.ts'
 import { endRun, type RunEnd, type RunEndHook, type RunOutcome } from '#server/research/run-end.ts'
 import type { RunDeadlines } from '#server/research/start-run.ts'
@@ -27,6 +30,7 @@ import { createCorpusService, createHealthService } from '#server/services/opera
 import { createRunService } from '#server/services/runs.ts'
 import { createSeriesService } from '#server/services/series.ts'
 import { createTopicService } from '#server/services/topics.ts'
+import { createWebhookService } from '#server/services/webhooks.ts'
 
 /** What the services are made of: the process's infrastructure, created once by server/start.ts. */
 export type Infra = {
@@ -56,9 +60,24 @@ export function createServices(infra: Infra) {
     recurringIntervalSeconds: config.RECURRING_INTERVAL,
     timeoutMs: config.PROVIDER_TIMEOUT_SECONDS * 1000,
   }
+  const webhookSettings: WebhookSettings = {
+    allowHttp: config.WEBHOOK_ALLOW_HTTP,
+    allowHosts: new Set(config.WEBHOOK_ALLOW_HOSTS),
+    resolve: resolveAll,
+    retryBaseSeconds: config.WEBHOOK_RETRY_BASE,
+    retryMaxSeconds: config.WEBHOOK_RETRY_MAX,
+    maxAttempts: config.WEBHOOK_MAX_ATTEMPTS,
+    disableAfter: config.WEBHOOK_DISABLE_AFTER,
+    timeoutMs: config.WEBHOOK_TIMEOUT_SECONDS * 1000,
+    userAgent: `Sextant-Webhooks/1.0 (+${config.PUBLIC_URL})`,
+  }
+  const webhooks = createWebhookService({ memory, rules: webhookSettings })
   // However a run ends (its worker, the sweeper, a cancel), what it owes is queued with its end:
-  // a run from chat owes its result there.
-  const runEndHooks: RunEndHook[] = [deliverResultWhenEnded(jobs, memory.ring)]
+  // a run from chat owes its result there; the account's webhooks (and a brief's webhookUrl) their events.
+  const runEndHooks: RunEndHook[] = [
+    deliverResultWhenEnded(jobs, memory.ring),
+    deliverWebhooksWhenEnded({ jobs, ring: memory.ring, publicUrl: config.PUBLIC_URL }),
+  ]
   const endDeps = {
     db,
     jobs,
@@ -84,6 +103,7 @@ export function createServices(infra: Infra) {
       limits,
       deadlines,
       scheduleMinSeconds: config.SCHEDULE_MIN_INTERVAL,
+      webhookUrlProblem: webhooks.urlProblem,
       publicUrl: config.PUBLIC_URL,
       endRun: ending,
       engine: {
@@ -100,6 +120,7 @@ export function createServices(infra: Infra) {
       limits,
       deadlines,
       scheduleMinSeconds: config.SCHEDULE_MIN_INTERVAL,
+      webhookUrlProblem: webhooks.urlProblem,
       intervalSeconds: config.RECURRING_INTERVAL,
     }),
     topics: createTopicService({ memory, publicUrl: config.PUBLIC_URL }),
@@ -113,10 +134,13 @@ export function createServices(infra: Infra) {
       scheduleMinSeconds: config.SCHEDULE_MIN_INTERVAL,
       log,
       settings: integrationSettings,
+      webhooks: webhookSettings,
     }),
     corpus: createCorpusService({ db }),
     health: createHealthService({ db, jobs }),
     idempotency: createIdempotencyService({ db }),
+    /** Outbound webhooks: the account's endpoints and signing secrets. */
+    webhooks,
   }
 }
 

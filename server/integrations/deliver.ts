@@ -8,11 +8,18 @@ import { postIssueComment } from '#server/integrations/github/client.ts'
 import { noticeMessage, resultMessage, startedMessage } from '#server/integrations/messages.ts'
 import { postSlackMessage } from '#server/integrations/slack/client.ts'
 import { slackBotToken } from '#server/integrations/slack/workspaces.ts'
+import { deliverWebhookEvent, type WebhookSettings } from '#server/integrations/webhooks/send.ts'
 import type { Jobs } from '#server/jobs/boss.ts'
 import { DELIVER } from '#server/jobs/queues.ts'
 import type { Logger } from '#server/logger.ts'
 import type { KeyRing } from '#server/memory/crypto.ts'
-import { markPartsSent, markSent, recordFailedAttempt, startedDeliveryStatus } from '#server/repositories/deliveries.ts'
+import {
+  findDelivery,
+  markPartsSent,
+  markSent,
+  recordFailedAttempt,
+  startedDeliveryStatus,
+} from '#server/repositories/deliveries.ts'
 import { getRun } from '#server/repositories/runs.ts'
 import { viewRun } from '#server/research/runs.ts'
 
@@ -25,7 +32,14 @@ export type IntegrationSettings = {
   timeoutMs: number
 }
 
-export type DeliverDeps = { db: Db; ring: KeyRing; jobs: Jobs; log: Logger; settings: IntegrationSettings }
+export type DeliverDeps = {
+  db: Db
+  ring: KeyRing
+  jobs: Jobs
+  log: Logger
+  settings: IntegrationSettings
+  webhooks: WebhookSettings
+}
 
 const MAX_ATTEMPTS = 8
 const MAX_BACKOFF_SECONDS = 15 * 60
@@ -33,6 +47,8 @@ const MAX_BACKOFF_SECONDS = 15 * 60
 const ORDER_WAIT_SECONDS = 2
 
 export async function deliver(deps: DeliverDeps, deliveryId: string): Promise<void> {
+  const record = await findDelivery(deps.db, deliveryId)
+  if (record?.channel === 'webhook') return deliverWebhookEvent({ ...deps, settings: deps.webhooks }, record)
   const delivery = await getDelivery(deps.db, deps.ring, deliveryId)
   if (delivery?.status !== 'pending') return
   if (delivery.kind === 'result' && delivery.runId) {

@@ -15,6 +15,7 @@ import {
   receiveSlackEvent,
   type SlackEventCallbackSchema,
 } from '#server/integrations/slack/events.ts'
+import type { WebhookSettings } from '#server/integrations/webhooks/send.ts'
 import type { Jobs } from '#server/jobs/boss.ts'
 import type { GithubMentionJob, SlackMentionJob } from '#server/jobs/queues.ts'
 import type { Limits } from '#server/limits/policies.ts'
@@ -31,6 +32,8 @@ export type IntegrationServiceDeps = {
   scheduleMinSeconds: number
   log: Logger
   settings: IntegrationSettings
+  /** How outbound webhook events are delivered (the same `deliver` job). */
+  webhooks: WebhookSettings
 }
 
 export function createIntegrationService(deps: IntegrationServiceDeps) {
@@ -45,7 +48,14 @@ export function createIntegrationService(deps: IntegrationServiceDeps) {
     scheduleMinSeconds: deps.scheduleMinSeconds,
     log: deps.log,
   }
-  const delivering: DeliverDeps = { db, ring, jobs: deps.jobs, log: deps.log, settings: deps.settings }
+  const delivering: DeliverDeps = {
+    db,
+    ring,
+    jobs: deps.jobs,
+    log: deps.log,
+    settings: deps.settings,
+    webhooks: deps.webhooks,
+  }
   return {
     slack: {
       /** A verified Events API callback: an app mention is recorded once and its job queued. */

@@ -1,0 +1,173 @@
+// Signed outbound webhooks on the real job system with a short clock: the events a run owes, signed
+// so that svix's independent Standard Webhooks implementation verifies them; a brief's webhookUrl
+// signed with the account's secret; a quiet notify:changes run sends nothing. The receiver is on
+// 127.0.0.1, admitted by the test-only WEBHOOK_ALLOW_HOSTS (test/security/webhook-ssrf.test.ts shows
+// loopback refused without it).
+import { createHmac } from 'node:crypto'
+import { Webhook } from 'svix'
+import { afterAll, beforeAll, expect, test } from 'vitest'
+import { createTestAccount } from '#test/support/accounts.ts'
+import { startTestApp, type TestApp } from '#test/support/app.ts'
+import { postBrief, waitForRun } from '#test/support/runs.ts'
+import { type StubExa, startStubExa } from '#test/support/stub-exa.ts'
+import { type Received, startWebhookReceiver, type WebhookReceiver } from '#test/support/stub-webhook-receiver.ts'
+
+let app: TestApp
+let receiver: WebhookReceiver
+let exa: StubExa
+type Auth = Record<string, string>
+const PUBLIC_URL = 'https://sextant.example'
+
+beforeAll(async () => {
+  receiver = await startWebhookReceiver()
+  exa = await startStubExa()
+  app = await startTestApp({
+    env: {
+      EXA_API_KEY: 'exa-test-key',
+      EXA_BASE_URL: exa.url,
+      PUBLIC_URL,
+      RATE_LIMIT_RUNS_PER_HOUR: '1000',
+      WEBHOOK_ALLOW_HTTP: 'true',
+      WEBHOOK_ALLOW_HOSTS: `127.0.0.1:${receiver.port}`,
+      WEBHOOK_RETRY_BASE: '1s',
+      WEBHOOK_RETRY_MAX: '60s',
+      WEBHOOK_MAX_ATTEMPTS: '10',
+      WEBHOOK_DISABLE_AFTER: '4',
+    },
+  })
+})
+
+afterAll(async () => {
+  await app?.stop()
+  await receiver?.close()
+  await exa?.close()
+})
+
+async function createEndpoint(auth: Auth, body: Record<string, unknown>) {
+  const response = await app.fetch('/api/webhooks/endpoints', {
+    method: 'POST',
+    headers: { ...auth, 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  })
+  return { response, body: await response.json() }
+}
+
+async function listEndpoints(auth: Auth) {
+  const response = await app.fetch('/api/webhooks/endpoints', { headers: auth })
+  expect(response.status).toBe(200)
+  return ((await response.json()) as { endpoints: Array<Record<string, unknown>> }).endpoints
+}
+
+/**
+ * The event, once its signature is checked twice: by svix's Webhook (which throws on a bad one), and
+ * by the Standard Webhooks spec written out here (svix 2.5 wraps the same standardwebhooks package
+ * that signs, so the spec's own recipe is the independent check): base64 HMAC-SHA256, keyed with the
+ * secret's base64 after `whsec_`, of `id.timestamp.body`, sent as `v1,<signature>`.
+ */
+function verified(secret: string, request: Received) {
+  new Webhook(secret).verify(request.body, request.headers)
+  const { 'webhook-id': id, 'webhook-timestamp': timestamp, 'webhook-signature': signature } = request.headers
+  const key = Buffer.from(secret.slice('whsec_'.length), 'base64')
+  const expected = createHmac('sha256', key).update(`${id}.${timestamp}.${request.body}`).digest('base64')
+  expect(signature?.split(' ')).toContain(`v1,${expected}`)
+  expect(Math.abs(Number(timestamp) * 1000 - request.at)).toBeLessThan(60_000)
+  return eventOf(request)
+}
+
+function eventOf(request: Received) {
+  return JSON.parse(request.body) as { type: string; timestamp: string; data: Record<string, unknown> }
+}
+
+test('an endpoint gets run.completed and series.changed, signed so svix verifies them; a quiet run sends nothing', async () => {
+  const user = await createTestAccount(app.db)
+  const created = await createEndpoint(user.auth, { url: `${receiver.url}/all`, description: 'everything' })
+  expect(created.response.status).toBe(201)
+  const { secret, id } = created.body as { secret: string; id: string }
+  expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/)
+  expect(created.body).toMatchObject({ events: ['run.completed', 'run.failed', 'series.changed'], status: 'active' })
+  // The secret is shown once: the list never carries it.
+  const listed = await listEndpoints(user.auth)
+  expect(listed).toHaveLength(1)
+  expect(listed[0]).toMatchObject({ id, url: `${receiver.url}/all`, description: 'everything', status: 'active' })
+  expect(JSON.stringify(listed)).not.toContain(secret)
+
+  const started = await postBrief(app.fetch, user.auth, {
+    topic: 'grid storage battery prices',
+    depth: 'quick',
+    timeframe: 'all',
+    recurring: true,
+  })
+  expect(started.response.status).toBe(202)
+  const runId = started.body.runId as string
+  const run = await waitForRun(app.fetch, user.auth, runId)
+  expect(run.status).toBe('complete')
+  const requests = await receiver.waitFor(
+    (request) => request.path === '/all' && eventOf(request).data.runId === runId,
+    2,
+  )
+  const events = requests.map((request) => verified(secret, request))
+  expect(events.map((event) => event.type).sort()).toEqual(['run.completed', 'series.changed'])
+  const seriesId = (run as unknown as { recurring: { seriesId: string } }).recurring.seriesId
+  const completed = events.find((event) => event.type === 'run.completed')
+  expect(completed?.data).toMatchObject({
+    runId,
+    topic: 'grid storage battery prices',
+    status: 'complete',
+    seriesId,
+    delta: { baseline: true, updated: 0, contradicted: 0 },
+    links: { run: `${PUBLIC_URL}/dashboard/runs/${runId}`, api: `${PUBLIC_URL}/api/briefs/${runId}` },
+  })
+  expect((completed?.data.delta as { new: number } | undefined)?.new).toBeGreaterThan(0)
+  // Each event is its own message: distinct ids, the Standard Webhooks headers all present.
+  expect(new Set(requests.map((request) => request.headers['webhook-id'])).size).toBe(2)
+  // Another secret does not verify: the signature is really the endpoint's.
+  const other = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'
+  expect(() => new Webhook(other).verify(requests[0]?.body ?? '', requests[0]?.headers ?? {})).toThrow()
+
+  // Run again now: the web has nothing new, so notify:changes records the run and tells nobody.
+  exa.setBehaviour('empty')
+  const again = await app.fetch(`/api/series/${seriesId}/run`, { method: 'POST', headers: user.auth })
+  expect(again.status).toBe(202)
+  const quietId = ((await again.json()) as { runId: string }).runId
+  expect((await waitForRun(app.fetch, user.auth, quietId)).status).toBe('complete')
+  exa.setBehaviour('answer')
+  // What a run's end owes is written in the transaction that ends it: a quiet run owes no row.
+  expect(await app.db.selectFrom('deliveries').select('id').where('run_id', '=', quietId).execute()).toEqual([])
+  // And nothing arrives for it, even after a later run's events have.
+  const later = await postBrief(app.fetch, user.auth, {
+    topic: 'sodium-ion batteries',
+    depth: 'quick',
+    timeframe: 'all',
+  })
+  await receiver.waitFor((request) => eventOf(request).data.runId === later.body.runId)
+  expect(receiver.received.filter((request) => eventOf(request).data.runId === quietId)).toEqual([])
+  await app.fetch(`/api/series/${seriesId}`, { method: 'DELETE', headers: user.auth })
+})
+
+test('a brief’s webhookUrl gets its run’s events, signed with the account’s secret from GET /api/webhooks/secret', async () => {
+  const user = await createTestAccount(app.db)
+  const started = await postBrief(app.fetch, user.auth, {
+    topic: 'solid-state battery roadmap',
+    depth: 'quick',
+    timeframe: 'all',
+    webhookUrl: `${receiver.url}/brief`,
+  })
+  expect(started.response.status).toBe(202)
+  const runId = started.body.runId as string
+  const [request] = await receiver.waitFor(
+    (received) => received.path === '/brief' && eventOf(received).data.runId === runId,
+  )
+  const secretResponse = await app.fetch('/api/webhooks/secret', { headers: user.auth })
+  expect(secretResponse.status).toBe(200)
+  const { secret } = (await secretResponse.json()) as { secret: string }
+  expect(secret).toMatch(/^whsec_/)
+  expect(verified(secret, request as Received)).toMatchObject({
+    type: 'run.completed',
+    data: { runId, seriesId: null },
+  })
+  // Asked again, the same secret; rotated, a new one.
+  const again = (await (await app.fetch('/api/webhooks/secret', { headers: user.auth })).json()) as { secret: string }
+  expect(again.secret).toBe(secret)
+  const rotated = await app.fetch('/api/webhooks/secret/rotate', { method: 'POST', headers: user.auth })
+  expect(((await rotated.json()) as { secret: string }).secret).not.toBe(secret)
+})
