@@ -171,3 +171,107 @@ test('a brief’s webhookUrl gets its run’s events, signed with the account’
   const rotated = await app.fetch('/api/webhooks/secret/rotate', { method: 'POST', headers: user.auth })
   expect(((await rotated.json()) as { secret: string }).secret).not.toBe(secret)
 })
+
+test('a failing endpoint is retried with growing waits and disabled after 4 failures in a row, saying why; a success resets the count', async () => {
+  const user = await createTestAccount(app.db)
+  receiver.answer('/down', 500)
+  receiver.answer('/flaky', 500, 503, 204)
+  const down = await createEndpoint(user.auth, { url: `${receiver.url}/down`, events: ['run.completed'] })
+  const flaky = await createEndpoint(user.auth, { url: `${receiver.url}/flaky`, events: ['run.completed'] })
+  expect([down.response.status, flaky.response.status]).toEqual([201, 201])
+  const started = await postBrief(app.fetch, user.auth, {
+    topic: 'sodium-ion grid storage',
+    depth: 'quick',
+    timeframe: 'all',
+  })
+  const runId = started.body.runId as string
+  const ofRun = (path: string) => (request: Received) => request.path === path && eventOf(request).data.runId === runId
+
+  // The flaky endpoint: 500, 503, then 204. The same message each time (one webhook-id), signed each time.
+  const flakyRequests = await receiver.waitFor(ofRun('/flaky'), 3)
+  expect(new Set(flakyRequests.map((request) => request.headers['webhook-id'])).size).toBe(1)
+  for (const request of flakyRequests) verified(flaky.body.secret, request)
+
+  // The one that is down: attempts 1 to 4, each wait at least WEBHOOK_RETRY_BASE (1 s) * 2^(n-1).
+  const attempts = await receiver.waitFor(ofRun('/down'), 4)
+  const waits = attempts.slice(1).map((request, index) => request.at - (attempts[index] as Received).at)
+  expect(waits[0]).toBeGreaterThanOrEqual(900)
+  expect(waits[1]).toBeGreaterThanOrEqual(1900)
+  expect(waits[2]).toBeGreaterThanOrEqual(3900)
+
+  const deadline = Date.now() + 20_000
+  let endpoints = await listEndpoints(user.auth)
+  while (endpoints.find((endpoint) => endpoint.id === down.body.id)?.status !== 'disabled' && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    endpoints = await listEndpoints(user.auth)
+  }
+  expect(endpoints.find((endpoint) => endpoint.id === down.body.id)).toMatchObject({
+    status: 'disabled',
+    consecutiveFailures: 4,
+    disabledReason: '4 consecutive failed attempts; the last: the endpoint answered 500',
+  })
+  // The endpoint that recovered: active, its count back to zero.
+  const recovered = endpoints.find((endpoint) => endpoint.id === flaky.body.id)
+  expect(recovered).toMatchObject({ status: 'active', consecutiveFailures: 0 })
+  expect(recovered?.lastSuccessAt).not.toBeNull()
+  // Disabled, it gets no fifth attempt: the event is given up with the reason.
+  const rows = await app.db
+    .selectFrom('deliveries')
+    .select(['status', 'attempts', 'last_error', 'target'])
+    .where('run_id', '=', runId)
+    .execute()
+  expect(rows.find((row) => (row.target as { endpointId: string }).endpointId === down.body.id)).toMatchObject({
+    status: 'failed',
+    attempts: 4,
+    last_error: 'the endpoint answered 500',
+  })
+  expect(rows.find((row) => (row.target as { endpointId: string }).endpointId === flaky.body.id)).toMatchObject({
+    status: 'sent',
+    attempts: 2,
+  })
+  // A later run's event does not go to the disabled endpoint.
+  const later = await postBrief(app.fetch, user.auth, {
+    topic: 'solid-state batteries',
+    depth: 'quick',
+    timeframe: 'all',
+  })
+  await receiver.waitFor((request) => request.path === '/flaky' && eventOf(request).data.runId === later.body.runId)
+  expect(receiver.received.filter(ofRun('/down'))).toHaveLength(4)
+  expect(
+    receiver.received.filter((request) => request.path === '/down' && eventOf(request).data.runId === later.body.runId),
+  ).toEqual([])
+})
+
+test('an endpoint that now points at a private address is refused at delivery time, not called', async () => {
+  const user = await createTestAccount(app.db)
+  const created = await createEndpoint(user.auth, { url: `${receiver.url}/moved`, events: ['run.completed'] })
+  expect(created.response.status).toBe(201)
+  // As if its DNS now answered a loopback address that is not the admitted receiver's host:port.
+  const elsewhere = await startWebhookReceiver()
+  try {
+    await app.db
+      .updateTable('webhook_endpoints')
+      .set({ url: `${elsewhere.url}/moved` })
+      .where('id', '=', created.body.id)
+      .execute()
+    const started = await postBrief(app.fetch, user.auth, { topic: 'flow batteries', depth: 'quick', timeframe: 'all' })
+    const runId = started.body.runId as string
+    await waitForRun(app.fetch, user.auth, runId)
+    const deadline = Date.now() + 20_000
+    let row: { attempts: number; last_error: string | null } | undefined
+    while (!row?.last_error && Date.now() < deadline) {
+      row = await app.db
+        .selectFrom('deliveries')
+        .select(['attempts', 'last_error'])
+        .where('run_id', '=', runId)
+        .executeTakeFirst()
+      if (!row?.last_error) await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+    expect(row?.last_error).toBe(
+      'the URL points at 127.0.0.1, a loopback address: webhooks go to public addresses only',
+    )
+    expect(elsewhere.received).toEqual([])
+  } finally {
+    await elsewhere.close()
+  }
+})
