@@ -8,6 +8,7 @@ import { Webhook } from 'svix'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { startTestApp, type TestApp } from '#test/support/app.ts'
+import { logIn, postForm } from '#test/support/browser-session.ts'
 import { postBrief, waitForRun } from '#test/support/runs.ts'
 import { type StubExa, startStubExa } from '#test/support/stub-exa.ts'
 import { type Received, startWebhookReceiver, type WebhookReceiver } from '#test/support/stub-webhook-receiver.ts'
@@ -274,4 +275,70 @@ test('an endpoint that now points at a private address is refused at delivery ti
   } finally {
     await elsewhere.close()
   }
+})
+
+test('the Webhooks page adds an endpoint (its secret shown once), shows a disabled one’s reason, rotates and deletes', async () => {
+  const user = await createTestAccount(app.db)
+  const cookie = await logIn(app.url, user.email, user.password)
+  const page = async () => (await app.fetch('/dashboard/webhooks', { headers: { Cookie: cookie } })).text()
+  expect(await page()).toContain('No endpoints yet.')
+  expect(await (await app.fetch('/dashboard', { headers: { Cookie: cookie } })).text()).toContain(
+    'href="/dashboard/webhooks"',
+  )
+
+  const refused = await postForm(
+    app.url,
+    '/dashboard/webhooks',
+    { url: 'https://169.254.169.254/', events: 'run.failed' },
+    cookie,
+  )
+  expect(refused.status).toBe(400)
+  expect(await refused.text()).toContain('a link-local address (where cloud metadata lives)')
+
+  const added = await postForm(
+    app.url,
+    '/dashboard/webhooks',
+    { url: `${receiver.url}/page`, description: 'ops', events: 'run.failed' },
+    cookie,
+  )
+  expect(added.status).toBe(200)
+  const secret = /data-testid="signing-secret"[^>]*>(whsec_[^<]+)</.exec(await added.text())?.[1]
+  expect(secret).toMatch(/^whsec_/)
+  const [endpoint] = await listEndpoints(user.auth)
+  expect(endpoint).toMatchObject({ url: `${receiver.url}/page`, events: ['run.failed'], description: 'ops' })
+  const listed = await page()
+  expect(listed).toContain(`${receiver.url}/page`)
+  expect(listed).not.toContain(secret)
+
+  // What the delivery job writes when it gives up on an endpoint, as the page shows it.
+  await app.db
+    .updateTable('webhook_endpoints')
+    .set({
+      status: 'disabled',
+      disabled_at: new Date(),
+      disabled_reason: '4 consecutive failed attempts; the last: the endpoint answered 500',
+    })
+    .where('id', '=', endpoint?.id as string)
+    .execute()
+  expect(await page()).toContain('4 consecutive failed attempts; the last: the endpoint answered 500')
+
+  const rotated = await postForm(
+    app.url,
+    '/dashboard/webhooks',
+    { intent: 'rotate', id: endpoint?.id as string },
+    cookie,
+  )
+  const next = /data-testid="signing-secret"[^>]*>(whsec_[^<]+)</.exec(await rotated.text())?.[1]
+  expect(next).toMatch(/^whsec_/)
+  expect(next).not.toBe(secret)
+  const deleted = await postForm(
+    app.url,
+    '/dashboard/webhooks',
+    { intent: 'delete', id: endpoint?.id as string },
+    cookie,
+  )
+  expect(deleted.status).toBe(200)
+  expect(await listEndpoints(user.auth)).toEqual([])
+  const again = await postForm(app.url, '/dashboard/webhooks', { intent: 'delete', id: 'not-an-id' }, cookie)
+  expect(again.status).toBe(404)
 })
