@@ -8,6 +8,7 @@ export default [
   route('dashboard', 'routes/dashboard.tsx'),
   route('dashboard/runs/:runId', 'routes/dashboard-run.tsx'),
   route('dashboard/keys', 'routes/dashboard-keys.tsx'),
+  route('dashboard/webhooks', 'routes/dashboard-webhooks.tsx'),
   route('dashboard/series', 'routes/dashboard-series.tsx'),
   route('dashboard/feeds', 'routes/dashboard-feeds.tsx'),
   route('dashboard/topics', 'routes/dashboard-topics.tsx'),

@@ -246,6 +246,35 @@ export interface RunChangesTable {
   told: boolean
 }
 
+// Outbound webhooks (issue 20 step 3): an account's endpoints and its signing secret for a brief's webhookUrl.
+export type WebhookEventType = 'run.completed' | 'run.failed' | 'series.changed'
+
+export interface WebhookEndpointsTable {
+  id: Generated<string>
+  account_id: string
+  url: string
+  events: WebhookEventType[]
+  description: string | null
+  /** The signing secret (`whsec_...`), sealed, bound to the endpoint's id. */
+  secret_key_id: string
+  secret: Buffer
+  status: Generated<'active' | 'disabled'>
+  consecutive_failures: Generated<number>
+  disabled_reason: string | null
+  disabled_at: Timestamp | null
+  last_success_at: Timestamp | null
+  last_failure_at: Timestamp | null
+  created_at: Generated<Date>
+  secret_rotated_at: Timestamp | null
+}
+
+export interface WebhookAccountSecretsTable {
+  account_id: string
+  secret_key_id: string
+  secret: Buffer
+  created_at: Generated<Date>
+}
+
 export interface Database {
   settings: SettingsTable
   accounts: AccountsTable
@@ -266,4 +295,6 @@ export interface Database {
   email_opt_outs: EmailOptOutsTable
   feeds: FeedsTable
   run_changes: RunChangesTable
+  webhook_endpoints: WebhookEndpointsTable
+  webhook_account_secrets: WebhookAccountSecretsTable
 }

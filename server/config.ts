@@ -188,6 +188,28 @@ export const ConfigSchema = z.object({
     .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
     .default('https://slack.com/api/')
     .transform((url) => (url.endsWith('/') ? url : `${url}/`)),
+  // Outbound webhooks (server/integrations/webhooks/). Attempt n waits WEBHOOK_RETRY_BASE * 2^(n-1),
+  // at most WEBHOOK_RETRY_MAX; tests shorten the clock.
+  WEBHOOK_RETRY_BASE: duration('30s'),
+  WEBHOOK_RETRY_MAX: duration('24h'),
+  WEBHOOK_MAX_ATTEMPTS: z.coerce.number({ error: 'must be a number' }).int().min(1).max(100).default(15),
+  /** Consecutive failed attempts (any of its events) after which an endpoint is disabled. */
+  WEBHOOK_DISABLE_AFTER: z.coerce.number({ error: 'must be a number' }).int().min(1).max(10_000).default(30),
+  WEBHOOK_TIMEOUT_SECONDS: z.coerce.number({ error: 'must be a number' }).positive().max(120).default(15),
+  /** Plain http endpoints: for tests and local development only. */
+  WEBHOOK_ALLOW_HTTP: flag.default(false),
+  /** `host:port` endpoints admitted at private addresses: a test's own receiver on loopback. */
+  WEBHOOK_ALLOW_HOSTS: z
+    .string()
+    .transform((spec, context) => {
+      try {
+        return parseAllowHosts(spec)
+      } catch (error) {
+        context.addIssue({ code: 'custom', message: `must be host:port,... (${(error as Error).message})` })
+        return z.NEVER
+      }
+    })
+    .optional(),
   GITHUB_WEBHOOK_SECRET: z.string().min(1).optional(),
   GITHUB_TOKEN: z.string().min(1).optional(),
   GITHUB_API_URL: z
@@ -210,6 +232,7 @@ export type Config = Omit<
   | 'MAX_CONNECTIONS_PER_ADDRESS'
   | 'SEARCH_PROVIDER'
   | 'READER_ALLOW_HOSTS'
+  | 'WEBHOOK_ALLOW_HOSTS'
 > & {
   /**
    * The search provider in use: as set, or the first of Exa, Tavily, Brave and SearXNG whose key (or
@@ -228,6 +251,8 @@ export type Config = Omit<
   MAX_CONNECTIONS_PER_ADDRESS: number
   /** `host:port` entries the page reader may fetch at private addresses; nothing else may be. */
   READER_ALLOW_HOSTS: string[]
+  /** `host:port` entries outbound webhooks may reach at private addresses (tests, local development). */
+  WEBHOOK_ALLOW_HOSTS: string[]
 }
 
 /** Where Ollama listens unless OLLAMA_BASE_URL says otherwise (its own default). */
@@ -310,6 +335,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     MAX_CONNECTIONS_PER_ADDRESS:
       parsed.MAX_CONNECTIONS_PER_ADDRESS ?? (parsed.TRUST_PROXY > 0 ? 0 : DEFAULT_MAX_CONNECTIONS_PER_ADDRESS),
     READER_ALLOW_HOSTS: parsed.READER_ALLOW_HOSTS ?? [],
+    WEBHOOK_ALLOW_HOSTS: parsed.WEBHOOK_ALLOW_HOSTS ?? [],
   }
 }
 

@@ -15,10 +15,13 @@ import type { IntegrationSettings } from '#server/integrations/deliver.ts'
 import { deliverResultWhenEnded } from '#server/integrations/deliveries.ts'
 import { emailDigestWhenEnded } from '#server/integrations/email/deliveries.ts'
 import { createMailer } from '#server/integrations/email/mailer.ts'
+import { deliverWebhooksWhenEnded } from '#server/integrations/webhooks/events.ts'
+import type { WebhookSettings } from '#server/integrations/webhooks/send.ts'
 import type { Jobs } from '#server/jobs/boss.ts'
 import type { Limits } from '#server/limits/policies.ts'
 import type { Logger } from '#server/logger.ts'
 import type { MemoryContext } from '#server/memory/store.ts'
+import { resolveAll } from '#server/providers/reader/page-reader.ts'
 import type { EngineDeps } from '#server/research/pipeline.ts'
 import { endRun, type RunEnd, type RunEndHook, type RunOutcome } from '#server/research/run-end.ts'
 import type { RunDeadlines } from '#server/research/start-run.ts'
@@ -32,6 +35,7 @@ import { createCorpusService, createHealthService } from '#server/services/opera
 import { createRunService } from '#server/services/runs.ts'
 import { createSeriesService } from '#server/services/series.ts'
 import { createTopicService } from '#server/services/topics.ts'
+import { createWebhookService } from '#server/services/webhooks.ts'
 
 /** What the services are made of: the process's infrastructure, created once by server/start.ts. */
 export type Infra = {
@@ -65,11 +69,25 @@ export function createServices(infra: Infra) {
   const mailer = config.SMTP_URL
     ? createMailer({ url: config.SMTP_URL, from: config.EMAIL_FROM, timeoutMs: config.PROVIDER_TIMEOUT_SECONDS * 1000 })
     : undefined
+  const webhookSettings: WebhookSettings = {
+    allowHttp: config.WEBHOOK_ALLOW_HTTP,
+    allowHosts: new Set(config.WEBHOOK_ALLOW_HOSTS),
+    resolve: resolveAll,
+    retryBaseSeconds: config.WEBHOOK_RETRY_BASE,
+    retryMaxSeconds: config.WEBHOOK_RETRY_MAX,
+    maxAttempts: config.WEBHOOK_MAX_ATTEMPTS,
+    disableAfter: config.WEBHOOK_DISABLE_AFTER,
+    timeoutMs: config.WEBHOOK_TIMEOUT_SECONDS * 1000,
+    userAgent: `Sextant-Webhooks/1.0 (+${config.PUBLIC_URL})`,
+  }
+  const webhooks = createWebhookService({ memory, rules: webhookSettings })
   // However a run ends (its worker, the sweeper, a cancel), what it owes is queued with its end:
-  // a run from chat owes its result there; a series' run worth telling, its email digest; every
-  // complete run owes the feeds its count of changes.
+  // a run from chat owes its result there; the account's webhooks (and a brief's webhookUrl) their
+  // events; a series' run worth telling, its email digest; every complete run, the feeds its count
+  // of changes.
   const runEndHooks: RunEndHook[] = [
     deliverResultWhenEnded(jobs, memory.ring),
+    deliverWebhooksWhenEnded({ jobs, ring: memory.ring, publicUrl: config.PUBLIC_URL }),
     emailDigestWhenEnded(jobs, mailer !== undefined),
     recordRunChangesWhenEnded(),
   ]
@@ -98,6 +116,7 @@ export function createServices(infra: Infra) {
       limits,
       deadlines,
       scheduleMinSeconds: config.SCHEDULE_MIN_INTERVAL,
+      webhookUrlProblem: webhooks.urlProblem,
       publicUrl: config.PUBLIC_URL,
       endRun: ending,
       engine: {
@@ -114,6 +133,7 @@ export function createServices(infra: Infra) {
       limits,
       deadlines,
       scheduleMinSeconds: config.SCHEDULE_MIN_INTERVAL,
+      webhookUrlProblem: webhooks.urlProblem,
       intervalSeconds: config.RECURRING_INTERVAL,
       emailEnabled: mailer !== undefined,
     }),
@@ -130,11 +150,14 @@ export function createServices(infra: Infra) {
       log,
       settings: integrationSettings,
       mailer,
+      webhooks: webhookSettings,
     }),
     corpus: createCorpusService({ db }),
     health: createHealthService({ db, jobs }),
     idempotency: createIdempotencyService({ db }),
     feeds: createFeedService({ memory, publicUrl: config.PUBLIC_URL }),
+    /** Outbound webhooks: the account's endpoints and signing secrets. */
+    webhooks,
   }
 }
 

@@ -5,6 +5,7 @@ const links = [
   { to: '/dashboard/topics', label: 'Topics', signedIn: true },
   { to: '/dashboard/series', label: 'Recurring', signedIn: true },
   { to: '/dashboard/keys', label: 'API keys', signedIn: true },
+  { to: '/dashboard/webhooks', label: 'Webhooks', signedIn: true },
   { to: '/trial', label: 'Try it' },
 ]
 

@@ -11,10 +11,16 @@ import { postIssueComment } from '#server/integrations/github/client.ts'
 import { noticeMessage, resultMessage, startedMessage } from '#server/integrations/messages.ts'
 import { postSlackMessage } from '#server/integrations/slack/client.ts'
 import { slackBotToken } from '#server/integrations/slack/workspaces.ts'
+import { deliverWebhookEvent, type WebhookSettings } from '#server/integrations/webhooks/send.ts'
 import type { Jobs } from '#server/jobs/boss.ts'
 import type { Logger } from '#server/logger.ts'
 import type { KeyRing } from '#server/memory/crypto.ts'
-import { deliveryChannel, markPartsSent, markSent, startedDeliveryStatus } from '#server/repositories/deliveries.ts'
+import {
+  findDelivery,
+  markPartsSent,
+  markSent,
+  startedDeliveryStatus,
+} from '#server/repositories/deliveries.ts'
 import { getRun } from '#server/repositories/runs.ts'
 import { viewRun } from '#server/research/runs.ts'
 
@@ -35,13 +41,16 @@ export type DeliverDeps = {
   settings: IntegrationSettings
   /** SMTP_URL's; undefined when email is off. */
   mailer: Mailer | undefined
+  webhooks: WebhookSettings
 }
 
 /** A result waits this long, as often as needed, for its run's "researching" reply to go first. */
 const ORDER_WAIT_SECONDS = 2
 
 export async function deliver(deps: DeliverDeps, deliveryId: string): Promise<void> {
-  if ((await deliveryChannel(deps.db, deliveryId)) === 'email') return deliverEmail(deps, deliveryId)
+  const record = await findDelivery(deps.db, deliveryId)
+  if (record?.channel === 'email') return deliverEmail(deps, deliveryId)
+  if (record?.channel === 'webhook') return deliverWebhookEvent({ ...deps, settings: deps.webhooks }, record)
   const delivery = await getDelivery(deps.db, deps.ring, deliveryId)
   if (delivery?.status !== 'pending') return
   if (delivery.kind === 'result' && delivery.runId) {

@@ -8,12 +8,14 @@ import type { DeliveriesTable } from '#db/schema.ts'
 export type DeliveryRecord = Selectable<DeliveriesTable>
 export type DeliveryStatus = DeliveryRecord['status']
 
-/** Inserts the row and answers its id; undefined when the run already has a row of that kind. */
+/** Inserts the row and answers its id; undefined when the run already has a row of that kind (not for events). */
 export async function insertDelivery(db: Db, values: Insertable<DeliveriesTable>): Promise<string | undefined> {
   const row = await db
     .insertInto('deliveries')
     .values(values)
-    .onConflict((conflict) => conflict.columns(['run_id', 'kind']).where('run_id', 'is not', null).doNothing())
+    .onConflict((conflict) =>
+      conflict.columns(['run_id', 'kind']).where('run_id', 'is not', null).where('kind', '<>', 'event').doNothing(),
+    )
     .returning('id')
     .executeTakeFirst()
   return row?.id
@@ -119,4 +121,18 @@ export async function lockStrandedDelivery(
   id: string,
 ): Promise<StrandedDelivery | undefined> {
   return strandedDeliveries(trx, jobs).where('deliveries.id', '=', id).forUpdate().skipLocked().executeTakeFirst()
+}
+
+/** A webhook event's row; undefined when the run already owes that event to that target. */
+export async function insertEventDelivery(
+  db: Db,
+  values: Insertable<DeliveriesTable> & { run_id: string; kind: 'event' },
+): Promise<string | undefined> {
+  const row = await db
+    .insertInto('deliveries')
+    .values(values)
+    .onConflict((conflict) => conflict.columns(['run_id', 'target']).where('kind', '=', 'event').doNothing())
+    .returning('id')
+    .executeTakeFirst()
+  return row?.id
 }

@@ -27,6 +27,8 @@ export type Refusal =
   | { reason: 'recurring'; message: string }
   /** The cadence asked for is outside the allowed range (SCHEDULE_MIN_INTERVAL to 30 days). */
   | { reason: 'schedule'; message: string }
+  /** The brief's webhookUrl may not receive webhooks (not https, or not a public address). */
+  | { reason: 'webhook'; message: string }
   | { reason: 'rate_limited'; decision: LimitDecision; message: string }
 
 export type Admission =
@@ -91,6 +93,12 @@ export type AdmissionDeps = StartRunDeps & {
   limits: Limits
   /** SCHEDULE_MIN_INTERVAL: the shortest time a recurring brief may ask for between its runs. */
   scheduleMinSeconds: number
+  /**
+   * Why a brief's webhookUrl may not receive webhooks (a phrase after "webhookUrl"), or undefined:
+   * the page reader's address rules (server/integrations/webhooks/target.ts). Without it, a brief
+   * with a webhookUrl is refused.
+   */
+  webhookUrlProblem?: (url: string) => Promise<string | undefined>
 }
 
 /** Why a recurring brief's cadence cannot be used on this server, or undefined when it can. */
@@ -121,6 +129,8 @@ export async function startAdmittedRun(
 ): Promise<AdmittedStart> {
   const problem = input.brief.recurring ? scheduleProblem(input.brief, deps.scheduleMinSeconds) : undefined
   if (problem) return { ok: false, refusal: { reason: 'schedule', message: problem } }
+  const webhookProblem = await webhookUrlRefusal(deps, input.requester, input.brief)
+  if (webhookProblem) return { ok: false, refusal: { reason: 'webhook', message: webhookProblem } }
   const admission = await admitRun(deps.limits, input.requester, input.brief)
   if (!admission.ok) return admission
   try {
@@ -131,4 +141,14 @@ export async function startAdmittedRun(
     await admission.release().catch(() => {})
     throw error
   }
+}
+
+/** Checked before any limit counts, so a brief with a bad webhookUrl spends nothing. */
+async function webhookUrlRefusal(deps: AdmissionDeps, requester: Requester, brief: Brief): Promise<string | undefined> {
+  if (brief.webhookUrl === undefined) return undefined
+  if (requester.kind === 'visitor') {
+    return "webhookUrl needs an account of your own: its events are signed with your account's secret. Sign up to use it."
+  }
+  const why = deps.webhookUrlProblem ? await deps.webhookUrlProblem(brief.webhookUrl) : 'is not accepted here'
+  return why && `webhookUrl ${why}`
 }

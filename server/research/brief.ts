@@ -94,6 +94,17 @@ const briefFields = {
       'search provider reports, plus model tokens when the server has their prices. ' +
       'A run that reaches it stops spending and reports with what it has, saying so.',
   ),
+  webhookUrl: z
+    .string()
+    .trim()
+    .max(2000)
+    .refine(isHttpUrl, 'must be an https URL')
+    .optional()
+    .describe(
+      "Where to POST this run's webhook events (run.completed or run.failed; series.changed), signed under the " +
+        "Standard Webhooks scheme with your account's signing secret (GET /api/webhooks/secret). https, at a " +
+        'public address only: a private, loopback, link-local or metadata address is refused.',
+    ),
   source: z.enum(BRIEF_SOURCES).default('api').describe('Where the brief came from.'),
 }
 
@@ -129,6 +140,15 @@ function consistent(brief: Refinable, context: z.RefinementCtx) {
   }
   if (brief.timeZone !== undefined && brief.cron === undefined) {
     context.addIssue({ code: 'custom', path: ['timeZone'], message: 'timeZone is the zone cron is read in: add cron' })
+  }
+}
+
+function isHttpUrl(text: string): boolean {
+  try {
+    const { protocol } = new URL(text)
+    return protocol === 'https:' || protocol === 'http:'
+  } catch {
+    return false
   }
 }
 

@@ -17,6 +17,7 @@ import {
   receiveSlackEvent,
   type SlackEventCallbackSchema,
 } from '#server/integrations/slack/events.ts'
+import type { WebhookSettings } from '#server/integrations/webhooks/send.ts'
 import type { Jobs } from '#server/jobs/boss.ts'
 import type { GithubMentionJob, SlackMentionJob } from '#server/jobs/queues.ts'
 import type { Limits } from '#server/limits/policies.ts'
@@ -34,6 +35,8 @@ export type IntegrationServiceDeps = {
   log: Logger
   settings: IntegrationSettings
   mailer: Mailer | undefined
+  /** How outbound webhook events are delivered (the same `deliver` job). */
+  webhooks: WebhookSettings
 }
 
 export function createIntegrationService(deps: IntegrationServiceDeps) {
@@ -55,6 +58,7 @@ export function createIntegrationService(deps: IntegrationServiceDeps) {
     log: deps.log,
     settings: deps.settings,
     mailer: deps.mailer,
+    webhooks: deps.webhooks,
   }
   return {
     slack: {

@@ -26,6 +26,8 @@ export type RunServiceDeps = {
   deadlines: RunDeadlines
   /** SCHEDULE_MIN_INTERVAL: the shortest cadence a recurring brief may ask for. */
   scheduleMinSeconds: number
+  /** Why a brief's webhookUrl may not receive webhooks (the webhook service's urlProblem). */
+  webhookUrlProblem?: (url: string) => Promise<string | undefined>
   /** Where corpus sources are readable, for answers read away from the pages. */
   publicUrl: string
   /** Ends a run with all its end owes (composed in server/services.ts). */
@@ -72,6 +74,7 @@ export function createRunService(deps: RunServiceDeps) {
     deadlines: deps.deadlines,
     limits: deps.limits,
     scheduleMinSeconds: deps.scheduleMinSeconds,
+    webhookUrlProblem: deps.webhookUrlProblem,
   }
 
   async function view(row: RunRow, audience: Audience): Promise<RunView> {

@@ -26,6 +26,8 @@ export type SeriesServiceDeps = {
   deadlines: RunDeadlines
   /** SCHEDULE_MIN_INTERVAL: the shortest cadence a series may ask for. */
   scheduleMinSeconds: number
+  /** Why a brief's webhookUrl may not receive webhooks (the webhook service's urlProblem). */
+  webhookUrlProblem?: (url: string) => Promise<string | undefined>
   /** RECURRING_INTERVAL: how long a series sleeps between runs. */
   intervalSeconds: number
   /** SMTP_URL is set: a series may send email digests. */
@@ -68,6 +70,7 @@ export function createSeriesService(deps: SeriesServiceDeps) {
     deadlines: deps.deadlines,
     limits: deps.limits,
     scheduleMinSeconds: deps.scheduleMinSeconds,
+    webhookUrlProblem: deps.webhookUrlProblem,
   }
 
   return {

@@ -139,7 +139,7 @@ export function runNotFound(runId: string): HttpProblem {
 /** A refused start: 400 for a cadence out of range, 403 for what the caller may never do, 429 for a limit reached. */
 export function sendRefusal(res: Response, refusal: Refusal): void {
   if (refusal.reason === 'rate_limited') sendRateLimited(res, refusal.decision, refusal.message)
-  else if (refusal.reason === 'schedule')
+  else if (refusal.reason === 'schedule' || refusal.reason === 'webhook')
     sendProblem(res, { status: 400, title: 'Bad Request', detail: refusal.message })
   else sendProblem(res, { status: 403, title: 'Forbidden', detail: refusal.message })
 }

@@ -21,6 +21,7 @@ import { memoryContract } from '#server/http/api/memory.ts'
 import { methodNotAllowed } from '#server/http/api/method-not-allowed.ts'
 import { runEventsContract } from '#server/http/api/run-events.ts'
 import { seriesContract } from '#server/http/api/series.ts'
+import { webhookEndpointsContract } from '#server/http/api/webhook-endpoints.ts'
 import { webhookSecuritySchemes, webhooksContract } from '#server/http/api/webhooks.ts'
 import { projectRoot } from '#server/http/app-build.ts'
 import { feedReadContract } from '#server/http/feeds.ts'
@@ -60,6 +61,7 @@ export const apiContract: ApiContract = {
   ...mcpContract,
   ...openapiContract,
   ...webhooksContract,
+  ...webhookEndpointsContract,
   ...healthContract,
 }
 
@@ -108,7 +110,12 @@ export function buildOpenApiDocument(version: string): Record<string, unknown> {
         { name: 'memory', description: 'What Sextant remembers about a topic.' },
         { name: 'frameworks', description: 'The research lenses a brief can apply with `frameworkId`.' },
         { name: 'meta', description: 'This document and the health probes.' },
-        { name: 'webhooks', description: 'Slack and GitHub: signed by the platform instead of an API key.' },
+        {
+          name: 'webhooks',
+          description:
+            'Inbound: Slack and GitHub, signed by the platform instead of an API key. Outbound: your endpoints, ' +
+            'to which Sextant sends signed events (Standard Webhooks).',
+        },
       ],
       paths: apiContract,
       components: {

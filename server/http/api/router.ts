@@ -12,6 +12,7 @@ import { memoryRoutes } from '#server/http/api/memory.ts'
 import { openapiRoutes } from '#server/http/api/openapi.ts'
 import { runEventsRoutes } from '#server/http/api/run-events.ts'
 import { seriesRoutes } from '#server/http/api/series.ts'
+import { webhookEndpointsRoutes } from '#server/http/api/webhook-endpoints.ts'
 import { webhookRoutes } from '#server/http/api/webhooks.ts'
 import { requireApiPrincipal } from '#server/http/api-auth.ts'
 import { jsonBody } from '#server/http/json-body.ts'
@@ -33,6 +34,7 @@ export function apiRouter(services: WebServices): Router {
   router.use(seriesRoutes(services))
   router.use(emailRoutes(services))
   router.use(feedsRoutes(services))
+  router.use(webhookEndpointsRoutes(services))
   router.use(mcpRoutes(services))
   router.use((req, res) => {
     sendProblem(res, {

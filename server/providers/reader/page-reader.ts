@@ -136,7 +136,8 @@ function refused(reason: string): ReadPage {
   return { ok: false, reason }
 }
 
-async function resolveAll(hostname: string) {
+/** Every address of a host name, as the system resolves it (/etc/hosts included). */
+export async function resolveAll(hostname: string) {
   return dns.promises.lookup(hostname, { all: true, verbatim: true })
 }
 

@@ -8,7 +8,7 @@ import https from 'node:https'
 import net from 'node:net'
 import { pipeline, type Readable } from 'node:stream'
 import zlib from 'node:zlib'
-import { isPublicAddress } from '#server/providers/reader/address.ts'
+import { addressRange, isPublicAddress } from '#server/providers/reader/address.ts'
 import { hostKey } from '#server/providers/reader/allow-hosts.ts'
 import type { HostSlots } from '#server/providers/reader/host-slots.ts'
 
@@ -99,8 +99,25 @@ function parseTarget(target: string, base?: URL): URL {
   return url
 }
 
-/** The addresses the hop may connect to: all of them public, unless the operator admitted the host. */
-async function vet(url: URL, context: SafeFetchContext): Promise<LookupAddress[]> {
+/** A host at an address that is not public: which address, and ipaddr.js's name for its range. */
+export class AddressRefusal extends Refusal {
+  readonly address: string
+  readonly range: string
+  constructor(address: string) {
+    super('resolves to a private address')
+    this.address = address
+    this.range = addressRange(address)
+  }
+}
+
+/**
+ * The addresses the hop may connect to: all of them public, unless the operator admitted the host.
+ * Outbound webhooks vet their endpoints with it too (server/integrations/webhooks/target.ts).
+ */
+export async function vet(
+  url: URL,
+  context: Pick<SafeFetchContext, 'allowHosts' | 'resolve'>,
+): Promise<LookupAddress[]> {
   const host = url.hostname.replace(/^\[|\]$/g, '')
   const admitted = context.allowHosts.has(hostKey(url))
   const family = net.isIP(host)
@@ -114,9 +131,8 @@ async function vet(url: URL, context: SafeFetchContext): Promise<LookupAddress[]
     }
     if (addresses.length === 0) throw new Refusal('the host name does not resolve')
   }
-  if (!admitted && !addresses.every((entry) => isPublicAddress(entry.address))) {
-    throw new Refusal('resolves to a private address')
-  }
+  const refused = admitted ? undefined : addresses.find((entry) => !isPublicAddress(entry.address))
+  if (refused) throw new AddressRefusal(refused.address)
   return addresses
 }
 
@@ -145,7 +161,7 @@ function get(url: URL, addresses: LookupAddress[], context: SafeFetchContext, si
 }
 
 /** A socket lookup that answers with the vetted addresses only (never a second DNS query). */
-function pinnedLookup(addresses: LookupAddress[]): net.LookupFunction {
+export function pinnedLookup(addresses: LookupAddress[]): net.LookupFunction {
   return (_hostname, options, callback) => {
     const family = typeof options === 'object' ? options.family : options
     const candidates = addresses.filter((entry) => !family || entry.family === family)

@@ -1,0 +1,203 @@
+// /api/webhooks/endpoints and /api/webhooks/secret: where the account's signed webhook events go
+// (outbound; /api/webhooks/slack and /github are the inbound ones, signed by the platform and
+// mounted before the key check). A secret is shown once: when the endpoint is created or rotated.
+import { type Response, Router } from 'express'
+import { z } from 'zod'
+import {
+  AccountWebhookSecretSchema,
+  CreatedWebhookEndpointSchema,
+  presentEndpoint,
+  WebhookEndpointViewSchema,
+  WebhookEventTypeSchema,
+} from '#server/contracts/webhook-endpoint.ts'
+import { type ApiContract, bodyProblems, json, problem, responses } from '#server/http/api/contract.ts'
+import { methodNotAllowed } from '#server/http/api/method-not-allowed.ts'
+import { parseInput } from '#server/http/api/validation.ts'
+import { principalOf } from '#server/http/api-auth.ts'
+import { HttpProblem } from '#server/http/problem.ts'
+import { WEBHOOK_EVENT_TYPES } from '#server/integrations/webhooks/events.ts'
+import type { WebServices } from '#server/services.ts'
+import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '#server/storable-text.ts'
+
+const CreateEndpointSchema = z.strictObject({
+  url: z.string().trim().min(1, 'url is required').max(2000, 'url must be at most 2000 characters'),
+  events: z
+    .array(WebhookEventTypeSchema)
+    .min(1, 'events must name at least one event type')
+    .transform((events) => [...new Set(events)])
+    .optional()
+    .describe(`The event types to send; default all: ${WEBHOOK_EVENT_TYPES.join(', ')}.`),
+  description: z
+    .string()
+    .trim()
+    .min(1)
+    .max(200, 'description must be at most 200 characters')
+    .refine(isStorableText, `description ${UNSTORABLE_TEXT_MESSAGE}`)
+    .optional(),
+})
+
+const Endpoint = WebhookEndpointViewSchema.meta({ id: 'WebhookEndpoint' })
+const Created = CreatedWebhookEndpointSchema.meta({ id: 'CreatedWebhookEndpoint' })
+const EndpointId = z.uuid().meta({ description: 'The endpoint id.', param: { id: 'WebhookEndpointId' } })
+const endpointPath = { path: z.object({ endpointId: EndpointId }) }
+const demoForbidden = problem('The demo key cannot manage webhooks.')
+const AccountSecret = AccountWebhookSecretSchema.meta({ id: 'AccountWebhookSecret' })
+
+export const webhookEndpointsContract: ApiContract = {
+  '/api/webhooks/endpoints': {
+    get: {
+      operationId: 'listWebhookEndpoints',
+      tags: ['webhooks'],
+      summary: 'Your webhook endpoints, never their secrets',
+      responses: {
+        '200': json(
+          'Every endpoint, with its state and, when disabled, why.',
+          z.object({ endpoints: z.array(Endpoint) }).meta({ id: 'WebhookEndpointList' }),
+        ),
+        '401': responses.unauthorized,
+        '403': demoForbidden,
+      },
+    },
+    post: {
+      operationId: 'createWebhookEndpoint',
+      tags: ['webhooks'],
+      summary: 'Register a webhook endpoint',
+      description:
+        'Events are POSTed as JSON, signed under the Standard Webhooks scheme (webhook-id, webhook-timestamp, ' +
+        'webhook-signature) with the endpoint\u2019s secret. The URL must be https and resolve to public addresses only.',
+      requestBody: {
+        required: true,
+        content: { 'application/json': { schema: CreateEndpointSchema.meta({ id: 'CreateWebhookEndpointInput' }) } },
+      },
+      responses: {
+        '201': json('The endpoint; `secret` is shown in this answer only.', Created),
+        '400': problem('The body is not valid, or the URL may not receive webhooks (the detail says why).'),
+        '401': responses.unauthorized,
+        '403': demoForbidden,
+        '409': problem('The account has as many endpoints as it may; delete one first.'),
+        ...bodyProblems,
+      },
+    },
+  },
+  '/api/webhooks/endpoints/{endpointId}': {
+    delete: {
+      operationId: 'deleteWebhookEndpoint',
+      tags: ['webhooks'],
+      summary: 'Delete a webhook endpoint (events still owed to it are dropped)',
+      requestParams: endpointPath,
+      responses: {
+        '204': { description: 'Deleted.' },
+        '401': responses.unauthorized,
+        '403': demoForbidden,
+        '404': responses.notFound,
+      },
+    },
+  },
+  '/api/webhooks/endpoints/{endpointId}/rotate': {
+    post: {
+      operationId: 'rotateWebhookEndpointSecret',
+      tags: ['webhooks'],
+      summary: 'Give an endpoint a new signing secret, in force at once',
+      requestParams: endpointPath,
+      responses: {
+        '200': json('The endpoint; `secret` is the new one, shown in this answer only.', Created),
+        '401': responses.unauthorized,
+        '403': demoForbidden,
+        '404': responses.notFound,
+      },
+    },
+  },
+  '/api/webhooks/secret': {
+    get: {
+      operationId: 'getAccountWebhookSecret',
+      tags: ['webhooks'],
+      summary: 'The secret that signs events sent to a brief\u2019s webhookUrl (made on first need)',
+      responses: {
+        '200': json('The account\u2019s signing secret.', AccountSecret),
+        '401': responses.unauthorized,
+        '403': demoForbidden,
+      },
+    },
+  },
+  '/api/webhooks/secret/rotate': {
+    post: {
+      operationId: 'rotateAccountWebhookSecret',
+      tags: ['webhooks'],
+      summary: 'A new signing secret for briefs\u2019 webhookUrl, in force at once',
+      responses: {
+        '200': json('The new secret.', AccountSecret),
+        '401': responses.unauthorized,
+        '403': demoForbidden,
+      },
+    },
+  },
+}
+
+function endpointNotFound(id: string): HttpProblem {
+  return new HttpProblem({ status: 404, title: 'Not Found', detail: `You have no webhook endpoint with the id ${id}.` })
+}
+
+function ownAccount(res: Response): string {
+  const principal = principalOf(res)
+  if (principal.demo) {
+    throw new HttpProblem({
+      status: 403,
+      title: 'Forbidden',
+      detail: 'The demo key cannot manage webhooks. Sign up for your own account.',
+    })
+  }
+  return principal.accountId
+}
+
+export function webhookEndpointsRoutes(services: WebServices): Router {
+  const router = Router()
+  const { webhooks } = services
+  const validId = (id: string) => z.uuid().safeParse(id).success
+
+  router.get('/webhooks/endpoints', async (_req, res) => {
+    const endpoints = await webhooks.endpoints.list(ownAccount(res))
+    res.json({ endpoints: endpoints.map(presentEndpoint) })
+  })
+  router.post('/webhooks/endpoints', async (req, res) => {
+    const accountId = ownAccount(res)
+    const input = parseInput(CreateEndpointSchema, req.body)
+    const outcome = await webhooks.endpoints.create(accountId, {
+      ...input,
+      events: input.events ?? [...WEBHOOK_EVENT_TYPES],
+    })
+    if (!outcome.ok) {
+      const status = outcome.reason === 'limit' ? 409 : 400
+      throw new HttpProblem({ status, title: status === 409 ? 'Conflict' : 'Bad Request', detail: outcome.message })
+    }
+    res.status(201).json({ ...presentEndpoint(outcome.endpoint), secret: outcome.secret })
+  })
+  router.all('/webhooks/endpoints', methodNotAllowed(['GET', 'POST']))
+
+  router.delete('/webhooks/endpoints/:endpointId', async (req, res) => {
+    const accountId = ownAccount(res)
+    const { endpointId } = req.params
+    if (!validId(endpointId) || !(await webhooks.endpoints.remove(accountId, endpointId)))
+      throw endpointNotFound(endpointId)
+    res.status(204).end()
+  })
+  router.all('/webhooks/endpoints/:endpointId', methodNotAllowed(['DELETE']))
+
+  router.post('/webhooks/endpoints/:endpointId/rotate', async (req, res) => {
+    const accountId = ownAccount(res)
+    const { endpointId } = req.params
+    const rotated = validId(endpointId) ? await webhooks.endpoints.rotate(accountId, endpointId) : undefined
+    if (!rotated) throw endpointNotFound(endpointId)
+    res.json({ ...presentEndpoint(rotated.endpoint), secret: rotated.secret })
+  })
+  router.all('/webhooks/endpoints/:endpointId/rotate', methodNotAllowed(['POST']))
+
+  router.get('/webhooks/secret', async (_req, res) => {
+    res.json({ secret: await webhooks.accountSecret(ownAccount(res)) })
+  })
+  router.all('/webhooks/secret', methodNotAllowed(['GET']))
+  router.post('/webhooks/secret/rotate', async (_req, res) => {
+    res.json({ secret: await webhooks.rotateAccountSecret(ownAccount(res)) })
+  })
+  router.all('/webhooks/secret/rotate', methodNotAllowed(['POST']))
+  return router
+}

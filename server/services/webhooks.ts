@@ -1,0 +1,41 @@
+// Outbound webhooks, as the API and the pages ask for them: an account's endpoints (register, list,
+// delete, rotate their secret), its signing secret for a brief's webhookUrl, and why a URL may not
+// receive webhooks (admission asks it of a brief's webhookUrl). Delivery is the `deliver` job's
+// (server/integrations/deliver.ts -> webhooks/send.ts).
+import {
+  accountSigningSecret,
+  listEndpoints,
+  type NewEndpoint,
+  registerEndpoint,
+  removeEndpoint,
+  rotateAccountSecret,
+  rotateEndpointSecret,
+} from '#server/integrations/webhooks/endpoints.ts'
+import { vetWebhookUrl, type WebhookTargetRules } from '#server/integrations/webhooks/target.ts'
+import type { MemoryContext } from '#server/memory/store.ts'
+
+export type WebhookServiceDeps = { memory: MemoryContext; rules: WebhookTargetRules }
+
+export function createWebhookService(deps: WebhookServiceDeps) {
+  const { db, ring } = deps.memory
+  const endpointDeps = { db, ring, rules: deps.rules }
+  return {
+    endpoints: {
+      /** Vets the URL (public addresses only, https) and answers the new endpoint with its secret, shown once. */
+      create: (accountId: string, input: NewEndpoint) => registerEndpoint(endpointDeps, accountId, input),
+      list: (accountId: string) => listEndpoints(db, accountId),
+      remove: (accountId: string, id: string) => removeEndpoint(db, accountId, id),
+      rotate: (accountId: string, id: string) => rotateEndpointSecret(endpointDeps, accountId, id),
+    },
+    /** The account's signing secret for briefs' webhookUrl (made on first need). */
+    accountSecret: (accountId: string) => accountSigningSecret(db, ring, accountId),
+    rotateAccountSecret: (accountId: string) => rotateAccountSecret(db, ring, accountId),
+    /** Why the URL may not receive webhooks (a phrase after "webhookUrl"), or undefined when it may. */
+    async urlProblem(url: string): Promise<string | undefined> {
+      const vetted = await vetWebhookUrl(url, deps.rules)
+      return vetted.ok ? undefined : vetted.reason
+    },
+  }
+}
+
+export type WebhookService = ReturnType<typeof createWebhookService>
