@@ -15,12 +15,7 @@ import { deliverWebhookEvent, type WebhookSettings } from '#server/integrations/
 import type { Jobs } from '#server/jobs/boss.ts'
 import type { Logger } from '#server/logger.ts'
 import type { KeyRing } from '#server/memory/crypto.ts'
-import {
-  findDelivery,
-  markPartsSent,
-  markSent,
-  startedDeliveryStatus,
-} from '#server/repositories/deliveries.ts'
+import { findDelivery, markPartsSent, markSent, startedDeliveryStatus } from '#server/repositories/deliveries.ts'
 import { getRun } from '#server/repositories/runs.ts'
 import { viewRun } from '#server/research/runs.ts'
 
