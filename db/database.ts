@@ -14,6 +14,13 @@ export function createPool(connectionString: string, max: number, log: Logger): 
   const pool = new pg.Pool({ connectionString, max, application_name: 'sextant', connectionTimeoutMillis: 5000 })
   // An idle client losing its connection (a Postgres restart) must not crash the process.
   pool.on('error', (error) => log.warn({ err: error }, 'idle database connection failed'))
+  // Nor a checked-out one: pg-pool listens only on idle clients, so a connection the server ends
+  // while it sits in a transaction between statements would emit 'error' with no one listening,
+  // and Node ends the process. The statement that comes next fails, the transaction with it, and
+  // the pool drops the broken client when it is released.
+  pool.on('connect', (client) => {
+    client.on('error', (error) => log.warn({ err: error }, 'database connection lost while in use'))
+  })
   return pool
 }
 
