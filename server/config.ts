@@ -39,6 +39,21 @@ function duration(defaultValue: string) {
     .describe('seconds')
 }
 
+/** A `host:port,...` list of addresses let past the private-address rules (tests, local development). */
+function allowHosts() {
+  return z
+    .string()
+    .transform((spec, context) => {
+      try {
+        return parseAllowHosts(spec)
+      } catch (error) {
+        context.addIssue({ code: 'custom', message: `must be host:port,... (${(error as Error).message})` })
+        return z.NEVER
+      }
+    })
+    .optional()
+}
+
 export const SEARCH_PROVIDERS = ['open', 'exa', 'tavily', 'brave', 'searxng', 'corpus'] as const
 export type SearchProviderName = (typeof SEARCH_PROVIDERS)[number]
 
@@ -137,17 +152,7 @@ export const ConfigSchema = z.object({
   MEMORY_MAX_FACTS: z.coerce.number({ error: 'must be a number' }).int().min(10).max(100_000).default(2000),
   /** Fetch the pages of snippet-only results (open sources, Brave, SearXNG); off keeps the snippets. */
   READ_PAGES: flag.default(true),
-  READER_ALLOW_HOSTS: z
-    .string()
-    .transform((spec, context) => {
-      try {
-        return parseAllowHosts(spec)
-      } catch (error) {
-        context.addIssue({ code: 'custom', message: `must be host:port,... (${(error as Error).message})` })
-        return z.NEVER
-      }
-    })
-    .optional(),
+  READER_ALLOW_HOSTS: allowHosts(),
   PROVIDER_TIMEOUT_SECONDS: z.coerce.number({ error: 'must be a number' }).positive().max(600).default(30),
   RUN_DEADLINE_QUICK_SECONDS: z.coerce.number({ error: 'must be a number' }).positive().max(3600).default(120),
   RUN_DEADLINE_DEEP_SECONDS: z.coerce.number({ error: 'must be a number' }).positive().max(3600).default(240),
@@ -199,17 +204,7 @@ export const ConfigSchema = z.object({
   /** Plain http endpoints: for tests and local development only. */
   WEBHOOK_ALLOW_HTTP: flag.default(false),
   /** `host:port` endpoints admitted at private addresses: a test's own receiver on loopback. */
-  WEBHOOK_ALLOW_HOSTS: z
-    .string()
-    .transform((spec, context) => {
-      try {
-        return parseAllowHosts(spec)
-      } catch (error) {
-        context.addIssue({ code: 'custom', message: `must be host:port,... (${(error as Error).message})` })
-        return z.NEVER
-      }
-    })
-    .optional(),
+  WEBHOOK_ALLOW_HOSTS: allowHosts(),
   GITHUB_WEBHOOK_SECRET: z.string().min(1).optional(),
   GITHUB_TOKEN: z.string().min(1).optional(),
   GITHUB_API_URL: z

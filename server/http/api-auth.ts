@@ -4,7 +4,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express'
 import { KeyCheckBudgetError } from '#server/auth/api-keys.ts'
 import { type DemoVisitor, demoVisitor } from '#server/auth/demo-visitors.ts'
 import { clientIp, isLoopback, isLoopbackHost } from '#server/http/client-ip.ts'
-import { sendProblem } from '#server/http/problem.ts'
+import { HttpProblem, sendProblem } from '#server/http/problem.ts'
 import { describeWait } from '#server/limits/refusal.ts'
 import type { Requester } from '#server/research/admission.ts'
 import type { WebServices } from '#server/services.ts'
@@ -104,6 +104,22 @@ export function principalOf(res: Response): ApiPrincipal {
   const principal = res.locals.principal as ApiPrincipal | undefined
   if (!principal) throw new Error('requireApiPrincipal must run before this handler')
   return principal
+}
+
+/**
+ * The caller's own account, for what only an account of one's own may do: the demo key is shared
+ * by every visitor, so it gets a 403 naming what it cannot do (`action`, e.g. "manage API keys").
+ */
+export function memberAccountId(res: Response, action: string): string {
+  const principal = principalOf(res)
+  if (principal.demo) {
+    throw new HttpProblem({
+      status: 403,
+      title: 'Forbidden',
+      detail: `The demo key cannot ${action}. Sign up for your own account.`,
+    })
+  }
+  return principal.accountId
 }
 
 /** Who is asking to start a run, for admission: a demo key caller is a visitor of its address. */

@@ -1,13 +1,13 @@
 // /api/email/addresses: the calling account's addresses for email digests. Adding one mails it a
 // confirmation link; only verified addresses get digests (a series opts in with PATCH /api/series/{id}
 // {"emailDigest": true}). Without SMTP_URL email is off: the list says so, and adding answers 503.
-import { type Response, Router } from 'express'
+import { Router } from 'express'
 import { z } from 'zod'
 import { EmailAddressListSchema, EmailAddressSchema } from '#server/contracts/email.ts'
 import { type ApiContract, bodyProblems, json, problem, responses } from '#server/http/api/contract.ts'
 import { methodNotAllowed } from '#server/http/api/method-not-allowed.ts'
 import { parseInput } from '#server/http/api/validation.ts'
-import { principalOf } from '#server/http/api-auth.ts'
+import { memberAccountId } from '#server/http/api-auth.ts'
 import { HttpProblem } from '#server/http/problem.ts'
 import { MAX_ADDRESSES_PER_ACCOUNT } from '#server/services/email.ts'
 import type { WebServices } from '#server/services.ts'
@@ -95,24 +95,11 @@ export function emailRoutes(services: WebServices): Router {
   const router = Router()
   const { email } = services
 
-  // The demo key is shared by every visitor: it must not mail anyone.
-  function ownAccount(res: Response): string {
-    const principal = principalOf(res)
-    if (principal.demo) {
-      throw new HttpProblem({
-        status: 403,
-        title: 'Forbidden',
-        detail: 'The demo key cannot set up email. Sign up for your own account.',
-      })
-    }
-    return principal.accountId
-  }
-
   router.get('/email/addresses', async (_req, res) => {
-    res.json({ enabled: email.enabled, addresses: await email.list(ownAccount(res)) })
+    res.json({ enabled: email.enabled, addresses: await email.list(memberAccountId(res, 'set up email')) })
   })
   router.post('/email/addresses', async (req, res) => {
-    const accountId = ownAccount(res)
+    const accountId = memberAccountId(res, 'set up email')
     const { address } = parseInput(AddAddressSchema, req.body)
     const outcome = await email.add(accountId, address)
     if (outcome.ok) return void res.status(202).json(outcome.address)
@@ -122,7 +109,7 @@ export function emailRoutes(services: WebServices): Router {
   router.all('/email/addresses', methodNotAllowed(['GET', 'POST']))
   router.delete('/email/addresses/:addressId', async (req, res) => {
     const addressId = String(req.params.addressId)
-    if (!(await email.remove(ownAccount(res), addressId))) {
+    if (!(await email.remove(memberAccountId(res, 'set up email'), addressId))) {
       throw new HttpProblem({
         status: 404,
         title: 'Not Found',

@@ -1,14 +1,14 @@
 // /api/feeds: private Atom feeds of a topic's or a recurring brief's deltas. Create (the URL, with its
 // token, is in this response only), list, revoke. Reading a feed is GET /feeds/{token}.atom
 // (server/http/feeds.ts), without a login.
-import { type Response, Router } from 'express'
+import { Router } from 'express'
 import { z } from 'zod'
 import { CreatedFeedSchema, type FeedView, FeedViewSchema } from '#server/contracts/feed.ts'
 import type { Feed } from '#server/feeds/feeds.ts'
 import { type ApiContract, bodyProblems, json, parameters, problem, responses } from '#server/http/api/contract.ts'
 import { methodNotAllowed } from '#server/http/api/method-not-allowed.ts'
 import { parseInput } from '#server/http/api/validation.ts'
-import { principalOf } from '#server/http/api-auth.ts'
+import { memberAccountId } from '#server/http/api-auth.ts'
 import { HttpProblem } from '#server/http/problem.ts'
 import { BriefSchema } from '#server/research/brief.ts'
 import type { WebServices } from '#server/services.ts'
@@ -75,28 +75,15 @@ export function presentFeed(feed: Feed): FeedView {
   return { ...feed, createdAt: feed.createdAt.toISOString() }
 }
 
-/** Feeds are read without a login: the demo key's visitors get none. */
-function ownAccount(res: Response): string {
-  const principal = principalOf(res)
-  if (principal.demo) {
-    throw new HttpProblem({
-      status: 403,
-      title: 'Forbidden',
-      detail: 'The demo key cannot make feeds. Sign up for your own account.',
-    })
-  }
-  return principal.accountId
-}
-
 export function feedsRoutes(services: WebServices): Router {
   const router = Router()
   const { feeds } = services
 
   router.get('/feeds', async (_req, res) => {
-    res.json({ feeds: (await feeds.list(ownAccount(res))).map(presentFeed) })
+    res.json({ feeds: (await feeds.list(memberAccountId(res, 'make feeds'))).map(presentFeed) })
   })
   router.post('/feeds', async (req, res) => {
-    const accountId = ownAccount(res)
+    const accountId = memberAccountId(res, 'make feeds')
     const subject = parseInput(CreateFeedSchema, req.body)
     const created = await feeds.create(accountId, subject)
     if (!created) {
@@ -112,7 +99,7 @@ export function feedsRoutes(services: WebServices): Router {
 
   router.delete('/feeds/:feedId', async (req, res) => {
     const feedId = String(req.params.feedId)
-    const revoked = await feeds.revoke(ownAccount(res), feedId)
+    const revoked = await feeds.revoke(memberAccountId(res, 'make feeds'), feedId)
     if (!revoked) {
       throw new HttpProblem({
         status: 404,

@@ -7,7 +7,7 @@ import { ApiKeySchema, type ApiKeyView, type CreatedApiKey, CreatedApiKeySchema 
 import { type ApiContract, bodyProblems, json, problem, responses } from '#server/http/api/contract.ts'
 import { methodNotAllowed } from '#server/http/api/method-not-allowed.ts'
 import { parseInput } from '#server/http/api/validation.ts'
-import { principalOf } from '#server/http/api-auth.ts'
+import { memberAccountId } from '#server/http/api-auth.ts'
 import { HttpProblem } from '#server/http/problem.ts'
 import type { WebServices } from '#server/services.ts'
 import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '#server/storable-text.ts'
@@ -88,25 +88,13 @@ function presentKey(key: ApiKeySummary): ApiKeyView {
 export function keysRoutes(services: WebServices): Router {
   const router = Router()
 
-  function ownAccount(res: Parameters<Parameters<Router['get']>[1]>[1]) {
-    const principal = principalOf(res)
-    if (principal.demo) {
-      throw new HttpProblem({
-        status: 403,
-        title: 'Forbidden',
-        detail: 'The demo key cannot manage API keys. Sign up for your own account.',
-      })
-    }
-    return principal.accountId
-  }
-
   router.get('/keys', async (_req, res) => {
-    const keys = await services.keys.list(ownAccount(res))
+    const keys = await services.keys.list(memberAccountId(res, 'manage API keys'))
     res.json({ keys: keys.map(presentKey) })
   })
 
   router.post('/keys', async (req, res) => {
-    const accountId = ownAccount(res)
+    const accountId = memberAccountId(res, 'manage API keys')
     const { name } = parseInput(CreateKeySchema, req.body)
     try {
       const { key, summary } = await services.keys.create(accountId, name)
@@ -120,7 +108,7 @@ export function keysRoutes(services: WebServices): Router {
   router.all('/keys', methodNotAllowed(['GET', 'POST']))
 
   router.delete('/keys/:prefix', async (req, res) => {
-    const revoked = await services.keys.revoke(req.params.prefix, ownAccount(res))
+    const revoked = await services.keys.revoke(req.params.prefix, memberAccountId(res, 'manage API keys'))
     if (!revoked) {
       throw new HttpProblem({
         status: 404,

@@ -1,7 +1,7 @@
 // /api/webhooks/endpoints and /api/webhooks/secret: where the account's signed webhook events go
 // (outbound; /api/webhooks/slack and /github are the inbound ones, signed by the platform and
 // mounted before the key check). A secret is shown once: when the endpoint is created or rotated.
-import { type Response, Router } from 'express'
+import { Router } from 'express'
 import { z } from 'zod'
 import {
   AccountWebhookSecretSchema,
@@ -13,7 +13,7 @@ import {
 import { type ApiContract, bodyProblems, json, problem, responses } from '#server/http/api/contract.ts'
 import { methodNotAllowed } from '#server/http/api/method-not-allowed.ts'
 import { parseInput } from '#server/http/api/validation.ts'
-import { principalOf } from '#server/http/api-auth.ts'
+import { memberAccountId } from '#server/http/api-auth.ts'
 import { HttpProblem } from '#server/http/problem.ts'
 import { WEBHOOK_EVENT_TYPES } from '#server/integrations/webhooks/events.ts'
 import type { WebServices } from '#server/services.ts'
@@ -137,29 +137,17 @@ function endpointNotFound(id: string): HttpProblem {
   return new HttpProblem({ status: 404, title: 'Not Found', detail: `You have no webhook endpoint with the id ${id}.` })
 }
 
-function ownAccount(res: Response): string {
-  const principal = principalOf(res)
-  if (principal.demo) {
-    throw new HttpProblem({
-      status: 403,
-      title: 'Forbidden',
-      detail: 'The demo key cannot manage webhooks. Sign up for your own account.',
-    })
-  }
-  return principal.accountId
-}
-
 export function webhookEndpointsRoutes(services: WebServices): Router {
   const router = Router()
   const { webhooks } = services
   const validId = (id: string) => z.uuid().safeParse(id).success
 
   router.get('/webhooks/endpoints', async (_req, res) => {
-    const endpoints = await webhooks.endpoints.list(ownAccount(res))
+    const endpoints = await webhooks.endpoints.list(memberAccountId(res, 'manage webhooks'))
     res.json({ endpoints: endpoints.map(presentEndpoint) })
   })
   router.post('/webhooks/endpoints', async (req, res) => {
-    const accountId = ownAccount(res)
+    const accountId = memberAccountId(res, 'manage webhooks')
     const input = parseInput(CreateEndpointSchema, req.body)
     const outcome = await webhooks.endpoints.create(accountId, {
       ...input,
@@ -174,7 +162,7 @@ export function webhookEndpointsRoutes(services: WebServices): Router {
   router.all('/webhooks/endpoints', methodNotAllowed(['GET', 'POST']))
 
   router.delete('/webhooks/endpoints/:endpointId', async (req, res) => {
-    const accountId = ownAccount(res)
+    const accountId = memberAccountId(res, 'manage webhooks')
     const { endpointId } = req.params
     if (!validId(endpointId) || !(await webhooks.endpoints.remove(accountId, endpointId)))
       throw endpointNotFound(endpointId)
@@ -183,7 +171,7 @@ export function webhookEndpointsRoutes(services: WebServices): Router {
   router.all('/webhooks/endpoints/:endpointId', methodNotAllowed(['DELETE']))
 
   router.post('/webhooks/endpoints/:endpointId/rotate', async (req, res) => {
-    const accountId = ownAccount(res)
+    const accountId = memberAccountId(res, 'manage webhooks')
     const { endpointId } = req.params
     const rotated = validId(endpointId) ? await webhooks.endpoints.rotate(accountId, endpointId) : undefined
     if (!rotated) throw endpointNotFound(endpointId)
@@ -192,11 +180,11 @@ export function webhookEndpointsRoutes(services: WebServices): Router {
   router.all('/webhooks/endpoints/:endpointId/rotate', methodNotAllowed(['POST']))
 
   router.get('/webhooks/secret', async (_req, res) => {
-    res.json({ secret: await webhooks.accountSecret(ownAccount(res)) })
+    res.json({ secret: await webhooks.accountSecret(memberAccountId(res, 'manage webhooks')) })
   })
   router.all('/webhooks/secret', methodNotAllowed(['GET']))
   router.post('/webhooks/secret/rotate', async (_req, res) => {
-    res.json({ secret: await webhooks.rotateAccountSecret(ownAccount(res)) })
+    res.json({ secret: await webhooks.rotateAccountSecret(memberAccountId(res, 'manage webhooks')) })
   })
   router.all('/webhooks/secret/rotate', methodNotAllowed(['POST']))
   return router
