@@ -1,4 +1,5 @@
 // Process entry for `npm start`, `npm run dev` and `npm run worker`.
+import { isConnectionEndedByServer } from '#db/connection-ended.ts'
 import { ConfigError, loadConfig } from '#server/config.ts'
 import { createLogger } from '#server/logger.ts'
 import { startSextant } from '#server/start.ts'
@@ -43,6 +44,13 @@ async function shutdown(reason: string, exitCode: number) {
 process.on('SIGINT', () => void shutdown('SIGINT', 0))
 process.on('SIGTERM', () => void shutdown('SIGTERM', 0))
 process.on('uncaughtException', (error) => {
+  // Postgres ending a connection that a library's client held with no listener (pg-boss's, while it
+  // stops during a database restart): the connection is gone and its pool has dropped it; the
+  // server goes on (or on stopping). Anything else is a bug, and the process ends.
+  if (isConnectionEndedByServer(error)) {
+    log.warn({ err: error }, 'a database connection was ended by the server')
+    return
+  }
   log.fatal({ err: error }, 'uncaught exception')
   void shutdown('uncaughtException', 1)
 })
