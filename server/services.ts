@@ -22,6 +22,7 @@ import type { Limits } from '#server/limits/policies.ts'
 import type { Logger } from '#server/logger.ts'
 import type { MemoryContext } from '#server/memory/store.ts'
 import { resolveAll } from '#server/providers/reader/page-reader.ts'
+import type { AdmissionDeps } from '#server/research/admission.ts'
 import type { EngineDeps } from '#server/research/pipeline.ts'
 import { endRun, type RunEnd, type RunEndHook, type RunOutcome } from '#server/research/run-end.ts'
 import type { RunDeadlines } from '#server/research/start-run.ts'
@@ -102,6 +103,16 @@ export function createServices(infra: Infra) {
     },
   }
   const ending = (runId: string, outcome: RunOutcome) => endRun(endDeps, runId, outcome)
+  // Starting a run, the same from every service that starts one (runs, run now, mentions).
+  const admission: AdmissionDeps = {
+    db,
+    jobs,
+    memory,
+    deadlines,
+    limits,
+    scheduleMinSeconds: config.SCHEDULE_MIN_INTERVAL,
+    webhookUrlProblem: webhooks.urlProblem,
+  }
   return {
     config,
     log,
@@ -111,12 +122,7 @@ export function createServices(infra: Infra) {
     /** Throttles logins and sign-ups (per address and per account). */
     logins: infra.logins,
     runs: createRunService({
-      memory,
-      jobs,
-      limits,
-      deadlines,
-      scheduleMinSeconds: config.SCHEDULE_MIN_INTERVAL,
-      webhookUrlProblem: webhooks.urlProblem,
+      admission,
       publicUrl: config.PUBLIC_URL,
       endRun: ending,
       engine: {
@@ -128,12 +134,7 @@ export function createServices(infra: Infra) {
       },
     }),
     series: createSeriesService({
-      memory,
-      jobs,
-      limits,
-      deadlines,
-      scheduleMinSeconds: config.SCHEDULE_MIN_INTERVAL,
-      webhookUrlProblem: webhooks.urlProblem,
+      admission,
       intervalSeconds: config.RECURRING_INTERVAL,
       emailEnabled: mailer !== undefined,
     }),
@@ -142,11 +143,7 @@ export function createServices(infra: Infra) {
     accounts: createAccountService({ db }),
     keys: createKeyService({ db, verifier: infra.apiKeys, maxActive: config.API_KEYS_PER_ACCOUNT }),
     integrations: createIntegrationService({
-      memory,
-      jobs,
-      limits,
-      deadlines,
-      scheduleMinSeconds: config.SCHEDULE_MIN_INTERVAL,
+      admission,
       log,
       settings: integrationSettings,
       mailer,

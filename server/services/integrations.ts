@@ -18,20 +18,14 @@ import {
   type SlackEventCallbackSchema,
 } from '#server/integrations/slack/events.ts'
 import type { WebhookSettings } from '#server/integrations/webhooks/send.ts'
-import type { Jobs } from '#server/jobs/boss.ts'
 import type { GithubMentionJob, SlackMentionJob } from '#server/jobs/queues.ts'
-import type { Limits } from '#server/limits/policies.ts'
 import type { Logger } from '#server/logger.ts'
-import type { MemoryContext } from '#server/memory/store.ts'
 import { deleteReceiptsOlderThan } from '#server/repositories/webhook-receipts.ts'
-import type { RunDeadlines } from '#server/research/start-run.ts'
+import type { AdmissionDeps } from '#server/research/admission.ts'
 
 export type IntegrationServiceDeps = {
-  memory: MemoryContext
-  jobs: Jobs
-  limits: Limits
-  deadlines: RunDeadlines
-  scheduleMinSeconds: number
+  /** What starting a run needs (the one admission, composed in server/services.ts): mentions start runs. */
+  admission: AdmissionDeps
   log: Logger
   settings: IntegrationSettings
   mailer: Mailer | undefined
@@ -40,21 +34,14 @@ export type IntegrationServiceDeps = {
 }
 
 export function createIntegrationService(deps: IntegrationServiceDeps) {
-  const { db, ring } = deps.memory
-  const received = { db, jobs: deps.jobs, ring }
-  const mentions: MentionDeps = {
-    db,
-    jobs: deps.jobs,
-    memory: deps.memory,
-    deadlines: deps.deadlines,
-    limits: deps.limits,
-    scheduleMinSeconds: deps.scheduleMinSeconds,
-    log: deps.log,
-  }
+  const { admission } = deps
+  const { db, ring } = admission.memory
+  const received = { db, jobs: admission.jobs, ring }
+  const mentions: MentionDeps = { ...admission, log: deps.log }
   const delivering: DeliverDeps = {
     db,
     ring,
-    jobs: deps.jobs,
+    jobs: admission.jobs,
     log: deps.log,
     settings: deps.settings,
     mailer: deps.mailer,

@@ -4,30 +4,20 @@
 import type { DemoVisitor } from '#server/auth/demo-visitors.ts'
 import type { RunStatus } from '#server/contracts/run.ts'
 import { type RunEvent, readRunEvents } from '#server/events/run-events.ts'
-import type { Jobs } from '#server/jobs/boss.ts'
-import type { Limits } from '#server/limits/policies.ts'
-import type { MemoryContext } from '#server/memory/store.ts'
 import { ensureDemoVisitorAccount } from '#server/repositories/accounts.ts'
 import { purgeRunEvents } from '#server/repositories/run-events.ts'
 import { findRunId, getRun, overdueRuns, type RunRow } from '#server/repositories/runs.ts'
 import { findLiveTopicId } from '#server/repositories/topic-memory.ts'
-import { type AdmittedStart, type Requester, startAdmittedRun } from '#server/research/admission.ts'
+import { type AdmissionDeps, type AdmittedStart, type Requester, startAdmittedRun } from '#server/research/admission.ts'
 import type { Brief } from '#server/research/brief.ts'
 import { type EngineDeps, runResearch } from '#server/research/pipeline.ts'
 import type { RunOutcome } from '#server/research/run-end.ts'
 import { listRuns, openRunBrief, type RunListItem, type RunView, viewRun } from '#server/research/runs.ts'
 import { listSeries, recurringInfo, type SeriesState } from '#server/research/series.ts'
-import type { RunDeadlines } from '#server/research/start-run.ts'
 
 export type RunServiceDeps = {
-  memory: MemoryContext
-  jobs: Jobs
-  limits: Limits
-  deadlines: RunDeadlines
-  /** SCHEDULE_MIN_INTERVAL: the shortest cadence a recurring brief may ask for. */
-  scheduleMinSeconds: number
-  /** Why a brief's webhookUrl may not receive webhooks (the webhook service's urlProblem). */
-  webhookUrlProblem?: (url: string) => Promise<string | undefined>
+  /** What starting a run needs (the one admission, composed in server/services.ts). */
+  admission: AdmissionDeps
   /** Where corpus sources are readable, for answers read away from the pages. */
   publicUrl: string
   /** Ends a run with all its end owes (composed in server/services.ts). */
@@ -65,17 +55,9 @@ export type DashboardRun = RunListItem & {
 export type RunPage = { run: RunView; events: RunEvent[]; brief: Brief; topicId: string | undefined }
 
 export function createRunService(deps: RunServiceDeps) {
-  const { memory } = deps
+  const { admission } = deps
+  const { memory } = admission
   const { db, ring } = memory
-  const startDeps = {
-    db,
-    jobs: deps.jobs,
-    memory,
-    deadlines: deps.deadlines,
-    limits: deps.limits,
-    scheduleMinSeconds: deps.scheduleMinSeconds,
-    webhookUrlProblem: deps.webhookUrlProblem,
-  }
 
   async function view(row: RunRow, audience: Audience): Promise<RunView> {
     const recurring = row.series_id ? await recurringInfo(db, row.series_id) : undefined
@@ -90,7 +72,7 @@ export function createRunService(deps: RunServiceDeps) {
      */
     start(input: RunStartInput): Promise<AdmittedStart> {
       const { account } = input
-      return startAdmittedRun(startDeps, {
+      return startAdmittedRun(admission, {
         requester: input.requester,
         brief: input.brief,
         accountId:

@@ -1,11 +1,11 @@
-// Recurring briefs, as the surfaces ask for them: list, read, pause, resume, stop, change how often
-// they run and whether quiet runs are delivered, run one now; and the wake job's part, which starts a
-// slot's run in the transaction that claims the slot.
-import type { Jobs } from '#server/jobs/boss.ts'
 import type { LimitDecision } from '#server/limits/limiter.ts'
-import type { Limits } from '#server/limits/policies.ts'
-import type { MemoryContext } from '#server/memory/store.ts'
-import { type Refusal, type Requester, scheduleProblem, startAdmittedRun } from '#server/research/admission.ts'
+import {
+  type AdmissionDeps,
+  type Refusal,
+  type Requester,
+  scheduleProblem,
+  startAdmittedRun,
+} from '#server/research/admission.ts'
 import type { Brief } from '#server/research/brief.ts'
 import {
   claimSlot,
@@ -17,17 +17,11 @@ import {
   setSeriesStatus,
   updateSeriesSettings,
 } from '#server/research/series.ts'
-import { type RunDeadlines, type RunStart, startRun } from '#server/research/start-run.ts'
+import { type RunStart, startRun } from '#server/research/start-run.ts'
 
 export type SeriesServiceDeps = {
-  memory: MemoryContext
-  jobs: Jobs
-  limits: Limits
-  deadlines: RunDeadlines
-  /** SCHEDULE_MIN_INTERVAL: the shortest cadence a series may ask for. */
-  scheduleMinSeconds: number
-  /** Why a brief's webhookUrl may not receive webhooks (the webhook service's urlProblem). */
-  webhookUrlProblem?: (url: string) => Promise<string | undefined>
+  /** What starting a run needs (the one admission, composed in server/services.ts); run now uses it. */
+  admission: AdmissionDeps
   /** RECURRING_INTERVAL: how long a series sleeps between runs. */
   intervalSeconds: number
   /** SMTP_URL is set: a series may send email digests. */
@@ -61,17 +55,9 @@ export type SeriesChange =
   | { ok: false; reason: 'cancelled' }
 
 export function createSeriesService(deps: SeriesServiceDeps) {
-  const { memory, jobs } = deps
+  const { admission } = deps
+  const { memory, jobs } = admission
   const { db, ring } = memory
-  const admission = {
-    db,
-    jobs,
-    memory,
-    deadlines: deps.deadlines,
-    limits: deps.limits,
-    scheduleMinSeconds: deps.scheduleMinSeconds,
-    webhookUrlProblem: deps.webhookUrlProblem,
-  }
 
   return {
     list: (accountId: string): Promise<SeriesView[]> => listSeries(db, ring, accountId),
@@ -103,7 +89,7 @@ export function createSeriesService(deps: SeriesServiceDeps) {
      */
     async update(accountId: string, seriesId: string, settings: SeriesSettings): Promise<SeriesUpdate> {
       if (settings.emailDigest && !deps.emailEnabled) return { ok: false, reason: 'email_off' }
-      const problem = scheduleProblem(settings, deps.scheduleMinSeconds)
+      const problem = scheduleProblem(settings, admission.scheduleMinSeconds)
       if (problem) return { ok: false, reason: 'schedule', message: problem }
       const outcome = await updateSeriesSettings(
         { db, jobs, ring, intervalSeconds: deps.intervalSeconds },
@@ -155,8 +141,7 @@ export function createSeriesService(deps: SeriesServiceDeps) {
       return jobs.transaction(db, async (trx) => {
         const claimed = await claimSlot(trx, ring, seriesId, slot)
         if (!claimed) return false
-        const startDeps = { db, jobs, memory, deadlines: deps.deadlines }
-        await startRun(startDeps, claimed.accountId, claimed.brief, { series: { id: seriesId, slot }, trx })
+        await startRun(admission, claimed.accountId, claimed.brief, { series: { id: seriesId, slot }, trx })
         return true
       })
     },
