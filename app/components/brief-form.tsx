@@ -10,7 +10,7 @@ import {
   DEFAULT_CADENCE_VALUES,
   type ScheduleLimits,
 } from '#app/components/cadence-fields.tsx'
-import { ErrorText, Field, FormError, SelectField } from '#app/components/form.tsx'
+import { ErrorText, Field, FormError, RadioCards, SelectField } from '#app/components/form.tsx'
 import { type FrameworkOption, FrameworkPicker } from '#app/components/framework-picker.tsx'
 import { LocalTime } from '#app/components/local-time.tsx'
 
@@ -103,30 +103,14 @@ export function BriefForm({
           hint="Optional. Comma-separated, e.g. pricing, regulation, competitors."
         />
       </div>
-      <fieldset className="flex flex-col gap-2" aria-describedby={errors.depth ? 'field-depth-error' : undefined}>
-        <legend className="text-sm font-medium text-slate-800">Depth</legend>
-        <div className="grid gap-2 sm:grid-cols-2">
-          {DEPTHS.map((depth) => (
-            <label
-              key={depth.value}
-              className="flex cursor-pointer gap-3 rounded-md border border-slate-300 bg-white p-3 has-checked:border-indigo-600 has-checked:bg-indigo-50 has-focus-visible:outline-2 has-focus-visible:outline-indigo-700"
-            >
-              <input
-                type="radio"
-                name="depth"
-                value={depth.value}
-                defaultChecked={values.depth === depth.value}
-                className="mt-1 accent-indigo-700"
-              />
-              <span className="flex flex-col">
-                <span className="font-medium">{depth.label}</span>
-                <span className="text-sm text-slate-600">{depth.detail}</span>
-              </span>
-            </label>
-          ))}
-        </div>
-        <ErrorText id="field-depth-error" message={errors.depth} />
-      </fieldset>
+      <RadioCards
+        legend="Depth"
+        name="depth"
+        options={DEPTHS}
+        value={values.depth}
+        error={errors.depth}
+        errorId="field-depth-error"
+      />
       <div className="grid gap-5 md:grid-cols-2">
         <SelectField
           name="timeframe"

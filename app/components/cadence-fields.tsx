@@ -3,7 +3,7 @@
 // zone is filled with the browser's own.
 
 import { useEffect, useRef } from 'react'
-import { ErrorText, Field, SelectField } from '#app/components/form.tsx'
+import { Field, RadioCards, SelectField } from '#app/components/form.tsx'
 import { durationWords, everyWords, parseEvery } from '#server/research/cadence.ts'
 
 export type CadenceValues = { cadence: string; every: string; cron: string; timeZone: string; notify: string }
@@ -107,30 +107,15 @@ export function CadenceFields({
           />
         </div>
       </div>
-      <fieldset className="flex flex-col gap-2" aria-describedby={errors.notify ? id('notify-error') : undefined}>
-        <legend className="text-sm font-medium text-slate-800">Send a report</legend>
-        <div className="grid gap-2 sm:grid-cols-2">
-          {NOTIFY.map((option) => (
-            <label
-              key={option.value}
-              className="flex cursor-pointer gap-3 rounded-md border border-slate-300 bg-white p-3 has-checked:border-indigo-600 has-checked:bg-indigo-50 has-focus-visible:outline-2 has-focus-visible:outline-indigo-700"
-            >
-              <input
-                type="radio"
-                name="notify"
-                value={option.value}
-                defaultChecked={values.notify === option.value}
-                className="mt-1 accent-indigo-700"
-              />
-              <span className="flex flex-col">
-                <span className="text-sm font-medium">{option.label}</span>
-                <span className="text-xs text-slate-600">{option.detail}</span>
-              </span>
-            </label>
-          ))}
-        </div>
-        <ErrorText id={id('notify-error')} message={errors.notify} />
-      </fieldset>
+      <RadioCards
+        legend="Send a report"
+        name="notify"
+        options={NOTIFY}
+        value={values.notify}
+        error={errors.notify}
+        errorId={id('notify-error')}
+        compact
+      />
     </div>
   )
 }

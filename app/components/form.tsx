@@ -115,6 +115,55 @@ export function ErrorText({ id, message }: { id: string; message?: string }) {
   )
 }
 
+/**
+ * A choice of a few options as cards: each a label with its radio, a title and a line of detail.
+ * `compact` sets the title and detail a size smaller (for a choice inside a fieldset of its own).
+ */
+export function RadioCards({
+  legend,
+  name,
+  options,
+  value,
+  error,
+  errorId,
+  compact = false,
+}: {
+  legend: string
+  name: string
+  options: ReadonlyArray<{ value: string; label: string; detail: string }>
+  value: string
+  error?: string
+  errorId: string
+  compact?: boolean
+}) {
+  return (
+    <fieldset className="flex flex-col gap-2" aria-describedby={error ? errorId : undefined}>
+      <legend className="text-sm font-medium text-slate-800">{legend}</legend>
+      <div className="grid gap-2 sm:grid-cols-2">
+        {options.map((option) => (
+          <label
+            key={option.value}
+            className="flex cursor-pointer gap-3 rounded-md border border-slate-300 bg-white p-3 has-checked:border-indigo-600 has-checked:bg-indigo-50 has-focus-visible:outline-2 has-focus-visible:outline-indigo-700"
+          >
+            <input
+              type="radio"
+              name={name}
+              value={option.value}
+              defaultChecked={value === option.value}
+              className="mt-1 accent-indigo-700"
+            />
+            <span className="flex flex-col">
+              <span className={compact ? 'text-sm font-medium' : 'font-medium'}>{option.label}</span>
+              <span className={compact ? 'text-xs text-slate-600' : 'text-sm text-slate-600'}>{option.detail}</span>
+            </span>
+          </label>
+        ))}
+      </div>
+      <ErrorText id={errorId} message={error} />
+    </fieldset>
+  )
+}
+
 export function SubmitButton({ children }: { children: React.ReactNode }) {
   return (
     <button

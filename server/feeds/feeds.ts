@@ -19,7 +19,7 @@ import {
   revokeFeedRow,
 } from '#server/repositories/feeds.ts'
 import type { Report } from '#server/research/report-types.ts'
-import type { RunEndHook } from '#server/research/run-end.ts'
+import { changeCount, type RunEndHook } from '#server/research/run-end.ts'
 import { openRunReport } from '#server/research/runs.ts'
 
 /** Entries a feed shows: feed readers poll, and a month of daily runs is plenty to catch up on. */
@@ -113,8 +113,6 @@ export async function readFeed(
 export function recordRunChangesWhenEnded(): RunEndHook {
   return async (trx, { runId, outcome, worthTelling }) => {
     if (outcome.status !== 'complete') return
-    const { delta } = outcome.report
-    const changes = delta.newFindings.length + delta.updated.length + delta.contradicted.length
-    await insertRunChanges(trx, { run_id: runId, changes, told: worthTelling })
+    await insertRunChanges(trx, { run_id: runId, changes: changeCount(outcome.report), told: worthTelling })
   }
 }

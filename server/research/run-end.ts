@@ -57,10 +57,14 @@ export async function endRun(deps: RunEndDeps, runId: string, outcome: RunOutcom
   })
 }
 
-/** Whether a run's delta holds anything a person monitoring the topic would want to hear. */
-export function changedAnything(report: Report): boolean {
+/** How many of a run's claims are new, updated or contradicted: what a person monitoring the topic hears. */
+export function changeCount(report: Report): number {
   const { delta } = report
-  return delta.newFindings.length + delta.updated.length + delta.contradicted.length > 0
+  return delta.newFindings.length + delta.updated.length + delta.contradicted.length
+}
+
+export function changedAnything(report: Report): boolean {
+  return changeCount(report) > 0
 }
 
 function finish(

@@ -62,7 +62,7 @@ export function cadenceColumns(brief: Pick<Brief, 'every' | 'cron' | 'timeZone'>
 }
 
 /** A series' cadence, from its columns; neither set: every `defaultSeconds` (RECURRING_INTERVAL). */
-export function cadenceOf(
+function cadenceOfColumns(
   row: Pick<SeriesRow, 'every_seconds' | 'cron' | 'time_zone'>,
   defaultSeconds: number,
 ): Cadence {
@@ -91,7 +91,7 @@ export async function afterRunEnded(
   // Paused or cancelled series do not schedule; a retried end of the same run schedules once.
   if (series.status !== 'active' || series.scheduled_after_run_id === runId) return found
   const slot = series.slot + 1
-  const nextRunAt = nextRunAfter(cadenceOf(series, deps.intervalSeconds), new Date())
+  const nextRunAt = nextRunAfter(cadenceOfColumns(series, deps.intervalSeconds), new Date())
   await updateSeries(trx, series.id, { slot, next_run_at: nextRunAt, scheduled_after_run_id: runId })
   await scheduleSlot(trx, deps.jobs, series.id, slot, nextRunAt)
   await notifyAccountChanged(trx, series.account_id)
@@ -188,7 +188,7 @@ export async function setSeriesStatus(
     const slot = series.slot + 1
     // Back on its old schedule: the pending time, else one interval after the last run ended.
     const lastEnd = await lastSeriesRunEnd(trx, seriesId)
-    const cadence = cadenceOf(series, deps.intervalSeconds)
+    const cadence = cadenceOfColumns(series, deps.intervalSeconds)
     const due = series.next_run_at?.getTime() ?? (lastEnd ? nextRunAfter(cadence, lastEnd).getTime() : 0)
     const nextRunAt = running ? null : new Date(Math.max(Date.now(), due))
     await updateSeries(trx, seriesId, { status: 'active', slot: running ? series.slot : slot, next_run_at: nextRunAt })
@@ -238,18 +238,15 @@ export async function updateSeriesSettings(
       columns.every_seconds !== series.every_seconds ||
       columns.cron !== series.cron ||
       columns.time_zone !== series.time_zone
-    const sleeping = series.status === 'active' && series.next_run_at !== null
-    const slot = sleeping && cadenceChanged ? series.slot + 1 : series.slot
-    const lastEnd = await lastSeriesRunEnd(trx, seriesId)
-    const nextRunAt =
-      sleeping && cadenceChanged
-        ? new Date(
-            Math.max(
-              Date.now(),
-              nextRunAfter(cadenceOf(columns, deps.intervalSeconds), lastEnd ?? new Date()).getTime(),
-            ),
-          )
-        : series.next_run_at
+    // Sleeping onto a new cadence: a new slot, due one new interval (or cron time) after the last run.
+    const reschedule = series.status === 'active' && series.next_run_at !== null && cadenceChanged
+    const slot = reschedule ? series.slot + 1 : series.slot
+    let nextRunAt = series.next_run_at
+    if (reschedule) {
+      const after = (await lastSeriesRunEnd(trx, seriesId)) ?? new Date()
+      const due = nextRunAfter(cadenceOfColumns(columns, deps.intervalSeconds), after)
+      nextRunAt = new Date(Math.max(Date.now(), due.getTime()))
+    }
     await updateSeries(trx, seriesId, {
       brief_key_id: sealed.keyId,
       brief: sealed.ciphertext,
@@ -259,7 +256,7 @@ export async function updateSeriesSettings(
       slot,
       next_run_at: nextRunAt,
     })
-    if (slot !== series.slot && nextRunAt) await scheduleSlot(trx, deps.jobs, seriesId, slot, nextRunAt)
+    if (reschedule && nextRunAt) await scheduleSlot(trx, deps.jobs, seriesId, slot, nextRunAt)
     await notifyAccountChanged(trx, accountId)
     return 'ok'
   })
