@@ -29,6 +29,13 @@ import { qualityScenario } from '#bench/scenarios/quality.ts'
 import { sseFanoutScenario } from '#bench/scenarios/sse-fanout.ts'
 import { startLatencyScenario } from '#bench/scenarios/start-latency.ts'
 import { createDataDir, printedApiKey, removeDataDir, type ServerProcess, startServer } from '#bench/server-process.ts'
+import {
+  formatStatements,
+  recordStatements,
+  STATEMENTS_SETTINGS,
+  type StatementRecorder,
+  type StatementRow,
+} from '#bench/statements.ts'
 import { type BenchStubs, startBenchStubs } from '#bench/stubs.ts'
 import { projectRoot } from '#server/http/app-build.ts'
 
@@ -52,7 +59,13 @@ const DEFAULT_WORKER_CONCURRENCY = 8
 const RESULTS_DIR = path.join(projectRoot, 'bench', 'results')
 
 const { values: args } = parseArgs({
-  options: { quick: { type: 'boolean' }, strict: { type: 'boolean' }, only: { type: 'string' } },
+  options: {
+    quick: { type: 'boolean' },
+    strict: { type: 'boolean' },
+    only: { type: 'string' },
+    // What each scenario asked of Postgres (pg_stat_statements), printed after it and kept in the results.
+    statements: { type: 'boolean' },
+  },
 })
 const env = EnvSchema.parse(process.env)
 const quick = args.quick === true || env.BENCH_QUICK
@@ -87,11 +100,17 @@ type Outcome = {
   peakRssBytes: number
   cpuMs: { server: number; postgres: number }
   seconds: number
+  statements?: { runs: number; rows: StatementRow[] }
 }
 
-async function runScenario(scenario: Scenario, context: BenchContext): Promise<Outcome> {
+async function runScenario(
+  scenario: Scenario,
+  context: BenchContext,
+  statements: StatementRecorder | undefined,
+): Promise<Outcome> {
   process.stderr.write(`- ${scenario.name} ... `)
   const started = Date.now()
+  await statements?.reset()
   context.server.resetPeak()
   const cpuBefore = context.server.cpuMs()
   let outcome: Omit<Outcome, 'peakRssBytes' | 'cpuMs' | 'seconds'>
@@ -105,7 +124,12 @@ async function runScenario(scenario: Scenario, context: BenchContext): Promise<O
   process.stderr.write(`${failed ? `FAILED: ${failed}` : 'ok'} (${seconds.toFixed(1)} s)\n`)
   const cpuAfter = context.server.cpuMs()
   const cpuMs = { server: cpuAfter.server - cpuBefore.server, postgres: cpuAfter.postgres - cpuBefore.postgres }
-  return { ...outcome, peakRssBytes: context.server.peakRss(), cpuMs, seconds }
+  const recorded = statements && {
+    runs: await statements.runsSince(new Date(started)),
+    rows: await statements.read(),
+  }
+  if (recorded) process.stderr.write(`${formatStatements(recorded.rows, recorded.runs)}\n`)
+  return { ...outcome, peakRssBytes: context.server.peakRss(), cpuMs, seconds, statements: recorded }
 }
 
 async function main(): Promise<number> {
@@ -133,6 +157,7 @@ async function main(): Promise<number> {
     MEMORY_ENCRYPTION_KEYS: `bench:${randomBytes(32).toString('base64')}`,
     ...(env.BENCH_DATABASE_URL ? { DATABASE_URL: env.BENCH_DATABASE_URL } : {}),
     ...(env.BENCH_SERVER_NODE_OPTIONS ? { NODE_OPTIONS: env.BENCH_SERVER_NODE_OPTIONS } : {}),
+    ...(args.statements ? { EMBEDDED_PG_SETTINGS: STATEMENTS_SETTINGS } : {}),
   }
   const serverEnv = { ...stubs.env, ...baseEnv }
   const boot = async (workerConcurrency: number): Promise<ServerProcess> => {
@@ -171,7 +196,9 @@ async function main(): Promise<number> {
       workerConcurrency: phase.workerConcurrency,
       topic,
     }
-    for (const scenario of scenarios) outcomes.push(await runScenario(scenario, context))
+    const statements = args.statements ? await recordStatements(server.dataDir) : undefined
+    for (const scenario of scenarios) outcomes.push(await runScenario(scenario, context, statements))
+    await statements?.close()
     await server.stop()
   }
   // Scenarios with providers of their own start their own servers, on data of their own.
@@ -220,6 +247,7 @@ async function main(): Promise<number> {
           error: outcome.error,
           failures: outcome.result?.failures,
           detail: outcome.result?.detail,
+          statements: outcome.statements,
         },
       ]),
     ),

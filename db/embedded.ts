@@ -166,6 +166,8 @@ async function waitUntilAccepting(url: string, child: ChildProcess, logFile: str
 export async function startEmbeddedPostgres(options: {
   dataDir: string
   preferredPort: number
+  /** Extra `name=value` settings, each passed as `-c`. */
+  settings?: string[]
   log: Logger
 }): Promise<EmbeddedPostgres> {
   const { dataDir, log } = options
@@ -210,6 +212,7 @@ export async function startEmbeddedPostgres(options: {
         'unix_socket_directories=',
         '-c',
         'max_connections=200',
+        ...(options.settings ?? []).flatMap((setting) => ['-c', setting]),
       ],
       { ...user, detached: true, stdio: ['ignore', logFd, logFd], env: { ...process.env, LC_ALL: 'C' } },
     )

@@ -214,3 +214,16 @@ test('READER_ALLOW_HOSTS is empty by default and takes host:port entries, each w
   expect(() => loadConfig({ READER_ALLOW_HOSTS: 'wiki.corp:99999' })).toThrowError(/port outside 1 to 65535/)
   expect(() => loadConfig({ READER_ALLOW_HOSTS: '::1:3000' })).toThrowError(/READER_ALLOW_HOSTS/)
 })
+
+test('EMBEDDED_PG_SETTINGS is name=value pairs, each passed on to the embedded Postgres', () => {
+  expect(loadConfig({}).EMBEDDED_PG_SETTINGS).toEqual([])
+  expect(
+    loadConfig({ EMBEDDED_PG_SETTINGS: ' shared_preload_libraries=pg_stat_statements  work_mem=8MB ' })
+      .EMBEDDED_PG_SETTINGS,
+  ).toEqual(['shared_preload_libraries=pg_stat_statements', 'work_mem=8MB'])
+  for (const bad of ['work_mem', 'work_mem=', 'a=b=c', '-c x=1']) {
+    expect(() => loadConfig({ EMBEDDED_PG_SETTINGS: bad })).toThrowError(
+      /EMBEDDED_PG_SETTINGS: must be name=value pairs/,
+    )
+  }
+})

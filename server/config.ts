@@ -82,6 +82,13 @@ export const ConfigSchema = z.object({
   DATABASE_POOL_SIZE: z.coerce.number({ error: 'must be a number' }).int().min(2).max(200).default(10),
   DATA_DIR: z.string().min(1).default('.data'),
   EMBEDDED_PG_PORT: port.default(54329),
+  // Extra settings for the embedded Postgres, `name=value` separated by spaces (the bench loads
+  // pg_stat_statements with it).
+  EMBEDDED_PG_SETTINGS: z
+    .string()
+    .regex(/^\s*([a-z_.]+=[^\s=]+\s*)*$/, { error: 'must be name=value pairs separated by spaces' })
+    .default('')
+    .transform((value) => value.split(/\s+/).filter(Boolean)),
   RUN_ROLE: z.enum(['all', 'web', 'worker']).default('all'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   BUILD_ON_START: flag.default(true),

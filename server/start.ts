@@ -75,6 +75,7 @@ export async function startSextant(options: {
       const embedded = await startEmbeddedPostgres({
         dataDir: config.DATA_DIR,
         preferredPort: config.EMBEDDED_PG_PORT,
+        settings: config.EMBEDDED_PG_SETTINGS,
         log,
       })
       cleanups.push(embedded.stop)
