@@ -1,5 +1,6 @@
 // The research engine end to end: the REST API, the job, the real exa-js and openai clients
 // against stub servers that speak their wire formats, and topic memory across runs.
+
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { readRunEvents } from '#server/events/run-events.ts'
 import { generateKeySpec, parseKeyRing } from '#server/memory/crypto.ts'
@@ -8,6 +9,7 @@ import { saveTopicMemory } from '#server/memory/store.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
 import type { TestApp } from '#test/support/app.ts'
 import { type ProviderApp, startProviderApp } from '#test/support/provider-app.ts'
+import { expectRunIntegrity } from '#test/support/run-integrity.ts'
 import { expectCitationsResolve, postBrief, waitForRun } from '#test/support/runs.ts'
 import { waitUntil } from '#test/support/sse-client.ts'
 import type { StubExa } from '#test/support/stub-exa.ts'
@@ -140,6 +142,8 @@ test('a run cancelled while a step is in flight starts no further step', async (
       .execute()
     expect(steps.map((event) => event.step)).toEqual(['load_memory', 'plan'])
     expect((await waitForRun(slow.fetch, user.auth, body.runId)).status).toBe('cancelled')
+    // Nor does it record the plan as finished after the run ended, or keep its checkpoint.
+    await expectRunIntegrity(slow.db, body.runId)
   } finally {
     await slowStubs.stop()
   }

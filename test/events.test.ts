@@ -1,15 +1,18 @@
+import { randomBytes } from 'node:crypto'
 import { once } from 'node:events'
 import type { AddressInfo } from 'node:net'
 import { setTimeout as sleep } from 'node:timers/promises'
 import express from 'express'
-import { sql } from 'kysely'
+import { Kysely, PostgresDialect, sql } from 'kysely'
 import pg from 'pg'
 import { afterAll, beforeAll, expect, onTestFinished, test } from 'vitest'
-import type { Db } from '#db/database.ts'
+import { createPool, type Db } from '#db/database.ts'
+import type { Database } from '#db/schema.ts'
 import { createEventHub, type EventHub } from '#server/events/hub.ts'
-import { appendRunEvent, type RunEvent, readRunEvents } from '#server/events/run-events.ts'
+import { appendRunEvent, notifiedEvent, type RunEvent, readRunEvents } from '#server/events/run-events.ts'
 import { streamRunEvents } from '#server/events/sse.ts'
 import { generateKeySpec, parseKeyRing } from '#server/memory/crypto.ts'
+import { parseEventNotification } from '#server/repositories/run-events.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { createTestDatabase, type TestDatabase } from '#test/support/database.ts'
 import { testLogger } from '#test/support/logger.ts'
@@ -117,7 +120,7 @@ test('appended events read back in id order, after a given id, and only for thei
   expect(await readRunEvents(database.db, ring, runId, complete.id)).toEqual([])
 })
 
-test('each append notifies run_events with "<runId>:<eventId>" and account_changes with "<accountId>:<runId>"', async () => {
+test('an append notifies run_events with the event itself (sealed), and account_changes only when a run list changes', async () => {
   const runId = await createRun()
   const { account_id: accountId } = await database.db
     .selectFrom('runs')
@@ -127,13 +130,83 @@ test('each append notifies run_events with "<runId>:<eventId>" and account_chang
   const listener = new pg.Client({ connectionString: database.url })
   await listener.connect()
   onTestFinished(() => listener.end())
-  const payloads: string[] = []
-  listener.on('notification', (notification) => payloads.push(`${notification.channel} ${notification.payload}`))
+  const payloads: Array<{ channel: string; payload: string }> = []
+  listener.on('notification', ({ channel, payload }) => payloads.push({ channel, payload: payload ?? '' }))
   await listener.query('LISTEN run_events; LISTEN account_changes')
 
-  const event = await append(runId, 'warning')
-  await waitUntil(() => payloads.length === 2)
-  expect(payloads.toSorted()).toEqual([`account_changes ${accountId}:${runId}`, `run_events ${runId}:${event.id}`])
+  const started = await append(runId, 'step_started', 'plan')
+  const warning = await append(runId, 'warning', 'plan')
+  await waitUntil(() => payloads.length === 3)
+  // A warning changes nothing a run list shows: no account_changes for it.
+  expect(payloads.filter(({ channel }) => channel === 'account_changes')).toEqual([
+    { channel: 'account_changes', payload: `${accountId}:${runId}` },
+  ])
+  const notified = payloads.filter(({ channel }) => channel === 'run_events').map(({ payload }) => payload)
+  // Readers of the old format split off "<runId>:<eventId>" and read the table: still so.
+  expect(notified.map((payload) => payload.split(':').slice(0, 2).join(':'))).toEqual([
+    `${runId}:${started.id}`,
+    `${runId}:${warning.id}`,
+  ])
+  const [first, second] = notified.map((payload) => parseEventNotification(payload))
+  expect(second?.previous).toBe(started.id)
+  expect(first?.previous).toBe(0)
+  // The data travels sealed, and opens to the event as appended.
+  expect(notified[1]).not.toContain('warning of')
+  expect([first, second].map((notification) => notification && notifiedEvent(ring, notification))).toEqual([
+    started,
+    warning,
+  ])
+})
+
+test('data too large for a notification is announced without it, and the hub reads the row', async () => {
+  const runId = await createRun()
+  const hub = await startHub()
+  const events = collect(hub, runId)
+  const first = await append(runId, 'run_started')
+  await waitUntil(() => events.length === 1)
+  const large = await appendRunEvent(database.db, ring, {
+    runId,
+    type: 'warning',
+    data: { message: randomBytes(6000).toString('base64') },
+  })
+  await waitUntil(() => events.length === 2)
+  expect(events).toEqual([first, large])
+})
+
+test('a subscriber that is up to date gets events from the notifications, without reading the table', async () => {
+  const runId = await createRun()
+  const reads: string[] = []
+  const pool = createPool(database.url, 2, testLogger())
+  const counted = new Kysely<Database>({
+    dialect: new PostgresDialect({ pool }),
+    log: (entry) => {
+      if (entry.level === 'query' && entry.query.sql.includes('"run_events"')) reads.push(entry.query.sql)
+    },
+  })
+  const hub = await createEventHub({ connectionString: database.url, db: counted, ring, log: testLogger() })
+  onTestFinished(async () => {
+    await hub.close()
+    await counted.destroy()
+  })
+  // Notifications arrive in commit order: once the barrier's has, the first event's has been heard
+  // (by nobody), so the subscription below starts behind the log.
+  const barrierRun = await createRun()
+  const barrier = collect(hub, barrierRun)
+  const before = await append(runId, 'run_started')
+  await append(barrierRun, 'run_started')
+  await waitUntil(() => barrier.length === 1)
+  // Subscribed from the start of the log: the first notification finds it behind, and it reads once.
+  const events = collect(hub, runId)
+  const appended = [before]
+  appended.push(await append(runId, 'step_started', 'plan'))
+  await waitUntil(() => events.length === 2)
+  expect(reads).toHaveLength(1)
+  for (const type of ['step_finished', 'step_started', 'query_done', 'query_done', 'complete'] as const) {
+    appended.push(await append(runId, type, 'search'))
+  }
+  await waitUntil(() => events.length === appended.length)
+  expect(events).toEqual(appended)
+  expect(reads).toHaveLength(1)
 })
 
 test('two hubs on one database both receive a burst appended elsewhere, in id order and once each', async () => {

@@ -1,16 +1,17 @@
 // One LISTEN connection per process, fanning run events out to in-process subscribers (SSE streams),
 // along with changes to accounts' run lists and the ends of sessions and keys whose streams must close.
-// A notification only says "run X has something new": the hub reads the rows itself, after each
-// subscription's last delivered id, so a subscriber gets every event once and in order even when
-// notifications arrive in bursts or were lost while the connection was down.
+// A notification carries its event (sealed) and the id of the run's event before it: a subscriber
+// that is up to date gets it from the payload. Any other reads the rows, after each subscription's
+// last delivered id, so a subscriber gets every event once and in order even when notifications
+// arrive in bursts, carry too much to hold the event, or were lost while the connection was down.
 import { setTimeout as sleep } from 'node:timers/promises'
 import pg from 'pg'
 import type { Db } from '#db/database.ts'
 import { STREAMS_ENDED_CHANNEL } from '#server/auth/stream-principals.ts'
-import { type RunEvent, readRunEvents } from '#server/events/run-events.ts'
+import { notifiedEvent, type RunEvent, readRunEvents } from '#server/events/run-events.ts'
 import type { Logger } from '#server/logger.ts'
 import type { KeyRing } from '#server/memory/crypto.ts'
-import { ACCOUNT_CHANNEL, RUN_EVENTS_CHANNEL } from '#server/repositories/run-events.ts'
+import { ACCOUNT_CHANNEL, parseEventNotification, RUN_EVENTS_CHANNEL } from '#server/repositories/run-events.ts'
 
 export type EventHub = {
   /**
@@ -61,11 +62,48 @@ export async function createEventHub(options: {
   let client: pg.Client | undefined
 
   function onNotification(message: pg.Notification) {
-    const [id, runId] = message.payload?.split(':') ?? []
+    const payload = message.payload ?? ''
+    if (message.channel === RUN_EVENTS_CHANNEL) return onRunEvent(payload)
+    const [id, runId] = payload.split(':')
     if (!id) return
-    if (message.channel === RUN_EVENTS_CHANNEL && subscriptions.has(id)) requestRead(id)
     if (message.channel === ACCOUNT_CHANNEL) notifyAccount(id, runId ?? null)
-    if (message.channel === STREAMS_ENDED_CHANNEL && message.payload) notifyEnded(message.payload)
+    if (message.channel === STREAMS_ENDED_CHANNEL) notifyEnded(payload)
+  }
+
+  /**
+   * A notification carries its event and the id of the run's event before it. A subscriber that has
+   * delivered that one gets this one straight from the payload; one further behind (it subscribed
+   * from an older id, a notification went missing), or any while a read of the run is under way
+   * (which delivers in order), waits for a read of the table. Notifications arrive in commit order,
+   * so nothing is skipped: see server/repositories/run-events.ts.
+   */
+  function onRunEvent(payload: string) {
+    const runId = payload.slice(0, payload.indexOf(':'))
+    const forRun = subscriptions.get(runId)
+    if (!forRun) return
+    const notification = parseEventNotification(payload)
+    if (!notification || readers.has(runId)) return requestRead(runId)
+    let event: RunEvent | undefined
+    let behind = false
+    for (const subscription of forRun) {
+      if (notification.id <= subscription.lastId) continue
+      if (subscription.lastId !== notification.previous) {
+        behind = true
+        continue
+      }
+      try {
+        event ??= notifiedEvent(ring, notification)
+      } catch (error) {
+        log.warn({ err: error, runId }, 'a notified run event could not be opened; reading it')
+      }
+      if (!event) {
+        behind = true
+        continue
+      }
+      subscription.lastId = event.id
+      deliver(subscription, event)
+    }
+    if (behind) requestRead(runId)
   }
 
   function notifyEnded(principal: string | null) {

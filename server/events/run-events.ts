@@ -1,5 +1,6 @@
 // The run event log: what a run reports as it goes, kept in Postgres so SSE clients can replay it,
-// and announced with NOTIFY (ids only) so the process holding a client's stream hears about it.
+// and announced with NOTIFY (carrying the event, sealed) so the process holding a client's stream
+// hears about it without reading the table.
 // An event's data (search queries, warnings, a failure's message) is sealed with the memory key
 // ring; its run, type, step and time are clear. The SQL is server/repositories/run-events.ts's.
 
@@ -7,7 +8,14 @@ import type { Db } from '#db/database.ts'
 import type { RunEvent } from '#server/contracts/run.ts'
 import { FINAL_EVENT_TYPES, type RunEventType } from '#server/events/event-types.ts'
 import { type KeyRing, openColumn, sealJson } from '#server/memory/crypto.ts'
-import { findFirstEventId, insertRunEvent, listRunEvents, type RunEventRow } from '#server/repositories/run-events.ts'
+import {
+  type EventNotification,
+  findFirstEventId,
+  insertRunEvents,
+  listRunEvents,
+  type RunAdvance,
+  type RunEventRow,
+} from '#server/repositories/run-events.ts'
 
 export { isFinalEvent, type RunEventType } from '#server/events/event-types.ts'
 export type { RunEvent }
@@ -25,21 +33,55 @@ function toRunEvent(row: RunEventRow, data: Record<string, unknown>): RunEvent {
   }
 }
 
+export type NewEvent = { type: RunEventType; step?: string | null; data?: Record<string, unknown> }
+
 /**
- * Appends an event and notifies listeners with `<runId>:<eventId>` when it commits; one run's ids
- * commit in increasing order (server/repositories/run-events.ts says how).
+ * Appends an event and notifies listeners when it commits (the notification carries it, sealed);
+ * one run's ids commit in increasing order (server/repositories/run-events.ts says how).
  */
-export async function appendRunEvent(
+export async function appendRunEvent(db: Db, ring: KeyRing, event: NewEvent & { runId: string }): Promise<RunEvent> {
+  const [appended] = await appendRunEvents(db, ring, event.runId, [event])
+  if (!appended) throw new Error(`appending a ${event.type} event to run ${event.runId} returned no row`)
+  return appended
+}
+
+/**
+ * Appends a run's events in one statement, in order. With `advance`, the statement also moves the
+ * run to its next step, only while it is running: an empty answer means it no longer is.
+ */
+export async function appendRunEvents(
   db: Db,
   ring: KeyRing,
-  event: { runId: string; type: RunEventType; step?: string | null; data?: Record<string, unknown> },
-): Promise<RunEvent> {
-  const data = event.data ?? {}
-  // An event without data (a step starting) stores none: nothing to seal.
-  const sealed = Object.keys(data).length > 0 ? sealJson(ring, data, eventData(event.runId, event.type)) : undefined
-  const row = await insertRunEvent(db, { runId: event.runId, type: event.type, step: event.step ?? null, data: sealed })
-  if (!row) throw new Error(`appending a ${event.type} event to run ${event.runId} returned no row`)
-  return toRunEvent(row, data)
+  runId: string,
+  events: NewEvent[],
+  advance?: RunAdvance,
+): Promise<RunEvent[]> {
+  const dataOf = events.map((event) => event.data ?? {})
+  const rows = await insertRunEvents(
+    db,
+    runId,
+    events.map((event, index) => {
+      const data = dataOf[index] as Record<string, unknown>
+      // An event without data (a step starting) stores none: nothing to seal.
+      const sealed = Object.keys(data).length > 0 ? sealJson(ring, data, eventData(runId, event.type)) : undefined
+      return { type: event.type, step: event.step ?? null, data: sealed }
+    }),
+    advance,
+  )
+  return rows.map((row, index) => toRunEvent(row, dataOf[index] as Record<string, unknown>))
+}
+
+/**
+ * The event a notification carries, its data opened; undefined when it must be read from the table
+ * instead (a payload of another version, data too large to carry).
+ */
+export function notifiedEvent(ring: KeyRing, notification: EventNotification): RunEvent | undefined {
+  const { row, data } = notification
+  if (data === 'unsent') return undefined
+  const opened = data
+    ? openColumn<Record<string, unknown>>(ring, data.keyId, data.ciphertext, eventData(row.run_id, row.type))
+    : {}
+  return toRunEvent(row, opened ?? {})
 }
 
 /** The run's events with an id above `afterId`, oldest first, their data unsealed (one decrypt each). */

@@ -1,11 +1,16 @@
 // The run_events table and the NOTIFYs that announce it: SQL only, the database (or the caller's
-// transaction) first. Event data comes and goes sealed as stored; server/events/run-events.ts seals,
+// transaction) first, and the format of the notifications. Event data comes and goes sealed as stored; server/events/run-events.ts seals,
 // opens and says which events are final. server/events/hub.ts LISTENs on these channels.
 import { sql } from 'kysely'
 import type { Db } from '#db/database.ts'
 import { notify } from '#server/repositories/notifications.ts'
 
-/** Announces `<runId>:<eventId>` for each new event, once its transaction commits. */
+/**
+ * Announces each new event, once its transaction commits, as
+ * `<runId>:<eventId>:<previousId>:<type>:<step>:<createdAt ms>:<keyId>:<sealed data, base64>`
+ * (data '' for none, '!' when too large to carry). Readers before this format split off the first
+ * two fields and read the table; they still work beside it.
+ */
 export const RUN_EVENTS_CHANNEL = 'run_events'
 /**
  * Announces `<accountId>` or `<accountId>:<runId>` when something an account's run list shows has
@@ -23,30 +28,117 @@ export type RunEventRow = {
 
 export type SealedRunEventRow = RunEventRow & { data_key_id: string | null; data: Buffer | null }
 
+/** An event to insert: its data sealed as stored, or none. */
+export type NewRunEvent = {
+  type: string
+  step: string | null
+  data: { keyId: string; ciphertext: Buffer } | undefined
+}
+
+/** A run's move to its next step, written by the statement that appends the step's events. */
+export type RunAdvance = {
+  /** The step the run is now in; null leaves it as it is (after the last step, until the run ends). */
+  step: string | null
+  /** The run's new checkpoint, sealed; unchanged when absent. */
+  checkpoint?: { keyId: string; ciphertext: Buffer }
+}
+
 /**
- * Inserts an event and notifies both channels. A per-run lock taken before the id is drawn makes one
- * run's ids commit in increasing order, so a reader that has seen id N can never later find a new row
- * below N (two writers, e.g. a cancel racing a step).
+ * Event types that change what an account's run list shows (a run's status and current step): only
+ * these notify ACCOUNT_CHANNEL. A query finishing changes nothing a list shows.
  */
-export async function insertRunEvent(
+export const LIST_EVENT_TYPES = ['run_started', 'step_started', 'complete', 'failed', 'cancelled']
+
+/** A NOTIFY payload is at most 8000 bytes: events whose sealed data is larger are announced without it. */
+const MAX_PAYLOAD_DATA_BYTES = 5000
+
+/**
+ * Inserts a run's events, in order, and announces each on both channels, in one statement. A per-run
+ * lock taken before the ids are drawn makes one run's ids commit in increasing order, so a reader
+ * that has seen id N can never later find a new row below N (two writers, e.g. a cancel racing a
+ * step). Each RUN_EVENTS_CHANNEL payload carries the event itself (see parseEventNotification) and
+ * the id of the run's event before it, so a listener that has delivered that one can deliver this
+ * one without reading the table.
+ *
+ * With `advance`, the same statement first moves the run to its next step (and stores its
+ * checkpoint), and only while it is running: a cancelled run gets neither the move nor the events,
+ * and the answer is empty. That is one round trip per step boundary.
+ */
+export async function insertRunEvents(
   db: Db,
-  event: { runId: string; type: string; step: string | null; data: { keyId: string; ciphertext: Buffer } | undefined },
-): Promise<RunEventRow | undefined> {
+  runId: string,
+  events: NewRunEvent[],
+  advance?: RunAdvance,
+): Promise<RunEventRow[]> {
+  const run = advance
+    ? sql`update runs set current_step = coalesce(${advance.step}, current_step), started_at = coalesce(started_at, now()),
+          checkpoint = coalesce(${advance.checkpoint?.ciphertext ?? null}::bytea, checkpoint),
+          checkpoint_key_id = coalesce(${advance.checkpoint?.keyId ?? null}, checkpoint_key_id)
+        where id = ${runId} and status = 'running'
+        returning id, account_id`
+    : sql`select id, account_id from runs where id = ${runId}`
   const { rows } = await sql<RunEventRow>`
-    with run_lock as (
-      select pg_advisory_xact_lock(hashtextextended(${`run_events:${event.runId}`}, 0))
+    with run as (${run}), run_lock as (
+      select run.id, run.account_id, pg_advisory_xact_lock(hashtextextended(${`run_events:${runId}`}, 0))
+      from run
+    ), last as (
+      select run_lock.id as run_id, run_lock.account_id,
+        (select max(id) from run_events where run_id = run_lock.id) as before
+      from run_lock
     ), inserted as (
       insert into run_events (run_id, type, step, data_key_id, data)
-      select ${event.runId}::uuid, ${event.type}, ${event.step}, ${event.data?.keyId ?? null},
-        ${event.data?.ciphertext ?? null}::bytea
-      from run_lock
-      returning id, run_id, type, step, created_at
+      select last.run_id, e.type, e.step, e.key_id, e.data
+      from last, unnest(${events.map((event) => event.type)}::text[], ${events.map((event) => event.step)}::text[],
+        ${events.map((event) => event.data?.keyId ?? null)}::text[],
+        ${events.map((event) => event.data?.ciphertext ?? null)}::bytea[]) with ordinality as e(type, step, key_id, data, n)
+      order by e.n
+      returning id, run_id, type, step, data_key_id, data, created_at
+    ), linked as (
+      select inserted.*, last.account_id,
+        coalesce(lag(inserted.id) over (order by inserted.id), last.before, 0) as previous
+      from inserted, last
     )
-    select inserted.*,
-      pg_notify(${RUN_EVENTS_CHANNEL}, inserted.run_id || ':' || inserted.id),
-      pg_notify(${ACCOUNT_CHANNEL}, runs.account_id || ':' || inserted.run_id)
-    from inserted join runs on runs.id = inserted.run_id`.execute(db)
-  return rows[0]
+    select id, run_id, type, step, created_at,
+      pg_notify(${RUN_EVENTS_CHANNEL}, concat_ws(':', run_id, id, previous, type, coalesce(step, ''),
+        floor(extract(epoch from created_at) * 1000), coalesce(data_key_id, ''),
+        case when data is null then '' when octet_length(data) > ${MAX_PAYLOAD_DATA_BYTES} then '!'
+          else translate(encode(data, 'base64'), E'\n', '') end)),
+      case when type = any(${LIST_EVENT_TYPES}::text[])
+        then pg_notify(${ACCOUNT_CHANNEL}, account_id || ':' || run_id) end
+    from linked order by id`.execute(db)
+  return rows
+}
+
+/** An event as its RUN_EVENTS_CHANNEL notification carries it. */
+export type EventNotification = {
+  runId: string
+  id: number
+  /** The run's event before this one (0 for its first). */
+  previous: number
+  row: RunEventRow
+  /** Its sealed data; null when it has none; 'unsent' when too large for the payload (read the row). */
+  data: { keyId: string; ciphertext: Buffer } | null | 'unsent'
+}
+
+/** Parses a RUN_EVENTS_CHANNEL payload; undefined for one this version did not write. */
+export function parseEventNotification(payload: string): EventNotification | undefined {
+  const fields = payload.split(':')
+  if (fields.length !== 8) return undefined
+  const [runId, id, previous, type, step, createdAt, keyId, data] = fields as [
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+  ]
+  const numbers = [Number(id), Number(previous), Number(createdAt)]
+  if (!numbers.every(Number.isSafeInteger)) return undefined
+  const row = { id: Number(id), run_id: runId, type, step: step || null, created_at: new Date(Number(createdAt)) }
+  const sealed = data === '' ? null : data === '!' ? 'unsent' : { keyId, ciphertext: Buffer.from(data, 'base64') }
+  return { runId, id: row.id, previous: Number(previous), row, data: sealed }
 }
 
 /** Tells the account's open dashboards to refresh (when its transaction, if any, commits). */

@@ -1,6 +1,6 @@
 // The runs table: SQL only, the database (or the caller's transaction) first. What the columns mean
 // (the sealed brief, checkpoint, report and error; views of a run) is server/research/runs.ts's.
-import { type Insertable, type Selectable, sql, type Updateable } from 'kysely'
+import type { Insertable, Selectable, Updateable } from 'kysely'
 import type { Db } from '#db/database.ts'
 import type { RunsTable } from '#db/schema.ts'
 import type { RunStatus } from '#server/contracts/run.ts'
@@ -86,33 +86,6 @@ export async function listRunRows(
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
     .limit(options.limit + 1)
-    .execute()
-}
-
-/**
- * Records the step a running run is starting (and, at its first step, when it started). False when
- * the run is no longer running (cancelled, failed by the sweeper): one statement both checks and
- * records, since it sits between every two steps of every run.
- */
-export async function startStep(db: Db, runId: string, step: string): Promise<boolean> {
-  const result = await db
-    .updateTable('runs')
-    .set({ current_step: step, started_at: sql`coalesce(started_at, now())` })
-    .where('id', '=', runId)
-    .where('status', '=', 'running')
-    .executeTakeFirst()
-  return result.numUpdatedRows > 0n
-}
-
-export async function updateCheckpoint(
-  db: Db,
-  runId: string,
-  sealed: { keyId: string; ciphertext: Buffer },
-): Promise<void> {
-  await db
-    .updateTable('runs')
-    .set({ checkpoint: sealed.ciphertext, checkpoint_key_id: sealed.keyId })
-    .where('id', '=', runId)
     .execute()
 }
 

@@ -1,10 +1,10 @@
 // One research run: load_memory -> plan -> search -> synthesize -> save_memory. Each step's output
 // is sealed into the run's checkpoint before the next starts, so a retried job (a worker died, a
 // deploy) resumes at the first unfinished step and never repeats a paid call it has the result of.
-import { appendRunEvent } from '#server/events/run-events.ts'
+import { appendRunEvent, type NewEvent } from '#server/events/run-events.ts'
 import { loadTopicMemory, MemoryUnreadableError, saveTopicMemory } from '#server/memory/store.ts'
 import { ProviderError, usageOf } from '#server/providers/types.ts'
-import { getRun, startStep } from '#server/repositories/runs.ts'
+import { getRun } from '#server/repositories/runs.ts'
 import type { Brief } from '#server/research/brief.ts'
 import { spentOf, tokensLeft } from '#server/research/budget.ts'
 import { memoryDigest } from '#server/research/digest.ts'
@@ -24,7 +24,7 @@ import {
   type Step,
   type StepContext,
 } from '#server/research/run-context.ts'
-import { openRunBrief, type RunError, readCheckpoint, writeCheckpoint } from '#server/research/runs.ts'
+import { advanceRun, checkpointJson, openRunBrief, type RunError, readCheckpoint } from '#server/research/runs.ts'
 import { searchStep } from '#server/research/step-search.ts'
 import { synthesizeStep } from '#server/research/step-synthesize.ts'
 
@@ -60,18 +60,36 @@ export async function runResearch(deps: EngineDeps, runId: string): Promise<void
     remainingMs,
   )
   const checkpoint: Checkpoint = readCheckpoint<Checkpoint>(ring, row) ?? {}
+  const serialized = checkpointJson(checkpoint)
   try {
+    // Each boundary is one statement: the step that ended (its output, step_finished) and the next.
+    let ended: { step: Step; ms: number } | undefined
+    const advance = async (next: Step | null) => {
+      const events: NewEvent[] = []
+      if (ended) events.push({ type: 'step_finished', step: ended.step, data: { ms: ended.ms } })
+      // The run page names the search step by what it searches: the web, or the local corpus.
+      if (next)
+        events.push({
+          type: 'step_started',
+          step: next,
+          data: next === 'search' && deps.search.corpus ? { corpus: true } : undefined,
+        })
+      const checkpointed = ended ? serialized.json() : undefined
+      if (!(await advanceRun(db, ring, runId, { step: next, checkpointJson: checkpointed, events }))) {
+        throw new RunCancelled()
+      }
+    }
     for (const step of STEPS) {
       if (checkpoint[step]) continue
-      if (!(await startStep(db, runId, step))) throw new RunCancelled()
-      // The run page names the search step by what it searches: the web, or the local corpus.
-      await event('step_started', step, step === 'search' && deps.search.corpus ? { corpus: true } : undefined)
+      await advance(step)
       const started = Date.now()
       const context = { deps, runId, accountId: row.account_id, brief, checkpoint, signal: deadline.signal, event }
-      Object.assign(checkpoint, { [step]: await STEP_RUNNERS[step](context) })
-      await writeCheckpoint(db, ring, runId, checkpoint)
-      await event('step_finished', step, { ms: Date.now() - started })
+      const output = await STEP_RUNNERS[step](context)
+      Object.assign(checkpoint, { [step]: output })
+      serialized.add(step, output)
+      ended = { step, ms: Date.now() - started }
     }
+    if (ended) await advance(null)
     await deps.endRun(runId, { status: 'complete', report: checkpoint.synthesize?.report as Report })
   } catch (error) {
     const reason = deadline.signal.aborted ? deadline.signal.reason : error

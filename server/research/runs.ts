@@ -5,15 +5,9 @@
 import { randomUUID } from 'node:crypto'
 import type { Db } from '#db/database.ts'
 import type { RunError, RunListItem, RunStatus, RunView } from '#server/contracts/run.ts'
-import { type KeyRing, openColumn, openJson, sealJson } from '#server/memory/crypto.ts'
-import {
-  finishRun,
-  insertRun,
-  listRunRows,
-  type RunRow,
-  type RunSummaryRow,
-  updateCheckpoint,
-} from '#server/repositories/runs.ts'
+import { appendRunEvents, type NewEvent } from '#server/events/run-events.ts'
+import { type KeyRing, openColumn, openJson, seal, sealJson } from '#server/memory/crypto.ts'
+import { finishRun, insertRun, listRunRows, type RunRow, type RunSummaryRow } from '#server/repositories/runs.ts'
 import { type Brief, displayBrief } from '#server/research/brief.ts'
 import type { Report } from '#server/research/report-types.ts'
 import { readStoredReport } from '#server/research/stored-report.ts'
@@ -134,8 +128,33 @@ export function readCheckpoint<T>(ring: KeyRing, row: RunRow): T | undefined {
   return openJson<T>(ring, { keyId: row.checkpoint_key_id, ciphertext: row.checkpoint }, checkpointData(row.id))
 }
 
-export async function writeCheckpoint(db: Db, ring: KeyRing, runId: string, checkpoint: unknown): Promise<void> {
-  await updateCheckpoint(db, runId, sealJson(ring, checkpoint, checkpointData(runId)))
+/**
+ * A run's checkpoint as it is sealed: each step's output is serialized once, when the step ends,
+ * instead of the whole (growing) checkpoint at every step.
+ */
+export function checkpointJson(initial: object): { add: (step: string, output: unknown) => void; json: () => string } {
+  const parts = new Map(Object.entries(initial).map(([step, output]) => [step, JSON.stringify(output)]))
+  return {
+    add: (step, output) => void parts.set(step, JSON.stringify(output)),
+    json: () => `{${[...parts].map(([step, output]) => `${JSON.stringify(step)}:${output}`).join(',')}}`,
+  }
+}
+
+/**
+ * One statement per step boundary: the finished step's checkpoint (its JSON, from checkpointJson)
+ * and events, the next step and its events. False when the run is no longer running (cancelled, or
+ * failed by the sweeper): nothing was written.
+ */
+export async function advanceRun(
+  db: Db,
+  ring: KeyRing,
+  runId: string,
+  move: { step: string | null; checkpointJson?: string; events: NewEvent[] },
+): Promise<boolean> {
+  const checkpoint =
+    move.checkpointJson === undefined ? undefined : seal(ring, Buffer.from(move.checkpointJson), checkpointData(runId))
+  const appended = await appendRunEvents(db, ring, runId, move.events, { step: move.step, checkpoint })
+  return appended.length > 0
 }
 
 /** Whose run ended, or undefined when it was no longer running (something else ended it first). */
