@@ -47,6 +47,20 @@ export async function getRun(db: Db, runId: string, accountId?: string): Promise
   return query.executeTakeFirst()
 }
 
+/** What says whether a completed run's view kept in memory is still its view: the keys that sealed it. */
+export type RunSeal = Pick<RunRow, 'brief_key_id' | 'report_key_id' | 'series_id'>
+
+/** The run's seal columns when it is the account's (nothing sealed is read); malformed ids find none. */
+export async function getRunSeal(db: Db, runId: string, accountId: string): Promise<RunSeal | undefined> {
+  if (!UUID.test(runId)) return undefined
+  return db
+    .selectFrom('runs')
+    .select(['brief_key_id', 'report_key_id', 'series_id'])
+    .where('id', '=', runId)
+    .where('account_id', '=', accountId)
+    .executeTakeFirst()
+}
+
 /** The id of the account's run, as stored (nothing else is read); malformed ids find none. */
 export async function findRunId(db: Db, runId: string, accountId: string): Promise<string | undefined> {
   if (!UUID.test(runId)) return undefined

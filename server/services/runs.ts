@@ -1,12 +1,14 @@
 // Runs, as every surface asks for them: start one (admitted once, the same for every surface), read
 // its view (one composition: the REST API, MCP, the pages and chat see the same run), list, cancel,
 // and what the job handlers do with runs (run the engine, sweep overdue runs, purge old events).
+
+import { LRUCache } from 'lru-cache'
 import type { DemoVisitor } from '#server/auth/demo-visitors.ts'
 import type { RunStatus } from '#server/contracts/run.ts'
 import { type RunEvent, readRunEvents } from '#server/events/run-events.ts'
 import { ensureDemoVisitorAccount } from '#server/repositories/accounts.ts'
 import { purgeRunEvents } from '#server/repositories/run-events.ts'
-import { findRunId, getRun, overdueRuns, type RunRow } from '#server/repositories/runs.ts'
+import { findRunId, getRun, getRunSeal, overdueRuns, type RunRow, type RunSeal } from '#server/repositories/runs.ts'
 import { findLiveTopicId } from '#server/repositories/topic-memory.ts'
 import { type AdmissionDeps, type AdmittedStart, type Requester, startAdmittedRun } from '#server/research/admission.ts'
 import type { Brief } from '#server/research/brief.ts'
@@ -14,6 +16,10 @@ import { type EngineDeps, runResearch } from '#server/research/pipeline.ts'
 import type { RunOutcome } from '#server/research/run-end.ts'
 import { listRuns, openRunBrief, type RunListItem, type RunView, viewRun } from '#server/research/runs.ts'
 import { listSeries, recurringInfo, type SeriesState } from '#server/research/series.ts'
+
+/** Complete runs whose views are kept in memory, and the most sealed bytes (reports and briefs) they may hold. */
+const COMPLETED_VIEWS = 2000
+const COMPLETED_VIEW_BYTES = 64 * 1024 * 1024
 
 export type RunServiceDeps = {
   /** What starting a run needs (the one admission, composed in server/services.ts). */
@@ -59,9 +65,31 @@ export function createRunService(deps: RunServiceDeps) {
   const { memory } = admission
   const { db, ring } = memory
 
+  // A complete run never changes: its view (brief and report opened and cleaned, the costly part of
+  // a read) is kept, bounded by count and by the size of its sealed report, under the run and the
+  // audience; the ids of the keys that sealed it must still match (a key rotation re-seals).
+  const completed = new LRUCache<string, { view: RunView; seal: RunSeal; bytes: number }>({
+    max: COMPLETED_VIEWS,
+    maxSize: COMPLETED_VIEW_BYTES,
+    sizeCalculation: (entry) => Math.max(1, entry.bytes),
+  })
+  const sameSeal = (a: RunSeal, b: RunSeal) =>
+    a.brief_key_id === b.brief_key_id && a.report_key_id === b.report_key_id && a.series_id === b.series_id
+
   async function view(row: RunRow, audience: Audience): Promise<RunView> {
-    const recurring = row.series_id ? await recurringInfo(db, row.series_id) : undefined
     const base = viewRun(ring, row, audience === 'client' ? { publicUrl: deps.publicUrl } : {})
+    if (row.status === 'complete') {
+      completed.set(`${row.id}:${audience}`, {
+        view: base,
+        seal: row,
+        bytes: (row.report?.length ?? 0) + (row.brief?.length ?? 0),
+      })
+    }
+    return withRecurring(base, row.series_id)
+  }
+
+  async function withRecurring(base: RunView, seriesId: string | null): Promise<RunView> {
+    const recurring = seriesId ? await recurringInfo(db, seriesId) : undefined
     return recurring ? { ...base, recurring } : base
   }
 
@@ -89,6 +117,13 @@ export function createRunService(deps: RunServiceDeps) {
 
     /** The account's run, or undefined: another account's run is no run. */
     async get(accountId: string, runId: string, audience: Audience = 'client'): Promise<RunView | undefined> {
+      const kept = completed.get(`${runId}:${audience}`)
+      if (kept) {
+        // Still the account's, and sealed as it was when kept: nothing sealed is read again.
+        const seal = await getRunSeal(db, runId, accountId)
+        if (!seal) return undefined
+        if (sameSeal(seal, kept.seal)) return withRecurring(kept.view, seal.series_id)
+      }
       const row = await getRun(db, runId, accountId)
       return row && view(row, audience)
     },
