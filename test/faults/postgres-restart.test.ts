@@ -3,9 +3,11 @@
 // it again on the same data and port. The app must come back by itself: the pool, pg-boss (workers
 // in another process wake on its LISTEN/NOTIFY) and the event hub's LISTEN connection. The run ends,
 // the SSE client watching it sees the end, and nothing is doubled.
+
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import { sql } from 'kysely'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { type EmbeddedPostgres, startEmbeddedPostgres } from '#db/embedded.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
@@ -67,6 +69,13 @@ afterAll(async () => {
   await exa?.close()
   await openai?.close()
   fs.rmSync(dataDir, { recursive: true, force: true })
+})
+
+test('the app reaches its embedded Postgres through a Unix socket in the cluster, not TCP', async () => {
+  const socketDir = new URL(postgres.url).searchParams.get('host')
+  expect(socketDir).toMatch(/^\//)
+  const { rows } = await sql<{ address: string | null }>`select inet_server_addr()::text as address`.execute(web.db)
+  expect(rows[0]?.address).toBeNull() // null: a Unix-socket connection
 })
 
 test('Postgres restarts while a run searches: the run completes, the watching stream sees it end, nothing doubled', {
