@@ -24,7 +24,7 @@ import type { MemoryContext } from '#server/memory/store.ts'
 import { resolveAll } from '#server/providers/reader/page-reader.ts'
 import type { AdmissionDeps } from '#server/research/admission.ts'
 import type { EngineDeps } from '#server/research/pipeline.ts'
-import { endRun, type RunEnd, type RunEndHook, type RunOutcome } from '#server/research/run-end.ts'
+import { endRun, type RunEnd, type RunEndHook } from '#server/research/run-end.ts'
 import type { RunDeadlines } from '#server/research/start-run.ts'
 import { createAccountService, createKeyService } from '#server/services/accounts.ts'
 import { createEmailService } from '#server/services/email.ts'
@@ -102,7 +102,7 @@ export function createServices(infra: Infra) {
       for (const owed of runEndHooks) await owed(trx, end)
     },
   }
-  const ending = (runId: string, outcome: RunOutcome) => endRun(endDeps, runId, outcome)
+  const ending: EngineDeps['endRun'] = (runId, outcome, known) => endRun(endDeps, runId, outcome, known)
   // Starting a run, the same from every service that starts one (runs, run now, mentions).
   const admission: AdmissionDeps = {
     db,

@@ -16,7 +16,6 @@ import {
   findFirstStartedDelivery,
   insertDelivery,
 } from '#server/repositories/deliveries.ts'
-import { findRunSeries } from '#server/repositories/runs.ts'
 import type { RunEndHook } from '#server/research/run-end.ts'
 
 export const SlackTargetSchema = z.object({ teamId: z.string(), channel: z.string(), threadTs: z.string() })
@@ -81,12 +80,13 @@ function parseDestination(channel: DeliveryChannel, target: unknown): Destinatio
 }
 
 /** Where a run's result goes: its own "started" reply's thread, else that of its series' first run from chat. */
-async function destinationOf(db: Db, runId: string): Promise<Destination | undefined> {
-  const run = await findRunSeries(db, runId)
-  if (!run) return undefined
-  const origin = await findFirstStartedDelivery(db, runId, run.series_id)
+async function destinationOf(db: Db, runId: string, seriesId: string | null): Promise<Destination | undefined> {
+  const origin = await findFirstStartedDelivery(db, runId, seriesId)
   return origin && parseDestination(origin.channel, origin.target)
 }
+
+/** Briefs from these sources were a chat mention: only they (or a series one started) owe chat a result. */
+const CHAT_SOURCES = new Set(['slack', 'github'])
 
 /**
  * What a run's end owes chat (the hook of server/research/run-end.ts, composed in server/services.ts): if
@@ -94,9 +94,9 @@ async function destinationOf(db: Db, runId: string): Promise<Destination | undef
  * transaction that ends the run; the queue is woken once that commits.
  */
 export function deliverResultWhenEnded(jobs: Jobs, ring: KeyRing): RunEndHook {
-  return async (trx, { runId, worthTelling }) => {
-    if (!worthTelling) return
-    const destination = await destinationOf(trx, runId)
+  return async (trx, { runId, seriesId, source, worthTelling }) => {
+    if (!worthTelling || (!seriesId && !CHAT_SOURCES.has(source))) return
+    const destination = await destinationOf(trx, runId, seriesId)
     if (destination) await createDelivery(trx, jobs, ring, { ...destination, runId, kind: 'result' })
   }
 }

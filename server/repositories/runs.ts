@@ -104,7 +104,7 @@ export async function listRunRows(
 }
 
 /**
- * Moves a running run to its end state; answers whose run it was. Undefined when it was no longer running: another ending (a
+ * Moves a running run to its end state; answers whose run it was (and its series and source). Undefined when it was no longer running: another ending (a
  * cancel, the sweeper, a retried job) got there first, and this one must not announce itself.
  * The checkpoint's work is done by then; the report holds what is kept.
  */
@@ -113,15 +113,26 @@ export async function finishRun(
   runId: string,
   values: Updateable<RunsTable>,
   accountId?: string,
-): Promise<{ accountId: string } | undefined> {
+): Promise<RunEnded | undefined> {
   let query = db
     .updateTable('runs')
     .set({ current_step: null, finished_at: new Date(), checkpoint: null, checkpoint_key_id: null, ...values })
     .where('id', '=', runId)
     .where('status', '=', 'running')
   if (accountId) query = query.where('account_id', '=', accountId)
-  const row = await query.returning('account_id').executeTakeFirst()
-  return row && { accountId: row.account_id }
+  const row = await query.returning(['account_id', 'series_id', 'source']).executeTakeFirst()
+  return row && { accountId: row.account_id, seriesId: row.series_id, source: row.source }
+}
+
+/** Whose run ended, its series and where its brief came from: what its end owes depends on them. */
+export type RunEnded = { accountId: string; seriesId: string | null; source: string }
+
+/** The run's sealed brief alone. */
+export async function getRunBriefColumns(
+  db: Db,
+  runId: string,
+): Promise<Pick<RunRow, 'id' | 'brief_key_id' | 'brief'> | undefined> {
+  return db.selectFrom('runs').select(['id', 'brief_key_id', 'brief']).where('id', '=', runId).executeTakeFirst()
 }
 
 /** Running runs past their deadline (their worker is gone or stuck). */
@@ -133,11 +144,6 @@ export async function overdueRuns(db: Db, now: Date): Promise<string[]> {
     .where('deadline_at', '<', now)
     .execute()
   return rows.map((row) => row.id)
-}
-
-/** The run's series column: undefined when the run does not exist, null when it belongs to no series. */
-export async function findRunSeries(db: Db, runId: string): Promise<Pick<RunRow, 'series_id'> | undefined> {
-  return db.selectFrom('runs').select('series_id').where('id', '=', runId).executeTakeFirst()
 }
 
 /** The id of the run a series started for a slot, if it has one (runs has a unique (series_id, slot)). */

@@ -90,14 +90,14 @@ export async function runResearch(deps: EngineDeps, runId: string): Promise<void
       ended = { step, ms: Date.now() - started }
     }
     if (ended) await advance(null)
-    await deps.endRun(runId, { status: 'complete', report: checkpoint.synthesize?.report as Report })
+    await deps.endRun(runId, { status: 'complete', report: checkpoint.synthesize?.report as Report }, { brief })
   } catch (error) {
     const reason = deadline.signal.aborted ? deadline.signal.reason : error
     if (reason instanceof RunCancelled) return
     const runError = toRunError(reason)
     if (!runError) throw error // infrastructure: let the job retry and resume from the checkpoint
     deps.log.warn({ runId, error: runError }, 'run failed')
-    await deps.endRun(runId, { status: 'failed', error: runError })
+    await deps.endRun(runId, { status: 'failed', error: runError }, { brief })
   } finally {
     clearTimeout(timer)
   }

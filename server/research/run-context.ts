@@ -35,8 +35,8 @@ export type EngineDeps = {
    * tokens count against a brief's `maxCostDollars`; unset, only search dollars count.
    */
   prices?: { inputPerMillion: number; outputPerMillion: number }
-  /** Ends the run (see run-end.ts); false when something else ended it first. */
-  endRun: (runId: string, outcome: RunOutcome) => Promise<boolean>
+  /** Ends the run (see run-end.ts) with its brief at hand; false when something else ended it first. */
+  endRun: (runId: string, outcome: RunOutcome, known?: { brief?: Brief }) => Promise<boolean>
 }
 
 export type Checkpoint = {

@@ -8,6 +8,8 @@ import type { Db } from '#db/database.ts'
 import { appendRunEvent } from '#server/events/run-events.ts'
 import type { Jobs } from '#server/jobs/boss.ts'
 import type { KeyRing } from '#server/memory/crypto.ts'
+import type { RunEnded } from '#server/repositories/runs.ts'
+import type { Brief } from '#server/research/brief.ts'
 import type { Report } from '#server/research/report-types.ts'
 import { cancelRun, completeRun, failRun, type RunError } from '#server/research/runs.ts'
 import { afterRunEnded } from '#server/research/series.ts'
@@ -19,6 +21,10 @@ export type RunEnd = {
   outcome: RunOutcome
   /** The run's recurring brief, if it has one. */
   seriesId: string | null
+  /** Where its brief came from (`slack`, `github`, `api`, ...). */
+  source: string
+  /** Its brief, when whoever ended the run had it open (the engine does); else read where needed. */
+  brief?: Brief
   /**
    * Whether to tell anyone: false only for a complete run of a series whose `notify` is 'changes'
    * when its delta has nothing new, updated or contradicted. Such a run is recorded (its status,
@@ -42,17 +48,30 @@ export type RunOutcome =
   | { status: 'cancelled'; accountId: string }
 
 /** Ends a running run; false when it had already ended (another worker, a cancel, the sweeper got there first). */
-export async function endRun(deps: RunEndDeps, runId: string, outcome: RunOutcome): Promise<boolean> {
+export async function endRun(
+  deps: RunEndDeps,
+  runId: string,
+  outcome: RunOutcome,
+  known: { brief?: Brief } = {},
+): Promise<boolean> {
   return deps.jobs.transaction(deps.db, async (trx) => {
     const ended = await finish(trx, deps.ring, runId, outcome)
     if (!ended) return false
     // Cancelling one run of a recurring brief does not stop the series: it sleeps until the next.
-    const series = await afterRunEnded(trx, deps, runId)
+    const series = ended.seriesId ? await afterRunEnded(trx, deps, runId, ended.seriesId) : undefined
     const worthTelling =
       series?.notify !== 'changes' || outcome.status !== 'complete' || changedAnything(outcome.report)
     const data = { ...eventData(outcome), ...(series ? { delivered: worthTelling } : {}) }
     await appendRunEvent(trx, deps.ring, { runId, type: outcome.status, data })
-    await deps.onEnded(trx, { runId, accountId: ended.accountId, outcome, seriesId: series?.id ?? null, worthTelling })
+    await deps.onEnded(trx, {
+      runId,
+      accountId: ended.accountId,
+      outcome,
+      seriesId: series?.id ?? null,
+      source: ended.source,
+      brief: known.brief,
+      worthTelling,
+    })
     return true
   })
 }
@@ -67,12 +86,7 @@ export function changedAnything(report: Report): boolean {
   return changeCount(report) > 0
 }
 
-function finish(
-  trx: Db,
-  ring: KeyRing,
-  runId: string,
-  outcome: RunOutcome,
-): Promise<{ accountId: string } | undefined> {
+function finish(trx: Db, ring: KeyRing, runId: string, outcome: RunOutcome): Promise<RunEnded | undefined> {
   switch (outcome.status) {
     case 'complete':
       return completeRun(trx, ring, runId, outcome.report)

@@ -7,7 +7,14 @@ import type { Db } from '#db/database.ts'
 import type { RunError, RunListItem, RunStatus, RunView } from '#server/contracts/run.ts'
 import { appendRunEvents, type NewEvent } from '#server/events/run-events.ts'
 import { type KeyRing, openColumn, openJson, seal, sealJson } from '#server/memory/crypto.ts'
-import { finishRun, insertRun, listRunRows, type RunRow, type RunSummaryRow } from '#server/repositories/runs.ts'
+import {
+  finishRun,
+  insertRun,
+  listRunRows,
+  type RunEnded,
+  type RunRow,
+  type RunSummaryRow,
+} from '#server/repositories/runs.ts'
 import { type Brief, displayBrief } from '#server/research/brief.ts'
 import type { Report } from '#server/research/report-types.ts'
 import { readStoredReport } from '#server/research/stored-report.ts'
@@ -158,9 +165,9 @@ export async function advanceRun(
 }
 
 /** Whose run ended, or undefined when it was no longer running (something else ended it first). */
-type RunEnded = { accountId: string } | undefined
+type Ended = Promise<RunEnded | undefined>
 
-export function completeRun(db: Db, ring: KeyRing, runId: string, report: Report): Promise<RunEnded> {
+export function completeRun(db: Db, ring: KeyRing, runId: string, report: Report): Ended {
   const sealed = sealJson(ring, report, reportData(runId))
   return finishRun(db, runId, {
     status: 'complete',
@@ -170,12 +177,12 @@ export function completeRun(db: Db, ring: KeyRing, runId: string, report: Report
   })
 }
 
-export function failRun(db: Db, ring: KeyRing, runId: string, error: RunError): Promise<RunEnded> {
+export function failRun(db: Db, ring: KeyRing, runId: string, error: RunError): Ended {
   // The message may quote a provider, or a model's refusal that repeats the brief: sealed too.
   const sealed = sealJson(ring, error, errorData(runId))
   return finishRun(db, runId, { status: 'failed', error: sealed.ciphertext, error_key_id: sealed.keyId })
 }
 
-export function cancelRun(db: Db, runId: string, accountId: string): Promise<RunEnded> {
+export function cancelRun(db: Db, runId: string, accountId: string): Ended {
   return finishRun(db, runId, { status: 'cancelled' }, accountId)
 }

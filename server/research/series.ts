@@ -11,7 +11,7 @@ import type { Jobs } from '#server/jobs/boss.ts'
 import { SERIES_WAKE } from '#server/jobs/queues.ts'
 import { type KeyRing, openColumn, sealJson } from '#server/memory/crypto.ts'
 import { notifyAccountChanged } from '#server/repositories/run-events.ts'
-import { findRunSeries, findSeriesSlotRunId, hasRunningSeriesRun, lastSeriesRunEnd } from '#server/repositories/runs.ts'
+import { findSeriesSlotRunId, hasRunningSeriesRun, lastSeriesRunEnd } from '#server/repositories/runs.ts'
 import {
   findSeriesSchedule,
   findSeriesViewRow,
@@ -75,17 +75,16 @@ async function scheduleSlot(trx: Db, jobs: Jobs, seriesId: string, slot: number,
 }
 
 /**
- * Called when a run ends (complete, failed, cancelled), in the transaction that ends it: the series
- * sleeps until its next slot. Answers the run's series (whether its quiet runs are delivered), if any.
+ * Called when a run of a series ends (complete, failed, cancelled), in the transaction that ends it:
+ * the series sleeps until its next slot. Answers the run's series (whether its quiet runs are delivered), if any.
  */
 export async function afterRunEnded(
   trx: Db,
   deps: Pick<SeriesDeps, 'jobs' | 'intervalSeconds'>,
   runId: string,
+  seriesId: string,
 ): Promise<{ id: string; notify: SeriesNotify } | undefined> {
-  const run = await findRunSeries(trx, runId)
-  if (!run?.series_id) return undefined
-  const series = await lockSeries(trx, run.series_id)
+  const series = await lockSeries(trx, seriesId)
   if (!series) return undefined
   const found = { id: series.id, notify: series.notify }
   // Paused or cancelled series do not schedule; a retried end of the same run schedules once.

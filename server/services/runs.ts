@@ -13,7 +13,6 @@ import { findLiveTopicId } from '#server/repositories/topic-memory.ts'
 import { type AdmissionDeps, type AdmittedStart, type Requester, startAdmittedRun } from '#server/research/admission.ts'
 import type { Brief } from '#server/research/brief.ts'
 import { type EngineDeps, runResearch } from '#server/research/pipeline.ts'
-import type { RunOutcome } from '#server/research/run-end.ts'
 import { listRuns, openRunBrief, type RunListItem, type RunView, viewRun } from '#server/research/runs.ts'
 import { listSeries, recurringInfo, type SeriesState } from '#server/research/series.ts'
 
@@ -27,7 +26,7 @@ export type RunServiceDeps = {
   /** Where corpus sources are readable, for answers read away from the pages. */
   publicUrl: string
   /** Ends a run with all its end owes (composed in server/services.ts). */
-  endRun: (runId: string, outcome: RunOutcome) => Promise<boolean>
+  endRun: EngineDeps['endRun']
   /** The engine's providers and settings; only workers run the engine. */
   engine: Omit<EngineDeps, 'endRun' | 'memory'>
 }

@@ -13,7 +13,7 @@ import type { Jobs } from '#server/jobs/boss.ts'
 import { DELIVER } from '#server/jobs/queues.ts'
 import { type KeyRing, sealJson } from '#server/memory/crypto.ts'
 import { insertEventDelivery } from '#server/repositories/deliveries.ts'
-import { getRun } from '#server/repositories/runs.ts'
+import { getRunBriefColumns } from '#server/repositories/runs.ts'
 import { subscribedEndpointIds } from '#server/repositories/webhook-endpoints.ts'
 import { changedAnything, type RunEnd, type RunEndHook } from '#server/research/run-end.ts'
 import { openRunBrief } from '#server/research/runs.ts'
@@ -56,9 +56,9 @@ export function deliverWebhooksWhenEnded(context: WebhookEventContext): RunEndHo
   return async (trx, end) => {
     if (!end.worthTelling || end.outcome.status === 'cancelled') return
     const types = eventTypes(end)
-    const row = await getRun(trx, end.runId)
-    if (!row) return
-    const brief = openRunBrief(context.ring, row)
+    const row = end.brief ? undefined : await getRunBriefColumns(trx, end.runId)
+    const brief = end.brief ?? (row && openRunBrief(context.ring, row))
+    if (!brief) return
     const timestamp = new Date().toISOString()
     for (const type of types) {
       const event = composeEvent(end, { type, topic: brief.topic, timestamp, publicUrl: context.publicUrl })
