@@ -80,6 +80,9 @@ export const ConfigSchema = z.object({
   PORT: port.default(3000),
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// or postgresql:// URL' }).optional(),
   DATABASE_POOL_SIZE: z.coerce.number({ error: 'must be a number' }).int().min(2).max(200).default(10),
+  // Named (prepared) statements: on by default only for the embedded Postgres, since a pooler in
+  // transaction mode (PgBouncer before 1.21) cannot keep them.
+  DATABASE_PREPARED_STATEMENTS: z.enum(['auto', 'on', 'off']).default('auto'),
   DATA_DIR: z.string().min(1).default('.data'),
   EMBEDDED_PG_PORT: port.default(54329),
   // Extra settings for the embedded Postgres, `name=value` separated by spaces (the bench loads
@@ -247,6 +250,8 @@ export type Config = Omit<
   DATA_DIR: string
   /** True when the app manages its own Postgres under DATA_DIR. */
   embeddedDatabase: boolean
+  /** DATABASE_PREPARED_STATEMENTS resolved: `auto` is on for the embedded Postgres only. */
+  preparedStatements: boolean
   /** Requests from loopback without a key act as the local account (npm run dev, or set explicitly). */
   LOCAL_DEV_AUTH: boolean
   /** Open TCP connections one client address may hold; 0 for no limit (the default behind TRUST_PROXY). */
@@ -330,6 +335,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     SEARCH_PROVIDER: searchProvider,
     DATA_DIR: path.resolve(cwd, parsed.DATA_DIR),
     embeddedDatabase: parsed.DATABASE_URL === undefined,
+    preparedStatements:
+      parsed.DATABASE_PREPARED_STATEMENTS === 'auto'
+        ? parsed.DATABASE_URL === undefined
+        : parsed.DATABASE_PREPARED_STATEMENTS === 'on',
     LOCAL_DEV_AUTH: parsed.LOCAL_DEV_AUTH ?? parsed.NODE_ENV === 'development',
     PUBLIC_URL: parsed.PUBLIC_URL ?? `http://localhost:${parsed.PORT}`,
     // Behind proxies every socket comes from a proxy: a cap per socket address would cap the whole

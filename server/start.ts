@@ -83,7 +83,7 @@ export async function startSextant(options: {
       storageProblem = embedded.storageProblem
     }
 
-    const pool = createPool(databaseUrl, config.DATABASE_POOL_SIZE, log)
+    const pool = createPool(databaseUrl, config.DATABASE_POOL_SIZE, log, { prepare: config.preparedStatements })
     const db = createDb(pool)
     cleanups.push(() => db.destroy())
     const applied = await migrateToLatest(db)

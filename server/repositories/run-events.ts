@@ -94,7 +94,8 @@ export async function insertRunEvents(
       order by e.n
       returning id, run_id, type, step, data_key_id, data, created_at
     ), linked as (
-      select inserted.*, last.account_id,
+      select inserted.id, inserted.run_id, inserted.type, inserted.step, inserted.data_key_id, inserted.data,
+        inserted.created_at, last.account_id,
         coalesce(lag(inserted.id) over (order by inserted.id), last.before, 0) as previous
       from inserted, last
     )

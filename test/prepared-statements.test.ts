@@ -1,0 +1,55 @@
+// Named statements (db/database.ts, issue 21): parameterised statements are prepared once per
+// connection; whole-row reads are not, so a migration that adds a column does not break them.
+import { sql } from 'kysely'
+import { afterAll, beforeAll, expect, test } from 'vitest'
+import { createDb, createPool, type Db } from '#db/database.ts'
+import { createTestAccount } from '#test/support/accounts.ts'
+import { createTestDatabase, type TestDatabase } from '#test/support/database.ts'
+import { testLogger } from '#test/support/logger.ts'
+
+let database: TestDatabase
+let prepared: Db
+beforeAll(async () => {
+  database = await createTestDatabase()
+  // One connection, so what it has prepared can be read on it.
+  prepared = createDb(createPool(database.url, 1, testLogger(), { prepare: true }))
+})
+afterAll(async () => {
+  await prepared.destroy()
+  await database.drop()
+})
+
+async function preparedOnConnection(): Promise<string[]> {
+  const { rows } = await sql<{ statement: string }>`select statement from pg_prepared_statements`.execute(prepared)
+  return rows.map((row) => row.statement)
+}
+
+test('a parameterised statement is prepared once and reused; a whole-row read and an unparameterised one are not', async () => {
+  const { account } = await createTestAccount(database.db)
+  for (let i = 0; i < 3; i++) {
+    const row = await prepared
+      .selectFrom('accounts')
+      .select(['id', 'email'])
+      .where('id', '=', account.id)
+      .executeTakeFirst()
+    expect(row?.id).toBe(account.id)
+  }
+  const whole = await prepared.selectFrom('accounts').selectAll().where('id', '=', account.id).executeTakeFirst()
+  expect(whole?.id).toBe(account.id)
+  const statements = await preparedOnConnection()
+  expect(statements.filter((text) => text.includes('select "id", "email" from "accounts"'))).toHaveLength(1)
+  expect(statements.some((text) => text.includes('select * from "accounts"'))).toBe(false)
+  expect(statements.some((text) => text.includes('pg_prepared_statements'))).toBe(false)
+})
+
+test('after a migration adds a column, both kinds of read still work on the same connection', async () => {
+  const { account } = await createTestAccount(database.db)
+  const named = () =>
+    prepared.selectFrom('accounts').select(['id', 'email']).where('id', '=', account.id).executeTakeFirst()
+  const whole = () => prepared.selectFrom('accounts').selectAll().where('id', '=', account.id).executeTakeFirst()
+  await named()
+  await whole()
+  await sql`alter table accounts add column prepared_test_column text`.execute(database.db)
+  expect((await named())?.id).toBe(account.id)
+  expect(await whole()).toHaveProperty('prepared_test_column', null)
+})
