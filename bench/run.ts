@@ -98,7 +98,8 @@ type Outcome = {
   result?: ScenarioResult
   error?: string
   peakRssBytes: number
-  cpuMs: { server: number; postgres: number }
+  /** `stubs`: the stub process's; absent where a scenario's stubs run in the harness (quality). */
+  cpuMs: { server: number; postgres: number; stubs?: number }
   seconds: number
   statements?: { runs: number; rows: StatementRow[] }
 }
@@ -112,7 +113,7 @@ async function runScenario(
   const started = Date.now()
   await statements?.reset()
   context.server.resetPeak()
-  const cpuBefore = context.server.cpuMs()
+  const cpuBefore = { ...context.server.cpuMs(), stubs: context.stubs.cpuMs() }
   let outcome: Omit<Outcome, 'peakRssBytes' | 'cpuMs' | 'seconds'>
   try {
     outcome = { name: scenario.name, result: await scenario.run(context) }
@@ -122,8 +123,12 @@ async function runScenario(
   const seconds = (Date.now() - started) / 1000
   const failed = outcome.error ?? outcome.result?.failures.join('; ')
   process.stderr.write(`${failed ? `FAILED: ${failed}` : 'ok'} (${seconds.toFixed(1)} s)\n`)
-  const cpuAfter = context.server.cpuMs()
-  const cpuMs = { server: cpuAfter.server - cpuBefore.server, postgres: cpuAfter.postgres - cpuBefore.postgres }
+  const cpuAfter = { ...context.server.cpuMs(), stubs: context.stubs.cpuMs() }
+  const cpuMs = {
+    server: cpuAfter.server - cpuBefore.server,
+    postgres: cpuAfter.postgres - cpuBefore.postgres,
+    stubs: cpuAfter.stubs - cpuBefore.stubs,
+  }
   const recorded = statements && {
     runs: await statements.runsSince(new Date(started)),
     rows: await statements.read(),
@@ -210,8 +215,8 @@ async function main(): Promise<number> {
     ...(outcome.result?.rows ?? [{ scenario: outcome.name, metric: 'FAILED', value: outcome.error ?? '' }]),
     {
       scenario: outcome.name,
-      metric: `server peak RSS; CPU server / Postgres (${outcome.seconds.toFixed(0)} s)`,
-      value: `${mib(outcome.peakRssBytes)}; ${seconds(outcome.cpuMs.server)} / ${seconds(outcome.cpuMs.postgres)}`,
+      metric: `server peak RSS; CPU server / Postgres / stubs (${outcome.seconds.toFixed(0)} s)`,
+      value: `${mib(outcome.peakRssBytes)}; ${seconds(outcome.cpuMs.server)} / ${seconds(outcome.cpuMs.postgres)} / ${outcome.cpuMs.stubs === undefined ? 'in harness' : seconds(outcome.cpuMs.stubs)}`,
     },
   ])
   const table = formatTable(rows)

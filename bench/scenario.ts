@@ -117,6 +117,6 @@ export async function measureRun(context: BenchContext, brief: BriefInput & { to
     events,
     final,
     wallMs: final.receivedAt - postedAt,
-    path: criticalPath(context.stubs.callsFor(brief.topic)),
+    path: criticalPath(await context.stubs.callsFor(brief.topic)),
   }
 }

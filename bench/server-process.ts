@@ -114,7 +114,7 @@ export async function startServer(options: { dataDir: string; env: Record<string
 const TICK_MS = 10
 
 /** utime + stime (and, with `children`, the reaped children's) of a process, from /proc/<pid>/stat. */
-function processCpuMs(pid: number, children = false): number {
+export function processCpuMs(pid: number, children = false): number {
   try {
     // Fields after the command (which may hold spaces), from field 3 (state) on.
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8')
@@ -181,7 +181,8 @@ async function waitUntilReady(url: string, child: ChildProcess, logTail: () => s
   throw new Error(`the server was not ready within ${READY_TIMEOUT_MS / 1000} s. Its log:\n${logTail()}`)
 }
 
-async function stopChild(child: ChildProcess, exited: Promise<void>) {
+/** SIGTERM, then SIGKILL if it has not exited within the stop timeout. */
+export async function stopChild(child: ChildProcess, exited: Promise<void>) {
   if (child.exitCode !== null || child.signalCode !== null) return
   child.kill('SIGTERM')
   const timeout = sleep(STOP_TIMEOUT_MS, 'timeout' as const)

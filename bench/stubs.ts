@@ -1,178 +1,105 @@
-// The providers the benchmark runs Sextant against: the test stubs of Exa and OpenAI with fixed
-// latencies. The planner returns as many distinct queries as the engine asks for (and new ones in a
-// follow-up round), and every query finds its own pages, so a run does all the work its depth implies.
-// Most of a query's pages are the same every time it is asked and some are new, as on the real web:
-// a second run on a topic skips the pages memory has read and pays only for what is new.
+// The providers the benchmark runs Sextant against (bench/stub-providers.ts), started in their own
+// process (bench/stub-process.ts) and asked over its IPC channel what they served. IPC rather than an
+// HTTP control endpoint: the channel comes with the spawn, and its closing is how the stub process
+// learns that the harness is gone, whether it stopped, crashed or was killed, so none is left behind.
+import { spawn } from 'node:child_process'
+import path from 'node:path'
 import type { ProviderCall } from '#bench/measure.ts'
-import { createRng } from '#bench/quality/rng.ts'
-import { STUB_EXA_API_KEY, type StubExa, type StubExaDocument, startStubExa } from '#test/support/stub-exa.ts'
-import { defaultReply, type StubOpenAi, type StubReply, startStubOpenAi } from '#test/support/stub-openai.ts'
+import { processCpuMs, stopChild } from '#bench/server-process.ts'
+import {
+  ProviderCallsSchema,
+  type Served,
+  ServedSchema,
+  type StubMessage,
+  StubMessageSchema,
+  type StubOptions,
+  type StubRequest,
+} from '#bench/stub-protocol.ts'
 
 export type BenchStubs = {
-  exa: StubExa
-  openai: StubOpenAi
+  /** The stub process. */
+  pid: number
   env: Record<string, string>
   /** The provider calls made for a topic (every prompt and query of a run names its topic). */
-  callsFor: (topic: string) => ProviderCall[]
+  callsFor: (topic: string) => Promise<ProviderCall[]>
   /** What the stubs served for a topic: model tokens, searches and results. */
-  servedFor: (topic: string) => {
-    promptTokens: number
-    completionTokens: number
-    /** Model tokens (prompt and completion) by kind of call: plan, synthesize, judge, embed. */
-    byKind: Record<string, number>
-    searches: number
-    results: number
-  }
+  servedFor: (topic: string) => Promise<Served>
   /** Of each query's pages on `topic`, this share is new each time it is asked (default 0.4). */
-  setNewShare: (topic: string, share: number) => void
+  setNewShare: (topic: string, share: number) => Promise<void>
+  /** CPU time (user + system, ms) the stub process has used so far. */
+  cpuMs: () => number
+  /** Stops the stub process. Safe to call twice. */
   close: () => Promise<void>
 }
 
-/** Of each query's pages, this share is new each time the query is asked, unless a topic sets its own. */
-const NEW_SHARE = 0.4
+const READY_TIMEOUT_MS = 60_000
 
-export async function startBenchStubs(latency: { modelMs: number; searchMs: number }): Promise<BenchStubs> {
-  const asked = new Map<string, number>()
-  const newShares = new Map<string, number>()
-  // A topic's own share draws its pages by the query without the topic, so every benchmark run (whose
-  // topics differ) replaces the same pages.
-  const noveltyOf = (query: string) => {
-    const own = [...newShares].find(([topic]) => query === topic || query.startsWith(`${topic} `))
-    return own ? { share: own[1], seed: query.slice(own[0].length) } : { share: NEW_SHARE, seed: query }
-  }
-  const exa = await startStubExa({
-    latencyMs: latency.searchMs,
-    results(body) {
-      const times = asked.get(body.query) ?? 0
-      asked.set(body.query, times + 1)
-      return pagesFor(body.query, body.numResults ?? 10, times, noveltyOf(body.query))
-    },
+type WithoutId<Request> = Request extends unknown ? Omit<Request, 'id'> : never
+type Pending = { resolve: (result: unknown) => void; reject: (error: Error) => void }
+
+export async function startBenchStubs(latency: StubOptions['latency']): Promise<BenchStubs> {
+  const options: StubOptions = { latency }
+  const child = spawn(process.execPath, [path.join(import.meta.dirname, 'stub-process.ts'), JSON.stringify(options)], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   })
-  const openai = await startStubOpenAi({ latencyMs: latency.modelMs, reply: benchReply })
-  const ofTopic = (topic: string) => (text: string | undefined) => text === topic || !!text?.startsWith(`${topic} `)
+  const pid = child.pid
+  if (pid === undefined) throw new Error('could not start the stub process')
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+  const pending = new Map<number, Pending>()
+  let gone: Error | undefined
+  child.once('exit', (code, signal) => {
+    gone = new Error(`the stub process exited (${code ?? signal})`)
+    for (const request of pending.values()) request.reject(gone)
+    pending.clear()
+  })
 
-  return {
-    exa,
-    openai,
-    env: {
-      EXA_API_KEY: STUB_EXA_API_KEY,
-      EXA_BASE_URL: exa.url,
-      OPENAI_API_KEY: openai.apiKey,
-      OPENAI_BASE_URL: openai.baseUrl,
-    },
-    callsFor(topic) {
-      const mine = ofTopic(topic)
-      return [
-        ...openai.served
-          .filter((call) => ofRun(call, topic))
-          .map((call) => ({ kind: 'model' as const, startedAt: call.startedAt, endedAt: call.endedAt })),
-        ...exa.served
-          .filter((call) => mine(call.query))
-          .map((call) => ({ kind: 'search' as const, startedAt: call.startedAt, endedAt: call.endedAt })),
-      ]
-    },
-    servedFor(topic) {
-      const mine = ofTopic(topic)
-      const completions = openai.served.filter((call) => ofRun(call, topic))
-      const searches = exa.served.filter((call) => mine(call.query))
-      const byKind: Record<string, number> = {}
-      for (const call of completions)
-        byKind[call.kind] = (byKind[call.kind] ?? 0) + call.promptTokens + call.completionTokens
-      return {
-        promptTokens: completions.reduce((total, call) => total + call.promptTokens, 0),
-        completionTokens: completions.reduce((total, call) => total + call.completionTokens, 0),
-        byKind,
-        searches: searches.length,
-        results: searches.reduce((total, call) => total + call.results, 0),
+  const ready = new Promise<Record<string, string>>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('the stub process was not ready in time')), READY_TIMEOUT_MS)
+    child.once('exit', () => reject(gone))
+    child.on('message', (raw) => {
+      const parsed = StubMessageSchema.safeParse(raw)
+      if (!parsed.success) return console.error('the stub process sent a message that is not one:', raw)
+      const message: StubMessage = parsed.data
+      if (message.type === 'ready') {
+        clearTimeout(timer)
+        return resolve(message.env)
       }
-    },
-    setNewShare(topic, share) {
-      newShares.set(topic, share)
-    },
-    async close() {
-      await Promise.all([exa.close(), openai.close()])
-    },
-  }
-}
-
-/**
- * A model call of the run on `topic`: prompts name it on their `Topic:` line; embedding requests have
- * no prompt, but embed claims quoted from pages that start with a query, which starts with the topic.
- */
-function ofRun(call: { kind: string; topic?: string; text?: string }, topic: string): boolean {
-  return (
-    call.topic === topic ||
-    (call.kind === 'embed' && (call.text ?? '').split('\n').some((text) => text.startsWith(`${topic} `)))
-  )
-}
-
-/** Plans name the topic first in every query, so each search can be traced to its run. */
-function benchReply(request: Parameters<typeof defaultReply>[0]): StubReply {
-  if (request.kind !== 'plan') return defaultReply(request)
-  const topic = /^Topic: (.+)$/m.exec(request.text)?.[1] ?? 'the topic'
-  const count = Number(/Return at most (\d+) queries/.exec(request.text)?.[1] ?? 3)
-  const angle = request.text.includes('This is a follow-up round') ? 'open question' : 'angle'
-  return { content: { queries: Array.from({ length: count }, (_, i) => `${topic} ${angle} ${i + 1}`) } }
-}
-
-function pagesFor(
-  query: string,
-  count: number,
-  times: number,
-  novelty: { share: number; seed: string },
-): StubExaDocument[] {
-  const slug = query.toLowerCase().replace(/[^a-z0-9]+/g, '-')
-  const publishedDate = new Date(Date.now() - 86_400_000).toISOString()
-  return Array.from({ length: count }, (_, i) => {
-    // Each time the query is asked again, each of its pages is replaced by a new one with the given
-    // chance (drawn from the query, so the same every run of the benchmark).
-    const fresh = times > 0 && createRng(novelty.seed, i, times).chance(novelty.share)
-    const page = fresh ? `${times}-${i}` : `${i}`
-    return {
-      url: `https://site${i}.bench.example/${slug}/${page}`,
-      title: `${query}: page ${page}`,
-      publishedDate,
-      text: pageText(query, page),
-    }
+      const request = pending.get(message.id)
+      pending.delete(message.id)
+      if (message.error !== undefined) request?.reject(new Error(`stub process: ${message.error}`))
+      else request?.resolve(message.result)
+    })
   })
-}
+  let env: Record<string, string>
+  try {
+    env = await ready
+  } catch (error) {
+    await stopChild(child, exited)
+    throw error
+  }
 
-const SUBJECTS = [
-  'The operator',
-  'A regional utility',
-  'The ministry',
-  'An industry survey',
-  'The manufacturer',
-  'Analysts',
-]
-const VERBS = ['reported', 'estimated', 'measured', 'announced', 'expected', 'revised']
-const OBJECTS = ['capacity', 'output', 'prices', 'installations', 'orders', 'jobs', 'costs', 'exports']
-const PLACES = ['in Norway', 'in Texas', 'in Bavaria', 'in Ontario', 'in Gujarat', 'in Queensland', 'in Chile']
-
-const BOILERPLATE = [
-  'Subscribe to our newsletter for weekly updates delivered straight to your inbox.',
-  'We use cookies to improve your experience. By continuing you accept our cookie policy.',
-  'Related: ten photographs of coastal towns at dawn, and what they tell us about light.',
-  'Share this story on social media or send it to a friend by email.',
-  'Advertisement. Continue reading below the advertisement.',
-  'Our journalism is supported by readers like you. Become a member today.',
-  'Most read this week: a recipe for sourdough, a review of a thriller, the weekend weather.',
-  'Comments are closed for this article. Read our community guidelines.',
-]
-
-/**
- * About 2,000 characters, as a search provider's text of an article reads: a body of 6 paragraphs on
- * the query, each opening with it (so every claim quoted from the page names its run's topic) and then
- * words drawn for this page, so no two pages carry the same text; then a few lines of the site's.
- */
-function pageText(query: string, page: string): string {
-  const rng = createRng(query, page)
-  const sentence = () =>
-    `${rng.pick(SUBJECTS)} ${rng.pick(VERBS)} ${rng.pick(OBJECTS)} of ${rng.int(2, 990)} ${rng.pick(['MW', 'units', 'percent', 'million dollars'])} ${rng.pick(PLACES)} for ${2020 + rng.int(0, 7)}`
-  const body = Array.from(
-    { length: 6 },
-    (_, part) =>
-      `${query}, page ${page}, part ${part + 1}: ${sentence()}. ${sentence()}, and ${sentence().toLowerCase()}.`,
-  )
-  return [...body, ...rng.shuffle(BOILERPLATE).slice(0, 3)].join('\n\n')
+  let nextId = 0
+  const ask = (request: WithoutId<StubRequest>): Promise<unknown> =>
+    new Promise((resolve, reject) => {
+      if (gone) return reject(gone)
+      const id = ++nextId
+      pending.set(id, { resolve, reject })
+      child.send({ ...request, id }, (error) => {
+        if (!error) return
+        pending.delete(id)
+        reject(error)
+      })
+    })
+  let closing: Promise<void> | undefined
+  return {
+    pid,
+    env,
+    callsFor: async (topic) => ProviderCallsSchema.parse(await ask({ method: 'callsFor', topic })),
+    servedFor: async (topic) => ServedSchema.parse(await ask({ method: 'servedFor', topic })),
+    async setNewShare(topic, share) {
+      await ask({ method: 'setNewShare', topic, share })
+    },
+    cpuMs: () => processCpuMs(pid),
+    close: () => (closing ??= stopChild(child, exited)),
+  }
 }

@@ -43,7 +43,9 @@ export const concurrentScenario: Scenario = {
     const nominal = nominalCriticalPath('quick', context.latency)
     const ideal = nominal * waves
     const walls = completed.map((run) => (run.final?.receivedAt ?? 0) - run.post.postedAt)
-    const paths = completed.map((run) => criticalPath(context.stubs.callsFor(run.topic)).ms)
+    const paths = await Promise.all(
+      completed.map(async (run) => criticalPath(await context.stubs.callsFor(run.topic)).ms),
+    )
     const starts = completed.map((run) => run.startMs)
     const scenario = `${count} concurrent`
     return {

@@ -38,12 +38,12 @@ export const memorySavingsScenario: Scenario = {
     const failures: string[] = []
     for (const web of WEBS) {
       const topic = context.topic(`memory ${web.label}`)
-      context.stubs.setNewShare(topic, web.newShare)
+      await context.stubs.setNewShare(topic, web.newShare)
       const costs: RunCost[] = []
-      let before = context.stubs.servedFor(topic)
+      let before = await context.stubs.servedFor(topic)
       for (let i = 0; i < 2; i++) {
         const run = await measureRun(context, { topic, depth: 'deep', timeframe: 'all' })
-        const after = context.stubs.servedFor(topic)
+        const after = await context.stubs.servedFor(topic)
         const report = (await context.client.getRun(run.runId)).report
         costs.push({
           runId: run.runId,
@@ -125,7 +125,7 @@ async function promptGrowth(
   const runs = [{ runId: 'r', at: '2026-11-16T10:00:00.000Z', newFacts: 1, newSources: 1, urlsRead: 1, summary: 'x' }]
   const about = [topic, ...sources.map((source) => source.text)].join('\n')
   const tokensWith = async (memory: { facts: Fact[]; runs: typeof runs } | undefined) => {
-    const before = context.stubs.servedFor(topic).promptTokens
+    const before = (await context.stubs.servedFor(topic)).promptTokens
     const digest = memoryDigest(memory, about)
     await model.synthesize(
       {
@@ -140,7 +140,7 @@ async function promptGrowth(
       },
       { signal: AbortSignal.timeout(60_000) },
     )
-    return context.stubs.servedFor(topic).promptTokens - before
+    return (await context.stubs.servedFor(topic)).promptTokens - before
   }
   return { empty: await tokensWith(undefined), large: await tokensWith({ facts, runs }) }
 }
