@@ -232,7 +232,8 @@ test('prepared statements are on for the embedded Postgres and off for a DATABAS
   expect(loadConfig({}).preparedStatements).toBe(true)
   expect(loadConfig({ DATABASE_URL: 'postgres://db.example/sextant' }).preparedStatements).toBe(false)
   expect(
-    loadConfig({ DATABASE_URL: 'postgres://db.example/sextant', DATABASE_PREPARED_STATEMENTS: 'on' }).preparedStatements,
+    loadConfig({ DATABASE_URL: 'postgres://db.example/sextant', DATABASE_PREPARED_STATEMENTS: 'on' })
+      .preparedStatements,
   ).toBe(true)
   expect(loadConfig({ DATABASE_PREPARED_STATEMENTS: 'off' }).preparedStatements).toBe(false)
   expect(() => loadConfig({ DATABASE_PREPARED_STATEMENTS: 'yes' })).toThrowError(/DATABASE_PREPARED_STATEMENTS/)

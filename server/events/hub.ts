@@ -1,7 +1,6 @@
 // One LISTEN connection per process, fanning run events out to in-process subscribers (SSE streams),
 // along with changes to accounts' run lists and the ends of sessions and keys whose streams must close.
-// A notification carries its event (sealed) and the id of the run's event before it: a subscriber
-// that is up to date gets it from the payload. Any other reads the rows, after each subscription's
+// A notification carries its event (sealed): a subscriber that is in sync gets it from the payload. Any other reads the rows, after each subscription's
 // last delivered id, so a subscriber gets every event once and in order even when notifications
 // arrive in bursts, carry too much to hold the event, or were lost while the connection was down.
 import { setTimeout as sleep } from 'node:timers/promises'
@@ -36,7 +35,15 @@ export type EventHub = {
   close(): Promise<void>
 }
 
-type Subscription = { onEvent: (event: RunEvent) => void; lastId: number }
+type Subscription = {
+  onEvent: (event: RunEvent) => void
+  lastId: number
+  /**
+   * It has every event of its run whose notification this hub has heard: a read of the run has
+   * finished since it subscribed (and since the listen connection last came back).
+   */
+  synced: boolean
+}
 
 const PAGE_SIZE = 500
 const MAX_RECONNECT_DELAY_MS = 30_000
@@ -71,11 +78,11 @@ export async function createEventHub(options: {
   }
 
   /**
-   * A notification carries its event and the id of the run's event before it. A subscriber that has
-   * delivered that one gets this one straight from the payload; one further behind (it subscribed
-   * from an older id, a notification went missing), or any while a read of the run is under way
-   * (which delivers in order), waits for a read of the table. Notifications arrive in commit order,
-   * so nothing is skipped: see server/repositories/run-events.ts.
+   * A notification carries its event. A subscriber in sync gets it straight from the payload: one
+   * run's events commit in id order and their notifications arrive in commit order, so every event
+   * before it has reached that subscriber already. One not yet in sync (it subscribed from some id,
+   * the connection came back), or any while a read of the run is under way (which delivers in
+   * order), waits for a read of the table, after which it is in sync.
    */
   function onRunEvent(payload: string) {
     const runId = payload.slice(0, payload.indexOf(':'))
@@ -84,26 +91,20 @@ export async function createEventHub(options: {
     const notification = parseEventNotification(payload)
     if (!notification || readers.has(runId)) return requestRead(runId)
     let event: RunEvent | undefined
-    let behind = false
     for (const subscription of forRun) {
-      if (notification.id <= subscription.lastId) continue
-      if (subscription.lastId !== notification.previous) {
-        behind = true
-        continue
-      }
-      try {
-        event ??= notifiedEvent(ring, notification)
-      } catch (error) {
-        log.warn({ err: error, runId }, 'a notified run event could not be opened; reading it')
-      }
-      if (!event) {
-        behind = true
-        continue
-      }
+      if (!subscription.synced) return requestRead(runId)
+    }
+    try {
+      event = notifiedEvent(ring, notification)
+    } catch (error) {
+      log.warn({ err: error, runId }, 'a notified run event could not be opened; reading it')
+    }
+    if (!event) return requestRead(runId)
+    for (const subscription of forRun) {
+      if (event.id <= subscription.lastId) continue
       subscription.lastId = event.id
       deliver(subscription, event)
     }
-    if (behind) requestRead(runId)
   }
 
   function notifyEnded(principal: string | null) {
@@ -153,7 +154,11 @@ export async function createEventHub(options: {
             deliver(subscription, event)
           }
         }
-        if (events.length < PAGE_SIZE && !state.again) break
+        if (events.length < PAGE_SIZE && !state.again) {
+          // Every notification heard so far is in what was read: each subscriber is in sync now.
+          for (const subscription of subscriptions.get(runId) ?? []) subscription.synced = true
+          break
+        }
       }
       readers.delete(runId)
     } catch (error) {
@@ -191,6 +196,8 @@ export async function createEventHub(options: {
   function lost(which: pg.Client, error?: Error) {
     if (which !== client || stopping.signal.aborted) return
     client = undefined
+    // What is notified while nobody listens is gone: nobody is in sync until a read after reconnecting.
+    for (const forRun of subscriptions.values()) for (const subscription of forRun) subscription.synced = false
     log.warn({ err: error }, 'run events listen connection lost; reconnecting')
     which.end().catch(() => {})
     reconnect().catch(() => {}) // only close() ends it early
@@ -223,7 +230,7 @@ export async function createEventHub(options: {
 
   return {
     subscribe(runId, onEvent, afterId = 0) {
-      const subscription: Subscription = { onEvent, lastId: afterId }
+      const subscription: Subscription = { onEvent, lastId: afterId, synced: false }
       const forRun = subscriptions.get(runId) ?? new Set()
       forRun.add(subscription)
       subscriptions.set(runId, forRun)

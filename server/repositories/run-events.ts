@@ -7,7 +7,7 @@ import { notify } from '#server/repositories/notifications.ts'
 
 /**
  * Announces each new event, once its transaction commits, as
- * `<runId>:<eventId>:<previousId>:<type>:<step>:<createdAt ms>:<keyId>:<sealed data, base64>`
+ * `<runId>:<eventId>:<type>:<step>:<createdAt ms>:<keyId>:<sealed data, base64>`
  * (data '' for none, '!' when too large to carry). Readers before this format split off the first
  * two fields and read the table; they still work beside it.
  */
@@ -56,9 +56,8 @@ const MAX_PAYLOAD_DATA_BYTES = 5000
  * Inserts a run's events, in order, and announces each on both channels, in one statement. A per-run
  * lock taken before the ids are drawn makes one run's ids commit in increasing order, so a reader
  * that has seen id N can never later find a new row below N (two writers, e.g. a cancel racing a
- * step). Each RUN_EVENTS_CHANNEL payload carries the event itself (see parseEventNotification) and
- * the id of the run's event before it, so a listener that has delivered that one can deliver this
- * one without reading the table.
+ * step). Each RUN_EVENTS_CHANNEL payload carries the event itself (see parseEventNotification), so
+ * a listener in sync with the run delivers it without reading the table.
  *
  * With `advance`, the same statement first moves the run to its next step (and stores its
  * checkpoint), and only while it is running: a cancelled run gets neither the move nor the events,
@@ -81,26 +80,21 @@ export async function insertRunEvents(
     with run as (${run}), run_lock as (
       select run.id, run.account_id, pg_advisory_xact_lock(hashtextextended(${`run_events:${runId}`}, 0))
       from run
-    ), last as (
-      select run_lock.id as run_id, run_lock.account_id,
-        (select max(id) from run_events where run_id = run_lock.id) as before
-      from run_lock
     ), inserted as (
       insert into run_events (run_id, type, step, data_key_id, data)
-      select last.run_id, e.type, e.step, e.key_id, e.data
-      from last, unnest(${events.map((event) => event.type)}::text[], ${events.map((event) => event.step)}::text[],
+      select run_lock.id, e.type, e.step, e.key_id, e.data
+      from run_lock, unnest(${events.map((event) => event.type)}::text[], ${events.map((event) => event.step)}::text[],
         ${events.map((event) => event.data?.keyId ?? null)}::text[],
         ${events.map((event) => event.data?.ciphertext ?? null)}::bytea[]) with ordinality as e(type, step, key_id, data, n)
       order by e.n
       returning id, run_id, type, step, data_key_id, data, created_at
     ), linked as (
       select inserted.id, inserted.run_id, inserted.type, inserted.step, inserted.data_key_id, inserted.data,
-        inserted.created_at, last.account_id,
-        coalesce(lag(inserted.id) over (order by inserted.id), last.before, 0) as previous
-      from inserted, last
+        inserted.created_at, run_lock.account_id
+      from inserted, run_lock
     )
     select id, run_id, type, step, created_at,
-      pg_notify(${RUN_EVENTS_CHANNEL}, concat_ws(':', run_id, id, previous, type, coalesce(step, ''),
+      pg_notify(${RUN_EVENTS_CHANNEL}, concat_ws(':', run_id, id, type, coalesce(step, ''),
         floor(extract(epoch from created_at) * 1000), coalesce(data_key_id, ''),
         case when data is null then '' when octet_length(data) > ${MAX_PAYLOAD_DATA_BYTES} then '!'
           else translate(encode(data, 'base64'), E'\n', '') end)),
@@ -114,8 +108,6 @@ export async function insertRunEvents(
 export type EventNotification = {
   runId: string
   id: number
-  /** The run's event before this one (0 for its first). */
-  previous: number
   row: RunEventRow
   /** Its sealed data; null when it has none; 'unsent' when too large for the payload (read the row). */
   data: { keyId: string; ciphertext: Buffer } | null | 'unsent'
@@ -124,9 +116,8 @@ export type EventNotification = {
 /** Parses a RUN_EVENTS_CHANNEL payload; undefined for one this version did not write. */
 export function parseEventNotification(payload: string): EventNotification | undefined {
   const fields = payload.split(':')
-  if (fields.length !== 8) return undefined
-  const [runId, id, previous, type, step, createdAt, keyId, data] = fields as [
-    string,
+  if (fields.length !== 7) return undefined
+  const [runId, id, type, step, createdAt, keyId, data] = fields as [
     string,
     string,
     string,
@@ -135,11 +126,11 @@ export function parseEventNotification(payload: string): EventNotification | und
     string,
     string,
   ]
-  const numbers = [Number(id), Number(previous), Number(createdAt)]
+  const numbers = [Number(id), Number(createdAt)]
   if (!numbers.every(Number.isSafeInteger)) return undefined
   const row = { id: Number(id), run_id: runId, type, step: step || null, created_at: new Date(Number(createdAt)) }
   const sealed = data === '' ? null : data === '!' ? 'unsent' : { keyId, ciphertext: Buffer.from(data, 'base64') }
-  return { runId, id: row.id, previous: Number(previous), row, data: sealed }
+  return { runId, id: row.id, row, data: sealed }
 }
 
 /** Tells the account's open dashboards to refresh (when its transaction, if any, commits). */
