@@ -25,13 +25,25 @@ export function normalizeForQuote(raw: string): NormalizedText {
   let text = ''
   const origin: number[] = []
   let pendingSpace = false
-  let offset = 0
-  for (const char of raw) {
-    const at = offset
-    offset += char.length
-    if (INVISIBLE.test(char)) continue
-    for (const piece of char.normalize('NFKC').toLowerCase()) {
-      if (SPACE.test(piece)) {
+  for (let at = 0; at < raw.length; ) {
+    // A run of ASCII letters, digits and punctuation is its own lower case: added at once.
+    let end = at
+    while (end < raw.length && PLAIN_ASCII[raw.charCodeAt(end)] === 1) end++
+    if (end > at) {
+      if (pendingSpace) {
+        text += ' '
+        origin.push(at)
+        pendingSpace = false
+      }
+      text += raw.slice(at, end).toLowerCase()
+      for (let i = at; i < end; i++) origin.push(i)
+      at = end
+      continue
+    }
+    const code = raw.charCodeAt(at)
+    const char = code < 0x80 ? raw.charAt(at) : String.fromCodePoint(raw.codePointAt(at) as number)
+    for (const piece of code < 0x80 ? (ASCII_PIECES[code] as string[]) : codePointPieces(char)) {
+      if (piece === SPACE_PIECE) {
         pendingSpace = text.length > 0
         continue
       }
@@ -40,13 +52,37 @@ export function normalizeForQuote(raw: string): NormalizedText {
         origin.push(at)
         pendingSpace = false
       }
-      const mapped = QUOTE_MARKS.test(piece) ? '"' : DASHES.test(piece) ? '-' : piece
-      text += mapped
-      for (let i = 0; i < mapped.length; i++) origin.push(at)
+      text += piece
+      for (let i = 0; i < piece.length; i++) origin.push(at)
     }
+    at += char.length
   }
   return { text, origin }
 }
+
+/** Marks whitespace among a code point's pieces: no mapped piece is a space. */
+const SPACE_PIECE = ' '
+
+/**
+ * What one code point becomes: nothing (invisible), or the pieces of its NFKC form, lower-cased, each
+ * whitespace (SPACE_PIECE) or mapped (quote marks to `"`, dashes to `-`). Each code point is
+ * normalised alone, so a page's text maps back to it character by character.
+ */
+function codePointPieces(char: string): string[] {
+  if (INVISIBLE.test(char)) return []
+  const pieces: string[] = []
+  for (const piece of char.normalize('NFKC').toLowerCase()) {
+    pieces.push(SPACE.test(piece) ? SPACE_PIECE : QUOTE_MARKS.test(piece) ? '"' : DASHES.test(piece) ? '-' : piece)
+  }
+  return pieces
+}
+
+// Pages are mostly ASCII: its code points' pieces are worked out once, by the same function, and
+// those that are one character, their own lower case, mark the runs taken whole.
+const ASCII_PIECES = Array.from({ length: 0x80 }, (_, code) => codePointPieces(String.fromCharCode(code)))
+const PLAIN_ASCII = Uint8Array.from(ASCII_PIECES, (pieces, code) =>
+  pieces.length === 1 && pieces[0] === String.fromCharCode(code).toLowerCase() && pieces[0] !== SPACE_PIECE ? 1 : 0,
+)
 
 /** A quote long enough to mean something: at least 12 characters and 3 words once normalised. */
 export function isSubstantialQuote(quote: string): boolean {
@@ -63,7 +99,16 @@ export function isSubstantialQuote(quote: string): boolean {
  * part of the quote.
  */
 export function locateQuote(quote: string, page: PreparedPage): string | undefined {
-  const needle = normalizeForQuote(stripEnclosingQuotes(unescapeFences(quote))).text
+  return locateNeedle(quoteNeedle(quote), page)
+}
+
+/** A quote as it is looked for in pages: normalised once for any number of them. */
+export function quoteNeedle(quote: string): string {
+  return normalizeForQuote(stripEnclosingQuotes(unescapeFences(quote))).text
+}
+
+/** locateQuote for a quote already made a needle (quoteNeedle). */
+export function locateNeedle(needle: string, page: PreparedPage): string | undefined {
   if (needle.length < MIN_QUOTE_CHARACTERS) return undefined
   const index = page.text.indexOf(needle)
   if (index < 0) return undefined
