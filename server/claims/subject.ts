@@ -35,8 +35,7 @@ for (const [axis, up, down] of [
 // A negative prefix turns a stance word round: "ineligible", "unapproved", "disallowed", "invalid".
 const NEGATIVE_PREFIX = /^(?:un|in|im|il|ir|dis|non)-?/u
 
-function direction(token: string): string | undefined {
-  const stem = stemmer(token)
+function direction(token: string, stem = stemmer(token)): string | undefined {
   const plain = DIRECTIONS[stem] ?? DIRECTIONS[token]
   if (plain) return plain
   const prefix = NEGATIVE_PREFIX.exec(token)?.[0]
@@ -67,8 +66,9 @@ export function subjectTerms(text: string): string[] {
   for (const token of wordTokens(withoutNegatedPhrases(text)).map((word) => word.replace(/['’]s$/u, ''))) {
     if (STOPWORDS.has(token) || NEGATIONS.has(token) || token.endsWith("n't") || token.endsWith('n’t')) continue
     if (MONTH_WORDS.has(token) || UNIT_WORDS.has(token) || /\p{N}/u.test(token) || /^[a-z]$/.test(token)) continue
-    if (direction(token)) continue
-    terms.push(stemmer(token))
+    const stem = stemmer(token)
+    if (direction(token, stem)) continue
+    terms.push(stem)
   }
   return [...new Set(terms)]
 }
