@@ -6,6 +6,7 @@
 //
 //   node bench/engine-cpu.ts            ms per run: median of 7 repetitions after a warm-up
 //   node bench/engine-cpu.ts --digest   also a hash of every result, to show a change altered none
+//   --only quick, --reps 3, --runs 10   fewer scenarios or runs (with --cpu-prof, to profile one)
 import { createHash } from 'node:crypto'
 import { parseArgs } from 'node:util'
 import { pagesFor } from '#bench/stubs.ts'
@@ -24,7 +25,12 @@ import { synthesizeStep } from '#server/research/step-synthesize.ts'
 import { defaultReply, type StubRequest } from '#test/support/stub-openai.ts'
 
 const { values: args } = parseArgs({
-  options: { digest: { type: 'boolean' }, reps: { type: 'string' }, runs: { type: 'string' } },
+  options: {
+    digest: { type: 'boolean' },
+    reps: { type: 'string' },
+    runs: { type: 'string' },
+    only: { type: 'string' },
+  },
 })
 const REPETITIONS = Number(args.reps ?? 7)
 /** Runs per repetition, each on its own topic (as the concurrent scenario starts them). */
@@ -48,6 +54,9 @@ function stubAnswer(kind: StubRequest['kind'], messages: Array<{ role: string; c
   return reply.content
 }
 
+/** The stub's answers by prompt (a few hundred, for the process). */
+const answers = new Map<string, unknown>()
+
 /** The stub model in-process: the prompts are built and its answers read as over the wire. */
 const model: LanguageModel = {
   name: 'bench-stub',
@@ -56,11 +65,15 @@ const model: LanguageModel = {
     throw new Error('not asked in the synthesize step')
   },
   async synthesize(input: SynthesisInput) {
-    const content = stubAnswer('synthesize', synthesisMessages(input)) as {
+    // The prompt is the engine's work; the answer is the model's, worked out once per prompt.
+    const messages = synthesisMessages(input)
+    const prompt = messages.map((message) => message.content).join('\n')
+    const content = (answers.get(prompt) ?? stubAnswer('synthesize', messages)) as {
       headline: string
       findings: Array<{ text: string; quote: string; sourceIds: number[] }>
       gaps: string[]
     }
+    answers.set(prompt, content)
     const findings = content.findings
       .map((finding) => ({ text: finding.text.trim(), quote: finding.quote, sourceIds: finding.sourceIds }))
       .filter((finding) => finding.text !== '' && finding.sourceIds.length > 0)
@@ -226,15 +239,17 @@ async function measure(scenario: Scenario): Promise<{ ms: number; digest: string
   for (const run of work) hash.update(JSON.stringify(await run())) // warm-up, and what the runs give
   const times: number[] = []
   for (let rep = 0; rep < REPETITIONS; rep++) {
-    const started = performance.now()
+    // CPU time, not wall time: other processes on the machine slow the clock, not the work.
+    const started = process.cpuUsage()
     for (const run of work) await run()
-    times.push((performance.now() - started) / RUNS)
+    const used = process.cpuUsage(started)
+    times.push((used.user + used.system) / 1000 / RUNS)
   }
   return { ms: median(times), digest: hash.digest('hex').slice(0, 16) }
 }
 
-process.stdout.write(`Engine CPU per run (median of ${REPETITIONS} x ${RUNS} runs, after a warm-up)\n\n`)
-for (const scenario of scenarios) {
+process.stdout.write(`Engine CPU per run (CPU time, median of ${REPETITIONS} x ${RUNS} runs, after a warm-up)\n\n`)
+for (const scenario of scenarios.filter((scenario) => scenario.name.includes(args.only ?? ''))) {
   const { ms, digest } = await measure(scenario)
   const line = `${scenario.name.padEnd(42)} ${ms.toFixed(2).padStart(8)} ms`
   process.stdout.write(`${line}${args.digest ? `   results ${digest}` : ''}\n`)
