@@ -89,6 +89,20 @@ test('subjects leave out figures, negation and direction; polarity reads them', 
   expect(polarity('The installation is finished').directions).toEqual([])
 })
 
+test('words that name built-in properties of objects are words like any other', () => {
+  // "constructor" was read as a direction (a lookup reached Object.prototype) and polarity threw.
+  for (const text of ['The constructor of the plant rose 4%.', 'Its __proto__ valueOf fell.']) {
+    expect(() => polarity(text)).not.toThrow()
+    expect(() => subjectTerms(text)).not.toThrow()
+  }
+  expect(polarity('The constructor of the plant rose 4%.')).toEqual({ negated: false, directions: ['trend:up'] })
+  expect(subjectTerms('The constructor of the plant rose 4%.')).toEqual(['constructor', 'plant'])
+  const claim = 'The constructor of the plant rose output 4% in 2026.'
+  expect(verifyClaims([{ text: claim, quote: claim, sourceIds: [1] }], [{ id: 1, text: claim }]).claims).toHaveLength(1)
+  // A unit per such a word is that word, not a function's source.
+  expect(extractStatements('Fees were $5 per constructor.').figures).toEqual([{ value: 5, unit: 'usd/constructor' }])
+})
+
 const page = {
   id: 1,
   text: 'Sodium-ion cells cost $80/kWh in March 2026, the agency said. The plant will not open before 2028.',

@@ -13,7 +13,8 @@ const NEGATED_PHRASES = /\b(?:no longer|failed to|fails to|fail to|ruled out|cal
 // Pairs of opposed directions, by stem. Two axes: a trend (rose / fell) and a stance, where going
 // ahead, approving, passing and winning stand against stopping, rejecting, failing and cancelling
 // ("signed a contract" / "cancelled the contract", "passed certification" / "failed it").
-const DIRECTIONS: Record<string, string> = {}
+// A Map, not an object: a word such as "constructor" must not find Object.prototype's.
+const DIRECTIONS = new Map<string, string>()
 for (const [axis, up, down] of [
   [
     'trend',
@@ -29,19 +30,19 @@ for (const [axis, up, down] of [
       'suspend paus abandon scrap shelv termin collaps expir laps lose lost fail loss miss',
   ],
 ] as const) {
-  for (const stem of up.split(' ')) DIRECTIONS[stem] = `${axis}:up`
-  for (const stem of down.split(' ')) DIRECTIONS[stem] = `${axis}:down`
+  for (const stem of up.split(' ')) DIRECTIONS.set(stem, `${axis}:up`)
+  for (const stem of down.split(' ')) DIRECTIONS.set(stem, `${axis}:down`)
 }
 // A negative prefix turns a stance word round: "ineligible", "unapproved", "disallowed", "invalid".
 const NEGATIVE_PREFIX = /^(?:un|in|im|il|ir|dis|non)-?/u
 
 function direction(token: string, stem = stemmer(token)): string | undefined {
-  const plain = DIRECTIONS[stem] ?? DIRECTIONS[token]
+  const plain = DIRECTIONS.get(stem) ?? DIRECTIONS.get(token)
   if (plain) return plain
   const prefix = NEGATIVE_PREFIX.exec(token)?.[0]
   if (!prefix) return undefined
   const rest = token.slice(prefix.length)
-  const flipped = rest.length >= 4 ? (DIRECTIONS[stemmer(rest)] ?? DIRECTIONS[rest]) : undefined
+  const flipped = rest.length >= 4 ? (DIRECTIONS.get(stemmer(rest)) ?? DIRECTIONS.get(rest)) : undefined
   if (!flipped?.startsWith('stance:')) return undefined
   return flipped.endsWith(':up') ? 'stance:down' : 'stance:up'
 }
