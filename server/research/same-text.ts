@@ -12,30 +12,38 @@ const SAME_TEXT = 0.8
 
 /** Pages whose text an earlier page of the list already carries (word-shingle Jaccard >= 0.8). */
 export function sameTextPages(pages: Array<{ text: string }>): number[] {
-  const shingles = shingleSets(pages.map((page) => wordTokens(page.text)))
+  const words = pages.map((page) => wordTokens(page.text))
+  const shingles = shingleSets(words)
   const duplicates: number[] = []
-  // The pages each shingle is on so far: a page is compared only with pages it shares one with.
-  const holders = new Map<number, number[]>()
+  // The pages each shingle is on so far, as linked lists (a page is compared only with pages it
+  // shares a shingle with): `last[shingle]` is its latest entry, `previous[entry]` the one before.
+  const entries = shingles.reduce((sum, set) => sum + set.length, 0)
+  const pageOf = new Int32Array(entries)
+  const previous = new Int32Array(entries)
+  // Shingles are numbered below the number of words.
+  const last = new Int32Array(words.reduce((sum, list) => sum + list.length, 0)).fill(-1)
+  let entry = 0
   const shared = new Int32Array(pages.length)
   shingles.forEach((mine, index) => {
-    if (mine.length > 0) {
-      shared.fill(0, 0, index)
-      for (const shingle of mine) for (const earlier of holders.get(shingle) ?? []) shared[earlier] += 1
-      // The first earlier page, in page order, that is not itself a copy.
-      for (let earlier = 0; earlier < index; earlier++) {
-        if (duplicates.includes(earlier)) continue
-        const both = shared[earlier] as number
-        const theirs = (shingles[earlier] as number[]).length
-        if (both / (mine.length + theirs - both) >= SAME_TEXT) {
-          duplicates.push(index)
-          break
-        }
-      }
-    }
+    shared.fill(0, 0, index)
     for (const shingle of mine) {
-      const list = holders.get(shingle)
-      if (list) list.push(index)
-      else holders.set(shingle, [index])
+      for (let held = last[shingle] as number; held >= 0; held = previous[held] as number) {
+        shared[pageOf[held] as number] += 1
+      }
+      pageOf[entry] = index
+      previous[entry] = last[shingle] as number
+      last[shingle] = entry++
+    }
+    if (mine.length === 0) return
+    // The first earlier page, in page order, that is not itself a copy.
+    for (let earlier = 0; earlier < index; earlier++) {
+      if (duplicates.includes(earlier)) continue
+      const both = shared[earlier] as number
+      const theirs = (shingles[earlier] as number[]).length
+      if (both / (mine.length + theirs - both) >= SAME_TEXT) {
+        duplicates.push(index)
+        return
+      }
     }
   })
   return duplicates
