@@ -5,7 +5,7 @@
 // that read figures, dates and negation judge otherwise. The rules also guard the model: a claim whose
 // figures differ from its match is never confirmed, and a near-verbatim restatement is never new.
 import { compareStatements, type Statements } from '#server/claims/figures.ts'
-import { normalizeForQuote } from '#server/claims/quote.ts'
+import { quoteText } from '#server/claims/quote.ts'
 import { opposed, type Polarity, stancesDiffer, subjectTerms } from '#server/claims/subject.ts'
 import type { VerifiedClaim } from '#server/claims/verify.ts'
 
@@ -60,13 +60,13 @@ export async function classifyClaims<K extends KnownClaim>(
   const weight = idfWeights([...wordings.values()].flat())
   const byQuote = new Map<string, K>()
   for (const known of memory) {
-    for (const text of [known.quote, known.text]) if (text) byQuote.set(normalizeForQuote(text).text, known)
+    for (const text of [known.quote, known.text]) if (text) byQuote.set(quoteText(text), known)
   }
   const overlap = (claim: VerifiedClaim, known: K) =>
     bestOverlap(wordings.get(claim) ?? [claim.subject], wordings.get(known) ?? [known.subject], weight)
   const candidates = claims.map((claim) => candidatesFor(claim, memory, overlap))
   const restatementOf = (claim: VerifiedClaim) =>
-    byQuote.get(normalizeForQuote(claim.quote).text) ?? byQuote.get(normalizeForQuote(claim.text).text)
+    byQuote.get(quoteText(claim.quote)) ?? byQuote.get(quoteText(claim.text))
   // A word-for-word restatement is confirmed without asking: the judge is paid only for the doubtful.
   const asked = claims
     .map((_, index) => index)

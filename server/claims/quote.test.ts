@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { expect, test } from 'vitest'
-import { normalizeForQuote } from '#server/claims/quote.ts'
+import { normalizeForQuote, quoteText } from '#server/claims/quote.ts'
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 2000)
 
@@ -43,7 +43,7 @@ const pageText = fc
       { weight: 3, arbitrary: fc.constantFrom(...'\'"`´‘’‚‛′“”„‟″«»‹›＂＇‐‑‒–—―−﹘﹣－⁃') },
       {
         weight: 2,
-        arbitrary: fc.constantFrom(...'\u00a0\u2003\u2028\u3000\u00ad\u200b\u200d\u2060\ufeff…½ﬁＡé\u0301İß😀计'),
+        arbitrary: fc.constantFrom(...'\u00a0\u2003\u2028\u3000\u00ad\u200b\u200d\u2060\ufeff…½ﬁＡé\u0301İß😀计﷽'),
       },
       { weight: 2, arbitrary: fc.string({ unit: 'binary', maxLength: 4 }) },
       { weight: 1, arbitrary: fc.constantFrom('\ud800', '\udc00', 'Cells cost $80/kWh', '“Quoted,” he said —') },
@@ -60,9 +60,14 @@ test('normalizeForQuote gives the text and origins of normalising code point by 
       expect(normalizeForQuote(text)).toEqual(normalizedCodePointByCodePoint(text))
     }
   }
+  // Text that grows when normalised ("…" is "...", "﷽" eighteen characters).
+  for (const text of ['…'.repeat(50), '﷽', `a${'﷽'.repeat(20)} b`, '']) {
+    expect(normalizeForQuote(text)).toEqual(normalizedCodePointByCodePoint(text))
+  }
   fc.assert(
     fc.property(pageText, (text) => {
       expect(normalizeForQuote(text)).toEqual(normalizedCodePointByCodePoint(text))
+      expect(quoteText(text)).toBe(normalizedCodePointByCodePoint(text).text)
     }),
     { numRuns: RUNS },
   )

@@ -22,8 +22,16 @@ export type NormalizedText = { text: string; origin: number[] }
  * point that produced character i, so a match can be mapped back to the page's own words.
  */
 export function normalizeForQuote(raw: string): NormalizedText {
+  return normalize(raw, [])
+}
+
+/** normalizeForQuote's text alone: what quotes are compared by. */
+export function quoteText(raw: string): string {
+  return normalize(raw, undefined).text
+}
+
+function normalize(raw: string, origin: number[] | undefined): NormalizedText {
   let text = ''
-  const origin: number[] = []
   let pendingSpace = false
   for (let at = 0; at < raw.length; ) {
     // A run of ASCII letters, digits and punctuation is its own lower case: added at once.
@@ -32,11 +40,11 @@ export function normalizeForQuote(raw: string): NormalizedText {
     if (end > at) {
       if (pendingSpace) {
         text += ' '
-        origin.push(at)
+        origin?.push(at)
         pendingSpace = false
       }
       text += raw.slice(at, end).toLowerCase()
-      for (let i = at; i < end; i++) origin.push(i)
+      if (origin) for (let i = at; i < end; i++) origin.push(i)
       at = end
       continue
     }
@@ -49,15 +57,15 @@ export function normalizeForQuote(raw: string): NormalizedText {
       }
       if (pendingSpace) {
         text += ' '
-        origin.push(at)
+        origin?.push(at)
         pendingSpace = false
       }
       text += piece
-      for (let i = 0; i < piece.length; i++) origin.push(at)
+      if (origin) for (let i = 0; i < piece.length; i++) origin.push(at)
     }
     at += char.length
   }
-  return { text, origin }
+  return { text, origin: origin ?? [] }
 }
 
 /** Marks whitespace among a code point's pieces: no mapped piece is a space. */
@@ -86,7 +94,7 @@ const PLAIN_ASCII = Uint8Array.from(ASCII_PIECES, (pieces, code) =>
 
 /** A quote long enough to mean something: at least 12 characters and 3 words once normalised. */
 export function isSubstantialQuote(quote: string): boolean {
-  const { text } = normalizeForQuote(stripEnclosingQuotes(quote))
+  const text = quoteText(stripEnclosingQuotes(quote))
   return (
     text.length >= MIN_QUOTE_CHARACTERS &&
     text.split(' ').filter((word) => /[\p{L}\p{N}]/u.test(word)).length >= MIN_QUOTE_WORDS
@@ -104,7 +112,7 @@ export function locateQuote(quote: string, page: PreparedPage): string | undefin
 
 /** A quote as it is looked for in pages: normalised once for any number of them. */
 export function quoteNeedle(quote: string): string {
-  return normalizeForQuote(stripEnclosingQuotes(unescapeFences(quote))).text
+  return quoteText(stripEnclosingQuotes(unescapeFences(quote)))
 }
 
 /** locateQuote for a quote already made a needle (quoteNeedle). */

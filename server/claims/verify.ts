@@ -6,10 +6,10 @@ import { extractStatements, type Statements, unsupportedFigures } from '#server/
 import {
   isSubstantialQuote,
   locateNeedle,
-  normalizeForQuote,
   type PreparedPage,
   preparePage,
   quoteNeedle,
+  quoteText,
 } from '#server/claims/quote.ts'
 import { opposed, type Polarity, polarity, subjectTerms } from '#server/claims/subject.ts'
 import { withoutCitations } from '#server/claims/terms.ts'
@@ -111,7 +111,7 @@ export function verifyClaims(drafts: ClaimDraft[], sources: PageText[]): Verifie
     }
     if (wasRecited) recited += 1
     // Two claims on one quote say one thing: the first wording is kept, with every source.
-    const key = normalizeForQuote(found.quote).text
+    const key = quoteText(found.quote)
     const previous = kept.get(key)
     if (previous) {
       previous.sourceIds = [...new Set([...previous.sourceIds, ...found.ids])]
