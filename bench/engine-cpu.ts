@@ -102,10 +102,15 @@ function searched(topic: string, depth: Depth, pages: number, times = 0): Search
   const perQuery = DEPTH[depth].resultsPerQuery
   return Array.from({ length: Math.ceil(pages / perQuery) }, (_, i) => `${topic} angle ${i + 1}`)
     .flatMap((query) =>
-      pagesFor(query, perQuery, times, { share: 0.4, seed: query }).map((page) => ({ ...page, query })),
+      pagesFor(query, perQuery, times, { share: 0.4, seed: query }).map((page) => ({
+        url: page.url,
+        title: page.title ?? '',
+        publishedDate: PUBLISHED,
+        text: page.text ?? '',
+        query,
+      })),
     )
     .slice(0, pages)
-    .map((page) => ({ ...page, publishedDate: PUBLISHED }))
 }
 
 /** A first run's synthesize step, whole (memory is empty, so the step reads no database). */

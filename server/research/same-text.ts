@@ -28,7 +28,8 @@ export function sameTextPages(pages: Array<{ text: string }>): number[] {
     shared.fill(0, 0, index)
     for (const shingle of mine) {
       for (let held = last[shingle] as number; held >= 0; held = previous[held] as number) {
-        shared[pageOf[held] as number] += 1
+        const page = pageOf[held] as number
+        shared[page] = (shared[page] as number) + 1
       }
       pageOf[entry] = index
       previous[entry] = last[shingle] as number

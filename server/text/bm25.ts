@@ -16,8 +16,10 @@ export function bm25(documents: string[][]): (index: number, query: string[]) =>
     for (const token of tokens) {
       const postings = index.get(token)
       if (!postings) index.set(token, { documents: [document], counts: [1] })
-      else if (postings.documents.at(-1) === document) postings.counts[postings.counts.length - 1] += 1
-      else {
+      else if (postings.documents.at(-1) === document) {
+        const last = postings.counts.length - 1
+        postings.counts[last] = (postings.counts[last] as number) + 1
+      } else {
         postings.documents.push(document)
         postings.counts.push(1)
       }

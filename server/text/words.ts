@@ -48,6 +48,6 @@ const WORD = new RegExp(`(?:[${LETTER}0-9_]|(?<=[${LETTER}])[:.'‘’](?=[${LET
  */
 export function latinWordTokens(text: string): string[] | undefined {
   if (OUTSIDE.test(text)) return undefined
-  const words = text.match(WORD) ?? []
+  const words: string[] = text.match(WORD) ?? []
   return words.includes('_') ? words.filter((word) => word !== '_') : words
 }
