@@ -3,6 +3,7 @@
 // whitespace, the kind of quote mark and dash, letter case and Unicode compatibility forms (NFKC:
 // "…" and "...", full-width letters). No fuzzy matching: a quote with one word changed is not found.
 import { renderedText } from '#server/text/rendered-text.ts'
+import { singleSpaced } from '#server/text/spacing.ts'
 
 /** A quote shorter than this (after normalising) supports nothing: "the", "80%" occur anywhere. */
 export const MIN_QUOTE_CHARACTERS = 12
@@ -33,24 +34,38 @@ export function quoteText(raw: string): string {
 function normalize(raw: string, origin: number[] | undefined): NormalizedText {
   let text = ''
   let pendingSpace = false
+  // What each other code point of this text becomes, worked out once per text.
+  const seen = new Map<number, string[]>()
   for (let at = 0; at < raw.length; ) {
-    // A run of ASCII letters, digits and punctuation is its own lower case: added at once.
-    let end = at
-    while (end < raw.length && PLAIN_ASCII[raw.charCodeAt(end)] === 1) end++
+    NON_ASCII.lastIndex = at
+    const end = NON_ASCII.exec(raw)?.index ?? raw.length
     if (end > at) {
-      if (pendingSpace) {
-        text += ' '
-        origin?.push(at)
-        pendingSpace = false
+      // An ASCII stretch (most of a page) is rewritten by string methods: lower case, the ASCII quote
+      // marks as `"`, whitespace runs as one space; its ends only set or keep a pending space.
+      let first = at
+      while (first < end && ASCII_SPACE[raw.charCodeAt(first)] === 1) first++
+      let last = end
+      while (last > first && ASCII_SPACE[raw.charCodeAt(last - 1)] === 1) last--
+      if (first > at) pendingSpace = text.length > 0
+      if (last > first) {
+        if (pendingSpace) {
+          text += ' '
+          origin?.push(first)
+        }
+        text += singleSpaced(raw.slice(first, last).toLowerCase().replace(ASCII_QUOTES, '"'))
+        if (origin) asciiOrigins(raw, first, last, origin)
+        pendingSpace = last < end
       }
-      text += raw.slice(at, end).toLowerCase()
-      if (origin) for (let i = at; i < end; i++) origin.push(i)
       at = end
       continue
     }
-    const code = raw.charCodeAt(at)
-    const char = code < 0x80 ? raw.charAt(at) : String.fromCodePoint(raw.codePointAt(at) as number)
-    for (const piece of code < 0x80 ? (ASCII_PIECES[code] as string[]) : codePointPieces(char)) {
+    const point = raw.codePointAt(at) as number
+    let pieces = seen.get(point)
+    if (!pieces) {
+      pieces = codePointPieces(String.fromCodePoint(point))
+      seen.set(point, pieces)
+    }
+    for (const piece of pieces) {
       if (piece === SPACE_PIECE) {
         pendingSpace = text.length > 0
         continue
@@ -63,9 +78,23 @@ function normalize(raw: string, origin: number[] | undefined): NormalizedText {
       text += piece
       if (origin) for (let i = 0; i < piece.length; i++) origin.push(at)
     }
-    at += char.length
+    at += point > 0xffff ? 2 : 1
   }
   return { text, origin: origin ?? [] }
+}
+
+/** The origins of an ASCII stretch's text: each character's offset, and a space's the next one's. */
+function asciiOrigins(raw: string, first: number, last: number, origin: number[]) {
+  let space = false
+  for (let at = first; at < last; at++) {
+    if (ASCII_SPACE[raw.charCodeAt(at)] === 1) {
+      space = true
+      continue
+    }
+    if (space) origin.push(at)
+    space = false
+    origin.push(at)
+  }
 }
 
 /** Marks whitespace among a code point's pieces: no mapped piece is a space. */
@@ -85,11 +114,16 @@ function codePointPieces(char: string): string[] {
   return pieces
 }
 
-// Pages are mostly ASCII: its code points' pieces are worked out once, by the same function, and
-// those that are one character, their own lower case, mark the runs taken whole.
 const ASCII_PIECES = Array.from({ length: 0x80 }, (_, code) => codePointPieces(String.fromCharCode(code)))
-const PLAIN_ASCII = Uint8Array.from(ASCII_PIECES, (pieces, code) =>
-  pieces.length === 1 && pieces[0] === String.fromCharCode(code).toLowerCase() && pieces[0] !== SPACE_PIECE ? 1 : 0,
+
+// What the ASCII characters become, from the same function: which are whitespace, and which quote
+// marks other than `"` are rewritten to it.
+// Code units, not code points: the first of a pair is enough to end an ASCII stretch.
+const NON_ASCII = /[\u0080-\uffff]/g
+const ASCII_SPACE = Uint8Array.from(ASCII_PIECES, (pieces) => (pieces[0] === SPACE_PIECE ? 1 : 0))
+const ASCII_QUOTES = new RegExp(
+  `[${ASCII_PIECES.flatMap((pieces, code) => (pieces[0] === '"' && code !== 0x22 ? [`\\x${code.toString(16).padStart(2, '0')}`] : [])).join('')}]`,
+  'g',
 )
 
 /** A quote long enough to mean something: at least 12 characters and 3 words once normalised. */
