@@ -6,7 +6,7 @@
 // figures differ from its match is never confirmed, and a near-verbatim restatement is never new.
 import { compareStatements, type Statements } from '#server/claims/figures.ts'
 import { quoteText } from '#server/claims/quote.ts'
-import { opposed, type Polarity, stancesDiffer, subjectTerms } from '#server/claims/subject.ts'
+import { opposed, type Polarity, type Stem, stancesDiffer, stemsOnce, subjectTerms } from '#server/claims/subject.ts'
 import type { VerifiedClaim } from '#server/claims/verify.ts'
 
 export type ClaimClass = 'new' | 'updated' | 'contradicted' | 'confirmed'
@@ -56,7 +56,8 @@ export async function classifyClaims<K extends KnownClaim>(
   judge?: Judge,
 ): Promise<Classified<K>[]> {
   const wordings = new Map<KnownClaim | VerifiedClaim, string[][]>()
-  for (const item of [...claims, ...memory]) wordings.set(item, subjectWordings(item))
+  const stem = stemsOnce()
+  for (const item of [...claims, ...memory]) wordings.set(item, subjectWordings(item, stem))
   const weight = idfWeights([...wordings.values()].flat())
   const byQuote = new Map<string, K>()
   for (const known of memory) {
@@ -215,9 +216,9 @@ function sharesUnit(a: Statements, b: Statements): boolean {
  * are as close as their closest wordings: a changed figure restated by a page in the words memory
  * quoted before is plainly the same subject, however the model paraphrased it.
  */
-function subjectWordings(claim: { text: string; quote: string; subject: string[] }): string[][] {
+function subjectWordings(claim: { text: string; quote: string; subject: string[] }, stem: Stem): string[][] {
   const quote = claim.quote.trim()
-  return quote && quote !== claim.text.trim() ? [claim.subject, subjectTerms(quote)] : [claim.subject]
+  return quote && quote !== claim.text.trim() ? [claim.subject, subjectTerms(quote, stem)] : [claim.subject]
 }
 
 function bestOverlap(a: string[][], b: string[][], weight: (term: string) => number): number {

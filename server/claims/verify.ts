@@ -11,7 +11,7 @@ import {
   quoteNeedle,
   quoteText,
 } from '#server/claims/quote.ts'
-import { opposed, type Polarity, polarity, subjectTerms } from '#server/claims/subject.ts'
+import { opposed, type Polarity, polarity, stemsOnce, subjectTerms } from '#server/claims/subject.ts'
 import { withoutCitations } from '#server/claims/terms.ts'
 
 /** A claim as a synthesizer returns it: what it says, the verbatim quote that supports it, its sources. */
@@ -62,12 +62,14 @@ export function verifyClaims(drafts: ClaimDraft[], sources: PageText[]): Verifie
     // A source with no text can never be cited: nothing can be found in it.
     if (source.text.trim() !== '' && !pages.has(source.id)) pages.set(source.id, preparePage(source.text))
   }
-  // A claim is often worded as its quote, and then read once for both.
+  // A claim is often worded as its quote, and then read once for both; and the claims of a run share
+  // most of their words, each stemmed once.
+  const stem = stemsOnce()
   const readings = new Map<string, Reading>()
   const read = (text: string) => {
     let reading = readings.get(text)
     if (!reading) {
-      reading = { statements: extractStatements(text), stance: polarity(text) }
+      reading = { statements: extractStatements(text), stance: polarity(text, stem) }
       readings.set(text, reading)
     }
     return reading
@@ -122,7 +124,7 @@ export function verifyClaims(drafts: ClaimDraft[], sources: PageText[]): Verifie
       quote: found.quote,
       sourceIds: found.ids,
       statements: reading.statements,
-      subject: subjectTerms(text),
+      subject: subjectTerms(text, stem),
       polarity: reading.stance,
     })
   }
