@@ -220,6 +220,24 @@ const scenarios: Scenario[] = [
     },
   },
   {
+    name: '  of which: classifyRunClaims',
+    inputs: async (run) => {
+      // The step's own sources and model answer, made before the timing starts.
+      const topic = `engine cpu ${run}`
+      const pages = searched(topic, 'quick', 15)
+      const reading = readPassages(pages, topic, DEPTH.quick.passageCharacters)
+      const sources = reading.pages.map((page, position) => ({
+        ...(pages[page.index] as SearchResult),
+        id: position + 1,
+        text: page.text,
+      }))
+      const input = { topic, focus: [], reportStyle: 'executive' as const, sources, knownFacts: [] }
+      const signal = new AbortController().signal
+      const { synthesis } = await model.synthesize(input, { signal })
+      return () => classifyRunClaims({ model }, { topic, memory: undefined, synthesis, sources, signal })
+    },
+  },
+  {
     name: 'deep run, synthesize step (40 pages)',
     inputs: async (run) => {
       const sources = searched(`engine cpu ${run}`, 'deep', 40)

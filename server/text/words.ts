@@ -5,7 +5,7 @@
 // CJK and Thai included) do not vary by locale for the scripts facts are written in.
 const wordSegmenter = new Intl.Segmenter('en', { granularity: 'word' })
 
-const NON_ASCII = /[\u0080-\u{10ffff}]/u
+const NON_ASCII = /[\u0080-\uffff]/
 
 /**
  * Lower-cased, NFKC-normalized word tokens in text order. NFKC runs first so full-width Latin and
@@ -14,7 +14,8 @@ const NON_ASCII = /[\u0080-\u{10ffff}]/u
  */
 export function wordTokens(text: string): string[] {
   // NFKC leaves ASCII as it is; asking ICU to confirm that costs as much as the tokenizing.
-  const normal = NON_ASCII.test(text) ? text.normalize('NFKC').toLowerCase() : text.toLowerCase()
+  if (!NON_ASCII.test(text)) return asciiWordTokens(text.toLowerCase())
+  const normal = text.normalize('NFKC').toLowerCase()
   return latinWordTokens(normal) ?? segmentedWordTokens(normal)
 }
 
@@ -31,7 +32,8 @@ export function segmentedWordTokens(text: string): string[] {
 // word segmentation (UAX #29) such text can meet; any other character is the segmenter's to read
 // (other scripts, dictionaries, combining marks, emoji, spaces other than ASCII's).
 // biome-ignore lint/suspicious/noControlCharactersInRegex: every ASCII character is the fast path's
-const OUTSIDE = /[^\u0000-\u007f\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f‘’“”–—]/u
+// Code units, not code points: a surrogate is outside, so any astral character goes to the segmenter.
+const OUTSIDE = /[^\u0000-\u007f\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f‘’“”–—]/
 const LETTER = 'a-zA-Z\\u00c0-\\u00d6\\u00d8-\\u00f6\\u00f8-\\u024f'
 /**
  * A word: letters, digits and underscores run together (WB5, WB8-WB10, WB13a, WB13b); ":" "." "'"
@@ -39,7 +41,7 @@ const LETTER = 'a-zA-Z\\u00c0-\\u00d6\\u00d8-\\u00f6\\u00f8-\\u024f'
  * (WB11, WB12: "3.5", "1,000"). Everything else (spaces, dashes, other quotes, brackets) stands alone
  * and is no word; so is a lone "_".
  */
-const WORD = new RegExp(`(?:[${LETTER}0-9_]|(?<=[${LETTER}])[:.'‘’](?=[${LETTER}])|(?<=[0-9])[.,;'‘’](?=[0-9]))+`, 'gu')
+const WORD = new RegExp(`(?:[${LETTER}0-9_]|(?<=[${LETTER}])[:.'‘’](?=[${LETTER}])|(?<=[0-9])[.,;'‘’](?=[0-9]))+`, 'g')
 
 /**
  * The segmenter's tokens for text of Latin letters, digits and the punctuation of prose; undefined
@@ -47,7 +49,11 @@ const WORD = new RegExp(`(?:[${LETTER}0-9_]|(?<=[${LETTER}])[:.'‘’](?=[${LET
  * words.test.ts hold the two to the same answer, character by character and on random text.
  */
 export function latinWordTokens(text: string): string[] | undefined {
-  if (OUTSIDE.test(text)) return undefined
+  return OUTSIDE.test(text) ? undefined : asciiWordTokens(text)
+}
+
+/** latinWordTokens of text known to hold none of the segmenter's characters (ASCII, say). */
+function asciiWordTokens(text: string): string[] {
   const words: string[] = text.match(WORD) ?? []
   return words.includes('_') ? words.filter((word) => word !== '_') : words
 }
