@@ -55,6 +55,8 @@ export async function classifyClaims<K extends KnownClaim>(
   memory: K[],
   judge?: Judge,
 ): Promise<Classified<K>[]> {
+  // Against an empty memory every claim is new (no candidate, no restatement, nothing to ask).
+  if (memory.length === 0) return claims.map((claim) => ({ claim, class: 'new' }))
   const wordings = new Map<KnownClaim | VerifiedClaim, string[][]>()
   const stem = stemsOnce()
   for (const item of [...claims, ...memory]) wordings.set(item, subjectWordings(item, stem))
