@@ -102,7 +102,7 @@ function benchReply(request: Parameters<typeof defaultReply>[0]): StubReply {
   return { content: { queries: Array.from({ length: count }, (_, i) => `${topic} ${angle} ${i + 1}`) } }
 }
 
-function pagesFor(
+export function pagesFor(
   query: string,
   count: number,
   times: number,

@@ -3,7 +3,7 @@ import { expect, test } from 'vitest'
 import { classifyClaims, type KnownClaim } from '#server/claims/classify.ts'
 import { compareStatements, extractStatements } from '#server/claims/figures.ts'
 import { locateQuote, preparePage } from '#server/claims/quote.ts'
-import { opposed, polarity, subjectTerms } from '#server/claims/subject.ts'
+import { opposed, polarity, stemsOnce, subjectTerms } from '#server/claims/subject.ts'
 import { packVector, unpackVector } from '#server/claims/vectors.ts'
 import { type VerifiedClaim, verifyClaims } from '#server/claims/verify.ts'
 
@@ -87,6 +87,43 @@ test('subjects leave out figures, negation and direction; polarity reads them', 
   expect(opposed(polarity('The deal was signed'), polarity('The deal has collapsed'))).toBe(true)
   expect(polarity('Installers increased their prices').directions).toEqual(['trend:up'])
   expect(polarity('The installation is finished').directions).toEqual([])
+})
+
+test('words that name built-in properties of objects are words like any other', () => {
+  // "constructor" was read as a direction (a lookup reached Object.prototype) and polarity threw.
+  for (const text of ['The constructor of the plant rose 4%.', 'Its __proto__ valueOf fell.']) {
+    expect(() => polarity(text)).not.toThrow()
+    expect(() => subjectTerms(text)).not.toThrow()
+  }
+  expect(polarity('The constructor of the plant rose 4%.')).toEqual({ negated: false, directions: ['trend:up'] })
+  expect(subjectTerms('The constructor of the plant rose 4%.')).toEqual(['constructor', 'plant'])
+  const claim = 'The constructor of the plant rose output 4% in 2026.'
+  expect(verifyClaims([{ text: claim, quote: claim, sourceIds: [1] }], [{ id: 1, text: claim }]).claims).toHaveLength(1)
+  // A unit per such a word is that word, not a function's source.
+  expect(extractStatements('Fees were $5 per constructor.').figures).toEqual([{ value: 5, unit: 'usd/constructor' }])
+})
+
+test('a stemmer that remembers stems as the stemmer does, text after text', () => {
+  const word = fc.constantFrom(
+    'Sales',
+    'rose',
+    'fell',
+    'ineligible',
+    'approved',
+    'cells',
+    'costs',
+    'not',
+    "isn't",
+    'the',
+  )
+  const stem = stemsOnce()
+  fc.assert(
+    fc.property(fc.array(word, { maxLength: 12 }), (words) => {
+      const text = words.join(' ')
+      expect(subjectTerms(text, stem)).toEqual(subjectTerms(text))
+      expect(polarity(text, stem)).toEqual(polarity(text))
+    }),
+  )
 })
 
 const page = {

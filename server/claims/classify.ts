@@ -5,8 +5,8 @@
 // that read figures, dates and negation judge otherwise. The rules also guard the model: a claim whose
 // figures differ from its match is never confirmed, and a near-verbatim restatement is never new.
 import { compareStatements, type Statements } from '#server/claims/figures.ts'
-import { normalizeForQuote } from '#server/claims/quote.ts'
-import { opposed, type Polarity, stancesDiffer, subjectTerms } from '#server/claims/subject.ts'
+import { quoteText } from '#server/claims/quote.ts'
+import { opposed, type Polarity, type Stem, stancesDiffer, stemsOnce, subjectTerms } from '#server/claims/subject.ts'
 import type { VerifiedClaim } from '#server/claims/verify.ts'
 
 export type ClaimClass = 'new' | 'updated' | 'contradicted' | 'confirmed'
@@ -55,18 +55,21 @@ export async function classifyClaims<K extends KnownClaim>(
   memory: K[],
   judge?: Judge,
 ): Promise<Classified<K>[]> {
+  // Against an empty memory every claim is new (no candidate, no restatement, nothing to ask).
+  if (memory.length === 0) return claims.map((claim) => ({ claim, class: 'new' }))
   const wordings = new Map<KnownClaim | VerifiedClaim, string[][]>()
-  for (const item of [...claims, ...memory]) wordings.set(item, subjectWordings(item))
+  const stem = stemsOnce()
+  for (const item of [...claims, ...memory]) wordings.set(item, subjectWordings(item, stem))
   const weight = idfWeights([...wordings.values()].flat())
   const byQuote = new Map<string, K>()
   for (const known of memory) {
-    for (const text of [known.quote, known.text]) if (text) byQuote.set(normalizeForQuote(text).text, known)
+    for (const text of [known.quote, known.text]) if (text) byQuote.set(quoteText(text), known)
   }
   const overlap = (claim: VerifiedClaim, known: K) =>
     bestOverlap(wordings.get(claim) ?? [claim.subject], wordings.get(known) ?? [known.subject], weight)
   const candidates = claims.map((claim) => candidatesFor(claim, memory, overlap))
   const restatementOf = (claim: VerifiedClaim) =>
-    byQuote.get(normalizeForQuote(claim.quote).text) ?? byQuote.get(normalizeForQuote(claim.text).text)
+    byQuote.get(quoteText(claim.quote)) ?? byQuote.get(quoteText(claim.text))
   // A word-for-word restatement is confirmed without asking: the judge is paid only for the doubtful.
   const asked = claims
     .map((_, index) => index)
@@ -215,9 +218,9 @@ function sharesUnit(a: Statements, b: Statements): boolean {
  * are as close as their closest wordings: a changed figure restated by a page in the words memory
  * quoted before is plainly the same subject, however the model paraphrased it.
  */
-function subjectWordings(claim: { text: string; quote: string; subject: string[] }): string[][] {
+function subjectWordings(claim: { text: string; quote: string; subject: string[] }, stem: Stem): string[][] {
   const quote = claim.quote.trim()
-  return quote && quote !== claim.text.trim() ? [claim.subject, subjectTerms(quote)] : [claim.subject]
+  return quote && quote !== claim.text.trim() ? [claim.subject, subjectTerms(quote, stem)] : [claim.subject]
 }
 
 function bestOverlap(a: string[][], b: string[][], weight: (term: string) => number): number {

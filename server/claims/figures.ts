@@ -227,7 +227,9 @@ function readFigure(text: string, match: RegExpExecArray): Figure | 'year' | und
     }
   }
   const per = PER_UNIT.exec(text.slice(end))
-  if (per && unit !== '') unit += `/${UNIT_ALIASES[per[1] as string] ?? per[1]}`
+  // Own keys only: "per constructor" is not Object.prototype's constructor.
+  if (per && unit !== '')
+    unit += `/${Object.hasOwn(UNIT_ALIASES, per[1] as string) ? UNIT_ALIASES[per[1] as string] : per[1]}`
   return { value: Number(value.toPrecision(6)), unit }
 }
 

@@ -13,7 +13,8 @@ const NEGATED_PHRASES = /\b(?:no longer|failed to|fails to|fail to|ruled out|cal
 // Pairs of opposed directions, by stem. Two axes: a trend (rose / fell) and a stance, where going
 // ahead, approving, passing and winning stand against stopping, rejecting, failing and cancelling
 // ("signed a contract" / "cancelled the contract", "passed certification" / "failed it").
-const DIRECTIONS: Record<string, string> = {}
+// A Map, not an object: a word such as "constructor" must not find Object.prototype's.
+const DIRECTIONS = new Map<string, string>()
 for (const [axis, up, down] of [
   [
     'trend',
@@ -29,20 +30,19 @@ for (const [axis, up, down] of [
       'suspend paus abandon scrap shelv termin collaps expir laps lose lost fail loss miss',
   ],
 ] as const) {
-  for (const stem of up.split(' ')) DIRECTIONS[stem] = `${axis}:up`
-  for (const stem of down.split(' ')) DIRECTIONS[stem] = `${axis}:down`
+  for (const stem of up.split(' ')) DIRECTIONS.set(stem, `${axis}:up`)
+  for (const stem of down.split(' ')) DIRECTIONS.set(stem, `${axis}:down`)
 }
 // A negative prefix turns a stance word round: "ineligible", "unapproved", "disallowed", "invalid".
 const NEGATIVE_PREFIX = /^(?:un|in|im|il|ir|dis|non)-?/u
 
-function direction(token: string): string | undefined {
-  const stem = stemmer(token)
-  const plain = DIRECTIONS[stem] ?? DIRECTIONS[token]
+function direction(token: string, stem: Stem, stemmed = stem(token)): string | undefined {
+  const plain = DIRECTIONS.get(stemmed) ?? DIRECTIONS.get(token)
   if (plain) return plain
   const prefix = NEGATIVE_PREFIX.exec(token)?.[0]
   if (!prefix) return undefined
   const rest = token.slice(prefix.length)
-  const flipped = rest.length >= 4 ? (DIRECTIONS[stemmer(rest)] ?? DIRECTIONS[rest]) : undefined
+  const flipped = rest.length >= 4 ? (DIRECTIONS.get(stem(rest)) ?? DIRECTIONS.get(rest)) : undefined
   if (!flipped?.startsWith('stance:')) return undefined
   return flipped.endsWith(':up') ? 'stance:down' : 'stance:up'
 }
@@ -60,27 +60,44 @@ const UNIT_WORDS = new Set(
 
 export type Polarity = { negated: boolean; directions: string[] }
 
+/** A word's stem: the stemmer, or one that remembers (stemsOnce) for many texts of one check. */
+export type Stem = (word: string) => string
+
+/** The stemmer, remembering each word's stem: for the claims of one run, which share most words. */
+export function stemsOnce(): Stem {
+  const stems = new Map<string, string>()
+  return (word) => {
+    let stemmed = stems.get(word)
+    if (stemmed === undefined) {
+      stemmed = stemmer(word)
+      stems.set(word, stemmed)
+    }
+    return stemmed
+  }
+}
+
 /** The stemmed content words of a claim that name what it is about. */
-export function subjectTerms(text: string): string[] {
+export function subjectTerms(text: string, stem: Stem = stemmer): string[] {
   const terms: string[] = []
   // "California's" is about California.
   for (const token of wordTokens(withoutNegatedPhrases(text)).map((word) => word.replace(/['’]s$/u, ''))) {
     if (STOPWORDS.has(token) || NEGATIONS.has(token) || token.endsWith("n't") || token.endsWith('n’t')) continue
     if (MONTH_WORDS.has(token) || UNIT_WORDS.has(token) || /\p{N}/u.test(token) || /^[a-z]$/.test(token)) continue
-    if (direction(token)) continue
-    terms.push(stemmer(token))
+    const stemmed = stem(token)
+    if (direction(token, stem, stemmed)) continue
+    terms.push(stemmed)
   }
   return [...new Set(terms)]
 }
 
-export function polarity(text: string): Polarity {
+export function polarity(text: string, stem: Stem = stemmer): Polarity {
   const lower = text.normalize('NFKC').toLowerCase()
   // A phrase counts once: the "no" of "no longer" is not a second negation.
   let negations = [...lower.matchAll(NEGATED_PHRASES)].length
   const directions = new Set<string>()
   for (const token of wordTokens(withoutNegatedPhrases(lower))) {
     if (NEGATIONS.has(token) || token.endsWith("n't") || token.endsWith('n’t')) negations += 1
-    const way = direction(token)
+    const way = direction(token, stem)
     if (way) directions.add(way)
   }
   // A sentence that moves one axis both ways ("denied … the permit", "cut prices to grow sales") says

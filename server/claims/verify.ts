@@ -5,12 +5,13 @@
 import { extractStatements, type Statements, unsupportedFigures } from '#server/claims/figures.ts'
 import {
   isSubstantialQuote,
-  locateQuote,
-  normalizeForQuote,
+  locateNeedle,
   type PreparedPage,
   preparePage,
+  quoteNeedle,
+  quoteText,
 } from '#server/claims/quote.ts'
-import { opposed, type Polarity, polarity, subjectTerms } from '#server/claims/subject.ts'
+import { opposed, type Polarity, polarity, stemsOnce, subjectTerms } from '#server/claims/subject.ts'
 import { withoutCitations } from '#server/claims/terms.ts'
 
 /** A claim as a synthesizer returns it: what it says, the verbatim quote that supports it, its sources. */
@@ -42,6 +43,9 @@ export type VerifiedClaims = { claims: VerifiedClaim[]; integrity: Integrity }
 
 type PageText = { id: number; text: string; publishedDate?: string | null }
 
+/** What a text states, and its stance: what a claim's words are checked against its quote's. */
+type Reading = { statements: Statements; stance: Polarity }
+
 /** At most this many claims are checked; the rest of an over-long answer is dropped, and counted. */
 export const MAX_CLAIMS_CHECKED = 200
 const MAX_QUOTE_CHARACTERS = 600
@@ -57,6 +61,18 @@ export function verifyClaims(drafts: ClaimDraft[], sources: PageText[]): Verifie
   for (const source of sources) {
     // A source with no text can never be cited: nothing can be found in it.
     if (source.text.trim() !== '' && !pages.has(source.id)) pages.set(source.id, preparePage(source.text))
+  }
+  // A claim is often worded as its quote, and then read once for both; and the claims of a run share
+  // most of their words, each stemmed once.
+  const stem = stemsOnce()
+  const readings = new Map<string, Reading>()
+  const read = (text: string) => {
+    let reading = readings.get(text)
+    if (!reading) {
+      reading = { statements: extractStatements(text), stance: polarity(text, stem) }
+      readings.set(text, reading)
+    }
+    return reading
   }
   const kept = new Map<string, VerifiedClaim>()
   let droppedUnsupported = Math.max(0, drafts.length - MAX_CLAIMS_CHECKED)
@@ -83,9 +99,8 @@ export function verifyClaims(drafts: ClaimDraft[], sources: PageText[]): Verifie
       droppedUnsupported += 1
       continue
     }
-    let statements = extractStatements(text)
-    let stance = polarity(text)
-    if (!faithful(statements, stance, found, sources)) {
+    let reading = read(text)
+    if (!faithful(reading, read(found.quote), found, sources)) {
       // The wording states a figure or a stance its quote does not: the page's own words are shown
       // instead, when they make a statement of their own; otherwise the claim is not shown.
       if (wordCount(found.quote) < MIN_OWN_WORDS) {
@@ -93,13 +108,12 @@ export function verifyClaims(drafts: ClaimDraft[], sources: PageText[]): Verifie
         continue
       }
       text = found.quote.replace(/\s+/g, ' ').trim()
-      statements = extractStatements(text)
-      stance = polarity(text)
+      reading = read(text)
       ownWords += 1
     }
     if (wasRecited) recited += 1
     // Two claims on one quote say one thing: the first wording is kept, with every source.
-    const key = normalizeForQuote(found.quote).text
+    const key = quoteText(found.quote)
     const previous = kept.get(key)
     if (previous) {
       previous.sourceIds = [...new Set([...previous.sourceIds, ...found.ids])]
@@ -109,9 +123,9 @@ export function verifyClaims(drafts: ClaimDraft[], sources: PageText[]): Verifie
       text,
       quote: found.quote,
       sourceIds: found.ids,
-      statements,
-      subject: subjectTerms(text),
-      polarity: stance,
+      statements: reading.statements,
+      subject: subjectTerms(text, stem),
+      polarity: reading.stance,
     })
   }
   const claims = [...kept.values()]
@@ -125,25 +139,23 @@ export function verifyClaims(drafts: ClaimDraft[], sources: PageText[]): Verifie
  * The claim's words say what its quote says: every figure it states is in the quote, every date is in
  * the quote or is the page's publication date, and it does not assert what the quote negates.
  */
-function faithful(
-  statements: Statements,
-  stance: Polarity,
-  found: { ids: number[]; quote: string },
-  sources: PageText[],
-) {
-  const quoted = extractStatements(found.quote)
+function faithful(claim: Reading, quoted: Reading, found: { ids: number[]; quote: string }, sources: PageText[]) {
   const published = sources
     .filter((source) => found.ids.includes(source.id) && source.publishedDate)
     .map((source) => (source.publishedDate as string).slice(0, 10))
-  const missing = unsupportedFigures(statements, { figures: quoted.figures, dates: [...quoted.dates, ...published] })
-  return missing.length === 0 && !opposed(stance, polarity(found.quote))
+  const missing = unsupportedFigures(claim.statements, {
+    figures: quoted.statements.figures,
+    dates: [...quoted.statements.dates, ...published],
+  })
+  return missing.length === 0 && !opposed(claim.stance, quoted.stance)
 }
 
 function locateIn(quote: string, ids: number[], pages: Map<number, PreparedPage>): { ids: number[]; quote: string } {
   let text = ''
   const holders: number[] = []
+  const needle = quoteNeedle(quote)
   for (const id of new Set(ids)) {
-    const located = locateQuote(quote, pages.get(id) as PreparedPage)
+    const located = locateNeedle(needle, pages.get(id) as PreparedPage)
     if (located === undefined) continue
     holders.push(id)
     text ||= located

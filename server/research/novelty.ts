@@ -2,7 +2,7 @@
 // only says again, word for word, what memory quoted before (a syndicated copy on a new URL, a press
 // release re-posted) teaches nothing, and a run whose pages all do is reported as "nothing new" with
 // the restated claims confirmed, at no model tokens. Anything short of word for word goes to the model.
-import { normalizeForQuote } from '#server/claims/quote.ts'
+import { quoteText } from '#server/claims/quote.ts'
 import type { Fact } from '#server/memory/types.ts'
 import type { Finding, SourceForSynthesis } from '#server/providers/types.ts'
 import { proseParagraphs } from '#server/text/prose.ts'
@@ -25,7 +25,7 @@ export function restatedOnly(sources: SourceForSynthesis[], facts: Fact[]): Find
   const longQuotes: string[] = []
   for (const fact of current) {
     for (const text of [fact.quote, fact.text]) {
-      const normal = normalizeForQuote(text).text
+      const normal = quoteText(text)
       if (!normal) continue
       known.add(stripEnd(normal))
       if (normal.length >= MIN_CONTAINED_QUOTE) longQuotes.push(stripEnd(normal))
@@ -34,7 +34,7 @@ export function restatedOnly(sources: SourceForSynthesis[], facts: Fact[]): Find
   const findings: Finding[] = []
   for (const source of sources) {
     for (const sentence of sentencesOf(source.text)) {
-      const normal = stripEnd(normalizeForQuote(sentence).text)
+      const normal = stripEnd(quoteText(sentence))
       if (!known.has(normal) && !longQuotes.some((quote) => normal.includes(quote))) return undefined
       findings.push({ text: sentence, quote: sentence, sourceIds: [source.id] })
     }

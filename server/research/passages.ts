@@ -4,6 +4,7 @@
 // a cap. So the synthesis costs what the new pages earn: fewer pages, a smaller prompt. A page whose
 // text another page of the run already carries (a syndicated copy) is read once.
 import { queryTerms as terms } from '#server/claims/terms.ts'
+import { sameTextPages } from '#server/research/same-text.ts'
 import { bm25 } from '#server/text/bm25.ts'
 import { proseParagraphs } from '#server/text/prose.ts'
 import { wordTokens } from '#server/text/words.ts'
@@ -19,10 +20,6 @@ const NEIGHBOUR_SHARE = 0.5
 const MIN_CAP = 400
 /** Between two passages of a page that are not next to each other. */
 export const PASSAGE_GAP = '\n\n[…]\n\n'
-/** Word shingles of this length compare two pages' texts. */
-const SHINGLE = 5
-/** Two pages sharing this share of their shingles carry the same text. */
-const SAME_TEXT = 0.8
 
 const sentenceSegmenter = new Intl.Segmenter('en', { granularity: 'sentence' })
 
@@ -142,31 +139,4 @@ function bySentence(paragraph: string, size: number): string[] {
   }
   if (current.trim()) pieces.push(current.trim())
   return pieces
-}
-
-/** Pages whose text an earlier page of the list already carries (word-shingle Jaccard >= 0.8). */
-function sameTextPages(pages: PageForReading[]): number[] {
-  const shingles = pages.map((page) => shingleSet(page.text))
-  const duplicates: number[] = []
-  shingles.forEach((mine, index) => {
-    if (mine.size === 0) return
-    for (let earlier = 0; earlier < index; earlier++) {
-      if (duplicates.includes(earlier)) continue
-      const theirs = shingles[earlier] as Set<string>
-      let shared = 0
-      for (const shingle of mine) if (theirs.has(shingle)) shared += 1
-      if (shared / (mine.size + theirs.size - shared) >= SAME_TEXT) {
-        duplicates.push(index)
-        return
-      }
-    }
-  })
-  return duplicates
-}
-
-function shingleSet(text: string): Set<string> {
-  const words = wordTokens(text)
-  const set = new Set<string>()
-  for (let i = 0; i + SHINGLE <= words.length; i++) set.add(words.slice(i, i + SHINGLE).join(' '))
-  return set
 }

@@ -4,6 +4,7 @@
 import type { Nodes } from 'mdast'
 import { normalizeLineEndings, parseBlocks } from '#server/text/markdown/parse.ts'
 import { renderedText } from '#server/text/rendered-text.ts'
+import { singleSpaced } from '#server/text/spacing.ts'
 import { wordTokens } from '#server/text/words.ts'
 
 // A fixed locale so sentence breaks do not depend on the host's default.
@@ -42,13 +43,13 @@ export function proseParagraphs(text: string): string[] {
   const read = (lines: string[]) =>
     renderedText(lines.join('\n'))
       .split('\n')
-      .map((line) => line.replace(/\s+/g, ' ').trim())
+      .map((line) => singleSpaced(line).trim())
   const longest = read([page]).reduce((most, line) => Math.max(most, line.length), 0)
   const paragraphs: string[] = []
   for (const lines of paragraphLines(page)) {
     let current: string[] = []
     const flush = () => {
-      const paragraph = current.join(' ').replace(/\s+/g, ' ').trim()
+      const paragraph = singleSpaced(current.join(' ')).trim()
       if (paragraph) paragraphs.push(paragraph)
       current = []
     }
