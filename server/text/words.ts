@@ -31,8 +31,8 @@ export function segmentedWordTokens(text: string): string[] {
 // The fast path reads Latin letters, digits and the punctuation of prose by the rules of Unicode's
 // word segmentation (UAX #29) such text can meet; any other character is the segmenter's to read
 // (other scripts, dictionaries, combining marks, emoji, spaces other than ASCII's).
-// biome-ignore lint/suspicious/noControlCharactersInRegex: every ASCII character is the fast path's
 // Code units, not code points: a surrogate is outside, so any astral character goes to the segmenter.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: every ASCII character is the fast path's
 const OUTSIDE = /[^\u0000-\u007f\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f‘’“”–—]/
 const LETTER = 'a-zA-Z\\u00c0-\\u00d6\\u00d8-\\u00f6\\u00f8-\\u024f'
 /**
