@@ -1,8 +1,9 @@
 // One LISTEN connection per process, fanning run events out to in-process subscribers (SSE streams),
 // along with changes to accounts' run lists and the ends of sessions and keys whose streams must close.
-// A notification carries its event (sealed): a subscriber that is in sync gets it from the payload. Any other reads the rows, after each subscription's
-// last delivered id, so a subscriber gets every event once and in order even when notifications
-// arrive in bursts, carry too much to hold the event, or were lost while the connection was down.
+// A notification carries its event (sealed): a subscriber that is in sync gets it from the payload.
+// Any other reads the rows, after each subscription's last delivered id, so a subscriber gets every
+// event once and in order even when notifications arrive in bursts, carry too much to hold the
+// event, or were lost while the connection was down.
 import { setTimeout as sleep } from 'node:timers/promises'
 import pg from 'pg'
 import type { Db } from '#db/database.ts'
@@ -90,10 +91,8 @@ export async function createEventHub(options: {
     if (!forRun) return
     const notification = parseEventNotification(payload)
     if (!notification || readers.has(runId)) return requestRead(runId)
+    if ([...forRun].some((subscription) => !subscription.synced)) return requestRead(runId)
     let event: RunEvent | undefined
-    for (const subscription of forRun) {
-      if (!subscription.synced) return requestRead(runId)
-    }
     try {
       event = notifiedEvent(ring, notification)
     } catch (error) {

@@ -1,6 +1,7 @@
 // The run_events table and the NOTIFYs that announce it: SQL only, the database (or the caller's
-// transaction) first, and the format of the notifications. Event data comes and goes sealed as stored; server/events/run-events.ts seals,
-// opens and says which events are final. server/events/hub.ts LISTENs on these channels.
+// transaction) first, and the format of the notifications. Event data comes and goes sealed as
+// stored; server/events/run-events.ts seals, opens and says which events are final.
+// server/events/hub.ts LISTENs on these channels.
 import { sql } from 'kysely'
 import type { Db } from '#db/database.ts'
 import { notify } from '#server/repositories/notifications.ts'
@@ -88,19 +89,15 @@ export async function insertRunEvents(
         ${events.map((event) => event.data?.ciphertext ?? null)}::bytea[]) with ordinality as e(type, step, key_id, data, n)
       order by e.n
       returning id, run_id, type, step, data_key_id, data, created_at
-    ), linked as (
-      select inserted.id, inserted.run_id, inserted.type, inserted.step, inserted.data_key_id, inserted.data,
-        inserted.created_at, run_lock.account_id
-      from inserted, run_lock
     )
-    select id, run_id, type, step, created_at,
-      pg_notify(${RUN_EVENTS_CHANNEL}, concat_ws(':', run_id, id, type, coalesce(step, ''),
-        floor(extract(epoch from created_at) * 1000), coalesce(data_key_id, ''),
-        case when data is null then '' when octet_length(data) > ${MAX_PAYLOAD_DATA_BYTES} then '!'
-          else translate(encode(data, 'base64'), E'\n', '') end)),
-      case when type = any(${LIST_EVENT_TYPES}::text[])
-        then pg_notify(${ACCOUNT_CHANNEL}, account_id || ':' || run_id) end
-    from linked order by id`.execute(db)
+    select e.id, e.run_id, e.type, e.step, e.created_at,
+      pg_notify(${RUN_EVENTS_CHANNEL}, concat_ws(':', e.run_id, e.id, e.type, coalesce(e.step, ''),
+        floor(extract(epoch from e.created_at) * 1000), coalesce(e.data_key_id, ''),
+        case when e.data is null then '' when octet_length(e.data) > ${MAX_PAYLOAD_DATA_BYTES} then '!'
+          else translate(encode(e.data, 'base64'), E'\n', '') end)),
+      case when e.type = any(${LIST_EVENT_TYPES}::text[])
+        then pg_notify(${ACCOUNT_CHANNEL}, run_lock.account_id || ':' || e.run_id) end
+    from inserted e, run_lock order by e.id`.execute(db)
   return rows
 }
 

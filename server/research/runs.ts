@@ -91,9 +91,9 @@ function summarizeRun(ring: KeyRing, row: RunSummaryRow) {
 export function viewRun(ring: KeyRing, row: RunRow, options: { publicUrl?: string } = {}): RunView {
   const { brief, summary } = summarizeRun(ring, row)
   const view: RunView = { ...summary, brief }
-  if (row.status === 'complete' && row.report && row.report_key_id) {
-    const stored = openJson<Report>(ring, { keyId: row.report_key_id, ciphertext: row.report }, reportData(row.id))
-    view.report = readStoredReport(stored, options)
+  if (row.status === 'complete') {
+    const report = openRunReport(ring, row, options)
+    if (report) view.report = report
   }
   return view
 }
