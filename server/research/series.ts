@@ -76,7 +76,7 @@ async function scheduleSlot(trx: Db, jobs: Jobs, seriesId: string, slot: number,
 
 /**
  * Called when a run of a series ends (complete, failed, cancelled), in the transaction that ends it:
- * the series sleeps until its next slot. Answers the run's series (whether its quiet runs are delivered), if any.
+ * the series sleeps until its next slot. Answers the series (whether its quiet runs are delivered).
  */
 export async function afterRunEnded(
   trx: Db,
@@ -164,6 +164,25 @@ export async function getSeries(
   return row ? viewSeries(ring, row) : undefined
 }
 
+/**
+ * Runs `change` on the account's series, locked, in a transaction whose jobs are woken once it
+ * commits; a series that does not exist (or is another account's) or was stopped is left alone.
+ */
+function changeLiveSeries(
+  deps: SeriesDeps,
+  seriesId: string,
+  accountId: string,
+  change: (trx: Db, series: SeriesRow) => Promise<'ok'>,
+): Promise<'ok' | 'not_found' | 'cancelled'> {
+  if (!UUID.test(seriesId)) return Promise.resolve('not_found')
+  return deps.jobs.transaction(deps.db, async (trx) => {
+    const series = await lockSeries(trx, seriesId, accountId)
+    if (!series) return 'not_found'
+    if (series.status === 'cancelled') return 'cancelled'
+    return change(trx, series)
+  })
+}
+
 /** Pause (no further starts) or resume (the next start comes back, at its old time or now). */
 export async function setSeriesStatus(
   deps: SeriesDeps,
@@ -171,11 +190,7 @@ export async function setSeriesStatus(
   accountId: string,
   status: 'active' | 'paused' | 'cancelled',
 ): Promise<'ok' | 'not_found' | 'cancelled'> {
-  if (!UUID.test(seriesId)) return 'not_found'
-  return deps.jobs.transaction(deps.db, async (trx) => {
-    const series = await lockSeries(trx, seriesId, accountId)
-    if (!series) return 'not_found'
-    if (series.status === 'cancelled') return 'cancelled'
+  return changeLiveSeries(deps, seriesId, accountId, async (trx, series) => {
     if (status === series.status) return 'ok'
     if (status !== 'active') {
       await updateSeries(trx, seriesId, { status, next_run_at: status === 'cancelled' ? null : series.next_run_at })
@@ -213,11 +228,7 @@ export async function updateSeriesSettings(
   accountId: string,
   settings: SeriesSettings,
 ): Promise<'ok' | 'not_found' | 'cancelled'> {
-  if (!UUID.test(seriesId)) return 'not_found'
-  return deps.jobs.transaction(deps.db, async (trx) => {
-    const series = await lockSeries(trx, seriesId, accountId)
-    if (!series) return 'not_found'
-    if (series.status === 'cancelled') return 'cancelled'
+  return changeLiveSeries(deps, seriesId, accountId, async (trx, series) => {
     const stored = openSeriesBrief(deps.ring, series)
     const brief: Brief = { ...stored }
     if (settings.every !== undefined || settings.cron !== undefined) {
