@@ -1,8 +1,10 @@
 // Private Atom feeds of the signed-in account: made from a topic's or a recurring brief's page (the
 // URL, with its token, is shown once), listed, revoked.
+
 import { data, Form, Link } from 'react-router'
 import { AppShell } from '#app/components/app-shell.tsx'
 import { CopyButton } from '#app/components/copy-button.tsx'
+import { ListSection } from '#app/components/list-section.tsx'
 import { servicesContext } from '#app/context.ts'
 import { readFormData } from '#app/form-data.server.ts'
 import { requireAccount } from '#app/session.server.ts'
@@ -81,45 +83,36 @@ export default function Feeds({ loaderData, actionData }: Route.ComponentProps) 
           </div>
         </section>
       ) : null}
-      <section aria-labelledby="feeds-heading" className="mt-8">
-        <h2 id="feeds-heading" className="mb-3 font-semibold">
-          Your feeds
-        </h2>
-        {loaderData.feeds.length === 0 ? (
-          <p className="text-slate-600">No feeds yet.</p>
-        ) : (
-          <ul className="divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white">
-            {loaderData.feeds.map((feed) => (
-              <li key={feed.id} className="flex flex-wrap items-center justify-between gap-3 p-4">
-                <div>
-                  <p className="font-medium break-words">
-                    {feed.topicId ? (
-                      <Link to={`/dashboard/topics/${feed.topicId}`} className="text-indigo-700 underline">
-                        {feed.topic}
-                      </Link>
-                    ) : (
-                      feed.topic
-                    )}{' '}
-                    <span className="text-sm text-slate-500">{feed.seriesId ? 'recurring brief' : 'topic'}</span>
-                  </p>
-                  <p className="text-sm text-slate-600">Made {when(feed.createdAt)}</p>
-                </div>
-                <Form method="post">
-                  <input type="hidden" name="intent" value="revoke" />
-                  <input type="hidden" name="feedId" value={feed.id} />
-                  <button
-                    type="submit"
-                    aria-label={`Revoke the feed of ${feed.topic}`}
-                    className="rounded-md border border-red-300 px-3 py-1 text-sm text-red-800 hover:bg-red-50 focus-visible:outline-2 focus-visible:outline-red-700"
-                  >
-                    Revoke
-                  </button>
-                </Form>
-              </li>
-            ))}
-          </ul>
+      <ListSection id="feeds" title="Your feeds" empty="No feeds yet." items={loaderData.feeds}>
+        {(feed) => (
+          <li key={feed.id} className="flex flex-wrap items-center justify-between gap-3 p-4">
+            <div>
+              <p className="font-medium break-words">
+                {feed.topicId ? (
+                  <Link to={`/dashboard/topics/${feed.topicId}`} className="text-indigo-700 underline">
+                    {feed.topic}
+                  </Link>
+                ) : (
+                  feed.topic
+                )}{' '}
+                <span className="text-sm text-slate-500">{feed.seriesId ? 'recurring brief' : 'topic'}</span>
+              </p>
+              <p className="text-sm text-slate-600">Made {when(feed.createdAt)}</p>
+            </div>
+            <Form method="post">
+              <input type="hidden" name="intent" value="revoke" />
+              <input type="hidden" name="feedId" value={feed.id} />
+              <button
+                type="submit"
+                aria-label={`Revoke the feed of ${feed.topic}`}
+                className="rounded-md border border-red-300 px-3 py-1 text-sm text-red-800 hover:bg-red-50 focus-visible:outline-2 focus-visible:outline-red-700"
+              >
+                Revoke
+              </button>
+            </Form>
+          </li>
         )}
-      </section>
+      </ListSection>
     </AppShell>
   )
 }

@@ -5,6 +5,7 @@ import { z } from 'zod'
 import { AppShell } from '#app/components/app-shell.tsx'
 import { CopyButton } from '#app/components/copy-button.tsx'
 import { Field, SubmitButton } from '#app/components/form.tsx'
+import { ListSection } from '#app/components/list-section.tsx'
 import { servicesContext } from '#app/context.ts'
 import { readFormData } from '#app/form-data.server.ts'
 import { isServiceError } from '#app/service-errors.server.ts'
@@ -113,45 +114,36 @@ export default function Keys({ loaderData, actionData }: Route.ComponentProps) {
         </Form>
       </section>
 
-      <section aria-labelledby="keys-heading" className="mt-8">
-        <h2 id="keys-heading" className="mb-3 font-semibold">
-          Your keys
-        </h2>
-        {loaderData.keys.length === 0 ? (
-          <p className="text-slate-600">No keys yet.</p>
-        ) : (
-          <ul className="divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white">
-            {loaderData.keys.map((key) => (
-              <li key={key.prefix} className="flex flex-wrap items-center justify-between gap-3 p-4">
-                <div>
-                  <p className="font-medium">
-                    {key.name} <code className="text-sm text-slate-500">sx_{key.prefix}_…</code>
-                  </p>
-                  <p className="text-sm text-slate-600">
-                    Created {when(key.createdAt)} · last used {when(key.lastUsedAt)}
-                    {key.revokedAt ? ` · revoked ${when(key.revokedAt)}` : ''}
-                  </p>
-                </div>
-                {key.revokedAt ? (
-                  <span className="text-sm text-slate-500">Revoked</span>
-                ) : (
-                  <Form method="post">
-                    <input type="hidden" name="intent" value="revoke" />
-                    <input type="hidden" name="prefix" value={key.prefix} />
-                    <button
-                      type="submit"
-                      aria-label={`Revoke ${key.name}`}
-                      className="rounded-md border border-red-300 px-3 py-1 text-sm text-red-800 hover:bg-red-50 focus-visible:outline-2 focus-visible:outline-red-700"
-                    >
-                      Revoke
-                    </button>
-                  </Form>
-                )}
-              </li>
-            ))}
-          </ul>
+      <ListSection id="keys" title="Your keys" empty="No keys yet." items={loaderData.keys}>
+        {(key) => (
+          <li key={key.prefix} className="flex flex-wrap items-center justify-between gap-3 p-4">
+            <div>
+              <p className="font-medium">
+                {key.name} <code className="text-sm text-slate-500">sx_{key.prefix}_…</code>
+              </p>
+              <p className="text-sm text-slate-600">
+                Created {when(key.createdAt)} · last used {when(key.lastUsedAt)}
+                {key.revokedAt ? ` · revoked ${when(key.revokedAt)}` : ''}
+              </p>
+            </div>
+            {key.revokedAt ? (
+              <span className="text-sm text-slate-500">Revoked</span>
+            ) : (
+              <Form method="post">
+                <input type="hidden" name="intent" value="revoke" />
+                <input type="hidden" name="prefix" value={key.prefix} />
+                <button
+                  type="submit"
+                  aria-label={`Revoke ${key.name}`}
+                  className="rounded-md border border-red-300 px-3 py-1 text-sm text-red-800 hover:bg-red-50 focus-visible:outline-2 focus-visible:outline-red-700"
+                >
+                  Revoke
+                </button>
+              </Form>
+            )}
+          </li>
         )}
-      </section>
+      </ListSection>
     </AppShell>
   )
 }

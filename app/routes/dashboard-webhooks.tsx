@@ -6,6 +6,7 @@ import { z } from 'zod'
 import { AppShell } from '#app/components/app-shell.tsx'
 import { CopyButton } from '#app/components/copy-button.tsx'
 import { Field, SubmitButton } from '#app/components/form.tsx'
+import { ListSection } from '#app/components/list-section.tsx'
 import { servicesContext } from '#app/context.ts'
 import { readFormData } from '#app/form-data.server.ts'
 import { requireAccount } from '#app/session.server.ts'
@@ -147,66 +148,51 @@ export default function Webhooks({ loaderData, actionData }: Route.ComponentProp
         </Form>
       </section>
 
-      <section aria-labelledby="endpoints-heading" className="mt-8">
-        <h2 id="endpoints-heading" className="mb-3 font-semibold">
-          Your endpoints
-        </h2>
-        {loaderData.endpoints.length === 0 ? (
-          <p className="text-slate-600">No endpoints yet.</p>
-        ) : (
-          <ul className="divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white">
-            {loaderData.endpoints.map((endpoint) => (
-              <li
-                key={endpoint.id}
-                className="flex flex-wrap items-start justify-between gap-3 p-4"
-                data-testid="endpoint"
-              >
-                <div className="min-w-0">
-                  <p className="break-all font-medium">{endpoint.url}</p>
-                  {endpoint.description ? <p className="text-sm text-slate-700">{endpoint.description}</p> : null}
-                  <p className="text-sm text-slate-600">
-                    {endpoint.events.join(', ')} · last delivered {when(endpoint.lastSuccessAt)}
-                    {endpoint.consecutiveFailures > 0
-                      ? ` · ${endpoint.consecutiveFailures} failed attempts in a row`
-                      : ''}
-                  </p>
-                  {endpoint.status === 'disabled' ? (
-                    <p className="mt-1 text-sm text-red-800" data-testid="disabled-reason">
-                      Disabled {when(endpoint.disabledAt)}: {endpoint.disabledReason}
-                    </p>
-                  ) : (
-                    <p className="mt-1 text-sm text-emerald-800">Active</p>
-                  )}
-                </div>
-                <div className="flex gap-2">
-                  <Form method="post">
-                    <input type="hidden" name="intent" value="rotate" />
-                    <input type="hidden" name="id" value={endpoint.id} />
-                    <button
-                      type="submit"
-                      aria-label={`Rotate the secret of ${endpoint.url}`}
-                      className="rounded-md border border-slate-300 px-3 py-1 text-sm hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-indigo-700"
-                    >
-                      Rotate secret
-                    </button>
-                  </Form>
-                  <Form method="post">
-                    <input type="hidden" name="intent" value="delete" />
-                    <input type="hidden" name="id" value={endpoint.id} />
-                    <button
-                      type="submit"
-                      aria-label={`Delete ${endpoint.url}`}
-                      className="rounded-md border border-red-300 px-3 py-1 text-sm text-red-800 hover:bg-red-50 focus-visible:outline-2 focus-visible:outline-red-700"
-                    >
-                      Delete
-                    </button>
-                  </Form>
-                </div>
-              </li>
-            ))}
-          </ul>
+      <ListSection id="endpoints" title="Your endpoints" empty="No endpoints yet." items={loaderData.endpoints}>
+        {(endpoint) => (
+          <li key={endpoint.id} className="flex flex-wrap items-start justify-between gap-3 p-4" data-testid="endpoint">
+            <div className="min-w-0">
+              <p className="break-all font-medium">{endpoint.url}</p>
+              {endpoint.description ? <p className="text-sm text-slate-700">{endpoint.description}</p> : null}
+              <p className="text-sm text-slate-600">
+                {endpoint.events.join(', ')} · last delivered {when(endpoint.lastSuccessAt)}
+                {endpoint.consecutiveFailures > 0 ? ` · ${endpoint.consecutiveFailures} failed attempts in a row` : ''}
+              </p>
+              {endpoint.status === 'disabled' ? (
+                <p className="mt-1 text-sm text-red-800" data-testid="disabled-reason">
+                  Disabled {when(endpoint.disabledAt)}: {endpoint.disabledReason}
+                </p>
+              ) : (
+                <p className="mt-1 text-sm text-emerald-800">Active</p>
+              )}
+            </div>
+            <div className="flex gap-2">
+              <Form method="post">
+                <input type="hidden" name="intent" value="rotate" />
+                <input type="hidden" name="id" value={endpoint.id} />
+                <button
+                  type="submit"
+                  aria-label={`Rotate the secret of ${endpoint.url}`}
+                  className="rounded-md border border-slate-300 px-3 py-1 text-sm hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-indigo-700"
+                >
+                  Rotate secret
+                </button>
+              </Form>
+              <Form method="post">
+                <input type="hidden" name="intent" value="delete" />
+                <input type="hidden" name="id" value={endpoint.id} />
+                <button
+                  type="submit"
+                  aria-label={`Delete ${endpoint.url}`}
+                  className="rounded-md border border-red-300 px-3 py-1 text-sm text-red-800 hover:bg-red-50 focus-visible:outline-2 focus-visible:outline-red-700"
+                >
+                  Delete
+                </button>
+              </Form>
+            </div>
+          </li>
         )}
-      </section>
+      </ListSection>
     </AppShell>
   )
 }
