@@ -36,10 +36,17 @@ export function createPool(
 }
 
 /**
- * A statement whose result columns are `*` (a whole row, `returning *`) is not named: once a
- * migration adds a column, Postgres refuses a prepared statement whose result type changed.
+ * Statements that are not named:
+ * - whose result columns are `*` (a whole row, `returning *`): once a migration adds a column,
+ *   Postgres refuses a prepared statement whose result type changed;
+ * - whose ON CONFLICT target has a WHERE (a partial unique index): after a few executions Postgres
+ *   plans a named statement generically, and then cannot prove a parameter in that WHERE matches the
+ *   index, and refuses the insert ("no unique or exclusion constraint matching").
  */
-const SELECTS_ALL = /(?:\bselect(?:\s+distinct)?|\breturning|,)\s+(?:"?\w+"?\.)?\*/i
+const NOT_NAMED = [
+  /(?:\bselect(?:\s+distinct)?|\breturning|,)\s+(?:"?\w+"?\.)?\*/i,
+  /\bon conflict\s*\([^)]*\)\s*where\b/i,
+]
 /** Statement names by text; cleared when full (a name is the text's hash, so nothing is lost). */
 const statementNames = new Map<string, string | null>()
 const MAX_STATEMENT_NAMES = 2000
@@ -47,7 +54,9 @@ const MAX_STATEMENT_NAMES = 2000
 function statementName(text: string): string | null {
   let name = statementNames.get(text)
   if (name === undefined) {
-    name = SELECTS_ALL.test(text) ? null : `s_${createHash('sha256').update(text).digest('base64url').slice(0, 24)}`
+    name = NOT_NAMED.some((pattern) => pattern.test(text))
+      ? null
+      : `s_${createHash('sha256').update(text).digest('base64url').slice(0, 24)}`
     if (statementNames.size >= MAX_STATEMENT_NAMES) statementNames.clear()
     statementNames.set(text, name)
   }

@@ -228,13 +228,8 @@ test('EMBEDDED_PG_SETTINGS is name=value pairs, each passed on to the embedded P
   }
 })
 
-test('prepared statements are off unless set; auto turns them on for the embedded Postgres only', () => {
-  expect(loadConfig({}).preparedStatements).toBe(false)
-  expect(loadConfig({ DATABASE_PREPARED_STATEMENTS: 'auto' }).preparedStatements).toBe(true)
-  expect(
-    loadConfig({ DATABASE_URL: 'postgres://db.example/sextant', DATABASE_PREPARED_STATEMENTS: 'auto' })
-      .preparedStatements,
-  ).toBe(false)
+test('prepared statements are on for the embedded Postgres and off for a DATABASE_URL, unless set', () => {
+  expect(loadConfig({}).preparedStatements).toBe(true)
   expect(loadConfig({ DATABASE_URL: 'postgres://db.example/sextant' }).preparedStatements).toBe(false)
   expect(
     loadConfig({ DATABASE_URL: 'postgres://db.example/sextant', DATABASE_PREPARED_STATEMENTS: 'on' })

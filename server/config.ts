@@ -80,10 +80,9 @@ export const ConfigSchema = z.object({
   PORT: port.default(3000),
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// or postgresql:// URL' }).optional(),
   DATABASE_POOL_SIZE: z.coerce.number({ error: 'must be a number' }).int().min(2).max(200).default(10),
-  // Named (prepared) statements: off by default. With them on, two Slack tests fail (a mention's run
-  // is not the one expected); until that is understood they are opt-in (decision 030). `auto` is on
-  // for the embedded Postgres only, since a pooler in transaction mode cannot keep them.
-  DATABASE_PREPARED_STATEMENTS: z.enum(['auto', 'on', 'off']).default('off'),
+  // Named (prepared) statements: on by default only for the embedded Postgres, since a pooler in
+  // transaction mode (PgBouncer before 1.21) cannot keep them.
+  DATABASE_PREPARED_STATEMENTS: z.enum(['auto', 'on', 'off']).default('auto'),
   DATA_DIR: z.string().min(1).default('.data'),
   EMBEDDED_PG_PORT: port.default(54329),
   // Extra settings for the embedded Postgres, `name=value` separated by spaces (the bench loads

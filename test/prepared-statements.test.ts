@@ -53,3 +53,19 @@ test('after a migration adds a column, both kinds of read still work on the same
   expect((await named())?.id).toBe(account.id)
   expect(await whole()).toHaveProperty('prepared_test_column', null)
 })
+
+test('an insert whose ON CONFLICT names a partial unique index works past the point Postgres plans generically', async () => {
+  await sql`create table partial_conflicts (id serial primary key, owner int not null, kind text not null)`.execute(
+    database.db,
+  )
+  await sql`create unique index partial_conflicts_once on partial_conflicts (owner, kind) where kind <> 'event'`.execute(
+    database.db,
+  )
+  // Postgres tries custom plans five times before it settles on a generic one.
+  for (let owner = 0; owner < 8; owner++) {
+    await sql`insert into partial_conflicts (owner, kind) values (${owner}, ${'result'})
+      on conflict (owner, kind) where kind <> ${'event'} do nothing`.execute(prepared)
+  }
+  const { rows } = await sql<{ n: number }>`select count(*)::int as n from partial_conflicts`.execute(prepared)
+  expect(rows[0]?.n).toBe(8)
+})

@@ -35,6 +35,8 @@ export async function startTestApp(
     ...offlineSearch(options.env),
     // A developer's own Ollama must not change what tests see, and CI probes nothing.
     OLLAMA_BASE_URL: 'none',
+    // As the embedded Postgres runs by default: every integration test runs with named statements.
+    DATABASE_PREPARED_STATEMENTS: 'on',
     ...options.env,
   })
   const sextant = await startSextant({
