@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { expect, test } from 'vitest'
-import { singleSpaced } from '#server/text/spacing.ts'
+import { isWhitespace, singleSpaced } from '#server/text/spacing.ts'
 
 test('single spacing is the whitespace-run rewrite, on text with every kind of whitespace', () => {
   const piece = fc.constantFrom(
@@ -26,4 +26,11 @@ test('single spacing is the whitespace-run rewrite, on text with every kind of w
     }),
     { numRuns: Number(process.env.FUZZ_RUNS ?? 2000) },
   )
+})
+
+test('the whitespace the loop knows is exactly what \\s matches, every code unit', () => {
+  for (let code = 0; code <= 0xffff; code++) {
+    expect(isWhitespace(code), code.toString(16)).toBe(/\s/.test(String.fromCharCode(code)))
+  }
+  expect(isWhitespace(Number.NaN)).toBe(false)
 })
