@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { expect, test } from 'vitest'
 import { paragraphLines, proseParagraphs } from '#server/text/prose.ts'
+import { renderedText } from '#server/text/rendered-text.ts'
 
 test('prose paragraphs drop markdown that is not prose and keep list items and short lines apart', () => {
   const text = [
@@ -101,3 +102,24 @@ test('a page with no line that could open a block is split as the parser would s
     { numRuns: Number(process.env.FUZZ_RUNS ?? 1000) },
   )
 }, 120_000)
+
+test('a page the renderer leaves as it is has no line, nor run of lines, the renderer would change', () => {
+  // proseParagraphs renders such a page's paragraphs no further: this is what makes that exact.
+  const piece = fc.constantFrom(
+    ...['a', ' ', '\n', '[', ']', '(', ')', '!', '*', '_', '`', '1', ',', 'x y', '[1]', '**', '`x`'],
+  )
+  fc.assert(
+    fc.property(fc.array(piece, { maxLength: 40 }), (pieces) => {
+      const page = pieces.join('')
+      if (renderedText(page) !== page) return
+      const lines = page.split('\n')
+      for (let from = 0; from < lines.length; from++) {
+        for (let to = from + 1; to <= lines.length; to++) {
+          const stretch = lines.slice(from, to).join('\n')
+          expect(renderedText(stretch)).toBe(stretch)
+        }
+      }
+    }),
+    { numRuns: Number(process.env.FUZZ_RUNS ?? 1000) },
+  )
+})

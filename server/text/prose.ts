@@ -40,11 +40,13 @@ export function proseParagraphs(text: string): string[] {
   // As a reader sees it (links keep their text, no emphasis), and footnotes ("[12]", which would read
   // as citations of this run's sources) go before segmenting, or ICU breaks inside "2026.[3] The".
   // The quote check reads pages the same way, so every sentence taken here is found there.
-  const read = (lines: string[]) =>
-    renderedText(lines.join('\n'))
-      .split('\n')
-      .map((line) => singleSpaced(line).trim())
-  const longest = read([page]).reduce((most, line) => Math.max(most, line.length), 0)
+  // A page with nothing a reader does not see (most pages) has nothing of it in any of its lines
+  // either: they are not rendered again (prose.test.ts holds that to the renderer).
+  const rendered = renderedText(page)
+  const plain = rendered === page
+  const spaced = (lines: string[]) => lines.map((line) => singleSpaced(line).trim())
+  const read = (lines: string[]) => spaced(plain ? lines : renderedText(lines.join('\n')).split('\n'))
+  const longest = spaced(rendered.split('\n')).reduce((most, line) => Math.max(most, line.length), 0)
   const paragraphs: string[] = []
   for (const lines of paragraphLines(page)) {
     let current: string[] = []
