@@ -1,6 +1,7 @@
 // The research engine end to end: the REST API, the job, the real exa-js and openai clients
 // against stub servers that speak their wire formats, and topic memory across runs.
 
+import { sql } from 'kysely'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { readRunEvents } from '#server/events/run-events.ts'
 import { generateKeySpec, parseKeyRing } from '#server/memory/crypto.ts'
@@ -100,6 +101,20 @@ test('a first run builds a baseline; a second run reads nothing from the ledger 
   expect(secondReport.sources.map((source) => source.url)).toEqual(['https://news.example/sodium-truck'])
   expect(secondReport.delta.newFindings.length).toBeGreaterThan(0)
   expectCitationsResolve(secondReport)
+})
+
+test("a run's last step ends in the statement that ends the run, not at a boundary of its own", async () => {
+  const user = await createTestAccount(app.db)
+  const { body } = await postBrief(app.fetch, user.auth, { topic: 'Last step', depth: 'quick' })
+  expect((await waitForRun(app.fetch, user.auth, body.runId)).status).toBe('complete')
+  const rows = await sql<{ type: string; step: string | null; at: string }>`
+    select type, step, created_at::text as at from run_events where run_id = ${body.runId} order by id`.execute(app.db)
+  const [finished, complete] = rows.rows.slice(-2)
+  expect([finished?.type, finished?.step, complete?.type]).toEqual(['step_finished', 'save_memory', 'complete'])
+  // One transaction: the same now(), to the microsecond. A boundary of its own would store a
+  // checkpoint of the whole run (its pages) that the end then clears.
+  expect(finished?.at).toBe(complete?.at)
+  await expectRunIntegrity(app.db, body.runId)
 })
 
 test('a plan answer that is not JSON, twice, falls back to the deterministic plan and the run completes', async () => {

@@ -13,6 +13,7 @@ import {
   findFirstEventId,
   insertRunEvents,
   listRunEvents,
+  type NewRun,
   type RunAdvance,
   type RunEventRow,
 } from '#server/repositories/run-events.ts'
@@ -46,15 +47,16 @@ export async function appendRunEvent(db: Db, ring: KeyRing, event: NewEvent & { 
 }
 
 /**
- * Appends a run's events in one statement, in order. With `advance`, the statement also moves the
- * run to its next step, only while it is running: an empty answer means it no longer is.
+ * Appends a run's events in one statement, in order. With a RunAdvance, the statement also moves the
+ * run to its next step, only while it is running: an empty answer means it no longer is. With a
+ * NewRun, it first inserts the run.
  */
 export async function appendRunEvents(
   db: Db,
   ring: KeyRing,
   runId: string,
   events: NewEvent[],
-  advance?: RunAdvance,
+  run?: RunAdvance | NewRun,
 ): Promise<RunEvent[]> {
   const dataOf = events.map((event) => event.data ?? {})
   const rows = await insertRunEvents(
@@ -66,7 +68,7 @@ export async function appendRunEvents(
       const sealed = Object.keys(data).length > 0 ? sealJson(ring, data, eventData(runId, event.type)) : undefined
       return { type: event.type, step: event.step ?? null, data: sealed }
     }),
-    advance,
+    run,
   )
   return rows.map((row, index) => toRunEvent(row, dataOf[index] as Record<string, unknown>))
 }

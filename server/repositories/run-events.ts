@@ -2,8 +2,9 @@
 // transaction) first, and the format of the notifications. Event data comes and goes sealed as
 // stored; server/events/run-events.ts seals, opens and says which events are final.
 // server/events/hub.ts LISTENs on these channels.
-import { sql } from 'kysely'
+import { type Insertable, sql } from 'kysely'
 import type { Db } from '#db/database.ts'
+import type { RunsTable } from '#db/schema.ts'
 import { notify } from '#server/repositories/notifications.ts'
 
 /**
@@ -36,10 +37,13 @@ export type NewRunEvent = {
   data: { keyId: string; ciphertext: Buffer } | undefined
 }
 
+/** A run inserted by the statement that appends its first events. */
+export type NewRun = { create: Insertable<RunsTable> }
+
 /** A run's move to its next step, written by the statement that appends the step's events. */
 export type RunAdvance = {
-  /** The step the run is now in; null leaves it as it is (after the last step, until the run ends). */
-  step: string | null
+  /** The step the run is now in. */
+  step: string
   /** The run's new checkpoint, sealed; unchanged when absent. */
   checkpoint?: { keyId: string; ciphertext: Buffer }
 }
@@ -60,25 +64,24 @@ const MAX_PAYLOAD_DATA_BYTES = 5000
  * step). Each RUN_EVENTS_CHANNEL payload carries the event itself (see parseEventNotification), so
  * a listener in sync with the run delivers it without reading the table.
  *
- * With `advance`, the same statement first moves the run to its next step (and stores its
+ * With a RunAdvance, the same statement first moves the run to its next step (and stores its
  * checkpoint), and only while it is running: a cancelled run gets neither the move nor the events,
- * and the answer is empty. That is one round trip per step boundary.
+ * and the answer is empty. That is one round trip per step boundary. With a NewRun, it first
+ * inserts the run (whose id must be runId): a run and its first event are one round trip.
  */
 export async function insertRunEvents(
   db: Db,
   runId: string,
   events: NewRunEvent[],
-  advance?: RunAdvance,
+  run?: RunAdvance | NewRun,
 ): Promise<RunEventRow[]> {
-  const run = advance
-    ? sql`update runs set current_step = coalesce(${advance.step}, current_step), started_at = coalesce(started_at, now()),
-          checkpoint = coalesce(${advance.checkpoint?.ciphertext ?? null}::bytea, checkpoint),
-          checkpoint_key_id = coalesce(${advance.checkpoint?.keyId ?? null}, checkpoint_key_id)
-        where id = ${runId} and status = 'running'
-        returning id, account_id`
-    : sql`select id, account_id from runs where id = ${runId}`
+  const source = !run
+    ? sql`select id, account_id from runs where id = ${runId}`
+    : 'create' in run
+      ? db.insertInto('runs').values(run.create).returning(['id', 'account_id'])
+      : advanceRunSql(runId, run)
   const { rows } = await sql<RunEventRow>`
-    with run as (${run}), run_lock as (
+    with run as (${source}), run_lock as (
       select run.id, run.account_id, pg_advisory_xact_lock(hashtextextended(${`run_events:${runId}`}, 0))
       from run
     ), inserted as (
@@ -99,6 +102,14 @@ export async function insertRunEvents(
         then pg_notify(${ACCOUNT_CHANNEL}, run_lock.account_id || ':' || e.run_id) end
     from inserted e, run_lock order by e.id`.execute(db)
   return rows
+}
+
+function advanceRunSql(runId: string, advance: RunAdvance) {
+  return sql`update runs set current_step = ${advance.step}, started_at = coalesce(started_at, now()),
+    checkpoint = coalesce(${advance.checkpoint?.ciphertext ?? null}::bytea, checkpoint),
+    checkpoint_key_id = coalesce(${advance.checkpoint?.keyId ?? null}, checkpoint_key_id)
+    where id = ${runId} and status = 'running'
+    returning id, account_id`
 }
 
 /** An event as its RUN_EVENTS_CHANNEL notification carries it. */

@@ -1,6 +1,6 @@
 // The runs table: SQL only, the database (or the caller's transaction) first. What the columns mean
 // (the sealed brief, checkpoint, report and error; views of a run) is server/research/runs.ts's.
-import type { Insertable, Selectable, Updateable } from 'kysely'
+import type { Selectable, Updateable } from 'kysely'
 import type { Db } from '#db/database.ts'
 import type { RunsTable } from '#db/schema.ts'
 import type { RunStatus } from '#server/contracts/run.ts'
@@ -22,10 +22,6 @@ export const SUMMARY_COLUMNS = [
   'error',
 ] as const satisfies ReadonlyArray<keyof RunRow>
 export type RunSummaryRow = Pick<RunRow, (typeof SUMMARY_COLUMNS)[number]>
-
-export async function insertRun(db: Db, values: Insertable<RunsTable>): Promise<void> {
-  await db.insertInto('runs').values(values).execute()
-}
 
 /** Runs of this account and topic that completed: the runCount of a new run's start response. */
 export async function countCompletedRuns(db: Db, accountId: string, topicHash: Buffer): Promise<number> {

@@ -64,16 +64,18 @@ export async function runResearch(deps: EngineDeps, runId: string): Promise<void
   try {
     // Each boundary is one statement: the step that ended (its output, step_finished) and the next.
     let ended: { step: Step; ms: number } | undefined
-    const advance = async (next: Step | null) => {
-      const events: NewEvent[] = []
-      if (ended) events.push({ type: 'step_finished', step: ended.step, data: { ms: ended.ms } })
-      // The run page names the search step by what it searches: the web, or the local corpus.
-      if (next)
-        events.push({
+    const stepFinished = (): NewEvent[] =>
+      ended ? [{ type: 'step_finished', step: ended.step, data: { ms: ended.ms } }] : []
+    const advance = async (next: Step) => {
+      const events: NewEvent[] = [
+        ...stepFinished(),
+        // The run page names the search step by what it searches: the web, or the local corpus.
+        {
           type: 'step_started',
           step: next,
           data: next === 'search' && deps.search.corpus ? { corpus: true } : undefined,
-        })
+        },
+      ]
       const checkpointed = ended ? serialized.json() : undefined
       if (!(await advanceRun(db, ring, runId, { step: next, checkpointJson: checkpointed, events }))) {
         throw new RunCancelled()
@@ -89,8 +91,10 @@ export async function runResearch(deps: EngineDeps, runId: string): Promise<void
       serialized.add(step, output)
       ended = { step, ms: Date.now() - started }
     }
-    if (ended) await advance(null)
-    await deps.endRun(runId, { status: 'complete', report: checkpoint.synthesize?.report as Report }, { brief })
+    // The last step's end is written with the run's: no boundary of its own, whose checkpoint the
+    // end would clear at once.
+    const report = checkpoint.synthesize?.report as Report
+    await deps.endRun(runId, { status: 'complete', report }, { brief, events: stepFinished() })
   } catch (error) {
     const reason = deadline.signal.aborted ? deadline.signal.reason : error
     if (reason instanceof RunCancelled) return

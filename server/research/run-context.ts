@@ -10,7 +10,7 @@ import type { Budget } from '#server/research/budget.ts'
 import type { MemoryDigest } from '#server/research/digest.ts'
 import { createExtractiveModel } from '#server/research/extractive.ts'
 import type { Report } from '#server/research/report-types.ts'
-import type { RunOutcome } from '#server/research/run-end.ts'
+import type { RunEndKnown, RunOutcome } from '#server/research/run-end.ts'
 import type { RunError } from '#server/research/runs.ts'
 import type { CorpusUse } from '#server/research/search-origin.ts'
 
@@ -36,7 +36,7 @@ export type EngineDeps = {
    */
   prices?: { inputPerMillion: number; outputPerMillion: number }
   /** Ends the run (see run-end.ts) with its brief at hand; false when something else ended it first. */
-  endRun: (runId: string, outcome: RunOutcome, known?: { brief?: Brief }) => Promise<boolean>
+  endRun: (runId: string, outcome: RunOutcome, known?: RunEndKnown) => Promise<boolean>
 }
 
 export type Checkpoint = {

@@ -5,7 +5,7 @@
 // retried or never was. What else an end owes is the composer's to say (server/start.ts): research
 // does not know chat.
 import type { Db } from '#db/database.ts'
-import { appendRunEvent } from '#server/events/run-events.ts'
+import { appendRunEvents, type NewEvent } from '#server/events/run-events.ts'
 import type { Jobs } from '#server/jobs/boss.ts'
 import type { KeyRing } from '#server/memory/crypto.ts'
 import type { RunEnded } from '#server/repositories/runs.ts'
@@ -41,6 +41,17 @@ export type RunEndHook = (trx: Db, end: RunEnd) => Promise<void>
 
 export type RunEndDeps = { db: Db; jobs: Jobs; ring: KeyRing; intervalSeconds: number; onEnded: RunEndHook }
 
+/** What whoever ends a run brings to its end. */
+export type RunEndKnown = {
+  /** The run's brief, when it is open at hand (the engine's is). */
+  brief?: Brief
+  /**
+   * Events written just before the final one, in the same statement: the engine's last
+   * step_finished. A step boundary of its own would store a checkpoint the end clears at once.
+   */
+  events?: NewEvent[]
+}
+
 export type RunOutcome =
   | { status: 'complete'; report: Report }
   | { status: 'failed'; error: RunError }
@@ -52,7 +63,7 @@ export async function endRun(
   deps: RunEndDeps,
   runId: string,
   outcome: RunOutcome,
-  known: { brief?: Brief } = {},
+  known: RunEndKnown = {},
 ): Promise<boolean> {
   return deps.jobs.transaction(deps.db, async (trx) => {
     const ended = await finish(trx, deps.ring, runId, outcome)
@@ -62,7 +73,7 @@ export async function endRun(
     const worthTelling =
       series?.notify !== 'changes' || outcome.status !== 'complete' || changedAnything(outcome.report)
     const data = { ...eventData(outcome), ...(series ? { delivered: worthTelling } : {}) }
-    await appendRunEvent(trx, deps.ring, { runId, type: outcome.status, data })
+    await appendRunEvents(trx, deps.ring, runId, [...(known.events ?? []), { type: outcome.status, data }])
     await deps.onEnded(trx, {
       runId,
       accountId: ended.accountId,

@@ -7,14 +7,7 @@ import type { Db } from '#db/database.ts'
 import type { RunError, RunListItem, RunStatus, RunView } from '#server/contracts/run.ts'
 import { appendRunEvents, type NewEvent } from '#server/events/run-events.ts'
 import { type KeyRing, openColumn, openJson, seal, sealJson } from '#server/memory/crypto.ts'
-import {
-  finishRun,
-  insertRun,
-  listRunRows,
-  type RunEnded,
-  type RunRow,
-  type RunSummaryRow,
-} from '#server/repositories/runs.ts'
+import { finishRun, listRunRows, type RunEnded, type RunRow, type RunSummaryRow } from '#server/repositories/runs.ts'
 import { type Brief, displayBrief } from '#server/research/brief.ts'
 import type { Report } from '#server/research/report-types.ts'
 import { readStoredReport } from '#server/research/stored-report.ts'
@@ -42,18 +35,22 @@ export async function createRun(
   // The id is made here: the sealed brief is bound to it.
   const id = randomUUID()
   const brief = sealJson(ring, input.brief, briefData(id))
-  await insertRun(db, {
-    id,
-    account_id: input.accountId,
-    topic_hash: input.topicHash,
-    brief_key_id: brief.keyId,
-    brief: brief.ciphertext,
-    source: input.brief.source,
-    has_memory: input.hasMemory,
-    prior_run_count: input.priorRunCount,
-    deadline_at: input.deadlineAt,
-    series_id: input.series?.id ?? null,
-    series_slot: input.series?.slot ?? null,
+  // With its first event, in one statement: no worker can log a step before it.
+  const started: NewEvent = { type: 'run_started', data: { depth: input.brief.depth, source: input.brief.source } }
+  await appendRunEvents(db, ring, id, [started], {
+    create: {
+      id,
+      account_id: input.accountId,
+      topic_hash: input.topicHash,
+      brief_key_id: brief.keyId,
+      brief: brief.ciphertext,
+      source: input.brief.source,
+      has_memory: input.hasMemory,
+      prior_run_count: input.priorRunCount,
+      deadline_at: input.deadlineAt,
+      series_id: input.series?.id ?? null,
+      series_slot: input.series?.slot ?? null,
+    },
   })
   return id
 }
@@ -156,7 +153,7 @@ export async function advanceRun(
   db: Db,
   ring: KeyRing,
   runId: string,
-  move: { step: string | null; checkpointJson?: string; events: NewEvent[] },
+  move: { step: string; checkpointJson?: string; events: NewEvent[] },
 ): Promise<boolean> {
   const checkpoint =
     move.checkpointJson === undefined ? undefined : seal(ring, Buffer.from(move.checkpointJson), checkpointData(runId))

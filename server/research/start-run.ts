@@ -3,7 +3,6 @@
 // a start that cannot write them all fails as a whole (RunNotQueuedError), leaving nothing behind.
 import type { Db } from '#db/database.ts'
 import type { RunStart } from '#server/contracts/run.ts'
-import { appendRunEvent } from '#server/events/run-events.ts'
 import type { Jobs } from '#server/jobs/boss.ts'
 import { RESEARCH_RUN } from '#server/jobs/queues.ts'
 import { checkTopicMemory, type MemoryContext } from '#server/memory/store.ts'
@@ -84,12 +83,6 @@ async function writeRun(
     if (!(await deps.jobs.send(RESEARCH_RUN, { runId: id }, { trx }))) {
       throw new Error('the job system did not take the job')
     }
-    // In the same transaction, so it is the run's first event: no worker can log a step before it.
-    await appendRunEvent(trx, ring, {
-      runId: id,
-      type: 'run_started',
-      data: { depth: brief.depth, source: brief.source },
-    })
     return id
   }
   const runId = options.trx ? await insert(options.trx) : await deps.jobs.transaction(deps.db, insert)
