@@ -18,12 +18,11 @@ import {
   type TopicMemory,
 } from '#server/memory/types.ts'
 import {
-  ensureTopic,
   findLiveTopicMemory,
   findLiveTopicMemoryById,
   getTopicMemory,
   listLiveTopicMemories,
-  lockTopicMemory,
+  lockTopic,
   type TopicMemoryRow,
   upsertTopicMemory,
 } from '#server/repositories/topic-memory.ts'
@@ -125,9 +124,8 @@ export async function saveTopicMemory(
   contribution: MemoryContribution,
 ): Promise<{ stats: MemoryStats; added: { facts: number; sources: number } }> {
   return context.db.transaction().execute(async (trx) => {
-    const topicId = await ensureTopic(trx, accountId, context.topicIndex.hash(accountId, topic))
     // One save per topic at a time: the second waits here, then merges into what the first stored.
-    await lockTopicMemory(trx, topicId)
+    const topicId = await lockTopic(trx, accountId, context.topicIndex.hash(accountId, topic))
     const now = context.now()
     const row = await getTopicMemory(trx, topicId)
     let existing: MemoryContent | undefined

@@ -60,27 +60,33 @@ export async function listLiveTopicMemories(db: Db, accountId: string, now: Date
   return liveMemoryRows(db, accountId, now).orderBy('topic_memory.last_run_at', 'desc').execute()
 }
 
-/** The id of the account's topic with this hash, made if the account has none yet. */
-export async function ensureTopic(db: Db, accountId: string, topicHash: Buffer): Promise<string> {
-  const inserted = await db
-    .insertInto('topics')
-    .values({ account_id: accountId, topic_hash: topicHash })
-    .onConflict((conflict) => conflict.columns(['account_id', 'topic_hash']).doNothing())
-    .returning('id')
+/**
+ * The id of the account's topic with this hash, made if the account has none yet; and its lock,
+ * waited for and then held until the transaction ends: one save per topic at a time. A topic made
+ * here is locked by the statement that makes it. One that exists is looked up and locked by a
+ * second: a statement that found nothing to insert (another made it meanwhile) cannot see it.
+ */
+export async function lockTopic(trx: Db, accountId: string, topicHash: Buffer): Promise<string> {
+  const lock = (id: string) => sql`pg_advisory_xact_lock(hashtextextended(${sql.ref(id)}::text, 0))`.as('locked')
+  const inserted = await trx
+    .with('made', (db) =>
+      db
+        .insertInto('topics')
+        .values({ account_id: accountId, topic_hash: topicHash })
+        .onConflict((conflict) => conflict.columns(['account_id', 'topic_hash']).doNothing())
+        .returning('id'),
+    )
+    .selectFrom('made')
+    .select(['id', lock('made.id')])
     .executeTakeFirst()
   if (inserted) return inserted.id
-  const existing = await db
+  const existing = await trx
     .selectFrom('topics')
-    .select('id')
+    .select(['id', lock('topics.id')])
     .where('account_id', '=', accountId)
     .where('topic_hash', '=', topicHash)
     .executeTakeFirstOrThrow()
   return existing.id
-}
-
-/** Waits for, then holds until the transaction ends, the topic's lock: one save per topic at a time. */
-export async function lockTopicMemory(trx: Db, topicId: string): Promise<void> {
-  await sql`select pg_advisory_xact_lock(hashtextextended(${topicId}, 0))`.execute(trx)
 }
 
 /** The topic's memory row, expired or not. */
