@@ -171,8 +171,8 @@ test('data too large for a notification is announced without it, and the hub rea
   expect(events).toEqual([first, large])
 })
 
-test('a subscriber in sync gets events from the notifications, without reading the table', async () => {
-  const runId = await createRun()
+/** A hub whose reads of `runId`'s events are counted in `reads`. */
+async function countingHub(runId: string) {
   const reads: string[] = []
   const pool = createPool(database.url, 2, testLogger())
   const counted = new Kysely<Database>({
@@ -187,6 +187,12 @@ test('a subscriber in sync gets events from the notifications, without reading t
     await hub.close()
     await counted.destroy()
   })
+  return { hub, reads }
+}
+
+test('a subscriber in sync gets events from the notifications, without reading the table', async () => {
+  const runId = await createRun()
+  const { hub, reads } = await countingHub(runId)
   // Notifications arrive in commit order: once the barrier's has, the first event's has been heard
   // (by nobody), so the subscription below starts behind the log.
   const barrierRun = await createRun()
@@ -206,6 +212,22 @@ test('a subscriber in sync gets events from the notifications, without reading t
   await waitUntil(() => events.length === appended.length)
   expect(events).toEqual(appended)
   expect(reads).toHaveLength(1)
+})
+
+test("once a stream's replay has caught up, its live events come from their notifications: the hub reads none", async () => {
+  const runId = await createRun()
+  const { hub, reads } = await countingHub(runId)
+  const server = await startSseServer(hub)
+  const appended = [await append(runId, 'run_started'), await append(runId, 'step_started', 'plan')]
+  const stream = await openEventStream(server.url(runId))
+  await stream.waitFor(() => stream.messages.length === 2)
+  for (const type of ['step_finished', 'step_started', 'query_done', 'complete'] as const) {
+    appended.push(await append(runId, type, 'search'))
+  }
+  await stream.waitFor(() => stream.closed)
+  expect(stream.messages).toEqual(appended.map(message))
+  // The replay read the log (through the server's own db); the hub had nothing to read.
+  expect(reads).toEqual([])
 })
 
 test('two hubs on one database both receive a burst appended elsewhere, in id order and once each', async () => {

@@ -17,9 +17,10 @@ export type EventHub = {
   /**
    * Calls `onEvent` with each event of the run whose id is above `afterId`, in id order, once. The
    * hub reads when it hears of new events (and after reconnecting), not on subscribe: replaying what
-   * already exists is the caller's job. Returns the unsubscribe function.
+   * already exists is the caller's job. Returns the unsubscribe function, whose `caughtUp` the
+   * caller calls when its replay (read after subscribing) has reached an id.
    */
-  subscribe(runId: string, onEvent: (event: RunEvent) => void, afterId?: number): () => void
+  subscribe(runId: string, onEvent: (event: RunEvent) => void, afterId?: number): RunSubscription
   /**
    * Calls `onChange` when something in the account's run list may have changed: with the run's id,
    * or with null when the change is not one run's (a series paused) or notifications may have been
@@ -34,6 +35,16 @@ export type EventHub = {
   subscribeStreamsEnded(onEnded: (principal: string | null) => void): () => void
   subscriberCount(): number
   close(): Promise<void>
+}
+
+/** Unsubscribes when called. */
+export type RunSubscription = (() => void) & {
+  /**
+   * Says that a read of the run begun after subscribing has delivered every event up to `lastId`:
+   * the subscriber is then in sync, and the next notification is delivered from its payload
+   * instead of sending the hub to the table for what the replay already read.
+   */
+  caughtUp(lastId: number): void
 }
 
 type Subscription = {
@@ -68,6 +79,8 @@ export async function createEventHub(options: {
   const readers = new Map<string, { again: boolean }>()
   const stopping = new AbortController()
   let client: pg.Client | undefined
+  // Counts lost listen connections: a replay can vouch for no notification sent while nobody listened.
+  let losses = 0
 
   function onNotification(message: pg.Notification) {
     const payload = message.payload ?? ''
@@ -195,6 +208,7 @@ export async function createEventHub(options: {
   function lost(which: pg.Client, error?: Error) {
     if (which !== client || stopping.signal.aborted) return
     client = undefined
+    losses += 1
     // What is notified while nobody listens is gone: nobody is in sync until a read after reconnecting.
     for (const forRun of subscriptions.values()) for (const subscription of forRun) subscription.synced = false
     log.warn({ err: error }, 'run events listen connection lost; reconnecting')
@@ -235,10 +249,21 @@ export async function createEventHub(options: {
       subscriptions.set(runId, forRun)
       const reader = readers.get(runId)
       if (reader) reader.again = true
-      return () => {
+      const unsubscribe = () => {
         forRun.delete(subscription)
         if (forRun.size === 0 && subscriptions.get(runId) === forRun) subscriptions.delete(runId)
       }
+      // Every notification heard before the replay read began is of an event committed before it, so
+      // in what it read; one heard since (while not in sync) has started a read of the hub's own,
+      // which still delivers anything the replay missed, in order, before any payload is used. Not
+      // if nobody listened at any time since: what was sent then is unheard, and the read after
+      // reconnecting brings the subscriber in sync.
+      const listening = client !== undefined ? losses : undefined
+      const caughtUp = (lastId: number) => {
+        subscription.lastId = Math.max(subscription.lastId, lastId)
+        if (client && losses === listening) subscription.synced = true
+      }
+      return Object.assign(unsubscribe, { caughtUp })
     },
     subscribeAccount(accountId, onChange) {
       const forAccount = accountSubscriptions.get(accountId) ?? new Set()

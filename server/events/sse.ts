@@ -63,7 +63,7 @@ export function streamRunEvents(options: {
     let pending: RunEvent[] | undefined = []
     let keepAlive: NodeJS.Timeout | undefined
     let ended = false
-    const unsubscribe = hub.subscribe(runId, (event) => (pending ? pending.push(event) : send(event)), afterId)
+    const subscription = hub.subscribe(runId, (event) => (pending ? pending.push(event) : send(event)), afterId)
     const onAbort = () => end()
     res.on('close', onAbort)
     signal?.addEventListener('abort', onAbort, { once: true })
@@ -72,7 +72,7 @@ export function streamRunEvents(options: {
       if (ended) return
       ended = true
       clearInterval(keepAlive)
-      unsubscribe()
+      subscription()
       signal?.removeEventListener('abort', onAbort)
       if (!res.writableEnded) res.end()
       if (error === undefined) resolve()
@@ -107,6 +107,7 @@ export function streamRunEvents(options: {
       const buffered = pending ?? []
       pending = undefined
       for (const event of buffered) send(event)
+      subscription.caughtUp(lastSentId)
     }
 
     start().catch(end)
