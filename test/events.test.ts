@@ -15,7 +15,8 @@ import { generateKeySpec, parseKeyRing } from '#server/memory/crypto.ts'
 import { parseEventNotification } from '#server/repositories/run-events.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { createTestDatabase, type TestDatabase } from '#test/support/database.ts'
-import { testLogger } from '#test/support/logger.ts'
+import { capturingLogger, testLogger } from '#test/support/logger.ts'
+import { type PgProxy, startPgProxy } from '#test/support/pg-proxy.ts'
 import { openEventStream, type SseMessage, waitUntil } from '#test/support/sse-client.ts'
 
 let database: TestDatabase
@@ -290,6 +291,97 @@ test('a hub whose listen connection is terminated reconnects and delivers what w
   expect(ids(events)).toEqual([before.id, during.id, after.id])
 })
 
+/** A database handle whose first query returns its rows only once `end` is resolved. */
+function heldFirstResult(db: Db) {
+  const begun = Promise.withResolvers<void>()
+  const end = Promise.withResolvers<void>()
+  let first = true
+  const held = db.withPlugin({
+    transformQuery: (args) => args.node,
+    async transformResult(args) {
+      if (first) {
+        first = false
+        begun.resolve()
+        await end.promise
+      }
+      return args.result
+    },
+  })
+  return { db: held, begun: begun.promise, end: () => end.resolve() }
+}
+
+/** Drops the hub's listen connection (new ones wait) and returns once the hub knows. */
+async function dropListenConnection(proxy: PgProxy, lines: Array<Record<string, unknown>>) {
+  proxy.close()
+  proxy.cut()
+  await waitUntil(() => lines.some((line) => line.msg === 'run events listen connection lost; reconnecting'))
+}
+
+/**
+ * Lets the hub reconnect, with Postgres's answer to its LISTEN held until the notification of an
+ * event appended then is behind it: the hub handles that notification before its reconnect's read
+ * has begun. Returns that event.
+ */
+async function reconnectBehindNotification(proxy: PgProxy, runId: string): Promise<RunEvent> {
+  proxy.holdAfterListen()
+  proxy.open()
+  await waitUntil(async () => {
+    const { rows } = await sql<{ idle: boolean }>`select state = 'idle' as idle from pg_stat_activity
+      where datname = current_database() and query like 'LISTEN%'`.execute(database.db)
+    return rows.length === 1 && rows[0]?.idle === true
+  })
+  const next = await append(runId, 'step_finished', 'plan')
+  await waitUntil(() => proxy.held().includes(`${runId}:${next.id}:`))
+  proxy.release()
+  return next
+}
+
+test('a read of the hub that ends while nobody listens leaves its subscribers to the read after reconnecting', async () => {
+  const runId = await createRun()
+  const proxy = await startPgProxy(database.url)
+  const { log, lines } = capturingLogger()
+  const held = heldFirstResult(database.db)
+  const hub = await createEventHub({ connectionString: proxy.url, db: held.db, ring, log, reconnectDelayMs: 10 })
+  onTestFinished(() => hub.close())
+  const events = collect(hub, runId)
+
+  // The first event starts a read (nobody is in sync yet), which ends after the connection drops.
+  const first = await append(runId, 'run_started')
+  await held.begun
+  await dropListenConnection(proxy, lines)
+  held.end()
+  await waitUntil(() => events.length === 1)
+  // Nobody listens when it commits: only a read can bring it.
+  const unheard = await append(runId, 'step_started', 'plan')
+  const next = await reconnectBehindNotification(proxy, runId)
+
+  await waitUntil(() => events.some((event) => event.id === next.id))
+  expect(events).toEqual([first, unheard, next])
+})
+
+test('a stream whose replay ends while nobody listens is left to the read after reconnecting', async () => {
+  const runId = await createRun()
+  const proxy = await startPgProxy(database.url)
+  const { log, lines } = capturingLogger()
+  const hub = await createEventHub({ connectionString: proxy.url, db: database.db, ring, log, reconnectDelayMs: 10 })
+  onTestFinished(() => hub.close())
+  const first = await append(runId, 'run_started')
+  // The stream's replay (its first query) has read the log, and returns once the connection has dropped.
+  const held = heldFirstResult(database.db)
+  const server = await startSseServer(hub, { db: held.db })
+  const stream = await openEventStream(server.url(runId))
+  await held.begun
+  await dropListenConnection(proxy, lines)
+  const unheard = await append(runId, 'step_started', 'plan')
+  held.end()
+  await stream.waitFor(() => stream.messages.length === 1)
+  const next = await reconnectBehindNotification(proxy, runId)
+
+  await stream.waitFor(() => stream.messages.some((sent) => sent.id === String(next.id)))
+  expect(stream.messages).toEqual([first, unheard, next].map(message))
+  stream.abort()
+})
+
 test('an SSE client gets the replay, then live events, and the stream closes after complete', async () => {
   const runId = await createRun()
   const hub = await startHub()
@@ -360,6 +452,47 @@ test('a client that reconnects mid-run with Last-Event-ID gets every event once'
   await second.waitFor(() => second.closed)
   const received = [...first.messages, ...second.messages]
   expect(received).toEqual((await readRunEvents(database.db, ring, runId, 0)).map(message))
+})
+
+test('streams opened at any moment of busy runs, across lost listen connections, each get every event once, in order', async () => {
+  const hub = await startHub({ reconnectDelayMs: 50 })
+  const server = await startSseServer(hub)
+  const runIds = await Promise.all([createRun(), createRun(), createRun()])
+  const opened: Array<{ runId: string; afterId: number; stream: Awaited<ReturnType<typeof openEventStream>> }> = []
+  const openings: Promise<void>[] = []
+  const open = (runId: string, afterId: number) => {
+    const headers: Record<string, string> = afterId > 0 ? { 'Last-Event-ID': String(afterId) } : {}
+    openings.push(
+      openEventStream(server.url(runId), headers).then((stream) => void opened.push({ runId, afterId, stream })),
+    )
+  }
+  const write = async (runId: string) => {
+    const ids: number[] = []
+    for (let round = 0; round < 25; round++) {
+      // Two writers at once, as a cancel races a step: one run's ids still commit in order.
+      const pair = await Promise.all([append(runId, 'query_done', 'search'), append(runId, 'warning', 'search')])
+      ids.push(...pair.map((event) => event.id))
+      if (Math.random() < 0.3) open(runId, Math.random() < 0.5 ? 0 : (ids[Math.floor(Math.random() * ids.length)] ?? 0))
+      await sleep(Math.random() * 8)
+    }
+  }
+  const terminateListener = async () => {
+    for (let cut = 0; cut < 2; cut++) {
+      await sleep(40 + Math.random() * 120)
+      await sql`select pg_terminate_backend(pid) from pg_stat_activity
+        where datname = current_database() and query like 'LISTEN%'`.execute(database.db)
+    }
+  }
+  for (const runId of runIds) open(runId, 0)
+  await Promise.all([...runIds.map(write), terminateListener()])
+  await Promise.all(openings)
+  for (const runId of runIds) await append(runId, 'complete')
+  await waitUntil(() => opened.every(({ stream }) => stream.closed), 15_000)
+  for (const { runId, afterId, stream } of opened) {
+    const expected = (await readRunEvents(database.db, ring, runId, afterId, 1000)).map(message)
+    expect(stream.error).toBeUndefined()
+    expect(stream.messages).toEqual(expected)
+  }
 })
 
 test('an event appended while the replay is being read still reaches the stream', async () => {

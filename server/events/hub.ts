@@ -51,8 +51,9 @@ type Subscription = {
   onEvent: (event: RunEvent) => void
   lastId: number
   /**
-   * It has every event of its run whose notification this hub has heard: a read of the run has
-   * finished since it subscribed (and since the listen connection last came back).
+   * It has every event of its run whose notification this hub has heard, and will hear the rest: a
+   * read of the run begun since it subscribed, while the listen connection was up, has finished
+   * with that connection still up.
    */
   synced: boolean
 }
@@ -79,8 +80,18 @@ export async function createEventHub(options: {
   const readers = new Map<string, { again: boolean }>()
   const stopping = new AbortController()
   let client: pg.Client | undefined
-  // Counts lost listen connections: a replay can vouch for no notification sent while nobody listened.
+  // Counts lost listen connections: a read can vouch for no notification sent while nobody listened.
   let losses = 0
+
+  /** A token for stillListening: a read begun now can bring subscribers in sync only if it holds. */
+  function listeningSince(): number | undefined {
+    return client !== undefined ? losses : undefined
+  }
+
+  /** Someone has listened since `token` was taken, without a break. */
+  function stillListening(token: number | undefined): boolean {
+    return client !== undefined && token === losses
+  }
 
   function onNotification(message: pg.Notification) {
     const payload = message.payload ?? ''
@@ -156,6 +167,7 @@ export async function createEventHub(options: {
         const forRun = subscriptions.get(runId)
         if (!forRun || stopping.signal.aborted) break
         state.again = false
+        const vouching = listeningSince()
         const floor = Math.min(...[...forRun].map((subscription) => subscription.lastId))
         const events = await readRunEvents(db, ring, runId, floor, PAGE_SIZE)
         for (const event of events) {
@@ -167,8 +179,11 @@ export async function createEventHub(options: {
           }
         }
         if (events.length < PAGE_SIZE && !state.again) {
-          // Every notification heard so far is in what was read: each subscriber is in sync now.
-          for (const subscription of subscriptions.get(runId) ?? []) subscription.synced = true
+          // Every notification heard so far is in what was read: each subscriber is in sync now, if
+          // someone listened throughout (else the read after reconnecting brings them in sync).
+          if (stillListening(vouching)) {
+            for (const subscription of subscriptions.get(runId) ?? []) subscription.synced = true
+          }
           break
         }
       }
@@ -258,10 +273,10 @@ export async function createEventHub(options: {
       // which still delivers anything the replay missed, in order, before any payload is used. Not
       // if nobody listened at any time since: what was sent then is unheard, and the read after
       // reconnecting brings the subscriber in sync.
-      const listening = client !== undefined ? losses : undefined
+      const vouching = listeningSince()
       const caughtUp = (lastId: number) => {
         subscription.lastId = Math.max(subscription.lastId, lastId)
-        if (client && losses === listening) subscription.synced = true
+        if (stillListening(vouching)) subscription.synced = true
       }
       return Object.assign(unsubscribe, { caughtUp })
     },
