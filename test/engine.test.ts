@@ -103,17 +103,30 @@ test('a first run builds a baseline; a second run reads nothing from the ledger 
   expectCitationsResolve(secondReport)
 })
 
-test("a run's last step ends in the statement that ends the run, not at a boundary of its own", async () => {
+test("a run's memory is saved in the transaction that ends the run, with no boundary of its own", async () => {
   const user = await createTestAccount(app.db)
   const { body } = await postBrief(app.fetch, user.auth, { topic: 'Last step', depth: 'quick' })
   expect((await waitForRun(app.fetch, user.auth, body.runId)).status).toBe('complete')
   const rows = await sql<{ type: string; step: string | null; at: string }>`
     select type, step, created_at::text as at from run_events where run_id = ${body.runId} order by id`.execute(app.db)
-  const [finished, complete] = rows.rows.slice(-2)
-  expect([finished?.type, finished?.step, complete?.type]).toEqual(['step_finished', 'save_memory', 'complete'])
-  // One transaction: the same now(), to the microsecond. A boundary of its own would store a
-  // checkpoint of the whole run (its pages) that the end then clears.
-  expect(finished?.at).toBe(complete?.at)
+  const last = rows.rows.slice(-4)
+  expect(last.map((row) => `${row.type} ${row.step ?? ''}`.trim())).toEqual([
+    'step_finished synthesize',
+    'step_started save_memory',
+    'step_finished save_memory',
+    'complete',
+  ])
+  // One transaction: the same now(), to the microsecond. A boundary before the save would store a
+  // checkpoint of the whole run (its pages and the synthesis) that the end then clears.
+  expect(new Set(last.map((row) => row.at)).size).toBe(1)
+  // The memory row and the ended run were written by the same transaction.
+  const written = await sql<{ run: string; memory: string }>`
+    select runs.xmin::text as run, topic_memory.xmin::text as memory
+    from runs join topics on topics.account_id = runs.account_id and topics.topic_hash = runs.topic_hash
+    join topic_memory on topic_memory.topic_id = topics.id
+    where runs.id = ${body.runId}`.execute(app.db)
+  expect(written.rows).toHaveLength(1)
+  expect(written.rows[0]?.memory).toBe(written.rows[0]?.run)
   await expectRunIntegrity(app.db, body.runId)
 })
 

@@ -117,56 +117,70 @@ export async function checkTopicMemory(context: MemoryContext, accountId: string
  * run twice changes nothing the second time. Memory that cannot be opened is not overwritten:
  * MemoryUnreadableError, and the caller goes on without saving.
  */
-export async function saveTopicMemory(
+export function saveTopicMemory(
   context: MemoryContext,
   accountId: string,
   topic: string,
   contribution: MemoryContribution,
-): Promise<{ stats: MemoryStats; added: { facts: number; sources: number } }> {
-  return context.db.transaction().execute(async (trx) => {
-    // One save per topic at a time: the second waits here, then merges into what the first stored.
-    const topicId = await lockTopic(trx, accountId, context.topicIndex.hash(accountId, topic))
-    const now = context.now()
-    const row = await getTopicMemory(trx, topicId)
-    let existing: MemoryContent | undefined
-    let runCount = 0
-    if (row && row.expires_at > now) {
-      try {
-        const stored = openJson<MemoryContent>(
-          context.ring,
-          { keyId: row.key_id, ciphertext: row.ciphertext },
-          associatedData(topicId),
-        )
-        existing = { ...stored, facts: stored.facts.map(upgradeFact) }
-      } catch (error) {
-        if (error instanceof UnreadableError) throw new MemoryUnreadableError(topicId)
-        throw error
-      }
-      runCount = row.run_count
+): Promise<SavedMemory> {
+  return context.db.transaction().execute((trx) => saveTopicMemoryIn(trx, context, accountId, topic, contribution))
+}
+
+type SavedMemory = { stats: MemoryStats; added: { facts: number; sources: number } }
+
+/**
+ * saveTopicMemory in a transaction of the caller's (the run's end, so the run and what it taught
+ * memory commit together). The topic's lock is held until that transaction ends.
+ */
+export async function saveTopicMemoryIn(
+  trx: Db,
+  context: MemoryContext,
+  accountId: string,
+  topic: string,
+  contribution: MemoryContribution,
+): Promise<SavedMemory> {
+  // One save per topic at a time: the second waits here, then merges into what the first stored.
+  const topicId = await lockTopic(trx, accountId, context.topicIndex.hash(accountId, topic))
+  const now = context.now()
+  const row = await getTopicMemory(trx, topicId)
+  let existing: MemoryContent | undefined
+  let runCount = 0
+  if (row && row.expires_at > now) {
+    try {
+      const stored = openJson<MemoryContent>(
+        context.ring,
+        { keyId: row.key_id, ciphertext: row.ciphertext },
+        associatedData(topicId),
+      )
+      existing = { ...stored, facts: stored.facts.map(upgradeFact) }
+    } catch (error) {
+      if (error instanceof UnreadableError) throw new MemoryUnreadableError(topicId)
+      throw error
     }
-    const { content, added } = mergeMemory(existing, contribution, displayTopic(topic), context.maxFacts)
-    const newRun = !existing?.runs.some((run) => run.runId === contribution.runId)
-    const sealed = sealJson(context.ring, content, associatedData(topicId))
-    const values = {
-      key_id: sealed.keyId,
-      ciphertext: sealed.ciphertext,
-      run_count: runCount + (newRun ? 1 : 0),
-      urls_indexed: content.ledger.length,
-      // What memory holds true now: facts a later run updated or contradicted are history.
-      facts_stored: content.facts.filter((fact) => !fact.supersededBy).length,
-      last_run_at: newRun ? contribution.at : (row?.last_run_at ?? contribution.at),
-      expires_at: new Date(now.getTime() + MEMORY_TTL_DAYS * DAY_MS),
-      updated_at: now,
-    }
-    await upsertTopicMemory(trx, topicId, values)
-    return {
-      stats: memoryStats({
-        runCount: values.run_count,
-        urlsIndexed: values.urls_indexed,
-        factsStored: values.facts_stored,
-        lastRunAt: values.last_run_at,
-      }),
-      added,
-    }
-  })
+    runCount = row.run_count
+  }
+  const { content, added } = mergeMemory(existing, contribution, displayTopic(topic), context.maxFacts)
+  const newRun = !existing?.runs.some((run) => run.runId === contribution.runId)
+  const sealed = sealJson(context.ring, content, associatedData(topicId))
+  const values = {
+    key_id: sealed.keyId,
+    ciphertext: sealed.ciphertext,
+    run_count: runCount + (newRun ? 1 : 0),
+    urls_indexed: content.ledger.length,
+    // What memory holds true now: facts a later run updated or contradicted are history.
+    facts_stored: content.facts.filter((fact) => !fact.supersededBy).length,
+    last_run_at: newRun ? contribution.at : (row?.last_run_at ?? contribution.at),
+    expires_at: new Date(now.getTime() + MEMORY_TTL_DAYS * DAY_MS),
+    updated_at: now,
+  }
+  await upsertTopicMemory(trx, topicId, values)
+  return {
+    stats: memoryStats({
+      runCount: values.run_count,
+      urlsIndexed: values.urls_indexed,
+      factsStored: values.facts_stored,
+      lastRunAt: values.last_run_at,
+    }),
+    added,
+  }
 }

@@ -1,8 +1,10 @@
 // One research run: load_memory -> plan -> search -> synthesize -> save_memory. Each step's output
 // is sealed into the run's checkpoint before the next starts, so a retried job (a worker died, a
 // deploy) resumes at the first unfinished step and never repeats a paid call it has the result of.
+// The last, save_memory, is done in the transaction that completes the run (endWithMemory).
+import type { Db } from '#db/database.ts'
 import { appendRunEvent, type NewEvent } from '#server/events/run-events.ts'
-import { loadTopicMemory, MemoryUnreadableError, saveTopicMemory } from '#server/memory/store.ts'
+import { loadTopicMemory, MemoryUnreadableError, saveTopicMemoryIn } from '#server/memory/store.ts'
 import { ProviderError, usageOf } from '#server/providers/types.ts'
 import { getRun } from '#server/repositories/runs.ts'
 import type { Brief } from '#server/research/brief.ts'
@@ -81,20 +83,28 @@ export async function runResearch(deps: EngineDeps, runId: string): Promise<void
         throw new RunCancelled()
       }
     }
-    for (const step of STEPS) {
+    const context = { deps, runId, accountId: row.account_id, brief, checkpoint, signal: deadline.signal, event }
+    for (const step of BOUNDED_STEPS) {
       if (checkpoint[step]) continue
       await advance(step)
       const started = Date.now()
-      const context = { deps, runId, accountId: row.account_id, brief, checkpoint, signal: deadline.signal, event }
       const output = await STEP_RUNNERS[step](context)
       Object.assign(checkpoint, { [step]: output })
       serialized.add(step, output)
       ended = { step, ms: Date.now() - started }
     }
-    // The last step's end is written with the run's: no boundary of its own, whose checkpoint the
-    // end would clear at once.
-    const report = checkpoint.synthesize?.report as Report
-    await deps.endRun(runId, { status: 'complete', report }, { brief, events: stepFinished() })
+    // The last step has no boundary of its own: memory is saved in the transaction that ends the
+    // run, so the synthesis's output is stored once (as the report and in memory), not first in a
+    // checkpoint the end clears at once; and the run and its memory commit together. (A run resumed
+    // from a checkpoint that recorded the save saves again: the same run twice changes nothing.)
+    try {
+      await endWithMemory(context, stepFinished())
+    } catch (error) {
+      // The end could not be written (the database, most likely): the boundary it replaced, so the
+      // retried job resumes with the synthesis it paid for instead of asking for it again.
+      if (ended) await advance('save_memory').catch(() => undefined)
+      throw error
+    }
   } catch (error) {
     const reason = deadline.signal.aborted ? deadline.signal.reason : error
     if (reason instanceof RunCancelled) return
@@ -125,7 +135,11 @@ function toRunError(error: unknown): RunError | undefined {
   return undefined
 }
 
-const STEP_RUNNERS: { [S in Step]: (context: StepContext) => Promise<NonNullable<Checkpoint[S]>> } = {
+/** The steps that end at a boundary (their output checkpointed): all but save_memory, which runs in the run's end. */
+type BoundedStep = Exclude<Step, 'save_memory'>
+const BOUNDED_STEPS = STEPS.filter((step): step is BoundedStep => step !== 'save_memory')
+
+const STEP_RUNNERS: { [S in BoundedStep]: (context: StepContext) => Promise<NonNullable<Checkpoint[S]>> } = {
   async load_memory({ deps, accountId, brief }) {
     const memory = await loadTopicMemory(deps.memory, accountId, brief.topic)
     const runs = memory?.runs ?? []
@@ -163,36 +177,66 @@ const STEP_RUNNERS: { [S in Step]: (context: StepContext) => Promise<NonNullable
 
   search: searchStep,
   synthesize: synthesizeStep,
+}
 
-  async save_memory({ deps, runId, accountId, brief, checkpoint, event }) {
-    const report = checkpoint.synthesize?.report as Report
-    const found = checkpoint.search as NonNullable<Checkpoint['search']>
-    try {
-      await saveTopicMemory(deps.memory, accountId, brief.topic, {
-        runId,
-        at: new Date(),
-        facts: checkpoint.synthesize?.facts ?? [],
-        vectors: checkpoint.synthesize?.vectors,
-        sources: report.sources.map((source) => ({
-          url: source.url,
-          title: source.title,
-          publishedDate: source.publishedAt,
-        })),
-        urlsRead: found.sources.map((source) => source.url),
-        summary: checkpoint.synthesize?.headline,
-        queries: found.queries,
-        openQuestions: checkpoint.synthesize?.openQuestions,
-      })
-      return { saved: true }
-    } catch (error) {
-      // Spec 7.2: a failed memory save does not fail the run.
-      deps.log.warn({ runId, err: error }, 'memory save failed; the run completes without it')
-      const message =
-        error instanceof MemoryUnreadableError
-          ? 'Memory for this topic could not be decrypted, so it was left untouched and not updated.'
-          : 'Memory could not be saved for this run; the report is complete, but the next run will not know what this one read.'
-      await event('warning', 'save_memory', { code: 'memory_save_failed', message })
-      return { saved: false }
-    }
-  },
+/**
+ * Completes the run, saving what it learned in the same transaction (after `leading`, the last
+ * boundary's step_finished). A memory save that fails does not fail the run (spec 7.2): the run
+ * completes without it, with a warning. Throws when the end itself could not be written.
+ */
+async function endWithMemory(context: StepContext, leading: NewEvent[]): Promise<void> {
+  const { deps, runId, brief, checkpoint } = context
+  const complete = { status: 'complete', report: checkpoint.synthesize?.report as Report } as const
+  const started = Date.now()
+  const memoryStep = (events: NewEvent[]): NewEvent[] => [
+    { type: 'step_started', step: 'save_memory' },
+    ...events,
+    { type: 'step_finished', step: 'save_memory', data: { ms: Date.now() - started } },
+  ]
+  let failure: unknown
+  try {
+    await deps.endRun(runId, complete, {
+      brief,
+      events: leading,
+      lastStep: async (trx) => {
+        try {
+          await saveMemory(trx, context)
+        } catch (error) {
+          failure = error
+          throw error
+        }
+        return memoryStep([])
+      },
+    })
+  } catch (error) {
+    if (failure === undefined || error !== failure) throw error
+    deps.log.warn({ runId, err: error }, 'memory save failed; the run completes without it')
+    const message =
+      error instanceof MemoryUnreadableError
+        ? 'Memory for this topic could not be decrypted, so it was left untouched and not updated.'
+        : 'Memory could not be saved for this run; the report is complete, but the next run will not know what this one read.'
+    const warning: NewEvent = { type: 'warning', step: 'save_memory', data: { code: 'memory_save_failed', message } }
+    await deps.endRun(runId, complete, { brief, events: [...leading, ...memoryStep([warning])] })
+  }
+}
+
+/** What the run learned, merged into its topic's memory in the transaction that ends the run. */
+async function saveMemory(trx: Db, { deps, runId, accountId, brief, checkpoint }: StepContext): Promise<void> {
+  const report = checkpoint.synthesize?.report as Report
+  const found = checkpoint.search as NonNullable<Checkpoint['search']>
+  await saveTopicMemoryIn(trx, deps.memory, accountId, brief.topic, {
+    runId,
+    at: new Date(),
+    facts: checkpoint.synthesize?.facts ?? [],
+    vectors: checkpoint.synthesize?.vectors,
+    sources: report.sources.map((source) => ({
+      url: source.url,
+      title: source.title,
+      publishedDate: source.publishedAt,
+    })),
+    urlsRead: found.sources.map((source) => source.url),
+    summary: checkpoint.synthesize?.headline,
+    queries: found.queries,
+    openQuestions: checkpoint.synthesize?.openQuestions,
+  })
 }

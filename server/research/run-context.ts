@@ -75,7 +75,6 @@ export type Checkpoint = {
     /** What the sources left open: the next run starts from these. */
     openQuestions?: string[]
   }
-  save_memory?: { saved: boolean }
 }
 
 // maxCharacters: what a search returns of a page, and what is kept of a page the reader fetched (its

@@ -50,6 +50,13 @@ export type RunEndKnown = {
    * step_finished. A step boundary of its own would store a checkpoint the end clears at once.
    */
   events?: NewEvent[]
+  /**
+   * The engine's last step (saving memory), done in the end's transaction once the run is known to
+   * be ending, so the run and what it taught memory commit together or not at all. It answers the
+   * events written after `events` and before the final one. If it throws, nothing of the end is
+   * written and endRun throws its error.
+   */
+  lastStep?: (trx: Db) => Promise<NewEvent[]>
 }
 
 export type RunOutcome =
@@ -73,7 +80,8 @@ export async function endRun(
     const worthTelling =
       series?.notify !== 'changes' || outcome.status !== 'complete' || changedAnything(outcome.report)
     const data = { ...eventData(outcome), ...(series ? { delivered: worthTelling } : {}) }
-    await appendRunEvents(trx, deps.ring, runId, [...(known.events ?? []), { type: outcome.status, data }])
+    const lastStep = (await known.lastStep?.(trx)) ?? []
+    await appendRunEvents(trx, deps.ring, runId, [...(known.events ?? []), ...lastStep, { type: outcome.status, data }])
     await deps.onEnded(trx, {
       runId,
       accountId: ended.accountId,

@@ -48,6 +48,15 @@ test('the final event failing to write: the run still ends with it, and the stre
   await stream.waitFor(() => stream.closed, 20_000)
   expect(stream.messages.at(-1)?.event).toBe('complete')
   expect((await waitForRun(app.fetch, user.auth, body.runId)).status).toBe('complete')
+  // The retried job resumed after the synthesis (kept when the end failed) and saved memory once:
+  // the failed end saved nothing, its memory write rolled back with it.
+  const started = await sql<{ step: string }>`
+    select step from run_events where run_id = ${body.runId} and type = 'step_started'`.execute(app.db)
+  expect(started.rows.filter((row) => row.step === 'synthesize')).toHaveLength(1)
+  const memory = await app.fetch(`/api/memory/check?topic=${encodeURIComponent('battery recycling')}`, {
+    headers: user.auth,
+  })
+  expect(await memory.json()).toMatchObject({ runCount: 1 })
   await expectRunIntegrity(app.db, body.runId)
 })
 
