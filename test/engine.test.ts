@@ -103,12 +103,21 @@ test('a first run builds a baseline; a second run reads nothing from the ledger 
   expectCitationsResolve(secondReport)
 })
 
-test("a run's memory is saved in the transaction that ends the run, with no boundary of its own", async () => {
+test("a run's memory steps have no boundary of their own: loading is written with the plan's start, saving with the end", async () => {
   const user = await createTestAccount(app.db)
   const { body } = await postBrief(app.fetch, user.auth, { topic: 'Last step', depth: 'quick' })
   expect((await waitForRun(app.fetch, user.auth, body.runId)).status).toBe('complete')
   const rows = await sql<{ type: string; step: string | null; at: string }>`
     select type, step, created_at::text as at from run_events where run_id = ${body.runId} order by id`.execute(app.db)
+  const first = rows.rows.slice(0, 4)
+  expect(first.map((row) => `${row.type} ${row.step ?? ''}`.trim())).toEqual([
+    'run_started',
+    'step_started load_memory',
+    'step_finished load_memory',
+    'step_started plan',
+  ])
+  // Loading memory reads and pays for nothing: its start and end are written with the plan's start.
+  expect(new Set(first.slice(1).map((row) => row.at)).size).toBe(1)
   const last = rows.rows.slice(-4)
   expect(last.map((row) => `${row.type} ${row.step ?? ''}`.trim())).toEqual([
     'step_finished synthesize',

@@ -65,9 +65,16 @@ export async function runResearch(deps: EngineDeps, runId: string): Promise<void
   const serialized = checkpointJson(checkpoint)
   try {
     // Each boundary is one statement: the step that ended (its output, step_finished) and the next.
-    let ended: { step: Step; ms: number } | undefined
+    // load_memory, a read that pays for nothing, has no boundary before it: its step_started is
+    // written with its end, at the plan's boundary.
+    let ended: { step: Step; ms: number; announced: boolean } | undefined
     const stepFinished = (): NewEvent[] =>
-      ended ? [{ type: 'step_finished', step: ended.step, data: { ms: ended.ms } }] : []
+      ended
+        ? [
+            ...(ended.announced ? [] : [{ type: 'step_started', step: ended.step } as const]),
+            { type: 'step_finished', step: ended.step, data: { ms: ended.ms } },
+          ]
+        : []
     const advance = async (next: Step) => {
       const events: NewEvent[] = [
         ...stepFinished(),
@@ -86,12 +93,13 @@ export async function runResearch(deps: EngineDeps, runId: string): Promise<void
     const context = { deps, runId, accountId: row.account_id, brief, checkpoint, signal: deadline.signal, event }
     for (const step of BOUNDED_STEPS) {
       if (checkpoint[step]) continue
-      await advance(step)
+      const announced = step !== 'load_memory'
+      if (announced) await advance(step)
       const started = Date.now()
       const output = await STEP_RUNNERS[step](context)
       Object.assign(checkpoint, { [step]: output })
       serialized.add(step, output)
-      ended = { step, ms: Date.now() - started }
+      ended = { step, ms: Date.now() - started, announced }
     }
     // The last step has no boundary of its own: memory is saved in the transaction that ends the
     // run, so the synthesis's output is stored once (as the report and in memory), not first in a
