@@ -3,7 +3,8 @@
 // deploy) resumes at the first unfinished step and never repeats a paid call it has the result of.
 // The last, save_memory, is done in the transaction that completes the run (endWithMemory).
 import type { Db } from '#db/database.ts'
-import { appendRunEvent, type NewEvent } from '#server/events/run-events.ts'
+import { batchedWriter } from '#server/events/batched-writes.ts'
+import { appendRunEvents, type NewEvent } from '#server/events/run-events.ts'
 import { loadTopicMemory, MemoryUnreadableError, saveTopicMemoryIn } from '#server/memory/store.ts'
 import { ProviderError, usageOf } from '#server/providers/types.ts'
 import { getRun } from '#server/repositories/runs.ts'
@@ -46,11 +47,10 @@ export async function runResearch(deps: EngineDeps, runId: string): Promise<void
   if (row?.status !== 'running') return // finished, cancelled or gone: nothing to do
   const brief = openRunBrief(ring, row)
   const remainingMs = row.deadline_at.getTime() - Date.now()
-  const event = (
-    type: Parameters<typeof appendRunEvent>[2]['type'],
-    step: Step | null,
-    data?: Record<string, unknown>,
-  ) => appendRunEvent(db, ring, { runId, type, step, data })
+  // Progress events a step makes at once (its searches answering together) go in one statement.
+  const append = batchedWriter((events: NewEvent[]) => appendRunEvents(db, ring, runId, events))
+  const event = (type: NewEvent['type'], step: Step | null, data?: Record<string, unknown>) =>
+    append({ type, step, data })
 
   if (remainingMs <= 0) {
     await deps.endRun(runId, { status: 'failed', error: deadlineError(brief) })

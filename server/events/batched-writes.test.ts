@@ -1,0 +1,62 @@
+import { expect, test } from 'vitest'
+import { batchedWriter } from '#server/events/batched-writes.ts'
+
+/** A write that resolves (or fails) when the test says, recording what it was given. */
+function controlledWrites() {
+  const writes: Array<{ items: string[]; finish: (error?: Error) => void }> = []
+  const write = (items: string[]) =>
+    new Promise<void>((resolve, reject) => {
+      writes.push({ items, finish: (error) => (error ? reject(error) : resolve()) })
+    })
+  return { writes, write }
+}
+
+const settled = () => new Promise((resolve) => setTimeout(resolve, 0))
+
+test('items made while a write is in flight go together in the next, in the order they were made', async () => {
+  const { writes, write } = controlledWrites()
+  const append = batchedWriter(write)
+  const first = append('a')
+  await settled()
+  expect(writes.map((w) => w.items)).toEqual([['a']])
+  const later = [append('b'), append('c'), append('d')]
+  await settled()
+  // Nothing else is written while the first write is in flight.
+  expect(writes).toHaveLength(1)
+  writes[0]?.finish()
+  await first
+  await settled()
+  expect(writes.map((w) => w.items)).toEqual([['a'], ['b', 'c', 'd']])
+  writes[1]?.finish()
+  await Promise.all(later)
+  // Idle again: the next item goes at once, alone.
+  const next = append('e')
+  await settled()
+  expect(writes.map((w) => w.items)).toEqual([['a'], ['b', 'c', 'd'], ['e']])
+  writes[2]?.finish()
+  await next
+})
+
+test('items made in one task go in one write', async () => {
+  const { writes, write } = controlledWrites()
+  const append = batchedWriter(write)
+  const all = Promise.all([append('a'), append('b')])
+  await settled()
+  expect(writes.map((w) => w.items)).toEqual([['a', 'b']])
+  writes[0]?.finish()
+  await all
+})
+
+test('a failed write rejects its own items only; the writer goes on with the next', async () => {
+  const { writes, write } = controlledWrites()
+  const append = batchedWriter(write)
+  const first = append('a')
+  await settled()
+  const second = append('b')
+  writes[0]?.finish(new Error('connection lost'))
+  await expect(first).rejects.toThrow('connection lost')
+  await settled()
+  expect(writes.map((w) => w.items)).toEqual([['a'], ['b']])
+  writes[1]?.finish()
+  await expect(second).resolves.toBeUndefined()
+})
