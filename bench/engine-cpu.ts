@@ -245,6 +245,14 @@ const scenarios: Scenario[] = [
     },
   },
   {
+    name: '  of which: readPassages',
+    inputs: async (run) => {
+      const sources = searched(`engine cpu ${run}`, 'deep', 40)
+      const { passageCharacters, contextCeiling } = DEPTH.deep
+      return async () => readPassages(sources, `engine cpu ${run}`, passageCharacters, contextCeiling)
+    },
+  },
+  {
     name: 'quick re-run against 5 runs of memory',
     inputs: async (run) => {
       const topic = `engine cpu ${run % 4}`
