@@ -140,9 +140,10 @@ export async function saveTopicMemoryIn(
   contribution: MemoryContribution,
 ): Promise<SavedMemory> {
   // One save per topic at a time: the second waits here, then merges into what the first stored.
-  const topicId = await lockTopic(trx, accountId, context.topicIndex.hash(accountId, topic))
+  const { id: topicId, made } = await lockTopic(trx, accountId, context.topicIndex.hash(accountId, topic))
   const now = context.now()
-  const row = await getTopicMemory(trx, topicId)
+  // A topic this statement made has no memory to read (a topic's first save, so every new topic's).
+  const row = made ? undefined : await getTopicMemory(trx, topicId)
   let existing: MemoryContent | undefined
   let runCount = 0
   if (row && row.expires_at > now) {

@@ -61,12 +61,13 @@ export async function listLiveTopicMemories(db: Db, accountId: string, now: Date
 }
 
 /**
- * The id of the account's topic with this hash, made if the account has none yet; and its lock,
- * waited for and then held until the transaction ends: one save per topic at a time. A topic made
- * here is locked by the statement that makes it. One that exists is looked up and locked by a
- * second: a statement that found nothing to insert (another made it meanwhile) cannot see it.
+ * The id of the account's topic with this hash, made if the account has none yet (`made`: it then
+ * has no memory yet); and its lock, waited for and then held until the transaction ends: one save per
+ * topic at a time. A topic made here is locked by the statement that makes it. One that exists is
+ * looked up and locked by a second: a statement that found nothing to insert (another made it
+ * meanwhile) cannot see it.
  */
-export async function lockTopic(trx: Db, accountId: string, topicHash: Buffer): Promise<string> {
+export async function lockTopic(trx: Db, accountId: string, topicHash: Buffer): Promise<{ id: string; made: boolean }> {
   const lock = (id: string) => sql`pg_advisory_xact_lock(hashtextextended(${sql.ref(id)}::text, 0))`.as('locked')
   const inserted = await trx
     .with('made', (db) =>
@@ -79,14 +80,14 @@ export async function lockTopic(trx: Db, accountId: string, topicHash: Buffer): 
     .selectFrom('made')
     .select(['id', lock('made.id')])
     .executeTakeFirst()
-  if (inserted) return inserted.id
+  if (inserted) return { id: inserted.id, made: true }
   const existing = await trx
     .selectFrom('topics')
     .select(['id', lock('topics.id')])
     .where('account_id', '=', accountId)
     .where('topic_hash', '=', topicHash)
     .executeTakeFirstOrThrow()
-  return existing.id
+  return { id: existing.id, made: false }
 }
 
 /** The topic's memory row, expired or not. */
