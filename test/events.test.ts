@@ -9,15 +9,28 @@ import { afterAll, beforeAll, expect, onTestFinished, test } from 'vitest'
 import { createPool, type Db } from '#db/database.ts'
 import type { Database } from '#db/schema.ts'
 import { createEventHub, type EventHub } from '#server/events/hub.ts'
-import { appendRunEvent, notifiedEvent, type RunEvent, readRunEvents } from '#server/events/run-events.ts'
+import {
+  appendRunEvents,
+  type NewEvent,
+  notifiedEvent,
+  type RunEvent,
+  readRunEvents,
+} from '#server/events/run-events.ts'
 import { streamRunEvents } from '#server/events/sse.ts'
-import { generateKeySpec, parseKeyRing } from '#server/memory/crypto.ts'
+import { generateKeySpec, type KeyRing, parseKeyRing } from '#server/memory/crypto.ts'
 import { parseEventNotification } from '#server/repositories/run-events.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { createTestDatabase, type TestDatabase } from '#test/support/database.ts'
 import { capturingLogger, testLogger } from '#test/support/logger.ts'
 import { type PgProxy, startPgProxy } from '#test/support/pg-proxy.ts'
 import { openEventStream, type SseMessage, waitUntil } from '#test/support/sse-client.ts'
+
+/** One event, appended as the engine appends a batch. */
+async function appendRunEvent(db: Db, ring: KeyRing, event: NewEvent & { runId: string }): Promise<RunEvent> {
+  const [appended] = await appendRunEvents(db, ring, event.runId, [event])
+  if (!appended) throw new Error(`appending a ${event.type} event to run ${event.runId} returned no row`)
+  return appended
+}
 
 let database: TestDatabase
 const ring = parseKeyRing(generateKeySpec('events'))

@@ -37,17 +37,9 @@ function toRunEvent(row: RunEventRow, data: Record<string, unknown>): RunEvent {
 export type NewEvent = { type: RunEventType; step?: string | null; data?: Record<string, unknown> }
 
 /**
- * Appends an event and notifies listeners when it commits (the notification carries it, sealed);
- * one run's ids commit in increasing order (server/repositories/run-events.ts says how).
- */
-export async function appendRunEvent(db: Db, ring: KeyRing, event: NewEvent & { runId: string }): Promise<RunEvent> {
-  const [appended] = await appendRunEvents(db, ring, event.runId, [event])
-  if (!appended) throw new Error(`appending a ${event.type} event to run ${event.runId} returned no row`)
-  return appended
-}
-
-/**
- * Appends a run's events in one statement, in order. With a RunAdvance, the statement also moves the
+ * Appends a run's events in one statement, in order, and notifies listeners when it commits (each
+ * notification carries its event, sealed); one run's ids commit in increasing order
+ * (server/repositories/run-events.ts says how). With a RunAdvance, the statement also moves the
  * run to its next step, only while it is running: an empty answer means it no longer is. With a
  * NewRun, it first inserts the run.
  */
