@@ -20,7 +20,7 @@ import { BriefSchema, focusAreas } from '#server/research/brief.ts'
 import { classifyRunClaims } from '#server/research/delta.ts'
 import { memoryDigest } from '#server/research/digest.ts'
 import { restatedOnly } from '#server/research/novelty.ts'
-import { readPassages } from '#server/research/passages.ts'
+import { pageTexts, readPassages } from '#server/research/passages.ts'
 import { briefText, type Checkpoint, DEPTH, type EngineDeps } from '#server/research/run-context.ts'
 import { synthesizeStep } from '#server/research/step-synthesize.ts'
 import { defaultReply, type StubRequest } from '#test/support/stub-openai.ts'
@@ -133,6 +133,8 @@ async function firstRun(topic: string, depth: Depth, sources: SearchResult[]) {
     brief,
     checkpoint,
     signal: new AbortController().signal,
+    written: Promise.resolve(),
+    texts: pageTexts(),
     event: async () => undefined,
   })
 }

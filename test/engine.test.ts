@@ -158,31 +158,82 @@ test('a plan answer that is not JSON, twice, falls back to the deterministic pla
   expect(events.some((event) => event.type === 'warning' && event.data.code === 'fallback_plan')).toBe(true)
 })
 
-test('a run cancelled while a step is in flight starts no further step', async () => {
-  const slowStubs = await startProviderApp({ documents, openai: { latencyMs: 700 } })
-  const { app: slow, exa: search, openai: slowModel } = slowStubs
+// A step begins while its boundary is written and pays for nothing until the boundary says the run
+// goes on: cancelled while one step's calls are in flight, a run makes no call of the next.
+test.each([
+  { during: 'plan', slow: { openai: { latencyMs: 700 } }, started: ['load_memory', 'plan'] },
+  { during: 'search', slow: { exa: { latencyMs: 700 } }, started: ['load_memory', 'plan', 'search'] },
+])(
+  'a run cancelled while it is in its $during step starts no further step',
+  async ({ during, slow: latency, started }) => {
+    const slowStubs = await startProviderApp({ documents, ...latency })
+    const { app: slow, exa: search, openai: model } = slowStubs
+    try {
+      const user = await createTestAccount(slow.db)
+      const { body } = await postBrief(slow.fetch, user.auth, { topic: `Cancelled while in ${during}`, depth: 'quick' })
+      const inFlight = during === 'plan' ? model.requests : search.requests
+      const served = during === 'plan' ? model.served : search.served
+      await waitUntil(() => inFlight.length > 0, 10_000)
+      const cancel = await slow.fetch(`/api/briefs/${body.runId}`, { method: 'DELETE', headers: user.auth })
+      expect(cancel.status).toBe(200)
+      // The step's answers arrive after the cancel; the engine saves them and must stop there.
+      const asked = inFlight.length
+      await waitUntil(() => served.length >= asked, 5000)
+      await new Promise((resolve) => setTimeout(resolve, 500))
+      if (during === 'plan') expect(search.requests).toEqual([])
+      expect(model.requests.map((request) => request.kind)).toEqual(['plan'])
+      const steps = await slow.db
+        .selectFrom('run_events')
+        .select('step')
+        .where('run_id', '=', body.runId)
+        .where('type', '=', 'step_started')
+        .orderBy('id')
+        .execute()
+      expect(steps.map((event) => event.step)).toEqual(started)
+      expect((await waitForRun(slow.fetch, user.auth, body.runId)).status).toBe('cancelled')
+      // Nor does it record the step as finished after the run ended, or keep its checkpoint.
+      await expectRunIntegrity(slow.db, body.runId)
+    } finally {
+      await slowStubs.stop()
+    }
+  },
+)
+
+// The other half of the rule: while a step's boundary is still being written, its paid call waits.
+// A trigger holds the boundary's update for a while; the model must not be asked meanwhile.
+test.each(['plan', 'synthesize'] as const)('the %s call waits until its step boundary is written', async (step) => {
+  const user = await createTestAccount(app.db)
+  const account = user.account.id
+  expect(account).toMatch(/^[0-9a-f-]{36}$/) // spliced into the trigger below
+  const name = sql.raw(`hold_${step}_boundary`)
+  await sql`create function ${name}() returns trigger language plpgsql as $$
+    begin
+      if new.account_id = '${sql.raw(account)}' and new.current_step = '${sql.raw(step)}'
+        and old.current_step is distinct from new.current_step then
+        perform pg_sleep(1.5);
+      end if;
+      return new;
+    end $$`.execute(app.db)
+  await sql`create trigger ${name} before update on runs for each row execute function ${name}()`.execute(app.db)
   try {
-    const user = await createTestAccount(slow.db)
-    const { body } = await postBrief(slow.fetch, user.auth, { topic: 'Cancelled midway', depth: 'quick' })
-    await waitUntil(() => slowModel.requests.length > 0, 10_000) // planning is in flight
-    const cancel = await slow.fetch(`/api/briefs/${body.runId}`, { method: 'DELETE', headers: user.auth })
-    expect(cancel.status).toBe(200)
-    // The plan's answer arrives after the cancel; the engine saves it and must stop there.
-    await waitUntil(() => slowModel.served.length > 0, 5000)
-    await new Promise((resolve) => setTimeout(resolve, 500))
-    expect(search.requests).toEqual([])
-    const steps = await slow.db
-      .selectFrom('run_events')
-      .select('step')
-      .where('run_id', '=', body.runId)
-      .where('type', '=', 'step_started')
-      .execute()
-    expect(steps.map((event) => event.step)).toEqual(['load_memory', 'plan'])
-    expect((await waitForRun(slow.fetch, user.auth, body.runId)).status).toBe('cancelled')
-    // Nor does it record the plan as finished after the run ended, or keep its checkpoint.
-    await expectRunIntegrity(slow.db, body.runId)
+    const topic = `Boundary before the ${step}`
+    const asked = () => openai.requests.filter((request) => request.kind === step && request.text.includes(topic))
+    const { body } = await postBrief(app.fetch, user.auth, { topic, depth: 'quick' })
+    const held = async () =>
+      (
+        await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where wait_event = 'PgSleep'`.execute(
+          app.db,
+        )
+      ).rows[0]?.n === 1
+    await waitUntil(held, 10_000)
+    await new Promise((resolve) => setTimeout(resolve, 400))
+    expect(await held()).toBe(true)
+    expect(asked()).toEqual([])
+    expect((await waitForRun(app.fetch, user.auth, body.runId)).status).toBe('complete')
+    expect(asked()).toHaveLength(1)
   } finally {
-    await slowStubs.stop()
+    await sql`drop trigger ${name} on runs`.execute(app.db)
+    await sql`drop function ${name}()`.execute(app.db)
   }
 })
 

@@ -16,6 +16,7 @@ import {
   type NewRun,
   type RunAdvance,
   type RunEventRow,
+  type WhileRunning,
 } from '#server/repositories/run-events.ts'
 
 export { isFinalEvent, type RunEventType } from '#server/events/event-types.ts'
@@ -40,15 +41,15 @@ export type NewEvent = { type: RunEventType; step?: string | null; data?: Record
  * Appends a run's events in one statement, in order, and notifies listeners when it commits (each
  * notification carries its event, sealed); one run's ids commit in increasing order
  * (server/repositories/run-events.ts says how). With a RunAdvance, the statement also moves the
- * run to its next step, only while it is running: an empty answer means it no longer is. With a
- * NewRun, it first inserts the run.
+ * run to its next step, only while it is running: an empty answer means it no longer is; so does
+ * WhileRunning, for a running run's progress. With a NewRun, it first inserts the run.
  */
 export async function appendRunEvents(
   db: Db,
   ring: KeyRing,
   runId: string,
   events: NewEvent[],
-  run?: RunAdvance | NewRun,
+  run?: RunAdvance | NewRun | WhileRunning,
 ): Promise<RunEvent[]> {
   const dataOf = events.map((event) => event.data ?? {})
   const rows = await insertRunEvents(

@@ -49,6 +49,12 @@ export type RunAdvance = {
 }
 
 /**
+ * A running run's progress: its events are written only while it is running. The run's row is
+ * share-locked, so an end committing meanwhile is waited for and seen: nothing follows a final event.
+ */
+export type WhileRunning = { whileRunning: true }
+
+/**
  * Event types that change what an account's run list shows (a run's status and current step): only
  * these notify ACCOUNT_CHANNEL. A query finishing changes nothing a list shows.
  */
@@ -67,19 +73,22 @@ const MAX_PAYLOAD_DATA_BYTES = 5000
  * With a RunAdvance, the same statement first moves the run to its next step (and stores its
  * checkpoint), and only while it is running: a cancelled run gets neither the move nor the events,
  * and the answer is empty. That is one round trip per step boundary. With a NewRun, it first
- * inserts the run (whose id must be runId): a run and its first event are one round trip.
+ * inserts the run (whose id must be runId): a run and its first event are one round trip. With
+ * WhileRunning, the events are written only while the run is running (the answer is empty if not).
  */
 export async function insertRunEvents(
   db: Db,
   runId: string,
   events: NewRunEvent[],
-  run?: RunAdvance | NewRun,
+  run?: RunAdvance | NewRun | WhileRunning,
 ): Promise<RunEventRow[]> {
   const source = !run
     ? sql`select id, account_id from runs where id = ${runId}`
     : 'create' in run
       ? db.insertInto('runs').values(run.create).returning(['id', 'account_id'])
-      : advanceRunSql(runId, run)
+      : 'whileRunning' in run
+        ? sql`select id, account_id from runs where id = ${runId} and status = 'running' for share`
+        : advanceRunSql(runId, run)
   const { rows } = await sql<RunEventRow>`
     with run as (${source}), run_lock as (
       select run.id, run.account_id, pg_advisory_xact_lock(hashtextextended(${`run_events:${runId}`}, 0))

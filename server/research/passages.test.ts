@@ -1,5 +1,13 @@
+import fc from 'fast-check'
 import { expect, test } from 'vitest'
-import { PASSAGE_GAP, readPassages, splitPassages } from '#server/research/passages.ts'
+import {
+  PASSAGE_GAP,
+  type PageTexts,
+  pageTexts,
+  prepareInIdle,
+  readPassages,
+  splitPassages,
+} from '#server/research/passages.ts'
 
 const filler = (n: number, word: string) =>
   Array.from({ length: n }, (_, i) => `Paragraph ${i} of the ${word} page talks about the weather and local sports.`)
@@ -72,4 +80,90 @@ test('a run that finds very many pages reads less of each, within its ceiling', 
   expect(open.charactersRead).toBeGreaterThan(20_000)
   expect(bounded.charactersRead).toBeLessThanOrEqual(20_000)
   expect(bounded.pages).toHaveLength(40) // every page still read, each a little
+})
+
+/** A memo that says which (size, text) it was asked for. */
+function recording(texts: PageTexts = pageTexts()) {
+  const asked: string[] = []
+  return {
+    asked,
+    texts: {
+      words: (text: string) => texts.words(text),
+      passages: (text: string, size: number) => {
+        asked.push(`${size}:${text}`)
+        return texts.passages(text, size)
+      },
+    } satisfies PageTexts,
+  }
+}
+
+test('pages prepared while a run waits are what the synthesis reads, at its passage size', async () => {
+  const pages = [3, 9, 20].map((n, i) => ({
+    url: `https://p${i}.test/`,
+    text: filler(n, `page ${i}`).join('\n\n'),
+    query: 'weather',
+  }))
+  for (const cap of [300, 3000]) {
+    const { asked, texts } = recording()
+    prepareInIdle(
+      texts,
+      pages.map((page) => page.text),
+      cap,
+    )
+    // A page a turn: none at once, all after as many turns as pages.
+    expect(asked).toEqual([])
+    for (let turn = 0; turn < pages.length + 1; turn++) await new Promise((resolve) => setImmediate(resolve))
+    const prepared = [...asked]
+    expect(prepared).toHaveLength(pages.length)
+    asked.length = 0
+    const reading = readPassages(pages, 'local weather', cap, undefined, texts)
+    expect(asked).toEqual(prepared)
+    expect(reading).toEqual(readPassages(pages, 'local weather', cap))
+  }
+})
+
+test('a page text is worked out once per run, whatever reads it', () => {
+  const texts = pageTexts()
+  const text = filler(12, 'memo').join('\n\n')
+  expect(texts.words(text)).toBe(texts.words(text))
+  expect(texts.passages(text, 300)).toBe(texts.passages(text, 300))
+  expect(texts.passages(text, 150)).not.toBe(texts.passages(text, 300))
+  expect(texts.passages(text, 150).passages).toEqual(splitPassages(text, 150))
+})
+
+test("reading with a run's memo, shared by every reading of the run, reads as reading afresh", () => {
+  const sentence = fc.constantFrom(
+    'Sodium-ion cells cost $80/kWh.',
+    'The weather was mild.',
+    'Heat pumps sold well in Norway in 2025.',
+    'Local sports results follow.',
+    'Prices fell again.',
+  )
+  const page = fc.array(fc.array(sentence, { minLength: 1, maxLength: 6 }), { maxLength: 8 })
+  fc.assert(
+    fc.property(
+      fc.array(page, { maxLength: 6 }),
+      fc.array(
+        fc.record({ cap: fc.integer({ min: 50, max: 3000 }), ceiling: fc.option(fc.integer({ min: 100, max: 6000 })) }),
+        {
+          minLength: 1,
+          maxLength: 4,
+        },
+      ),
+      (drafts, readings) => {
+        const pages = drafts.map((paragraphs, i) => ({
+          url: `https://p${i}.test/`,
+          text: paragraphs.map((sentences) => sentences.join(' ')).join('\n\n'),
+          query: i % 2 ? 'sodium prices' : undefined,
+        }))
+        const texts = pageTexts()
+        for (const { cap, ceiling } of readings) {
+          expect(readPassages(pages, 'sodium battery prices', cap, ceiling ?? undefined, texts)).toEqual(
+            readPassages(pages, 'sodium battery prices', cap, ceiling ?? undefined),
+          )
+        }
+      },
+    ),
+    { numRuns: Number(process.env.FUZZ_RUNS ?? 200) },
+  )
 })

@@ -51,17 +51,17 @@ export function readPassages(
   brief: string,
   capPerPage: number,
   ceiling = Number.POSITIVE_INFINITY,
+  texts: PageTexts = pageTexts(),
 ): Reading {
-  const duplicates = sameTextPages(pages)
+  const duplicates = sameTextPages(pages, (text) => texts.words(text))
   const kept = pages.map((page, index) => ({ page, index })).filter(({ index }) => !duplicates.includes(index))
   const briefTerms = terms(brief)
   const readAt = (cap: number) => {
-    const size = Math.max(120, Math.min(PASSAGE_CHARS, Math.floor(cap / 2)))
-    const split = kept.map(({ page }) => splitPassages(page.text, size))
-    const score = bm25(split.flat().map((passage) => wordTokens(passage)))
+    const split = kept.map(({ page }) => texts.passages(page.text, passageSize(cap)))
+    const score = bm25(split.flatMap((page) => page.tokens))
     let offset = 0
     return kept.map(({ page, index }, position) => {
-      const passages = split[position] ?? []
+      const passages = split[position]?.passages ?? []
       const query = [...new Set([...briefTerms, ...terms(page.query ?? '')])]
       const own = passages.map((_, at) => score(offset + at, query))
       // A paragraph right after one on the brief often finishes what it says ("It will cost $3
@@ -84,6 +84,67 @@ export function readPassages(
     charactersRead: total(),
     charactersAvailable: pages.reduce((sum, page) => sum + page.text.length, 0),
   }
+}
+
+/** The passage size for a page cap: a paragraph, or half the cap when that is less (a page gives at least two). */
+function passageSize(cap: number): number {
+  return Math.max(120, Math.min(PASSAGE_CHARS, Math.floor(cap / 2)))
+}
+
+/**
+ * What readPassages works out for a page's text alone (its words, its passages at a size and their
+ * words), kept for a run: the search step prepares the pages it has while it waits for more
+ * (prepareInIdle), so the synthesis, which waits on this before it asks the model, does only the
+ * rest. The results are the same with or without it.
+ */
+export type PageTexts = {
+  words: (text: string) => string[]
+  passages: (text: string, size: number) => { passages: string[]; tokens: string[][] }
+}
+
+export function pageTexts(): PageTexts {
+  const known = new Map<string, { words?: string[]; bySize: Map<number, { passages: string[]; tokens: string[][] }> }>()
+  const entry = (text: string) => {
+    let found = known.get(text)
+    if (!found) {
+      found = { bySize: new Map() }
+      known.set(text, found)
+    }
+    return found
+  }
+  return {
+    words(text) {
+      const found = entry(text)
+      found.words ??= wordTokens(text)
+      return found.words
+    },
+    passages(text, size) {
+      const found = entry(text)
+      let split = found.bySize.get(size)
+      if (!split) {
+        const passages = splitPassages(text, size)
+        split = { passages, tokens: passages.map((passage) => wordTokens(passage)) }
+        found.bySize.set(size, split)
+      }
+      return split
+    },
+  }
+}
+
+/**
+ * Prepares page texts for readPassages at `capPerPage`, a page at a time, each in its own turn of
+ * the event loop: done while a run waits on its providers, and never holding up an answer that
+ * arrives meanwhile for longer than one page takes.
+ */
+export function prepareInIdle(texts: PageTexts, pending: string[], capPerPage: number): void {
+  const next = () => {
+    const text = pending.shift()
+    if (text === undefined) return
+    texts.words(text)
+    texts.passages(text, passageSize(capPerPage))
+    setImmediate(next)
+  }
+  setImmediate(next)
 }
 
 /**

@@ -2,6 +2,7 @@
 // is sealed into the run's checkpoint before the next starts, so a retried job (a worker died, a
 // deploy) resumes at the first unfinished step and never repeats a paid call it has the result of.
 // The last, save_memory, is done in the transaction that completes the run (endWithMemory).
+import { setImmediate } from 'node:timers/promises'
 import type { Db } from '#db/database.ts'
 import { batchedWriter } from '#server/events/batched-writes.ts'
 import { appendRunEvents, type NewEvent } from '#server/events/run-events.ts'
@@ -12,6 +13,7 @@ import type { Brief } from '#server/research/brief.ts'
 import { spentOf, tokensLeft } from '#server/research/budget.ts'
 import { memoryDigest } from '#server/research/digest.ts'
 import { fallbackPlan } from '#server/research/fallback-plan.ts'
+import { pageTexts } from '#server/research/passages.ts'
 import type { Report } from '#server/research/report-types.ts'
 import {
   briefText,
@@ -47,10 +49,30 @@ export async function runResearch(deps: EngineDeps, runId: string): Promise<void
   if (row?.status !== 'running') return // finished, cancelled or gone: nothing to do
   const brief = openRunBrief(ring, row)
   const remainingMs = row.deadline_at.getTime() - Date.now()
-  // Progress events a step makes at once (its searches answering together) go in one statement.
-  const append = batchedWriter((events: NewEvent[]) => appendRunEvents(db, ring, runId, events))
+  // The run's writes, in order: boundaries and progress events, each only while the run is running.
+  // Events a step makes at once (its searches answering together) go in one statement; so do events
+  // made while a boundary is written, with it. Once a write finds the run ended (cancelled, or by the
+  // sweeper), nothing more is written and the step's calls are aborted.
+  const stopped = new AbortController()
+  const write = batchedWriter(async (writes: RunWrite[]) => {
+    for (let at = 0; at < writes.length; ) {
+      const head = writes[at] as RunWrite
+      let end = at + 1
+      while (end < writes.length && !writes[end]?.move) end++
+      stopped.signal.throwIfAborted()
+      const events = writes.slice(at, end).flatMap((written) => written.events)
+      const wrote = head.move
+        ? await advanceRun(db, ring, runId, { ...head.move, events })
+        : (await appendRunEvents(db, ring, runId, events, { whileRunning: true })).length > 0
+      if (!wrote) {
+        stopped.abort(new RunCancelled())
+        stopped.signal.throwIfAborted()
+      }
+      at = end
+    }
+  })
   const event = (type: NewEvent['type'], step: Step | null, data?: Record<string, unknown>) =>
-    append({ type, step, data })
+    write({ events: [{ type, step, data }] })
 
   if (remainingMs <= 0) {
     await deps.endRun(runId, { status: 'failed', error: deadlineError(brief) })
@@ -61,8 +83,10 @@ export async function runResearch(deps: EngineDeps, runId: string): Promise<void
     () => deadline.abort(new RunFailure(deadlineError(brief).code, deadlineError(brief).message)),
     remainingMs,
   )
+  const signal = AbortSignal.any([deadline.signal, stopped.signal])
   const checkpoint: Checkpoint = readCheckpoint<Checkpoint>(ring, row) ?? {}
   const serialized = checkpointJson(checkpoint)
+  let written: Promise<void> = Promise.resolve()
   try {
     // Each boundary is one statement: the step that ended (its output, step_finished) and the next.
     // load_memory, a read that pays for nothing, has no boundary before it: its step_started is
@@ -75,7 +99,7 @@ export async function runResearch(deps: EngineDeps, runId: string): Promise<void
             { type: 'step_finished', step: ended.step, data: { ms: ended.ms } },
           ]
         : []
-    const advance = async (next: Step) => {
+    const advance = (next: Step): Promise<void> => {
       const events: NewEvent[] = [
         ...stepFinished(),
         // The run page names the search step by what it searches: the web, or the local corpus.
@@ -85,18 +109,26 @@ export async function runResearch(deps: EngineDeps, runId: string): Promise<void
           data: next === 'search' && deps.search.corpus ? { corpus: true } : undefined,
         },
       ]
-      const checkpointed = ended ? serialized.json() : undefined
-      if (!(await advanceRun(db, ring, runId, { step: next, checkpointJson: checkpointed, events }))) {
-        throw new RunCancelled()
-      }
+      const boundary = write({ events, move: { step: next, checkpointJson: ended ? serialized.json() : undefined } })
+      // Awaited by the step, or by the end of the run if the step fails first.
+      boundary.catch(() => undefined)
+      return boundary
     }
-    const context = { deps, runId, accountId: row.account_id, brief, checkpoint, signal: deadline.signal, event }
+    const texts = pageTexts()
+    const context = { deps, runId, accountId: row.account_id, brief, checkpoint, signal, written, texts, event }
     for (const step of BOUNDED_STEPS) {
       if (checkpoint[step]) continue
       const announced = step !== 'load_memory'
-      if (announced) await advance(step)
+      // The step begins while its boundary is written: the statement's round trip overlaps the
+      // step's own work (choosing the passages to read, before the synthesis), and the step awaits
+      // `written` before it pays for anything. The statement goes out before that work starts.
+      if (announced) {
+        written = advance(step)
+        await setImmediate()
+      }
       const started = Date.now()
-      const output = await STEP_RUNNERS[step](context)
+      const output = await STEP_RUNNERS[step]({ ...context, written })
+      await written
       Object.assign(checkpoint, { [step]: output })
       serialized.add(step, output)
       ended = { step, ms: Date.now() - started, announced }
@@ -114,6 +146,10 @@ export async function runResearch(deps: EngineDeps, runId: string): Promise<void
       throw error
     }
   } catch (error) {
+    // A step that failed while its boundary was being written: the boundary settles first, so
+    // whatever ends the run comes after it, and a cancellation it found is known.
+    await written.catch(() => undefined)
+    if (stopped.signal.aborted) return
     const reason = deadline.signal.aborted ? deadline.signal.reason : error
     if (reason instanceof RunCancelled) return
     const runError = toRunError(reason)
@@ -124,6 +160,9 @@ export async function runResearch(deps: EngineDeps, runId: string): Promise<void
     clearTimeout(timer)
   }
 }
+
+/** What the run writes: progress events, or a step boundary (the run moved on, with these events). */
+type RunWrite = { events: NewEvent[]; move?: { step: Step; checkpointJson?: string } }
 
 function deadlineError(brief: Brief): RunError {
   return {
@@ -161,13 +200,14 @@ const STEP_RUNNERS: { [S in BoundedStep]: (context: StepContext) => Promise<NonN
     }
   },
 
-  async plan({ deps, brief, checkpoint, signal, event }) {
+  async plan({ deps, brief, checkpoint, signal, written, event }) {
     const input = planInput(brief, checkpoint, DEPTH[brief.depth].queries)
     if (tokensLeft(budgetOf(brief, deps), spentOf([], 0)) < PLAN_TOKENS) {
       await budgetWarning(event, 'plan', brief, deps, ["the model's plan"])
       const usage = { inputTokens: 0, outputTokens: 0 }
       return { queries: fallbackPlan(input).queries, fallback: true, usage, leftOut: ["the model's plan"] }
     }
+    await written
     try {
       const { plan, usage } = await deps.model.plan(input, { signal })
       // Without a language model the plan is the fallback plan, and the report says so.

@@ -9,6 +9,7 @@ import { type Brief, focusAreas, timeframePhrase } from '#server/research/brief.
 import type { Budget } from '#server/research/budget.ts'
 import type { MemoryDigest } from '#server/research/digest.ts'
 import { createExtractiveModel } from '#server/research/extractive.ts'
+import type { PageTexts } from '#server/research/passages.ts'
 import type { Report } from '#server/research/report-types.ts'
 import type { RunEndKnown, RunOutcome } from '#server/research/run-end.ts'
 import type { RunError } from '#server/research/runs.ts'
@@ -126,6 +127,14 @@ export type StepContext = {
   brief: Brief
   checkpoint: Checkpoint
   signal: AbortSignal
+  /**
+   * The step's boundary (its step_started, the previous step's output), written while the step
+   * begins. A step awaits it before its first paid call: it rejects when the run was cancelled
+   * meanwhile, so a cancelled run pays for nothing more. Its events are written after it anyway.
+   */
+  written: Promise<void>
+  /** The run's page texts as passages are chosen from them: prepared while the search step waits. */
+  texts: PageTexts
   event: (type: 'query_done' | 'pages_read' | 'warning', step: Step, data: Record<string, unknown>) => Promise<unknown>
 }
 

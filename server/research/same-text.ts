@@ -10,9 +10,12 @@ const SHINGLE = 5
 /** Two pages sharing this share of their shingles carry the same text. */
 const SAME_TEXT = 0.8
 
-/** Pages whose text an earlier page of the list already carries (word-shingle Jaccard >= 0.8). */
-export function sameTextPages(pages: Array<{ text: string }>): number[] {
-  const words = pages.map((page) => wordTokens(page.text))
+/** Pages whose text an earlier page of the list already carries (word-shingle Jaccard >= 0.8); `wordsOf` is wordTokens, or a memo of it. */
+export function sameTextPages(
+  pages: Array<{ text: string }>,
+  wordsOf: (text: string) => string[] = wordTokens,
+): number[] {
+  const words = pages.map((page) => wordsOf(page.text))
   const shingles = shingleSets(words)
   const duplicates: number[] = []
   // The pages each shingle is on so far, as linked lists (a page is compared only with pages it

@@ -3,7 +3,7 @@ import { ProviderError, type SearchResult, type Usage, usageOf } from '#server/p
 import { type Brief, startPublishedDate } from '#server/research/brief.ts'
 import { searchAllowed, spentOf, tokensLeft } from '#server/research/budget.ts'
 import { fallbackPlan } from '#server/research/fallback-plan.ts'
-import { PASSAGE_GAP, readPassages } from '#server/research/passages.ts'
+import { PASSAGE_GAP, type PageTexts, prepareInIdle, readPassages } from '#server/research/passages.ts'
 import { newReadState, type PagesRead, readSnippetPages, unreadWarning } from '#server/research/read-pages.ts'
 import {
   briefText,
@@ -32,8 +32,12 @@ export async function searchStep({
   brief,
   checkpoint,
   signal,
+  written,
+  texts,
   event,
 }: StepContext): Promise<NonNullable<Checkpoint['search']>> {
+  // Every search is paid for: none before the boundary says the run goes on.
+  await written
   const depth = DEPTH[brief.depth]
   const ledger = new Set(checkpoint.load_memory?.ledger)
   const found = new Map<string, SearchResult & { query: string }>()
@@ -78,6 +82,7 @@ export async function searchStep({
           await event('warning', 'search', { code: notice.code, message: notice.message })
         }
         let fresh = 0
+        const added: string[] = []
         for (const result of response.results) {
           if (result.corpus) corpus.searched = true
           if (result.corpus === 'sample') corpus.sample = true
@@ -90,7 +95,10 @@ export async function searchStep({
           }
           if (!found.has(url)) fresh += 1
           found.set(url, { ...result, url, query })
+          added.push(result.text ?? '')
         }
+        // While other searches and calls are awaited, these pages are made ready for the synthesis.
+        prepareInIdle(texts, added, depth.passageCharacters)
         await event('query_done', 'search', { query, results: response.results.length, new: fresh })
       } catch (error) {
         signal.throwIfAborted()
@@ -138,7 +146,7 @@ export async function searchStep({
   if (depth.followUpQueries > 0 && !littleNew && affordable) {
     // Round one was planned with memory's digest; the follow-up needs only what round one found.
     const input = { ...planInput(brief, checkpoint, depth.followUpQueries), knownFacts: [], pastQueries: [] }
-    input.followUp = { queries, found: roundOneSays([...found.values()], brief) }
+    input.followUp = { queries, found: roundOneSays([...found.values()], brief, texts) }
     let followUp: string[]
     try {
       const answer = await deps.model.plan(input, { signal })
@@ -174,9 +182,9 @@ export async function searchStep({
  * What round one's pages say, for planning the follow-up: each page's title and the passage that
  * matters most to the brief, a line each (not titles alone, which say little of what a page answers).
  */
-function roundOneSays(pages: Array<SearchResult & { query: string }>, brief: Brief): string[] {
+function roundOneSays(pages: Array<SearchResult & { query: string }>, brief: Brief, texts: PageTexts): string[] {
   const shown = pages.slice(0, FOLLOW_UP_PAGES)
-  const reading = readPassages(shown, briefText(brief), FOLLOW_UP_PASSAGE_CHARACTERS)
+  const reading = readPassages(shown, briefText(brief), FOLLOW_UP_PASSAGE_CHARACTERS, undefined, texts)
   return reading.pages.map((page) => {
     const title = (shown[page.index] as SearchResult).title
     const said = page.text.replaceAll(PASSAGE_GAP, ' … ').replace(/\s+/g, ' ').trim()

@@ -36,6 +36,8 @@ export async function synthesizeStep({
   brief,
   checkpoint,
   signal,
+  written,
+  texts,
   event,
 }: StepContext): Promise<NonNullable<Checkpoint['synthesize']>> {
   const memory = checkpoint.load_memory as NonNullable<Checkpoint['load_memory']>
@@ -49,11 +51,11 @@ export async function synthesizeStep({
   const leftBefore = tokensLeft(budget, spentOf([plan.usage, found.usage], found.costDollars))
   // What the budget lets the model read, after its answer and its fixed prompt are set aside.
   const affordable = readableCharacters(leftBefore, SYNTHESIS_MAX_OUTPUT_TOKENS[brief.depth], SYNTHESIS_FIXED_TOKENS)
-  const full = readPassages(found.sources, briefText(brief), depth.passageCharacters, depth.contextCeiling)
+  const full = readPassages(found.sources, briefText(brief), depth.passageCharacters, depth.contextCeiling, texts)
   const modelCanWrite = found.sources.length === 0 || affordable >= MIN_AFFORDABLE_CHARACTERS
   const reading =
     modelCanWrite && affordable < full.charactersRead
-      ? readPassages(found.sources, briefText(brief), depth.passageCharacters, affordable)
+      ? readPassages(found.sources, briefText(brief), depth.passageCharacters, affordable, texts)
       : full
   if (reading !== full) leftOut.push('part of the pages found')
   const sources = reading.pages.map((page, position) => {
@@ -83,6 +85,8 @@ export async function synthesizeStep({
     today: today(),
     lastRunAt: memory.since?.slice(0, 10),
   }
+  // Choosing the passages above overlapped the boundary's write; the model is paid only after it.
+  await written
   let writer: LanguageModel = deps.model
   let synthesis: Awaited<ReturnType<LanguageModel['synthesize']>>
   const restated = stored && restatedOnly(sources, stored.facts)

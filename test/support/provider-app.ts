@@ -13,8 +13,9 @@ export async function startProviderApp(options: {
   documents: StubExaDocument[]
   env?: Record<string, string>
   openai?: Parameters<typeof startStubOpenAi>[0]
+  exa?: Omit<NonNullable<Parameters<typeof startStubExa>[0]>, 'documents'>
 }): Promise<ProviderApp> {
-  const exa = await startStubExa({ documents: options.documents })
+  const exa = await startStubExa({ ...options.exa, documents: options.documents })
   const openai = await startStubOpenAi(options.openai)
   const app = await startTestApp({
     env: {
