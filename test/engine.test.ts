@@ -1,6 +1,8 @@
 // The research engine end to end: the REST API, the job, the real exa-js and openai clients
 // against stub servers that speak their wire formats, and topic memory across runs.
 
+import { createHash } from 'node:crypto'
+import http from 'node:http'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { readRunEvents } from '#server/events/run-events.ts'
@@ -137,6 +139,36 @@ test("a run's memory steps have no boundary of their own: loading is written wit
   expect(written.rows).toHaveLength(1)
   expect(written.rows[0]?.memory).toBe(written.rows[0]?.run)
   await expectRunIntegrity(app.db, body.runId)
+})
+
+test("a complete run's view is sent as kept, with an ETag of its body, and a matching If-None-Match gets 304", async () => {
+  const user = await createTestAccount(app.db)
+  const { body } = await postBrief(app.fetch, user.auth, { topic: 'Kept views', depth: 'quick' })
+  expect((await waitForRun(app.fetch, user.auth, body.runId)).status).toBe('complete')
+  const read = async (headers: Record<string, string> = {}) =>
+    app.fetch(`/api/briefs/${body.runId}`, { headers: { ...user.auth, ...headers } })
+  const first = await read()
+  const second = await read()
+  const text = await first.text()
+  expect(await second.text()).toBe(text)
+  expect(first.headers.get('content-type')).toBe('application/json; charset=utf-8')
+  // The ETag Express makes (the etag package, weak): the length in hex and the body's SHA-1.
+  const sha1 = createHash('sha1').update(text, 'utf8').digest('base64').slice(0, 27)
+  const etag = `W/"${Buffer.byteLength(text).toString(16)}-${sha1}"`
+  expect(first.headers.get('etag')).toBe(etag)
+  expect(second.headers.get('etag')).toBe(etag)
+  // Not with fetch: it adds Cache-Control: no-cache to a conditional request, which is never fresh.
+  const revalidated = await new Promise<number | undefined>((resolve, reject) => {
+    const url = new URL(`/api/briefs/${body.runId}`, app.url)
+    http
+      .get(url, { headers: { ...user.auth, 'if-none-match': etag } }, (response) => {
+        response.resume()
+        resolve(response.statusCode)
+      })
+      .on('error', reject)
+  })
+  expect(revalidated).toBe(304)
+  expect((JSON.parse(text) as { status: string }).status).toBe('complete')
 })
 
 test('a plan answer that is not JSON, twice, falls back to the deterministic plan and the run completes', async () => {

@@ -18,6 +18,7 @@ import { methodNotAllowed } from '#server/http/api/method-not-allowed.ts'
 import { parseInput } from '#server/http/api/validation.ts'
 import { principalOf, requesterOf } from '#server/http/api-auth.ts'
 import { IDEMPOTENCY_KEY_PATTERN, idempotent } from '#server/http/idempotency.ts'
+import { sendKeptJson } from '#server/http/kept-json.ts'
 import { HttpProblem, sendProblem } from '#server/http/problem.ts'
 import { sendRateLimited, setRateLimitHeaders } from '#server/http/rate-limit.ts'
 import type { Refusal } from '#server/research/admission.ts'
@@ -206,7 +207,7 @@ export function briefsRoutes(services: WebServices): Router {
     const runId = String(req.params.runId)
     const run = await runs.get(principalOf(res).accountId, runId)
     if (!run) throw runNotFound(runId)
-    res.json(run)
+    sendKeptJson(res, run)
   })
 
   router.delete('/briefs/:runId', async (req, res) => {
