@@ -1,6 +1,6 @@
 // The runs table: SQL only, the database (or the caller's transaction) first. What the columns mean
 // (the sealed brief, checkpoint, report and error; views of a run) is server/research/runs.ts's.
-import type { Selectable, Updateable } from 'kysely'
+import { type Selectable, sql, type Updateable } from 'kysely'
 import type { Db } from '#db/database.ts'
 import type { RunsTable } from '#db/schema.ts'
 import type { RunStatus } from '#server/contracts/run.ts'
@@ -116,12 +116,24 @@ export async function finishRun(
     .where('id', '=', runId)
     .where('status', '=', 'running')
   if (accountId) query = query.where('account_id', '=', accountId)
-  const row = await query.returning(['account_id', 'series_id', 'source']).executeTakeFirst()
-  return row && { accountId: row.account_id, seriesId: row.series_id, source: row.source }
+  const row = await query
+    .returning(['account_id', 'series_id', 'source'])
+    .returning(
+      sql<string[]>`array(select distinct unnest(w.events) from webhook_endpoints w
+        where w.account_id = runs.account_id and w.status = 'active')`.as('webhook_events'),
+    )
+    .executeTakeFirst()
+  return (
+    row && { accountId: row.account_id, seriesId: row.series_id, source: row.source, webhookEvents: row.webhook_events }
+  )
 }
 
-/** Whose run ended, its series and where its brief came from: what its end owes depends on them. */
-export type RunEnded = { accountId: string; seriesId: string | null; source: string }
+/**
+ * Whose run ended, its series, where its brief came from and the event types the account's active
+ * webhook endpoints take: what its end owes depends on them (read by the statement that ends it, so
+ * an end that owes a webhook nothing asks nothing more).
+ */
+export type RunEnded = { accountId: string; seriesId: string | null; source: string; webhookEvents: string[] }
 
 /** The run's sealed brief alone. */
 export async function getRunBriefColumns(

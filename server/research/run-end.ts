@@ -23,6 +23,8 @@ export type RunEnd = {
   seriesId: string | null
   /** Where its brief came from (`slack`, `github`, `api`, ...). */
   source: string
+  /** The event types the account's active webhook endpoints take (none: no endpoint to ask for). */
+  webhookEvents: string[]
   /** Its brief, when whoever ended the run had it open (the engine does); else read where needed. */
   brief?: Brief
   /**
@@ -88,6 +90,7 @@ export async function endRun(
       outcome,
       seriesId: series?.id ?? null,
       source: ended.source,
+      webhookEvents: ended.webhookEvents,
       brief: known.brief,
       worthTelling,
     })

@@ -62,10 +62,9 @@ export function deliverWebhooksWhenEnded(context: WebhookEventContext): RunEndHo
     const timestamp = new Date().toISOString()
     for (const type of types) {
       const event = composeEvent(end, { type, topic: brief.topic, timestamp, publicUrl: context.publicUrl })
-      const targets: WebhookTarget[] = (await subscribedEndpointIds(trx, end.accountId, type)).map((endpointId) => ({
-        endpointId,
-        type,
-      }))
+      // The end's own statement said which types any endpoint takes: most accounts have none.
+      const endpoints = end.webhookEvents.includes(type) ? await subscribedEndpointIds(trx, end.accountId, type) : []
+      const targets: WebhookTarget[] = endpoints.map((endpointId) => ({ endpointId, type }))
       if (brief.webhookUrl) targets.push({ brief: true, type })
       for (const target of targets) await queueEvent(trx, context, end.runId, target, event)
     }
