@@ -55,6 +55,17 @@ async function account() {
   return (await createTestAccount(database.db)).account.id
 }
 
+test("memory read with a run's row is used for that topic's hash only; another hash is looked up", async () => {
+  const { memory } = context()
+  const accountId = await account()
+  await saveTopicMemory(memory, accountId, 'Grid storage', contribution('run-1', new Date()))
+  const own = topicIndex.hash(accountId, 'Grid storage')
+  // Read with the run as nothing there (memory saved since, in this staging): believed, not looked up.
+  expect(await loadTopicMemory(memory, accountId, 'Grid storage', { topicHash: own, row: null })).toBeUndefined()
+  const other = { topicHash: topicIndex.hash(accountId, 'Another topic'), row: null }
+  expect((await loadTopicMemory(memory, accountId, 'Grid storage', other))?.runCount).toBe(1)
+})
+
 test('a saved memory loads back, and the memory check reports its counts', async () => {
   const { memory } = context()
   const accountId = await account()

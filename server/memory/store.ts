@@ -79,10 +79,21 @@ function openRow(context: MemoryContext, row: TopicMemoryRow): TopicMemory | und
   }
 }
 
-/** The topic's memory, or undefined when there is none, it expired, or it cannot be opened. */
-export async function loadTopicMemory(context: MemoryContext, accountId: string, topic: string) {
+/**
+ * The topic's memory, or undefined when there is none, it expired, or it cannot be opened. `read`
+ * is the memory row already read for a topic hash (null: none there), used when that is this
+ * topic's hash; otherwise the memory is looked up.
+ */
+export async function loadTopicMemory(
+  context: MemoryContext,
+  accountId: string,
+  topic: string,
+  read?: { topicHash: Buffer; row: TopicMemoryRow | null },
+) {
   const hash = context.topicIndex.hash(accountId, topic)
-  const row = await findLiveTopicMemory(context.db, accountId, hash, context.now())
+  const row = read?.topicHash.equals(hash)
+    ? read.row
+    : await findLiveTopicMemory(context.db, accountId, hash, context.now())
   return row ? openRow(context, row) : undefined
 }
 

@@ -4,6 +4,7 @@ import { type Selectable, sql, type Updateable } from 'kysely'
 import type { Db } from '#db/database.ts'
 import type { RunsTable } from '#db/schema.ts'
 import type { RunStatus } from '#server/contracts/run.ts'
+import type { TopicMemoryRow } from '#server/repositories/topic-memory.ts'
 import { UUID } from '#server/text/uuid.ts'
 
 export type RunRow = Selectable<RunsTable>
@@ -41,6 +42,75 @@ export async function getRun(db: Db, runId: string, accountId?: string): Promise
   let query = db.selectFrom('runs').selectAll().where('id', '=', runId)
   if (accountId) query = query.where('account_id', '=', accountId)
   return query.executeTakeFirst()
+}
+
+/**
+ * A run as its worker starts it, with its topic's live memory (as of `now`) when the run has no
+ * checkpoint yet: what its first step reads, in the same statement. `memory` is undefined when it
+ * was not read (a resumed run) and null when the topic has no live memory.
+ */
+export async function getRunToStart(
+  db: Db,
+  runId: string,
+  now: Date,
+): Promise<{ run: RunRow; memory: TopicMemoryRow | null | undefined } | undefined> {
+  if (!UUID.test(runId)) return undefined
+  const row = await db
+    .selectFrom('runs')
+    .leftJoin('topics', (join) =>
+      join
+        .onRef('topics.account_id', '=', 'runs.account_id')
+        .onRef('topics.topic_hash', '=', 'runs.topic_hash')
+        .on('runs.checkpoint', 'is', null),
+    )
+    .leftJoin('topic_memory', (join) =>
+      join.onRef('topic_memory.topic_id', '=', 'topics.id').on('topic_memory.expires_at', '>', now),
+    )
+    .selectAll('runs')
+    .select([
+      'topic_memory.topic_id as memory_topic_id',
+      'topic_memory.key_id as memory_key_id',
+      'topic_memory.ciphertext as memory_ciphertext',
+      'topic_memory.run_count as memory_run_count',
+      'topic_memory.urls_indexed as memory_urls_indexed',
+      'topic_memory.facts_stored as memory_facts_stored',
+      'topic_memory.last_run_at as memory_last_run_at',
+      'topic_memory.expires_at as memory_expires_at',
+      'topic_memory.updated_at as memory_updated_at',
+    ])
+    .where('runs.id', '=', runId)
+    .executeTakeFirst()
+  if (!row) return undefined
+  const {
+    memory_topic_id,
+    memory_key_id,
+    memory_ciphertext,
+    memory_run_count,
+    memory_urls_indexed,
+    memory_facts_stored,
+    memory_last_run_at,
+    memory_expires_at,
+    memory_updated_at,
+    ...run
+  } = row
+  const memory =
+    memory_topic_id === null
+      ? // Nothing matched: a resumed run or one without a topic hash (not read), or no live memory.
+        run.checkpoint === null && run.topic_hash !== null
+        ? null
+        : undefined
+      : {
+          topic_id: memory_topic_id,
+          key_id: memory_key_id as string,
+          ciphertext: memory_ciphertext as Buffer,
+          run_count: memory_run_count as number,
+          urls_indexed: memory_urls_indexed as number,
+          facts_stored: memory_facts_stored as number,
+          last_run_at: memory_last_run_at as Date,
+          expires_at: memory_expires_at as Date,
+          updated_at: memory_updated_at as Date,
+        }
+  return { run, memory }
 }
 
 /** What says whether a completed run's view kept in memory is still its view: the keys that sealed it. */

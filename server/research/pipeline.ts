@@ -8,7 +8,7 @@ import { batchedWriter } from '#server/events/batched-writes.ts'
 import { appendRunEvents, type NewEvent } from '#server/events/run-events.ts'
 import { loadTopicMemory, MemoryUnreadableError, saveTopicMemoryIn } from '#server/memory/store.ts'
 import { ProviderError, usageOf } from '#server/providers/types.ts'
-import { getRun } from '#server/repositories/runs.ts'
+import { getRunToStart } from '#server/repositories/runs.ts'
 import type { Brief } from '#server/research/brief.ts'
 import { spentOf, tokensLeft } from '#server/research/budget.ts'
 import { memoryDigest } from '#server/research/digest.ts'
@@ -45,8 +45,14 @@ class RunCancelled extends Error {}
 /** Runs (or resumes) a run to its end. Throws only for infrastructure failures, so the job retries. */
 export async function runResearch(deps: EngineDeps, runId: string): Promise<void> {
   const { db, ring } = deps.memory
-  const row = await getRun(db, runId)
+  // With its topic's memory, when it starts from the beginning: what load_memory reads.
+  const found = await getRunToStart(db, runId, deps.memory.now())
+  const row = found?.run
   if (row?.status !== 'running') return // finished, cancelled or gone: nothing to do
+  const memoryRead =
+    found?.memory === undefined || row.topic_hash === null
+      ? undefined
+      : { topicHash: row.topic_hash, row: found.memory }
   const brief = openRunBrief(ring, row)
   const remainingMs = row.deadline_at.getTime() - Date.now()
   // The run's writes, in order: boundaries and progress events, each only while the run is running.
@@ -115,7 +121,10 @@ export async function runResearch(deps: EngineDeps, runId: string): Promise<void
       return boundary
     }
     const texts = pageTexts()
-    const context = { deps, runId, accountId: row.account_id, brief, checkpoint, signal, written, texts, event }
+    const context = {
+      ...{ deps, runId, accountId: row.account_id, brief, checkpoint, signal, written, texts, event },
+      memoryRead,
+    }
     for (const step of BOUNDED_STEPS) {
       if (checkpoint[step]) continue
       const announced = step !== 'load_memory'
@@ -187,8 +196,8 @@ type BoundedStep = Exclude<Step, 'save_memory'>
 const BOUNDED_STEPS = STEPS.filter((step): step is BoundedStep => step !== 'save_memory')
 
 const STEP_RUNNERS: { [S in BoundedStep]: (context: StepContext) => Promise<NonNullable<Checkpoint[S]>> } = {
-  async load_memory({ deps, accountId, brief }) {
-    const memory = await loadTopicMemory(deps.memory, accountId, brief.topic)
+  async load_memory({ deps, accountId, brief, memoryRead }) {
+    const memory = await loadTopicMemory(deps.memory, accountId, brief.topic, memoryRead)
     const runs = memory?.runs ?? []
     return {
       baseline: !memory,

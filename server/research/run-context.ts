@@ -5,6 +5,7 @@ import type { ContributedFact, MemoryContribution } from '#server/memory/types.t
 import { PLAN_MAX_OUTPUT_TOKENS } from '#server/providers/llm/output-limits.ts'
 import type { PageReader } from '#server/providers/reader/page-reader.ts'
 import type { LanguageModel, PlanInput, SearchProvider, SearchResult, Usage } from '#server/providers/types.ts'
+import type { TopicMemoryRow } from '#server/repositories/topic-memory.ts'
 import { type Brief, focusAreas, timeframePhrase } from '#server/research/brief.ts'
 import type { Budget } from '#server/research/budget.ts'
 import type { MemoryDigest } from '#server/research/digest.ts'
@@ -135,6 +136,8 @@ export type StepContext = {
   written: Promise<void>
   /** The run's page texts as passages are chosen from them: prepared while the search step waits. */
   texts: PageTexts
+  /** The topic's memory as read with the run's row (a run starting afresh): load_memory's read. */
+  memoryRead?: { topicHash: Buffer; row: TopicMemoryRow | null }
   event: (type: 'query_done' | 'pages_read' | 'warning', step: Step, data: Record<string, unknown>) => Promise<unknown>
 }
 
