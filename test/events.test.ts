@@ -535,6 +535,56 @@ test('an event appended while the replay is being read still reaches the stream'
   stream.abort()
 })
 
+// A stream's replay and the hub do not both read: what is notified while the replay runs waits for
+// its end, and the hub reads then only for an event the replay did not reach.
+test("an event notified while a stream's replay runs, and not in what it read, is read once at the replay's end", async () => {
+  const runId = await createRun()
+  const { hub, reads } = await countingHub(runId)
+  const barrierRun = await createRun()
+  const barrier = collect(hub, barrierRun)
+  const first = await append(runId, 'run_started')
+  // The replay has read the log (the first event only) and returns when released.
+  const held = heldFirstResult(database.db)
+  const server = await startSseServer(hub, { db: held.db })
+  const opening = openEventStream(server.url(runId))
+  await held.begun
+  const missed = await append(runId, 'step_started', 'plan')
+  await append(barrierRun, 'run_started')
+  await waitUntil(() => barrier.length === 1) // notifications come in commit order: missed's was heard
+  expect(reads).toEqual([])
+  held.end()
+  const stream = await opening
+  await stream.waitFor(() => stream.messages.length === 2)
+  expect(stream.messages).toEqual([first, missed].map(message))
+  expect(reads).toHaveLength(1)
+  stream.abort()
+})
+
+test("an event notified while a stream's replay runs, and in what it read, sends nobody to the table", async () => {
+  const runId = await createRun()
+  const { hub, reads } = await countingHub(runId)
+  const barrierRun = await createRun()
+  const barrier = collect(hub, barrierRun)
+  const first = await append(runId, 'run_started')
+  // Resuming after the first event, the stream first asks for the final event's id (held); its
+  // replay reads after that, so it reads the event appended meanwhile.
+  const held = heldFirstResult(database.db)
+  const server = await startSseServer(hub, { db: held.db })
+  const opening = openEventStream(server.url(runId), { 'Last-Event-ID': String(first.id) })
+  await held.begun
+  const reached = await append(runId, 'step_started', 'plan')
+  await append(barrierRun, 'run_started')
+  await waitUntil(() => barrier.length === 1)
+  held.end()
+  const stream = await opening
+  await stream.waitFor(() => stream.messages.length === 1)
+  const live = await append(runId, 'step_finished', 'plan')
+  await stream.waitFor(() => stream.messages.length === 2)
+  expect(stream.messages).toEqual([reached, live].map(message))
+  expect(reads).toEqual([])
+  stream.abort()
+})
+
 test('keep-alive comments arrive while the run is quiet', async () => {
   const runId = await createRun()
   const hub = await startHub()

@@ -18,9 +18,16 @@ export type EventHub = {
    * Calls `onEvent` with each event of the run whose id is above `afterId`, in id order, once. The
    * hub reads when it hears of new events (and after reconnecting), not on subscribe: replaying what
    * already exists is the caller's job. Returns the unsubscribe function, whose `caughtUp` the
-   * caller calls when its replay (read after subscribing) has reached an id.
+   * caller calls when its replay (read after subscribing) has reached an id. With `replaying`, the
+   * caller promises that call: what is notified meanwhile waits for it, and the hub reads the table
+   * then only if the replay did not reach it (instead of reading at once, beside the replay).
    */
-  subscribe(runId: string, onEvent: (event: RunEvent) => void, afterId?: number): RunSubscription
+  subscribe(
+    runId: string,
+    onEvent: (event: RunEvent) => void,
+    afterId?: number,
+    options?: { replaying?: boolean },
+  ): RunSubscription
   /**
    * Calls `onChange` when something in the account's run list may have changed: with the run's id,
    * or with null when the change is not one run's (a series paused) or notifications may have been
@@ -56,6 +63,10 @@ type Subscription = {
    * with that connection still up.
    */
   synced: boolean
+  /** Its caller's replay is under way (it will call caughtUp). */
+  replaying: boolean
+  /** The highest event id notified while it was replaying. */
+  heard: number
 }
 
 const PAGE_SIZE = 500
@@ -107,7 +118,8 @@ export async function createEventHub(options: {
    * run's events commit in id order and their notifications arrive in commit order, so every event
    * before it has reached that subscriber already. One not yet in sync (it subscribed from some id,
    * the connection came back), or any while a read of the run is under way (which delivers in
-   * order), waits for a read of the table, after which it is in sync.
+   * order), waits for a read of the table, after which it is in sync; one whose own replay is under
+   * way, for the replay's end (caughtUp), which reads only if the replay fell short of it.
    */
   function onRunEvent(payload: string) {
     const runId = payload.slice(0, payload.indexOf(':'))
@@ -115,7 +127,16 @@ export async function createEventHub(options: {
     if (!forRun) return
     const notification = parseEventNotification(payload)
     if (!notification || readers.has(runId)) return requestRead(runId)
-    if ([...forRun].some((subscription) => !subscription.synced)) return requestRead(runId)
+    let anySynced = false
+    for (const subscription of forRun) {
+      if (subscription.synced) anySynced = true
+      else if (!subscription.replaying) return requestRead(runId)
+    }
+    // Those replaying learn of it when their replay ends (caughtUp); the rest are in sync.
+    for (const subscription of forRun) {
+      if (!subscription.synced) subscription.heard = Math.max(subscription.heard, notification.row.id)
+    }
+    if (!anySynced) return
     let event: RunEvent | undefined
     try {
       event = notifiedEvent(ring, notification)
@@ -124,7 +145,7 @@ export async function createEventHub(options: {
     }
     if (!event) return requestRead(runId)
     for (const subscription of forRun) {
-      if (event.id <= subscription.lastId) continue
+      if (!subscription.synced || event.id <= subscription.lastId) continue
       subscription.lastId = event.id
       deliver(subscription, event)
     }
@@ -257,8 +278,9 @@ export async function createEventHub(options: {
   client = await listen()
 
   return {
-    subscribe(runId, onEvent, afterId = 0) {
-      const subscription: Subscription = { onEvent, lastId: afterId, synced: false }
+    subscribe(runId, onEvent, afterId = 0, options = {}) {
+      const replaying = options.replaying === true
+      const subscription: Subscription = { onEvent, lastId: afterId, synced: false, replaying, heard: 0 }
       const forRun = subscriptions.get(runId) ?? new Set()
       forRun.add(subscription)
       subscriptions.set(runId, forRun)
@@ -269,13 +291,18 @@ export async function createEventHub(options: {
         if (forRun.size === 0 && subscriptions.get(runId) === forRun) subscriptions.delete(runId)
       }
       // Every notification heard before the replay read began is of an event committed before it, so
-      // in what it read; one heard since (while not in sync) has started a read of the hub's own,
-      // which still delivers anything the replay missed, in order, before any payload is used. Not
-      // if nobody listened at any time since: what was sent then is unheard, and the read after
-      // reconnecting brings the subscriber in sync.
+      // in what it read; one heard since (while not in sync) has started a read of the hub's own, or
+      // (replaying) starts one at caughtUp if the replay did not reach its event; that read still
+      // delivers anything the replay missed, in order, before any payload is used. Not if nobody
+      // listened at any time since: what was sent then is unheard, and the read after reconnecting
+      // brings the subscriber in sync.
       const vouching = listeningSince()
       const caughtUp = (lastId: number) => {
         subscription.lastId = Math.max(subscription.lastId, lastId)
+        subscription.replaying = false
+        // Notified while replaying, of an event the replay did not reach (it committed after the
+        // replay's read began): the table has it, and the read that fetches it brings it in sync.
+        if (subscription.heard > subscription.lastId) return requestRead(runId)
         if (stillListening(vouching)) subscription.synced = true
       }
       return Object.assign(unsubscribe, { caughtUp })

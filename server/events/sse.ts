@@ -63,7 +63,9 @@ export function streamRunEvents(options: {
     let pending: RunEvent[] | undefined = []
     let keepAlive: NodeJS.Timeout | undefined
     let ended = false
-    const subscription = hub.subscribe(runId, (event) => (pending ? pending.push(event) : send(event)), afterId)
+    const subscription = hub.subscribe(runId, (event) => (pending ? pending.push(event) : send(event)), afterId, {
+      replaying: true,
+    })
     const onAbort = () => end()
     res.on('close', onAbort)
     signal?.addEventListener('abort', onAbort, { once: true })
