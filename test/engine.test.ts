@@ -281,6 +281,8 @@ test('a memory save that fails leaves the run complete, with a warning', async (
     urlsRead: [],
   })
   const { body } = await postBrief(app.fetch, user.auth, { topic: 'Locked topic', depth: 'quick' })
+  // The start opens nothing, but memory sealed with a key this server lacks is no memory to it.
+  expect(body).toMatchObject({ hasMemory: false, runCount: 0 })
   const done = await waitForRun(app.fetch, user.auth, body.runId)
   expect(done.status).toBe('complete')
   const events = await readRunEvents(app.db, app.memory.ring, body.runId, 0)

@@ -24,16 +24,37 @@ export const SUMMARY_COLUMNS = [
 ] as const satisfies ReadonlyArray<keyof RunRow>
 export type RunSummaryRow = Pick<RunRow, (typeof SUMMARY_COLUMNS)[number]>
 
-/** Runs of this account and topic that completed: the runCount of a new run's start response. */
-export async function countCompletedRuns(db: Db, accountId: string, topicHash: Buffer): Promise<number> {
+/**
+ * What a new run's start says of its topic, in one statement: how many of the account's runs on it
+ * completed (its runCount), and the key that sealed its live memory, if it has any (nothing sealed
+ * is read).
+ */
+export async function topicAtStart(
+  db: Db,
+  accountId: string,
+  topicHash: Buffer,
+  now: Date,
+): Promise<{ completedRuns: number; memoryKeyId: string | null }> {
   const row = await db
-    .selectFrom('runs')
-    .select((eb) => eb.fn.countAll<number>().as('count'))
-    .where('account_id', '=', accountId)
-    .where('topic_hash', '=', topicHash)
-    .where('status', '=', 'complete')
+    .selectNoFrom((eb) => [
+      eb
+        .selectFrom('runs')
+        .select((count) => count.fn.countAll<number>().as('count'))
+        .where('account_id', '=', accountId)
+        .where('topic_hash', '=', topicHash)
+        .where('status', '=', 'complete')
+        .as('completed_runs'),
+      eb
+        .selectFrom('topics')
+        .innerJoin('topic_memory', 'topic_memory.topic_id', 'topics.id')
+        .select('topic_memory.key_id')
+        .where('topics.account_id', '=', accountId)
+        .where('topics.topic_hash', '=', topicHash)
+        .where('topic_memory.expires_at', '>', now)
+        .as('memory_key_id'),
+    ])
     .executeTakeFirstOrThrow()
-  return Number(row.count)
+  return { completedRuns: Number(row.completed_runs), memoryKeyId: row.memory_key_id }
 }
 
 /** The run, when it exists and (with accountId) belongs to that account; malformed ids find nothing. */

@@ -5,8 +5,8 @@ import type { Db } from '#db/database.ts'
 import type { RunStart } from '#server/contracts/run.ts'
 import type { Jobs } from '#server/jobs/boss.ts'
 import { RESEARCH_RUN } from '#server/jobs/queues.ts'
-import { checkTopicMemory, type MemoryContext } from '#server/memory/store.ts'
-import { countCompletedRuns } from '#server/repositories/runs.ts'
+import type { MemoryContext } from '#server/memory/store.ts'
+import { topicAtStart } from '#server/repositories/runs.ts'
 import type { Brief } from '#server/research/brief.ts'
 import { createRun } from '#server/research/runs.ts'
 import { createSeries } from '#server/research/series.ts'
@@ -62,10 +62,11 @@ async function writeRun(
 ): Promise<Omit<RunStart, 'status'>> {
   const { ring } = deps.memory
   const topicHash = deps.memory.topicIndex.hash(accountId, brief.topic)
-  const [memory, runCount] = await Promise.all([
-    checkTopicMemory(deps.memory, accountId, brief.topic),
-    countCompletedRuns(deps.db, accountId, topicHash),
-  ])
+  const topic = await topicAtStart(deps.db, accountId, topicHash, deps.memory.now())
+  const runCount = topic.completedRuns
+  // Live memory sealed with a key this server holds; whether it opens, the run finds when it loads
+  // it. Nothing is opened to start a run.
+  const hasMemory = topic.memoryKeyId !== null && ring.keys.has(topic.memoryKeyId)
   const seconds = brief.depth === 'quick' ? deps.deadlines.quickSeconds : deps.deadlines.deepSeconds
   const insert = async (trx: Db) => {
     const series =
@@ -75,7 +76,7 @@ async function writeRun(
       accountId,
       brief,
       topicHash,
-      hasMemory: memory !== null,
+      hasMemory,
       priorRunCount: runCount,
       deadlineAt: new Date(Date.now() + seconds * 1000),
     })
@@ -86,5 +87,5 @@ async function writeRun(
     return id
   }
   const runId = options.trx ? await insert(options.trx) : await deps.jobs.transaction(deps.db, insert)
-  return { runId, hasMemory: memory !== null, runCount }
+  return { runId, hasMemory, runCount }
 }
