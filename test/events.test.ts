@@ -537,20 +537,32 @@ test('an event appended while the replay is being read still reaches the stream'
 
 // A stream's replay and the hub do not both read: what is notified while the replay runs waits for
 // its end, and the hub reads then only for an event the replay did not reach.
-test("an event notified while a stream's replay runs, and not in what it read, is read once at the replay's end", async () => {
+async function streamWithHeldQuery(headers: (first: RunEvent) => Record<string, string>) {
   const runId = await createRun()
   const { hub, reads } = await countingHub(runId)
   const barrierRun = await createRun()
   const barrier = collect(hub, barrierRun)
   const first = await append(runId, 'run_started')
-  // The replay has read the log (the first event only) and returns when released.
+  // The stream's first query has run and returns when released.
   const held = heldFirstResult(database.db)
   const server = await startSseServer(hub, { db: held.db })
-  const opening = openEventStream(server.url(runId))
+  const opening = openEventStream(server.url(runId), headers(first))
   await held.begun
-  const missed = await append(runId, 'step_started', 'plan')
-  await append(barrierRun, 'run_started')
-  await waitUntil(() => barrier.length === 1) // notifications come in commit order: missed's was heard
+  /** Appends to the run and returns once the hub has heard it (notifications come in commit order). */
+  const appendHeard = async (type: RunEvent['type'], step: string | null = null) => {
+    const event = await append(runId, type, step)
+    await append(barrierRun, 'step_started', 'plan')
+    await waitUntil(() => barrier.length === 1)
+    barrier.length = 0
+    return event
+  }
+  return { runId, reads, first, held, opening, appendHeard }
+}
+
+test("an event notified while a stream's replay runs, and not in what it read, is read once at the replay's end", async () => {
+  // The replay's query is held after reading the log: the first event only.
+  const { reads, first, held, opening, appendHeard } = await streamWithHeldQuery(() => ({}))
+  const missed = await appendHeard('step_started', 'plan')
   expect(reads).toEqual([])
   held.end()
   const stream = await opening
@@ -561,20 +573,12 @@ test("an event notified while a stream's replay runs, and not in what it read, i
 })
 
 test("an event notified while a stream's replay runs, and in what it read, sends nobody to the table", async () => {
-  const runId = await createRun()
-  const { hub, reads } = await countingHub(runId)
-  const barrierRun = await createRun()
-  const barrier = collect(hub, barrierRun)
-  const first = await append(runId, 'run_started')
   // Resuming after the first event, the stream first asks for the final event's id (held); its
   // replay reads after that, so it reads the event appended meanwhile.
-  const held = heldFirstResult(database.db)
-  const server = await startSseServer(hub, { db: held.db })
-  const opening = openEventStream(server.url(runId), { 'Last-Event-ID': String(first.id) })
-  await held.begun
-  const reached = await append(runId, 'step_started', 'plan')
-  await append(barrierRun, 'run_started')
-  await waitUntil(() => barrier.length === 1)
+  const { runId, reads, held, opening, appendHeard } = await streamWithHeldQuery((first) => ({
+    'Last-Event-ID': String(first.id),
+  }))
+  const reached = await appendHeard('step_started', 'plan')
   held.end()
   const stream = await opening
   await stream.waitFor(() => stream.messages.length === 1)

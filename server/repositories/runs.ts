@@ -4,7 +4,7 @@ import { type Selectable, sql, type Updateable } from 'kysely'
 import type { Db } from '#db/database.ts'
 import type { RunsTable } from '#db/schema.ts'
 import type { RunStatus } from '#server/contracts/run.ts'
-import type { TopicMemoryRow } from '#server/repositories/topic-memory.ts'
+import { liveTopicMemory, type TopicMemoryRow } from '#server/repositories/topic-memory.ts'
 import { UUID } from '#server/text/uuid.ts'
 
 export type RunRow = Selectable<RunsTable>
@@ -44,14 +44,7 @@ export async function topicAtStart(
         .where('topic_hash', '=', topicHash)
         .where('status', '=', 'complete')
         .as('completed_runs'),
-      eb
-        .selectFrom('topics')
-        .innerJoin('topic_memory', 'topic_memory.topic_id', 'topics.id')
-        .select('topic_memory.key_id')
-        .where('topics.account_id', '=', accountId)
-        .where('topics.topic_hash', '=', topicHash)
-        .where('topic_memory.expires_at', '>', now)
-        .as('memory_key_id'),
+      liveTopicMemory(db, accountId, topicHash, now).clearSelect().select('topic_memory.key_id').as('memory_key_id'),
     ])
     .executeTakeFirstOrThrow()
   return { completedRuns: Number(row.completed_runs), memoryKeyId: row.memory_key_id }

@@ -18,6 +18,11 @@ function liveMemoryRows(db: Db, accountId: string, now: Date) {
     .where('topic_memory.expires_at', '>', now)
 }
 
+/** The live memory of the account's topic with this hash, as a query: to run, or to nest in another. */
+export function liveTopicMemory(db: Db, accountId: string, topicHash: Buffer, now: Date) {
+  return liveMemoryRows(db, accountId, now).where('topics.topic_hash', '=', topicHash)
+}
+
 /** The live memory of the account's topic with this hash. */
 export async function findLiveTopicMemory(
   db: Db,
@@ -25,7 +30,7 @@ export async function findLiveTopicMemory(
   topicHash: Buffer,
   now: Date,
 ): Promise<TopicMemoryRow | undefined> {
-  return liveMemoryRows(db, accountId, now).where('topics.topic_hash', '=', topicHash).executeTakeFirst()
+  return liveTopicMemory(db, accountId, topicHash, now).executeTakeFirst()
 }
 
 /** The live memory of the account's topic with this id, with the topic's hash; malformed ids find none. */
@@ -44,14 +49,7 @@ export async function findLiveTopicId(
   topicHash: Buffer,
   now: Date,
 ): Promise<string | undefined> {
-  const row = await db
-    .selectFrom('topics')
-    .innerJoin('topic_memory', 'topic_memory.topic_id', 'topics.id')
-    .select('topics.id')
-    .where('topics.account_id', '=', accountId)
-    .where('topics.topic_hash', '=', topicHash)
-    .where('topic_memory.expires_at', '>', now)
-    .executeTakeFirst()
+  const row = await liveTopicMemory(db, accountId, topicHash, now).clearSelect().select('topics.id').executeTakeFirst()
   return row?.id
 }
 
