@@ -3,6 +3,7 @@
 // stored; server/events/run-events.ts seals, opens and says which events are final.
 // server/events/hub.ts LISTENs on these channels.
 import { type Insertable, sql } from 'kysely'
+import { compiledOnce } from '#db/compiled-once.ts'
 import type { Db } from '#db/database.ts'
 import type { RunsTable } from '#db/schema.ts'
 import { notify } from '#server/repositories/notifications.ts'
@@ -162,15 +163,20 @@ export async function listRunEvents(
   afterId: number,
   limit: number,
 ): Promise<SealedRunEventRow[]> {
-  return db
-    .selectFrom('run_events')
-    .select(['id', 'run_id', 'type', 'step', 'data_key_id', 'data', 'created_at'])
-    .where('run_id', '=', runId)
-    .where('id', '>', afterId)
-    .orderBy('id')
-    .limit(limit)
-    .execute()
+  return runEventsAfter(db, { runId, afterId, limit })
 }
+
+// Every event stream's replay and every read of the hub: built and compiled once.
+const runEventsAfter = compiledOnce(
+  (db, { runId, afterId, limit }: { runId: string; afterId: number; limit: number }) =>
+    db
+      .selectFrom('run_events')
+      .select(['id', 'run_id', 'type', 'step', 'data_key_id', 'data', 'created_at'])
+      .where('run_id', '=', runId)
+      .where('id', '>', afterId)
+      .orderBy('id')
+      .limit(limit),
+)
 
 /** The id of the run's first event of one of these types, or null when it has none. */
 export async function findFirstEventId(db: Db, runId: string, types: readonly string[]): Promise<number | null> {

@@ -1,6 +1,7 @@
 // The runs table: SQL only, the database (or the caller's transaction) first. What the columns mean
 // (the sealed brief, checkpoint, report and error; views of a run) is server/research/runs.ts's.
 import { type Selectable, sql, type Updateable } from 'kysely'
+import { compiledOnce } from '#db/compiled-once.ts'
 import type { Db } from '#db/database.ts'
 import type { RunsTable } from '#db/schema.ts'
 import type { RunStatus } from '#server/contracts/run.ts'
@@ -133,25 +134,28 @@ export type RunSeal = Pick<RunRow, 'brief_key_id' | 'report_key_id' | 'series_id
 /** The run's seal columns when it is the account's (nothing sealed is read); malformed ids find none. */
 export async function getRunSeal(db: Db, runId: string, accountId: string): Promise<RunSeal | undefined> {
   if (!UUID.test(runId)) return undefined
-  return db
+  return (await runSeal(db, { runId, accountId }))[0]
+}
+
+// Read on every GET of a run (a finished one's view is kept): built and compiled once.
+const runSeal = compiledOnce((db, { runId, accountId }: { runId: string; accountId: string }) =>
+  db
     .selectFrom('runs')
     .select(['brief_key_id', 'report_key_id', 'series_id'])
     .where('id', '=', runId)
-    .where('account_id', '=', accountId)
-    .executeTakeFirst()
-}
+    .where('account_id', '=', accountId),
+)
 
 /** The id of the account's run, as stored (nothing else is read); malformed ids find none. */
 export async function findRunId(db: Db, runId: string, accountId: string): Promise<string | undefined> {
   if (!UUID.test(runId)) return undefined
-  const row = await db
-    .selectFrom('runs')
-    .select('id')
-    .where('id', '=', runId)
-    .where('account_id', '=', accountId)
-    .executeTakeFirst()
-  return row?.id
+  return (await ownRunId(db, { runId, accountId }))[0]?.id
 }
+
+// Asked before every event stream of a run: built and compiled once.
+const ownRunId = compiledOnce((db, { runId, accountId }: { runId: string; accountId: string }) =>
+  db.selectFrom('runs').select('id').where('id', '=', runId).where('account_id', '=', accountId),
+)
 
 /**
  * A page of the account's runs, newest first, one more than `limit` when there is a next page. The
