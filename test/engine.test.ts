@@ -232,17 +232,19 @@ test.each([
 )
 
 // The other half of the rule: while a step's boundary is still being written, its paid call waits.
-// A trigger holds the boundary's update for a while; the model must not be asked meanwhile.
+// A trigger holds the boundary's update on an advisory lock the test holds until it has looked: the
+// model must not be asked meanwhile, however slow the machine.
 test.each(['plan', 'synthesize'] as const)('the %s call waits until its step boundary is written', async (step) => {
   const user = await createTestAccount(app.db)
   const account = user.account.id
   expect(account).toMatch(/^[0-9a-f-]{36}$/) // spliced into the trigger below
   const name = sql.raw(`hold_${step}_boundary`)
+  const lock = step === 'plan' ? 21_001 : 21_002
   await sql`create function ${name}() returns trigger language plpgsql as $$
     begin
       if new.account_id = '${sql.raw(account)}' and new.current_step = '${sql.raw(step)}'
         and old.current_step is distinct from new.current_step then
-        perform pg_sleep(1.5);
+        perform pg_advisory_xact_lock(${sql.lit(lock)});
       end if;
       return new;
     end $$`.execute(app.db)
@@ -250,17 +252,26 @@ test.each(['plan', 'synthesize'] as const)('the %s call waits until its step bou
   try {
     const topic = `Boundary before the ${step}`
     const asked = () => openai.requests.filter((request) => request.kind === step && request.text.includes(topic))
-    const { body } = await postBrief(app.fetch, user.auth, { topic, depth: 'quick' })
-    const held = async () =>
-      (
-        await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where wait_event = 'PgSleep'`.execute(
-          app.db,
+    const { body } = await app.db.connection().execute(async (holder) => {
+      await sql`select pg_advisory_lock(${lock})`.execute(holder)
+      try {
+        const started = await postBrief(app.fetch, user.auth, { topic, depth: 'quick' })
+        // The boundary's update waits on the lock; the step has begun beside it.
+        await waitUntil(
+          async () =>
+            (
+              await sql<{ n: number }>`select count(*)::int as n from pg_locks
+                where locktype = 'advisory' and objid = ${lock} and not granted`.execute(app.db)
+            ).rows[0]?.n === 1,
+          10_000,
         )
-      ).rows[0]?.n === 1
-    await waitUntil(held, 10_000)
-    await new Promise((resolve) => setTimeout(resolve, 400))
-    expect(await held()).toBe(true)
-    expect(asked()).toEqual([])
+        await new Promise((resolve) => setTimeout(resolve, 400))
+        expect(asked()).toEqual([])
+        return started
+      } finally {
+        await sql`select pg_advisory_unlock(${lock})`.execute(holder)
+      }
+    })
     expect((await waitForRun(app.fetch, user.auth, body.runId)).status).toBe('complete')
     expect(asked()).toHaveLength(1)
   } finally {
