@@ -61,14 +61,15 @@ export async function getRun(db: Db, runId: string, accountId?: string): Promise
 
 /**
  * A run as its worker starts it, with its topic's live memory (as of `now`) when the run has no
- * checkpoint yet: what its first step reads, in the same statement. `memory` is undefined when it
- * was not read (a resumed run) and null when the topic has no live memory.
+ * checkpoint yet: what its first step reads, in the same statement. `memoryRead` is undefined when
+ * nothing was read (a resumed run, or one without a topic hash); its row is null when the topic has
+ * no live memory.
  */
 export async function getRunToStart(
   db: Db,
   runId: string,
   now: Date,
-): Promise<{ run: RunRow; memory: TopicMemoryRow | null | undefined } | undefined> {
+): Promise<{ run: RunRow; memoryRead: { topicHash: Buffer; row: TopicMemoryRow | null } | undefined } | undefined> {
   if (!UUID.test(runId)) return undefined
   const row = await db
     .selectFrom('runs')
@@ -108,12 +109,10 @@ export async function getRunToStart(
     memory_updated_at,
     ...run
   } = row
+  if (run.checkpoint !== null || run.topic_hash === null) return { run, memoryRead: undefined }
   const memory =
     memory_topic_id === null
-      ? // Nothing matched: a resumed run or one without a topic hash (not read), or no live memory.
-        run.checkpoint === null && run.topic_hash !== null
-        ? null
-        : undefined
+      ? null
       : {
           topic_id: memory_topic_id,
           key_id: memory_key_id as string,
@@ -125,7 +124,7 @@ export async function getRunToStart(
           expires_at: memory_expires_at as Date,
           updated_at: memory_updated_at as Date,
         }
-  return { run, memory }
+  return { run, memoryRead: { topicHash: run.topic_hash, row: memory } }
 }
 
 /** What says whether a completed run's view kept in memory is still its view: the keys that sealed it. */

@@ -49,10 +49,6 @@ export async function runResearch(deps: EngineDeps, runId: string): Promise<void
   const found = await getRunToStart(db, runId, deps.memory.now())
   const row = found?.run
   if (row?.status !== 'running') return // finished, cancelled or gone: nothing to do
-  const memoryRead =
-    found?.memory === undefined || row.topic_hash === null
-      ? undefined
-      : { topicHash: row.topic_hash, row: found.memory }
   const brief = openRunBrief(ring, row)
   const remainingMs = row.deadline_at.getTime() - Date.now()
   // The run's writes, in order: boundaries and progress events, each only while the run is running.
@@ -121,10 +117,9 @@ export async function runResearch(deps: EngineDeps, runId: string): Promise<void
       return boundary
     }
     const texts = pageTexts()
-    const context = {
-      ...{ deps, runId, accountId: row.account_id, brief, checkpoint, signal, written, texts, event },
-      memoryRead,
-    }
+    const accountId = row.account_id
+    const memoryRead = found?.memoryRead
+    const context = { deps, runId, accountId, brief, checkpoint, signal, written, texts, event, memoryRead }
     for (const step of BOUNDED_STEPS) {
       if (checkpoint[step]) continue
       const announced = step !== 'load_memory'

@@ -95,7 +95,7 @@ export async function searchStep({
           }
           if (!found.has(url)) fresh += 1
           found.set(url, { ...result, url, query })
-          added.push(result.text ?? '')
+          if (result.text) added.push(result.text)
         }
         // While other searches and calls are awaited, these pages are made ready for the synthesis.
         prepareInIdle(texts, added, depth.passageCharacters)
