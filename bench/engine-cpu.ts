@@ -4,8 +4,8 @@
 // stub model's answers (test/support/stub-openai.ts), with no HTTP, no database and no waiting.
 // `npm run bench` measures the whole server; this isolates the part of it that is pure computation.
 //
-//   node bench/engine-cpu.ts            ms per run: median of 7 repetitions after a warm-up
-//   node bench/engine-cpu.ts --digest   also a hash of every result, to show a change altered none
+//   npx node bench/engine-cpu.ts            ms per run: median of 7 repetitions after a warm-up
+//   npx node bench/engine-cpu.ts --digest   also a hash of every result, to show a change altered none
 //   --only quick, --reps 3, --runs 10   fewer scenarios or runs (with --cpu-prof, to profile one)
 //   --times                             every repetition's figure, not only the median
 import { createHash } from 'node:crypto'

@@ -4,7 +4,7 @@
 // Readability's expected article (word F1), plus the stub web's news page (article paragraphs kept,
 // navigation, scripts, cookie banner and footer left out).
 //
-//   node bench/reader-dom.ts [--pages DIR]
+//   npx node bench/reader-dom.ts [--pages DIR]
 //
 // DIR holds one folder per page with source.html and expected.html, as Mozilla Readability's
 // test/test-pages does. The reader ships one DOM (linkedom); to measure again, install the other

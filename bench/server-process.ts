@@ -130,7 +130,7 @@ export function processCpuMs(pid: number, children = false): number {
 }
 
 /** The embedded Postgres: the postmaster, its live backends, and the backends it has reaped. */
-function postgresCpuMs(dataDir: string): number {
+export function postgresCpuMs(dataDir: string): number {
   const postmaster = postmasterPid(dataDir)
   if (!postmaster) return 0
   let total = processCpuMs(postmaster, true)
