@@ -28,7 +28,15 @@ import { overheadScenario } from '#bench/scenarios/overhead.ts'
 import { qualityScenario } from '#bench/scenarios/quality.ts'
 import { sseFanoutScenario } from '#bench/scenarios/sse-fanout.ts'
 import { startLatencyScenario } from '#bench/scenarios/start-latency.ts'
-import { createDataDir, printedApiKey, removeDataDir, type ServerProcess, startServer } from '#bench/server-process.ts'
+import {
+  createDataDir,
+  printedApiKey,
+  removeDataDir,
+  type ServerProcess,
+  startServer,
+  startWorker,
+  type WorkerProcess,
+} from '#bench/server-process.ts'
 import {
   formatStatements,
   recordStatements,
@@ -52,6 +60,9 @@ const EnvSchema = z.object({
   BENCH_SERVER_NODE_OPTIONS: z.string().optional(),
   // The quality scenario's first seed: start elsewhere (say 101) to score webs nobody tuned against.
   BENCH_QUALITY_FIRST_SEED: z.coerce.number().int().min(1).optional(),
+  // Worker processes (`npm run worker`) beside a server started with RUN_ROLE=web, instead of one
+  // process doing both: what a deployment that spreads the runs over the cores would measure.
+  BENCH_WORKER_PROCESSES: z.coerce.number().int().min(0).max(8).default(0),
 })
 
 /** The config's default, which most scenarios run with. */
@@ -166,9 +177,32 @@ async function main(): Promise<number> {
   }
   const serverEnv = { ...stubs.env, ...baseEnv }
   const boot = async (workerConcurrency: number): Promise<ServerProcess> => {
-    const server = await startServer({ dataDir, env: { ...serverEnv, WORKER_CONCURRENCY: String(workerConcurrency) } })
-    cleanups.push(() => server.stop())
-    return server
+    const phaseEnv = { ...serverEnv, WORKER_CONCURRENCY: String(workerConcurrency) }
+    if (env.BENCH_WORKER_PROCESSES === 0) {
+      const server = await startServer({ dataDir, env: phaseEnv })
+      cleanups.push(() => server.stop())
+      return server
+    }
+    const web = await startServer({ dataDir, env: { ...phaseEnv, RUN_ROLE: 'web' } })
+    cleanups.push(() => web.stop())
+    const workers: WorkerProcess[] = []
+    for (let i = 0; i < env.BENCH_WORKER_PROCESSES; i++) {
+      const worker = await startWorker({ dataDir, env: phaseEnv })
+      cleanups.push(() => worker.stop())
+      workers.push(worker)
+    }
+    // The server's CPU is all of its processes'.
+    return {
+      ...web,
+      cpuMs() {
+        const { server, postgres } = web.cpuMs()
+        return { server: server + workers.reduce((sum, worker) => sum + worker.cpuMs(), 0), postgres }
+      },
+      async stop() {
+        await Promise.all(workers.map((worker) => worker.stop()))
+        await web.stop()
+      },
+    }
   }
 
   const outcomes: Outcome[] = []

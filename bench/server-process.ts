@@ -147,13 +147,70 @@ export function postgresCpuMs(dataDir: string): number {
   return total
 }
 
-function postmasterPid(dataDir: string): number | undefined {
+/** The embedded cluster's directory: under the data directory, or where it says the cluster was kept. */
+function clusterDir(dataDir: string): string {
   const location = path.join(dataDir, 'postgres-location')
-  const cluster = fs.existsSync(location) ? fs.readFileSync(location, 'utf8').trim() : path.join(dataDir, 'postgres')
-  const pidFile = path.join(cluster, 'postmaster.pid')
+  return fs.existsSync(location) ? fs.readFileSync(location, 'utf8').trim() : path.join(dataDir, 'postgres')
+}
+
+function postmasterPid(dataDir: string): number | undefined {
+  const pidFile = path.join(clusterDir(dataDir), 'postmaster.pid')
   if (!fs.existsSync(pidFile)) return undefined
   const pid = Number(fs.readFileSync(pidFile, 'utf8').split('\n')[0])
   return Number.isInteger(pid) && pid > 0 ? pid : undefined
+}
+
+export type WorkerProcess = {
+  pid: number
+  /** CPU time (user + system, ms) the worker has used so far. */
+  cpuMs: () => number
+  stop: () => Promise<void>
+}
+
+/**
+ * `npm run worker` beside a server started with RUN_ROLE=web: a worker process on the server's
+ * embedded Postgres (through its Unix socket, as the server connects), ready when it says so.
+ */
+export async function startWorker(options: { dataDir: string; env: Record<string, string> }): Promise<WorkerProcess> {
+  const logFile = path.join(options.dataDir, `worker-${Date.now()}.log`)
+  const logFd = fs.openSync(logFile, 'a')
+  const child = spawn(process.execPath, [path.join(projectRoot, 'server/main.ts')], {
+    cwd: projectRoot,
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '/tmp',
+      DATA_DIR: options.dataDir,
+      OLLAMA_BASE_URL: 'none',
+      ...options.env,
+      DATABASE_URL: embeddedDatabaseUrl(options.dataDir),
+      RUN_ROLE: 'worker',
+    },
+    stdio: ['ignore', logFd, logFd],
+  })
+  fs.closeSync(logFd)
+  const pid = child.pid
+  if (pid === undefined) throw new Error('could not start the worker process')
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+  const stop = () => stopChild(child, exited)
+  const deadline = Date.now() + READY_TIMEOUT_MS
+  while (!fs.readFileSync(logFile, 'utf8').includes('Sextant worker is running')) {
+    if (child.exitCode !== null || child.signalCode !== null || Date.now() > deadline) {
+      await stop()
+      throw new Error(`the worker did not start. Its log:\n${tail(logFile, 40)}`)
+    }
+    await sleep(100)
+  }
+  return { pid, cpuMs: () => processCpuMs(pid), stop }
+}
+
+/** The app database of the embedded cluster a server started under `dataDir`, from its pid file. */
+function embeddedDatabaseUrl(dataDir: string): string {
+  const cluster = clusterDir(dataDir)
+  // postmaster.pid: pid, data directory, start time, port, socket directory, ...
+  const [, , , port, socketDir] = fs.readFileSync(path.join(cluster, 'postmaster.pid'), 'utf8').split('\n')
+  const password = fs.readFileSync(path.join(dataDir, 'postgres-password'), 'utf8').trim()
+  const url = `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/sextant`
+  return socketDir ? `${url}?host=${encodeURIComponent(socketDir)}` : url
 }
 
 /** The API key the first start printed for the local account (shown once, in the banner). */
