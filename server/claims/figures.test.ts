@@ -1,0 +1,69 @@
+import * as chrono from 'chrono-node'
+import fc from 'fast-check'
+import { expect, test } from 'vitest'
+import { extractStatements, writtenDates } from '#server/claims/figures.ts'
+
+const RUNS = Number(process.env.FUZZ_RUNS ?? 2000)
+
+/** writtenDates as first written: chrono over every text, then the dates that write out a year. */
+function writtenDatesByParsingAll(text: string) {
+  return chrono.casual
+    .parse(text, new Date(Date.UTC(2000, 0, 1)))
+    .filter((parsed) => parsed.start.isCertain('year') && /(?<!\d)(?:1[6-9]|20|21)\d{2}(?!\d)/u.test(parsed.text))
+}
+
+/** Texts made of what chrono reads: years in and out of range, digits beside them, months, days, words. */
+const dateLikeText = fc
+  .array(
+    fc.oneof(
+      { weight: 3, arbitrary: fc.integer({ min: 1500, max: 2299 }).map(String) },
+      { weight: 2, arbitrary: fc.integer({ min: 0, max: 99_999 }).map(String) },
+      {
+        weight: 3,
+        arbitrary: fc.constantFrom(
+          'january',
+          'Feb',
+          'march',
+          'Sept.',
+          'december',
+          'monday',
+          'today',
+          'next week',
+          'last year',
+          'in',
+          'on',
+          'by',
+          'q3',
+          'the 3rd',
+          '1st',
+          'of',
+          'since',
+          'until',
+          'noon',
+          '5pm',
+        ),
+      },
+      { weight: 2, arbitrary: fc.constantFrom(' ', ' ', ', ', '/', '-', '.', ':', 'x', '$', '%', '\n') },
+      { weight: 1, arbitrary: fc.string({ maxLength: 4 }) },
+    ),
+    { maxLength: 14 },
+  )
+  .map((parts) => parts.join(''))
+
+test('writtenDates keeps exactly the dates that parsing every text would keep', () => {
+  fc.assert(
+    fc.property(dateLikeText, (text) => {
+      const summary = (parsed: chrono.ParsedResult[]) =>
+        parsed.map((date) => [date.index, date.text, date.start.date()])
+      expect(summary(writtenDates(text))).toEqual(summary(writtenDatesByParsingAll(text)))
+    }),
+    { numRuns: RUNS },
+  )
+})
+
+test('a text with no year parses no date, and one with a year finds it', () => {
+  expect(writtenDates('costs fell 40% by march, next week or last year')).toEqual([])
+  expect(writtenDates('output began in march 2024').map((date) => date.text)).toEqual(['march 2024'])
+  expect(extractStatements('Output began in March 2024 at 40 percent.').dates).toEqual(['2024-03'])
+  expect(extractStatements('Output began next March at 40 percent.').dates).toEqual([])
+})
