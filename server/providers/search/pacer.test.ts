@@ -26,6 +26,26 @@ test('requests run one at a time, in order, their starts at least the interval a
   expect((starts[2] as number) - (starts[1] as number)).toBeGreaterThanOrEqual(145)
 })
 
+test('a timer that fires early does not let a request start before the interval is up', async () => {
+  // Node counts a timer from the event loop's cached time, which lags when the loop is busy, so a
+  // sleep can end before the clock says it should: here every long sleep ends 15 ms early.
+  let now = 1_000_000
+  const clock = {
+    now: () => now,
+    sleep: async (ms: number) => {
+      now += ms > 20 ? ms - 15 : ms
+    },
+  }
+  const pacer = createPacer(150, clock)
+  const starts: number[] = []
+  const request = async () => {
+    starts.push(now)
+    now += 20 // the request itself takes a while
+  }
+  await Promise.all([pacer.run(request, noDeadline), pacer.run(request, noDeadline), pacer.run(request, noDeadline)])
+  expect(starts).toEqual([1_000_000, 1_000_150, 1_000_300])
+})
+
 test('a request that gives up waiting passes its turn on, and the order holds', async () => {
   const pacer = createPacer(0)
   let releaseFirst = () => {}
