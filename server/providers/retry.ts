@@ -1,6 +1,6 @@
 // Every provider call goes through here: a per-attempt timeout, retries with exponential backoff
 // and jitter for 429/5xx/timeouts (honouring Retry-After), and the run's own abort signal on top.
-import { setTimeout as sleep } from 'node:timers/promises'
+import { sleepUntil } from '#server/providers/sleep-until.ts'
 import { ProviderError } from '#server/providers/types.ts'
 
 export type RetryOptions = {
@@ -27,7 +27,7 @@ export async function callWithRetries<T>(call: (signal: AbortSignal) => Promise<
       const failure = error instanceof ProviderError ? error : options.classify(error)
       if (!failure.retryable || attempt >= attempts) throw failure
       const backoff = Math.min(maxDelayMs, baseDelayMs * 2 ** (attempt - 1)) * (0.5 + Math.random() / 2)
-      await sleep(Math.min(maxDelayMs * 4, failure.retryAfterMs ?? backoff), undefined, { signal: options.signal })
+      await sleepUntil(Date.now() + Math.min(maxDelayMs * 4, failure.retryAfterMs ?? backoff), options.signal)
     }
   }
 }

@@ -1,7 +1,7 @@
 // The courtesy each open source asks of its clients: one request at a time, their starts at least
 // a minimum interval apart (GDELT one every 5 s, arXiv one every 3 s; see the adapters). Requests
 // wait their turn in order; one that gives up waiting (its signal aborted) passes its turn on.
-import { setTimeout as sleep } from 'node:timers/promises'
+import { type Clock, sleepUntil, systemClock } from '#server/providers/sleep-until.ts'
 
 export type Pacer = {
   /**
@@ -12,15 +12,7 @@ export type Pacer = {
   run<T>(request: () => Promise<T>, signal: AbortSignal, reachedServer?: (error: unknown) => boolean): Promise<T>
 }
 
-/** What the pacer reads the time with and waits on; tests pass their own. */
-export type PacerClock = { now: () => number; sleep: (ms: number, signal: AbortSignal) => Promise<void> }
-
-const systemClock: PacerClock = {
-  now: () => Date.now(),
-  sleep: (ms, signal) => sleep(ms, undefined, { signal }),
-}
-
-export function createPacer(minIntervalMs: number, clock: PacerClock = systemClock): Pacer {
+export function createPacer(minIntervalMs: number, clock: Clock = systemClock): Pacer {
   let tail: Promise<void> = Promise.resolve()
   let lastStartedAt = Number.NEGATIVE_INFINITY
   return {
@@ -32,12 +24,7 @@ export function createPacer(minIntervalMs: number, clock: PacerClock = systemClo
       })
       try {
         await untilSettled(previous, signal)
-        // A timer can fire early by the clock: Node counts it from the event loop's idea of now, which
-        // lags behind when the loop is busy. So wait until the interval has really passed.
-        for (let wait = lastStartedAt + minIntervalMs - clock.now(); wait > 0; ) {
-          await clock.sleep(wait, signal)
-          wait = lastStartedAt + minIntervalMs - clock.now()
-        }
+        await sleepUntil(lastStartedAt + minIntervalMs, signal, clock)
         const startedAt = clock.now()
         try {
           const result = await request()
