@@ -178,13 +178,10 @@ async function main(): Promise<number> {
   const serverEnv = { ...stubs.env, ...baseEnv }
   const boot = async (workerConcurrency: number): Promise<ServerProcess> => {
     const phaseEnv = { ...serverEnv, WORKER_CONCURRENCY: String(workerConcurrency) }
-    if (env.BENCH_WORKER_PROCESSES === 0) {
-      const server = await startServer({ dataDir, env: phaseEnv })
-      cleanups.push(() => server.stop())
-      return server
-    }
-    const web = await startServer({ dataDir, env: { ...phaseEnv, RUN_ROLE: 'web' } })
+    const apart = env.BENCH_WORKER_PROCESSES > 0
+    const web = await startServer({ dataDir, env: apart ? { ...phaseEnv, RUN_ROLE: 'web' } : phaseEnv })
     cleanups.push(() => web.stop())
+    if (!apart) return web
     const workers: WorkerProcess[] = []
     for (let i = 0; i < env.BENCH_WORKER_PROCESSES; i++) {
       const worker = await startWorker({ dataDir, env: phaseEnv })

@@ -47,27 +47,12 @@ export function removeDataDir(dir: string): void {
 
 export async function startServer(options: { dataDir: string; env: Record<string, string> }): Promise<ServerProcess> {
   const port = await anyFreePort()
-  const logFile = path.join(options.dataDir, `server-${Date.now()}.log`)
-  const logFd = fs.openSync(logFile, 'a')
-  const child = spawn(process.execPath, [path.join(projectRoot, 'server/main.ts')], {
-    cwd: projectRoot,
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? '/tmp',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      DATA_DIR: options.dataDir,
-      EMBEDDED_PG_PORT: '0',
-      // What the benchmark measures must not depend on an Ollama the machine happens to run.
-      OLLAMA_BASE_URL: 'none',
-      ...options.env,
-    },
-    stdio: ['ignore', logFd, logFd],
+  const { child, pid, exited, logFile } = spawnSextant(options.dataDir, 'server', {
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    EMBEDDED_PG_PORT: '0',
+    ...options.env,
   })
-  fs.closeSync(logFd)
-  const pid = child.pid
-  if (pid === undefined) throw new Error('could not start the server process')
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
   const url = `http://127.0.0.1:${port}`
 
   let peak = 0
@@ -160,6 +145,29 @@ function postmasterPid(dataDir: string): number | undefined {
   return Number.isInteger(pid) && pid > 0 ? pid : undefined
 }
 
+/** `node server/main.ts` on the data directory with `env`, its output in a log file there. */
+function spawnSextant(dataDir: string, role: 'server' | 'worker', env: Record<string, string>) {
+  const logFile = path.join(dataDir, `${role}-${Date.now()}.log`)
+  const logFd = fs.openSync(logFile, 'a')
+  const child = spawn(process.execPath, [path.join(projectRoot, 'server/main.ts')], {
+    cwd: projectRoot,
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '/tmp',
+      DATA_DIR: dataDir,
+      // What the benchmark measures must not depend on an Ollama the machine happens to run.
+      OLLAMA_BASE_URL: 'none',
+      ...env,
+    },
+    stdio: ['ignore', logFd, logFd],
+  })
+  fs.closeSync(logFd)
+  const pid = child.pid
+  if (pid === undefined) throw new Error(`could not start the ${role} process`)
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+  return { child, pid, exited, logFile }
+}
+
 export type WorkerProcess = {
   pid: number
   /** CPU time (user + system, ms) the worker has used so far. */
@@ -172,25 +180,11 @@ export type WorkerProcess = {
  * embedded Postgres (through its Unix socket, as the server connects), ready when it says so.
  */
 export async function startWorker(options: { dataDir: string; env: Record<string, string> }): Promise<WorkerProcess> {
-  const logFile = path.join(options.dataDir, `worker-${Date.now()}.log`)
-  const logFd = fs.openSync(logFile, 'a')
-  const child = spawn(process.execPath, [path.join(projectRoot, 'server/main.ts')], {
-    cwd: projectRoot,
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? '/tmp',
-      DATA_DIR: options.dataDir,
-      OLLAMA_BASE_URL: 'none',
-      ...options.env,
-      DATABASE_URL: embeddedDatabaseUrl(options.dataDir),
-      RUN_ROLE: 'worker',
-    },
-    stdio: ['ignore', logFd, logFd],
+  const { child, pid, exited, logFile } = spawnSextant(options.dataDir, 'worker', {
+    ...options.env,
+    DATABASE_URL: embeddedDatabaseUrl(options.dataDir),
+    RUN_ROLE: 'worker',
   })
-  fs.closeSync(logFd)
-  const pid = child.pid
-  if (pid === undefined) throw new Error('could not start the worker process')
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
   const stop = () => stopChild(child, exited)
   const deadline = Date.now() + READY_TIMEOUT_MS
   while (!fs.readFileSync(logFile, 'utf8').includes('Sextant worker is running')) {
