@@ -23,6 +23,7 @@ import {
 } from '#bench/scenario.ts'
 import { concurrentScenario } from '#bench/scenarios/concurrent.ts'
 import { getLoadScenario } from '#bench/scenarios/get-load.ts'
+import { idleScenario } from '#bench/scenarios/idle.ts'
 import { memorySavingsScenario } from '#bench/scenarios/memory-savings.ts'
 import { overheadScenario } from '#bench/scenarios/overhead.ts'
 import { qualityScenario } from '#bench/scenarios/quality.ts'
@@ -212,7 +213,14 @@ async function main(): Promise<number> {
     // Most scenarios run on the default configuration...
     {
       workerConcurrency: DEFAULT_WORKER_CONCURRENCY,
-      scenarios: [overheadScenario, startLatencyScenario, memorySavingsScenario, sseFanoutScenario, getLoadScenario],
+      scenarios: [
+        overheadScenario,
+        startLatencyScenario,
+        memorySavingsScenario,
+        sseFanoutScenario,
+        getLoadScenario,
+        idleScenario,
+      ],
     },
     // ...and the concurrent runs on a restart of the same data, with every run in flight at once.
     { workerConcurrency: env.BENCH_WORKER_CONCURRENCY, scenarios: [concurrentScenario] },

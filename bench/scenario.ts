@@ -13,6 +13,8 @@ export type Sizes = {
   getLoadSeconds: number
   getLoadConnections: number
   sseClients: number
+  /** How long the idle scenario watches a server with nothing to do. */
+  idleSeconds: number
   /** The quality scenario: seeds (each a different synthetic web) and facts per topic (of 20). */
   qualitySeeds: number
   qualityFactsPerTopic: number
@@ -28,6 +30,7 @@ export const FULL_SIZES: Sizes = {
   getLoadSeconds: 10,
   getLoadConnections: 20,
   sseClients: 200,
+  idleSeconds: 30,
   qualitySeeds: 5,
   qualityFactsPerTopic: 20,
   qualityFirstSeed: 1,
@@ -41,6 +44,7 @@ export const QUICK_SIZES: Sizes = {
   getLoadSeconds: 3,
   getLoadConnections: 10,
   sseClients: 40,
+  idleSeconds: 5,
   qualitySeeds: 3,
   qualityFactsPerTopic: 12,
   qualityFirstSeed: 1,

@@ -144,3 +144,133 @@ test('a job sent in jobs.transaction wakes its workers only once the transaction
     await jobs.stop()
   }
 })
+
+/** Counts the job fetches (pg-boss's "next job" statement) made through `jobs`' database. */
+function countFetches(jobs: Jobs, queue: string) {
+  const db = jobs.boss.getDb()
+  const execute = db.executeSql.bind(db)
+  let count = 0
+  db.executeSql = (text, values) => {
+    if (/\bWITH\s+next\s+AS\b/i.test(text) && text.includes(`'${queue}'`)) count++
+    return execute(text, values)
+  }
+  return {
+    get count() {
+      return count
+    },
+    /** Waits until no fetch has been made for a while (the workers' first fetches at start), then counts from zero. */
+    async settle() {
+      let seen = -1
+      while (seen !== count) {
+        seen = count
+        await new Promise((resolve) => setTimeout(resolve, 400))
+      }
+      count = 0
+    },
+  }
+}
+
+test("a job's NOTIFY wakes one idle worker in each process, not all of them", async () => {
+  let ran = 0
+  // Looks far apart, so that only the job's NOTIFY can wake a worker within the test.
+  const herd = defineJob({
+    queue: 'test.herd',
+    schema: z.object({}),
+    concurrency: 8,
+    pollSeconds: 120,
+    queueOptions: { notify: true },
+    handler: async () => {
+      ran++
+    },
+  })
+  const worker = await startJobs({ connectionString: database.url, definitions: [herd], work: true, log: testLogger() })
+  const web = await startJobs({ connectionString: database.url, definitions: [herd], work: false, log: testLogger() })
+  const fetches = countFetches(worker, herd.queue)
+  try {
+    await fetches.settle()
+    // From another process: only the NOTIFY reaches the worker process.
+    await web.send(herd, {})
+    await waitUntil(() => ran === 1, 5000)
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    // pg-boss alone wakes all eight; seven find nothing.
+    expect(fetches.count).toBe(1)
+
+    // From the worker process itself: its own NOTIFY is the wake, not a second one.
+    await worker.send(herd, {})
+    await waitUntil(() => ran === 2, 5000)
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    expect(fetches.count).toBe(2)
+  } finally {
+    await Promise.all([web.stop(), worker.stop()])
+  }
+})
+
+test('an idle process looks for due jobs once per interval, whatever its number of workers', async () => {
+  const quiet = defineJob({
+    queue: 'test.quiet',
+    schema: z.object({}),
+    concurrency: 8,
+    pollSeconds: 1,
+    handler: async () => {},
+  })
+  const jobs = await startJobs({ connectionString: database.url, definitions: [quiet], work: true, log: testLogger() })
+  const fetches = countFetches(jobs, quiet.queue)
+  try {
+    await fetches.settle()
+    await new Promise((resolve) => setTimeout(resolve, 3500))
+    // One look a second; eight workers each polling on their own would make 28.
+    expect(fetches.count).toBeGreaterThanOrEqual(2)
+    expect(fetches.count).toBeLessThanOrEqual(5)
+  } finally {
+    await jobs.stop()
+  }
+})
+
+test('a job announced while every worker is busy runs when one is free, not at the next look', async () => {
+  const release = deferred<void>()
+  const started: string[] = []
+  const busy = defineJob({
+    queue: 'test.busy',
+    schema: z.object({ name: z.string() }),
+    concurrency: 1,
+    pollSeconds: 120,
+    queueOptions: { notify: true },
+    handler: async ({ name }) => {
+      started.push(name)
+      if (name === 'first') await release.promise
+    },
+  })
+  const worker = await startJobs({ connectionString: database.url, definitions: [busy], work: true, log: testLogger() })
+  const web = await startJobs({ connectionString: database.url, definitions: [busy], work: false, log: testLogger() })
+  try {
+    await web.send(busy, { name: 'first' })
+    await waitUntil(() => started.length === 1, 5000)
+    await web.send(busy, { name: 'second' })
+    // The NOTIFY found the one worker busy; give it time to arrive before the worker is free.
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    release.resolve()
+    await waitUntil(() => started.length === 2, 3000)
+    expect(started).toEqual(['first', 'second'])
+  } finally {
+    await Promise.all([web.stop(), worker.stop()])
+  }
+})
+
+test("a queue that exists takes the code's options at start, notify and heartbeat included", async () => {
+  const queue = 'test.options'
+  const start = (queueOptions: Parameters<typeof defineJob>[0]['queueOptions']) =>
+    startJobs({
+      connectionString: database.url,
+      definitions: [defineJob({ queue, schema: z.object({}), queueOptions, handler: async () => {} })],
+      work: false,
+      log: testLogger(),
+    })
+  const first = await start({ retryLimit: 1, notify: true, heartbeatSeconds: 10 })
+  await first.stop()
+  const second = await start({ retryLimit: 3 })
+  try {
+    expect(await second.boss.getQueue(queue)).toMatchObject({ retryLimit: 3, notify: false, heartbeatSeconds: null })
+  } finally {
+    await second.stop()
+  }
+})

@@ -13,10 +13,13 @@ export type JobDefinition<Data = unknown> = JobQueue<Data> & {
   /** How many jobs of this queue one process runs at once. */
   concurrency?: number
   /**
-   * For notify queues: how often to poll anyway (pg-boss's default is 30 s). A retry after a
-   * failure, or a dead worker's job, becomes due without a NOTIFY; only a poll finds it.
+   * How often this process looks for the queue's jobs that nothing announced: a retry after a
+   * failure, a delayed job, a dead worker's job, and on a queue without `notify` any job another
+   * process sent. They become due without a NOTIFY or a wake; only a look finds them. One idle
+   * worker looks each time, however many the queue has. pg-boss's defaults: 30 s on a notify
+   * queue, 2 s on others.
    */
-  notifyPollingIntervalSeconds?: number
+  pollSeconds?: number
   /** A cron expression (UTC): the job is also sent on this schedule, once across all instances. */
   schedule?: string
   // Method syntax on purpose: definitions of different data types share one list.
@@ -59,6 +62,14 @@ export type SendOptions = {
 
 export const JOBS_SCHEMA = 'pgboss'
 
+const DEFAULT_POLL_SECONDS = { notify: 30, other: 2 }
+/**
+ * pg-boss's own poll, per worker: only a backstop for the process's one look per queue (above),
+ * which wakes an idle worker. Left to pg-boss, every worker polls (2 s by default, 30 s on notify
+ * queues): an idle process made about seven fetches a second, each finding nothing.
+ */
+const WORKER_POLL_SECONDS = 300
+
 export async function startJobs(options: {
   connectionString: string
   /** The jobs; a function receives the job system itself, for handlers that send further jobs. */
@@ -76,22 +87,52 @@ export async function startJobs(options: {
     schema: JOBS_SCHEMA,
     application_name: 'sextant-jobs',
     max: 4,
-    // Workers of notify queues wake on LISTEN/NOTIFY the moment a job is sent, in any process.
-    useListenNotify: true,
-    // Supervision finds jobs whose worker stopped heart-beating; every 10 s (default 60) means a run
-    // whose worker died resumes elsewhere within about 10 + heartbeat seconds.
+    // Workers of notify queues wake on LISTEN/NOTIFY the moment a job is sent, in any process (one
+    // worker per process: see listenWakingOne). A process that only sends has nothing to wake.
+    useListenNotify: options.work,
+    // Supervision finds jobs whose worker stopped heart-beating, in its monitor pass: both every
+    // 10 s (default 60 each) mean a run whose worker died resumes elsewhere within about 10 +
+    // heartbeat seconds. The supervision interval alone does not: the monitor pass is gated by its own.
     superviseIntervalSeconds: 10,
+    monitorIntervalSeconds: 10,
     // Maintenance and cron run where the work runs; web-only processes just send.
     supervise: options.work,
     schedule: options.work,
   })
   boss.on('error', (error) => log.error({ err: error }, 'job system error'))
+  // Per queue, the ids of this process's workers that are not running a job, least recently woken first.
+  const idleWorkers = new Map<string, Set<string>>()
+  /** Wakes the queue's least recently woken idle worker here; false when none is idle. */
+  const wakeIdle = (queue: string) => {
+    const idle = idleWorkers.get(queue)
+    const workerId = idle?.values().next().value
+    if (!idle || !workerId) return false
+    // To the back of the line, so a burst of sends wakes different workers.
+    idle.delete(workerId)
+    idle.add(workerId)
+    boss.notifyWorker(workerId)
+    return true
+  }
+  // Per queue, jobs announced while every worker was busy: as many workers fetch again when their job ends.
+  const missedWakes = new Map<string, number>()
+  const wake = (queue: string) => {
+    if (!wakeIdle(queue) && idleWorkers.has(queue)) missedWakes.set(queue, (missedWakes.get(queue) ?? 0) + 1)
+  }
+  // While this process hears the NOTIFY of a job sent to a notify queue, that NOTIFY is the wake;
+  // waking a worker at the send as well would wake two for one job.
+  let listening = false
+  const notifyQueues = new Set<string>()
+  const wakeAfterSend = (queue: string) => {
+    if (!(listening && notifyQueues.has(queue))) jobs.wake(queue)
+  }
+  listenWakingOne(boss, wake, () => {
+    listening = true
+  })
   await boss.start()
   let running = true
 
   let stopping: Promise<void> | undefined
-  // Per queue, the ids of this process's workers that are not running a job, least recently woken first.
-  const idleWorkers = new Map<string, Set<string>>()
+  const looks: NodeJS.Timeout[] = []
   // The queues each open transaction sent to, woken when it commits (a rolled-back one wakes none).
   const wakesAfterCommit = new WeakMap<Db, Set<string>>()
   const jobs: Jobs = {
@@ -109,7 +150,7 @@ export async function startJobs(options: {
       const parsed = queue.schema.parse(data) as object
       if (!trx) {
         const id = await boss.send(queue.queue, parsed, options)
-        jobs.wake(queue.queue)
+        wakeAfterSend(queue.queue)
         return id
       }
       const wakes = wakesAfterCommit.get(trx)
@@ -126,21 +167,14 @@ export async function startJobs(options: {
         wakesAfterCommit.set(trx, wakes)
         return fn(trx)
       })
-      for (const queue of wakes) jobs.wake(queue)
+      for (const queue of wakes) wakeAfterSend(queue)
       return result
     },
-    wake(queue) {
-      const idle = idleWorkers.get(queue)
-      const workerId = idle?.values().next().value
-      if (!idle || !workerId) return // every worker is busy; each fetches again when its job ends
-      // To the back of the line, so a burst of sends wakes different workers.
-      idle.delete(workerId)
-      idle.add(workerId)
-      boss.notifyWorker(workerId)
-    },
+    wake,
     stop() {
       stopping ??= (async () => {
         running = false
+        for (const look of looks) clearInterval(look)
         // graceful: let active handlers finish (up to the timeout) before the pool closes.
         await boss.stop({ graceful: true, close: true, timeout: options.stopTimeoutMs ?? 10_000 })
         log.info('job system stopped')
@@ -150,7 +184,10 @@ export async function startJobs(options: {
   }
   const definitions = typeof options.definitions === 'function' ? options.definitions(jobs) : options.definitions
   for (const definition of definitions) {
+    if (definition.queueOptions?.notify) notifyQueues.add(definition.queue)
     await boss.createQueue(definition.queue, definition.queueOptions)
+    // createQueue leaves a queue that exists as it was: the code's options must reach it too.
+    await boss.updateQueue(definition.queue, queueSettings(definition))
   }
   if (options.work) {
     for (const definition of definitions) {
@@ -162,9 +199,8 @@ export async function startJobs(options: {
         let workerId = ''
         const workOptions = {
           batchSize: 1,
-          ...(definition.notifyPollingIntervalSeconds
-            ? { notifyPollingIntervalSeconds: definition.notifyPollingIntervalSeconds }
-            : {}),
+          pollingIntervalSeconds: WORKER_POLL_SECONDS,
+          notifyPollingIntervalSeconds: WORKER_POLL_SECONDS,
         }
         workerId = await boss.work(definition.queue, workOptions, async ([job]) => {
           if (!job) return
@@ -176,16 +212,54 @@ export async function startJobs(options: {
             })
           } finally {
             idle.add(workerId)
-            // After a job pg-boss sleeps the worker until its backstop poll (30 s with LISTEN/NOTIFY,
-            // less the job's duration) unless it was notified meanwhile: jobs queued behind busy
-            // workers would wait that long. Notified, it fetches again as soon as this job ends.
-            boss.notifyWorker(workerId)
+            // After a job pg-boss sleeps the worker until its own poll (less the job's duration)
+            // unless it was notified meanwhile. A job announced while every worker was busy is
+            // waiting: this worker fetches again at once. Otherwise the process's looks find
+            // whatever else comes due.
+            const missed = missedWakes.get(definition.queue) ?? 0
+            if (missed > 0) {
+              missedWakes.set(definition.queue, missed - 1)
+              boss.notifyWorker(workerId)
+            }
           }
         })
         idle.add(workerId)
       }
+      const pollSeconds =
+        definition.pollSeconds ?? DEFAULT_POLL_SECONDS[definition.queueOptions?.notify ? 'notify' : 'other']
+      // A look finds what is due by then, or nothing: with every worker busy, it is not owed later.
+      const look = setInterval(() => wakeIdle(definition.queue), pollSeconds * 1000)
+      look.unref()
+      looks.push(look)
     }
   }
   log.info({ queues: definitions.map((definition) => definition.queue), work: options.work }, 'job system started')
   return jobs
+}
+
+/**
+ * pg-boss answers a job's NOTIFY by waking every worker of its queue in the process: with eight
+ * idle workers, eight fetches for one job, seven of which find nothing (a quarter of a lone run's
+ * statements). Its listener is its database's `listen` (the adapter interface pg-boss documents);
+ * this one hands each notification to `wake` instead, which wakes one idle worker. pg-boss's own
+ * recovery after the listener reconnects (every worker fetches once) is kept.
+ */
+function listenWakingOne(boss: PgBoss, wake: (queue: string) => void, listening: () => void): void {
+  const db = boss.getDb()
+  const listen = db.listen?.bind(db)
+  if (!listen) return
+  db.listen = async (channel, _wakeEveryWorker, onReconnect) => {
+    const handle = await listen(channel, wake, onReconnect)
+    listening()
+    return handle
+  }
+}
+
+/**
+ * The queue's options as updateQueue takes them (it cannot change a policy), with notify and the
+ * heartbeat stated even when the definition leaves them out, so that removing one turns it off.
+ */
+function queueSettings(definition: JobDefinition<unknown>) {
+  const { policy: _policy, partition: _partition, ...options } = definition.queueOptions ?? {}
+  return { notify: false, heartbeatSeconds: null, ...options }
 }

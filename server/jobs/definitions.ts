@@ -6,8 +6,9 @@ import { defineJob, type JobDefinition } from '#server/jobs/boss.ts'
 import { DELIVER, GITHUB_MENTION, RESEARCH_RUN, SERIES_WAKE, SLACK_MENTION } from '#server/jobs/queues.ts'
 import type { Services } from '#server/services.ts'
 
-// Cron queues run often; their finished jobs are not worth keeping for long.
-const CRON_RETENTION = { deleteAfterSeconds: 3600 }
+// Cron queues run often; their finished jobs are not worth keeping for long. pg-boss's scheduler
+// sends them, and its NOTIFY wakes a worker: nothing needs to look for them often.
+const CRON_RETENTION = { deleteAfterSeconds: 3600, notify: true }
 const EVENT_RETENTION_DAYS = 30
 // Slack retries for minutes and GitHub redeliveries are by hand, usually within days; a month covers both.
 const RECEIPT_RETENTION_DAYS = 30
@@ -24,22 +25,24 @@ export function createJobDefinitions(services: Services, options: { concurrency:
       concurrency: options.concurrency,
       queueOptions: {
         // A worker that dies stops its heartbeat; the job is retried (and resumes from its
-        // checkpoint) on another worker within about half a minute.
-        heartbeatSeconds: 10,
+        // checkpoint) on another worker within about half a minute (decision 009). The worker
+        // refreshes it every 10 s: a statement each, for as long as the run lasts.
+        heartbeatSeconds: 20,
         retryLimit: 5,
         retryDelay: 1,
         retryBackoff: true,
         expireInSeconds: deadlines.deepSeconds + 120,
         notify: true,
       },
-      // A run whose job failed on a database error resumes in seconds, not at the 30 s backstop poll.
-      notifyPollingIntervalSeconds: 5,
+      // A run whose job failed on a database error resumes in seconds, not at the 30 s look.
+      pollSeconds: 5,
       handler: ({ runId }) => runs.execute(runId),
     }),
     defineJob({
       ...SERIES_WAKE,
       queueOptions: { retryLimit: 5, retryDelay: 5, retryBackoff: true },
-      // The next run of a recurring brief: exactly one per slot.
+      // The next run of a recurring brief: exactly one per slot. Not a notify queue (so looked for
+      // every 2 s): a wake is a delayed job, due at its slot with nothing to announce it.
       async handler({ seriesId, slot }) {
         await series.wake(seriesId, slot)
       },
@@ -108,8 +111,8 @@ export function createJobDefinitions(services: Services, options: { concurrency:
       ...DELIVER,
       // Posting waits on Slack and GitHub; a slow one should not hold up the others.
       concurrency: 4,
-      // Not a notify queue: those poll only every 30 s, and a delivery waiting out a Retry-After is
-      // a delayed job that no NOTIFY announces. Deliveries are sent by workers, which wake their own.
+      // Not a notify queue (so looked for every 2 s): deliveries are sent by workers, which wake
+      // their own, and a delivery waiting out a Retry-After is a delayed job nothing announces.
       queueOptions: CHAT_RETRIES,
       handler: ({ deliveryId }) => integrations.deliver(deliveryId),
     }),

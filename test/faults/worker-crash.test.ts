@@ -82,7 +82,9 @@ test('kill -9 of the worker mid-search: another worker completes the run, repeat
 
   const second = spawnSextant(workerEnv)
   try {
-    const done = await waitForRun(web.fetch, user.auth, body.runId, 100_000)
+    // Resumed within the heartbeat (20 s) and a monitor pass (10 s), then a look (5 s): before the
+    // monitor's interval was set, its default of 60 s made this take up to 80 s.
+    const done = await waitForRun(web.fetch, user.auth, body.runId, 60_000)
     expect(done.status).toBe('complete')
     const events = await stepEvents(body.runId)
     const started = (step: string) =>
