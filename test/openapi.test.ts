@@ -95,9 +95,15 @@ function servedRoutes(router: Router, prefix: string): string[] {
   return router.stack.flatMap((layer) => {
     const route = layer.route as { path: string; methods: Record<string, boolean> } | undefined
     if (route) {
-      return Object.keys(route.methods)
-        .filter((method) => method !== '_all')
-        .map((method) => `${method.toUpperCase()} ${prefix}${route.path.replace(/:(\w+)/g, '{$1}')}`)
+      return (
+        Object.keys(route.methods)
+          .filter((method) => method !== '_all')
+          // A router's own root ('/') is the path it is mounted on.
+          .map(
+            (method) =>
+              `${method.toUpperCase()} ${prefix}${route.path === '/' ? '' : route.path.replace(/:(\w+)/g, '{$1}')}`,
+          )
+      )
     }
     const mounted = layer.handle as unknown as Partial<Router>
     const mountPath = (layer as unknown as { rawPath: string }).rawPath

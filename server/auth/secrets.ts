@@ -1,7 +1,7 @@
 // Hashing for everything secret we store: passwords and API key secrets with argon2id (slow on
 // purpose), session tokens with SHA-256 (they are 256 random bits; a fast hash is enough).
 
-import { createHash, randomBytes, randomInt } from 'node:crypto'
+import { hash as digest, randomBytes, randomInt } from 'node:crypto'
 import { hash, verify } from '@node-rs/argon2'
 
 // OWASP's argon2id baseline: 19 MiB, 2 passes, 1 lane.
@@ -20,7 +20,8 @@ export async function verifySecret(hashed: string, secret: string): Promise<bool
 }
 
 export function sha256(value: string): string {
-  return createHash('sha256').update(value).digest('hex')
+  // The one-shot digest: no Hash object per call (every API request hashes its key for the cache).
+  return digest('sha256', value, 'hex')
 }
 
 const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'

@@ -22,7 +22,9 @@ export function idempotent(idempotency: IdempotencyService, log: Logger): Reques
       })
     }
     const { accountId } = principalOf(res)
-    const requestHash = sha256(`${req.method} ${req.baseUrl}${req.path}\n${JSON.stringify(req.body ?? null)}`)
+    // The path as requested, whichever router it is mounted in (the same string as before mounting).
+    const path = req.originalUrl.split('?')[0]
+    const requestHash = sha256(`${req.method} ${path}\n${JSON.stringify(req.body ?? null)}`)
 
     const claim = await idempotency.claim(accountId, key, requestHash)
     if (!('claimed' in claim)) {

@@ -161,56 +161,50 @@ export function briefsRoutes(services: WebServices): Router {
     next()
   }
   // Admission after the idempotency check: a replayed request answers as before and counts nothing.
-  router.post(
-    '/briefs',
-    validBrief,
-    visitorAccount,
-    idempotent(services.idempotency, services.log),
-    async (_req, res) => {
-      const principal = principalOf(res)
-      const { visitor } = principal
-      const outcome = await runs
-        .start({
-          requester: requesterOf(principal),
-          brief: res.locals.brief as Brief,
-          account: visitor ? { visitor } : { id: principal.accountId },
+  router.post('/', validBrief, visitorAccount, idempotent(services.idempotency, services.log), async (_req, res) => {
+    const principal = principalOf(res)
+    const { visitor } = principal
+    const outcome = await runs
+      .start({
+        requester: requesterOf(principal),
+        brief: res.locals.brief as Brief,
+        account: visitor ? { visitor } : { id: principal.accountId },
+      })
+      .catch((error: unknown) => {
+        // The limits it counted were given back; nothing was started.
+        if (!(error instanceof RunNotQueuedError)) throw error
+        services.log.error({ err: error }, 'a run could not be queued')
+        res.set('Retry-After', String(error.retryAfterSeconds))
+        throw new HttpProblem({
+          status: 503,
+          title: 'Service Unavailable',
+          detail: `The run could not be queued, so none was started. Try again in ${error.retryAfterSeconds} seconds.`,
+          retryAfterSeconds: error.retryAfterSeconds,
         })
-        .catch((error: unknown) => {
-          // The limits it counted were given back; nothing was started.
-          if (!(error instanceof RunNotQueuedError)) throw error
-          services.log.error({ err: error }, 'a run could not be queued')
-          res.set('Retry-After', String(error.retryAfterSeconds))
-          throw new HttpProblem({
-            status: 503,
-            title: 'Service Unavailable',
-            detail: `The run could not be queued, so none was started. Try again in ${error.retryAfterSeconds} seconds.`,
-            retryAfterSeconds: error.retryAfterSeconds,
-          })
-        })
-      if (!outcome.ok) {
-        sendRefusal(res, outcome.refusal)
-        return
-      }
-      for (const decision of outcome.decisions) setRateLimitHeaders(res, decision)
-      res.status(202).location(`/api/briefs/${outcome.run.runId}`).json(outcome.run)
-    },
-  )
+      })
+    if (!outcome.ok) {
+      sendRefusal(res, outcome.refusal)
+      return
+    }
+    for (const decision of outcome.decisions) setRateLimitHeaders(res, decision)
+    res.status(202).location(`/api/briefs/${outcome.run.runId}`).json(outcome.run)
+  })
 
-  router.get('/briefs', async (req, res) => {
+  router.get('/', async (req, res) => {
     const query = parseInput(ListRunsQuerySchema, req.query, 'query')
     res.json(await runs.list(principalOf(res).accountId, query))
   })
-  router.all('/briefs', methodNotAllowed(['GET', 'POST']))
+  router.all('/', methodNotAllowed(['GET', 'POST']))
 
   // Corpus sources come as links to their pages here: an API client cannot open https://corpus.local/...
-  router.get('/briefs/:runId', async (req, res) => {
+  router.get('/:runId', async (req, res) => {
     const runId = String(req.params.runId)
     const run = await runs.get(principalOf(res).accountId, runId)
     if (!run) throw runNotFound(runId)
     sendKeptJson(res, run)
   })
 
-  router.delete('/briefs/:runId', async (req, res) => {
+  router.delete('/:runId', async (req, res) => {
     const runId = String(req.params.runId)
     const outcome = await runs.cancel(principalOf(res).accountId, runId)
     if (!outcome.ok && outcome.reason === 'not_found') throw runNotFound(runId)
@@ -223,6 +217,6 @@ export function briefsRoutes(services: WebServices): Router {
     }
     res.json(outcome.run)
   })
-  router.all('/briefs/:runId', methodNotAllowed(['GET', 'DELETE']))
+  router.all('/:runId', methodNotAllowed(['GET', 'DELETE']))
   return router
 }

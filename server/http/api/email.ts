@@ -95,10 +95,10 @@ export function emailRoutes(services: WebServices): Router {
   const router = Router()
   const { email } = services
 
-  router.get('/email/addresses', async (_req, res) => {
+  router.get('/addresses', async (_req, res) => {
     res.json({ enabled: email.enabled, addresses: await email.list(memberAccountId(res, 'set up email')) })
   })
-  router.post('/email/addresses', async (req, res) => {
+  router.post('/addresses', async (req, res) => {
     const accountId = memberAccountId(res, 'set up email')
     const { address } = parseInput(AddAddressSchema, req.body)
     const outcome = await email.add(accountId, address)
@@ -106,8 +106,8 @@ export function emailRoutes(services: WebServices): Router {
     if (outcome.reason === 'off') throw emailOff()
     throw ADD_REFUSED[outcome.reason]
   })
-  router.all('/email/addresses', methodNotAllowed(['GET', 'POST']))
-  router.delete('/email/addresses/:addressId', async (req, res) => {
+  router.all('/addresses', methodNotAllowed(['GET', 'POST']))
+  router.delete('/addresses/:addressId', async (req, res) => {
     const addressId = String(req.params.addressId)
     if (!(await email.remove(memberAccountId(res, 'set up email'), addressId))) {
       throw new HttpProblem({
@@ -118,6 +118,6 @@ export function emailRoutes(services: WebServices): Router {
     }
     res.status(204).end()
   })
-  router.all('/email/addresses/:addressId', methodNotAllowed(['DELETE']))
+  router.all('/addresses/:addressId', methodNotAllowed(['DELETE']))
   return router
 }

@@ -79,10 +79,10 @@ export function feedsRoutes(services: WebServices): Router {
   const router = Router()
   const { feeds } = services
 
-  router.get('/feeds', async (_req, res) => {
+  router.get('/', async (_req, res) => {
     res.json({ feeds: (await feeds.list(memberAccountId(res, 'make feeds'))).map(presentFeed) })
   })
-  router.post('/feeds', async (req, res) => {
+  router.post('/', async (req, res) => {
     const accountId = memberAccountId(res, 'make feeds')
     const subject = parseInput(CreateFeedSchema, req.body)
     const created = await feeds.create(accountId, subject)
@@ -95,9 +95,9 @@ export function feedsRoutes(services: WebServices): Router {
     }
     res.status(201).json({ ...presentFeed(created.feed), url: created.url })
   })
-  router.all('/feeds', methodNotAllowed(['GET', 'POST']))
+  router.all('/', methodNotAllowed(['GET', 'POST']))
 
-  router.delete('/feeds/:feedId', async (req, res) => {
+  router.delete('/:feedId', async (req, res) => {
     const feedId = String(req.params.feedId)
     const revoked = await feeds.revoke(memberAccountId(res, 'make feeds'), feedId)
     if (!revoked) {
@@ -109,6 +109,6 @@ export function feedsRoutes(services: WebServices): Router {
     }
     res.json(presentFeed(revoked))
   })
-  router.all('/feeds/:feedId', methodNotAllowed(['DELETE']))
+  router.all('/:feedId', methodNotAllowed(['DELETE']))
   return router
 }

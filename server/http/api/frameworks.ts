@@ -44,11 +44,11 @@ export const frameworksContract: ApiContract = {
 
 export function frameworksRoutes(): Router {
   const router = Router()
-  router.get('/frameworks', (req, res) => {
+  router.get('/', (req, res) => {
     res.json(listFrameworks(parseInput(FrameworkFilterSchema, req.query, 'query')))
   })
-  router.all('/frameworks', methodNotAllowed(['GET']))
-  router.get('/frameworks/:id', (req, res) => {
+  router.all('/', methodNotAllowed(['GET']))
+  router.get('/:id', (req, res) => {
     const id = String(req.params.id)
     const framework = findFramework(id)
     if (!framework) {
@@ -60,6 +60,6 @@ export function frameworksRoutes(): Router {
     }
     res.json(framework)
   })
-  router.all('/frameworks/:id', methodNotAllowed(['GET']))
+  router.all('/:id', methodNotAllowed(['GET']))
   return router
 }

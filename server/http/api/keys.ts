@@ -88,12 +88,12 @@ function presentKey(key: ApiKeySummary): ApiKeyView {
 export function keysRoutes(services: WebServices): Router {
   const router = Router()
 
-  router.get('/keys', async (_req, res) => {
+  router.get('/', async (_req, res) => {
     const keys = await services.keys.list(memberAccountId(res, 'manage API keys'))
     res.json({ keys: keys.map(presentKey) })
   })
 
-  router.post('/keys', async (req, res) => {
+  router.post('/', async (req, res) => {
     const accountId = memberAccountId(res, 'manage API keys')
     const { name } = parseInput(CreateKeySchema, req.body)
     try {
@@ -105,9 +105,9 @@ export function keysRoutes(services: WebServices): Router {
       throw new HttpProblem({ status: 409, title: 'Conflict', detail: error.message })
     }
   })
-  router.all('/keys', methodNotAllowed(['GET', 'POST']))
+  router.all('/', methodNotAllowed(['GET', 'POST']))
 
-  router.delete('/keys/:prefix', async (req, res) => {
+  router.delete('/:prefix', async (req, res) => {
     const revoked = await services.keys.revoke(req.params.prefix, memberAccountId(res, 'manage API keys'))
     if (!revoked) {
       throw new HttpProblem({
@@ -118,6 +118,6 @@ export function keysRoutes(services: WebServices): Router {
     }
     res.json(presentKey(revoked))
   })
-  router.all('/keys/:prefix', methodNotAllowed(['DELETE']))
+  router.all('/:prefix', methodNotAllowed(['DELETE']))
   return router
 }

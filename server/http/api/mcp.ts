@@ -154,7 +154,7 @@ export function mcpRoutes(services: WebServices): Router {
     next()
   }
 
-  router.post('/mcp', ourOriginIfAny, limitToolCalls, async (req, res) => {
+  router.post('/', ourOriginIfAny, limitToolCalls, async (req, res) => {
     const server = createMcpServer(services, caller(res))
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined })
     res.on('close', () => {
@@ -165,9 +165,9 @@ export function mcpRoutes(services: WebServices): Router {
     await transport.handleRequest(req, res, req.body)
   })
   // Stateless: no standalone GET stream and no session to DELETE.
-  router.all('/mcp', methodNotAllowed(['POST']))
+  router.all('/', methodNotAllowed(['POST']))
 
-  router.get('/mcp/sse', ourOriginIfAny, async (_req, res) => {
+  router.get('/sse', ourOriginIfAny, async (_req, res) => {
     // Counted with the key's other event streams, and closed when the key is revoked.
     const signal = services.live.admit(streamPrincipal.api(principalOf(res)), res)
     const transport = new SSEServerTransport(MCP_MESSAGES_PATH, res)
@@ -182,9 +182,9 @@ export function mcpRoutes(services: WebServices): Router {
     if (signal.aborted) void transport.close()
     else signal.addEventListener('abort', () => void transport.close(), { once: true })
   })
-  router.all('/mcp/sse', methodNotAllowed(['GET']))
+  router.all('/sse', methodNotAllowed(['GET']))
 
-  router.post('/mcp/messages', ourOriginIfAny, async (req, res, next) => {
+  router.post('/messages', ourOriginIfAny, async (req, res, next) => {
     const session = sessions.get(String(req.query.sessionId ?? ''))
     if (!session || session.accountId !== principalOf(res).accountId) {
       return sendProblem(res, {
@@ -197,6 +197,6 @@ export function mcpRoutes(services: WebServices): Router {
       await session.transport.handlePostMessage(req, res, req.body).catch(next)
     })
   })
-  router.all('/mcp/messages', methodNotAllowed(['POST']))
+  router.all('/messages', methodNotAllowed(['POST']))
   return router
 }

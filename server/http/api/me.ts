@@ -19,7 +19,7 @@ export const meContract: ApiContract = {
 /** GET /api/me: who the presented key belongs to; handy to check a key works. */
 export function meRoutes(services: WebServices): Router {
   const router = Router()
-  router.get('/me', async (_req, res) => {
+  router.get('/', async (_req, res) => {
     const principal = principalOf(res)
     // A demo visitor's account row is written with its first run; until then it is still theirs.
     const { visitor } = principal
@@ -34,6 +34,6 @@ export function meRoutes(services: WebServices): Router {
     }
     res.json(me)
   })
-  router.all('/me', methodNotAllowed(['GET']))
+  router.all('/', methodNotAllowed(['GET']))
   return router
 }

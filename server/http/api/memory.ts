@@ -34,10 +34,10 @@ export const memoryContract: ApiContract = {
 /** GET /api/memory/check?topic=...: spec 2.4's counts, or JSON null when the topic has no memory. */
 export function memoryRoutes(services: WebServices): Router {
   const router = Router()
-  router.get('/memory/check', async (req, res) => {
+  router.get('/check', async (req, res) => {
     const { topic } = parseInput(CheckQuerySchema, { topic: req.query.topic }, 'query')
     res.json(await services.topics.check(principalOf(res).accountId, topic))
   })
-  router.all('/memory/check', methodNotAllowed(['GET']))
+  router.all('/check', methodNotAllowed(['GET']))
   return router
 }

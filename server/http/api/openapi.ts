@@ -148,10 +148,10 @@ export function openapiRoutes(): Router {
   const router = Router()
   const version = packageVersion()
   let document: string | undefined
-  router.get('/openapi.json', (_req, res) => {
+  router.get('/', (_req, res) => {
     document ??= JSON.stringify(buildOpenApiDocument(version))
     res.type('application/json').send(document)
   })
-  router.all('/openapi.json', methodNotAllowed(['GET']))
+  router.all('/', methodNotAllowed(['GET']))
   return router
 }

@@ -19,23 +19,25 @@ import { jsonBody } from '#server/http/json-body.ts'
 import { sendProblem } from '#server/http/problem.ts'
 import type { WebServices } from '#server/services.ts'
 
+// Each router is mounted on its resource's prefix and its paths are relative to it: a request enters
+// only the routers of its prefix, instead of testing every route of every router before its own (a
+// GET of a run walked about thirty layers; its route was found in a fifth of its time, issue 21).
 export function apiRouter(services: WebServices): Router {
   const router = Router()
-  router.use(webhookRoutes(services))
+  router.use('/webhooks', webhookRoutes(services))
   router.use(jsonBody())
-  router.use(openapiRoutes())
-  router.use(frameworksRoutes())
+  router.use('/openapi.json', openapiRoutes())
+  router.use('/frameworks', frameworksRoutes())
   router.use(requireApiPrincipal(services))
-  router.use(meRoutes(services))
-  router.use(keysRoutes(services))
-  router.use(memoryRoutes(services))
-  router.use(briefsRoutes(services))
-  router.use(runEventsRoutes(services))
-  router.use(seriesRoutes(services))
-  router.use(emailRoutes(services))
-  router.use(feedsRoutes(services))
-  router.use(webhookEndpointsRoutes(services))
-  router.use(mcpRoutes(services))
+  router.use('/briefs', briefsRoutes(services), runEventsRoutes(services))
+  router.use('/series', seriesRoutes(services))
+  router.use('/me', meRoutes(services))
+  router.use('/keys', keysRoutes(services))
+  router.use('/memory', memoryRoutes(services))
+  router.use('/email', emailRoutes(services))
+  router.use('/feeds', feedsRoutes(services))
+  router.use('/webhooks', webhookEndpointsRoutes(services))
+  router.use('/mcp', mcpRoutes(services))
   router.use((req, res) => {
     sendProblem(res, {
       status: 404,

@@ -58,7 +58,7 @@ export const runEventsContract: ApiContract = {
 
 export function runEventsRoutes(services: WebServices): Router {
   const router = Router()
-  router.get('/briefs/:runId/events', async (req, res) => {
+  router.get('/:runId/events', async (req, res) => {
     const runId = String(req.params.runId)
     const principal = principalOf(res)
     const own = await services.runs.own(principal.accountId, runId)
@@ -67,6 +67,6 @@ export function runEventsRoutes(services: WebServices): Router {
     const signal = services.live.admit(streamPrincipal.api(principal), res)
     await services.live.streamRun({ req, res, runId: own, signal })
   })
-  router.all('/briefs/:runId/events', methodNotAllowed(['GET']))
+  router.all('/:runId/events', methodNotAllowed(['GET']))
   return router
 }

@@ -165,18 +165,18 @@ export function seriesRoutes(services: WebServices): Router {
     throw new HttpProblem({ status: 409, title: 'Conflict', detail: STOPPED })
   }
 
-  router.get('/series', async (_req, res) => {
+  router.get('/', async (_req, res) => {
     res.json({ series: await series.list(principalOf(res).accountId) })
   })
-  router.all('/series', methodNotAllowed(['GET']))
+  router.all('/', methodNotAllowed(['GET']))
 
-  router.get('/series/:seriesId', async (req, res) => {
+  router.get('/:seriesId', async (req, res) => {
     const seriesId = String(req.params.seriesId)
     const found = await series.get(principalOf(res).accountId, seriesId)
     if (!found) throw seriesNotFound(seriesId)
     res.json(found)
   })
-  router.patch('/series/:seriesId', async (req, res) => {
+  router.patch('/:seriesId', async (req, res) => {
     const { status, ...settings } = parseInput(UpdateSeriesSchema, req.body ?? {})
     const seriesId = String(req.params.seriesId)
     if (Object.keys(settings).length > 0) {
@@ -192,7 +192,7 @@ export function seriesRoutes(services: WebServices): Router {
     }
     if (status) await change(req, res, status)
   })
-  router.post('/series/:seriesId/run', async (req, res) => {
+  router.post('/:seriesId/run', async (req, res) => {
     const seriesId = String(req.params.seriesId)
     const principal = principalOf(res)
     const outcome = await series.runNow({
@@ -209,10 +209,10 @@ export function seriesRoutes(services: WebServices): Router {
     if (outcome.reason === 'refused') return sendRefusal(res, outcome.refusal)
     throw new HttpProblem({ status: 409, title: 'Conflict', detail: RUN_NOW_CONFLICT[outcome.reason] })
   })
-  router.all('/series/:seriesId/run', methodNotAllowed(['POST']))
-  router.delete('/series/:seriesId', async (req, res) => {
+  router.all('/:seriesId/run', methodNotAllowed(['POST']))
+  router.delete('/:seriesId', async (req, res) => {
     await change(req, res, 'cancelled')
   })
-  router.all('/series/:seriesId', methodNotAllowed(['GET', 'PATCH', 'DELETE']))
+  router.all('/:seriesId', methodNotAllowed(['GET', 'PATCH', 'DELETE']))
   return router
 }

@@ -142,11 +142,11 @@ export function webhookEndpointsRoutes(services: WebServices): Router {
   const { webhooks } = services
   const validId = (id: string) => z.uuid().safeParse(id).success
 
-  router.get('/webhooks/endpoints', async (_req, res) => {
+  router.get('/endpoints', async (_req, res) => {
     const endpoints = await webhooks.endpoints.list(memberAccountId(res, 'manage webhooks'))
     res.json({ endpoints: endpoints.map(presentEndpoint) })
   })
-  router.post('/webhooks/endpoints', async (req, res) => {
+  router.post('/endpoints', async (req, res) => {
     const accountId = memberAccountId(res, 'manage webhooks')
     const input = parseInput(CreateEndpointSchema, req.body)
     const outcome = await webhooks.endpoints.create(accountId, {
@@ -159,33 +159,33 @@ export function webhookEndpointsRoutes(services: WebServices): Router {
     }
     res.status(201).json({ ...presentEndpoint(outcome.endpoint), secret: outcome.secret })
   })
-  router.all('/webhooks/endpoints', methodNotAllowed(['GET', 'POST']))
+  router.all('/endpoints', methodNotAllowed(['GET', 'POST']))
 
-  router.delete('/webhooks/endpoints/:endpointId', async (req, res) => {
+  router.delete('/endpoints/:endpointId', async (req, res) => {
     const accountId = memberAccountId(res, 'manage webhooks')
     const { endpointId } = req.params
     if (!validId(endpointId) || !(await webhooks.endpoints.remove(accountId, endpointId)))
       throw endpointNotFound(endpointId)
     res.status(204).end()
   })
-  router.all('/webhooks/endpoints/:endpointId', methodNotAllowed(['DELETE']))
+  router.all('/endpoints/:endpointId', methodNotAllowed(['DELETE']))
 
-  router.post('/webhooks/endpoints/:endpointId/rotate', async (req, res) => {
+  router.post('/endpoints/:endpointId/rotate', async (req, res) => {
     const accountId = memberAccountId(res, 'manage webhooks')
     const { endpointId } = req.params
     const rotated = validId(endpointId) ? await webhooks.endpoints.rotate(accountId, endpointId) : undefined
     if (!rotated) throw endpointNotFound(endpointId)
     res.json({ ...presentEndpoint(rotated.endpoint), secret: rotated.secret })
   })
-  router.all('/webhooks/endpoints/:endpointId/rotate', methodNotAllowed(['POST']))
+  router.all('/endpoints/:endpointId/rotate', methodNotAllowed(['POST']))
 
-  router.get('/webhooks/secret', async (_req, res) => {
+  router.get('/secret', async (_req, res) => {
     res.json({ secret: await webhooks.accountSecret(memberAccountId(res, 'manage webhooks')) })
   })
-  router.all('/webhooks/secret', methodNotAllowed(['GET']))
-  router.post('/webhooks/secret/rotate', async (_req, res) => {
+  router.all('/secret', methodNotAllowed(['GET']))
+  router.post('/secret/rotate', async (_req, res) => {
     res.json({ secret: await webhooks.rotateAccountSecret(memberAccountId(res, 'manage webhooks')) })
   })
-  router.all('/webhooks/secret/rotate', methodNotAllowed(['POST']))
+  router.all('/secret/rotate', methodNotAllowed(['POST']))
   return router
 }

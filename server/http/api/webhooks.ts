@@ -119,7 +119,7 @@ export function webhookRoutes(services: WebServices): Router {
   const router = Router()
   const raw = express.raw({ type: () => true, limit: WEBHOOK_BODY_LIMIT_BYTES })
 
-  router.post('/webhooks/slack', raw, async (req, res) => {
+  router.post('/slack', raw, async (req, res) => {
     const secret = services.config.SLACK_SIGNING_SECRET
     if (!secret) throw notConfigured('Slack', 'SLACK_SIGNING_SECRET')
     const body = rawBody(req)
@@ -144,9 +144,9 @@ export function webhookRoutes(services: WebServices): Router {
     const envelope = parseInput(SlackEventCallbackSchema, payload, 'Slack event')
     res.json(await services.integrations.slack.receive(envelope))
   })
-  router.all('/webhooks/slack', methodNotAllowed(['POST']))
+  router.all('/slack', methodNotAllowed(['POST']))
 
-  router.post('/webhooks/github', raw, async (req, res) => {
+  router.post('/github', raw, async (req, res) => {
     const secret = services.config.GITHUB_WEBHOOK_SECRET
     if (!secret) throw notConfigured('GitHub', 'GITHUB_WEBHOOK_SECRET')
     const body = rawBody(req)
@@ -164,6 +164,6 @@ export function webhookRoutes(services: WebServices): Router {
     const comment = parseInput(IssueCommentEventSchema, parseJson(body), 'GitHub issue_comment event')
     res.json(await services.integrations.github.receive(deliveryId, comment))
   })
-  router.all('/webhooks/github', methodNotAllowed(['POST']))
+  router.all('/github', methodNotAllowed(['POST']))
   return router
 }
