@@ -213,13 +213,15 @@ async function main(): Promise<number> {
     // Most scenarios run on the default configuration...
     {
       workerConcurrency: DEFAULT_WORKER_CONCURRENCY,
+      // Idle first: after the others, Postgres's own housekeeping (autovacuum after the load) would
+      // be most of what it measures.
       scenarios: [
+        idleScenario,
         overheadScenario,
         startLatencyScenario,
         memorySavingsScenario,
         sseFanoutScenario,
         getLoadScenario,
-        idleScenario,
       ],
     },
     // ...and the concurrent runs on a restart of the same data, with every run in flight at once.

@@ -128,3 +128,29 @@ test('the warning names how many pages kept their snippet, the commonest reasons
     "4 pages could not be read and keep the search engine's snippet: robots.txt disallows it (b.example, c.example; 3 pages); the site answered 403 (a.example).",
   )
 })
+
+test('pages left unread are listed in the order they were chosen, not the order their reads ended', async () => {
+  const found = new Map(
+    ['https://a.example/1', 'https://b.example/2', 'https://c.example/3'].map((url) => [url, result(url)]),
+  )
+  // The first page's read ends last.
+  const delays: Record<string, number> = {
+    'https://a.example/1': 30,
+    'https://b.example/2': 10,
+    'https://c.example/3': 0,
+  }
+  const reader: PageReader = {
+    async read(url) {
+      await new Promise((resolve) => setTimeout(resolve, delays[url]))
+      return { ok: false, reason: `no page at ${url}` }
+    },
+  }
+  const { unread } = await readSnippetPages(found, reader, {
+    brief: 'heat pumps',
+    maxCharacters: 3000,
+    limit: 10,
+    state: newReadState(),
+    signal,
+  })
+  expect(unread.map((entry) => entry.url)).toEqual([...found.keys()])
+})

@@ -56,18 +56,21 @@ export async function readSnippetPages(
   }
   let read = 0
   let next = 0
+  // By page, in the order the pages were chosen: not in the order their reads happen to end.
+  const notRead: Array<PagesRead['unread'][number] | undefined> = []
   async function worker() {
     while (next < toRead.length) {
-      const result = toRead[next++] as Found
+      const index = next++
+      const result = toRead[index] as Found
       const page = await reader.read(result.url, { signal: options.signal })
       if (!page.ok) {
-        unread.push({ url: result.url, reason: page.reason })
+        notRead[index] = { url: result.url, reason: page.reason }
         continue
       }
       const text = passagesOf(page.text, result.query, options)
       // A page whose article is shorter than the engine's snippet says less than the snippet did.
       if (text.length <= result.text.length) {
-        unread.push({ url: result.url, reason: 'its article text is no longer than the snippet' })
+        notRead[index] = { url: result.url, reason: 'its article text is no longer than the snippet' }
         continue
       }
       found.set(result.url, {
@@ -81,6 +84,7 @@ export async function readSnippetPages(
     }
   }
   await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, toRead.length) }, worker))
+  for (const entry of notRead) if (entry) unread.push(entry)
   return { read, unread }
 }
 

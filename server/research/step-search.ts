@@ -41,6 +41,8 @@ export async function searchStep({
   const depth = DEPTH[brief.depth]
   const ledger = new Set(checkpoint.load_memory?.ledger)
   const found = new Map<string, SearchResult & { query: string }>()
+  // Every URL a query_done has counted, so each is counted new once.
+  const counted = new Set<string>()
   let searchCalls = 0
   let costDollars = 0
   let failures = 0
@@ -56,7 +58,10 @@ export async function searchStep({
   // What the local corpus answered, ledger or not: a re-run that finds only what it read still searched it.
   const corpus = { searched: deps.search.corpus === true, sample: false, offlineFallback: false }
   async function runQueries(queries: string[]) {
-    await mapWithConcurrency(queries, SEARCH_CONCURRENCY, async (query) => {
+    // Each query's results go into `found` in the plan's order once the round is done: the order
+    // the searches happen to answer in must not change which pages a run reads, or for which query.
+    const answers: Array<Array<SearchResult & { query: string }>> = []
+    await mapWithConcurrency(queries, SEARCH_CONCURRENCY, async (query, index) => {
       // A search the dollar budget cannot pay for is not made; the run goes on with what it found.
       if (!searchAllowed(budget, spentOf([planUsage, usage], costDollars))) {
         if (!leftOut.includes('some searches')) leftOut.push('some searches')
@@ -83,6 +88,7 @@ export async function searchStep({
         }
         let fresh = 0
         const added: string[] = []
+        const kept: Array<SearchResult & { query: string }> = []
         for (const result of response.results) {
           if (result.corpus) corpus.searched = true
           if (result.corpus === 'sample') corpus.sample = true
@@ -93,10 +99,12 @@ export async function searchStep({
             removedByLedger += 1
             continue
           }
-          if (!found.has(url)) fresh += 1
-          found.set(url, { ...result, url, query })
+          if (!counted.has(url)) fresh += 1
+          counted.add(url)
+          kept.push({ ...result, url, query })
           if (result.text) added.push(result.text)
         }
+        answers[index] = kept
         // While other searches and calls are awaited, these pages are made ready for the synthesis.
         prepareInIdle(texts, added, depth.passageCharacters)
         await event('query_done', 'search', { query, results: response.results.length, new: fresh })
@@ -107,6 +115,7 @@ export async function searchStep({
         await event('warning', 'search', { code: 'query_failed', query, message: (error as Error).message })
       }
     })
+    for (const kept of answers) for (const result of kept ?? []) found.set(result.url, result)
   }
 
   // Snippet-only results get their pages read after each round, so the follow-up is planned from
@@ -204,12 +213,16 @@ function searchFrom(brief: Brief, since: string | null, now: Date): string | und
   return !fromTimeframe || fromLastRun > fromTimeframe ? fromLastRun : fromTimeframe
 }
 
-async function mapWithConcurrency<T>(items: T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+async function mapWithConcurrency<T>(
+  items: T[],
+  limit: number,
+  fn: (item: T, index: number) => Promise<void>,
+): Promise<void> {
   let next = 0
   const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
     while (next < items.length) {
-      const item = items[next++] as T
-      await fn(item)
+      const index = next++
+      await fn(items[index] as T, index)
     }
   })
   await Promise.all(workers)

@@ -1,0 +1,79 @@
+// A run reads the same pages, attributed to the same queries, whatever order its searches happen
+// to answer in: the order of the plan decides, not network timing.
+import { setTimeout as sleep } from 'node:timers/promises'
+import fc from 'fast-check'
+import { expect, test } from 'vitest'
+import type { SearchProvider, SearchResult } from '#server/providers/types.ts'
+import { BriefSchema } from '#server/research/brief.ts'
+import { pageTexts } from '#server/research/passages.ts'
+import type { EngineDeps } from '#server/research/pipeline.ts'
+import type { Checkpoint } from '#server/research/run-context.ts'
+import { searchStep } from '#server/research/step-search.ts'
+
+const RUNS = Number(process.env.FUZZ_RUNS ?? 25)
+const QUERIES = ['grid batteries', 'grid batteries cost', 'grid batteries china']
+
+/** Pages per query: some only that query finds, and one every query finds, each with its own snippet. */
+function resultsOf(query: string): SearchResult[] {
+  const slug = query.replaceAll(' ', '-')
+  return [
+    { url: `https://news.example/${slug}`, title: query, publishedDate: null, text: `Only ${query} finds this.` },
+    { url: 'https://shared.example/report', title: 'Shared', publishedDate: null, text: `As ${query} saw it.` },
+    { url: `https://blog.example/${slug}/2`, title: query, publishedDate: null, text: `Also ${query}.` },
+  ]
+}
+
+/** A search provider answering each query after its own delay (ms), as the network might. */
+function searchAnswering(delays: number[]): SearchProvider {
+  return {
+    name: 'stub',
+    async search(query) {
+      await sleep(delays[QUERIES.indexOf(query.text)] ?? 0)
+      return { results: resultsOf(query.text) }
+    },
+  }
+}
+
+async function searchWith(delays: number[]) {
+  const checkpoint: Checkpoint = {
+    load_memory: { baseline: true, since: null, ledger: [] },
+    plan: { queries: QUERIES, fallback: false, usage: { inputTokens: 0, outputTokens: 0 } },
+  }
+  const events: Array<Record<string, unknown>> = []
+  const output = await searchStep({
+    deps: { search: searchAnswering(delays), maxTokens: 1_000_000 } as unknown as EngineDeps,
+    runId: 'run',
+    accountId: 'account',
+    brief: BriefSchema.parse({ topic: 'grid batteries', depth: 'quick' }),
+    checkpoint,
+    signal: new AbortController().signal,
+    written: Promise.resolve(),
+    texts: pageTexts(),
+    event: async (_type, _step, data) => events.push(data),
+  })
+  return { output, events }
+}
+
+test('the pages found, their order and the query each is read for do not depend on which search answered first', async () => {
+  const inOrder = await searchWith([0, 0, 0])
+  // Later queries in the plan win a page they share, as when the searches answer in order.
+  expect(inOrder.output.sources.map((source) => [source.url, source.query])).toEqual([
+    ['https://news.example/grid-batteries', 'grid batteries'],
+    ['https://shared.example/report', 'grid batteries china'],
+    ['https://blog.example/grid-batteries/2', 'grid batteries'],
+    ['https://news.example/grid-batteries-cost', 'grid batteries cost'],
+    ['https://blog.example/grid-batteries-cost/2', 'grid batteries cost'],
+    ['https://news.example/grid-batteries-china', 'grid batteries china'],
+    ['https://blog.example/grid-batteries-china/2', 'grid batteries china'],
+  ])
+  await fc.assert(
+    fc.asyncProperty(fc.array(fc.integer({ min: 0, max: 15 }), { minLength: 3, maxLength: 3 }), async (delays) => {
+      const { output, events } = await searchWith(delays)
+      expect(output.sources).toEqual(inOrder.output.sources)
+      expect(output.queries).toEqual(QUERIES)
+      // Each page is counted new once, by whichever query saw it first.
+      expect(events.reduce((sum, event) => sum + (event.new as number), 0)).toBe(7)
+    }),
+    { numRuns: RUNS },
+  )
+})
