@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { createApiKeyVerifier } from '#server/auth/api-keys.ts'
+import { hashSecret, verifySecret } from '#server/auth/secrets.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { startTestApp, type TestApp } from '#test/support/app.ts'
 import { dumpAllTables } from '#test/support/database.ts'
@@ -66,6 +67,34 @@ test('a key revoked elsewhere stops working once the verification cache expires'
   expect(await verifier.verify(user.key)).toMatchObject({ accountId: user.account.id }) // cached
   await new Promise((resolve) => setTimeout(resolve, 250))
   expect(await verifier.verify(user.key)).toBeUndefined()
+})
+
+test("an expired verification is renewed from the key's row, without argon2 unless its stored hash changed", async () => {
+  const user = await createTestAccount(app.db)
+  const checks: string[] = []
+  const verifier = createApiKeyVerifier(app.db, {
+    ttlMs: 100,
+    verifySecret: async (hash, secret) => {
+      checks.push(hash)
+      return verifySecret(hash, secret)
+    },
+  })
+  const wait = () => new Promise((resolve) => setTimeout(resolve, 150))
+  expect(await verifier.verify(user.key)).toMatchObject({ accountId: user.account.id })
+  expect(checks).toHaveLength(1)
+  await wait()
+  // Expired: the row is read again (a revocation would show), the same hash is not checked again.
+  expect(await verifier.verify(user.key)).toMatchObject({ accountId: user.account.id })
+  expect(checks).toHaveLength(1)
+  // A stored hash this key was never checked against is checked (and this one does not match).
+  await app.db
+    .updateTable('api_keys')
+    .set({ secret_hash: await hashSecret('another secret') })
+    .where('prefix', '=', user.prefix)
+    .execute()
+  await wait()
+  expect(await verifier.verify(user.key)).toBeUndefined()
+  expect(checks).toHaveLength(2)
 })
 
 test("another account's key is not found, and stays usable", async () => {
