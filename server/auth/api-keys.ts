@@ -166,8 +166,9 @@ type VerifierOptions = {
 }
 
 /**
- * Verifies keys, remembering each answer for `ttlMs` so the hot path pays argon2 once per key per
- * TTL. Concurrent requests with the same uncached key share one verification. Each client address
+ * Verifies keys, remembering each answer for `ttlMs`; a good one is then renewed from the key's
+ * row, with argon2 only if the stored hash changed, so the hot path pays argon2 once per key.
+ * Concurrent requests with the same uncached key share one verification. Each client address
  * may run few verifications at once, and only so many that fail per minute (one that succeeds gives
  * its unit back, so many keys behind one address are not held to it): guessing secrets, each a
  * different key that no cache holds, cannot queue argon2 work in front of everyone else's requests.
