@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { ms } from '#bench/measure.ts'
 import type { Scenario } from '#bench/scenario.ts'
 
-/** Time for what the scenario before left (a stream closing, a job finishing) to settle first. */
+/** Time for what the server's start leaves (its workers' first fetches, a first supervision pass) to settle. */
 const SETTLE_MS = 3000
 
 export const idleScenario: Scenario = {

@@ -3,6 +3,7 @@
 // engine's summary. A page that cannot be read keeps its snippet, and the run says why, once.
 import type { PageReader } from '#server/providers/reader/page-reader.ts'
 import type { SearchResult } from '#server/providers/types.ts'
+import { mapWithConcurrency } from '#server/research/concurrency.ts'
 import { readPassages } from '#server/research/passages.ts'
 
 /** Pages read at once across every site (the reader allows two per site on top of this). */
@@ -55,35 +56,29 @@ export async function readSnippetPages(
     toRead.push(result)
   }
   let read = 0
-  let next = 0
   // By page, in the order the pages were chosen: not in the order their reads happen to end.
   const notRead: Array<PagesRead['unread'][number] | undefined> = []
-  async function worker() {
-    while (next < toRead.length) {
-      const index = next++
-      const result = toRead[index] as Found
-      const page = await reader.read(result.url, { signal: options.signal })
-      if (!page.ok) {
-        notRead[index] = { url: result.url, reason: page.reason }
-        continue
-      }
-      const text = passagesOf(page.text, result.query, options)
-      // A page whose article is shorter than the engine's snippet says less than the snippet did.
-      if (text.length <= result.text.length) {
-        notRead[index] = { url: result.url, reason: 'its article text is no longer than the snippet' }
-        continue
-      }
-      found.set(result.url, {
-        ...result,
-        title: result.title || page.title,
-        text,
-        publishedDate: result.publishedDate ?? page.publishedDate,
-        snippetOnly: false,
-      })
-      read += 1
+  await mapWithConcurrency(toRead, READ_CONCURRENCY, async (result, index) => {
+    const page = await reader.read(result.url, { signal: options.signal })
+    if (!page.ok) {
+      notRead[index] = { url: result.url, reason: page.reason }
+      return
     }
-  }
-  await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, toRead.length) }, worker))
+    const text = passagesOf(page.text, result.query, options)
+    // A page whose article is shorter than the engine's snippet says less than the snippet did.
+    if (text.length <= result.text.length) {
+      notRead[index] = { url: result.url, reason: 'its article text is no longer than the snippet' }
+      return
+    }
+    found.set(result.url, {
+      ...result,
+      title: result.title || page.title,
+      text,
+      publishedDate: result.publishedDate ?? page.publishedDate,
+      snippetOnly: false,
+    })
+    read += 1
+  })
   for (const entry of notRead) if (entry) unread.push(entry)
   return { read, unread }
 }

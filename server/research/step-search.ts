@@ -2,6 +2,7 @@ import { canonicalUrl } from '#server/memory/canonical-url.ts'
 import { ProviderError, type SearchResult, type Usage, usageOf } from '#server/providers/types.ts'
 import { type Brief, startPublishedDate } from '#server/research/brief.ts'
 import { searchAllowed, spentOf, tokensLeft } from '#server/research/budget.ts'
+import { mapWithConcurrency } from '#server/research/concurrency.ts'
 import { fallbackPlan } from '#server/research/fallback-plan.ts'
 import { PASSAGE_GAP, type PageTexts, prepareInIdle, readPassages } from '#server/research/passages.ts'
 import { newReadState, type PagesRead, readSnippetPages, unreadWarning } from '#server/research/read-pages.ts'
@@ -211,19 +212,4 @@ function searchFrom(brief: Brief, since: string | null, now: Date): string | und
   if (!since) return fromTimeframe
   const fromLastRun = new Date(Date.parse(since) - RE_RUN_OVERLAP_DAYS * 86_400_000).toISOString().slice(0, 10)
   return !fromTimeframe || fromLastRun > fromTimeframe ? fromLastRun : fromTimeframe
-}
-
-async function mapWithConcurrency<T>(
-  items: T[],
-  limit: number,
-  fn: (item: T, index: number) => Promise<void>,
-): Promise<void> {
-  let next = 0
-  const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) {
-      const index = next++
-      await fn(items[index] as T, index)
-    }
-  })
-  await Promise.all(workers)
 }
