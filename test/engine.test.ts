@@ -280,6 +280,62 @@ test.each(['plan', 'synthesize'] as const)('the %s call waits until its step bou
   }
 })
 
+// A round's events are written behind its searches, not waited for one by one: a search that
+// answers hands its slot on at once. The paid call after the round, the follow-up plan, waits for
+// them. A trigger holds every query_done insert of the test's account on an advisory lock.
+test("a round's searches go on while their events are written; the follow-up plan waits for them", async () => {
+  const user = await createTestAccount(app.db)
+  const account = user.account.id
+  expect(account).toMatch(/^[0-9a-f-]{36}$/) // spliced into the trigger below
+  const lock = 21_003
+  await sql`create function hold_query_done() returns trigger language plpgsql as $$
+    begin
+      if new.type = 'query_done' and exists (
+        select 1 from runs where id = new.run_id and account_id = '${sql.raw(account)}') then
+        perform pg_advisory_xact_lock(${sql.lit(lock)});
+      end if;
+      return new;
+    end $$`.execute(app.db)
+  await sql`create trigger hold_query_done before insert on run_events for each row execute function hold_query_done()`.execute(
+    app.db,
+  )
+  try {
+    const topic = 'Held progress events'
+    // Six queries for round one: three at a time, so three of them need a slot freed by an answer.
+    openai.onPlan({ content: { queries: [1, 2, 3, 4, 5, 6].map((n) => `${topic} angle ${n}`) } })
+    const searched = () => exa.requests.filter((request) => request.body?.query?.startsWith(`${topic} angle`))
+    const plans = () => openai.requests.filter((request) => request.kind === 'plan' && request.text.includes(topic))
+    const { body } = await app.db.connection().execute(async (holder) => {
+      await sql`select pg_advisory_lock(${lock})`.execute(holder)
+      try {
+        const started = await postBrief(app.fetch, user.auth, { topic, depth: 'deep' })
+        // Every search of round one is made while the first answer's event is still held.
+        await waitUntil(() => searched().length === 6, 10_000)
+        await new Promise((resolve) => setTimeout(resolve, 400))
+        expect(plans()).toHaveLength(1)
+        return started
+      } finally {
+        await sql`select pg_advisory_unlock(${lock})`.execute(holder)
+      }
+    })
+    const done = await waitForRun(app.fetch, user.auth, body.runId)
+    expect(done.status).toBe('complete')
+    expect(plans()).toHaveLength(2)
+    const events = await readRunEvents(app.db, app.memory.ring, body.runId, 0)
+    const roundOne = events.filter((event) => event.type === 'query_done').slice(0, 6)
+    expect(roundOne.map((event) => event.data.query)).toEqual(
+      expect.arrayContaining(searched().map((r) => r.body?.query)),
+    )
+    // Written behind the searches, still in order: every query_done before the step's end.
+    const order = events.map((event) => `${event.type} ${event.step}`)
+    expect(order.lastIndexOf('query_done search')).toBeLessThan(order.indexOf('step_finished search'))
+    await expectRunIntegrity(app.db, body.runId)
+  } finally {
+    await sql`drop trigger hold_query_done on run_events`.execute(app.db)
+    await sql`drop function hold_query_done()`.execute(app.db)
+  }
+})
+
 test('a memory save that fails leaves the run complete, with a warning', async () => {
   const user = await createTestAccount(app.db)
   // Memory sealed with a key the app does not have: unreadable, so the save must not overwrite it.

@@ -55,17 +55,28 @@ export async function runResearch(deps: EngineDeps, runId: string): Promise<void
   // Events a step makes at once (its searches answering together) go in one statement; so do events
   // made while a boundary is written, with it. Once a write finds the run ended (cancelled, or by the
   // sweeper), nothing more is written and the step's calls are aborted.
+  // A write that fails fails every write after it: a step whose events are not all written does
+  // not reach its boundary, and the job resumes from the last one.
   const stopped = new AbortController()
+  let failedWrite: { error: unknown } | undefined
   const write = batchedWriter(async (writes: RunWrite[]) => {
+    // One statement per boundary, carrying the events made before it and after it (in order).
     for (let at = 0; at < writes.length; ) {
-      const head = writes[at] as RunWrite
-      let end = at + 1
-      while (end < writes.length && !writes[end]?.move) end++
+      let end = at
+      let move: RunWrite['move']
+      for (; end < writes.length && !(move && writes[end]?.move); end++) move ??= writes[end]?.move
       stopped.signal.throwIfAborted()
+      if (failedWrite) throw failedWrite.error
       const events = writes.slice(at, end).flatMap((written) => written.events)
-      const wrote = head.move
-        ? await advanceRun(db, ring, runId, { ...head.move, events })
-        : (await appendRunEvents(db, ring, runId, events, { whileRunning: true })).length > 0
+      let wrote: boolean
+      try {
+        wrote = move
+          ? await advanceRun(db, ring, runId, { ...move, events })
+          : (await appendRunEvents(db, ring, runId, events, { whileRunning: true })).length > 0
+      } catch (error) {
+        failedWrite = { error }
+        throw error
+      }
       if (!wrote) {
         stopped.abort(new RunCancelled())
         stopped.signal.throwIfAborted()

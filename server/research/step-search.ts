@@ -58,6 +58,18 @@ export async function searchStep({
   const noticed = new Set<string>()
   // What the local corpus answered, ledger or not: a re-run that finds only what it read still searched it.
   const corpus = { searched: deps.search.corpus === true, sample: false, offlineFallback: false }
+  // A round's events are written in order behind its searches, not waited for one by one: a search
+  // that answers hands its slot on at once, and the step ends when its searches do, its events
+  // then going in the boundary's statement (the run's writes are ordered, and a failed write fails
+  // the boundary after it). Only a paid call waits for them: the follow-up plan, and the synthesis
+  // through the boundary. A cancel is seen at the first write after it, as before; a search sent
+  // meanwhile in a freed slot is aborted then.
+  const progress: Promise<unknown>[] = []
+  const note = (type: 'query_done' | 'warning', data: Record<string, unknown>) => {
+    const write = event(type, 'search', data)
+    write.catch(() => undefined) // seen by whatever waits for it: the follow-up plan or the boundary
+    progress.push(write)
+  }
   async function runQueries(queries: string[]) {
     // Each query's results go into `found` in the plan's order once the round is done: the order
     // the searches happen to answer in must not change which pages a run reads, or for which query.
@@ -85,7 +97,7 @@ export async function searchStep({
           if (notice.code === 'offline_fallback') corpus.offlineFallback = corpus.searched = true
           if (noticed.has(notice.message)) continue
           noticed.add(notice.message)
-          await event('warning', 'search', { code: notice.code, message: notice.message })
+          note('warning', { code: notice.code, message: notice.message })
         }
         let fresh = 0
         const added: string[] = []
@@ -108,12 +120,12 @@ export async function searchStep({
         answers[index] = kept
         // While other searches and calls are awaited, these pages are made ready for the synthesis.
         prepareInIdle(texts, added, depth.passageCharacters)
-        await event('query_done', 'search', { query, results: response.results.length, new: fresh })
+        note('query_done', { query, results: response.results.length, new: fresh })
       } catch (error) {
         signal.throwIfAborted()
         failures += 1
         lastFailure = error
-        await event('warning', 'search', { code: 'query_failed', query, message: (error as Error).message })
+        note('warning', { code: 'query_failed', query, message: (error as Error).message })
       }
     })
     for (const kept of answers) for (const result of kept ?? []) found.set(result.url, result)
@@ -158,6 +170,7 @@ export async function searchStep({
     const input = { ...planInput(brief, checkpoint, depth.followUpQueries), knownFacts: [], pastQueries: [] }
     input.followUp = { queries, found: roundOneSays([...found.values()], brief, texts) }
     let followUp: string[]
+    await Promise.all(progress)
     try {
       const answer = await deps.model.plan(input, { signal })
       followUp = answer.plan.queries

@@ -1,4 +1,4 @@
-// The database failing at the worst moment of a run: as it ends. A run must never end without its
+// The database failing at the worst moments of a run: as it ends, or under a step's progress. A run must never end without its
 // final event (streams watching it would wait forever), and what follows its end (a recurring
 // brief's next run, a chat reply) must not be lost when that part fails once. The failures are
 // one-shot triggers: a sequence counts calls, and sequences are not rolled back with the error.
@@ -39,6 +39,27 @@ async function failOnce(table: 'run_events' | 'series', condition: string) {
     .raw(`create trigger fail_once before insert or update on ${table} for each row execute function fail_once()`)
     .execute(app.db)
 }
+
+// A search's progress is written behind it, not waited for; a write that fails must still stop the
+// step short of its boundary, or the run would go on without the event.
+test('a progress event failing to write: the step is done again from its boundary, its events whole', async () => {
+  const user = await createTestAccount(app.db)
+  await failOnce('run_events', "new.type = 'query_done'")
+  const { body } = await postBrief(app.fetch, user.auth, { topic: 'grid storage', depth: 'quick' })
+  const done = await waitForRun(app.fetch, user.auth, body.runId)
+  expect(done.status).toBe('complete')
+  const events = await sql<{ type: string; step: string | null }>`
+    select type, step from run_events where run_id = ${body.runId} order by id`.execute(app.db)
+  const types = events.rows.map((row) => `${row.type} ${row.step}`)
+  // The search ran twice: the job resumed from the plan's boundary.
+  expect(types.filter((type) => type === 'step_started search')).toHaveLength(2)
+  const lastSearch = types.lastIndexOf('step_started search')
+  const finished = types.indexOf('step_finished search')
+  expect(finished).toBeGreaterThan(lastSearch)
+  const queryDone = types.slice(lastSearch, finished).filter((type) => type === 'query_done search')
+  expect(queryDone).toHaveLength(done.report?.usage.searchCalls ?? -1)
+  await expectRunIntegrity(app.db, body.runId)
+})
 
 test('the final event failing to write: the run still ends with it, and the stream watching sees the end', async () => {
   const user = await createTestAccount(app.db)
