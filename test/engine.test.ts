@@ -375,6 +375,53 @@ test('a search provider that is down fails the run cleanly, with an error a user
   }
 })
 
+// A step's events are written behind it; a step that fails waits for them before the run ends, or
+// those still queued would find the run ended and be dropped. A trigger holds the first query_failed
+// warning until every search has failed and the step has given up.
+test('a step that fails tells every event it made before the run ends', async () => {
+  const user = await createTestAccount(app.db)
+  const account = user.account.id
+  expect(account).toMatch(/^[0-9a-f-]{36}$/) // spliced into the trigger below
+  const lock = 21_004
+  await sql`create function hold_warnings() returns trigger language plpgsql as $$
+    begin
+      if new.type = 'warning' and exists (
+        select 1 from runs where id = new.run_id and account_id = '${sql.raw(account)}') then
+        perform pg_advisory_xact_lock(${sql.lit(lock)});
+      end if;
+      return new;
+    end $$`.execute(app.db)
+  await sql`create trigger hold_warnings before insert on run_events for each row execute function hold_warnings()`.execute(
+    app.db,
+  )
+  exa.setBehaviour('server-error')
+  try {
+    const topic = 'Held failures'
+    const failed = () => exa.requests.filter((request) => request.body?.query?.startsWith(topic))
+    const { body } = await app.db.connection().execute(async (holder) => {
+      await sql`select pg_advisory_lock(${lock})`.execute(holder)
+      try {
+        const started = await postBrief(app.fetch, user.auth, { topic, depth: 'quick' })
+        // Three queries, three attempts each; then the step gives up.
+        await waitUntil(() => failed().length === 9, 10_000)
+        await new Promise((resolve) => setTimeout(resolve, 500))
+        return started
+      } finally {
+        await sql`select pg_advisory_unlock(${lock})`.execute(holder)
+      }
+    })
+    const done = await waitForRun(app.fetch, user.auth, body.runId)
+    expect(done.status).toBe('failed')
+    const events = await readRunEvents(app.db, app.memory.ring, body.runId, 0)
+    expect(events.filter((event) => event.type === 'warning' && event.data.code === 'query_failed')).toHaveLength(3)
+    await expectRunIntegrity(app.db, body.runId)
+  } finally {
+    exa.setBehaviour('answer')
+    await sql`drop trigger hold_warnings on run_events`.execute(app.db)
+    await sql`drop function hold_warnings()`.execute(app.db)
+  }
+})
+
 test('a search provider that never answers fails the run by its deadline', async () => {
   const user = await createTestAccount(app.db)
   exa.setBehaviour('hang')

@@ -68,6 +68,10 @@ export async function runResearch(deps: EngineDeps, runId: string): Promise<void
       stopped.signal.throwIfAborted()
       if (failedWrite) throw failedWrite.error
       const events = writes.slice(at, end).flatMap((written) => written.events)
+      if (!move && events.length === 0) {
+        at = end
+        continue
+      }
       let wrote: boolean
       try {
         wrote = move
@@ -161,9 +165,10 @@ export async function runResearch(deps: EngineDeps, runId: string): Promise<void
       throw error
     }
   } catch (error) {
-    // A step that failed while its boundary was being written: the boundary settles first, so
-    // whatever ends the run comes after it, and a cancellation it found is known.
-    await written.catch(() => undefined)
+    // A step that failed while its boundary or its events were being written: they settle first
+    // (an empty write goes after them), so whatever ends the run comes after them, and a
+    // cancellation they found is known.
+    await write({ events: [] }).catch(() => undefined)
     if (stopped.signal.aborted) return
     const reason = deadline.signal.aborted ? deadline.signal.reason : error
     if (reason instanceof RunCancelled) return
