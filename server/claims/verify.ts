@@ -52,6 +52,14 @@ const MAX_QUOTE_CHARACTERS = 600
 /** A quote shown in place of a misworded claim must say something by itself. */
 const MIN_OWN_WORDS = 6
 
+/**
+ * A draft's words as its claim states them, unless the check shows the quote's words instead: its
+ * citation markers out (they are the report's business, not figures the claim states), single-spaced.
+ */
+export function draftWords(draft: ClaimDraft): string {
+  return withoutCitations(draft.text).replace(/\s+/g, ' ').trim()
+}
+
 function wordCount(text: string): number {
   return text.split(/\s+/).filter((word) => /[\p{L}\p{N}]/u.test(word)).length
 }
@@ -79,8 +87,7 @@ export function verifyClaims(drafts: ClaimDraft[], sources: PageText[]): Verifie
   let recited = 0
   let ownWords = 0
   for (const draft of drafts.slice(0, MAX_CLAIMS_CHECKED)) {
-    // Citation markers in the text are the report's business, not figures the claim states.
-    let text = withoutCitations(draft.text).replace(/\s+/g, ' ').trim()
+    let text = draftWords(draft)
     const cited = draft.sourceIds.filter((id) => pages.has(id))
     // The quote, or else the claim's own words when they are a page's words (the quote field was
     // junk but the claim itself is verbatim).

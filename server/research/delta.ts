@@ -1,9 +1,17 @@
 // From a synthesis to what changed: its claims verified against the pages (server/claims/verify.ts),
 // then classified against the topic's memory (server/claims/classify.ts), with the model as judge
 // when there is one. The result feeds both the report and the memory save.
+
+import { setImmediate } from 'node:timers/promises'
 import { type ClaimClass, classifyClaims, type Judge, type KnownClaim } from '#server/claims/classify.ts'
 import { foldVector, packVector, unpackVector } from '#server/claims/vectors.ts'
-import { type Integrity, type VerifiedClaim, verifyClaims } from '#server/claims/verify.ts'
+import {
+  draftWords,
+  type Integrity,
+  MAX_CLAIMS_CHECKED,
+  type VerifiedClaim,
+  verifyClaims,
+} from '#server/claims/verify.ts'
 import type { ContributedFact, Fact, MemoryContribution, TopicMemory } from '#server/memory/types.ts'
 import {
   type LanguageModel,
@@ -56,11 +64,20 @@ export async function classifyRunClaims(
     signal: AbortSignal
   },
 ): Promise<RunClaims> {
-  const { claims: verified, integrity } = verifyClaims(input.synthesis.findings, input.sources)
   const memory = input.memory
   const current = (memory?.facts ?? []).filter((fact) => !fact.supersededBy)
   const usage: Usage = { inputTokens: 0, outputTokens: 0 }
-  const embedded = await embedClaims(deps.model, verified, current, memory?.vectorModel, input.signal, usage)
+  // The embeddings are asked for while the claims are checked, which takes a deep run's synthesis
+  // tens of milliseconds: a checked claim keeps its draft's words unless it is shown in its quote's,
+  // and only those are embedded after the check.
+  const drafts = input.synthesis.findings.slice(0, MAX_CLAIMS_CHECKED)
+  const texts = [...new Set(drafts.map(draftWords).filter((text) => text !== ''))]
+  const early = embedTexts(deps.model, texts, current, memory?.vectorModel, input.signal, usage)
+  // The request goes out before the check takes the thread: the SDK's fetch writes it on the second
+  // turn of the event loop after the call (one turn was measured not to be enough).
+  if (early.asked) for (let turn = 0; turn < 2; turn++) await setImmediate()
+  const { claims: verified, integrity } = verifyClaims(input.synthesis.findings, input.sources)
+  const embedded = await embedClaims(deps.model, verified, await early.answer, input.signal, usage)
   const known: KnownFact[] = current.map(({ vector, ...fact }) => ({
     ...fact,
     vector: unpackVector(embedded.vectors?.byFact[fact.id] ?? (embedded.sameModel ? vector : undefined)),
@@ -113,15 +130,53 @@ export async function classifyRunClaims(
   return { claims, facts, vectors: embedded.vectors, integrity, usage, embeddingsFailed: embedded.failed }
 }
 
+type Embedded = {
+  sameModel: boolean
+  /** Each text asked for, with its vector; absent when none was asked for or the call failed. */
+  byText?: Map<string, number[]>
+  byFact?: Record<string, string>
+  failed?: string
+}
+
 /**
- * Embeddings of the run's claims, and of memory's facts that have none from this model, when the
- * model offers them. A failure is not the run's: claims are then matched by their words alone.
+ * Embeddings of `texts` (a run's claims), and of memory's facts that have none from this model, when
+ * the model offers them. A failure is not the run's: claims are then matched by their words alone.
  */
+function embedTexts(
+  model: LanguageModel,
+  texts: string[],
+  facts: Fact[],
+  vectorModel: string | undefined,
+  signal: AbortSignal,
+  usage: Usage,
+): { asked: boolean; answer: Promise<Embedded> } {
+  const sameModel = vectorModel === model.embeddingModel
+  if (!model.embed || !model.embeddingModel || texts.length === 0) {
+    return { asked: false, answer: Promise.resolve({ sameModel }) }
+  }
+  const missing = facts.filter((fact) => !sameModel || !fact.vector).slice(0, MAX_BACKFILL)
+  const answer = embedAll(model, [...texts, ...missing.map((fact) => fact.text)], signal, usage).then(
+    (vectors) => {
+      const byFact: Record<string, string> = {}
+      missing.forEach((fact, index) => {
+        byFact[fact.id] = packVector(vectors[texts.length + index] as number[])
+      })
+      const byText = new Map(texts.map((text, index) => [text, vectors[index] as number[]]))
+      return { sameModel, byText, byFact }
+    },
+    (error: unknown) => {
+      signal.throwIfAborted()
+      return { sameModel, failed: (error as Error).message }
+    },
+  )
+  return { asked: true, answer }
+}
+
+/** The checked claims' vectors: from the texts embedded during the check, and the rest asked for now. */
 async function embedClaims(
   model: LanguageModel,
   claims: VerifiedClaim[],
-  facts: Fact[],
-  vectorModel: string | undefined,
+  early: Embedded,
   signal: AbortSignal,
   usage: Usage,
 ): Promise<{
@@ -130,28 +185,32 @@ async function embedClaims(
   sameModel: boolean
   failed?: string
 }> {
-  const sameModel = vectorModel === model.embeddingModel
-  if (!model.embed || !model.embeddingModel || claims.length === 0) return { claims: [], sameModel }
-  const missing = facts.filter((fact) => !sameModel || !fact.vector).slice(0, MAX_BACKFILL)
-  const texts = [...claims.map((claim) => claim.text), ...missing.map((fact) => fact.text)]
+  const { sameModel, byText, byFact } = early
+  if (early.failed) return { claims: [], sameModel, failed: early.failed }
+  if (!byText || !byFact || !model.embeddingModel || claims.length === 0) return { claims: [], sameModel }
+  const later = [...new Set(claims.map((claim) => claim.text).filter((text) => !byText.has(text)))]
   try {
-    const vectors: number[][] = []
-    for (let start = 0; start < texts.length; start += EMBED_BATCH) {
-      const answer = await model.embed(texts.slice(start, start + EMBED_BATCH), { signal })
-      usage.inputTokens += answer.usage.inputTokens
-      vectors.push(...answer.vectors)
-    }
-    const byFact: Record<string, string> = {}
-    missing.forEach((fact, index) => {
-      byFact[fact.id] = packVector(vectors[claims.length + index] as number[])
-    })
-    return {
-      claims: vectors.slice(0, claims.length).map((vector) => foldVector(vector)),
-      vectors: { model: model.embeddingModel, byFact },
-      sameModel,
-    }
+    const vectors = later.length > 0 ? await embedAll(model, later, signal, usage) : []
+    for (const [index, text] of later.entries()) byText.set(text, vectors[index] as number[])
   } catch (error) {
     signal.throwIfAborted()
     return { claims: [], sameModel, failed: (error as Error).message }
   }
+  return {
+    claims: claims.map((claim) => foldVector(byText.get(claim.text) as number[])),
+    vectors: { model: model.embeddingModel, byFact },
+    sameModel,
+  }
+}
+
+async function embedAll(model: LanguageModel, texts: string[], signal: AbortSignal, usage: Usage) {
+  const vectors: number[][] = []
+  for (let start = 0; start < texts.length; start += EMBED_BATCH) {
+    const answer = await (model.embed as NonNullable<LanguageModel['embed']>)(texts.slice(start, start + EMBED_BATCH), {
+      signal,
+    })
+    usage.inputTokens += answer.usage.inputTokens
+    vectors.push(...answer.vectors)
+  }
+  return vectors
 }

@@ -1,0 +1,68 @@
+import { expect, test } from 'vitest'
+import { foldVector, packVector } from '#server/claims/vectors.ts'
+import type { LanguageModel } from '#server/providers/types.ts'
+import { classifyRunClaims } from '#server/research/delta.ts'
+
+/** A vector of its own for each text. */
+const vectorOf = (text: string) => Array.from({ length: 8 }, (_, i) => text.charCodeAt(i % text.length) * (i + 1))
+
+const page =
+  'Sodium-ion pack prices fell to 60 dollars per kWh in the third quarter, a market survey found. ' +
+  'Grid storage installations reached 40 gigawatts in 2026 across Europe, the association said.'
+
+test("the claims' embeddings are asked for before the check, and every shown claim has its own words' vector", async () => {
+  const asked: string[][] = []
+  const model: LanguageModel = {
+    name: 'fake',
+    kind: 'model',
+    embeddingModel: 'fake-embedding',
+    plan: () => Promise.reject(new Error('not asked')),
+    synthesize: () => Promise.reject(new Error('not asked')),
+    async embed(texts) {
+      asked.push(texts)
+      return { vectors: texts.map(vectorOf), usage: { inputTokens: texts.length, outputTokens: 0 } }
+    },
+  }
+  const findings = [
+    // Shown in its own words (the citation marker out).
+    {
+      text: 'Pack prices fell to 60 dollars per kWh [1]',
+      quote: 'Sodium-ion pack prices fell to 60 dollars per kWh in the third quarter',
+      sourceIds: [1],
+    },
+    // Misstates its quote's figure: shown in the page's words, which nobody asked about before the check.
+    {
+      text: 'Grid storage reached 45 gigawatts in 2026',
+      quote: 'Grid storage installations reached 40 gigawatts in 2026 across Europe',
+      sourceIds: [1],
+    },
+    // Its quote is on no page: not shown.
+    { text: 'Lithium prices rose 20 percent', quote: 'Lithium prices rose 20 percent last year', sourceIds: [1] },
+  ]
+  const result = await classifyRunClaims(
+    { model },
+    {
+      topic: 'grid storage',
+      memory: undefined,
+      synthesis: { headline: 'Prices fell', findings, gaps: [] },
+      sources: [{ id: 1, url: 'https://news.example/storage', title: 'Storage', publishedDate: null, text: page }],
+      signal: new AbortController().signal,
+    },
+  )
+  expect(result.integrity).toMatchObject({ claims: 3, shown: 2, droppedUnsupported: 1, ownWords: 1 })
+  // The first call went out before the check: it holds the words of the claim the check dropped.
+  expect(asked[0]).toEqual([
+    'Pack prices fell to 60 dollars per kWh',
+    'Grid storage reached 45 gigawatts in 2026',
+    'Lithium prices rose 20 percent',
+  ])
+  // The claim shown in its quote's words is embedded after the check, alone.
+  expect(asked.slice(1)).toEqual([['Grid storage installations reached 40 gigawatts in 2026 across Europe']])
+  expect(result.facts.map((fact) => fact.text)).toEqual([
+    'Pack prices fell to 60 dollars per kWh',
+    'Grid storage installations reached 40 gigawatts in 2026 across Europe',
+  ])
+  for (const fact of result.facts) expect(fact.vector).toBe(packVector(foldVector(vectorOf(fact.text))))
+  expect(result.usage.inputTokens).toBe(4)
+  expect(result.embeddingsFailed).toBeUndefined()
+})
