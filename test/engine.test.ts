@@ -231,6 +231,49 @@ test.each([
   },
 )
 
+/**
+ * A trigger that makes the writes `condition` matches (in the account's runs) wait on advisory lock
+ * `lock` while a test holds it; returns its removal.
+ */
+async function holdWrites(
+  name: string,
+  on: 'insert on run_events' | 'update on runs',
+  condition: string,
+  lock: number,
+): Promise<() => Promise<void>> {
+  const fn = sql.raw(name)
+  await sql`create function ${fn}() returns trigger language plpgsql as $$
+    begin
+      if ${sql.raw(condition)} then
+        perform pg_advisory_xact_lock(${sql.lit(lock)});
+      end if;
+      return new;
+    end $$`.execute(app.db)
+  await sql`create trigger ${fn} before ${sql.raw(on)} for each row execute function ${fn}()`.execute(app.db)
+  return async () => {
+    await sql`drop trigger ${fn} on ${sql.raw(on.split(' on ')[1] as string)}`.execute(app.db)
+    await sql`drop function ${fn}()`.execute(app.db)
+  }
+}
+
+/** Runs `look` with advisory lock `lock` held by a connection of its own, and releases it however `look` ends. */
+function withLockHeld<T>(lock: number, look: () => Promise<T>): Promise<T> {
+  return app.db.connection().execute(async (holder) => {
+    await sql`select pg_advisory_lock(${lock})`.execute(holder)
+    try {
+      return await look()
+    } finally {
+      await sql`select pg_advisory_unlock(${lock})`.execute(holder)
+    }
+  })
+}
+
+/** The condition that a run_events row belongs to one of the account's runs (its id is checked first). */
+function ofAccount(account: string): string {
+  expect(account).toMatch(/^[0-9a-f-]{36}$/) // spliced into the trigger
+  return `exists (select 1 from runs where id = new.run_id and account_id = '${account}')`
+}
+
 // The other half of the rule: while a step's boundary is still being written, its paid call waits.
 // A trigger holds the boundary's update on an advisory lock the test holds until it has looked: the
 // model must not be asked meanwhile, however slow the machine.
@@ -238,45 +281,35 @@ test.each(['plan', 'synthesize'] as const)('the %s call waits until its step bou
   const user = await createTestAccount(app.db)
   const account = user.account.id
   expect(account).toMatch(/^[0-9a-f-]{36}$/) // spliced into the trigger below
-  const name = sql.raw(`hold_${step}_boundary`)
   const lock = step === 'plan' ? 21_001 : 21_002
-  await sql`create function ${name}() returns trigger language plpgsql as $$
-    begin
-      if new.account_id = '${sql.raw(account)}' and new.current_step = '${sql.raw(step)}'
-        and old.current_step is distinct from new.current_step then
-        perform pg_advisory_xact_lock(${sql.lit(lock)});
-      end if;
-      return new;
-    end $$`.execute(app.db)
-  await sql`create trigger ${name} before update on runs for each row execute function ${name}()`.execute(app.db)
+  const release = await holdWrites(
+    `hold_${step}_boundary`,
+    'update on runs',
+    `new.account_id = '${account}' and new.current_step = '${step}' and old.current_step is distinct from new.current_step`,
+    lock,
+  )
   try {
     const topic = `Boundary before the ${step}`
     const asked = () => openai.requests.filter((request) => request.kind === step && request.text.includes(topic))
-    const { body } = await app.db.connection().execute(async (holder) => {
-      await sql`select pg_advisory_lock(${lock})`.execute(holder)
-      try {
-        const started = await postBrief(app.fetch, user.auth, { topic, depth: 'quick' })
-        // The boundary's update waits on the lock; the step has begun beside it.
-        await waitUntil(
-          async () =>
-            (
-              await sql<{ n: number }>`select count(*)::int as n from pg_locks
-                where locktype = 'advisory' and objid = ${lock} and not granted`.execute(app.db)
-            ).rows[0]?.n === 1,
-          10_000,
-        )
-        await new Promise((resolve) => setTimeout(resolve, 400))
-        expect(asked()).toEqual([])
-        return started
-      } finally {
-        await sql`select pg_advisory_unlock(${lock})`.execute(holder)
-      }
+    const { body } = await withLockHeld(lock, async () => {
+      const started = await postBrief(app.fetch, user.auth, { topic, depth: 'quick' })
+      // The boundary's update waits on the lock; the step has begun beside it.
+      await waitUntil(
+        async () =>
+          (
+            await sql<{ n: number }>`select count(*)::int as n from pg_locks
+              where locktype = 'advisory' and objid = ${lock} and not granted`.execute(app.db)
+          ).rows[0]?.n === 1,
+        10_000,
+      )
+      await new Promise((resolve) => setTimeout(resolve, 400))
+      expect(asked()).toEqual([])
+      return started
     })
     expect((await waitForRun(app.fetch, user.auth, body.runId)).status).toBe('complete')
     expect(asked()).toHaveLength(1)
   } finally {
-    await sql`drop trigger ${name} on runs`.execute(app.db)
-    await sql`drop function ${name}()`.execute(app.db)
+    await release()
   }
 })
 
@@ -285,38 +318,22 @@ test.each(['plan', 'synthesize'] as const)('the %s call waits until its step bou
 // them. A trigger holds every query_done insert of the test's account on an advisory lock.
 test("a round's searches go on while their events are written; the follow-up plan waits for them", async () => {
   const user = await createTestAccount(app.db)
-  const account = user.account.id
-  expect(account).toMatch(/^[0-9a-f-]{36}$/) // spliced into the trigger below
   const lock = 21_003
-  await sql`create function hold_query_done() returns trigger language plpgsql as $$
-    begin
-      if new.type = 'query_done' and exists (
-        select 1 from runs where id = new.run_id and account_id = '${sql.raw(account)}') then
-        perform pg_advisory_xact_lock(${sql.lit(lock)});
-      end if;
-      return new;
-    end $$`.execute(app.db)
-  await sql`create trigger hold_query_done before insert on run_events for each row execute function hold_query_done()`.execute(
-    app.db,
-  )
+  const condition = `new.type = 'query_done' and ${ofAccount(user.account.id)}`
+  const release = await holdWrites('hold_query_done', 'insert on run_events', condition, lock)
   try {
     const topic = 'Held progress events'
     // Six queries for round one: three at a time, so three of them need a slot freed by an answer.
     openai.onPlan({ content: { queries: [1, 2, 3, 4, 5, 6].map((n) => `${topic} angle ${n}`) } })
     const searched = () => exa.requests.filter((request) => request.body?.query?.startsWith(`${topic} angle`))
     const plans = () => openai.requests.filter((request) => request.kind === 'plan' && request.text.includes(topic))
-    const { body } = await app.db.connection().execute(async (holder) => {
-      await sql`select pg_advisory_lock(${lock})`.execute(holder)
-      try {
-        const started = await postBrief(app.fetch, user.auth, { topic, depth: 'deep' })
-        // Every search of round one is made while the first answer's event is still held.
-        await waitUntil(() => searched().length === 6, 10_000)
-        await new Promise((resolve) => setTimeout(resolve, 400))
-        expect(plans()).toHaveLength(1)
-        return started
-      } finally {
-        await sql`select pg_advisory_unlock(${lock})`.execute(holder)
-      }
+    const { body } = await withLockHeld(lock, async () => {
+      const started = await postBrief(app.fetch, user.auth, { topic, depth: 'deep' })
+      // Every search of round one is made while the first answer's event is still held.
+      await waitUntil(() => searched().length === 6, 10_000)
+      await new Promise((resolve) => setTimeout(resolve, 400))
+      expect(plans()).toHaveLength(1)
+      return started
     })
     const done = await waitForRun(app.fetch, user.auth, body.runId)
     expect(done.status).toBe('complete')
@@ -324,15 +341,14 @@ test("a round's searches go on while their events are written; the follow-up pla
     const events = await readRunEvents(app.db, app.memory.ring, body.runId, 0)
     const roundOne = events.filter((event) => event.type === 'query_done').slice(0, 6)
     expect(roundOne.map((event) => event.data.query)).toEqual(
-      expect.arrayContaining(searched().map((r) => r.body?.query)),
+      expect.arrayContaining(searched().map((request) => request.body?.query)),
     )
     // Written behind the searches, still in order: every query_done before the step's end.
     const order = events.map((event) => `${event.type} ${event.step}`)
     expect(order.lastIndexOf('query_done search')).toBeLessThan(order.indexOf('step_finished search'))
     await expectRunIntegrity(app.db, body.runId)
   } finally {
-    await sql`drop trigger hold_query_done on run_events`.execute(app.db)
-    await sql`drop function hold_query_done()`.execute(app.db)
+    await release()
   }
 })
 
@@ -380,35 +396,19 @@ test('a search provider that is down fails the run cleanly, with an error a user
 // warning until every search has failed and the step has given up.
 test('a step that fails tells every event it made before the run ends', async () => {
   const user = await createTestAccount(app.db)
-  const account = user.account.id
-  expect(account).toMatch(/^[0-9a-f-]{36}$/) // spliced into the trigger below
   const lock = 21_004
-  await sql`create function hold_warnings() returns trigger language plpgsql as $$
-    begin
-      if new.type = 'warning' and exists (
-        select 1 from runs where id = new.run_id and account_id = '${sql.raw(account)}') then
-        perform pg_advisory_xact_lock(${sql.lit(lock)});
-      end if;
-      return new;
-    end $$`.execute(app.db)
-  await sql`create trigger hold_warnings before insert on run_events for each row execute function hold_warnings()`.execute(
-    app.db,
-  )
+  const condition = `new.type = 'warning' and ${ofAccount(user.account.id)}`
+  const release = await holdWrites('hold_warnings', 'insert on run_events', condition, lock)
   exa.setBehaviour('server-error')
   try {
     const topic = 'Held failures'
     const failed = () => exa.requests.filter((request) => request.body?.query?.startsWith(topic))
-    const { body } = await app.db.connection().execute(async (holder) => {
-      await sql`select pg_advisory_lock(${lock})`.execute(holder)
-      try {
-        const started = await postBrief(app.fetch, user.auth, { topic, depth: 'quick' })
-        // Three queries, three attempts each; then the step gives up.
-        await waitUntil(() => failed().length === 9, 10_000)
-        await new Promise((resolve) => setTimeout(resolve, 500))
-        return started
-      } finally {
-        await sql`select pg_advisory_unlock(${lock})`.execute(holder)
-      }
+    const { body } = await withLockHeld(lock, async () => {
+      const started = await postBrief(app.fetch, user.auth, { topic, depth: 'quick' })
+      // Three queries, three attempts each; then the step gives up.
+      await waitUntil(() => failed().length === 9, 10_000)
+      await new Promise((resolve) => setTimeout(resolve, 500))
+      return started
     })
     const done = await waitForRun(app.fetch, user.auth, body.runId)
     expect(done.status).toBe('failed')
@@ -417,8 +417,7 @@ test('a step that fails tells every event it made before the run ends', async ()
     await expectRunIntegrity(app.db, body.runId)
   } finally {
     exa.setBehaviour('answer')
-    await sql`drop trigger hold_warnings on run_events`.execute(app.db)
-    await sql`drop function hold_warnings()`.execute(app.db)
+    await release()
   }
 })
 
