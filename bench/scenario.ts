@@ -9,6 +9,9 @@ export type Sizes = {
   overheadQuickRuns: number
   overheadDeepRuns: number
   startLatencyRuns: number
+  /** Runs started after a quiet spell each (a monitored topic's usual start), and how long it is. */
+  quietStarts: number
+  quietSeconds: number
   concurrentRuns: number
   getLoadSeconds: number
   getLoadConnections: number
@@ -26,6 +29,8 @@ export const FULL_SIZES: Sizes = {
   overheadQuickRuns: 5,
   overheadDeepRuns: 3,
   startLatencyRuns: 50,
+  quietStarts: 3,
+  quietSeconds: 12,
   concurrentRuns: 100,
   getLoadSeconds: 10,
   getLoadConnections: 20,
@@ -40,6 +45,8 @@ export const QUICK_SIZES: Sizes = {
   overheadQuickRuns: 2,
   overheadDeepRuns: 1,
   startLatencyRuns: 10,
+  quietStarts: 1,
+  quietSeconds: 12,
   concurrentRuns: 20,
   getLoadSeconds: 3,
   getLoadConnections: 10,

@@ -13,15 +13,26 @@ pg.types.setTypeParser(pg.types.builtins.NUMERIC, (value) => Number(value))
 /**
  * `prepare`: send each parameterised statement as a named statement, which Postgres parses and plans
  * once per connection instead of every time (see preparedStatements below).
+ * `idleSeconds`: how long an idle connection stays open, 0 for as long as the pool lives (pg's
+ * default, 10 s, when not given: short-lived tools then exit without ending their pool).
  */
 export function createPool(
   connectionString: string,
   max: number,
   log: Logger,
-  options: { prepare?: boolean } = {},
+  options: { prepare?: boolean; idleSeconds?: number } = {},
 ): pg.Pool {
-  // A bounded wait for a connection: with the database down, requests fail instead of hanging.
-  const pool = new pg.Pool({ connectionString, max, application_name: 'sextant', connectionTimeoutMillis: 5000 })
+  const pool = new pg.Pool({
+    connectionString,
+    max,
+    application_name: 'sextant',
+    // A bounded wait for a connection: with the database down, requests fail instead of hanging.
+    connectionTimeoutMillis: 5000,
+    ...(options.idleSeconds === undefined ? {} : { idleTimeoutMillis: options.idleSeconds * 1000 }),
+    // Over TCP, idle connections are probed: one a firewall or NAT dropped fails and is replaced
+    // instead of hanging the next statement (no effect on the embedded Postgres's Unix socket).
+    keepAlive: true,
+  })
   // An idle client losing its connection (a Postgres restart) must not crash the process.
   pool.on('error', (error) => log.warn({ err: error }, 'idle database connection failed'))
   // Nor a checked-out one: pg-pool listens only on idle clients, so a connection the server ends

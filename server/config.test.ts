@@ -238,3 +238,16 @@ test('prepared statements are on for the embedded Postgres and off for a DATABAS
   expect(loadConfig({ DATABASE_PREPARED_STATEMENTS: 'off' }).preparedStatements).toBe(false)
   expect(() => loadConfig({ DATABASE_PREPARED_STATEMENTS: 'yes' })).toThrowError(/DATABASE_PREPARED_STATEMENTS/)
 })
+
+test("the app's idle connections stay open by default; a bad idle time is named", () => {
+  expect(loadConfig({})).toMatchObject({ DATABASE_POOL_IDLE_SECONDS: 0 })
+  expect(loadConfig({ DATABASE_POOL_IDLE_SECONDS: '300' })).toMatchObject({ DATABASE_POOL_IDLE_SECONDS: 300 })
+  for (const bad of ['-1', 'soon', '1.5', '100000']) {
+    try {
+      loadConfig({ DATABASE_POOL_IDLE_SECONDS: bad })
+      expect.unreachable()
+    } catch (error) {
+      expect((error as ConfigError).issues.map((issue) => issue.variable)).toEqual(['DATABASE_POOL_IDLE_SECONDS'])
+    }
+  }
+})

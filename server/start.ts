@@ -83,7 +83,10 @@ export async function startSextant(options: {
       storageProblem = embedded.storageProblem
     }
 
-    const pool = createPool(databaseUrl, config.DATABASE_POOL_SIZE, log, { prepare: config.preparedStatements })
+    const pool = createPool(databaseUrl, config.DATABASE_POOL_SIZE, log, {
+      prepare: config.preparedStatements,
+      idleSeconds: config.DATABASE_POOL_IDLE_SECONDS,
+    })
     const db = createDb(pool)
     cleanups.push(() => db.destroy())
     const applied = await migrateToLatest(db)

@@ -1,8 +1,10 @@
 // How soon a run starts working: POST /api/briefs sent to its first step_started event, by the
 // event's server timestamp (when the worker began) and by when the client received it. Runs go one
-// at a time so each start is measured on an otherwise idle server.
+// at a time so each start is measured on an otherwise idle server. Then a few runs each after a
+// quiet spell longer than pg's default idle timeout (10 s), as a monitored topic's run usually comes.
+import { setTimeout as sleep } from 'node:timers/promises'
 import { ms, percentile } from '#bench/measure.ts'
-import { measureRun, type Scenario } from '#bench/scenario.ts'
+import { type BenchContext, measureRun, type Scenario } from '#bench/scenario.ts'
 
 const TARGET_MS = 100
 
@@ -12,11 +14,14 @@ export const startLatencyScenario: Scenario = {
     const written: number[] = []
     const received: number[] = []
     for (let i = 0; i < context.sizes.startLatencyRuns; i++) {
-      const run = await measureRun(context, { topic: context.topic(`start ${i}`), depth: 'quick' })
-      const first = run.events.find((event) => event.type === 'step_started')
-      if (!first) throw new Error(`run ${run.runId} has no step_started event`)
-      written.push(first.createdAt - run.postedAt)
-      received.push(first.receivedAt - run.postedAt)
+      const start = await measureStart(context, `start ${i}`)
+      written.push(start.written)
+      received.push(start.received)
+    }
+    const afterQuiet: number[] = []
+    for (let i = 0; i < context.sizes.quietStarts; i++) {
+      await sleep(context.sizes.quietSeconds * 1000)
+      afterQuiet.push((await measureStart(context, `start after quiet ${i}`)).written)
     }
     const p99 = percentile(written, 99)
     const scenario = 'start latency'
@@ -34,9 +39,21 @@ export const startLatencyScenario: Scenario = {
           metric: 'POST to first step event received over SSE, p50 / p99',
           value: `${ms(percentile(received, 50))} / ${ms(percentile(received, 99))}`,
         },
+        {
+          scenario,
+          metric: `after ${context.sizes.quietSeconds} s quiet: POST to first step event written, each`,
+          value: afterQuiet.map(ms).join(', '),
+        },
       ],
-      detail: { writtenMs: written, receivedMs: received },
+      detail: { writtenMs: written, receivedMs: received, afterQuietMs: afterQuiet },
       failures: [],
     }
   },
+}
+
+async function measureStart(context: BenchContext, topic: string): Promise<{ written: number; received: number }> {
+  const run = await measureRun(context, { topic: context.topic(topic), depth: 'quick' })
+  const first = run.events.find((event) => event.type === 'step_started')
+  if (!first) throw new Error(`run ${run.runId} has no step_started event`)
+  return { written: first.createdAt - run.postedAt, received: first.receivedAt - run.postedAt }
 }
