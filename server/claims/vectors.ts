@@ -24,7 +24,11 @@ export function foldVector(vector: readonly number[]): number[] {
 /** The stored form: signed bytes of the unit vector, base64. */
 export function packVector(vector: readonly number[]): string {
   const folded = foldVector(vector)
-  const bytes = Int8Array.from(folded, (value) => Math.max(-127, Math.min(127, Math.round(value * 127))))
+  // A loop, not Int8Array.from with a mapping function: that path was half of this file's CPU in a
+  // profile of 100 concurrent runs.
+  const bytes = new Int8Array(folded.length)
+  for (let i = 0; i < folded.length; i++)
+    bytes[i] = Math.max(-127, Math.min(127, Math.round((folded[i] as number) * 127)))
   return Buffer.from(bytes.buffer).toString('base64')
 }
 
