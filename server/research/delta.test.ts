@@ -66,3 +66,37 @@ test("the claims' embeddings are asked for before the check, and every shown cla
   expect(result.usage.inputTokens).toBe(4)
   expect(result.embeddingsFailed).toBeUndefined()
 })
+
+test('a run cancelled while its embeddings are asked for fails with the cancel, and nothing goes unhandled', async () => {
+  const cancel = new AbortController()
+  const model: LanguageModel = {
+    name: 'fake',
+    kind: 'model',
+    embeddingModel: 'fake-embedding',
+    plan: () => Promise.reject(new Error('not asked')),
+    synthesize: () => Promise.reject(new Error('not asked')),
+    async embed() {
+      // The call is aborted as the run is cancelled, before the check is done.
+      cancel.abort(new Error('the run was cancelled'))
+      throw new Error('This operation was aborted')
+    },
+  }
+  const findings = [
+    {
+      text: 'Pack prices fell to 60 dollars per kWh',
+      quote: 'Sodium-ion pack prices fell to 60 dollars per kWh in the third quarter',
+      sourceIds: [1],
+    },
+  ]
+  const classified = classifyRunClaims(
+    { model },
+    {
+      topic: 'grid storage',
+      memory: undefined,
+      synthesis: { headline: 'Prices fell', findings, gaps: [] },
+      sources: [{ id: 1, url: 'https://news.example/storage', title: 'Storage', publishedDate: null, text: page }],
+      signal: cancel.signal,
+    },
+  )
+  await expect(classified).rejects.toThrow('the run was cancelled')
+})

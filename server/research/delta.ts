@@ -73,6 +73,8 @@ export async function classifyRunClaims(
   const drafts = input.synthesis.findings.slice(0, MAX_CLAIMS_CHECKED)
   const texts = [...new Set(drafts.map(draftWords).filter((text) => text !== ''))]
   const early = embedTexts(deps.model, texts, current, memory?.vectorModel, input.signal, usage)
+  // Awaited after the check; a rejection meanwhile (the run cancelled) must not go unhandled.
+  early.answer.catch(() => undefined)
   // The request goes out before the check takes the thread: the SDK's fetch writes it on the second
   // turn of the event loop after the call (one turn was measured not to be enough).
   if (early.asked) for (let turn = 0; turn < 2; turn++) await setImmediate()
