@@ -192,14 +192,15 @@ test("a job's NOTIFY wakes one idle worker in each process, not all of them", as
     await web.send(herd, {})
     await waitUntil(() => ran === 1, 5000)
     await new Promise((resolve) => setTimeout(resolve, 300))
-    // pg-boss alone wakes all eight; seven find nothing.
-    expect(fetches.count).toBe(1)
+    // pg-boss alone wakes all eight; seven find nothing. Here: the woken worker's fetch, and the one
+    // it makes after its job (for jobs announced meanwhile; none here).
+    expect(fetches.count).toBe(2)
 
     // From the worker process itself: its own NOTIFY is the wake, not a second one.
     await worker.send(herd, {})
     await waitUntil(() => ran === 2, 5000)
     await new Promise((resolve) => setTimeout(resolve, 300))
-    expect(fetches.count).toBe(2)
+    expect(fetches.count).toBe(4)
   } finally {
     await Promise.all([web.stop(), worker.stop()])
   }
@@ -253,6 +254,79 @@ test('a job announced while every worker is busy runs when one is free, not at t
     expect(started).toEqual(['first', 'second'])
   } finally {
     await Promise.all([web.stop(), worker.stop()])
+  }
+})
+
+// A transaction's jobs are announced once (Postgres folds a transaction's identical NOTIFYs), and its
+// wakes land in one turn of the event loop, where a pg-boss worker folds a second wake into the
+// first: each job must still be run at once, not at the next look (two minutes here).
+test.each([
+  { kind: 'notify', notify: true },
+  { kind: 'looked-for', notify: false },
+])('jobs sent together in one transaction to a $kind queue all run at once', async ({ notify }) => {
+  const finished: number[] = []
+  const together = defineJob({
+    queue: `test.together_${notify ? 'notify' : 'looked'}`,
+    schema: z.object({ n: z.number() }),
+    concurrency: 1,
+    pollSeconds: 120,
+    queueOptions: { notify },
+    handler: async ({ n }) => {
+      await new Promise((resolve) => setTimeout(resolve, 20))
+      finished.push(n)
+    },
+  })
+  const jobs = await startJobs({
+    connectionString: database.url,
+    definitions: [together],
+    work: true,
+    log: testLogger(),
+  })
+  try {
+    await jobs.transaction(database.db, async (trx) => {
+      for (const n of [1, 2, 3, 4]) await jobs.send(together, { n }, { trx })
+    })
+    await waitUntil(() => finished.length === 4, 5000)
+    expect(finished.toSorted()).toEqual([1, 2, 3, 4])
+  } finally {
+    await jobs.stop()
+  }
+})
+
+// With a worker for each, a transaction's jobs run side by side: its sender wakes a worker for each
+// job its one NOTIFY does not announce. Each job waits until all four have started.
+test.each([
+  { kind: 'notify', notify: true },
+  { kind: 'looked-for', notify: false },
+])('jobs sent together to a $kind queue with idle workers for each start side by side', async ({ notify }) => {
+  const started: number[] = []
+  const allStarted = deferred<void>()
+  const sideBySide = defineJob({
+    queue: `test.side_by_side_${notify ? 'notify' : 'looked'}`,
+    schema: z.object({ n: z.number() }),
+    concurrency: 4,
+    pollSeconds: 120,
+    queueOptions: { notify },
+    handler: async ({ n }) => {
+      started.push(n)
+      if (started.length === 4) allStarted.resolve()
+      await allStarted.promise
+    },
+  })
+  const jobs = await startJobs({
+    connectionString: database.url,
+    definitions: [sideBySide],
+    work: true,
+    log: testLogger(),
+  })
+  try {
+    await jobs.transaction(database.db, async (trx) => {
+      for (const n of [1, 2, 3, 4]) await jobs.send(sideBySide, { n }, { trx })
+    })
+    await waitUntil(() => started.length === 4, 5000)
+  } finally {
+    allStarted.resolve()
+    await jobs.stop()
   }
 })
 

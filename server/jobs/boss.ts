@@ -47,7 +47,7 @@ export type Jobs = {
   send: <Data>(queue: JobQueue<Data>, data: Data, options?: SendOptions) => Promise<string | null>
   /** Runs `fn` in a transaction of `db`; the queues it sent jobs to are woken once it commits. */
   transaction: <T>(db: Db, fn: (trx: Db) => Promise<T>) => Promise<T>
-  /** Wakes this process's idle workers of a queue now instead of at their next poll. */
+  /** Wakes one of this process's idle workers of a queue now instead of at the next look. */
   wake: (queue: string) => void
   stop: () => Promise<void>
 }
@@ -102,28 +102,30 @@ export async function startJobs(options: {
   boss.on('error', (error) => log.error({ err: error }, 'job system error'))
   // Per queue, the ids of this process's workers that are not running a job, least recently woken first.
   const idleWorkers = new Map<string, Set<string>>()
-  /** Wakes the queue's least recently woken idle worker here; false when none is idle. */
-  const wakeIdle = (queue: string) => {
+  // A pg-boss worker keeps one "notified" flag: however many wakes reach it while it sleeps, fetches
+  // or runs a job, it fetches once more. So wakes are not counted: a worker that ends a job always
+  // fetches again (below), and the jobs announced while it was busy, or whose wakes were folded into
+  // one (a burst of NOTIFYs read at once, a transaction's sends), are found that way until a fetch
+  // comes back empty.
+  /** Wakes the queue's least recently woken idle worker in this process. */
+  const wake = (queue: string) => {
     const idle = idleWorkers.get(queue)
     const workerId = idle?.values().next().value
-    if (!idle || !workerId) return false
+    if (!idle || !workerId) return
     // To the back of the line, so a burst of sends wakes different workers.
     idle.delete(workerId)
     idle.add(workerId)
     boss.notifyWorker(workerId)
-    return true
-  }
-  // Per queue, jobs announced while every worker was busy: as many workers fetch again when their job ends.
-  const missedWakes = new Map<string, number>()
-  const wake = (queue: string) => {
-    if (!wakeIdle(queue) && idleWorkers.has(queue)) missedWakes.set(queue, (missedWakes.get(queue) ?? 0) + 1)
   }
   // While this process hears the NOTIFY of a job sent to a notify queue, that NOTIFY is the wake;
   // waking a worker at the send as well would wake two for one job.
   let listening = false
   const notifyQueues = new Set<string>()
-  const wakeAfterSend = (queue: string) => {
-    if (!(listening && notifyQueues.has(queue))) jobs.wake(queue)
+  // Postgres folds a transaction's identical notifications into one, so its NOTIFY announces one job
+  // however many it sent to the queue: the sender wakes a worker for each of the others.
+  const wakeAfterSend = (queue: string, sent = 1) => {
+    const heard = listening && notifyQueues.has(queue) ? 1 : 0
+    for (let woken = heard; woken < sent; woken++) jobs.wake(queue)
   }
   listenWakingOne(boss, wake, () => {
     listening = true
@@ -133,8 +135,8 @@ export async function startJobs(options: {
 
   let stopping: Promise<void> | undefined
   const looks: NodeJS.Timeout[] = []
-  // The queues each open transaction sent to, woken when it commits (a rolled-back one wakes none).
-  const wakesAfterCommit = new WeakMap<Db, Set<string>>()
+  // The jobs each open transaction sent, by queue, woken when it commits (a rolled-back one wakes none).
+  const wakesAfterCommit = new WeakMap<Db, Map<string, number>>()
   const jobs: Jobs = {
     boss,
     isRunning: () => running,
@@ -158,16 +160,16 @@ export async function startJobs(options: {
         throw new Error(`a job for ${queue.queue} was sent in a transaction not opened by jobs.transaction()`)
       }
       const id = await boss.send(queue.queue, parsed, { ...options, db: fromKysely(trx as never) })
-      wakes.add(queue.queue)
+      wakes.set(queue.queue, (wakes.get(queue.queue) ?? 0) + 1)
       return id
     },
     async transaction(db, fn) {
-      const wakes = new Set<string>()
+      const wakes = new Map<string, number>()
       const result = await db.transaction().execute((trx) => {
         wakesAfterCommit.set(trx, wakes)
         return fn(trx)
       })
-      for (const queue of wakes) wakeAfterSend(queue)
+      for (const [queue, sent] of wakes) wakeAfterSend(queue, sent)
       return result
     },
     wake,
@@ -213,14 +215,9 @@ export async function startJobs(options: {
           } finally {
             idle.add(workerId)
             // After a job pg-boss sleeps the worker until its own poll (less the job's duration)
-            // unless it was notified meanwhile. A job announced while every worker was busy is
-            // waiting: this worker fetches again at once. Otherwise the process's looks find
-            // whatever else comes due.
-            const missed = missedWakes.get(definition.queue) ?? 0
-            if (missed > 0) {
-              missedWakes.set(definition.queue, missed - 1)
-              boss.notifyWorker(workerId)
-            }
+            // unless it was notified meanwhile: it fetches again at once, for the jobs announced
+            // while it was busy (one empty fetch a job when there are none).
+            boss.notifyWorker(workerId)
           }
         })
         idle.add(workerId)
@@ -228,7 +225,7 @@ export async function startJobs(options: {
       const pollSeconds =
         definition.pollSeconds ?? DEFAULT_POLL_SECONDS[definition.queueOptions?.notify ? 'notify' : 'other']
       // A look finds what is due by then, or nothing: with every worker busy, it is not owed later.
-      const look = setInterval(() => wakeIdle(definition.queue), pollSeconds * 1000)
+      const look = setInterval(() => wake(definition.queue), pollSeconds * 1000)
       look.unref()
       looks.push(look)
     }
