@@ -257,6 +257,40 @@ test('a job announced while every worker is busy runs when one is free, not at t
   }
 })
 
+/**
+ * A worker process whose queue has `concurrency` workers and only looks for jobs every two minutes;
+ * jobs 1 to 4 are sent to it in one transaction, then `check` runs, then the process stops.
+ */
+async function fourSentTogether(
+  queue: string,
+  options: { notify: boolean; concurrency: number },
+  handler: (n: number) => Promise<void>,
+  check: () => Promise<void>,
+) {
+  const definition = defineJob({
+    queue,
+    schema: z.object({ n: z.number() }),
+    concurrency: options.concurrency,
+    pollSeconds: 120,
+    queueOptions: { notify: options.notify },
+    handler: ({ n }) => handler(n),
+  })
+  const jobs = await startJobs({
+    connectionString: database.url,
+    definitions: [definition],
+    work: true,
+    log: testLogger(),
+  })
+  try {
+    await jobs.transaction(database.db, async (trx) => {
+      for (const n of [1, 2, 3, 4]) await jobs.send(definition, { n }, { trx })
+    })
+    await check()
+  } finally {
+    await jobs.stop()
+  }
+}
+
 // A transaction's jobs are announced once (Postgres folds a transaction's identical NOTIFYs), and its
 // wakes land in one turn of the event loop, where a pg-boss worker folds a second wake into the
 // first: each job must still be run at once, not at the next look (two minutes here).
@@ -265,32 +299,19 @@ test.each([
   { kind: 'looked-for', notify: false },
 ])('jobs sent together in one transaction to a $kind queue all run at once', async ({ notify }) => {
   const finished: number[] = []
-  const together = defineJob({
-    queue: `test.together_${notify ? 'notify' : 'looked'}`,
-    schema: z.object({ n: z.number() }),
-    concurrency: 1,
-    pollSeconds: 120,
-    queueOptions: { notify },
-    handler: async ({ n }) => {
-      await new Promise((resolve) => setTimeout(resolve, 20))
-      finished.push(n)
-    },
-  })
-  const jobs = await startJobs({
-    connectionString: database.url,
-    definitions: [together],
-    work: true,
-    log: testLogger(),
-  })
-  try {
-    await jobs.transaction(database.db, async (trx) => {
-      for (const n of [1, 2, 3, 4]) await jobs.send(together, { n }, { trx })
-    })
-    await waitUntil(() => finished.length === 4, 5000)
-    expect(finished.toSorted()).toEqual([1, 2, 3, 4])
-  } finally {
-    await jobs.stop()
+  const handler = async (n: number) => {
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    finished.push(n)
   }
+  await fourSentTogether(
+    `test.together_${notify ? 'notify' : 'looked'}`,
+    { notify, concurrency: 1 },
+    handler,
+    async () => {
+      await waitUntil(() => finished.length === 4, 5000)
+      expect(finished.toSorted()).toEqual([1, 2, 3, 4])
+    },
+  )
 })
 
 // With a worker for each, a transaction's jobs run side by side: its sender wakes a worker for each
@@ -301,33 +322,19 @@ test.each([
 ])('jobs sent together to a $kind queue with idle workers for each start side by side', async ({ notify }) => {
   const started: number[] = []
   const allStarted = deferred<void>()
-  const sideBySide = defineJob({
-    queue: `test.side_by_side_${notify ? 'notify' : 'looked'}`,
-    schema: z.object({ n: z.number() }),
-    concurrency: 4,
-    pollSeconds: 120,
-    queueOptions: { notify },
-    handler: async ({ n }) => {
-      started.push(n)
-      if (started.length === 4) allStarted.resolve()
-      await allStarted.promise
-    },
-  })
-  const jobs = await startJobs({
-    connectionString: database.url,
-    definitions: [sideBySide],
-    work: true,
-    log: testLogger(),
-  })
-  try {
-    await jobs.transaction(database.db, async (trx) => {
-      for (const n of [1, 2, 3, 4]) await jobs.send(sideBySide, { n }, { trx })
-    })
-    await waitUntil(() => started.length === 4, 5000)
-  } finally {
-    allStarted.resolve()
-    await jobs.stop()
+  const handler = async (n: number) => {
+    started.push(n)
+    if (started.length === 4) allStarted.resolve()
+    await allStarted.promise
   }
+  const queue = `test.side_by_side_${notify ? 'notify' : 'looked'}`
+  await fourSentTogether(queue, { notify, concurrency: 4 }, handler, async () => {
+    try {
+      await waitUntil(() => started.length === 4, 5000)
+    } finally {
+      allStarted.resolve() // so that stopping does not wait on a held job
+    }
+  })
 })
 
 test("a queue that exists takes the code's options at start, notify and heartbeat included", async () => {

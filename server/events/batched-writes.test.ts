@@ -15,7 +15,7 @@ const settled = () => new Promise((resolve) => setTimeout(resolve, 0))
 
 test('items made while a write is in flight go together in the next, in the order they were made', async () => {
   const { writes, write } = controlledWrites()
-  const append = batchedWriter(write)
+  const { write: append } = batchedWriter(write)
   const first = append('a')
   await settled()
   expect(writes.map((w) => w.items)).toEqual([['a']])
@@ -39,7 +39,7 @@ test('items made while a write is in flight go together in the next, in the orde
 
 test('items made in one task go in one write', async () => {
   const { writes, write } = controlledWrites()
-  const append = batchedWriter(write)
+  const { write: append } = batchedWriter(write)
   const all = Promise.all([append('a'), append('b')])
   await settled()
   expect(writes.map((w) => w.items)).toEqual([['a', 'b']])
@@ -49,7 +49,7 @@ test('items made in one task go in one write', async () => {
 
 test('a failed write rejects its own items only; the writer goes on with the next', async () => {
   const { writes, write } = controlledWrites()
-  const append = batchedWriter(write)
+  const { write: append } = batchedWriter(write)
   const first = append('a')
   await settled()
   const second = append('b')
@@ -59,4 +59,23 @@ test('a failed write rejects its own items only; the writer goes on with the nex
   expect(writes.map((w) => w.items)).toEqual([['a'], ['b']])
   writes[1]?.finish()
   await expect(second).resolves.toBeUndefined()
+})
+
+test('settled waits for every item made so far, failed or written', async () => {
+  const { writes, write } = controlledWrites()
+  const writer = batchedWriter(write)
+  await writer.settled() // nothing made: at once
+  const first = writer.write('a').catch(() => 'failed')
+  await settled()
+  const second = writer.write('b')
+  let done = false
+  void writer.settled().then(() => (done = true))
+  writes[0]?.finish(new Error('connection lost'))
+  await settled()
+  expect(done).toBe(false) // 'b' is being written
+  writes[1]?.finish()
+  await settled()
+  expect(done).toBe(true)
+  expect(await first).toBe('failed')
+  await second
 })

@@ -2,14 +2,20 @@
 // and each answer's query_done event was a statement of its own, each waiting on the one before it
 // for the run's event lock (issue 21: "batched event inserts").
 
-/**
- * Writes items in the order they are made, one write at a time. The first goes as soon as the
- * current task yields; items made while a write is in flight go together in the next. Each item's
- * promise settles with the write that carried it: a failed write rejects its own items only.
- */
-export function batchedWriter<T>(write: (items: T[]) => Promise<unknown>): (item: T) => Promise<void> {
+export type BatchedWriter<T> = {
+  /**
+   * Writes `item` in the order items are made, one write at a time. The first goes as soon as the
+   * current task yields; items made while a write is in flight go together in the next. Its promise
+   * settles with the write that carried it: a failed write rejects its own items only.
+   */
+  write: (item: T) => Promise<void>
+  /** Resolves once every item made so far has been written or has failed. */
+  settled: () => Promise<void>
+}
+
+export function batchedWriter<T>(write: (items: T[]) => Promise<unknown>): BatchedWriter<T> {
   let pending: Array<{ item: T; settle: (failure?: { error: unknown }) => void }> = []
-  let draining = false
+  let draining: Promise<void> | undefined
   const drain = async () => {
     while (pending.length > 0) {
       const batch = pending
@@ -22,14 +28,14 @@ export function batchedWriter<T>(write: (items: T[]) => Promise<unknown>): (item
       }
       for (const entry of batch) entry.settle(failure)
     }
-    draining = false
+    draining = undefined
   }
-  return (item) =>
-    new Promise<void>((resolve, reject) => {
-      pending.push({ item, settle: (failure) => (failure ? reject(failure.error) : resolve()) })
-      if (!draining) {
-        draining = true
-        queueMicrotask(drain)
-      }
-    })
+  return {
+    write: (item) =>
+      new Promise<void>((resolve, reject) => {
+        pending.push({ item, settle: (failure) => (failure ? reject(failure.error) : resolve()) })
+        draining ??= new Promise<void>((resolve) => queueMicrotask(resolve)).then(drain)
+      }),
+    settled: () => draining ?? Promise.resolve(),
+  }
 }

@@ -10,19 +10,24 @@ const page =
   'Sodium-ion pack prices fell to 60 dollars per kWh in the third quarter, a market survey found. ' +
   'Grid storage installations reached 40 gigawatts in 2026 across Europe, the association said.'
 
-test("the claims' embeddings are asked for before the check, and every shown claim has its own words' vector", async () => {
-  const asked: string[][] = []
-  const model: LanguageModel = {
+/** A model that only embeds, with `embed`; asked anything else, it fails. */
+function embeddingModel(embed: NonNullable<LanguageModel['embed']>): LanguageModel {
+  return {
     name: 'fake',
     kind: 'model',
     embeddingModel: 'fake-embedding',
     plan: () => Promise.reject(new Error('not asked')),
     synthesize: () => Promise.reject(new Error('not asked')),
-    async embed(texts) {
-      asked.push(texts)
-      return { vectors: texts.map(vectorOf), usage: { inputTokens: texts.length, outputTokens: 0 } }
-    },
+    embed,
   }
+}
+
+test("the claims' embeddings are asked for before the check, and every shown claim has its own words' vector", async () => {
+  const asked: string[][] = []
+  const model = embeddingModel(async (texts) => {
+    asked.push(texts)
+    return { vectors: texts.map(vectorOf), usage: { inputTokens: texts.length, outputTokens: 0 } }
+  })
   const findings = [
     // Shown in its own words (the citation marker out).
     {
@@ -69,18 +74,11 @@ test("the claims' embeddings are asked for before the check, and every shown cla
 
 test('a run cancelled while its embeddings are asked for fails with the cancel, and nothing goes unhandled', async () => {
   const cancel = new AbortController()
-  const model: LanguageModel = {
-    name: 'fake',
-    kind: 'model',
-    embeddingModel: 'fake-embedding',
-    plan: () => Promise.reject(new Error('not asked')),
-    synthesize: () => Promise.reject(new Error('not asked')),
-    async embed() {
-      // The call is aborted as the run is cancelled, before the check is done.
-      cancel.abort(new Error('the run was cancelled'))
-      throw new Error('This operation was aborted')
-    },
-  }
+  const model = embeddingModel(async () => {
+    // The call is aborted as the run is cancelled, before the check is done.
+    cancel.abort(new Error('the run was cancelled'))
+    throw new Error('This operation was aborted')
+  })
   const findings = [
     {
       text: 'Pack prices fell to 60 dollars per kWh',

@@ -73,8 +73,6 @@ export async function classifyRunClaims(
   const drafts = input.synthesis.findings.slice(0, MAX_CLAIMS_CHECKED)
   const texts = [...new Set(drafts.map(draftWords).filter((text) => text !== ''))]
   const early = embedTexts(deps.model, texts, current, memory?.vectorModel, input.signal, usage)
-  // Awaited after the check; a rejection meanwhile (the run cancelled) must not go unhandled.
-  early.answer.catch(() => undefined)
   // The request goes out before the check takes the thread: the SDK's fetch writes it on the second
   // turn of the event loop after the call (one turn was measured not to be enough).
   if (early.asked) for (let turn = 0; turn < 2; turn++) await setImmediate()
@@ -134,9 +132,8 @@ export async function classifyRunClaims(
 
 type Embedded = {
   sameModel: boolean
-  /** Each text asked for, with its vector; absent when none was asked for or the call failed. */
-  byText?: Map<string, number[]>
-  byFact?: Record<string, string>
+  /** Each text asked for with its vector, and the facts' packed; absent when none was asked for or the call failed. */
+  found?: { byText: Map<string, number[]>; byFact: Record<string, string> }
   failed?: string
 }
 
@@ -164,13 +161,15 @@ function embedTexts(
         byFact[fact.id] = packVector(vectors[texts.length + index] as number[])
       })
       const byText = new Map(texts.map((text, index) => [text, vectors[index] as number[]]))
-      return { sameModel, byText, byFact }
+      return { sameModel, found: { byText, byFact } }
     },
     (error: unknown) => {
       signal.throwIfAborted()
       return { sameModel, failed: (error as Error).message }
     },
   )
+  // Awaited after the check; a rejection meanwhile (the run cancelled) must not go unhandled.
+  answer.catch(() => undefined)
   return { asked: true, answer }
 }
 
@@ -187,9 +186,10 @@ async function embedClaims(
   sameModel: boolean
   failed?: string
 }> {
-  const { sameModel, byText, byFact } = early
-  if (early.failed) return { claims: [], sameModel, failed: early.failed }
-  if (!byText || !byFact || !model.embeddingModel || claims.length === 0) return { claims: [], sameModel }
+  const { sameModel, found, failed } = early
+  if (failed) return { claims: [], sameModel, failed }
+  if (!found || !model.embeddingModel || claims.length === 0) return { claims: [], sameModel }
+  const { byText, byFact } = found
   const later = [...new Set(claims.map((claim) => claim.text).filter((text) => !byText.has(text)))]
   try {
     const vectors = later.length > 0 ? await embedAll(model, later, signal, usage) : []

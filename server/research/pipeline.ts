@@ -59,7 +59,7 @@ export async function runResearch(deps: EngineDeps, runId: string): Promise<void
   // not reach its boundary, and the job resumes from the last one.
   const stopped = new AbortController()
   let failedWrite: { error: unknown } | undefined
-  const write = batchedWriter(async (writes: RunWrite[]) => {
+  const writer = batchedWriter(async (writes: RunWrite[]) => {
     // One statement per boundary, carrying the events made before it and after it (in order).
     for (let at = 0; at < writes.length; ) {
       let end = at
@@ -68,10 +68,6 @@ export async function runResearch(deps: EngineDeps, runId: string): Promise<void
       stopped.signal.throwIfAborted()
       if (failedWrite) throw failedWrite.error
       const events = writes.slice(at, end).flatMap((written) => written.events)
-      if (!move && events.length === 0) {
-        at = end
-        continue
-      }
       let wrote: boolean
       try {
         wrote = move
@@ -88,6 +84,7 @@ export async function runResearch(deps: EngineDeps, runId: string): Promise<void
       at = end
     }
   })
+  const { write } = writer
   const event = (type: NewEvent['type'], step: Step | null, data?: Record<string, unknown>) =>
     write({ events: [{ type, step, data }] })
 
@@ -165,10 +162,9 @@ export async function runResearch(deps: EngineDeps, runId: string): Promise<void
       throw error
     }
   } catch (error) {
-    // A step that failed while its boundary or its events were being written: they settle first
-    // (an empty write goes after them), so whatever ends the run comes after them, and a
-    // cancellation they found is known.
-    await write({ events: [] }).catch(() => undefined)
+    // A step that failed while its boundary or its events were being written: they settle first,
+    // so whatever ends the run comes after them, and a cancellation they found is known.
+    await writer.settled()
     if (stopped.signal.aborted) return
     const reason = deadline.signal.aborted ? deadline.signal.reason : error
     if (reason instanceof RunCancelled) return
