@@ -2,6 +2,7 @@ import { expect, test } from 'vitest'
 import {
   criticalPath,
   formatTable,
+  gapMedians,
   nominalCriticalPath,
   overheadBreakdown,
   type ProviderCall,
@@ -21,6 +22,11 @@ test('a quick run: plan, one round of three searches (the slowest counts), synth
   expect(overheadBreakdown(path, { startedAt: 0, endedAt: 880 })).toEqual({
     beforeMs: 10,
     betweenMs: 10 + 9,
+    // Each gap from the end of one phase (its slowest call) to the start of the next.
+    gaps: [
+      { between: 'model → search', ms: 10 },
+      { between: 'search → model', ms: 9 },
+    ],
     afterMs: 20,
     // The round took 231 ms where its slowest search took 230.
     insideRoundsMs: 1,
@@ -66,4 +72,13 @@ test('the table pads columns and says whether each target was met', () => {
     'start           p99     140 ms   < 100 ms MISSED',
     'memory          tokens  10 -> 5',
   ])
+})
+
+test("each gap's median is taken over the runs with the usual phases, in order", () => {
+  const gaps = (...ms: number[]) =>
+    ms.map((value, i) => ({ between: i % 2 === 0 ? 'model → search' : 'search → model', ms: value }))
+  expect(gapMedians([gaps(8, 20), gaps(6, 18), gaps(7, 40), gaps(99)])).toBe(
+    'model → search 7.0 ms · search → model 20 ms',
+  )
+  expect(gapMedians([])).toBe('none')
 })

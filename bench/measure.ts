@@ -67,26 +67,54 @@ export function nominalCriticalPath(depth: 'quick' | 'deep', latency: { modelMs:
   return latency.modelMs + rounds(queries) * latency.searchMs + followUp + latency.modelMs
 }
 
-/** Where a run's time outside provider calls went: before the first, between phases, after the last. */
+/**
+ * Where a run's time outside provider calls went: before the first, between phases (in all, and gap
+ * by gap, named by the phases' kinds), after the last.
+ */
 export function overheadBreakdown(
   path: CriticalPath,
   run: { startedAt: number; endedAt: number },
-): { beforeMs: number; betweenMs: number; afterMs: number; insideRoundsMs: number } {
+): {
+  beforeMs: number
+  betweenMs: number
+  gaps: Array<{ between: string; ms: number }>
+  afterMs: number
+  insideRoundsMs: number
+} {
   const first = path.phases[0]
   const last = path.phases.at(-1)
-  if (!first || !last) return { beforeMs: run.endedAt - run.startedAt, betweenMs: 0, afterMs: 0, insideRoundsMs: 0 }
-  let betweenMs = 0
-  for (let i = 1; i < path.phases.length; i++) {
-    betweenMs += (path.phases[i]?.startedAt ?? 0) - (path.phases[i - 1]?.endedAt ?? 0)
+  if (!first || !last) {
+    return { beforeMs: run.endedAt - run.startedAt, betweenMs: 0, gaps: [], afterMs: 0, insideRoundsMs: 0 }
   }
+  const gaps = path.phases.slice(1).map((phase, i) => {
+    const before = path.phases[i] as CriticalPath['phases'][number]
+    return { between: `${before.kind} → ${phase.kind}`, ms: phase.startedAt - before.endedAt }
+  })
+  const betweenMs = sum(gaps.map((gap) => gap.ms))
   // A round's wall time beyond its ideal makespan: waves that started late (e.g. event writes between them).
   const insideRoundsMs = sum(path.phases.map((phase) => phase.endedAt - phase.startedAt - phase.ms))
   return {
     beforeMs: first.startedAt - run.startedAt,
     betweenMs,
+    gaps,
     afterMs: run.endedAt - last.endedAt,
     insideRoundsMs,
   }
+}
+
+/**
+ * Each gap's median over the runs, in order, named by the phases it lies between. Only runs with the
+ * usual phases count (a run whose plan fell back has fewer): a gap is compared with its like.
+ */
+export function gapMedians(runs: Array<Array<{ between: string; ms: number }>>): string {
+  const shape = (gaps: Array<{ between: string }>) => gaps.map((gap) => gap.between).join(',')
+  const counts = new Map<string, number>()
+  for (const gaps of runs) counts.set(shape(gaps), (counts.get(shape(gaps)) ?? 0) + 1)
+  const usual = [...counts].sort((a, b) => b[1] - a[1])[0]?.[0]
+  const alike = runs.filter((gaps) => shape(gaps) === usual)
+  const first = alike[0] ?? []
+  if (first.length === 0) return 'none'
+  return first.map((gap, i) => `${gap.between} ${ms(median(alike.map((gaps) => gaps[i]?.ms ?? 0)))}`).join(' · ')
 }
 
 function busyTime(sorted: ProviderCall[]): number {

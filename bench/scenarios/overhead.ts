@@ -1,6 +1,6 @@
 // One run at a time, quick and deep: how much longer a run takes than the provider calls it makes.
 // The ratio's denominator is the critical path of the calls the stubs actually served for that run.
-import { median, ms, nominalCriticalPath, overheadBreakdown, type Row } from '#bench/measure.ts'
+import { gapMedians, median, ms, nominalCriticalPath, overheadBreakdown, type Row } from '#bench/measure.ts'
 import { type MeasuredRun, measureRun, type Scenario } from '#bench/scenario.ts'
 
 const TARGET_RATIO = 1.05
@@ -42,7 +42,7 @@ export const overheadScenario: Scenario = {
       const nominal = nominalCriticalPath(depth, context.latency)
       const ratio = median(measured.map((run) => run.ratio))
       const worst = Math.max(...measured.map((run) => run.ratio))
-      const pick = (key: keyof (typeof measured)[number]['overhead']) =>
+      const pick = (key: 'beforeMs' | 'betweenMs' | 'afterMs') =>
         median(measured.map((run) => run.overhead[key]))
       const scenario = `overhead ${depth}`
       rows.push(
@@ -62,6 +62,11 @@ export const overheadScenario: Scenario = {
           scenario,
           metric: 'outside provider calls: before first / between / after last',
           value: `${ms(pick('beforeMs'))} / ${ms(pick('betweenMs'))} / ${ms(pick('afterMs'))}`,
+        },
+        {
+          scenario,
+          metric: 'between, gap by gap (median)',
+          value: gapMedians(measured.map((run) => run.overhead.gaps)),
         },
       )
       detail[depth] = { nominalCriticalPathMs: nominal, medianRatio: ratio, worstRatio: worst, runs: measured }
