@@ -97,6 +97,17 @@ function recording(texts: PageTexts = pageTexts()) {
   }
 }
 
+test('a ceiling that shrinks the caps but not the passage size chooses again, without splitting or scoring again', () => {
+  const pages = [0, 1, 2].map((i) => ({ url: `https://p${i}.test/`, text: filler(60, `page ${i}`).join('\n\n') }))
+  // 3,000 a page (passages of 600) is over the ceiling: 1,333 a page, passages of 600 still.
+  const { asked, texts } = recording()
+  const bounded = readPassages(pages, 'local weather', 3000, 4000, texts)
+  expect(bounded.charactersRead).toBeLessThanOrEqual(4000)
+  expect(bounded.charactersRead).toBeGreaterThan(3000)
+  expect(asked).toEqual(pages.map((page) => `600:${page.text}`))
+  expect(bounded).toEqual(readPassages(pages, 'local weather', 1333))
+})
+
 test('pages prepared while a run waits are what the synthesis reads, at its passage size', async () => {
   const pages = [3, 9, 20].map((n, i) => ({
     url: `https://p${i}.test/`,

@@ -56,24 +56,38 @@ export function readPassages(
   const duplicates = sameTextPages(pages, (text) => texts.words(text))
   const kept = pages.map((page, index) => ({ page, index })).filter(({ index }) => !duplicates.includes(index))
   const briefTerms = terms(brief)
-  const readAt = (cap: number) => {
-    const split = kept.map(({ page }) => texts.passages(page.text, passageSize(cap)))
+  // Each passage's score depends on the passage size, not on the cap: a page's passages are split
+  // and scored once per size. A ceiling that shrinks the caps to the same size only chooses again.
+  const scoredBySize = new Map<number, Array<Array<{ text: string; at: number; score: number }>>>()
+  const scoredAt = (size: number) => {
+    const known = scoredBySize.get(size)
+    if (known) return known
+    const split = kept.map(({ page }) => texts.passages(page.text, size))
     const score = bm25(split.flatMap((page) => page.tokens))
     let offset = 0
-    return kept.map(({ page, index }, position) => {
+    const scored = kept.map(({ page }, position) => {
       const passages = split[position]?.passages ?? []
       const query = [...new Set([...briefTerms, ...terms(page.query ?? '')])]
       const own = passages.map((_, at) => score(offset + at, query))
+      offset += passages.length
       // A paragraph right after one on the brief often finishes what it says ("It will cost $3
       // billion."): it earns a share of its neighbours' score.
-      const scored = passages.map((text, at) => ({
+      return passages.map((text, at) => ({
         text,
         at,
         score: (own[at] ?? 0) + (NEIGHBOUR_SHARE * ((own[at - 1] ?? 0) + (own[at + 1] ?? 0))) / 2,
       }))
-      offset += passages.length
-      return { index, ...choose(scored, cap), charactersAvailable: page.text.length }
     })
+    scoredBySize.set(size, scored)
+    return scored
+  }
+  const readAt = (cap: number) => {
+    const scored = scoredAt(passageSize(cap))
+    return kept.map(({ page, index }, position) => ({
+      index,
+      ...choose(scored[position] ?? [], cap),
+      charactersAvailable: page.text.length,
+    }))
   }
   let read = readAt(capPerPage)
   const total = () => read.reduce((sum, page) => sum + page.text.length, 0)
