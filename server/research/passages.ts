@@ -56,6 +56,9 @@ export function readPassages(
   const duplicates = sameTextPages(pages, (text) => texts.words(text))
   const kept = pages.map((page, index) => ({ page, index })).filter(({ index }) => !duplicates.includes(index))
   const briefTerms = terms(brief)
+  // What each page is scored on: the brief and the query that found it. Only these terms are indexed.
+  const queries = kept.map(({ page }) => [...new Set([...briefTerms, ...terms(page.query ?? '')])])
+  const queried = new Set(queries.flat())
   // Each passage's score depends on the passage size, not on the cap: a page's passages are split
   // and scored once per size. A ceiling that shrinks the caps to the same size only chooses again.
   const scoredBySize = new Map<number, Array<Array<{ text: string; at: number; score: number }>>>()
@@ -63,11 +66,14 @@ export function readPassages(
     const known = scoredBySize.get(size)
     if (known) return known
     const split = kept.map(({ page }) => texts.passages(page.text, size))
-    const score = bm25(split.flatMap((page) => page.tokens))
+    const score = bm25(
+      split.flatMap((page) => page.tokens),
+      queried,
+    )
     let offset = 0
-    const scored = kept.map(({ page }, position) => {
+    const scored = kept.map((_, position) => {
       const passages = split[position]?.passages ?? []
-      const query = [...new Set([...briefTerms, ...terms(page.query ?? '')])]
+      const query = queries[position] ?? []
       const own = passages.map((_, at) => score(offset + at, query))
       offset += passages.length
       // A paragraph right after one on the brief often finishes what it says ("It will cost $3

@@ -58,3 +58,23 @@ test('every score is the one a map of counts per document gives, to the last bit
     { numRuns: Number(process.env.FUZZ_RUNS ?? 1000) },
   )
 })
+
+test('indexing only the terms queries will use scores those queries to the last bit, and other terms as absent', () => {
+  const term = fc.constantFrom('heat', 'pump', 'cost', '3.5', 'constructor', '__proto__', '计算', '')
+  fc.assert(
+    fc.property(
+      fc.array(fc.array(term, { maxLength: 12 }), { maxLength: 10 }),
+      fc.uniqueArray(term, { maxLength: 5 }),
+      fc.array(term, { maxLength: 6 }),
+      (documents, indexed, query) => {
+        const only = new Set(indexed)
+        const some = bm25(documents, only)
+        const all = bm25(documents)
+        for (let index = -1; index <= documents.length; index++) {
+          expect(some(index, query)).toBe(all(index, query.filter((word) => only.has(word))))
+        }
+      },
+    ),
+    { numRuns: Number(process.env.FUZZ_RUNS ?? 1000) },
+  )
+})

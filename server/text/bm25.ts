@@ -8,12 +8,17 @@ const B = 0.75
 /** The documents holding a term, in order, and how often each holds it. */
 type Postings = { documents: number[]; counts: number[] }
 
-/** BM25 (k1 1.2, b 0.75) over the given documents; scores a document by index for a query's terms. */
-export function bm25(documents: string[][]): (index: number, query: string[]) => number {
+/**
+ * BM25 (k1 1.2, b 0.75) over the given documents; scores a document by index for a query's terms.
+ * `queryTerms`, when the queries are known beforehand, are the only terms indexed (a document's
+ * length still counts all its tokens): a query of other terms then scores as if they were absent.
+ */
+export function bm25(documents: string[][], queryTerms?: Set<string>): (index: number, query: string[]) => number {
   // One index of every term, not a map per document: a run scores thousands of short passages.
   const index = new Map<string, Postings>()
   documents.forEach((tokens, document) => {
     for (const token of tokens) {
+      if (queryTerms && !queryTerms.has(token)) continue
       const postings = index.get(token)
       if (!postings) index.set(token, { documents: [document], counts: [1] })
       else if (postings.documents.at(-1) === document) {
