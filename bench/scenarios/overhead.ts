@@ -42,8 +42,7 @@ export const overheadScenario: Scenario = {
       const nominal = nominalCriticalPath(depth, context.latency)
       const ratio = median(measured.map((run) => run.ratio))
       const worst = Math.max(...measured.map((run) => run.ratio))
-      const pick = (key: 'beforeMs' | 'betweenMs' | 'afterMs') =>
-        median(measured.map((run) => run.overhead[key]))
+      const pick = (key: 'beforeMs' | 'betweenMs' | 'afterMs') => median(measured.map((run) => run.overhead[key]))
       const scenario = `overhead ${depth}`
       rows.push(
         {

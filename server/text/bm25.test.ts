@@ -71,7 +71,12 @@ test('indexing only the terms queries will use scores those queries to the last 
         const some = bm25(documents, only)
         const all = bm25(documents)
         for (let index = -1; index <= documents.length; index++) {
-          expect(some(index, query)).toBe(all(index, query.filter((word) => only.has(word))))
+          expect(some(index, query)).toBe(
+            all(
+              index,
+              query.filter((word) => only.has(word)),
+            ),
+          )
         }
       },
     ),
