@@ -119,7 +119,7 @@ test('pages prepared while a run waits are what the synthesis reads, at its pass
     prepareInIdle(
       texts,
       pages.map((page) => page.text),
-      cap,
+      [cap],
     )
     // A page a turn: none at once, all after as many turns as pages.
     expect(asked).toEqual([])
@@ -131,6 +131,16 @@ test('pages prepared while a run waits are what the synthesis reads, at its pass
     expect(asked).toEqual(prepared)
     expect(reading).toEqual(readPassages(pages, 'local weather', cap))
   }
+})
+
+test('pages can be prepared for two readings at once, a page a turn', async () => {
+  const pages = [4, 12].map((n, i) => filler(n, `page ${i}`).join('\n\n'))
+  const { asked, texts } = recording()
+  prepareInIdle(texts, [...pages], [3000, 300, 3000])
+  await new Promise((resolve) => setImmediate(resolve))
+  expect(asked).toEqual([`600:${pages[0]}`, `150:${pages[0]}`])
+  await new Promise((resolve) => setImmediate(resolve))
+  expect(asked.slice(2)).toEqual([`600:${pages[1]}`, `150:${pages[1]}`])
 })
 
 test('a page text is worked out once per run, whatever reads it', () => {

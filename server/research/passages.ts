@@ -152,16 +152,17 @@ export function pageTexts(): PageTexts {
 }
 
 /**
- * Prepares page texts for readPassages at `capPerPage`, a page at a time, each in its own turn of
- * the event loop: done while a run waits on its providers, and never holding up an answer that
- * arrives meanwhile for longer than one page takes.
+ * Prepares page texts for readPassages at each of `capsPerPage`, a page at a time, each in its own
+ * turn of the event loop: done while a run waits on its providers, and never holding up an answer
+ * that arrives meanwhile for longer than one page takes.
  */
-export function prepareInIdle(texts: PageTexts, pending: string[], capPerPage: number): void {
+export function prepareInIdle(texts: PageTexts, pending: string[], capsPerPage: number[]): void {
+  const sizes = [...new Set(capsPerPage.map(passageSize))]
   const next = () => {
     const text = pending.shift()
     if (text === undefined) return
     texts.words(text)
-    texts.passages(text, passageSize(capPerPage))
+    for (const size of sizes) texts.passages(text, size)
     setImmediate(next)
   }
   setImmediate(next)

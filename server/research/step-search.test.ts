@@ -5,7 +5,7 @@ import fc from 'fast-check'
 import { expect, test } from 'vitest'
 import type { SearchProvider, SearchResult } from '#server/providers/types.ts'
 import { BriefSchema } from '#server/research/brief.ts'
-import { pageTexts } from '#server/research/passages.ts'
+import { type PageTexts, pageTexts } from '#server/research/passages.ts'
 import type { EngineDeps } from '#server/research/pipeline.ts'
 import type { Checkpoint } from '#server/research/run-context.ts'
 import { searchStep } from '#server/research/step-search.ts'
@@ -79,4 +79,68 @@ test('the pages found, their order and the query each is read for do not depend 
     }),
     { numRuns: RUNS },
   )
+})
+
+test("a deep run's first queries' pages are made ready for the follow-up plan while round one's last searches are awaited", async () => {
+  const plan = ['q1', 'q2', 'q3', 'q4', 'q5', 'q6']
+  const pageText = (query: string, n: number) =>
+    Array.from(
+      { length: 6 },
+      (_, p) => `Grid batteries ${query} page ${n} paragraph ${p} says storage costs fell.`,
+    ).join('\n\n')
+  // Eight pages a query; the last three queries answer late, so idle time can reach the first three's.
+  const search: SearchProvider = {
+    name: 'stub',
+    async search(query) {
+      if (plan.indexOf(query.text) >= 3) await sleep(200)
+      return {
+        results: Array.from({ length: 8 }, (_, n) => ({
+          url: `https://${query.text}.example/${n}`,
+          title: `${query.text} ${n}`,
+          publishedDate: null,
+          text: pageText(query.text, n),
+        })),
+      }
+    },
+  }
+  // What was prepared, and when each search's query_done came, in one order.
+  const seen: string[] = []
+  const memo = pageTexts()
+  const texts: PageTexts = {
+    words: (text) => memo.words(text),
+    passages: (text, size) => {
+      if (size === 150) seen.push(`follow-up size: ${text.slice(0, text.indexOf(' page '))}`)
+      return memo.passages(text, size)
+    },
+  }
+  await searchStep({
+    deps: {
+      search,
+      maxTokens: 1_000_000,
+      model: {
+        kind: 'model',
+        plan: async () => ({ plan: { queries: ['q7'] }, usage: { inputTokens: 0, outputTokens: 0 } }),
+      },
+    } as unknown as EngineDeps,
+    runId: 'run',
+    accountId: 'account',
+    brief: BriefSchema.parse({ topic: 'grid batteries', depth: 'deep' }),
+    checkpoint: {
+      load_memory: { baseline: true, since: null, ledger: [] },
+      plan: { queries: plan, fallback: false, usage: { inputTokens: 0, outputTokens: 0 } },
+    },
+    signal: new AbortController().signal,
+    written: Promise.resolve(),
+    texts,
+    event: async (type, _step, data) => void (type === 'query_done' && seen.push(`done: ${data?.query}`)),
+  })
+  const lastDone = seen.indexOf('done: q6')
+  const early = seen.slice(0, lastDone)
+  // The follow-up plan reads round one's first 24 pages: the first three queries' eight each.
+  for (const query of ['q1', 'q2', 'q3']) {
+    expect(early.filter((entry) => entry === `follow-up size: Grid batteries ${query}`)).toHaveLength(8)
+  }
+  // Pages it does not read are not made ready for it (nor later, once idle time reaches them).
+  await sleep(50)
+  expect(seen.some((entry) => /follow-up size: Grid batteries q[4-7]/.test(entry))).toBe(false)
 })

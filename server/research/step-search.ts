@@ -70,7 +70,10 @@ export async function searchStep({
     write.catch(() => undefined) // seen by whatever waits for it: the follow-up plan or the boundary
     progress.push(write)
   }
-  async function runQueries(queries: string[]) {
+  // The pages the follow-up plan reads: round one's first, those of its first queries (found keeps
+  // the plan's order), made ready for it at its size while the round's other searches are awaited.
+  const followUpReads = depth.followUpQueries > 0 ? Math.ceil(FOLLOW_UP_PAGES / depth.resultsPerQuery) : 0
+  async function runQueries(queries: string[], round: 1 | 2) {
     // Each query's results go into `found` in the plan's order once the round is done: the order
     // the searches happen to answer in must not change which pages a run reads, or for which query.
     const answers: Array<Array<SearchResult & { query: string }>> = []
@@ -118,8 +121,11 @@ export async function searchStep({
           if (result.text) added.push(result.text)
         }
         answers[index] = kept
-        // While other searches and calls are awaited, these pages are made ready for the synthesis.
-        prepareInIdle(texts, added, depth.passageCharacters)
+        // While other searches and calls are awaited, these pages are made ready for the synthesis
+        // (and for the follow-up plan, if it will read them).
+        const caps: number[] = [depth.passageCharacters]
+        if (round === 1 && index < followUpReads) caps.push(FOLLOW_UP_PASSAGE_CHARACTERS)
+        prepareInIdle(texts, added, caps)
         note('query_done', { query, results: response.results.length, new: fresh })
       } catch (error) {
         signal.throwIfAborted()
@@ -151,7 +157,7 @@ export async function searchStep({
 
   const queries = checkpoint.plan?.queries ?? []
   let usage: Usage = { inputTokens: 0, outputTokens: 0 }
-  await runQueries(queries)
+  await runQueries(queries, 1)
   await readPages()
   const roundOne = { new: found.size, known: removedByLedger }
   if (failures === searchCalls && searchCalls > 0) {
@@ -181,7 +187,7 @@ export async function searchStep({
       followUp = fallbackPlan(input).queries
     }
     const asked = new Set(queries.map((query) => query.toLowerCase()))
-    await runQueries(followUp.filter((query) => !asked.has(query.toLowerCase())).slice(0, depth.followUpQueries))
+    await runQueries(followUp.filter((query) => !asked.has(query.toLowerCase())).slice(0, depth.followUpQueries), 2)
     await readPages()
   }
   const unreadMessage = unreadWarning(unread)
