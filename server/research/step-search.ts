@@ -72,6 +72,8 @@ export async function searchStep({
   }
   // The pages the follow-up plan reads: round one's first, those of its first queries (found keeps
   // the plan's order), made ready for it at its size while the round's other searches are awaited.
+  // Whether there will be a follow-up is known only at the round's end: a re-run that finds little
+  // new skips it, and then these 24 pages were prepared at that size for nothing.
   const followUpReads = depth.followUpQueries > 0 ? Math.ceil(FOLLOW_UP_PAGES / depth.resultsPerQuery) : 0
   async function runQueries(queries: string[], round: 1 | 2) {
     // Each query's results go into `found` in the plan's order once the round is done: the order
