@@ -133,14 +133,24 @@ export function readCheckpoint<T>(ring: KeyRing, row: RunRow): T | undefined {
 }
 
 /**
- * A run's checkpoint as it is sealed: each step's output is serialized once, when the step ends,
- * instead of the whole (growing) checkpoint at every step.
+ * A run's checkpoint as it is sealed: each step's output is serialized once, when a boundary first
+ * stores it, instead of the whole (growing) checkpoint at every step. The last step's output goes
+ * to the run's end, not to a boundary, and is serialized only if the end fails and a boundary must
+ * keep it. A step's output is not changed once added.
  */
 export function checkpointJson(initial: object): { add: (step: string, output: unknown) => void; json: () => string } {
-  const parts = new Map(Object.entries(initial).map(([step, output]) => [step, JSON.stringify(output)]))
+  const parts = new Map<string, { output: unknown; json?: string }>(
+    Object.entries(initial).map(([step, output]) => [step, { output }]),
+  )
   return {
-    add: (step, output) => void parts.set(step, JSON.stringify(output)),
-    json: () => `{${[...parts].map(([step, output]) => `${JSON.stringify(step)}:${output}`).join(',')}}`,
+    add: (step, output) => void parts.set(step, { output }),
+    json: () => {
+      const members = [...parts].map(([step, part]) => {
+        part.json ??= JSON.stringify(part.output)
+        return `${JSON.stringify(step)}:${part.json}`
+      })
+      return `{${members.join(',')}}`
+    },
   }
 }
 
