@@ -69,3 +69,32 @@ test('an insert whose ON CONFLICT names a partial unique index works past the po
   const { rows } = await sql<{ n: number }>`select count(*)::int as n from partial_conflicts`.execute(prepared)
   expect(rows[0]?.n).toBe(8)
 })
+
+test("a named statement answers through pg's promise and callback forms, its errors too, on the same connection", async () => {
+  const pool = createPool(database.url, 1, testLogger(), { prepare: true })
+  try {
+    // pool.query answers through the client's callback form; Kysely through its promise form.
+    const viaCallback = await pool.query('select $1::int + 1 as n', [41])
+    expect(viaCallback.rows).toEqual([{ n: 42 }])
+    const client = await pool.connect()
+    try {
+      const viaPromise = await client.query('select $1::int + 1 as n', [1])
+      expect(viaPromise.rows).toEqual([{ n: 2 }])
+      await expect(client.query('select $1::int / 0 as n', [1])).rejects.toThrow(/division by zero/)
+      const failed = await new Promise<unknown>((resolve) =>
+        client.query('select $1::int / 0 as n', [2], (error: unknown) => resolve(error)),
+      )
+      expect(String(failed)).toMatch(/division by zero/)
+      const { rows } = await client.query<{ statement: string }>(
+        'select statement from pg_prepared_statements where statement like $1',
+        ['select $1::int%'],
+      )
+      // Each text was prepared once, as a named statement, whichever form asked for it.
+      expect(rows.map((row) => row.statement).sort()).toEqual(['select $1::int + 1 as n', 'select $1::int / 0 as n'])
+    } finally {
+      client.release()
+    }
+  } finally {
+    await pool.end()
+  }
+})
