@@ -8,7 +8,7 @@ import type { Limits } from '#server/limits/policies.ts'
 import { limitRefusalMessage } from '#server/limits/refusal.ts'
 import type { Brief } from '#server/research/brief.ts'
 import { cronProblem, everyProblem } from '#server/research/cadence.ts'
-import { type RunStart, type StartRunDeps, startRun } from '#server/research/start-run.ts'
+import { type RunStart, readBeforeStart, type StartRunDeps, startRun } from '#server/research/start-run.ts'
 
 export type Requester =
   /** An account's own API key, dashboard session or local development auth, from `address`. */
@@ -131,11 +131,15 @@ export async function startAdmittedRun(
   if (problem) return { ok: false, refusal: { reason: 'schedule', message: problem } }
   const webhookProblem = await webhookUrlRefusal(deps, input.requester, input.brief)
   if (webhookProblem) return { ok: false, refusal: { reason: 'webhook', message: webhookProblem } }
+  // An account that exists already: the start's reads go while the limits count (a refused start
+  // has then read, not written). A visitor's account is made only once admitted, and read after.
+  const reads = typeof input.accountId === 'string' ? readBeforeStart(deps, input.accountId, input.brief) : undefined
+  reads?.catch(() => undefined) // a refusal leaves them unawaited; startRun meets their failure
   const admission = await admitRun(deps.limits, input.requester, input.brief)
   if (!admission.ok) return admission
   try {
     const accountId = typeof input.accountId === 'string' ? input.accountId : await input.accountId()
-    const run = await startRun(deps, accountId, input.brief, { trx: input.trx, series: input.series })
+    const run = await startRun(deps, accountId, input.brief, { trx: input.trx, series: input.series, reads })
     return { ok: true, run, decisions: admission.decisions, release: admission.release }
   } catch (error) {
     await admission.release().catch(() => {})

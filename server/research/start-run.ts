@@ -29,27 +29,51 @@ export class RunNotQueuedError extends Error {
   }
 }
 
+/** What a start reads before it writes anything: whether work can be queued, and the topic as it stands. */
+export type StartReads = {
+  /** Why the job system takes no work now, or undefined. */
+  blocked: string | undefined
+  topicHash: Buffer
+  topic: { completedRuns: number; memoryKeyId: string | null }
+}
+
+/**
+ * The reads of a start. Admission begins them while the limits are counted (they write nothing, so
+ * a refused start has changed nothing); startRun awaits them.
+ */
+export async function readBeforeStart(deps: StartRunDeps, accountId: string, brief: Brief): Promise<StartReads> {
+  const topicHash = deps.memory.topicIndex.hash(accountId, brief.topic)
+  const [blocked, topic] = await Promise.all([
+    deps.jobs.blocked(),
+    topicAtStart(deps.db, accountId, topicHash, deps.memory.now()),
+  ])
+  return { blocked, topicHash, topic }
+}
+
 /**
  * Starts a run. A recurring brief creates its series with this run as slot 0; a woken series passes
  * `series` and `trx` (the transaction that claimed the slot, opened by jobs.transaction), so claim
- * and run commit together, and the run's worker is woken once they have.
+ * and run commit together, and the run's worker is woken once they have. `reads`: readBeforeStart's,
+ * when the caller began them.
  */
 export async function startRun(
   deps: StartRunDeps,
   accountId: string,
   brief: Brief,
-  options: { series?: { id: string; slot: number }; trx?: Db } = {},
+  options: { series?: { id: string; slot: number }; trx?: Db; reads?: Promise<StartReads> } = {},
 ): Promise<RunStart> {
-  // Before anything is written: a run accepted now would sit "running" without ever making progress.
-  const blocked = await deps.jobs.blocked()
-  if (blocked) throw new RunNotQueuedError(blocked)
-  if (options.trx) {
-    // The caller's transaction: its caller fails (and its job retries) as a whole.
-    return { ...(await writeRun(deps, accountId, brief, options)), status: 'running' }
+  const start = async (): Promise<RunStart> => {
+    const reads = await (options.reads ?? readBeforeStart(deps, accountId, brief))
+    // Before anything is written: a run accepted now would sit "running" without ever making progress.
+    if (reads.blocked) throw new RunNotQueuedError(reads.blocked)
+    return { ...(await writeRun(deps, accountId, brief, reads, options)), status: 'running' }
   }
+  // The caller's transaction: its caller fails (and its job retries) as a whole.
+  if (options.trx) return start()
   try {
-    return { ...(await writeRun(deps, accountId, brief, { series: options.series })), status: 'running' }
+    return await start()
   } catch (error) {
+    if (error instanceof RunNotQueuedError) throw error
     throw new RunNotQueuedError(error instanceof Error ? error.message : String(error), { cause: error })
   }
 }
@@ -58,11 +82,10 @@ async function writeRun(
   deps: StartRunDeps,
   accountId: string,
   brief: Brief,
+  { topicHash, topic }: StartReads,
   options: { series?: { id: string; slot: number }; trx?: Db },
 ): Promise<Omit<RunStart, 'status'>> {
   const { ring } = deps.memory
-  const topicHash = deps.memory.topicIndex.hash(accountId, brief.topic)
-  const topic = await topicAtStart(deps.db, accountId, topicHash, deps.memory.now())
   const runCount = topic.completedRuns
   // Live memory sealed with a key this server holds; whether it opens, the run finds when it loads
   // it. Nothing is opened to start a run.

@@ -1,0 +1,128 @@
+// A start's reads (whether work can be queued, the topic's runs and memory) go while the limits are
+// counted, not after: one fewer round trip before a run starts (issue 21). They write nothing, so a
+// refused start leaves nothing behind; a visitor's account, made only once admitted, is read after.
+import { randomBytes } from 'node:crypto'
+import { sql } from 'kysely'
+import { afterAll, beforeAll, expect, test } from 'vitest'
+import type { Jobs } from '#server/jobs/boss.ts'
+import type { LimitDecision, Limiter } from '#server/limits/limiter.ts'
+import type { Limits } from '#server/limits/policies.ts'
+import { generateKeySpec, parseKeyRing } from '#server/memory/crypto.ts'
+import { createTopicIndex } from '#server/memory/topic-index.ts'
+import { type AdmissionDeps, startAdmittedRun } from '#server/research/admission.ts'
+import { BriefSchema } from '#server/research/brief.ts'
+import { RunNotQueuedError } from '#server/research/start-run.ts'
+import { createTestAccount } from '#test/support/accounts.ts'
+import { createTestDatabase, type TestDatabase } from '#test/support/database.ts'
+import { testLogger } from '#test/support/logger.ts'
+
+let database: TestDatabase
+beforeAll(async () => {
+  database = await createTestDatabase()
+})
+afterAll(() => database.drop())
+
+const brief = BriefSchema.parse({ topic: 'sodium-ion batteries', depth: 'quick' })
+
+/** What happened, in order: the job system asked whether it takes work, the limit counted and answered. */
+function setting(options: { allowed: boolean; blocked?: string }) {
+  const order: string[] = []
+  const decision = (allowed: boolean): LimitDecision => ({
+    allowed,
+    policy: { name: 'runs', limit: 5, windowSeconds: 3600, description: 'Five runs an hour.' },
+    remaining: allowed ? 4 : 0,
+    resetSeconds: 3600,
+    retryAfterSeconds: allowed ? 0 : 60,
+    checkedAt: new Date(),
+  })
+  const runs: Limiter = {
+    async check() {
+      order.push('counting')
+      // As a limit stored in Postgres answers: a round trip later.
+      await new Promise((resolve) => setTimeout(resolve, 50))
+      order.push('counted')
+      return decision(options.allowed)
+    },
+    async refund() {},
+  }
+  const jobs = {
+    async blocked() {
+      order.push('blocked?')
+      return options.blocked
+    },
+    transaction: (db, fn) => db.transaction().execute(fn),
+    send: async () => 'job',
+  } as Partial<Jobs> as Jobs
+  const deps: AdmissionDeps = {
+    db: database.db,
+    jobs,
+    memory: {
+      db: database.db,
+      ring: parseKeyRing(generateKeySpec('k1')),
+      topicIndex: createTopicIndex(randomBytes(32)),
+      log: testLogger(),
+      now: () => new Date(),
+    },
+    deadlines: { quickSeconds: 300, deepSeconds: 900 },
+    limits: { runs } as Partial<Limits> as Limits,
+    scheduleMinSeconds: 3600,
+  }
+  return { deps, order }
+}
+
+async function runsOf(accountId: string): Promise<number> {
+  const { rows } = await sql<{
+    n: number
+  }>`select count(*)::int as n from runs where account_id = ${accountId}`.execute(database.db)
+  return rows[0]?.n ?? 0
+}
+
+test("an account's start reads while its limit counts, and starts the run", async () => {
+  const { account } = await createTestAccount(database.db)
+  const { deps, order } = setting({ allowed: true })
+  const started = await startAdmittedRun(deps, {
+    requester: { kind: 'member', address: '203.0.113.7' },
+    brief,
+    accountId: account.id,
+  })
+  expect(started.ok).toBe(true)
+  expect(order).toEqual(['blocked?', 'counting', 'counted'])
+  expect(await runsOf(account.id)).toBe(1)
+})
+
+test('a refused start has read, not written; a blocked job system refuses after admission as before', async () => {
+  const { account } = await createTestAccount(database.db)
+  const refused = setting({ allowed: false })
+  const outcome = await startAdmittedRun(refused.deps, {
+    requester: { kind: 'member', address: '203.0.113.8' },
+    brief,
+    accountId: account.id,
+  })
+  expect(outcome.ok).toBe(false)
+  expect(await runsOf(account.id)).toBe(0)
+
+  const blocked = setting({ allowed: true, blocked: 'the job system is stopped' })
+  await expect(
+    startAdmittedRun(blocked.deps, {
+      requester: { kind: 'member', address: '203.0.113.9' },
+      brief,
+      accountId: account.id,
+    }),
+  ).rejects.toBeInstanceOf(RunNotQueuedError)
+  expect(await runsOf(account.id)).toBe(0)
+})
+
+test("a visitor's account is made once admitted, and its start reads after", async () => {
+  const { account } = await createTestAccount(database.db)
+  const { deps, order } = setting({ allowed: true })
+  const started = await startAdmittedRun(deps, {
+    requester: { kind: 'member', address: '203.0.113.10' },
+    brief,
+    accountId: async () => {
+      order.push('account made')
+      return account.id
+    },
+  })
+  expect(started.ok).toBe(true)
+  expect(order).toEqual(['counting', 'counted', 'account made', 'blocked?'])
+})
