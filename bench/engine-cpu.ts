@@ -136,6 +136,7 @@ async function firstRun(topic: string, depth: Depth, sources: SearchResult[]) {
     written: Promise.resolve(),
     texts: pageTexts(),
     event: async () => undefined,
+    flush: () => undefined,
   })
 }
 

@@ -79,3 +79,59 @@ test('settled waits for every item made so far, failed or written', async () => 
   expect(await first).toBe('failed')
   await second
 })
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+test('a lingering item goes with the next item that does not linger, in one write', async () => {
+  const { writes, write } = controlledWrites()
+  const writer = batchedWriter(write, { lingerMs: 10_000 })
+  const done = [writer.write('query a', { linger: true }), writer.write('query b', { linger: true })]
+  await sleep(20)
+  // A round's events wait for the boundary rather than go in a statement it would wait behind.
+  expect(writes).toHaveLength(0)
+  done.push(writer.write('boundary'))
+  await settled()
+  expect(writes.map((w) => w.items)).toEqual([['query a', 'query b', 'boundary']])
+  writes[0]?.finish()
+  await Promise.all(done)
+})
+
+test('a lingering item goes alone once its time is up, or at once when flushed or settled', async () => {
+  const { writes, write } = controlledWrites()
+  const writer = batchedWriter(write, { lingerMs: 30 })
+  const first = writer.write('a', { linger: true })
+  await sleep(5)
+  expect(writes).toHaveLength(0)
+  await sleep(60)
+  expect(writes.map((w) => w.items)).toEqual([['a']])
+  writes[0]?.finish()
+  await first
+
+  const second = writer.write('b', { linger: true })
+  writer.flush()
+  await settled()
+  expect(writes.map((w) => w.items)).toEqual([['a'], ['b']])
+  writes[1]?.finish()
+  await second
+
+  const third = writer.write('c', { linger: true })
+  const all = writer.settled()
+  await settled()
+  expect(writes.map((w) => w.items)).toEqual([['a'], ['b'], ['c']])
+  writes[2]?.finish()
+  await Promise.all([third, all])
+})
+
+test('a lingering item made while a write is in flight goes in the next write without waiting', async () => {
+  const { writes, write } = controlledWrites()
+  const writer = batchedWriter(write, { lingerMs: 10_000 })
+  const first = writer.write('a')
+  await settled()
+  const second = writer.write('b', { linger: true })
+  writes[0]?.finish()
+  await first
+  await settled()
+  expect(writes.map((w) => w.items)).toEqual([['a'], ['b']])
+  writes[1]?.finish()
+  await second
+})

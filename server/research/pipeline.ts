@@ -39,6 +39,11 @@ export { DEPTH, type EngineDeps, SEARCH_CONCURRENCY, STEPS, type Step } from '#s
 const PLAN_DIGEST_CHARACTERS = 3000
 /** Queries of this many recent runs are shown to the plan, to vary its angles. */
 const PAST_QUERY_RUNS = 3
+/**
+ * How long a lingering progress event (a search's query_done) waits for the next write: a round's
+ * searches answer within a few milliseconds, and their events then go with the boundary after it.
+ */
+const PROGRESS_LINGER_MS = 50
 
 class RunCancelled extends Error {}
 
@@ -59,34 +64,36 @@ export async function runResearch(deps: EngineDeps, runId: string): Promise<void
   // not reach its boundary, and the job resumes from the last one.
   const stopped = new AbortController()
   let failedWrite: { error: unknown } | undefined
-  const writer = batchedWriter(async (writes: RunWrite[]) => {
-    // One statement per boundary, carrying the events made before it and after it (in order).
-    for (let at = 0; at < writes.length; ) {
-      let end = at
-      let move: RunWrite['move']
-      for (; end < writes.length && !(move && writes[end]?.move); end++) move ??= writes[end]?.move
-      stopped.signal.throwIfAborted()
-      if (failedWrite) throw failedWrite.error
-      const events = writes.slice(at, end).flatMap((written) => written.events)
-      let wrote: boolean
-      try {
-        wrote = move
-          ? await advanceRun(db, ring, runId, { ...move, events })
-          : (await appendRunEvents(db, ring, runId, events, { whileRunning: true })).length > 0
-      } catch (error) {
-        failedWrite = { error }
-        throw error
-      }
-      if (!wrote) {
-        stopped.abort(new RunCancelled())
+  const writer = batchedWriter(
+    async (writes: RunWrite[]) => {
+      // One statement per boundary, carrying the events made before it and after it (in order).
+      for (let at = 0; at < writes.length; ) {
+        let end = at
+        let move: RunWrite['move']
+        for (; end < writes.length && !(move && writes[end]?.move); end++) move ??= writes[end]?.move
         stopped.signal.throwIfAborted()
+        if (failedWrite) throw failedWrite.error
+        const events = writes.slice(at, end).flatMap((written) => written.events)
+        let wrote: boolean
+        try {
+          wrote = move
+            ? await advanceRun(db, ring, runId, { ...move, events })
+            : (await appendRunEvents(db, ring, runId, events, { whileRunning: true })).length > 0
+        } catch (error) {
+          failedWrite = { error }
+          throw error
+        }
+        if (!wrote) {
+          stopped.abort(new RunCancelled())
+          stopped.signal.throwIfAborted()
+        }
+        at = end
       }
-      at = end
-    }
-  })
+    },
+    { lingerMs: PROGRESS_LINGER_MS },
+  )
   const { write } = writer
-  const event = (type: NewEvent['type'], step: Step | null, data?: Record<string, unknown>) =>
-    write({ events: [{ type, step, data }] })
+  const event: StepContext['event'] = (type, step, data, options) => write({ events: [{ type, step, data }] }, options)
 
   if (remainingMs <= 0) {
     await deps.endRun(runId, { status: 'failed', error: deadlineError(brief) })
@@ -131,7 +138,8 @@ export async function runResearch(deps: EngineDeps, runId: string): Promise<void
     const texts = pageTexts()
     const accountId = row.account_id
     const memoryRead = found?.memoryRead
-    const context = { deps, runId, accountId, brief, checkpoint, signal, written, texts, event, memoryRead }
+    const { flush } = writer
+    const context = { deps, runId, accountId, brief, checkpoint, signal, written, texts, event, flush, memoryRead }
     for (const step of BOUNDED_STEPS) {
       if (checkpoint[step]) continue
       const announced = step !== 'load_memory'

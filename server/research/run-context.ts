@@ -138,7 +138,18 @@ export type StepContext = {
   texts: PageTexts
   /** The topic's memory as read with the run's row (a run starting afresh): load_memory's read. */
   memoryRead?: { topicHash: Buffer; row: TopicMemoryRow | null }
-  event: (type: 'query_done' | 'pages_read' | 'warning', step: Step, data: Record<string, unknown>) => Promise<unknown>
+  /**
+   * Writes a progress event, in order behind the run's other writes. A lingering one (a search's
+   * query_done) waits a little for the next write to go with it: see server/events/batched-writes.ts.
+   */
+  event: (
+    type: 'query_done' | 'pages_read' | 'warning',
+    step: Step,
+    data: Record<string, unknown>,
+    options?: { linger?: boolean },
+  ) => Promise<unknown>
+  /** Writes lingering events now: before a paid call that waits for them. */
+  flush: () => void
 }
 
 /** The run's budget: the brief's, else the server's token default; model prices when configured. */

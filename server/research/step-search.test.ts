@@ -3,6 +3,7 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import fc from 'fast-check'
 import { expect, test } from 'vitest'
+import { batchedWriter } from '#server/events/batched-writes.ts'
 import type { SearchProvider, SearchResult } from '#server/providers/types.ts'
 import { BriefSchema } from '#server/research/brief.ts'
 import { type PageTexts, pageTexts } from '#server/research/passages.ts'
@@ -50,6 +51,7 @@ async function searchWith(delays: number[]) {
     written: Promise.resolve(),
     texts: pageTexts(),
     event: async (_type, _step, data) => events.push(data),
+    flush: () => undefined,
   })
   return { output, events }
 }
@@ -133,6 +135,7 @@ test("a deep run's first queries' pages are made ready for the follow-up plan wh
     written: Promise.resolve(),
     texts,
     event: async (type, _step, data) => void (type === 'query_done' && seen.push(`done: ${data?.query}`)),
+    flush: () => undefined,
   })
   const lastDone = seen.indexOf('done: q6')
   const early = seen.slice(0, lastDone)
@@ -143,4 +146,51 @@ test("a deep run's first queries' pages are made ready for the follow-up plan wh
   // Pages it does not read are not made ready for it (nor later, once idle time reaches them).
   await sleep(50)
   expect(seen.some((entry) => /follow-up size: Grid batteries q[4-7]/.test(entry))).toBe(false)
+})
+
+test("a round's query_done events wait for the boundary after it; a follow-up plan is asked only once they are written", async () => {
+  // The run's one writer, as the pipeline makes it, with a linger no test outlasts: what is written
+  // before the step returns was sent without waiting for the boundary.
+  const statements: string[][] = []
+  const writer = batchedWriter(
+    async (items: string[]) => {
+      statements.push(items)
+    },
+    { lingerMs: 60_000 },
+  )
+  const plan = ['q1', 'q2', 'q3', 'q4']
+  let planAsked: string[][] | undefined
+  const output = await searchStep({
+    deps: {
+      search: searchAnswering([0, 5, 10, 15]),
+      maxTokens: 1_000_000,
+      model: {
+        kind: 'model',
+        plan: async () => {
+          planAsked = statements.map((items) => [...items])
+          return { plan: { queries: ['q5'] }, usage: { inputTokens: 0, outputTokens: 0 } }
+        },
+      },
+    } as unknown as EngineDeps,
+    runId: 'run',
+    accountId: 'account',
+    brief: BriefSchema.parse({ topic: 'grid batteries', depth: 'deep' }),
+    checkpoint: {
+      load_memory: { baseline: true, since: null, ledger: [] },
+      plan: { queries: plan, fallback: false, usage: { inputTokens: 0, outputTokens: 0 } },
+    },
+    signal: new AbortController().signal,
+    written: Promise.resolve(),
+    texts: pageTexts(),
+    event: (type, _step, data, options) => writer.write(`${type} ${data.query}`, options),
+    flush: writer.flush,
+  })
+  expect(output.queries).toEqual([...plan, 'q5'])
+  // Round one's events were written, together, before the follow-up plan was asked.
+  expect(planAsked).toEqual([plan.map((query) => `query_done ${query}`)])
+  // The follow-up round's event still waits: the boundary after the step takes it.
+  expect(statements).toHaveLength(1)
+  void writer.write('boundary')
+  await writer.settled()
+  expect(statements.at(-1)).toEqual(['query_done q5', 'boundary'])
 })

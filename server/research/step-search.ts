@@ -36,6 +36,7 @@ export async function searchStep({
   written,
   texts,
   event,
+  flush,
 }: StepContext): Promise<NonNullable<Checkpoint['search']>> {
   // Every search is paid for: none before the boundary says the run goes on.
   await written
@@ -66,7 +67,8 @@ export async function searchStep({
   // meanwhile in a freed slot is aborted then.
   const progress: Promise<unknown>[] = []
   const note = (type: 'query_done' | 'warning', data: Record<string, unknown>) => {
-    const write = event(type, 'search', data)
+    // Lingering: the round's other answers, or the boundary after it, take it along.
+    const write = event(type, 'search', data, { linger: true })
     write.catch(() => undefined) // seen by whatever waits for it: the follow-up plan or the boundary
     progress.push(write)
   }
@@ -178,6 +180,7 @@ export async function searchStep({
     const input = { ...planInput(brief, checkpoint, depth.followUpQueries), knownFacts: [], pastQueries: [] }
     input.followUp = { queries, found: roundOneSays([...found.values()], brief, texts) }
     let followUp: string[]
+    flush()
     await Promise.all(progress)
     try {
       const answer = await deps.model.plan(input, { signal })
