@@ -8,7 +8,7 @@ import type { SearchProvider, SearchResult } from '#server/providers/types.ts'
 import { BriefSchema } from '#server/research/brief.ts'
 import { type PageTexts, pageTexts } from '#server/research/passages.ts'
 import type { EngineDeps } from '#server/research/pipeline.ts'
-import type { Checkpoint } from '#server/research/run-context.ts'
+import type { Checkpoint, StepContext } from '#server/research/run-context.ts'
 import { searchStep } from '#server/research/step-search.ts'
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 25)
@@ -54,6 +54,34 @@ async function searchWith(delays: number[]) {
     flush: () => undefined,
   })
   return { output, events }
+}
+
+/** A deep run's search step on `plan`, the follow-up plan answering `followUp()`. */
+function deepSearch(
+  plan: string[],
+  context: Pick<StepContext, 'texts' | 'event' | 'flush'> & { search: SearchProvider; followUp: () => string[] },
+) {
+  const { search, followUp, ...rest } = context
+  return searchStep({
+    deps: {
+      search,
+      maxTokens: 1_000_000,
+      model: {
+        kind: 'model',
+        plan: async () => ({ plan: { queries: followUp() }, usage: { inputTokens: 0, outputTokens: 0 } }),
+      },
+    } as unknown as EngineDeps,
+    runId: 'run',
+    accountId: 'account',
+    brief: BriefSchema.parse({ topic: 'grid batteries', depth: 'deep' }),
+    checkpoint: {
+      load_memory: { baseline: true, since: null, ledger: [] },
+      plan: { queries: plan, fallback: false, usage: { inputTokens: 0, outputTokens: 0 } },
+    },
+    signal: new AbortController().signal,
+    written: Promise.resolve(),
+    ...rest,
+  })
 }
 
 // Each case waits out its delays (up to 15 ms): FUZZ_RUNS=1000 takes about ten seconds.
@@ -115,24 +143,9 @@ test("a deep run's first queries' pages are made ready for the follow-up plan wh
       return memo.passages(text, size)
     },
   }
-  await searchStep({
-    deps: {
-      search,
-      maxTokens: 1_000_000,
-      model: {
-        kind: 'model',
-        plan: async () => ({ plan: { queries: ['q7'] }, usage: { inputTokens: 0, outputTokens: 0 } }),
-      },
-    } as unknown as EngineDeps,
-    runId: 'run',
-    accountId: 'account',
-    brief: BriefSchema.parse({ topic: 'grid batteries', depth: 'deep' }),
-    checkpoint: {
-      load_memory: { baseline: true, since: null, ledger: [] },
-      plan: { queries: plan, fallback: false, usage: { inputTokens: 0, outputTokens: 0 } },
-    },
-    signal: new AbortController().signal,
-    written: Promise.resolve(),
+  await deepSearch(plan, {
+    search,
+    followUp: () => ['q7'],
     texts,
     event: async (type, _step, data) => void (type === 'query_done' && seen.push(`done: ${data?.query}`)),
     flush: () => undefined,
@@ -160,27 +173,12 @@ test("a round's query_done events wait for the boundary after it; a follow-up pl
   )
   const plan = ['q1', 'q2', 'q3', 'q4']
   let planAsked: string[][] | undefined
-  const output = await searchStep({
-    deps: {
-      search: searchAnswering([0, 5, 10, 15]),
-      maxTokens: 1_000_000,
-      model: {
-        kind: 'model',
-        plan: async () => {
-          planAsked = statements.map((items) => [...items])
-          return { plan: { queries: ['q5'] }, usage: { inputTokens: 0, outputTokens: 0 } }
-        },
-      },
-    } as unknown as EngineDeps,
-    runId: 'run',
-    accountId: 'account',
-    brief: BriefSchema.parse({ topic: 'grid batteries', depth: 'deep' }),
-    checkpoint: {
-      load_memory: { baseline: true, since: null, ledger: [] },
-      plan: { queries: plan, fallback: false, usage: { inputTokens: 0, outputTokens: 0 } },
+  const output = await deepSearch(plan, {
+    search: searchAnswering([0, 5, 10, 15]),
+    followUp: () => {
+      planAsked = statements.map((items) => [...items])
+      return ['q5']
     },
-    signal: new AbortController().signal,
-    written: Promise.resolve(),
     texts: pageTexts(),
     event: (type, _step, data, options) => writer.write(`${type} ${data.query}`, options),
     flush: writer.flush,
