@@ -77,14 +77,15 @@ async function runsOf(accountId: string): Promise<number> {
   return rows[0]?.n ?? 0
 }
 
+/** A member's start, by the one admission every surface uses (the limit stub ignores the address). */
+function startFor(deps: AdmissionDeps, accountId: string | (() => Promise<string>)) {
+  return startAdmittedRun(deps, { requester: { kind: 'member', address: '203.0.113.7' }, brief, accountId })
+}
+
 test("an account's start reads while its limit counts, and starts the run", async () => {
   const { account } = await createTestAccount(database.db)
   const { deps, order } = setting({ allowed: true })
-  const started = await startAdmittedRun(deps, {
-    requester: { kind: 'member', address: '203.0.113.7' },
-    brief,
-    accountId: account.id,
-  })
+  const started = await startFor(deps, account.id)
   expect(started.ok).toBe(true)
   expect(order).toEqual(['blocked?', 'counting', 'counted'])
   expect(await runsOf(account.id)).toBe(1)
@@ -93,35 +94,21 @@ test("an account's start reads while its limit counts, and starts the run", asyn
 test('a refused start has read, not written; a blocked job system refuses after admission as before', async () => {
   const { account } = await createTestAccount(database.db)
   const refused = setting({ allowed: false })
-  const outcome = await startAdmittedRun(refused.deps, {
-    requester: { kind: 'member', address: '203.0.113.8' },
-    brief,
-    accountId: account.id,
-  })
+  const outcome = await startFor(refused.deps, account.id)
   expect(outcome.ok).toBe(false)
   expect(await runsOf(account.id)).toBe(0)
 
   const blocked = setting({ allowed: true, blocked: 'the job system is stopped' })
-  await expect(
-    startAdmittedRun(blocked.deps, {
-      requester: { kind: 'member', address: '203.0.113.9' },
-      brief,
-      accountId: account.id,
-    }),
-  ).rejects.toBeInstanceOf(RunNotQueuedError)
+  await expect(startFor(blocked.deps, account.id)).rejects.toBeInstanceOf(RunNotQueuedError)
   expect(await runsOf(account.id)).toBe(0)
 })
 
 test("a visitor's account is made once admitted, and its start reads after", async () => {
   const { account } = await createTestAccount(database.db)
   const { deps, order } = setting({ allowed: true })
-  const started = await startAdmittedRun(deps, {
-    requester: { kind: 'member', address: '203.0.113.10' },
-    brief,
-    accountId: async () => {
-      order.push('account made')
-      return account.id
-    },
+  const started = await startFor(deps, async () => {
+    order.push('account made')
+    return account.id
   })
   expect(started.ok).toBe(true)
   expect(order).toEqual(['counting', 'counted', 'account made', 'blocked?'])

@@ -92,7 +92,7 @@ export async function runResearch(deps: EngineDeps, runId: string): Promise<void
     },
     { lingerMs: PROGRESS_LINGER_MS },
   )
-  const { write } = writer
+  const { write, flush } = writer
   const event: StepContext['event'] = (type, step, data, options) => write({ events: [{ type, step, data }] }, options)
 
   if (remainingMs <= 0) {
@@ -138,7 +138,6 @@ export async function runResearch(deps: EngineDeps, runId: string): Promise<void
     const texts = pageTexts()
     const accountId = row.account_id
     const memoryRead = found?.memoryRead
-    const { flush } = writer
     const context = { deps, runId, accountId, brief, checkpoint, signal, written, texts, event, flush, memoryRead }
     for (const step of BOUNDED_STEPS) {
       if (checkpoint[step]) continue
