@@ -1,4 +1,6 @@
 // Process entry for `npm start`, `npm run dev` and `npm run worker`.
+// First: V8's flags, before the rest of the server's code is compiled.
+import '#server/v8-flags.ts'
 import { isConnectionEndedByServer } from '#db/connection-ended.ts'
 import { ConfigError, loadConfig } from '#server/config.ts'
 import { createLogger } from '#server/logger.ts'
