@@ -1,11 +1,13 @@
 import { expect, test } from 'vitest'
 import {
   criticalPath,
+  formatComparison,
   formatTable,
   gapMedians,
   nominalCriticalPath,
   overheadBreakdown,
   type ProviderCall,
+  parseTable,
   percentile,
 } from '#bench/measure.ts'
 
@@ -81,4 +83,73 @@ test("each gap's median is taken over the runs with the usual phases, in order",
     'model → search 7.0 ms · search → model 20 ms',
   )
   expect(gapMedians([])).toBe('none')
+})
+
+test('a printed table reads back cell for cell, values with two spaces and rows without a target too', () => {
+  const rows = [
+    {
+      scenario: 'overhead quick',
+      metric: 'wall / critical path (median of 5; worst 1.134)',
+      value: '1.062',
+      target: '<= 1.05',
+      met: false,
+    },
+    {
+      scenario: 'memory: unchanged web',
+      metric: 'searches; results -> new pages',
+      value: '9; 72 -> 72  vs  6; 48 -> 0',
+    },
+    { scenario: 'GET', metric: 'latency p50 / p99', value: '7.0 ms / 19 ms', target: 'p99 < 20 ms', met: true },
+  ]
+  // The target column as printed: the target and whether it was met, or nothing.
+  const printed = ['<= 1.05 MISSED', '', 'p99 < 20 ms met']
+  expect(parseTable(formatTable(rows))).toEqual(
+    rows.map((row, index) => ({
+      scenario: row.scenario,
+      metric: row.metric,
+      value: row.value,
+      target: printed[index],
+    })),
+  )
+  expect(() => parseTable('not a table')).toThrow(/dashed line/)
+})
+
+test('paired runs: a metric is matched across runs whatever its numbers, base beside new, with medians', () => {
+  const run = (side: 'base' | 'new', ratio: string, worst: string, cpu: string) => ({
+    side,
+    rows: [
+      {
+        scenario: 'overhead quick',
+        metric: `wall / critical path (median of 5; worst ${worst})`,
+        value: ratio,
+        target: '',
+      },
+      { scenario: 'overhead', metric: 'server peak RSS; CPU', value: cpu, target: '' },
+      { scenario: 'overhead', metric: 'between, gap by gap', value: 'model → search 8.0 ms', target: '' },
+    ],
+  })
+  const printed = formatComparison([
+    run('base', '1.081', '1.134', '1,236 MiB'),
+    run('new', '1.062', '1.087', '241 MiB'),
+    run('new', '1.054', '1.071', '243 MiB'),
+    run('base', '1.117', '1.2', '238 MiB'),
+  ])
+  expect(printed.split('\n\n')).toEqual([
+    [
+      'overhead quick · wall / critical path (median of 5; worst 1.134)',
+      '  base 1.081  |  1.117   (median 1.081)',
+      '  new  1.062  |  1.054   (median 1.054)',
+    ].join('\n'),
+    [
+      'overhead · server peak RSS; CPU',
+      '  base 1,236 MiB  |  238 MiB   (median 238)',
+      '  new  241 MiB  |  243 MiB   (median 241)',
+    ].join('\n'),
+    // No leading number: the values alone.
+    [
+      'overhead · between, gap by gap',
+      '  base model → search 8.0 ms  |  model → search 8.0 ms',
+      '  new  model → search 8.0 ms  |  model → search 8.0 ms',
+    ].join('\n'),
+  ])
 })

@@ -173,6 +173,57 @@ export function formatTable(rows: Row[]): string {
   return [line(header), line(widths.map((width) => '-'.repeat(width))), ...cells.map(line)].join('\n')
 }
 
+/** A printed row as `parseTable` reads it back: the target column whole (`<= 1.05 MISSED`), or ''. */
+export type PrintedRow = { scenario: string; metric: string; value: string; target: string }
+
+/**
+ * The rows of a table `formatTable` printed (a results file's `table`, from any commit): each cell
+ * is cut at its column's offsets, which the dashed line gives, since a value may hold two spaces.
+ */
+export function parseTable(table: string): PrintedRow[] {
+  const [, dashes, ...lines] = table.split('\n')
+  const starts = [...(dashes ?? '').matchAll(/-+/g)].map((match) => match.index)
+  if (starts.length !== 4) throw new Error('not a table formatTable printed: its dashed line has no four columns')
+  const cell = (line: string, column: number) => line.slice(starts[column], starts[column + 1]).trim()
+  return lines
+    .filter((line) => line.trim() !== '')
+    .map((line) => ({ scenario: cell(line, 0), metric: cell(line, 1), value: cell(line, 2), target: cell(line, 3) }))
+}
+
+/** One bench run's printed rows, on the code compared against (`base`) or on the code under test. */
+export type ComparedRun = { side: 'base' | 'new'; rows: PrintedRow[] }
+
+/**
+ * Each metric's values over paired runs, base beside new, in the order the runs were made. A metric
+ * is matched by its text with the numbers left out ("median of 5; worst 1.134"), and the median of
+ * the values' leading numbers is given where every value of a side has one.
+ */
+export function formatComparison(runs: ComparedRun[]): string {
+  const metrics = new Map<string, { label: string; base: string[]; new: string[] }>()
+  for (const run of runs) {
+    for (const row of run.rows) {
+      const key = `${row.scenario} · ${row.metric.replace(/\d+(?:[.,]\d+)*/g, '#')}`
+      const metric = metrics.get(key) ?? { label: `${row.scenario} · ${row.metric}`, base: [], new: [] }
+      metric[run.side].push(row.value)
+      metrics.set(key, metric)
+    }
+  }
+  const side = (name: string, values: string[]) => {
+    const numbers = values.map(leadingNumber)
+    const middle = numbers.every((number) => number !== undefined) && numbers.length > 0
+    return `  ${name.padEnd(5)}${values.join('  |  ')}${middle ? `   (median ${median(numbers as number[])})` : ''}`
+  }
+  return [...metrics.values()]
+    .map((metric) => [metric.label, side('base', metric.base), side('new', metric.new)].join('\n'))
+    .join('\n\n')
+}
+
+/** The number a printed value starts with ("2,410", "1.062", "59 ms (45 ms / 14 ms)"), if it does. */
+function leadingNumber(value: string): number | undefined {
+  const match = /^-?\d[\d,]*(?:\.\d+)?/.exec(value)
+  return match ? Number(match[0].replaceAll(',', '')) : undefined
+}
+
 export function ms(value: number): string {
   return Number.isFinite(value) ? `${value.toFixed(value < 10 ? 1 : 0)} ms` : 'n/a'
 }
