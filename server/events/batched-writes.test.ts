@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises'
 import { expect, test } from 'vitest'
 import { batchedWriter } from '#server/events/batched-writes.ts'
 
@@ -79,8 +80,6 @@ test('settled waits for every item made so far, failed or written', async () => 
   expect(await first).toBe('failed')
   await second
 })
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 test('a lingering item goes with the next item that does not linger, in one write', async () => {
   const { writes, write } = controlledWrites()

@@ -64,8 +64,8 @@ export async function searchStep({
   // then going in the boundary's statement (the run's writes are ordered, and a failed write fails
   // the boundary after it). Only a paid call waits for them: the follow-up plan, and the synthesis
   // through the boundary. A cancel is seen at the first write after it, which a round's events
-  // may put off by the writer's linger (50 ms); a search sent meanwhile in a freed slot is aborted
-  // then.
+  // may put off by the run writer's linger (PROGRESS_LINGER_MS, pipeline.ts); a search sent
+  // meanwhile in a freed slot is aborted then.
   const progress: Promise<unknown>[] = []
   const note = (type: 'query_done' | 'warning', data: Record<string, unknown>) => {
     // Lingering: the round's other answers, or the boundary after it, take it along.
