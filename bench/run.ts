@@ -7,8 +7,8 @@ import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { parseArgs } from 'node:util'
 import { z } from 'zod'
+import { parseBenchArgs } from '#bench/args.ts'
 import { createClient } from '#bench/client.ts'
 import { formatTable, mib, type Row } from '#bench/measure.ts'
 import {
@@ -70,17 +70,37 @@ const EnvSchema = z.object({
 const DEFAULT_WORKER_CONCURRENCY = 8
 const RESULTS_DIR = path.join(projectRoot, 'bench', 'results')
 
-const { values: args } = parseArgs({
-  options: {
-    quick: { type: 'boolean' },
-    strict: { type: 'boolean' },
-    only: { type: 'string' },
-    // What each scenario asked of Postgres (pg_stat_statements), printed after it and kept in the results.
-    statements: { type: 'boolean' },
-  },
-})
-const env = EnvSchema.parse(process.env)
-const quick = args.quick === true || env.BENCH_QUICK
+/**
+ * Most scenarios run on one server with the default configuration; idle first: after the others,
+ * Postgres's own housekeeping (autovacuum after the load) would be most of what it measures.
+ */
+const DEFAULT_SCENARIOS: Scenario[] = [
+  idleScenario,
+  overheadScenario,
+  startLatencyScenario,
+  memorySavingsScenario,
+  sseFanoutScenario,
+  getLoadScenario,
+]
+/** Scenarios with providers of their own start their own servers, on data of their own. */
+const STANDALONE_SCENARIOS: StandaloneScenario[] = [qualityScenario]
+const SCENARIO_NAMES = [...DEFAULT_SCENARIOS, concurrentScenario, ...STANDALONE_SCENARIOS].map(
+  (scenario) => scenario.name,
+)
+const parsed = parseBenchArgs(process.argv.slice(2), SCENARIO_NAMES)
+if (!parsed.ok) {
+  ;(parsed.help ? console.log : console.error)(parsed.message)
+  process.exit(parsed.help ? 0 : 2)
+}
+const { args } = parsed
+const parsedEnv = EnvSchema.safeParse(process.env)
+if (!parsedEnv.success) {
+  const problems = parsedEnv.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`)
+  console.error(`The benchmark's settings are not usable:\n${problems.join('\n')}`)
+  process.exit(2)
+}
+const env = parsedEnv.data
+const quick = args.quick || env.BENCH_QUICK
 const sizes: Sizes = {
   ...(quick ? QUICK_SIZES : FULL_SIZES),
   ...(env.BENCH_QUALITY_FIRST_SEED ? { qualityFirstSeed: env.BENCH_QUALITY_FIRST_SEED } : {}),
@@ -205,25 +225,13 @@ async function main(): Promise<number> {
 
   const outcomes: Outcome[] = []
   // `--only "start latency,concurrent runs"` runs some scenarios, for working on one.
-  const only = args.only?.split(',').map((name) => name.trim().toLowerCase())
+  const { only } = args
   const chosen = (scenario: { name: string }) => !only || only.includes(scenario.name.toLowerCase())
   // The first start prints the local account's API key; later starts on the same data reuse it.
   let apiKey: string | undefined
   const phases: Array<{ workerConcurrency: number; scenarios: Scenario[] }> = [
     // Most scenarios run on the default configuration...
-    {
-      workerConcurrency: DEFAULT_WORKER_CONCURRENCY,
-      // Idle first: after the others, Postgres's own housekeeping (autovacuum after the load) would
-      // be most of what it measures.
-      scenarios: [
-        idleScenario,
-        overheadScenario,
-        startLatencyScenario,
-        memorySavingsScenario,
-        sseFanoutScenario,
-        getLoadScenario,
-      ],
-    },
+    { workerConcurrency: DEFAULT_WORKER_CONCURRENCY, scenarios: DEFAULT_SCENARIOS },
     // ...and the concurrent runs on a restart of the same data, with every run in flight at once.
     { workerConcurrency: env.BENCH_WORKER_CONCURRENCY, scenarios: [concurrentScenario] },
   ]
@@ -247,8 +255,7 @@ async function main(): Promise<number> {
     await statements?.close()
     await server.stop()
   }
-  // Scenarios with providers of their own start their own servers, on data of their own.
-  for (const scenario of [qualityScenario].filter(chosen)) {
+  for (const scenario of STANDALONE_SCENARIOS.filter(chosen)) {
     outcomes.push(await runStandalone(scenario, { ...baseEnv, WORKER_CONCURRENCY: String(DEFAULT_WORKER_CONCURRENCY) }))
   }
 
