@@ -9,7 +9,9 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
+import { parseBenchArgs } from '#bench/args.ts'
 import { type ComparedRun, formatComparison, parseTable } from '#bench/measure.ts'
+import { SCENARIO_NAMES } from '#bench/scenarios/all.ts'
 import { projectRoot } from '#server/http/app-build.ts'
 
 const { values: args } = parseArgs({
@@ -22,6 +24,12 @@ const { values: args } = parseArgs({
 const pairs = Number(args.pairs)
 if (!args.only || !Number.isInteger(pairs) || pairs < 1 || pairs > 50) {
   console.error('usage: npx node bench/compare.ts --only <scenario> [--base <git ref>] [--pairs <1-50>]')
+  process.exit(2)
+}
+// A mistyped scenario is refused here, before a worktree is made, with the names the bench knows.
+const checked = parseBenchArgs(['--only', args.only], SCENARIO_NAMES)
+if (!checked.ok) {
+  console.error(checked.message)
   process.exit(2)
 }
 const only = args.only

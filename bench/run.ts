@@ -21,14 +21,7 @@ import {
   type StandaloneContext,
   type StandaloneScenario,
 } from '#bench/scenario.ts'
-import { concurrentScenario } from '#bench/scenarios/concurrent.ts'
-import { getLoadScenario } from '#bench/scenarios/get-load.ts'
-import { idleScenario } from '#bench/scenarios/idle.ts'
-import { memorySavingsScenario } from '#bench/scenarios/memory-savings.ts'
-import { overheadScenario } from '#bench/scenarios/overhead.ts'
-import { qualityScenario } from '#bench/scenarios/quality.ts'
-import { sseFanoutScenario } from '#bench/scenarios/sse-fanout.ts'
-import { startLatencyScenario } from '#bench/scenarios/start-latency.ts'
+import { CONCURRENT_SCENARIOS, DEFAULT_SCENARIOS, SCENARIO_NAMES, STANDALONE_SCENARIOS } from '#bench/scenarios/all.ts'
 import {
   createDataDir,
   printedApiKey,
@@ -70,23 +63,6 @@ const EnvSchema = z.object({
 const DEFAULT_WORKER_CONCURRENCY = 8
 const RESULTS_DIR = path.join(projectRoot, 'bench', 'results')
 
-/**
- * Most scenarios run on one server with the default configuration; idle first: after the others,
- * Postgres's own housekeeping (autovacuum after the load) would be most of what it measures.
- */
-const DEFAULT_SCENARIOS: Scenario[] = [
-  idleScenario,
-  overheadScenario,
-  startLatencyScenario,
-  memorySavingsScenario,
-  sseFanoutScenario,
-  getLoadScenario,
-]
-/** Scenarios with providers of their own start their own servers, on data of their own. */
-const STANDALONE_SCENARIOS: StandaloneScenario[] = [qualityScenario]
-const SCENARIO_NAMES = [...DEFAULT_SCENARIOS, concurrentScenario, ...STANDALONE_SCENARIOS].map(
-  (scenario) => scenario.name,
-)
 const parsed = parseBenchArgs(process.argv.slice(2), SCENARIO_NAMES)
 if (!parsed.ok) {
   ;(parsed.help ? console.log : console.error)(parsed.message)
@@ -233,7 +209,7 @@ async function main(): Promise<number> {
     // Most scenarios run on the default configuration...
     { workerConcurrency: DEFAULT_WORKER_CONCURRENCY, scenarios: DEFAULT_SCENARIOS },
     // ...and the concurrent runs on a restart of the same data, with every run in flight at once.
-    { workerConcurrency: env.BENCH_WORKER_CONCURRENCY, scenarios: [concurrentScenario] },
+    { workerConcurrency: env.BENCH_WORKER_CONCURRENCY, scenarios: CONCURRENT_SCENARIOS },
   ]
   for (const phase of phases) {
     const scenarios = phase.scenarios.filter(chosen)
