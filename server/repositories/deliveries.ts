@@ -25,12 +25,6 @@ export async function findDelivery(db: Db, id: string): Promise<DeliveryRecord |
   return db.selectFrom('deliveries').selectAll().where('id', '=', id).executeTakeFirst()
 }
 
-/** Which channel the delivery goes by, so the job hands it to that channel's code. */
-export async function deliveryChannel(db: Db, id: string): Promise<DeliveryRecord['channel'] | undefined> {
-  const row = await db.selectFrom('deliveries').select('channel').where('id', '=', id).executeTakeFirst()
-  return row?.channel
-}
-
 /**
  * The first "started" reply of the run or, with seriesId, of any run of that series: where the
  * run's result goes. The target is the stored JSON, unparsed.
