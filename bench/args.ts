@@ -12,7 +12,7 @@ export type BenchArgs = {
 
 export type ParsedBenchArgs = { ok: true; args: BenchArgs } | { ok: false; help: boolean; message: string }
 
-export function benchUsage(scenarioNames: readonly string[]): string {
+function benchUsage(scenarioNames: readonly string[]): string {
   return [
     'usage: npm run bench -- [--quick] [--strict] [--statements] [--only "<scenario>,<scenario>"]',
     '',
