@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest'
-import { parseBenchArgs } from '#bench/args.ts'
+import { parseBenchArgs, parseCompareArgs } from '#bench/args.ts'
 
 const NAMES = ['overhead', 'GET under load', 'concurrent runs']
 
@@ -35,4 +35,34 @@ test('an unknown option is refused by name with the usage; --help is the usage a
     if (help.ok) return
     expect(help.message).toMatch(/^usage: npm run bench --/)
   }
+})
+
+test('compare.ts: its options are read, with HEAD and 4 pairs by default', () => {
+  expect(parseCompareArgs(['--only', 'GET under load'], NAMES)).toEqual({
+    ok: true,
+    args: { only: 'GET under load', base: 'HEAD', pairs: 4 },
+  })
+  expect(parseCompareArgs(['--only', 'overhead', '--base', 'abc123', '--pairs', '6'], NAMES)).toEqual({
+    ok: true,
+    args: { only: 'overhead', base: 'abc123', pairs: 6 },
+  })
+})
+
+test('compare.ts: a mistyped option, a missing or unknown scenario and a bad count are refused by name', () => {
+  const refused = (argv: string[]) => {
+    const parsed = parseCompareArgs(argv, NAMES)
+    expect(parsed).toMatchObject({ ok: false, help: false })
+    const message = parsed.ok ? '' : parsed.message
+    expect(message).toContain('usage: npx node bench/compare.ts')
+    return message
+  }
+  expect(refused(['--only', 'overhead', '--pair', '3'])).toMatch(/'--pair'/)
+  expect(refused(['--pairs', '3'])).toMatch(/^--only is required/)
+  expect(refused(['--only', 'overhed'])).toMatch(/^--only names no such scenario: "overhed"/)
+  for (const pairs of ['0', '51', '2.5', 'four'])
+    expect(refused(['--only', 'overhead', '--pairs', pairs])).toMatch(/^--pairs must be a whole number from 1 to 50/)
+
+  const help = parseCompareArgs(['-h'], NAMES)
+  expect(help).toMatchObject({ ok: false, help: true })
+  expect(help.ok ? '' : help.message).toMatch(/^usage: npx node bench\/compare.ts/)
 })

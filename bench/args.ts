@@ -1,5 +1,6 @@
-// `npm run bench`'s command line: its options, the scenarios `--only` may name, and what a mistyped
-// one gets (the usage, exit 2) instead of a stack trace or, for a scenario name, a run of nothing.
+// The command lines of `npm run bench` and `bench/compare.ts`: their options, the scenarios `--only`
+// may name, and what a mistyped one gets (the usage, exit 2) instead of a stack trace or, for a
+// scenario name, a run of nothing.
 import { parseArgs } from 'node:util'
 
 export type BenchArgs = {
@@ -10,7 +11,11 @@ export type BenchArgs = {
   only: string[] | undefined
 }
 
-export type ParsedBenchArgs = { ok: true; args: BenchArgs } | { ok: false; help: boolean; message: string }
+type Parsed<Args> = { ok: true; args: Args } | { ok: false; help: boolean; message: string }
+export type ParsedBenchArgs = Parsed<BenchArgs>
+
+export type CompareArgs = { only: string; base: string; pairs: number }
+export const MAX_PAIRS = 50
 
 function benchUsage(scenarioNames: readonly string[]): string {
   return [
@@ -48,18 +53,8 @@ export function parseBenchArgs(argv: string[], scenarioNames: readonly string[])
   }
   if (values.help) return { ok: false, help: true, message: benchUsage(scenarioNames) }
   const only = values.only?.split(',').map((name) => name.trim().toLowerCase())
-  if (only) {
-    const known = new Set(scenarioNames.map((name) => name.toLowerCase()))
-    const unknown = only.filter((name) => !known.has(name))
-    if (unknown.length > 0) {
-      const named = unknown.map((name) => `"${name}"`).join(', ')
-      return {
-        ok: false,
-        help: false,
-        message: `--only names no such scenario: ${named}\n\n${benchUsage(scenarioNames)}`,
-      }
-    }
-  }
+  const unknown = only && unknownScenarios(only, scenarioNames)
+  if (unknown) return { ok: false, help: false, message: `${unknown}\n\n${benchUsage(scenarioNames)}` }
   return {
     ok: true,
     args: {
@@ -69,4 +64,57 @@ export function parseBenchArgs(argv: string[], scenarioNames: readonly string[])
       only,
     },
   }
+}
+
+function compareUsage(scenarioNames: readonly string[]): string {
+  return [
+    `usage: npx node bench/compare.ts --only "<scenario>" [--base <git ref>] [--pairs <1-${MAX_PAIRS}>]`,
+    '',
+    '  --only    the scenario to run on both sides, comma-separated for several',
+    '  --base    the code to compare the working tree with (default HEAD)',
+    '  --pairs   how many base/new pairs, in ABBA order (default 4)',
+    '',
+    `scenarios: ${scenarioNames.map((name) => `"${name}"`).join(', ')}`,
+  ].join('\n')
+}
+
+export function parseCompareArgs(argv: string[], scenarioNames: readonly string[]): Parsed<CompareArgs> {
+  let values: { only?: string; base?: string; pairs?: string; help?: boolean }
+  try {
+    ;({ values } = parseArgs({
+      args: argv,
+      options: {
+        only: { type: 'string' },
+        base: { type: 'string', default: 'HEAD' },
+        pairs: { type: 'string', default: '4' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }))
+  } catch (error) {
+    return { ok: false, help: false, message: `${(error as Error).message}\n\n${compareUsage(scenarioNames)}` }
+  }
+  if (values.help) return { ok: false, help: true, message: compareUsage(scenarioNames) }
+  const refuse = (message: string): Parsed<CompareArgs> => ({
+    ok: false,
+    help: false,
+    message: `${message}\n\n${compareUsage(scenarioNames)}`,
+  })
+  if (!values.only) return refuse('--only is required: which scenario to compare')
+  const unknown = unknownScenarios(
+    values.only.split(',').map((name) => name.trim().toLowerCase()),
+    scenarioNames,
+  )
+  if (unknown) return refuse(unknown)
+  const pairs = Number(values.pairs)
+  if (!Number.isInteger(pairs) || pairs < 1 || pairs > MAX_PAIRS)
+    return refuse(`--pairs must be a whole number from 1 to ${MAX_PAIRS}, not "${values.pairs}"`)
+  return { ok: true, args: { only: values.only, base: values.base ?? 'HEAD', pairs } }
+}
+
+/** Why `--only`'s (lower-cased) names are refused, or null when the bench knows each of them. */
+function unknownScenarios(only: string[], scenarioNames: readonly string[]): string | null {
+  const known = new Set(scenarioNames.map((name) => name.toLowerCase()))
+  const unknown = only.filter((name) => !known.has(name))
+  if (unknown.length === 0) return null
+  return `--only names no such scenario: ${unknown.map((name) => `"${name}"`).join(', ')}`
 }

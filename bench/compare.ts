@@ -8,38 +8,33 @@ import { execFileSync, spawn } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { parseArgs } from 'node:util'
-import { parseBenchArgs } from '#bench/args.ts'
+import { parseCompareArgs } from '#bench/args.ts'
 import { type ComparedRun, formatComparison, parseTable } from '#bench/measure.ts'
 import { SCENARIO_NAMES } from '#bench/scenarios/all.ts'
 import { projectRoot } from '#server/http/app-build.ts'
 
-const { values: args } = parseArgs({
-  options: {
-    only: { type: 'string' },
-    base: { type: 'string', default: 'HEAD' },
-    pairs: { type: 'string', default: '4' },
-  },
-})
-const pairs = Number(args.pairs)
-if (!args.only || !Number.isInteger(pairs) || pairs < 1 || pairs > 50) {
-  console.error('usage: npx node bench/compare.ts --only <scenario> [--base <git ref>] [--pairs <1-50>]')
-  process.exit(2)
+const parsed = parseCompareArgs(process.argv.slice(2), SCENARIO_NAMES)
+if (!parsed.ok) {
+  ;(parsed.help ? console.log : console.error)(parsed.message)
+  process.exit(parsed.help ? 0 : 2)
 }
-// A mistyped scenario is refused here, before a worktree is made, with the names the bench knows.
-const checked = parseBenchArgs(['--only', args.only], SCENARIO_NAMES)
-if (!checked.ok) {
-  console.error(checked.message)
-  process.exit(2)
-}
-const only = args.only
+const { only, base, pairs } = parsed.args
 
 const git = (...gitArgs: string[]) => execFileSync('git', gitArgs, { cwd: projectRoot, encoding: 'utf8' }).trim()
-const baseCommit = git('rev-parse', '--verify', `${args.base}^{commit}`)
+let baseCommit: string
+try {
+  baseCommit = execFileSync('git', ['rev-parse', '--verify', '--quiet', `${base}^{commit}`], {
+    cwd: projectRoot,
+    encoding: 'utf8',
+  }).trim()
+} catch {
+  console.error(`--base names no commit of this repository: "${base}"`)
+  process.exit(2)
+}
 // The base runs on this checkout's node_modules: it must want the same packages.
 const lockfile = fs.readFileSync(path.join(projectRoot, 'package-lock.json'), 'utf8')
 if (git('show', `${baseCommit}:package-lock.json`) !== lockfile.trim()) {
-  console.error(`${args.base} has other dependencies than this working tree (package-lock.json differs).`)
+  console.error(`${base} has other dependencies than this working tree (package-lock.json differs).`)
   process.exit(2)
 }
 
@@ -75,7 +70,7 @@ async function benchIn(dir: string): Promise<ComparedRun['rows']> {
 
 const runs: ComparedRun[] = []
 try {
-  console.error(`${only}: ${args.base} (${baseCommit.slice(0, 7)}) against this working tree, ${pairs} pairs`)
+  console.error(`${only}: ${base} (${baseCommit.slice(0, 7)}) against this working tree, ${pairs} pairs`)
   for (let pair = 0; pair < pairs; pair++) {
     const order = pair % 2 === 0 ? (['base', 'new'] as const) : (['new', 'base'] as const)
     for (const side of order) {
