@@ -291,3 +291,80 @@ test('a piece ICU splits off after an abbreviation continues its sentence instea
     'Solid-state batteries use sulfide electrolytes, e.g. argyrodites, which conduct lithium ions well.',
   ])
 })
+
+// Shaped like corpus/sample/batteries/solid-state-road-test.md: it shares one word ("cold") with
+// "heat pumps in cold climates", and a search that settles for any of a query's words finds it.
+const batteryRoadTest = `# Solid-state battery prototypes finish a winter road test
+
+Norvik Motors has completed a 12,000 km road test of three prototype cars fitted with solid-state
+batteries. Peak charging reached 250 kW, and charging from 10% to 80% took 14 minutes at mild
+temperatures and 26 minutes in the cold, when the pack first had to warm itself.`
+
+test('a page that shares one word with the topic but is about something else gives no finding', async () => {
+  const { synthesis } = await synthesize(heatPumpInput([source(1, installerShortage), source(2, batteryRoadTest)]))
+  expect(synthesis.findings.length).toBeGreaterThan(0)
+  expect(synthesis.findings.map((finding) => finding.sourceIds)).toEqual(synthesis.findings.map(() => [1]))
+
+  // A re-run whose only new page is that one has nothing new on the topic, and says so.
+  const rerun = await synthesize(heatPumpInput([source(2, batteryRoadTest)]))
+  expect(rerun.synthesis.findings).toEqual([])
+  expect(rerun.synthesis.headline).toBe("No sentence in this run's sources matched the brief")
+
+  // Nor does it fill a focus area: that is a gap, not a finding from the wrong page.
+  const focused = await synthesize({
+    ...heatPumpInput([source(1, installerShortage), source(2, batteryRoadTest)]),
+    focus: ['charging'],
+  })
+  expect(focused.synthesis.findings.every((finding) => !finding.sourceIds.includes(2))).toBe(true)
+  expect(focused.synthesis.gaps).toEqual(['Nothing in this run\'s sources addressed "charging".'])
+})
+
+test('a page is on the topic with a third of its words, in its title or text, and three suffice for a long topic', async () => {
+  // "cold" in its text, "heat" and "pumps" in its title only.
+  const titled = {
+    ...source(1, 'The units kept homes warm through a cold week at -25 °C in 2026.'),
+    title: 'Heat pumps',
+  }
+  const { synthesis } = await synthesize(heatPumpInput([titled]))
+  expect(synthesis.findings.map((finding) => finding.text)).toEqual([
+    'The units kept homes warm through a cold week at -25 °C in 2026.',
+  ])
+
+  // One of "solid", "state" and "battery": a page in French about the topic, not one about another.
+  const french = source(1, 'Les batteries à électrolyte solide ont atteint 500 Wh/kg en 2026.')
+  const { synthesis: third } = await synthesize(synthesisInput({ sources: [french] }))
+  expect(third.findings.map((finding) => finding.sourceIds)).toEqual([[1]])
+
+  // Eleven words, of which the page holds three ("heat", "pump", "older").
+  const long = 'heat pumps for older homes with cast iron radiators in cold climates of northern Scandinavia'
+  const page = source(1, 'Heat pumps now warm older houses, a 2026 study found.')
+  const { synthesis: longTopic } = await synthesize(synthesisInput({ topic: long, sources: [page] }))
+  expect(longTopic.findings.map((finding) => finding.sourceIds)).toEqual([[1]])
+})
+
+test("pages that hold none of the brief's words give their opening sentences (another language, synonyms)", async () => {
+  const { synthesis } = await synthesize(
+    synthesisInput({
+      topic: 'solid-state batteries',
+      sources: [
+        source(1, 'Les accumulateurs à électrolyte solide ont atteint 500 Wh/kg en 2026. Le déjeuner était bon.'),
+        source(2, 'Festkörperakkus gehen 2027 in Serie. Das Wetter war schön.'),
+      ],
+    }),
+  )
+  expect(synthesis.findings.map((finding) => finding.text).sort()).toEqual([
+    'Festkörperakkus gehen 2027 in Serie.',
+    'Les accumulateurs à électrolyte solide ont atteint 500 Wh/kg en 2026.',
+  ])
+})
+
+test("when no page holds a word of the topic, none is judged off it: the objective's words still pick", async () => {
+  const { synthesis } = await synthesize(
+    synthesisInput({
+      topic: 'Festkörperakkus',
+      objective: 'costs per kWh',
+      sources: [source(1, 'Solid-state cells cost $150 per kWh in 2026. The weather was pleasant.')],
+    }),
+  )
+  expect(synthesis.findings.map((finding) => finding.text)).toEqual(['Solid-state cells cost $150 per kWh in 2026.'])
+})

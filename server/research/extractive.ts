@@ -18,6 +18,8 @@ const SAME_SOURCE_DECAY = 0.75
 /** A sentence supports a focus area or section when it holds this share of its words' weight. */
 const TARGET_COVERAGE = 0.5
 const MAX_THEMES = 3
+/** A source is about the topic when it holds a third of the topic's words; three always suffice. */
+const MAX_TOPIC_WORDS_NEEDED = 3
 
 const DIGIT = /\p{Nd}/u
 
@@ -64,10 +66,13 @@ function extractSynthesis(input: SynthesisInput): Synthesis {
   const pick = (pool: Candidate[], score: (candidate: Candidate) => number) =>
     pickBest(pool, score, chosen, rejected, known)
 
-  const relevant = candidates.filter((candidate) => candidate.relevance > 0)
+  const onTopic = onTopicSources(input, candidates)
+  const mentions = candidates.filter((candidate) => candidate.relevance > 0)
+  const relevant = mentions.filter((candidate) => onTopic.has(candidate.sourceId))
   // Nothing mentions the brief's words (another language, synonyms): the pages were found for the
-  // brief, so their opening sentences are the best remaining guess.
-  const pool = relevant.length > 0 ? relevant : openingSentences(candidates)
+  // brief, so their opening sentences are the best remaining guess. Pages that do mention them, but
+  // are about something else, give nothing.
+  const pool = mentions.length > 0 ? relevant : openingSentences(candidates)
   const wanted = Math.min(MAX_FINDINGS, Math.max(MIN_FINDINGS, input.sources.length))
   while (chosen.length < wanted) {
     const next = pick(pool, (candidate) => (candidate.relevance || 1) * candidate.form)
@@ -95,7 +100,7 @@ function extractSynthesis(input: SynthesisInput): Synthesis {
   for (const goal of goals) {
     if (chosen.some(goal.supports)) continue
     const next = pick(
-      candidates.filter(goal.supports),
+      candidates.filter((candidate) => onTopic.has(candidate.sourceId) && goal.supports(candidate)),
       (candidate) => coverage(candidate, goal.target, weigh) * candidate.form * (1 + candidate.relevance),
     )
     if (next) chosen.push(next)
@@ -192,6 +197,31 @@ function pickBest(
     if (!repeats) return best
     rejected.add(best)
   }
+}
+
+/**
+ * The sources that are about the topic: those whose title and text hold at least a third of the
+ * topic's words (three suffice, so a long topic asks no more of a page than a short one). A search
+ * that settles for any of a query's words (the local corpus does, and web engines can) also finds
+ * pages that share one word with the topic and are about something else: a battery road test "in
+ * the cold" for "heat pumps in cold climates". Every source counts when no page holds a word of the
+ * topic at all (text in another language, or a topic the word splitter cannot split).
+ */
+function onTopicSources(input: SynthesisInput, candidates: Candidate[]): Set<number> {
+  const topicTerms = new Set(contentTerms(input.topic))
+  const all = new Set(input.sources.map((source) => source.id))
+  if (topicTerms.size === 0) return all
+  const held = new Map<number, Set<string>>()
+  const hold = (sourceId: number, terms: Iterable<string>) => {
+    const set = held.get(sourceId) ?? new Set<string>()
+    held.set(sourceId, set)
+    for (const term of terms) if (topicTerms.has(term)) set.add(term)
+  }
+  for (const source of input.sources) hold(source.id, contentTerms(source.title))
+  for (const candidate of candidates) hold(candidate.sourceId, candidate.signature.terms)
+  if ([...held.values()].every((terms) => terms.size === 0)) return all
+  const needed = Math.min(MAX_TOPIC_WORDS_NEEDED, Math.ceil(topicTerms.size / 3))
+  return new Set([...held].filter(([, terms]) => terms.size >= needed).map(([sourceId]) => sourceId))
 }
 
 function openingSentences(candidates: Candidate[]): Candidate[] {

@@ -98,6 +98,7 @@ export function synthesisMessages(input: SynthesisInput): Message[] {
     'numbers or dates are not in their quote.',
     'Never invent a source, a number or a quote; never cite an id that is not in the list.',
     'Do not report the already-known facts again as findings; report what is new.',
+    'Report only what bears on the topic: a source, or a part of one, about something else gives no finding.',
     'gaps lists the questions the sources leave open.',
     style,
     DATA_RULE,
