@@ -181,13 +181,14 @@ test('model path: every framework report has each of its sections as a heading, 
  * A sentence about a section title. The wordings vary so that no two read as the same finding to the
  * dedupe, and use no word a section title uses, so each sentence matches its own section only.
  */
+// Each about heat pumps, the brief's topic: the extractive path quotes only pages about the topic.
 function sentenceAbout(title: string, index: number): string {
   const year = 2020 + index
   const sentences = [
     `Analysts covering heat pumps described ${title} as decisive in ${year}.`,
-    `A survey of installers in ${year} found ${title} mattered to homeowners.`,
-    `Officials said in ${year} that ${title} would weigh on installers everywhere.`,
-    `Manufacturers reported that ${title} changed their outlook for ${year}.`,
+    `A survey of heat pump installers in ${year} found ${title} mattered to homeowners.`,
+    `Officials said in ${year} that ${title} would weigh on heat pump installers everywhere.`,
+    `Heat pump manufacturers reported that ${title} changed their outlook for ${year}.`,
   ]
   return sentences[index % sentences.length] as string
 }
