@@ -319,7 +319,7 @@ test('a page that shares one word with the topic but is about something else giv
   expect(focused.synthesis.gaps).toEqual(['Nothing in this run\'s sources addressed "charging".'])
 })
 
-test('a page is on the topic with a third of its words, in its title or text, and three suffice for a long topic', async () => {
+test('a page is on the topic with half its words, in its title or text, and three suffice for a long topic', async () => {
   // "cold" in its text, "heat" and "pumps" in its title only.
   const titled = {
     ...source(1, 'The units kept homes warm through a cold week at -25 °C in 2026.'),
@@ -330,10 +330,19 @@ test('a page is on the topic with a third of its words, in its title or text, an
     'The units kept homes warm through a cold week at -25 °C in 2026.',
   ])
 
-  // One of "solid", "state" and "battery": a page in French about the topic, not one about another.
-  const french = source(1, 'Les batteries à électrolyte solide ont atteint 500 Wh/kg en 2026.')
-  const { synthesis: third } = await synthesize(synthesisInput({ sources: [french] }))
-  expect(third.findings.map((finding) => finding.sourceIds)).toEqual([[1]])
+  // Its URL's path names it too: "AI" is in no sentence of this page about agents, only in its slug.
+  const slug = {
+    ...source(3, 'Agents now run for hours at 60% of teams in 2026.'),
+    url: 'https://example.com/ai-agents/long-runs',
+  }
+  const { synthesis: agents } = await synthesize(synthesisInput({ topic: 'AI agents in production', sources: [slug] }))
+  expect(agents.findings.map((finding) => finding.sourceIds)).toEqual([[3]])
+
+  // "Solid-state batteries" asks two of solid, state and battery: a page on another battery has one.
+  const sodium = source(1, 'Sodium-ion batteries reached 160 Wh/kg in 2026.')
+  const solid = source(2, 'Solid-state cells reached 400 Wh/kg in 2026.')
+  const { synthesis: batteries } = await synthesize(synthesisInput({ sources: [sodium, solid] }))
+  expect(batteries.findings.map((finding) => finding.sourceIds)).toEqual([[2]])
 
   // Eleven words, of which the page holds three ("heat", "pump", "older").
   const long = 'heat pumps for older homes with cast iron radiators in cold climates of northern Scandinavia'
