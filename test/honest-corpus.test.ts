@@ -5,6 +5,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { readRunEvents } from '#server/events/run-events.ts'
+import { createCorpusSearch } from '#server/providers/search/corpus.ts'
+import { startPublishedDate } from '#server/research/brief.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { startTestApp, type TestApp } from '#test/support/app.ts'
 import { logIn } from '#test/support/browser-session.ts'
@@ -81,6 +83,37 @@ test('a re-run still skips the corpus documents it read: their names in the ledg
   const count = (key: string) => queries.reduce((sum, event) => sum + Number(event.data[key]), 0)
   expect(count('results')).toBeGreaterThan(count('new'))
   expect(again.report?.generatedWith.corpus).toBe('sample')
+})
+
+test('a run quotes no page its searches found for one shared word, and neither does its re-run', async () => {
+  // What the trial page runs: the last 30 days. The corpus settles for any of a query's words, so the
+  // fallback plan's searches also find battery articles (one tested cells "in the cold").
+  const topic = 'heat pumps in cold climates'
+  const since = startPublishedDate('30d', new Date())
+  const search = createCorpusSearch({ db: app.db })
+  const found = await Promise.all(
+    [topic, `${topic} latest developments`, `${topic} data and statistics`].map((text) =>
+      search.search(
+        { text, startPublishedDate: since, numResults: 5, maxCharacters: 2000 },
+        { signal: AbortSignal.timeout(10_000) },
+      ),
+    ),
+  )
+  const urls = found.flatMap(({ results }) => results.map((result) => result.url))
+  expect(
+    urls.some((url) => url.includes('/batteries/')),
+    urls.join(' '),
+  ).toBe(true)
+
+  const user = await createTestAccount(app.db)
+  for (const round of ['first run', 're-run']) {
+    const { body } = await postBrief(app.fetch, user.auth, { topic, depth: 'quick', timeframe: '30d' })
+    const run = await waitForRun(app.fetch, user.auth, body.runId)
+    expect(run.status, round).toBe('complete')
+    const cited = run.report?.sources.map((source) => source.url) ?? []
+    if (round === 'first run') expect(cited.length).toBeGreaterThan(0)
+    for (const url of cited) expect(url, round).toContain('/corpus/heat-pumps/')
+  }
 })
 
 test('the run page shows the notice, names the search step after the corpus, and links no corpus.local', async () => {
