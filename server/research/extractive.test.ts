@@ -319,7 +319,7 @@ test('a page that shares one word with the topic but is about something else giv
   expect(focused.synthesis.gaps).toEqual(['Nothing in this run\'s sources addressed "charging".'])
 })
 
-test('a page is on the topic with half its words, in its title or text, and three suffice for a long topic', async () => {
+test('a page is on the topic with half its words, in its title, URL or text, and three suffice for a long topic', async () => {
   // "cold" in its text, "heat" and "pumps" in its title only.
   const titled = {
     ...source(1, 'The units kept homes warm through a cold week at -25 °C in 2026.'),
