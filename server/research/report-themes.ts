@@ -12,13 +12,14 @@ const MAX_THEMES = 4
 const COMPOUND_HYPHEN = /(?<=[\p{L}\p{N}])-(?=[\p{L}\p{N}])/gu
 
 // Words that carry meaning in a sentence but not in a theme: two findings both saying "year",
-// "three" or "many" have nothing in common worth naming. Numbers are left out too (see isThemePart).
+// "three", "many" or "an average of" have nothing in common worth naming. Numbers are left out too (see isThemePart).
 const THEME_STOPWORDS = new Set(
   (
     'year years month months week weeks day days hour hours time times today three four five six seven eight nine ten ' +
     'hundred hundreds thousand thousands million millions billion billions first second third last next half ' +
     'percent according ago earlier later recent recently soon yesterday tomorrow ' +
-    'many several various lot lots least less fewer enough another else etc like already always never almost nearly'
+    'many several various lot lots least less fewer enough another else etc like already always never almost nearly ' +
+    'average median mean total'
   ).split(' '),
 )
 
