@@ -6,7 +6,7 @@ import type { Fact, Page } from '#bench/quality/web.ts'
 // A tiny web: a price that changed, a permit that flipped, jobs restated in other words, and two new facts.
 const facts: Fact[] = [
   {
-    key: 'price',
+    key: 't/price',
     kind: 'figure',
     versions: [
       { label: '80', positive: true, wordings: ['Cells cost $80/kWh.', 'A cell sells for 80 dollars per kWh.'] },
@@ -14,7 +14,7 @@ const facts: Fact[] = [
     ],
   },
   {
-    key: 'permit',
+    key: 't/permit',
     kind: 'polarity',
     versions: [
       { label: 'yes', positive: true, wordings: ['Regulators approved the permit.'] },
@@ -22,19 +22,19 @@ const facts: Fact[] = [
     ],
   },
   {
-    key: 'jobs',
+    key: 't/jobs',
     kind: 'figure',
     versions: [
       { label: '900', positive: true, wordings: ['The plant has 900 jobs.', 'Some 900 jobs are at the plant.'] },
     ],
   },
   {
-    key: 'plant',
+    key: 't/plant',
     kind: 'polarity',
     versions: [{ label: 'yes', positive: true, wordings: ['The plant opened in Reno.'] }],
   },
   {
-    key: 'staff',
+    key: 't/staff',
     kind: 'figure',
     versions: [{ label: '40', positive: true, wordings: ['The lab employs 40 chemists.'] }],
   },
@@ -49,8 +49,8 @@ const pageA: Page = {
   title: 'A',
   text: 'Subscribe now. Cells cost $72/kWh.\n\nRegulators rejected the permit.',
   statements: [
-    { fact: 'price', version: 1, text: 'Cells cost $72/kWh.' },
-    { fact: 'permit', version: 1, text: 'Regulators rejected the permit.' },
+    { fact: 't/price', version: 1, text: 'Cells cost $72/kWh.' },
+    { fact: 't/permit', version: 1, text: 'Regulators rejected the permit.' },
   ],
 }
 const pageB: Page = {
@@ -58,22 +58,23 @@ const pageB: Page = {
   title: 'B',
   text: 'Some 900 jobs are at the plant. The plant opened in Reno. The lab employs 40 chemists.',
   statements: [
-    { fact: 'jobs', version: 0, text: 'Some 900 jobs are at the plant.' },
-    { fact: 'plant', version: 0, text: 'The plant opened in Reno.' },
-    { fact: 'staff', version: 0, text: 'The lab employs 40 chemists.' },
+    { fact: 't/jobs', version: 0, text: 'Some 900 jobs are at the plant.' },
+    { fact: 't/plant', version: 0, text: 'The plant opened in Reno.' },
+    { fact: 't/staff', version: 0, text: 'The lab employs 40 chemists.' },
   ],
 }
 const pages = new Map([pageA, pageB].map((page) => [page.url, page]))
 
 function input(overrides: Partial<RunInput> = {}): RunInput {
   return {
+    domain: 't',
     readPages: [pageA, pageB],
     held: new Map([
-      ['price', new Set([0])],
-      ['permit', new Set([0])],
-      ['jobs', new Set([0])],
+      ['t/price', new Set([0])],
+      ['t/permit', new Set([0])],
+      ['t/jobs', new Set([0])],
     ]),
-    heldTexts: new Map([['jobs', ['The plant has 900 jobs.']]]),
+    heldTexts: new Map([['t/jobs', ['The plant has 900 jobs.']]]),
     shown: [],
     confirmedInMemory: new Set(),
     pageText: (url) => pages.get(url)?.text,
@@ -154,15 +155,15 @@ test('precision counts shown claims, recall counts fact versions on the pages re
   })
   expect(score.mistakes.map((mistake) => `${mistake.version} ${mistake.expected} -> ${mistake.got}`).sort()).toEqual([
     ' no fact -> new',
-    'jobs@0 confirmed -> new',
-    'permit@1 contradicted -> new',
-    'staff@0 new -> not shown',
+    't/jobs@0 confirmed -> new',
+    't/permit@1 contradicted -> new',
+    't/staff@0 new -> not shown',
   ])
-  expect(score.mistakes.find((mistake) => mistake.version === 'jobs@0')?.memory).toEqual(['The plant has 900 jobs.'])
+  expect(score.mistakes.find((mistake) => mistake.version === 't/jobs@0')?.memory).toEqual(['The plant has 900 jobs.'])
 })
 
 test('a fact the run confirmed in memory is not shown, and that is right', () => {
-  const score = scoreRun(input({ confirmedInMemory: new Set(['jobs@0', 'price@1']) }), web)
+  const score = scoreRun(input({ confirmedInMemory: new Set(['t/jobs@0', 't/price@1']) }), web)
   expect(score.confusion.confirmed).toEqual({ confirmed: 1 })
   // A changed figure that memory merely confirmed was missed, and says so.
   expect(score.confusion.updated).toEqual({ confirmed: 1 })
@@ -179,4 +180,34 @@ test('run scores add up', () => {
   expect(total.classes.new).toEqual({ reported: 2, correct: 2, truth: 4, found: 2, classified: 2 })
   expect(total.confusion.new).toEqual({ new: 2, 'not shown': 2 })
   expect(total.mistakes).toHaveLength(2 * one.mistakes.length)
+})
+
+test("a claim of another topic's fact (a stray page) is counted apart, and no part of this topic's truth", () => {
+  const stray: Page = {
+    url: 'https://c.example/3',
+    title: 'C',
+    text: 'The mine produced 12 tonnes.',
+    statements: [{ fact: 'other/mine', version: 0, text: 'The mine produced 12 tonnes.' }],
+  }
+  const mine: Fact = {
+    key: 'other/mine',
+    kind: 'figure',
+    versions: [{ label: '12', positive: true, wordings: ['The mine produced 12 tonnes.'] }],
+  }
+  const both = { facts: new Map([...web.facts, [mine.key, mine]]), registry: buildRegistry([...facts, mine], []) }
+  const claim = { class: 'new' as const, text: stray.text, quote: stray.text, urls: [stray.url] }
+  const base = scoreRun(input(), both)
+  const score = scoreRun(
+    input({
+      readPages: [pageA, pageB, stray],
+      shown: [claim],
+      pageText: (url) => (url === stray.url ? stray.text : pages.get(url)?.text),
+    }),
+    both,
+  )
+  expect(score.offTopicShown).toBe(1)
+  expect(score.classes.new).toEqual(base.classes.new)
+  expect(score.noFact).toBe(0)
+  expect(score.mistakes.filter((mistake) => mistake.expected === 'another topic')).toHaveLength(1)
+  expect(addScores([score, score]).offTopicShown).toBe(2)
 })

@@ -15,6 +15,8 @@ export const CHANGE_CLASSES: ChangeClass[] = ['new', 'updated', 'contradicted']
 export type ShownClaim = { class: ChangeClass; text: string; quote: string; urls: string[]; previous?: string }
 
 export type RunInput = {
+  /** The topic's domain: facts of another (on stray pages) are no part of its truth. */
+  domain: string
   /** Pages the run read: served to it, and not in memory's ledger. */
   readPages: Page[]
   /** Versions of each fact memory held before the run (any of its claims, history included). */
@@ -31,7 +33,7 @@ export type RunInput = {
 export type Got = TrueClass | 'not shown'
 
 export type Mistake = {
-  expected: TrueClass | 'no fact'
+  expected: TrueClass | 'no fact' | 'another topic'
   got: Got
   version: string
   claim: string
@@ -67,6 +69,8 @@ export type RunScore = {
   unsupportedShown: number
   /** Shown claims that state no fact of the web (boilerplate). */
   noFact: number
+  /** Shown claims that state a fact of another topic (from a stray page); in no class's counts. */
+  offTopicShown: number
   /** Fact version outcomes: expected -> got -> count. */
   confusion: Record<string, Record<string, number>>
   mistakes: Mistake[]
@@ -96,13 +100,27 @@ export function scoreRun(
   const shownByVersion = new Map<string, ShownClaim[]>()
   let unsupportedShown = 0
   let noFact = 0
+  let offTopicShown = 0
+  const ofTopic = (fact: string) => fact.startsWith(`${input.domain}/`)
   for (const claim of input.shown) {
     const quote = normalizeText(claim.quote)
     const onPages =
       claim.urls.length > 0 && claim.urls.every((url) => normalizeText(input.pageText(url) ?? '').includes(quote))
     if (!onPages || quote.length === 0) unsupportedShown += 1
-    classes[claim.class].reported += 1
     const entry = lookup(web.registry, claim.quote) ?? lookup(web.registry, claim.text)
+    if (entry?.kind === 'fact' && !ofTopic(entry.fact)) {
+      offTopicShown += 1
+      mistakes.push({
+        expected: 'another topic',
+        got: claim.class,
+        version: versionKey(entry.fact, entry.version),
+        claim: claim.text,
+        quote: claim.quote,
+        memory: [],
+      })
+      continue
+    }
+    classes[claim.class].reported += 1
     if (entry?.kind !== 'fact') {
       noFact += 1
       mistakes.push({
@@ -124,6 +142,7 @@ export function scoreRun(
   const present = new Map<string, string>()
   for (const page of input.readPages) {
     for (const statement of page.statements) {
+      if (!ofTopic(statement.fact)) continue
       const key = versionKey(statement.fact, statement.version)
       if (!present.has(key)) present.set(key, statement.text)
     }
@@ -171,6 +190,7 @@ export function scoreRun(
     shown: input.shown.length,
     unsupportedShown,
     noFact,
+    offTopicShown,
     confusion,
     mistakes,
   }
@@ -190,6 +210,7 @@ export function addScores(scores: RunScore[]): RunScore {
     total.shown += score.shown
     total.unsupportedShown += score.unsupportedShown
     total.noFact += score.noFact
+    total.offTopicShown += score.offTopicShown
     for (const [expected, row] of Object.entries(score.confusion)) {
       total.confusion[expected] ??= {}
       for (const [got, count] of Object.entries(row)) {
@@ -212,6 +233,7 @@ export function scoreOfNothing(): RunScore {
     shown: 0,
     unsupportedShown: 0,
     noFact: 0,
+    offTopicShown: 0,
     confusion: {},
     mistakes: [],
   }

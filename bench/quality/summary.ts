@@ -38,6 +38,8 @@ export type SeedFigures = {
   unsupportedShown: number
   shown: number
   noFact: number
+  /** Shown claims stating a fact of another topic, from the stray pages every run is served. */
+  offTopicShown: number
   integrity: Integrity
 }
 
@@ -56,6 +58,7 @@ export function seedFigures(seed: number, runs: ScoredRun[]): SeedFigures {
     unsupportedShown: all.unsupportedShown,
     shown: all.shown,
     noFact: all.noFact,
+    offTopicShown: all.offTopicShown,
     integrity: runs.reduce(
       (total, run) => ({
         claims: total.claims + run.integrity.claims,
@@ -148,6 +151,11 @@ export function qualityRows(path: Path, seeds: SeedFigures[]): Row[] {
       metric: 'shown claims that state no fact (boilerplate)',
       value: String(seeds.reduce((total, seed) => total + seed.noFact, 0)),
     },
+    {
+      scenario,
+      metric: "shown claims from another topic's pages (2 served to every run)",
+      value: `${seeds.reduce((total, seed) => total + seed.offTopicShown, 0)} of ${shown}`,
+    },
     ...seeds.map((seed) => ({
       scenario,
       metric: `seed ${seed.seed}: P new/upd/con; R new/upd/con; reworded as new; unsupported`,
@@ -166,6 +174,7 @@ type TracedClaim = { sloppy: string[]; judge?: TracedVerdict }
  */
 export function causeOf(mistake: Mistake, path: Path): string {
   if (mistake.expected === 'no fact') return 'boilerplate shown as a finding'
+  if (mistake.expected === 'another topic') return 'a fact of another topic (a stray page) shown as a finding'
   const claims = (mistake.trace?.claims ?? []) as TracedClaim[]
   const judge = mistake.trace?.judge as TracedVerdict | string | undefined
   const lostMemory = mistake.memory.length > 0 && mistake.memory.every((text) => text.includes('[superseded'))

@@ -85,11 +85,30 @@ test('epochs follow their plan: new facts first, then changes, contradictions an
           expect(urls.has(page.url)).toBe(false)
           expect(epoch.served).toContain(page.url)
         }
-        for (const url of epoch.served.filter((url) => !epoch.pages.some((page) => page.url === url))) {
-          expect(urls.has(url)).toBe(true)
-        }
+        const others = epoch.served.filter(
+          (url) => !epoch.pages.some((page) => page.url === url) && !epoch.strays.includes(url),
+        )
+        for (const url of others) expect(urls.has(url)).toBe(true)
         for (const page of epoch.pages) urls.add(page.url)
         if (index > 0) expect(epoch.plan.updated.length + epoch.plan.restated.length).toBeGreaterThan(0)
+      })
+    }
+  }
+})
+
+test("every epoch serves each topic two pages of other topics' same epoch, never a syndicated copy", () => {
+  for (const seed of SEEDS) {
+    const web = generateWeb({ seed, factsPerTopic: 20 })
+    for (const topic of web.topics) {
+      topic.epochs.forEach((epoch, index) => {
+        expect(epoch.strays).toHaveLength(2)
+        for (const url of epoch.strays) {
+          expect(epoch.served.filter((served) => served === url)).toHaveLength(1)
+          const owner = web.topics.find((other) => other.epochs[index]?.pages.some((page) => page.url === url))
+          expect(owner?.domain).toBeDefined()
+          expect(owner?.domain).not.toBe(topic.domain)
+          expect(owner?.epochs[index]?.pages.find((page) => page.url === url)?.duplicateOf).toBeUndefined()
+        }
       })
     }
   }

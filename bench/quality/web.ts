@@ -2,7 +2,8 @@
 // and wordings, and three epochs of pages. Epoch 1 states some facts; epochs 2 and 3 are new URLs
 // carrying a mix of unchanged facts in other words, changed figures and dates, new facts,
 // contradictions, near-duplicate pages (one text on two URLs) and boilerplate, and a few URLs of
-// earlier epochs again (which the engine's ledger skips). The registry maps every sentence the web
+// earlier epochs again (which the engine's ledger skips). Every epoch also serves each topic two pages
+// about another topic (strays), as a search that settles for some of a query's words does. The registry maps every sentence the web
 // can hold back to what it states, which is the ground truth the scorer reads.
 import type { Domain, FactSpec, When } from '#bench/quality/catalogue.ts'
 import { batteries } from '#bench/quality/domain-batteries.ts'
@@ -21,7 +22,8 @@ export type Statement = { fact: string; version: number; text: string }
 export type Page = { url: string; title: string; text: string; statements: Statement[]; duplicateOf?: string }
 /** What an epoch does to each fact it mentions, relative to what the web said before (`fact@version`). */
 export type EpochPlan = { new: string[]; updated: string[]; contradicted: string[]; restated: string[] }
-export type Epoch = { pages: Page[]; plan: EpochPlan; served: string[] }
+/** `strays`: URLs of other topics' pages of the same epoch, served as well (and in `served`). */
+export type Epoch = { pages: Page[]; plan: EpochPlan; served: string[]; strays: string[] }
 export type TopicWeb = { domain: string; topic: string; facts: Fact[]; epochs: Epoch[] }
 export type Web = { seed: number; topics: TopicWeb[]; facts: Map<string, Fact>; registry: Map<string, RegistryEntry> }
 
@@ -36,6 +38,7 @@ const RESTATE_SHARE = 0.35
 const SECOND_WORDING = 0.3
 const DUPLICATE_PAGE = 0.2
 const OLD_URLS_SERVED = 3
+const STRAY_PAGES = 2
 
 export const versionKey = (fact: string, version: number) => `${fact}@${version}`
 
@@ -43,6 +46,7 @@ export function generateWeb(options: { seed: number; factsPerTopic: number; topi
   const topics = DOMAINS.map((domain) =>
     generateTopic(domain, options.seed, options.factsPerTopic, `${domain.topic}${options.topicSuffix ?? ''}`),
   )
+  addStrays(topics, options.seed)
   const facts = new Map(topics.flatMap((topic) => topic.facts.map((fact) => [fact.key, fact] as const)))
   const boilerplate = DOMAINS.flatMap((domain) => [...domain.boilerplate, ...domain.sites.map(syndication)])
   const registry = buildRegistry(facts.values(), boilerplate)
@@ -116,9 +120,30 @@ function generateTopic(domain: Domain, seed: number, factsPerTopic: number, topi
     const pages = composePages(domain, seed, epoch, rng.shuffle(statements), rng)
     const old = rng.shuffle(allPages).slice(0, epoch > 1 ? OLD_URLS_SERVED : 0)
     allPages.push(...pages)
-    epochs.push({ pages, plan, served: rng.shuffle([...pages, ...old].map((page) => page.url)) })
+    epochs.push({ pages, plan, served: rng.shuffle([...pages, ...old].map((page) => page.url)), strays: [] })
   }
   return { domain: domain.key, topic, facts, epochs }
+}
+
+/**
+ * Serves each topic, in every epoch, two pages of the other topics' same epoch (never a syndicated
+ * copy), inserted among its own. Drawn from a random stream of their own, after every topic is made,
+ * so the rest of the web is what it would be without them.
+ */
+function addStrays(topics: TopicWeb[], seed: number): void {
+  for (const topic of topics) {
+    topic.epochs.forEach((epoch, index) => {
+      const rng = createRng(seed, 'strays', topic.domain, index + 1)
+      const others = topics
+        .filter((other) => other !== topic)
+        .flatMap((other) => other.epochs[index]?.pages.filter((page) => !page.duplicateOf) ?? [])
+      epoch.strays = rng
+        .shuffle(others)
+        .slice(0, STRAY_PAGES)
+        .map((page) => page.url)
+      for (const url of epoch.strays) epoch.served.splice(rng.int(0, epoch.served.length), 0, url)
+    })
+  }
 }
 
 /** The first `count` facts with the catalogue's mix of kinds kept: a smaller web still has contradictions. */

@@ -80,6 +80,7 @@ export const qualityScenario: StandaloneScenario = {
           ...run,
           shown: score.shown,
           unsupportedShown: score.unsupportedShown,
+          offTopicShown: score.offTopicShown,
           classes: score.classes,
           confirmedTruth: score.confirmedTruth,
           rewordedAsNew: score.rewordedAsNew,
@@ -100,7 +101,10 @@ async function runTopic(options: {
   failures: string[]
 }): Promise<ScoredRun[]> {
   const { path, web, topic, client, memory, stubs, failures } = options
-  const pages = new Map(topic.epochs.flatMap((epoch) => epoch.pages.map((page) => [page.url, page] as const)))
+  // Every topic's pages: a topic is also served a few of the others' (strays).
+  const pages = new Map(
+    web.topics.flatMap((each) => each.epochs.flatMap((epoch) => epoch.pages.map((page) => [page.url, page] as const))),
+  )
   const seen = new Set<string>() // every URL served so far: the run's ledger holds them
   const quoteOf = new Map<string, string>()
   // Memory claims an update or contradiction replaced, as the reports say (`previous`): history.
@@ -129,6 +133,7 @@ async function runTopic(options: {
     const after = await memory.facts(topic.topic)
     const score = scoreRun(
       {
+        domain: topic.domain,
         readPages: read,
         ...heldVersions(before, web.registry, quoteOf),
         shown,
