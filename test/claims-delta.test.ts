@@ -119,7 +119,7 @@ test('a second run on a changed web reports the updated figure, the reversal, th
 
   // The invented claim is nowhere, and counted.
   expect(JSON.stringify(report)).not.toContain('electric scooters')
-  expect(report.integrity).toEqual({ claims: 5, shown: 4, droppedUnsupported: 1, recited: 0, ownWords: 0 })
+  expect(report.integrity).toEqual({ claims: 5, shown: 4, droppedUnsupported: 1, recited: 0, ownWords: 0, offTopic: 0 })
   const events = await readRunEvents(app.db, app.memory.ring, started.body.runId, 0)
   expect(events.find((event) => event.type === 'warning')?.data).toMatchObject({
     code: 'claims_unsupported',
@@ -182,4 +182,32 @@ test('claims and facts are embedded with the configured model, and a failing emb
   expect(second.report?.delta.updated).toHaveLength(1)
   const events = await readRunEvents(app.db, app.memory.ring, body.runId, 0)
   expect(events.map((event) => event.data.code)).toContain('embeddings_unavailable')
+})
+
+test('a claim quoting only a page about something else is not shown, and the run says so', async () => {
+  const { app } = stubs
+  const user = await createTestAccount(app.db)
+  // The stub model quotes every page's first sentence, as a model that ignores the prompt's rule
+  // would; one page shares one word ("trials") with the topic, and is about heat pumps.
+  documents.splice(
+    0,
+    documents.length,
+    page('hina-cycles', 'Sodium-ion cells from HiNa passed 6000 cycles in a field trial this autumn.', 1),
+    {
+      url: 'https://news.example/heat-pumps/cold-week',
+      title: 'Heat pumps kept homes warm through a cold week',
+      publishedDate: day(1),
+      text: 'Heat pumps kept 310,000 homes warm in winter trials, the grid operator said on Monday.',
+    },
+  )
+  const { body } = await postBrief(app.fetch, user.auth, { topic: 'sodium-ion cell trials', depth: 'quick' })
+  const run = await waitForRun(app.fetch, user.auth, body.runId)
+  expect(run.status).toBe('complete')
+  const report = run.report
+  if (!report) throw new Error('no report')
+  expect(report.delta.newFindings.map((finding) => finding.text)).toEqual([documents[0]?.text])
+  expect(JSON.stringify(report)).not.toContain('310,000 homes')
+  expect(report.integrity).toMatchObject({ claims: 2, shown: 1, droppedUnsupported: 0, offTopic: 1 })
+  const events = await readRunEvents(app.db, app.memory.ring, body.runId, 0)
+  expect(events.find((event) => event.data.code === 'claims_off_topic')?.data).toMatchObject({ dropped: 1 })
 })

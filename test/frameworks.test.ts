@@ -8,6 +8,7 @@ import { BriefSchema } from '#server/research/brief.ts'
 import { createExtractiveModel } from '#server/research/extractive.ts'
 import { buildReport } from '#server/research/report.ts'
 import { NO_EVIDENCE } from '#server/research/report-render.ts'
+import { allShown } from '#server/research/report-types.ts'
 import { startTestApp, type TestApp } from '#test/support/app.ts'
 
 const SPEC_IDS = [
@@ -38,7 +39,7 @@ function reportFor(lens: Framework, synthesis: Synthesis, sources: SourceForSynt
   return buildReport({
     synthesis,
     claims,
-    integrity: { claims: claims.length, shown: claims.length, droppedUnsupported: 0, recited: 0, ownWords: 0 },
+    integrity: allShown(claims.length),
     sources,
     baseline: true,
     since: null,

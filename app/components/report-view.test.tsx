@@ -47,7 +47,7 @@ function report(delta: Partial<Report['delta']> = {}, integrity?: Report['integr
       summary: 'Since 2026-11-14: 1 new, 1 updated, 1 contradicted; 2 claims confirmed.',
       ...delta,
     },
-    integrity: integrity ?? { claims: 6, shown: 5, droppedUnsupported: 1, recited: 0, ownWords: 0 },
+    integrity: integrity ?? { claims: 6, shown: 5, droppedUnsupported: 1, recited: 0, ownWords: 0, offTopic: 0 },
     sources: SOURCES,
     generatedWith: { synthesis: 'stub', synthesisKind: 'model', search: 'exa', plan: 'model' },
     usage: { inputTokens: 1, outputTokens: 1, searchCalls: 1, costDollars: null },
@@ -90,12 +90,15 @@ test('each source shows its snippet as a quote, and the footer counts the claims
   const sources = html.slice(html.indexOf('id="sources-heading"'))
   expect(sources).toContain('“cells cost $80/kWh at the end of 2025”</blockquote>')
   expect(html).toContain('6 claims, 5 shown; 1 not shown because no page read holds its quote and figures.')
-  expect(render(report({}, { claims: 3, shown: 3, droppedUnsupported: 0, recited: 1, ownWords: 0 }))).toContain(
-    '3 claims, 3 shown; 1 shown with the page that holds its quote instead of the one cited.',
-  )
-  expect(render(report({}, { claims: 2, shown: 2, droppedUnsupported: 0, recited: 0, ownWords: 1 }))).toContain(
-    '2 claims, 2 shown; 1 shown in the page&#x27;s own words',
-  )
+  expect(
+    render(report({}, { claims: 3, shown: 3, droppedUnsupported: 0, recited: 1, ownWords: 0, offTopic: 0 })),
+  ).toContain('3 claims, 3 shown; 1 shown with the page that holds its quote instead of the one cited.')
+  expect(
+    render(report({}, { claims: 2, shown: 2, droppedUnsupported: 0, recited: 0, ownWords: 1, offTopic: 0 })),
+  ).toContain('2 claims, 2 shown; 1 shown in the page&#x27;s own words')
+  expect(
+    render(report({}, { claims: 5, shown: 3, droppedUnsupported: 0, recited: 0, ownWords: 0, offTopic: 2 })),
+  ).toContain('5 claims, 3 shown; 2 not shown because the pages they cite are about something else.')
 })
 
 test('a baseline keeps the summary first and offers every finding with its quote behind a disclosure', () => {

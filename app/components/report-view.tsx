@@ -119,13 +119,20 @@ function ReportFooter({ report }: { report: Report }) {
 
 /** "12 claims, 11 shown; 1 not shown because no page read holds its quote and figures." */
 export function integrityLine(integrity: Report['integrity']): string {
-  const { claims, shown, droppedUnsupported, recited, ownWords } = integrity
+  const { claims, shown, droppedUnsupported, recited, ownWords, offTopic } = integrity
   const parts = [`${claims === 1 ? '1 claim' : `${claims} claims`}, ${shown} shown`]
   if (droppedUnsupported > 0) {
     parts.push(
       droppedUnsupported === 1
         ? '1 not shown because no page read holds its quote and figures'
         : `${droppedUnsupported} not shown because no page read holds their quotes and figures`,
+    )
+  }
+  if (offTopic > 0) {
+    parts.push(
+      offTopic === 1
+        ? '1 not shown because the pages it cites are about something else'
+        : `${offTopic} not shown because the pages they cite are about something else`,
     )
   }
   if (recited > 0) {

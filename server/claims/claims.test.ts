@@ -155,7 +155,7 @@ test('a claim is shown only with a quote on a page it cites; miscited quotes go 
   ])
   expect(claims[0]?.quote).toBe('Sodium-ion cells cost $80/kWh in March 2026')
   // The $70 wording of the $80 quote became the page's words, which the first claim already shows.
-  expect(integrity).toEqual({ claims: 8, shown: 4, droppedUnsupported: 3, recited: 2, ownWords: 2 })
+  expect(integrity).toEqual({ claims: 8, shown: 4, droppedUnsupported: 3, recited: 2, ownWords: 2, offTopic: 0 })
 })
 
 test('a claim whose quote is junk but whose own words are on the page is shown with them as its quote', () => {

@@ -37,6 +37,8 @@ export type Integrity = {
   recited: number
   /** Worded with a figure or stance the quote does not state, and shown in the page's own words. */
   ownWords: number
+  /** Every page it cites is about something else (research/topicality.ts): not shown. */
+  offTopic: number
 }
 
 export type VerifiedClaims = { claims: VerifiedClaim[]; integrity: Integrity }
@@ -138,7 +140,7 @@ export function verifyClaims(drafts: ClaimDraft[], sources: PageText[]): Verifie
   const claims = [...kept.values()]
   return {
     claims,
-    integrity: { claims: drafts.length, shown: claims.length, droppedUnsupported, recited, ownWords },
+    integrity: { claims: drafts.length, shown: claims.length, droppedUnsupported, recited, ownWords, offTopic: 0 },
   }
 }
 

@@ -41,6 +41,9 @@ export const ReportIntegritySchema = z
     ownWords: z
       .int()
       .describe("Worded with a figure or stance the quote does not state, so shown in the page's own words."),
+    offTopic: z
+      .int()
+      .describe("Not shown: every page it cites is about something else (holds under half of the topic's words)."),
   })
   .describe('Every shown claim has its quote on a cited page; this counts the rest.')
 

@@ -22,7 +22,7 @@ function report(): Report {
       confirmed: 0,
       summary: '',
     },
-    integrity: { claims: 3, shown: 3, droppedUnsupported: 0, recited: 0, ownWords: 0 },
+    integrity: { claims: 3, shown: 3, droppedUnsupported: 0, recited: 0, ownWords: 0, offTopic: 0 },
     sources: [
       { n: 1, url: 'https://example.com/a?x=1&y="2"', title: `title ${HOSTILE}`, publishedAt: null, snippet: '' },
       { n: 2, url: 'javascript:alert(1)', title: 'sneaky', publishedAt: null, snippet: '' },

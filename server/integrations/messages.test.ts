@@ -33,7 +33,7 @@ function run(overrides: Partial<RunView> = {}, report?: Partial<Report>): RunVie
         confirmed: 0,
         summary: '- Cheaper packs [2].',
       },
-      integrity: { claims: 2, shown: 2, droppedUnsupported: 0, recited: 0, ownWords: 0 },
+      integrity: { claims: 2, shown: 2, droppedUnsupported: 0, recited: 0, ownWords: 0, offTopic: 0 },
       sources,
       generatedWith: { synthesis: 'stub', synthesisKind: 'model', search: 'exa', plan: 'model' },
       usage: { inputTokens: 0, outputTokens: 0, searchCalls: 1, costDollars: null },

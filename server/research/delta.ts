@@ -21,6 +21,7 @@ import {
   usageOf,
 } from '#server/providers/types.ts'
 import type { PreviousClaim } from '#server/research/report-types.ts'
+import { sourcesOnTopic } from '#server/research/topicality.ts'
 
 /** Claims judged per model call: a long answer is cut off, and a short one costs a call each. */
 const JUDGE_BATCH = 40
@@ -76,7 +77,13 @@ export async function classifyRunClaims(
   // The request goes out before the check takes the thread: the SDK's fetch writes it on the second
   // turn of the event loop after the call (one turn was measured not to be enough).
   if (early.asked) for (let turn = 0; turn < 2; turn++) await setImmediate()
-  const { claims: verified, integrity } = verifyClaims(input.synthesis.findings, input.sources)
+  const checked = verifyClaims(input.synthesis.findings, input.sources)
+  // A claim whose every page is about something else is not shown, whatever wrote it: a model told
+  // so may still report what a page that shares a word with the topic says.
+  const onTopic = sourcesOnTopic(input.topic, input.sources)
+  const verified = checked.claims.filter((claim) => claim.sourceIds.some((id) => onTopic.has(id)))
+  const offTopic = checked.claims.length - verified.length
+  const integrity = { ...checked.integrity, shown: checked.integrity.shown - offTopic, offTopic }
   const embedded = await embedClaims(deps.model, verified, await early.answer, input.signal, usage)
   const known: KnownFact[] = current.map(({ vector, ...fact }) => ({
     ...fact,

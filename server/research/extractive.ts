@@ -7,6 +7,7 @@ import { fallbackPlan } from '#server/research/fallback-plan.ts'
 import { markers } from '#server/research/report-citations.ts'
 import { NO_EVIDENCE } from '#server/research/report-render.ts'
 import { surfaceForm, themeWords } from '#server/research/report-themes.ts'
+import { sourcesOnTopic } from '#server/research/topicality.ts'
 import { completeSentences, proseParagraphs } from '#server/text/prose.ts'
 import { wordTokens } from '#server/text/words.ts'
 
@@ -18,8 +19,6 @@ const SAME_SOURCE_DECAY = 0.75
 /** A sentence supports a focus area or section when it holds this share of its words' weight. */
 const TARGET_COVERAGE = 0.5
 const MAX_THEMES = 3
-/** A source is about the topic when it holds half the topic's words; three always suffice. */
-const MAX_TOPIC_WORDS_NEEDED = 3
 
 const DIGIT = /\p{Nd}/u
 
@@ -66,7 +65,7 @@ function extractSynthesis(input: SynthesisInput): Synthesis {
   const pick = (pool: Candidate[], score: (candidate: Candidate) => number) =>
     pickBest(pool, score, chosen, rejected, known)
 
-  const onTopic = onTopicSources(input, candidates)
+  const onTopic = sourcesOnTopic(input.topic, input.sources)
   const mentions = candidates.filter((candidate) => candidate.relevance > 0)
   const relevant = mentions.filter((candidate) => onTopic.has(candidate.sourceId))
   // Nothing mentions the brief's words (another language, synonyms): the pages were found for the
@@ -196,41 +195,6 @@ function pickBest(
       chosen.some((candidate) => sameFinding(signature, candidate.signature))
     if (!repeats) return best
     rejected.add(best)
-  }
-}
-
-/**
- * The sources that are about the topic: those whose title, URL path and text hold at least half
- * of the topic's words (three suffice, so a long topic asks no more of a page than a short one). A search
- * that settles for any of a query's words (the local corpus does, and web engines can) also finds
- * pages that share one word with the topic and are about something else: a battery road test "in
- * the cold" for "heat pumps in cold climates", a car maker's "production line" for "AI agents in
- * production". Every source counts when no page holds a word of the topic at all (text in another
- * language, or a topic the word splitter cannot split).
- */
-function onTopicSources(input: SynthesisInput, candidates: Candidate[]): Set<number> {
-  const topicTerms = new Set(contentTerms(input.topic))
-  const all = new Set(input.sources.map((source) => source.id))
-  if (topicTerms.size === 0) return all
-  const held = new Map<number, Set<string>>()
-  const hold = (sourceId: number, terms: Iterable<string>) => {
-    const set = held.get(sourceId) ?? new Set<string>()
-    held.set(sourceId, set)
-    for (const term of terms) if (topicTerms.has(term)) set.add(term)
-  }
-  for (const source of input.sources) hold(source.id, contentTerms(`${source.title} ${urlPathWords(source.url)}`))
-  for (const candidate of candidates) hold(candidate.sourceId, candidate.signature.terms)
-  if ([...held.values()].every((terms) => terms.size === 0)) return all
-  const needed = Math.min(MAX_TOPIC_WORDS_NEEDED, Math.ceil(topicTerms.size / 2))
-  return new Set([...held].filter(([, terms]) => terms.size >= needed).map(([sourceId]) => sourceId))
-}
-
-/** The words of a URL's path ("/ai-agents/long-runs" gives "ai agents long runs"): a slug names its page. */
-function urlPathWords(url: string): string {
-  try {
-    return decodeURIComponent(new URL(url).pathname).replace(/[/_.-]+/g, ' ')
-  } catch {
-    return ''
   }
 }
 

@@ -16,7 +16,7 @@ function reportOf(reportStyle: ReportStyle, baseline: boolean) {
         previous: baseline ? undefined : { text: 'Cells cost $90/kWh.', seenAt: '2026-10-20T00:00:00Z', urls: [] },
       },
     ],
-    integrity: { claims: 1, shown: 1, droppedUnsupported: 0, recited: 0, ownWords: 0 },
+    integrity: { claims: 1, shown: 1, droppedUnsupported: 0, recited: 0, ownWords: 0, offTopic: 0 },
     sources: [{ id: 1, url: 'https://example.com/1', title: 'One', publishedDate: null, text }],
     baseline,
     since: baseline ? null : '2026-11-01T00:00:00Z',

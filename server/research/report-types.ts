@@ -36,13 +36,12 @@ function withClaims(stored: Report): Report {
       confirmed: delta.confirmed ?? 0,
     },
     integrity: stored.integrity
-      ? { ...stored.integrity, ownWords: stored.integrity.ownWords ?? 0 }
-      : {
-          claims: newFindings.length,
-          shown: newFindings.length,
-          droppedUnsupported: 0,
-          recited: 0,
-          ownWords: 0,
-        },
+      ? { ...stored.integrity, ownWords: stored.integrity.ownWords ?? 0, offTopic: stored.integrity.offTopic ?? 0 }
+      : allShown(newFindings.length),
   }
+}
+
+/** The counts of a report whose every claim is shown as it was written. */
+export function allShown(count: number): Report['integrity'] {
+  return { claims: count, shown: count, droppedUnsupported: 0, recited: 0, ownWords: 0, offTopic: 0 }
 }

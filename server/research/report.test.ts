@@ -6,6 +6,7 @@ import type { ReportClaim } from '#server/research/delta.ts'
 import { type BuildReportInput, buildReport } from '#server/research/report.ts'
 import { citationNumbers } from '#server/research/report-citations.ts'
 import { themeWords } from '#server/research/report-themes.ts'
+import { allShown } from '#server/research/report-types.ts'
 
 type TestSynthesis = Omit<Synthesis, 'findings'> & { findings: Array<{ text: string; sourceIds: number[] }> }
 
@@ -35,7 +36,7 @@ function reportInput(
   return {
     synthesis: { headline: 'Batteries got cheaper', gaps: [], ...written },
     claims,
-    integrity: { claims: claims.length, shown: claims.length, droppedUnsupported: 0, recited: 0, ownWords: 0 },
+    integrity: allShown(claims.length),
     sources: [1, 2, 3, 4].map((id) => source(id)),
     baseline: true,
     since: null,

@@ -154,6 +154,14 @@ export async function synthesizeStep({
       dropped,
     })
   }
+  if (checked.integrity.offTopic > 0) {
+    const dropped = checked.integrity.offTopic
+    await event('warning', 'synthesize', {
+      code: 'claims_off_topic',
+      message: `${dropped} ${dropped === 1 ? 'claim was' : 'claims were'} not shown: every page ${dropped === 1 ? 'it cites' : 'they cite'} is about something else (it holds under half of the topic's words).`,
+      dropped,
+    })
+  }
   const usages = [plan.usage, found.usage, synthesis.usage, checked.usage]
   const built = buildReport({
     topic: brief.topic,

@@ -22,7 +22,7 @@ function storedReport(search: string, urls: string[]): Report {
       confirmed: 0,
       summary: 'Since 2026-11-01: 1 updated.',
     },
-    integrity: { claims: 1, shown: 1, droppedUnsupported: 0, recited: 0, ownWords: 0 },
+    integrity: { claims: 1, shown: 1, droppedUnsupported: 0, recited: 0, ownWords: 0, offTopic: 0 },
     sources: urls.map((url, index) => ({ n: index + 1, url, title: 'Installers', publishedAt: null, snippet: '' })),
     generatedWith: {
       synthesis: 'extractive (no language model)',
@@ -74,4 +74,14 @@ test('a report of the web has no notice and is left as it was', () => {
   expect(report.notice).toBeUndefined()
   expect(report.generatedWith).toEqual(storedReport('exa', []).generatedWith)
   expect(report.sources[0]?.url).toBe('https://news.example/a')
+})
+
+test('integrity stored before a count existed reads that count as 0', () => {
+  const old = storedReport('exa', ['https://news.example/a'])
+  const { claims, shown, droppedUnsupported, recited } = old.integrity
+  const report = readStoredReport({
+    ...old,
+    integrity: { claims, shown, droppedUnsupported, recited } as Report['integrity'],
+  })
+  expect(report.integrity).toEqual({ claims, shown, droppedUnsupported, recited, ownWords: 0, offTopic: 0 })
 })
