@@ -23,10 +23,7 @@ const { only, base, pairs } = parsed.args
 const git = (...gitArgs: string[]) => execFileSync('git', gitArgs, { cwd: projectRoot, encoding: 'utf8' }).trim()
 let baseCommit: string
 try {
-  baseCommit = execFileSync('git', ['rev-parse', '--verify', '--quiet', `${base}^{commit}`], {
-    cwd: projectRoot,
-    encoding: 'utf8',
-  }).trim()
+  baseCommit = git('rev-parse', '--verify', '--quiet', `${base}^{commit}`)
 } catch {
   console.error(`--base names no commit of this repository: "${base}"`)
   process.exit(2)

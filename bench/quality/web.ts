@@ -2,9 +2,10 @@
 // and wordings, and three epochs of pages. Epoch 1 states some facts; epochs 2 and 3 are new URLs
 // carrying a mix of unchanged facts in other words, changed figures and dates, new facts,
 // contradictions, near-duplicate pages (one text on two URLs) and boilerplate, and a few URLs of
-// earlier epochs again (which the engine's ledger skips). Every epoch also serves each topic two pages
-// about another topic (strays), as a search that settles for some of a query's words does. The registry maps every sentence the web
-// can hold back to what it states, which is the ground truth the scorer reads.
+// earlier epochs again (which the engine's ledger skips). Every epoch also serves each topic two
+// pages about another topic (strays), as a search that settles for some of a query's words does.
+// The registry maps every sentence the web can hold back to what it states, which is the ground
+// truth the scorer reads.
 import type { Domain, FactSpec, When } from '#bench/quality/catalogue.ts'
 import { batteries } from '#bench/quality/domain-batteries.ts'
 import { chipFabs } from '#bench/quality/domain-chip-fabs.ts'

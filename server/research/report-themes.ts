@@ -12,7 +12,8 @@ const MAX_THEMES = 4
 const COMPOUND_HYPHEN = /(?<=[\p{L}\p{N}])-(?=[\p{L}\p{N}])/gu
 
 // Words that carry meaning in a sentence but not in a theme: two findings both saying "year",
-// "three", "many" or "an average of" have nothing in common worth naming. Numbers are left out too (see isThemePart).
+// "three", "many" or "an average of" have nothing in common worth naming. Numbers are left out too
+// (see isThemePart).
 const THEME_STOPWORDS = new Set(
   (
     'year years month months week weeks day days hour hours time times today three four five six seven eight nine ten ' +

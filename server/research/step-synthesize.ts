@@ -146,22 +146,22 @@ export async function synthesizeStep({
       message: `Claims were matched with memory by their words only: embeddings failed (${checked.embeddingsFailed}).`,
     })
   }
-  if (checked.integrity.droppedUnsupported > 0) {
-    const dropped = checked.integrity.droppedUnsupported
-    await event('warning', 'synthesize', {
-      code: 'claims_unsupported',
-      message: `${dropped} ${dropped === 1 ? 'claim was' : 'claims were'} not shown: the quote was on no page it cited, or the claim stated a figure its quote does not.`,
-      dropped,
-    })
+  const notShown = async (code: string, dropped: number, why: string) => {
+    if (dropped === 0) return
+    const claims = dropped === 1 ? 'claim was' : 'claims were'
+    await event('warning', 'synthesize', { code, message: `${dropped} ${claims} not shown: ${why}`, dropped })
   }
-  if (checked.integrity.offTopic > 0) {
-    const dropped = checked.integrity.offTopic
-    await event('warning', 'synthesize', {
-      code: 'claims_off_topic',
-      message: `${dropped} ${dropped === 1 ? 'claim was' : 'claims were'} not shown: every page ${dropped === 1 ? 'it cites' : 'they cite'} is about something else (it holds under half of the topic's words).`,
-      dropped,
-    })
-  }
+  const { droppedUnsupported, offTopic } = checked.integrity
+  await notShown(
+    'claims_unsupported',
+    droppedUnsupported,
+    'the quote was on no page it cited, or the claim stated a figure its quote does not.',
+  )
+  await notShown(
+    'claims_off_topic',
+    offTopic,
+    `every page ${offTopic === 1 ? 'it cites' : 'they cite'} is about something else (it holds under half of the topic's words).`,
+  )
   const usages = [plan.usage, found.usage, synthesis.usage, checked.usage]
   const built = buildReport({
     topic: brief.topic,

@@ -1,6 +1,6 @@
-// Which of a run's sources are about its topic, by their words: a source is when its title, URL path
-// and text hold at least half of the topic's words (three suffice, so a long topic asks no more of a
-// page than a short one). A search that settles for any of a query's words (the local corpus does,
+// Which of a run's sources are about its topic, by their words: a source is when its title, URL
+// path and text hold at least half of the topic's words (three suffice, so a long topic asks no
+// more of a page than a short one). A search that settles for any of a query's words (the local corpus does,
 // and web engines can) also finds pages that share one word with the topic and are about something
 // else: a battery road test "in the cold" for "heat pumps in cold climates", a car maker's
 // "production line" for "AI agents in production". Every source counts when no page holds a word of
@@ -16,8 +16,8 @@ export type TopicalSource = { id: number; url: string; title: string; text: stri
 /** The ids of the sources about `topic`. */
 export function sourcesOnTopic(topic: string, sources: readonly TopicalSource[]): Set<number> {
   const topicTerms = new Set(contentTerms(topic))
-  const all = new Set(sources.map((source) => source.id))
-  if (topicTerms.size === 0) return all
+  const every = () => new Set(sources.map((source) => source.id))
+  if (topicTerms.size === 0) return every()
   const needed = Math.min(MAX_TOPIC_WORDS_NEEDED, Math.ceil(topicTerms.size / 2))
   const onTopic = new Set<number>()
   let anyHeld = false
@@ -32,10 +32,10 @@ export function sourcesOnTopic(topic: string, sources: readonly TopicalSource[])
     if (held.size > 0) anyHeld = true
     if (held.size >= needed) onTopic.add(source.id)
   }
-  return anyHeld ? onTopic : all
+  return anyHeld ? onTopic : every()
 }
 
-/** The words of a URL's path ("/ai-agents/long-runs" gives "ai agents long runs"): a slug names its page. */
+/** The words of a URL's path ("/ai-agents/long-runs": "ai agents long runs"): a slug names its page. */
 function urlPathWords(url: string): string {
   try {
     return decodeURIComponent(new URL(url).pathname).replace(/[/_.-]+/g, ' ')
