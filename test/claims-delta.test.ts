@@ -211,3 +211,21 @@ test('a claim quoting only a page about something else is not shown, and the run
   const events = await readRunEvents(app.db, app.memory.ring, body.runId, 0)
   expect(events.find((event) => event.data.code === 'claims_off_topic')?.data).toMatchObject({ dropped: 1 })
 })
+
+test('a page Exa found by meaning counts though it holds no word of the topic (a topic in another language)', async () => {
+  const { app } = stubs
+  const user = await createTestAccount(app.db)
+  // Found for "Festkörperakkus latest developments": Exa searches by meaning, so an English page on
+  // solid-state cells is about the German topic, whichever of the query's words it shares.
+  documents.splice(0, documents.length, {
+    url: 'https://news.example/solid-state/cycles',
+    title: 'Solid-state cells pass 1,000 cycles',
+    publishedDate: day(1),
+    text: 'Solid-state cells from QuantumScape passed 1,000 cycles in the latest trial, the company said.',
+  })
+  const { body } = await postBrief(app.fetch, user.auth, { topic: 'Festkörperakkus', depth: 'quick' })
+  const run = await waitForRun(app.fetch, user.auth, body.runId)
+  expect(run.status).toBe('complete')
+  expect(run.report?.delta.newFindings.map((finding) => finding.text)).toEqual([documents[0]?.text])
+  expect(run.report?.integrity).toMatchObject({ shown: 1, offTopic: 0 })
+})

@@ -116,6 +116,26 @@ test('a run quotes no page its searches found for one shared word, and neither d
   }
 })
 
+test("a topic the corpus knows nothing of gives no finding from pages its plan's added words found", async () => {
+  // The fallback plan searches "quantum error correction latest developments", "... data and
+  // statistics" and more; the corpus finds invented articles by those added words alone.
+  const topic = 'quantum error correction'
+  const search = createCorpusSearch({ db: app.db })
+  const found = await Promise.all(
+    [`${topic} latest developments`, `${topic} data and statistics`].map((text) =>
+      search.search({ text, numResults: 5, maxCharacters: 2000 }, { signal: AbortSignal.timeout(10_000) }),
+    ),
+  )
+  expect(found.flatMap(({ results }) => results).length).toBeGreaterThan(0)
+
+  const user = await createTestAccount(app.db)
+  const { body } = await postBrief(app.fetch, user.auth, { topic, depth: 'quick', timeframe: 'all' })
+  const run = await waitForRun(app.fetch, user.auth, body.runId)
+  expect(run.status).toBe('complete')
+  expect(run.report?.sources).toEqual([])
+  expect(run.report?.summary).toContain('No page read in this run is about quantum error correction')
+})
+
 test('the run page shows the notice, names the search step after the corpus, and links no corpus.local', async () => {
   const { user, run, report } = await sampleRun()
   const cookie = await logIn(app.url, user.email, user.password)

@@ -59,6 +59,7 @@ test('exa: searches through exa-js with the date, count and text length, and map
         title: 'Sodium-ion cells reach the grid',
         publishedDate: '2026-11-18T08:00:00.000Z',
         text: `Sodium-ion batteries ${'x'.repeat(79)}`,
+        matchedByMeaning: true,
       },
       // Exa gave no title and no text: the host and path stand in for the title.
       {
@@ -66,6 +67,7 @@ test('exa: searches through exa-js with the date, count and text length, and map
         title: 'blog.example.org/sodium/notes',
         publishedDate: '2026-11-03',
         text: '',
+        matchedByMeaning: true,
       },
     ])
     expect(response.costDollars).toBeCloseTo(0.007)
@@ -81,6 +83,19 @@ test('exa: without a start date none is sent, and older pages come back', async 
     const response = await exa.search({ text: 'solid-state roadmap', numResults: 3, maxCharacters: 500 }, noDeadline())
     expect(stub.requests[0]?.body).not.toHaveProperty('startPublishedDate')
     expect(response.results.map((result) => result.publishedDate)).toEqual(['2026-09-02T00:00:00.000Z'])
+  } finally {
+    await stub.close()
+  }
+})
+
+test('exa: a search Exa ran by keyword gives pages not marked as matched by meaning', async () => {
+  const stub = await startStubExa({ resolvedSearchType: 'keyword' })
+  try {
+    const exa = createExaSearch({ apiKey: STUB_EXA_API_KEY, baseUrl: stub.url, timeoutMs: 2000 })
+    const query = { text: 'sodium-ion batteries', numResults: 5, maxCharacters: 100 }
+    const response = await exa.search(query, noDeadline())
+    expect(response.results.length).toBeGreaterThan(0)
+    for (const result of response.results) expect(result.matchedByMeaning).toBeUndefined()
   } finally {
     await stub.close()
   }

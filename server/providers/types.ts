@@ -35,6 +35,12 @@ export type SearchResult = {
    * ships in corpus/sample), `local` for one indexed on this server. Absent: a page of the web.
    */
   corpus?: CorpusKind
+  /**
+   * The engine matched the query by its meaning, not its words (Exa): the page may hold none of the
+   * query's words (another language) and still be about it. Absent: an engine that matches words
+   * found it by some of the query's words (server/research/topicality.ts).
+   */
+  matchedByMeaning?: boolean
 }
 
 /** What a document of the local corpus is: the one list is the report contract's (server/contracts). */
@@ -92,7 +98,15 @@ export type Plan = { queries: string[] }
 
 export type Usage = { inputTokens: number; outputTokens: number; costDollars?: number }
 
-export type SourceForSynthesis = { id: number; url: string; title: string; publishedDate: string | null; text: string }
+export type SourceForSynthesis = {
+  id: number
+  url: string
+  title: string
+  publishedDate: string | null
+  text: string
+  /** The search engine matched the query by its meaning, not its words (SearchResult's). */
+  matchedByMeaning?: boolean
+}
 
 export type SynthesisInput = {
   topic: string

@@ -308,7 +308,7 @@ test('a page that shares one word with the topic but is about something else giv
   // A re-run whose only new page is that one has nothing new on the topic, and says so.
   const rerun = await synthesize(heatPumpInput([source(2, batteryRoadTest)]))
   expect(rerun.synthesis.findings).toEqual([])
-  expect(rerun.synthesis.headline).toBe("No sentence in this run's sources matched the brief")
+  expect(rerun.synthesis.headline).toBe('No page read in this run is about heat pumps in cold climates')
 
   // Nor does it fill a focus area: that is a gap, not a finding from the wrong page.
   const focused = await synthesize({
@@ -351,29 +351,55 @@ test('a page is on the topic with half its words, in its title, URL or text, and
   expect(longTopic.findings.map((finding) => finding.sourceIds)).toEqual([[1]])
 })
 
-test("pages that hold none of the brief's words give their opening sentences (another language, synonyms)", async () => {
-  const { synthesis } = await synthesize(
-    synthesisInput({
-      topic: 'solid-state batteries',
-      sources: [
-        source(1, 'Les accumulateurs à électrolyte solide ont atteint 500 Wh/kg en 2026. Le déjeuner était bon.'),
-        source(2, 'Festkörperakkus gehen 2027 in Serie. Das Wetter war schön.'),
-      ],
-    }),
-  )
+/** A page an engine found by what the query means (Exa): it may share no word with the topic. */
+function byMeaning(id: number, text: string): SourceForSynthesis {
+  return { ...source(id, text), matchedByMeaning: true }
+}
+
+test("pages found by meaning that hold none of the brief's words give their opening sentences", async () => {
+  const pages = [
+    byMeaning(1, 'Les accumulateurs à électrolyte solide ont atteint 500 Wh/kg en 2026. Le déjeuner était bon.'),
+    byMeaning(2, 'Festkörperakkus gehen 2027 in Serie. Das Wetter war schön.'),
+  ]
+  const { synthesis } = await synthesize(synthesisInput({ topic: 'solid-state batteries', sources: pages }))
   expect(synthesis.findings.map((finding) => finding.text).sort()).toEqual([
     'Festkörperakkus gehen 2027 in Serie.',
     'Les accumulateurs à électrolyte solide ont atteint 500 Wh/kg en 2026.',
   ])
 })
 
-test("when no page holds a word of the topic, none is judged off it: the objective's words still pick", async () => {
+test("when no page holds a word of the topic, the objective's words pick among pages found by meaning", async () => {
   const { synthesis } = await synthesize(
     synthesisInput({
       topic: 'Festkörperakkus',
       objective: 'costs per kWh',
-      sources: [source(1, 'Solid-state cells cost $150 per kWh in 2026. The weather was pleasant.')],
+      sources: [byMeaning(1, 'Solid-state cells cost $150 per kWh in 2026. The weather was pleasant.')],
     }),
   )
   expect(synthesis.findings.map((finding) => finding.text)).toEqual(['Solid-state cells cost $150 per kWh in 2026.'])
+})
+
+test('when no page holds a word of the topic, pages an engine found by words give nothing', async () => {
+  // The corpus found these for "quantum error correction latest developments" and "... data and
+  // statistics", by "latest" and "data": the words the plan added, not the topic's.
+  const pages = [
+    source(1, 'The latest prototypes drove 12,000 km on solid-state cells in 2026.'),
+    source(2, 'Usage data show agents ran up bills of $40,000 in 2026.'),
+  ]
+  const { synthesis } = await synthesize(synthesisInput({ topic: 'quantum error correction', sources: pages }))
+  expect(synthesis.findings).toEqual([])
+  expect(synthesis.headline).toBe('No page read in this run is about quantum error correction')
+
+  // Nor does the objective's word make one of them about the topic.
+  const { synthesis: objective } = await synthesize(
+    synthesisInput({ topic: 'quantum error correction', objective: 'costs and bills', sources: pages }),
+  )
+  expect(objective.findings).toEqual([])
+
+  // Beside them, a page found by meaning gives its opening, and they still give nothing.
+  const french = byMeaning(3, 'Les codes de surface corrigent les erreurs des qubits depuis 2026.')
+  const { synthesis: meaning } = await synthesize(
+    synthesisInput({ topic: 'quantum error correction', sources: [...pages, french] }),
+  )
+  expect(meaning.findings.map((finding) => finding.sourceIds)).toEqual([[3]])
 })

@@ -68,10 +68,11 @@ function extractSynthesis(input: SynthesisInput): Synthesis {
   const onTopic = sourcesOnTopic(input.topic, input.sources)
   const mentions = candidates.filter((candidate) => candidate.relevance > 0)
   const relevant = mentions.filter((candidate) => onTopic.has(candidate.sourceId))
-  // Nothing mentions the brief's words (another language, synonyms): the pages were found for the
-  // brief, so their opening sentences are the best remaining guess. Pages that do mention them, but
-  // are about something else, give nothing.
-  const pool = mentions.length > 0 ? relevant : openingSentences(candidates)
+  // Nothing mentions the brief's words (another language, synonyms): the pages found for the brief by
+  // their meaning give their opening sentences, the best remaining guess. Pages about something else
+  // give nothing.
+  const pool =
+    mentions.length > 0 ? relevant : openingSentences(candidates.filter((candidate) => onTopic.has(candidate.sourceId)))
   const wanted = Math.min(MAX_FINDINGS, Math.max(MIN_FINDINGS, input.sources.length))
   while (chosen.length < wanted) {
     const next = pick(pool, (candidate) => (candidate.relevance || 1) * candidate.form)
@@ -112,7 +113,7 @@ function extractSynthesis(input: SynthesisInput): Synthesis {
     sourceIds: corroboratingSources(candidate, candidates),
   }))
   const gaps = goals.filter((goal) => !chosen.some(goal.supports)).map((goal) => goal.gap)
-  const synthesis: Synthesis = { headline: headline(findings, input, relevant.length), findings, gaps }
+  const synthesis: Synthesis = { headline: headline(findings, input, relevant.length, onTopic.size), findings, gaps }
   if (input.reportStyle === 'framework' && input.framework) {
     synthesis.sections = sections.map((section, index) => {
       const lines = findings
@@ -270,14 +271,15 @@ function themeImplications(findings: Finding[], queryTerms: Set<string>, weigh: 
  * The findings are the sources' own sentences and the best of them is listed first, so the headline
  * says what the report holds instead of repeating it.
  */
-function headline(findings: Finding[], input: SynthesisInput, relevantSentences: number): string {
+function headline(findings: Finding[], input: SynthesisInput, relevantSentences: number, onTopic: number): string {
+  const topic = shorten(input.topic.replace(/\s+/g, ' ').trim(), TOPIC_CHARACTERS)
   if (findings.length > 0) {
     const sources = new Set(findings.flatMap((finding) => finding.sourceIds)).size
     const counts = `${plural(findings.length, 'finding')} extracted from ${plural(sources, 'source')}`
-    const topic = shorten(input.topic.replace(/\s+/g, ' ').trim(), TOPIC_CHARACTERS)
     return topic ? `${capitalized(topic)}: ${counts}` : capitalized(counts)
   }
   if (input.sources.length === 0) return 'No new sources were read in this run'
+  if (onTopic === 0) return `No page read in this run is about ${topic}`
   if (relevantSentences > 0) return 'The sources read in this run repeat what memory already holds'
   return "No sentence in this run's sources matched the brief"
 }

@@ -1,7 +1,7 @@
 import { findFramework } from '#server/frameworks/index.ts'
 import { loadTopicMemory } from '#server/memory/store.ts'
 import { SYNTHESIS_MAX_OUTPUT_TOKENS } from '#server/providers/llm/output-limits.ts'
-import { type LanguageModel, ProviderError, type SearchResult, usageOf } from '#server/providers/types.ts'
+import { type LanguageModel, ProviderError, usageOf } from '#server/providers/types.ts'
 import { focusAreas } from '#server/research/brief.ts'
 import { readableCharacters, spentOf, tokensLeft } from '#server/research/budget.ts'
 import { classifyRunClaims } from '#server/research/delta.ts'
@@ -59,13 +59,14 @@ export async function synthesizeStep({
       : full
   if (reading !== full) leftOut.push('part of the pages found')
   const sources = reading.pages.map((page, position) => {
-    const source = found.sources[page.index] as SearchResult
+    const source = found.sources[page.index] as (typeof found.sources)[number]
     return {
       id: position + 1,
       url: source.url,
       title: source.title,
       publishedDate: source.publishedDate,
       text: page.text,
+      ...(source.matchedByMeaning ? { matchedByMeaning: true } : {}),
     }
   })
   // Read again here rather than carried from load_memory: the checkpoint stays small (up to 2,000

@@ -3,21 +3,23 @@
 // more of a page than a short one). A search that settles for any of a query's words (the local corpus does,
 // and web engines can) also finds pages that share one word with the topic and are about something
 // else: a battery road test "in the cold" for "heat pumps in cold climates", a car maker's
-// "production line" for "AI agents in production". Every source counts when no page holds a word of
-// the topic at all (text in another language, or a topic the word splitter cannot split).
-// Decision 023.
+// "production line" for "AI agents in production". When no page holds a word of the topic at all,
+// only pages an engine matched by meaning count (Exa's: text in another language can be about the
+// topic). A page an engine matched by words holding none of the topic's was found by the words a
+// plan adds ("latest developments", "data and statistics"): "quantum error correction" found a
+// battery road test by "latest". A topic the word splitter cannot split judges no page. Decision 023.
 import { contentTerms } from '#server/claims/terms.ts'
+import type { SourceForSynthesis } from '#server/providers/types.ts'
 
 /** A source is about the topic when it holds half the topic's words; three always suffice. */
 const MAX_TOPIC_WORDS_NEEDED = 3
 
-export type TopicalSource = { id: number; url: string; title: string; text: string }
+export type TopicalSource = Pick<SourceForSynthesis, 'id' | 'url' | 'title' | 'text' | 'matchedByMeaning'>
 
 /** The ids of the sources about `topic`. */
 export function sourcesOnTopic(topic: string, sources: readonly TopicalSource[]): Set<number> {
   const topicTerms = new Set(contentTerms(topic))
-  const every = () => new Set(sources.map((source) => source.id))
-  if (topicTerms.size === 0) return every()
+  if (topicTerms.size === 0) return new Set(sources.map((source) => source.id))
   const needed = Math.min(MAX_TOPIC_WORDS_NEEDED, Math.ceil(topicTerms.size / 2))
   const onTopic = new Set<number>()
   let anyHeld = false
@@ -32,7 +34,8 @@ export function sourcesOnTopic(topic: string, sources: readonly TopicalSource[])
     if (held.size > 0) anyHeld = true
     if (held.size >= needed) onTopic.add(source.id)
   }
-  return anyHeld ? onTopic : every()
+  if (anyHeld) return onTopic
+  return new Set(sources.filter((source) => source.matchedByMeaning).map((source) => source.id))
 }
 
 /** The words of a URL's path ("/ai-agents/long-runs": "ai agents long runs"): a slug names its page. */

@@ -75,6 +75,8 @@ export async function startStubExa(
     latencyMs?: number
     /** Makes each query's results instead of matching `documents` (the benchmark's per-query pages). */
     results?: (body: StubExaSearchBody) => StubExaDocument[]
+    /** What Exa says an "auto" search ran as: "neural" unless set. */
+    resolvedSearchType?: 'neural' | 'keyword'
   } = {},
 ): Promise<StubExa> {
   const documents = options.documents ?? DEFAULT_DOCUMENTS
@@ -143,7 +145,11 @@ export async function startStubExa(
           { 'retry-after': String(retryAfterSeconds) },
         )
       case 'empty':
-        return sendJson(response, 200, { requestId: randomUUID(), resolvedSearchType: 'neural', results: [] })
+        return sendJson(response, 200, {
+          requestId: randomUUID(),
+          resolvedSearchType: options.resolvedSearchType ?? 'neural',
+          results: [],
+        })
       case 'answer': {
         const body200 = answer(body)
         if (options.latencyMs) await sleep(options.latencyMs)
@@ -192,7 +198,7 @@ export async function startStubExa(
     const contents = textOption ? results.length * 0.001 : 0
     return {
       requestId: randomUUID(),
-      resolvedSearchType: 'neural',
+      resolvedSearchType: options.resolvedSearchType ?? 'neural',
       results,
       costDollars: { total: 0.005 + contents, search: { neural: 0.005 }, contents: { text: contents } },
     }

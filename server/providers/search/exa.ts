@@ -18,6 +18,8 @@ const ExaSearchResponseSchema = z.object({
     }),
   ),
   costDollars: z.object({ total: z.number() }).nullish(),
+  /** What an "auto" search ran as: "neural", or "keyword" for a query Exa matched by its words. */
+  resolvedSearchType: z.string().nullish(),
 })
 
 export function createExaSearch(options: { apiKey: string; baseUrl?: string; timeoutMs: number }): SearchProvider {
@@ -45,19 +47,27 @@ export function createExaSearch(options: { apiKey: string; baseUrl?: string; tim
         })
       }
       return {
-        results: parsed.data.results.map(toSearchResult),
+        results: parsed.data.results.map((result) =>
+          toSearchResult(result, parsed.data.resolvedSearchType !== 'keyword'),
+        ),
         ...(parsed.data.costDollars ? { costDollars: parsed.data.costDollars.total } : {}),
       }
     },
   }
 }
 
-function toSearchResult(result: z.infer<typeof ExaSearchResponseSchema>['results'][number]): SearchResult {
+function toSearchResult(
+  result: z.infer<typeof ExaSearchResponseSchema>['results'][number],
+  byMeaning: boolean,
+): SearchResult {
   return {
     url: result.url,
     title: result.title?.trim() || titleFromUrl(result.url),
     publishedDate: result.publishedDate ?? null,
     text: result.text ?? '',
+    // Exa's search is neural unless it says it ran a keyword search: a page found by what the query
+    // means may share no word with it.
+    ...(byMeaning ? { matchedByMeaning: true } : {}),
   }
 }
 
