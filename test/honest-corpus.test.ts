@@ -143,7 +143,9 @@ test('the run page shows the notice, names the search step after the corpus, and
   const html = (await response.text()).replaceAll('<!-- -->', '')
   expect(response.status).toBe(200)
   expect(html).toContain('Not the web.')
-  expect(html).toContain('invented articles (the companies, people and figures in them are made up)')
+  expect(html).toContain(
+    'invented articles on batteries, AI agents and heat pumps (the companies, people and figures in them are made up)',
+  )
   expect(html).toContain('Search the local corpus (not the web)')
   expect(html).not.toContain('Search the web')
   expect(html).toContain('invented sample article, bundled with Sextant')

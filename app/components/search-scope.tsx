@@ -1,5 +1,6 @@
 // Said where a page describes what Sextant researches, when this server searches the local corpus:
 // not the web, and (for the sample that ships with Sextant) invented articles.
+import { SAMPLE_SUBJECTS } from '#server/research/search-origin.ts'
 
 /** What this server searches (app/search-scope.server.ts). */
 export type SearchScope = 'web' | 'sample' | 'local'
@@ -11,8 +12,8 @@ export function SearchScopeNote({ scope }: { scope: SearchScope }) {
       {scope === 'sample' ? (
         <>
           <strong className="font-semibold">This server searches a sample, not the web:</strong> a few invented articles
-          on batteries, AI agents and heat pumps, bundled with Sextant for trying it offline. Their companies, people
-          and figures are made up.
+          on {SAMPLE_SUBJECTS}, bundled with Sextant for trying it offline. Their companies, people and figures are made
+          up.
         </>
       ) : (
         <>

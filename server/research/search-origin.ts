@@ -14,9 +14,11 @@ const CORPUS_WORDS: Record<CorpusKind, string> = {
   local: 'the local corpus (documents indexed on this server, not the web)',
 }
 
+/** What the sample's invented articles are about (its folders, corpus/sample): a topic elsewhere finds nothing. */
+export const SAMPLE_SUBJECTS = 'batteries, AI agents and heat pumps'
+
 const WHAT_THEY_ARE: Record<CorpusKind, string> = {
-  sample:
-    'the sample corpus bundled with Sextant: its sources are invented articles (the companies, people and figures in them are made up), there for trying Sextant offline',
+  sample: `the sample corpus bundled with Sextant: its sources are invented articles on ${SAMPLE_SUBJECTS} (the companies, people and figures in them are made up), there for trying Sextant offline`,
   local: 'the local corpus: its sources are documents indexed on this server',
 }
 
