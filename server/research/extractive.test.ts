@@ -403,3 +403,23 @@ test('when no page holds a word of the topic, pages an engine found by words giv
   )
   expect(meaning.findings.map((finding) => finding.sourceIds)).toEqual([[3]])
 })
+
+test('a sentence that opens by pointing back ("It said ...") ranks below one that says what it is about', async () => {
+  const pages = [
+    source(1, 'Norvik Motors held a press day. It said solid-state batteries passed 12,000 km of road tests in 2026.'),
+    source(2, "Vantor's solid-state batteries charged to 80% in 14 minutes during winter trials in 2026."),
+  ]
+  const { synthesis } = await synthesize(synthesisInput({ sources: pages }))
+  expect(synthesis.findings.map((finding) => finding.text)).toEqual([
+    "Vantor's solid-state batteries charged to 80% in 14 minutes during winter trials in 2026.",
+    'It said solid-state batteries passed 12,000 km of road tests in 2026.',
+  ])
+
+  // "This year" points at the page's date, not at a sentence before: it is not held back.
+  const dated = [
+    source(1, 'Norvik Motors held a press day. This year solid-state batteries passed 12,000 km of road tests.'),
+    pages[1] as SourceForSynthesis,
+  ]
+  const { synthesis: thisYear } = await synthesize(synthesisInput({ sources: dated }))
+  expect(thisYear.findings[0]?.sourceIds).toEqual([1])
+})

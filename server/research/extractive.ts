@@ -21,6 +21,13 @@ const TARGET_COVERAGE = 0.5
 const MAX_THEMES = 3
 
 const DIGIT = /\p{Nd}/u
+/** English words that, opening a sentence (or its first clause), stand for something said before. */
+const POINTS_BACK =
+  /^(?:(?:before|after|like|unlike|besides|despite) (?:it|this|that|them)\b|(?:it|its|it's|this|these|those|that|they|their|them|he|she|his|her|such)\b)/i
+/** "This year", "that week": they point at the page's date, which the report shows. */
+const NOW = /^(?:this|that) (?:year|month|week|quarter|spring|summer|autumn|fall|winter|morning|afternoon|evening)\b/i
+/** A sentence that points back is still a finding when nothing else on the topic says as much. */
+const POINTING_BACK_WEIGHT = 0.5
 
 type Candidate = {
   sourceId: number
@@ -147,11 +154,16 @@ function sentenceCandidates(sources: SynthesisInput['sources']): Candidate[] {
   return candidates
 }
 
-/** Prefers sentences of a readable length that state something checkable (a number, a date). */
+/**
+ * Prefers sentences of a readable length that state something checkable (a number, a date), and that
+ * say what they are about: one opening with a word that points back ("It said...", "They can be
+ * stored...", "Before it, ...") needs the sentence before it, which a finding does not show.
+ */
 function formWeight(text: string, words: number): number {
   const length = words < 8 ? 0.5 : words <= 40 ? 1 : words <= 70 ? 0.7 : 0.4
   const figures = DIGIT.test(text) ? 1.25 : 1
-  return length * figures
+  const standsAlone = POINTS_BACK.test(text) && !NOW.test(text) ? POINTING_BACK_WEIGHT : 1
+  return length * figures * standsAlone
 }
 
 /** Sums IDF over all sentences of the run: a word in most sentences says little about any of them. */
