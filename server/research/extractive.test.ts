@@ -423,3 +423,54 @@ test('a sentence that opens by pointing back ("It said ...") ranks below one tha
   const { synthesis: thisYear } = await synthesize(synthesisInput({ sources: dated }))
   expect(thisYear.findings[0]?.sourceIds).toEqual([1])
 })
+
+test('a word the topic writes in a compound counts only in that compound or alone, not in another', async () => {
+  const { synthesis } = await synthesize(
+    synthesisInput({
+      topic: 'sodium-ion batteries',
+      sources: [
+        source(1, 'Sodium-ion batteries reached 160 Wh/kg in a 2026 test.'),
+        // "ion" and "batteries", but in "lithium-ion": another chemistry.
+        source(2, 'Lithium-ion batteries reached 300 Wh/kg in a 2026 test.'),
+        // Written without the hyphen, the words still count.
+        source(3, 'Sodium ion cells and their batteries cost $70 per kWh in 2026.'),
+      ],
+    }),
+  )
+  expect(synthesis.findings.map((finding) => finding.sourceIds).sort()).toEqual([[1], [3]])
+
+  // "state" in "state-of-the-art" is not the "state" of "solid-state".
+  const { synthesis: solid } = await synthesize(
+    synthesisInput({ sources: [source(1, 'State-of-the-art batteries charged in 9 minutes in 2026.')] }),
+  )
+  expect(solid.findings).toEqual([])
+
+  // A topic without compounds takes a page's compounds word by word: "AI-powered" says "AI".
+  const { synthesis: agents } = await synthesize(
+    synthesisInput({
+      topic: 'AI agents',
+      sources: [source(1, 'AI-powered assistants now answer 40% of tickets in 2026.')],
+    }),
+  )
+  expect(agents.findings.map((finding) => finding.sourceIds)).toEqual([[1]])
+})
+
+test("a topic's words of time or number say when, not what about: they make no page about it", async () => {
+  const pages = [
+    source(1, 'Sodium-ion batteries cost $55 per kWh in 2026.'),
+    // "batteries" and "today": half of "sodium-ion batteries today" by its words, but about another chemistry.
+    source(2, 'Solid-state batteries cost more today than LFP packs, at $240 per kWh.'),
+  ]
+  const { synthesis } = await synthesize(synthesisInput({ topic: 'sodium-ion batteries today', sources: pages }))
+  expect(synthesis.findings.map((finding) => finding.sourceIds)).toEqual([[1]])
+
+  // A topic of nothing else keeps them.
+  const { synthesis: year } = await synthesize(
+    synthesisInput({ topic: '2026', sources: [pages[1] as SourceForSynthesis] }),
+  )
+  expect(year.findings).toEqual([])
+  const { synthesis: dated } = await synthesize(
+    synthesisInput({ topic: '2026', sources: [pages[0] as SourceForSynthesis] }),
+  )
+  expect(dated.findings.map((finding) => finding.sourceIds)).toEqual([[1]])
+})

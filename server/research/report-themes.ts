@@ -52,7 +52,12 @@ export function themeWords(text: string, excluded: ReadonlySet<string> = new Set
 }
 
 function isThemePart(token: string): boolean {
-  return !STOPWORDS.has(token) && !THEME_STOPWORDS.has(token) && !/\p{N}/u.test(token) && !/^[a-z]{1,2}$/.test(token)
+  return !STOPWORDS.has(token) && !saysWhenOrHowMuch(token) && !/^[a-z]{1,2}$/.test(token)
+}
+
+/** A word of time, number or quantity ("today", "2026", "three", "many"): it says when or how much, not what. */
+export function saysWhenOrHowMuch(word: string): boolean {
+  return THEME_STOPWORDS.has(word) || /\p{N}/u.test(word)
 }
 
 /**

@@ -7,35 +7,75 @@
 // only pages an engine matched by meaning count (Exa's: text in another language can be about the
 // topic). A page an engine matched by words holding none of the topic's was found by the words a
 // plan adds ("latest developments", "data and statistics"): "quantum error correction" found a
-// battery road test by "latest". A topic the word splitter cannot split judges no page. Decision 023.
+// battery road test by "latest". A topic the word splitter cannot split judges no page. A word the
+// topic writes inside a hyphenated compound means that compound: a page's "ion" in "lithium-ion" is
+// not the "ion" of "sodium-ion batteries". A topic's words of time or number ("today", "2026") say
+// when, not what about, and do not count. Decision 023.
 import { contentTerms } from '#server/claims/terms.ts'
 import type { SourceForSynthesis } from '#server/providers/types.ts'
+import { saysWhenOrHowMuch } from '#server/research/report-themes.ts'
 
 /** A source is about the topic when it holds half the topic's words; three always suffice. */
 const MAX_TOPIC_WORDS_NEEDED = 3
+/** Words joined by hyphens ("sodium-ion", "state-of-the-art"); a dash between spaces joins nothing. */
+const COMPOUND = /[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)+/gu
 
 export type TopicalSource = Pick<SourceForSynthesis, 'id' | 'url' | 'title' | 'text' | 'matchedByMeaning'>
 
 /** The ids of the sources about `topic`. */
 export function sourcesOnTopic(topic: string, sources: readonly TopicalSource[]): Set<number> {
-  const topicTerms = new Set(contentTerms(topic))
+  const topicTerms = subjectWords(topic)
   if (topicTerms.size === 0) return new Set(sources.map((source) => source.id))
   const needed = Math.min(MAX_TOPIC_WORDS_NEEDED, Math.ceil(topicTerms.size / 2))
+  const ownWords = ownCompounds(topic)
   const onTopic = new Set<number>()
   let anyHeld = false
   for (const source of sources) {
     // A page's title and slug usually name its subject: its text is read only when they fall short.
     const held = new Set<string>()
     const hold = (text: string) => {
-      for (const term of contentTerms(text)) if (topicTerms.has(term)) held.add(term)
+      for (const term of contentTerms(ownWords(text))) if (topicTerms.has(term)) held.add(term)
     }
-    hold(`${source.title} ${urlPathWords(source.url)}`)
+    // A slug's hyphens part its words, so its compounds cannot be told from them.
+    hold(`${ownWords(source.title)} ${urlPathWords(source.url)}`)
     if (held.size < needed) hold(source.text)
     if (held.size > 0) anyHeld = true
     if (held.size >= needed) onTopic.add(source.id)
   }
   if (anyHeld) return onTopic
   return new Set(sources.filter((source) => source.matchedByMeaning).map((source) => source.id))
+}
+
+/** The topic's words that say what it is about: without "today" or "2026", unless it has no other. */
+function subjectWords(topic: string): Set<string> {
+  const words = contentTerms(topic)
+  const subject = words.filter((word) => !saysWhenOrHowMuch(word))
+  return new Set(subject.length > 0 ? subject : words)
+}
+
+/**
+ * For a topic that writes compounds ("sodium-ion batteries"), a text without the compounds that hold
+ * one of theirs words but are others ("lithium-ion", for "ion"); for any other topic, the text as is.
+ */
+function ownCompounds(topic: string): (text: string) => string {
+  const compounds = new Set<string>()
+  const parts = new Set<string>()
+  for (const [compound] of topic.matchAll(COMPOUND)) {
+    const terms = compoundTerms(compound)
+    compounds.add(terms.join('-'))
+    for (const term of terms) parts.add(term)
+  }
+  if (compounds.size === 0) return (text) => text
+  return (text) =>
+    text.replace(COMPOUND, (compound) => {
+      const terms = compoundTerms(compound)
+      return compounds.has(terms.join('-')) || !terms.some((term) => parts.has(term)) ? compound : ' '
+    })
+}
+
+/** A compound's words as contentTerms folds them ("Solid-State": "solid", "state"). */
+function compoundTerms(compound: string): string[] {
+  return contentTerms(compound.replaceAll('-', ' '))
 }
 
 /** The words of a URL's path ("/ai-agents/long-runs": "ai agents long runs"): a slug names its page. */
