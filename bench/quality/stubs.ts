@@ -1,8 +1,11 @@
 // The providers of the quality benchmark: the Exa stub serving the synthetic web, and the OpenAI stub
-// answering as the sloppy model. Each search for a topic returns the next `numResults` URLs of the
-// topic's current epoch (its new pages, shuffled, plus a few URLs of earlier epochs), wrapping around,
-// so a deep run's first round of 6 queries x 8 results (48) reads every page of an epoch that serves
-// at most 48 URLs; the scenario checks that it does.
+// answering as the sloppy model. A search for a topic returns `numResults` URLs of the topic's current
+// epoch (its new pages, shuffled, plus a few URLs of earlier epochs), wrapping around, from the place
+// its query has in the plan: the nth query gets the nth window, so a deep run's first round of 6
+// queries x 8 results (48) reads every page of an epoch that serves at most 48 URLs (the scenario
+// checks that it does). By the plan's order, not the order the searches arrive in: a round's searches
+// go out together, and which reaches the stub first varies from run to run, which made the figures
+// vary with it (about one run in ten).
 import {
   createSloppyModel,
   emptyLog,
@@ -11,6 +14,8 @@ import {
   type SloppyLog,
 } from '#bench/quality/sloppy-model.ts'
 import type { Page, Web } from '#bench/quality/web.ts'
+import { fallbackPlan } from '#server/research/fallback-plan.ts'
+import { DEPTH } from '#server/research/run-context.ts'
 import { STUB_EXA_API_KEY, type StubExa, type StubExaDocument, startStubExa } from '#test/support/stub-exa.ts'
 import { type StubOpenAi, startStubOpenAi } from '#test/support/stub-openai.ts'
 
@@ -31,7 +36,29 @@ export type QualityStubs = {
   close: () => Promise<void>
 }
 
-type TopicState = { epoch: number; cursor: number; served: Set<string> }
+/** `unplanned`: queries of no known plan, given windows after the plans' in the order they arrive. */
+type TopicState = { epoch: number; unplanned: string[]; served: Set<string> }
+
+/** Where the sloppy model's queries stand: round one's "angle i", then the follow-up's "open question i". */
+const MODEL_QUERY = /^(?:angle|open question) (\d+)$/
+const ROUND_ONE = DEPTH.deep.queries
+/** Past any planned query's place. */
+const UNPLANNED = 1000
+
+/**
+ * The query's place in its run's plan: the fallback plan's order for the extractive path
+ * (server/research/fallback-plan.ts), the sloppy model's numbering for the model path.
+ */
+function planPlace(topic: string, query: string, state: TopicState): number {
+  const rest = query.slice(topic.length).trim()
+  const numbered = MODEL_QUERY.exec(rest)
+  if (numbered) return (rest.startsWith('angle') ? 0 : ROUND_ONE) + Number(numbered[1]) - 1
+  const plan = fallbackPlan({ topic, focus: [], depth: 'deep', timeframe: '', knownFacts: [], maxQueries: 20 })
+  const place = plan.queries.indexOf(query)
+  if (place >= 0) return place
+  if (!state.unplanned.includes(query)) state.unplanned.push(query)
+  return UNPLANNED + state.unplanned.indexOf(query)
+}
 
 export async function startQualityStubs(): Promise<QualityStubs> {
   let web: Web | undefined
@@ -50,13 +77,13 @@ export async function startQualityStubs(): Promise<QualityStubs> {
       const urls = topic && state ? (topic.epochs[state.epoch - 1]?.served ?? []) : []
       if (!state || urls.length === 0) return []
       const count = Math.min(body.numResults ?? 10, urls.length)
+      const start = planPlace(topic.topic, body.query, state) * count
       const results: StubExaDocument[] = []
       for (let i = 0; i < count; i++) {
-        const page = pages.get(urls[(state.cursor + i) % urls.length] as string) as Page
+        const page = pages.get(urls[(start + i) % urls.length] as string) as Page
         state.served.add(page.url)
         results.push({ url: page.url, title: page.title, publishedDate: null, text: page.text })
       }
-      state.cursor = (state.cursor + count) % urls.length
       return results
     },
   })
@@ -79,7 +106,7 @@ export async function startQualityStubs(): Promise<QualityStubs> {
       model = createSloppyModel({ seed: next.seed, knowledge: () => knowledgeOf(web), log, trace })
     },
     setEpoch(topic, epoch) {
-      topics.set(topic, { epoch, cursor: 0, served: topics.get(topic)?.served ?? new Set() })
+      topics.set(topic, { epoch, unplanned: [], served: topics.get(topic)?.served ?? new Set() })
     },
     takeServed(topic) {
       const state = topics.get(topic)
