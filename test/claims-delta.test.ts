@@ -229,3 +229,24 @@ test('a page Exa found by meaning counts though it holds no word of the topic (a
   expect(run.report?.delta.newFindings.map((finding) => finding.text)).toEqual([documents[0]?.text])
   expect(run.report?.integrity).toMatchObject({ shown: 1, offTopic: 0 })
 })
+
+test("a run whose every claim is off the topic is not headed by the model's words, here or in memory", async () => {
+  const { app } = stubs
+  const user = await createTestAccount(app.db)
+  // The one page shares "trials" with the topic and is about heat pumps; the stub model claims it.
+  documents.splice(0, documents.length, {
+    url: 'https://news.example/heat-pumps/trials',
+    title: 'Heat pumps kept homes warm through a cold week',
+    publishedDate: day(1),
+    text: 'Heat pumps kept 310,000 homes warm in winter trials, the grid operator said on Monday.',
+  })
+  const topic = 'sodium-ion cell trials'
+  const { body } = await postBrief(app.fetch, user.auth, { topic, depth: 'quick' })
+  const run = await waitForRun(app.fetch, user.auth, body.runId)
+  expect(run.status).toBe('complete')
+  const headline = "This run's one claim could not be shown: it cited only pages about something else"
+  expect(run.report?.summary.split('\n')[0]).toBe(`## ${headline}`)
+  expect(run.report?.integrity).toMatchObject({ claims: 1, shown: 0, offTopic: 1 })
+  const memory = await loadTopicMemory(app.memory, user.account.id, topic)
+  expect(memory?.runs.at(-1)?.summary).toBe(headline)
+})

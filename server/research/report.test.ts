@@ -418,3 +418,23 @@ test('property: every [n] in summary and delta points at a listed source, for 20
     }
   }
 })
+
+test("when the check shows none of the writer's claims, the headline says so instead of the writer's", () => {
+  const dropped = (integrity: Partial<ReturnType<typeof allShown>>) =>
+    buildReport(
+      reportInput(
+        { headline: 'Quantum computers now correct their own errors' },
+        { integrity: { ...allShown(0), ...integrity } },
+      ),
+    )
+  const both = dropped({ claims: 3, droppedUnsupported: 1, offTopic: 2 })
+  expect(both.summary.split('\n')[0]).toBe(
+    "## None of this run's 3 claims could be shown: 2 cited only pages about something else, 1 was not supported by the pages cited",
+  )
+  expect(JSON.stringify(both)).not.toContain('Quantum computers')
+  expect(dropped({ claims: 1, offTopic: 1 }).summary.split('\n')[0]).toBe(
+    "## This run's one claim could not be shown: it cited only pages about something else",
+  )
+  // A writer that claimed nothing keeps its headline ("Nothing new was found").
+  expect(dropped({ claims: 0 }).summary.split('\n')[0]).toBe('## Quantum computers now correct their own errors')
+})

@@ -47,7 +47,9 @@ export function buildReport(input: BuildReportInput): Report {
       sourceIds: unique(claim.sourceIds.filter((id) => cited(id))),
     }))
     .filter((claim) => claim.text && claim.sourceIds.length > 0)
-  const headline = rewriteCitations(synthesis.headline, cited).trim() || 'Findings from this run'
+  const headline =
+    rewriteCitations(runHeadline(synthesis.headline, claims.length, input.integrity), cited).trim() ||
+    'Findings from this run'
   const sections = (synthesis.sections ?? []).map((section) => ({
     title: stripCitations(section.title).trim(),
     body: rewriteCitations(section.body, cited).trim(),
@@ -131,4 +133,31 @@ function snippet(text: string, limit: number): string {
 
 function unique<T>(values: T[]): T[] {
   return [...new Set(values)]
+}
+
+/**
+ * A run's headline, in its report and in memory's record of the run: the writer's, unless the check
+ * showed none of the claims it wrote, when the headline would say what nothing shown supports.
+ */
+export function runHeadline(written: string, shown: number, integrity: Integrity): string {
+  return shown === 0 && integrity.claims > 0 ? nothingShown(integrity) : written
+}
+
+/** The headline of a report whose every claim the check dropped, and why. */
+function nothingShown({ claims, offTopic, droppedUnsupported }: Integrity): string {
+  if (claims === 1) {
+    const why = offTopic
+      ? ': it cited only pages about something else'
+      : droppedUnsupported
+        ? ': the pages it cited do not support it'
+        : ''
+    return `This run's one claim could not be shown${why}`
+  }
+  const why = [
+    offTopic > 0 ? `${offTopic} cited only pages about something else` : '',
+    droppedUnsupported > 0
+      ? `${droppedUnsupported} ${droppedUnsupported === 1 ? 'was' : 'were'} not supported by the pages cited`
+      : '',
+  ].filter(Boolean)
+  return `None of this run's ${claims} claims could be shown${why.length > 0 ? `: ${why.join(', ')}` : ''}`
 }

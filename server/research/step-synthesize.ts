@@ -8,7 +8,7 @@ import { classifyRunClaims } from '#server/research/delta.ts'
 import { memoryDigest } from '#server/research/digest.ts'
 import { restatedOnly } from '#server/research/novelty.ts'
 import { readPassages } from '#server/research/passages.ts'
-import { buildReport } from '#server/research/report.ts'
+import { buildReport, runHeadline } from '#server/research/report.ts'
 import {
   briefText,
   budgetOf,
@@ -216,7 +216,7 @@ export async function synthesizeStep({
   }
   return {
     report,
-    headline: synthesis.synthesis.headline,
+    headline: runHeadline(synthesis.synthesis.headline, checked.claims.length, checked.integrity),
     facts: checked.facts,
     vectors: checked.vectors,
     openQuestions: synthesis.synthesis.gaps,
