@@ -419,12 +419,20 @@ test('property: every [n] in summary and delta points at a listed source, for 20
   }
 })
 
-test("when the check shows none of the writer's claims, the headline says so instead of the writer's", () => {
-  const dropped = (integrity: Partial<ReturnType<typeof allShown>>) =>
+test("when the check shows none of the writer's claims, the headline says so and the writer's prose goes", () => {
+  const dropped = (integrity: Partial<ReturnType<typeof allShown>>, style: ReportStyle = 'executive') =>
     buildReport(
       reportInput(
-        { headline: 'Quantum computers now correct their own errors' },
-        { integrity: { ...allShown(0), ...integrity } },
+        {
+          headline: 'Quantum computers now correct their own errors',
+          implications: 'Quantum computers will break encryption by 2027.',
+          sections: [{ title: 'Strengths', body: 'Quantum computers correct errors at scale.' }],
+        },
+        {
+          integrity: { ...allShown(0), ...integrity },
+          reportStyle: style,
+          ...(style === 'framework' ? { framework: findFramework('swot') } : {}),
+        },
       ),
     )
   const both = dropped({ claims: 3, droppedUnsupported: 1, offTopic: 2 })
@@ -435,6 +443,12 @@ test("when the check shows none of the writer's claims, the headline says so ins
   expect(dropped({ claims: 1, offTopic: 1 }).summary.split('\n')[0]).toBe(
     "## This run's one claim could not be shown: it cited only pages about something else",
   )
-  // A writer that claimed nothing keeps its headline ("Nothing new was found").
-  expect(dropped({ claims: 0 }).summary.split('\n')[0]).toBe('## Quantum computers now correct their own errors')
+  // Nor does its prose stay, in any style: nothing shown backs it.
+  for (const style of ['executive', 'memo', 'framework'] as const) {
+    expect(dropped({ claims: 2, offTopic: 2 }, style).summary, style).not.toContain('Quantum computers')
+  }
+  // A writer that claimed nothing keeps its headline ("Nothing new was found") and its prose.
+  const none = dropped({ claims: 0 })
+  expect(none.summary.split('\n')[0]).toBe('## Quantum computers now correct their own errors')
+  expect(none.summary).toContain('Quantum computers will break encryption by 2027.')
 })

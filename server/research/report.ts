@@ -50,11 +50,15 @@ export function buildReport(input: BuildReportInput): Report {
   const headline =
     rewriteCitations(runHeadline(synthesis.headline, claims.length, input.integrity), cited).trim() ||
     'Findings from this run'
-  const sections = (synthesis.sections ?? []).map((section) => ({
+  // The writer's prose says what its claims say: with none of them shown, nothing shown backs it.
+  const written: Pick<Synthesis, 'sections' | 'implications'> = noneShown(claims.length, input.integrity)
+    ? {}
+    : synthesis
+  const sections = (written.sections ?? []).map((section) => ({
     title: stripCitations(section.title).trim(),
     body: rewriteCitations(section.body, cited).trim(),
   }))
-  const implications = rewriteCitations(synthesis.implications ?? '', cited).trim()
+  const implications = rewriteCitations(written.implications ?? '', cited).trim()
   const gaps = synthesis.gaps.map((gap) => rewriteCitations(gap, cited).trim()).filter(Boolean)
 
   const since = input.baseline ? null : input.since
@@ -140,7 +144,12 @@ function unique<T>(values: T[]): T[] {
  * showed none of the claims it wrote, when the headline would say what nothing shown supports.
  */
 export function runHeadline(written: string, shown: number, integrity: Integrity): string {
-  return shown === 0 && integrity.claims > 0 ? nothingShown(integrity) : written
+  return noneShown(shown, integrity) ? nothingShown(integrity) : written
+}
+
+/** The check showed none of the claims the writer made. */
+function noneShown(shown: number, integrity: Integrity): boolean {
+  return shown === 0 && integrity.claims > 0
 }
 
 /** The headline of a report whose every claim the check dropped, and why. */
