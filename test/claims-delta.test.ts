@@ -184,69 +184,58 @@ test('claims and facts are embedded with the configured model, and a failing emb
   expect(events.map((event) => event.data.code)).toContain('embeddings_unavailable')
 })
 
-test('a claim quoting only a page about something else is not shown, and the run says so', async () => {
+/** About heat pumps: it shares one word ("trials") with a topic on sodium-ion cell trials. */
+const HEAT_PUMP_TRIALS: StubExaDocument = {
+  url: 'https://news.example/heat-pumps/cold-week',
+  title: 'Heat pumps kept homes warm through a cold week',
+  publishedDate: day(1),
+  text: 'Heat pumps kept 310,000 homes warm in winter trials, the grid operator said on Monday.',
+}
+
+/** A new account's quick run on `topic`, over exactly these pages. */
+async function runOver(topic: string, pages: StubExaDocument[]) {
   const { app } = stubs
   const user = await createTestAccount(app.db)
-  // The stub model quotes every page's first sentence, as a model that ignores the prompt's rule
-  // would; one page shares one word ("trials") with the topic, and is about heat pumps.
-  documents.splice(
-    0,
-    documents.length,
-    page('hina-cycles', 'Sodium-ion cells from HiNa passed 6000 cycles in a field trial this autumn.', 1),
-    {
-      url: 'https://news.example/heat-pumps/cold-week',
-      title: 'Heat pumps kept homes warm through a cold week',
-      publishedDate: day(1),
-      text: 'Heat pumps kept 310,000 homes warm in winter trials, the grid operator said on Monday.',
-    },
-  )
-  const { body } = await postBrief(app.fetch, user.auth, { topic: 'sodium-ion cell trials', depth: 'quick' })
+  documents.splice(0, documents.length, ...pages)
+  const { body } = await postBrief(app.fetch, user.auth, { topic, depth: 'quick' })
   const run = await waitForRun(app.fetch, user.auth, body.runId)
   expect(run.status).toBe('complete')
   const report = run.report
   if (!report) throw new Error('no report')
-  expect(report.delta.newFindings.map((finding) => finding.text)).toEqual([documents[0]?.text])
+  return { app, user, runId: body.runId, report }
+}
+
+test('a claim quoting only a page about something else is not shown, and the run says so', async () => {
+  // The stub model quotes every page's first sentence, as a model that ignores the prompt's rule would.
+  const hina = page('hina-cycles', 'Sodium-ion cells from HiNa passed 6000 cycles in a field trial this autumn.', 1)
+  const { app, runId, report } = await runOver('sodium-ion cell trials', [hina, HEAT_PUMP_TRIALS])
+  expect(report.delta.newFindings.map((finding) => finding.text)).toEqual([hina.text])
   expect(JSON.stringify(report)).not.toContain('310,000 homes')
   expect(report.integrity).toMatchObject({ claims: 2, shown: 1, droppedUnsupported: 0, offTopic: 1 })
-  const events = await readRunEvents(app.db, app.memory.ring, body.runId, 0)
+  const events = await readRunEvents(app.db, app.memory.ring, runId, 0)
   expect(events.find((event) => event.data.code === 'claims_off_topic')?.data).toMatchObject({ dropped: 1 })
 })
 
 test('a page Exa found by meaning counts though it holds no word of the topic (a topic in another language)', async () => {
-  const { app } = stubs
-  const user = await createTestAccount(app.db)
   // Found for "Festkörperakkus latest developments": Exa searches by meaning, so an English page on
   // solid-state cells is about the German topic, whichever of the query's words it shares.
-  documents.splice(0, documents.length, {
+  const english = {
     url: 'https://news.example/solid-state/cycles',
     title: 'Solid-state cells pass 1,000 cycles',
     publishedDate: day(1),
     text: 'Solid-state cells from QuantumScape passed 1,000 cycles in the latest trial, the company said.',
-  })
-  const { body } = await postBrief(app.fetch, user.auth, { topic: 'Festkörperakkus', depth: 'quick' })
-  const run = await waitForRun(app.fetch, user.auth, body.runId)
-  expect(run.status).toBe('complete')
-  expect(run.report?.delta.newFindings.map((finding) => finding.text)).toEqual([documents[0]?.text])
-  expect(run.report?.integrity).toMatchObject({ shown: 1, offTopic: 0 })
+  }
+  const { report } = await runOver('Festkörperakkus', [english])
+  expect(report.delta.newFindings.map((finding) => finding.text)).toEqual([english.text])
+  expect(report.integrity).toMatchObject({ shown: 1, offTopic: 0 })
 })
 
 test("a run whose every claim is off the topic is not headed by the model's words, here or in memory", async () => {
-  const { app } = stubs
-  const user = await createTestAccount(app.db)
-  // The one page shares "trials" with the topic and is about heat pumps; the stub model claims it.
-  documents.splice(0, documents.length, {
-    url: 'https://news.example/heat-pumps/trials',
-    title: 'Heat pumps kept homes warm through a cold week',
-    publishedDate: day(1),
-    text: 'Heat pumps kept 310,000 homes warm in winter trials, the grid operator said on Monday.',
-  })
   const topic = 'sodium-ion cell trials'
-  const { body } = await postBrief(app.fetch, user.auth, { topic, depth: 'quick' })
-  const run = await waitForRun(app.fetch, user.auth, body.runId)
-  expect(run.status).toBe('complete')
+  const { app, user, report } = await runOver(topic, [HEAT_PUMP_TRIALS])
   const headline = "This run's one claim could not be shown: it cited only pages about something else"
-  expect(run.report?.summary.split('\n')[0]).toBe(`## ${headline}`)
-  expect(run.report?.integrity).toMatchObject({ claims: 1, shown: 0, offTopic: 1 })
+  expect(report.summary.split('\n')[0]).toBe(`## ${headline}`)
+  expect(report.integrity).toMatchObject({ claims: 1, shown: 0, offTopic: 1 })
   const memory = await loadTopicMemory(app.memory, user.account.id, topic)
   expect(memory?.runs.at(-1)?.summary).toBe(headline)
 })
