@@ -230,12 +230,37 @@ test('a page Exa found by meaning counts though it holds no word of the topic (a
   expect(report.integrity).toMatchObject({ shown: 1, offTopic: 0 })
 })
 
-test("a run whose every claim is off the topic is not headed by the model's words, here or in memory", async () => {
+test('a run whose pages are all about something else asks no model to write, and says why', async () => {
+  const { openai } = stubs
   const topic = 'sodium-ion cell trials'
-  const { app, user, report } = await runOver(topic, [HEAT_PUMP_TRIALS])
-  const headline = "This run's one claim could not be shown: it cited only pages about something else"
+  const asked = openai.requests.filter((request) => request.kind === 'synthesize').length
+  const { app, user, runId, report } = await runOver(topic, [HEAT_PUMP_TRIALS])
+  expect(openai.requests.filter((request) => request.kind === 'synthesize').length).toBe(asked)
+  const headline = `No page read in this run is about ${topic}`
   expect(report.summary.split('\n')[0]).toBe(`## ${headline}`)
-  expect(report.integrity).toMatchObject({ claims: 1, shown: 0, offTopic: 1 })
+  expect(report.sources).toEqual([])
+  const events = await readRunEvents(app.db, app.memory.ring, runId, 0)
+  expect(events.find((event) => event.data.code === 'nothing_on_topic')?.data.message).toMatch(/no model was paid/)
+  const memory = await loadTopicMemory(app.memory, user.account.id, topic)
+  expect(memory?.runs.at(-1)?.summary).toBe(headline)
+})
+
+test("a run none of whose claims is shown is not headed by the model's words, here or in memory", async () => {
+  const { openai } = stubs
+  const topic = 'sodium-ion cell trials'
+  // The model's one claim quotes what its page does not say.
+  openai.onSynthesize((request) => {
+    const reply = defaultReply(request) as { content: { headline: string; findings: unknown[] } }
+    reply.content.headline = 'HiNa cells now last 20,000 cycles'
+    reply.content.findings = [{ text: 'HiNa cells last 20,000 cycles.', quote: 'lasted 20,000 cycles', sourceIds: [1] }]
+    return reply
+  })
+  const hina = page('hina-trial', 'Sodium-ion cells from HiNa passed 6000 cycles in a field trial this autumn.', 1)
+  const { app, user, report } = await runOver(topic, [hina])
+  const headline = "This run's one claim could not be shown: the pages it cited do not support it"
+  expect(report.summary.split('\n')[0]).toBe(`## ${headline}`)
+  expect(JSON.stringify(report)).not.toContain('20,000')
+  expect(report.integrity).toMatchObject({ claims: 1, shown: 0, droppedUnsupported: 1 })
   const memory = await loadTopicMemory(app.memory, user.account.id, topic)
   expect(memory?.runs.at(-1)?.summary).toBe(headline)
 })

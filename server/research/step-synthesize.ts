@@ -20,6 +20,7 @@ import {
   today,
 } from '#server/research/run-context.ts'
 import { searchLabel } from '#server/research/search-origin.ts'
+import { sourcesOnTopic } from '#server/research/topicality.ts'
 
 /** Restated claims confirmed when a run's pages only repeat memory. */
 const MAX_RESTATED = 50
@@ -102,6 +103,16 @@ export async function synthesizeStep({
     synthesis = {
       synthesis: { headline: 'Nothing new was found', findings: restated.slice(0, MAX_RESTATED), gaps: [] },
       usage: { inputTokens: 0, outputTokens: 0 },
+    }
+  } else if (sourcesOnTopic(brief.topic, sources).size === 0) {
+    // No page is about the topic: the check would drop every claim a model wrote, so none is paid for.
+    writer = EXTRACTIVE
+    synthesis = await EXTRACTIVE.synthesize(input, { signal })
+    if (deps.model.kind === 'model') {
+      await event('warning', 'synthesize', {
+        code: 'nothing_on_topic',
+        message: `No page read is about "${brief.topic}", so no model was paid to write about them.`,
+      })
     }
   } else if (!modelCanWrite) {
     // Too little budget left for the model to write: the pages are written up without it.
