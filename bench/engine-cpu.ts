@@ -23,6 +23,7 @@ import { restatedOnly } from '#server/research/novelty.ts'
 import { pageTexts, readPassages } from '#server/research/passages.ts'
 import { briefText, type Checkpoint, DEPTH, type EngineDeps } from '#server/research/run-context.ts'
 import { synthesizeStep } from '#server/research/step-synthesize.ts'
+import { sourcesOnTopic } from '#server/research/topicality.ts'
 import { defaultReply, type StubRequest } from '#test/support/stub-openai.ts'
 
 const { values: args } = parseArgs({
@@ -172,7 +173,14 @@ async function reRun(topic: string, memory: TopicMemory, sources: SearchResult[]
   )
   const claims = await classifyRunClaims(
     { model },
-    { topic, memory, synthesis, sources: read, signal: new AbortController().signal },
+    {
+      topic,
+      memory,
+      synthesis,
+      sources: read,
+      onTopic: sourcesOnTopic(topic, read),
+      signal: new AbortController().signal,
+    },
   )
   return { reading, digest, restated, claims }
 }
@@ -237,7 +245,11 @@ const scenarios: Scenario[] = [
       const input = { topic, focus: [], reportStyle: 'executive' as const, sources, knownFacts: [] }
       const signal = new AbortController().signal
       const { synthesis } = await model.synthesize(input, { signal })
-      return () => classifyRunClaims({ model }, { topic, memory: undefined, synthesis, sources, signal })
+      return () =>
+        classifyRunClaims(
+          { model },
+          { topic, memory: undefined, synthesis, sources, onTopic: sourcesOnTopic(topic, sources), signal },
+        )
     },
   },
   {

@@ -51,6 +51,7 @@ test("the claims' embeddings are asked for before the check, and every shown cla
       memory: undefined,
       synthesis: { headline: 'Prices fell', findings, gaps: [] },
       sources: [{ id: 1, url: 'https://news.example/storage', title: 'Storage', publishedDate: null, text: page }],
+      onTopic: new Set([1]),
       signal: new AbortController().signal,
     },
   )
@@ -93,6 +94,7 @@ test('a run cancelled while its embeddings are asked for fails with the cancel, 
       memory: undefined,
       synthesis: { headline: 'Prices fell', findings, gaps: [] },
       sources: [{ id: 1, url: 'https://news.example/storage', title: 'Storage', publishedDate: null, text: page }],
+      onTopic: new Set([1]),
       signal: cancel.signal,
     },
   )

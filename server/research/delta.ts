@@ -21,7 +21,6 @@ import {
   usageOf,
 } from '#server/providers/types.ts'
 import type { PreviousClaim } from '#server/research/report-types.ts'
-import { sourcesOnTopic } from '#server/research/topicality.ts'
 
 /** Claims judged per model call: a long answer is cut off, and a short one costs a call each. */
 const JUDGE_BATCH = 40
@@ -62,6 +61,12 @@ export async function classifyRunClaims(
     memory: TopicMemory | undefined
     synthesis: Synthesis
     sources: SourceForSynthesis[]
+    /**
+     * The ids of the sources about the topic (research/topicality.ts): a claim whose every page is
+     * about something else is not shown, whatever wrote it, as a model told so may still report what
+     * a page that shares a word with the topic says.
+     */
+    onTopic: ReadonlySet<number>
     signal: AbortSignal
   },
 ): Promise<RunClaims> {
@@ -78,10 +83,7 @@ export async function classifyRunClaims(
   // turn of the event loop after the call (one turn was measured not to be enough).
   if (early.asked) for (let turn = 0; turn < 2; turn++) await setImmediate()
   const checked = verifyClaims(input.synthesis.findings, input.sources)
-  // A claim whose every page is about something else is not shown, whatever wrote it: a model told
-  // so may still report what a page that shares a word with the topic says.
-  const onTopic = sourcesOnTopic(input.topic, input.sources)
-  const verified = checked.claims.filter((claim) => claim.sourceIds.some((id) => onTopic.has(id)))
+  const verified = checked.claims.filter((claim) => claim.sourceIds.some((id) => input.onTopic.has(id)))
   const offTopic = checked.claims.length - verified.length
   const integrity = { ...checked.integrity, shown: checked.integrity.shown - offTopic, offTopic }
   const embedded = await embedClaims(deps.model, verified, await early.answer, input.signal, usage)

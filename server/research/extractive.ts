@@ -73,13 +73,13 @@ function extractSynthesis(input: SynthesisInput): Synthesis {
     pickBest(pool, score, chosen, rejected, known)
 
   const onTopic = sourcesOnTopic(input.topic, input.sources)
-  const mentions = candidates.filter((candidate) => candidate.relevance > 0)
-  const relevant = mentions.filter((candidate) => onTopic.has(candidate.sourceId))
+  // Pages about something else give nothing: no finding, no focus area, no section.
+  const topical = candidates.filter((candidate) => onTopic.has(candidate.sourceId))
+  const mentions = candidates.some((candidate) => candidate.relevance > 0)
+  const relevant = topical.filter((candidate) => candidate.relevance > 0)
   // Nothing mentions the brief's words (another language, synonyms): the pages found for the brief by
-  // their meaning give their opening sentences, the best remaining guess. Pages about something else
-  // give nothing.
-  const pool =
-    mentions.length > 0 ? relevant : openingSentences(candidates.filter((candidate) => onTopic.has(candidate.sourceId)))
+  // their meaning give their opening sentences, the best remaining guess.
+  const pool = mentions ? relevant : openingSentences(topical)
   const wanted = Math.min(MAX_FINDINGS, Math.max(MIN_FINDINGS, input.sources.length))
   while (chosen.length < wanted) {
     const next = pick(pool, (candidate) => (candidate.relevance || 1) * candidate.form)
@@ -107,7 +107,7 @@ function extractSynthesis(input: SynthesisInput): Synthesis {
   for (const goal of goals) {
     if (chosen.some(goal.supports)) continue
     const next = pick(
-      candidates.filter((candidate) => onTopic.has(candidate.sourceId) && goal.supports(candidate)),
+      topical.filter(goal.supports),
       (candidate) => coverage(candidate, goal.target, weigh) * candidate.form * (1 + candidate.relevance),
     )
     if (next) chosen.push(next)

@@ -70,6 +70,8 @@ export async function synthesizeStep({
       ...(source.matchedByMeaning ? { matchedByMeaning: true } : {}),
     }
   })
+  // The claim check shows only claims from these pages; whether a model writes is judged by them too.
+  const onTopic = sourcesOnTopic(brief.topic, sources)
   // Read again here rather than carried from load_memory: the checkpoint stays small (up to 2,000
   // claims would be sealed into it at every step), and a run saved meanwhile is seen.
   const stored = memory.baseline ? undefined : await loadTopicMemory(deps.memory, accountId, brief.topic)
@@ -104,7 +106,7 @@ export async function synthesizeStep({
       synthesis: { headline: 'Nothing new was found', findings: restated.slice(0, MAX_RESTATED), gaps: [] },
       usage: { inputTokens: 0, outputTokens: 0 },
     }
-  } else if (sourcesOnTopic(brief.topic, sources).size === 0) {
+  } else if (onTopic.size === 0) {
     // No page is about the topic: the check would drop every claim a model wrote, so none is paid for.
     writer = EXTRACTIVE
     synthesis = await EXTRACTIVE.synthesize(input, { signal })
@@ -149,6 +151,7 @@ export async function synthesizeStep({
       memory: stored,
       synthesis: synthesis.synthesis,
       sources,
+      onTopic,
       signal,
     },
   )

@@ -7,7 +7,7 @@
 // only pages an engine matched by meaning count (Exa's: text in another language can be about the
 // topic). A page an engine matched by words holding none of the topic's was found by the words a
 // plan adds ("latest developments", "data and statistics"): "quantum error correction" found a
-// battery road test by "latest". A topic the word splitter cannot split judges no page. A word the
+// battery road test by "data". A topic the word splitter cannot split judges no page. A word the
 // topic writes inside a hyphenated compound means that compound: a page's "ion" in "lithium-ion" is
 // not the "ion" of "sodium-ion batteries". A topic's words of time or number ("today", "2026") say
 // when, not what about, and do not count. Decision 023.
@@ -55,7 +55,7 @@ function subjectWords(topic: string): Set<string> {
 
 /**
  * For a topic that writes compounds ("sodium-ion batteries"), a text without the compounds that hold
- * one of theirs words but are others ("lithium-ion", for "ion"); for any other topic, the text as is.
+ * one of their words but are others ("lithium-ion", for "ion"); for any other topic, the text as is.
  */
 function ownCompounds(topic: string): (text: string) => string {
   const compounds = new Set<string>()
