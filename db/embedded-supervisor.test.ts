@@ -73,3 +73,14 @@ test('the first launch failing is the caller’s error, with nothing left runnin
   expect(children).toHaveLength(1)
   expect(children[0]?.exitCode).toBe(1)
 })
+
+test('stopNow() asks for the fast shutdown at once, and a server stopped so is not restarted', async () => {
+  const { log, lines } = capturingLogger()
+  const { launch, children } = scripted(['runs'])
+  const server = await superviseServer({ launch, log, logFile: 'postgres.log', firstDelayMs: 20 })
+  server.stopNow()
+  await until(() => children[0]?.signalCode === 'SIGINT')
+  await sleep(200) // past a restart's due time
+  expect(children).toHaveLength(1)
+  expect(lines.some((line) => line.msg === 'restarting embedded Postgres')).toBe(false)
+})

@@ -11,6 +11,12 @@ export type Supervisor = {
   pid: () => number | undefined
   /** Fast shutdown, and no more restarts; resolves when the server has exited. Safe to call twice. */
   stop: () => Promise<void>
+  /**
+   * The same fast shutdown asked for synchronously, without waiting: for a process exiting at once
+   * (a second Ctrl-C, a shutdown that took too long), whose event loop will not turn again. The
+   * server finishes stopping on its own.
+   */
+  stopNow: () => void
 }
 
 const FIRST_DELAY_MS = 250
@@ -39,6 +45,7 @@ export async function superviseServer(options: {
   const firstDelayMs = options.firstDelayMs ?? FIRST_DELAY_MS
   let child: ChildProcess | undefined
   let stopping: Promise<void> | undefined
+  let stoppingNow = false
   let timer: NodeJS.Timeout | undefined
   let failures = 0
   let upSince = 0
@@ -60,7 +67,7 @@ export async function superviseServer(options: {
   }
 
   function died(which: ChildProcess) {
-    if (which !== child || stopping) return
+    if (which !== child || stopping || stoppingNow) return
     if (Date.now() - upSince > STABLE_MS) failures = 0
     log.error(
       { code: which.exitCode, signal: which.signalCode, postgresPid: which.pid, logFile },
@@ -95,6 +102,11 @@ export async function superviseServer(options: {
 
   return {
     pid: () => child?.pid,
+    stopNow() {
+      stoppingNow = true
+      clearTimeout(timer)
+      if (child && !hasExited(child)) child.kill('SIGINT')
+    },
     stop() {
       stopping ??= (async () => {
         clearTimeout(timer)

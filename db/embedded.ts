@@ -233,10 +233,18 @@ export async function startEmbeddedPostgres(options: {
     return { child, ready: waitUntilAccepting(adminUrl, child, logFile) }
   }
   const server = await superviseServer({ launch, log, logFile })
+  // Postgres runs in its own process group (above), so nothing stops it when this process exits
+  // at once (a second Ctrl-C, a shutdown past its limit, a fatal error): this hook does.
+  function stopOnExit() {
+    server.stopNow()
+    fs.rmSync(path.join(dataDir, 'sextant.pid'), { force: true })
+  }
+  process.once('exit', stopOnExit)
   try {
     await ensureAppDatabase(adminUrl)
   } catch (error) {
     await server.stop()
+    process.off('exit', stopOnExit)
     throw error
   }
   fs.writeFileSync(path.join(dataDir, 'sextant.pid'), `${process.pid}\n`)
@@ -246,6 +254,7 @@ export async function startEmbeddedPostgres(options: {
   function stop(): Promise<void> {
     stopping ??= (async () => {
       await server.stop()
+      process.off('exit', stopOnExit)
       fs.rmSync(path.join(dataDir, 'sextant.pid'), { force: true })
       log.info('embedded Postgres stopped')
     })()

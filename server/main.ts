@@ -5,6 +5,7 @@ import { isConnectionEndedByServer } from '#db/connection-ended.ts'
 import { ConfigError, loadConfig } from '#server/config.ts'
 import { createLogger } from '#server/logger.ts'
 import { startSextant } from '#server/start.ts'
+import { stopSignalHandler } from '#server/stop-signals.ts'
 
 function readConfig() {
   try {
@@ -23,17 +24,17 @@ const SHUTDOWN_LIMIT_MS = 30_000
 const starting = startSextant({ config, log })
 let shuttingDown = false
 
+/** Exits now; the 'exit' hooks still run (the embedded Postgres gets its fast shutdown there). */
+function exitNow(message: string): never {
+  log.warn(message)
+  process.exit(1)
+}
+
 async function shutdown(reason: string, exitCode: number) {
-  if (shuttingDown) {
-    log.warn('second signal: exiting now')
-    process.exit(1)
-  }
+  if (shuttingDown) exitNow('asked to stop again while stopping: exiting now')
   shuttingDown = true
   log.info({ reason }, 'shutting down')
-  setTimeout(() => {
-    log.error('shutdown took too long; exiting')
-    process.exit(1)
-  }, SHUTDOWN_LIMIT_MS).unref()
+  setTimeout(() => exitNow('shutdown took too long; exiting'), SHUTDOWN_LIMIT_MS).unref()
   // A signal during boot waits for boot to finish (or fail) so nothing it started is orphaned.
   await starting.then(
     (sextant) => sextant.stop(),
@@ -43,8 +44,13 @@ async function shutdown(reason: string, exitCode: number) {
   process.exit(exitCode)
 }
 
-process.on('SIGINT', () => void shutdown('SIGINT', 0))
-process.on('SIGTERM', () => void shutdown('SIGTERM', 0))
+const onStopSignal = stopSignalHandler({
+  stop: (signal) => void shutdown(signal, 0),
+  echoed: (signal) => log.debug({ signal }, 'the same signal again at once (npm passing it on): still stopping'),
+  exitNow: () => exitNow('second signal: exiting now'),
+})
+process.on('SIGINT', () => onStopSignal('SIGINT'))
+process.on('SIGTERM', () => onStopSignal('SIGTERM'))
 process.on('uncaughtException', (error) => {
   // Postgres ending a connection that a library's client held with no listener (pg-boss's, while it
   // stops during a database restart): the connection is gone and its pool has dropped it; the

@@ -170,6 +170,46 @@ test('SIGTERM to `npm start` (what Docker, systemd and CI send) stops node and i
   }
 })
 
+// A terminal's Ctrl-C signals the whole foreground process group: npm and node both get it, and npm
+// passes it on to node as well. That echo is the same request, not a second one.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  test(`${signal} to the process group of \`npm start\` (a terminal's Ctrl-C) stops node and its Postgres`, {
+    timeout: 60_000,
+  }, async () => {
+    const npm = spawnSextant(env, { npm: true, processGroup: true })
+    const postgres = await npm.waitForLog((line) => line.msg === 'embedded Postgres is ready')
+    await npm.waitForLog((line) => typeof line.url === 'string')
+    const node = postgres.pid as number
+    try {
+      process.kill(-(npm.child.pid as number), signal)
+      expect(await npm.exited).toBe(0)
+      await waitUntil(() => !isRunning(node), 20_000)
+      expect(processesMentioning(dataDir)).toEqual([])
+      const said = npm.lines.map((line) => line.msg)
+      expect(said).toEqual(expect.arrayContaining(['shutting down', 'embedded Postgres stopped', 'stopped']))
+      expect(said).not.toContain('second signal: exiting now')
+    } finally {
+      if (isRunning(node)) process.kill(node, 'SIGKILL')
+      await waitUntil(() => processesMentioning(dataDir).length === 0, 20_000).catch(() => {})
+    }
+  })
+}
+
+test('a second request to stop exits at once, and still stops its Postgres', async () => {
+  const app = spawnSextant(env)
+  const ready = await app.waitForLog((line) => line.msg === 'embedded Postgres is ready')
+  await app.waitForLog((line) => typeof line.url === 'string')
+  const postgresPid = ready.postgresPid as number
+  // Another kind of signal right behind the first is a second request, whatever the timing.
+  app.child.kill('SIGTERM')
+  app.child.kill('SIGINT')
+  expect(await app.exited).toBe(1)
+  expect(app.lines.map((line) => line.msg)).toContain('second signal: exiting now')
+  await waitUntil(() => !isRunning(postgresPid), 20_000)
+  expect(processesMentioning(dataDir)).toEqual([])
+  expect(fs.existsSync(path.join(dataDir, 'sextant.pid'))).toBe(false)
+})
+
 test('a bad variable stops the process at boot with its name', async () => {
   const app = spawnSextant({ ...env, PORT: 'abc' })
   expect(await app.exited).toBe(1)

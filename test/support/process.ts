@@ -16,8 +16,15 @@ export type SextantProcess = {
   exited: Promise<number | null>
 }
 
-/** `node server/main.ts`, or with `npm: true` the `npm start` a newcomer (or a container) runs. */
-export function spawnSextant(env: Record<string, string>, options: { npm?: boolean } = {}): SextantProcess {
+/**
+ * `node server/main.ts`, or with `npm: true` the `npm start` a newcomer (or a container) runs. With
+ * `processGroup: true` it leads a process group of its own, as a terminal's foreground job does, so
+ * a test can signal the whole group as Ctrl-C does (`process.kill(-child.pid, 'SIGINT')`).
+ */
+export function spawnSextant(
+  env: Record<string, string>,
+  options: { npm?: boolean; processGroup?: boolean } = {},
+): SextantProcess {
   const [file, args] = options.npm ? ['npm', ['start']] : [process.execPath, [path.join(projectRoot, 'server/main.ts')]]
   const child = spawn(file, args, {
     cwd: projectRoot,
@@ -34,6 +41,7 @@ export function spawnSextant(env: Record<string, string>, options: { npm?: boole
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: options.processGroup ?? false,
   })
   const lines: LogLine[] = []
   const waiters = new Set<() => void>()
