@@ -28,6 +28,8 @@ export type RunInput = {
   confirmedInMemory: Set<string>
   /** Our own copy of every page, by URL. */
   pageText: (url: string) => string | undefined
+  /** Whether a page only mentions the topic in passing (the realistic corpus marks them). */
+  isPassing?: (url: string) => boolean
 }
 
 export type Got = TrueClass | 'not shown'
@@ -71,6 +73,8 @@ export type RunScore = {
   noFact: number
   /** Shown claims that state a fact of another topic (from a stray page); in no class's counts. */
   offTopicShown: number
+  /** Shown claims whose every cited page only mentions the topic in passing. */
+  passingShown: number
   /** Fact version outcomes: expected -> got -> count. */
   confusion: Record<string, Record<string, number>>
   mistakes: Mistake[]
@@ -101,12 +105,14 @@ export function scoreRun(
   let unsupportedShown = 0
   let noFact = 0
   let offTopicShown = 0
+  let passingShown = 0
   const ofTopic = (fact: string) => fact.startsWith(`${input.domain}/`)
   for (const claim of input.shown) {
     const quote = normalizeText(claim.quote)
     const onPages =
       claim.urls.length > 0 && claim.urls.every((url) => normalizeText(input.pageText(url) ?? '').includes(quote))
     if (!onPages || quote.length === 0) unsupportedShown += 1
+    if (input.isPassing && claim.urls.length > 0 && claim.urls.every(input.isPassing)) passingShown += 1
     const entry = lookup(web.registry, claim.quote) ?? lookup(web.registry, claim.text)
     if (entry?.kind === 'fact' && !ofTopic(entry.fact)) {
       offTopicShown += 1
@@ -191,6 +197,7 @@ export function scoreRun(
     unsupportedShown,
     noFact,
     offTopicShown,
+    passingShown,
     confusion,
     mistakes,
   }
@@ -211,6 +218,7 @@ export function addScores(scores: RunScore[]): RunScore {
     total.unsupportedShown += score.unsupportedShown
     total.noFact += score.noFact
     total.offTopicShown += score.offTopicShown
+    total.passingShown += score.passingShown
     for (const [expected, row] of Object.entries(score.confusion)) {
       total.confusion[expected] ??= {}
       for (const [got, count] of Object.entries(row)) {
@@ -234,6 +242,7 @@ export function scoreOfNothing(): RunScore {
     unsupportedShown: 0,
     noFact: 0,
     offTopicShown: 0,
+    passingShown: 0,
     confusion: {},
     mistakes: [],
   }

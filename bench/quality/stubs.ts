@@ -6,6 +6,8 @@
 // checks that it does). By the plan's order, not the order the searches arrive in: a round's searches
 // go out together, and which reaches the stub first varies from run to run, which made the figures
 // vary with it (once in about twenty runs; decision 018).
+
+import { createOracleModel } from '#bench/quality/oracle-model.ts'
 import {
   createSloppyModel,
   emptyLog,
@@ -22,11 +24,13 @@ import { type StubOpenAi, startStubOpenAi } from '#test/support/stub-openai.ts'
 export type QualityStubs = {
   exa: StubExa
   openai: StubOpenAi
+  /** The model that answers right (bench/quality/oracle-model.ts): what the pipeline itself loses. */
+  oracle: StubOpenAi
   log: SloppyLog
   /** What the model did to each claim and what its judge saw, to explain mistakes. */
   trace: ModelTrace
-  /** Server settings for the model path (search and the sloppy model) and the extractive path (search only). */
-  env: { model: Record<string, string>; extractive: Record<string, string> }
+  /** Server settings for each path: search and the sloppy model, search only, search and the oracle. */
+  env: { model: Record<string, string>; extractive: Record<string, string>; oracle: Record<string, string> }
   /** Serves this web from now on; its seed also seeds the model's sloppiness. */
   use: (web: Web) => void
   /** The epoch whose pages the next searches for a topic return (1-based). */
@@ -90,15 +94,19 @@ export async function startQualityStubs(): Promise<QualityStubs> {
     },
   })
   const openai = await startStubOpenAi({ reply: (request) => model(request) })
+  const oracleModel = createOracleModel({ knowledge: () => knowledgeOf(web), log, trace })
+  const oracle = await startStubOpenAi({ reply: (request) => oracleModel(request) })
   const search = { EXA_API_KEY: STUB_EXA_API_KEY, EXA_BASE_URL: exa.url }
   return {
     exa,
     openai,
+    oracle,
     log,
     trace,
     env: {
       model: { ...search, OPENAI_API_KEY: openai.apiKey, OPENAI_BASE_URL: openai.baseUrl },
       extractive: search,
+      oracle: { ...search, OPENAI_API_KEY: oracle.apiKey, OPENAI_BASE_URL: oracle.baseUrl },
     },
     use(next) {
       web = next
@@ -123,7 +131,7 @@ export async function startQualityStubs(): Promise<QualityStubs> {
       return served
     },
     async close() {
-      await Promise.all([exa.close(), openai.close()])
+      await Promise.all([exa.close(), openai.close(), oracle.close()])
     },
   }
 }

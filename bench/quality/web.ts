@@ -20,7 +20,15 @@ export type Version = { label: string; positive: boolean; wordings: string[] }
 export type Fact = { key: string; kind: FactSpec['kind']; versions: Version[] }
 /** One sentence of a page that states version `version` of fact `fact`. */
 export type Statement = { fact: string; version: number; text: string }
-export type Page = { url: string; title: string; text: string; statements: Statement[]; duplicateOf?: string }
+export type Page = {
+  url: string
+  title: string
+  text: string
+  statements: Statement[]
+  duplicateOf?: string
+  /** A page that only mentions the topic in passing (the realistic corpus): it gives no finding. */
+  passing?: boolean
+}
 /** What an epoch does to each fact it mentions, relative to what the web said before (`fact@version`). */
 export type EpochPlan = { new: string[]; updated: string[]; contradicted: string[]; restated: string[] }
 /** `strays`: URLs of other topics' pages of the same epoch, served as well (and in `served`). */
