@@ -4,7 +4,7 @@
 import { ClaimQuote, PageLinks } from '#app/components/claim-quote.tsx'
 import { Citation, ReportMarkdown } from '#app/components/report-markdown.tsx'
 import { changeCounts } from '#server/research/report-summary.ts'
-import type { Report, ReportChange, ReportFinding } from '#server/research/report-types.ts'
+import type { Report, ReportChange, ReportFinding, ReportNewFinding } from '#server/research/report-types.ts'
 
 type Delta = Report['delta']
 
@@ -106,7 +106,7 @@ function FindingList({
   sourceCount,
   labelledBy,
 }: {
-  findings: ReportFinding[]
+  findings: Array<ReportFinding | ReportNewFinding>
   sourceCount: number
   labelledBy?: string
 }) {
@@ -118,6 +118,11 @@ function FindingList({
             {finding.text} <Citations sources={finding.sources} count={sourceCount} />
           </p>
           <ClaimQuote quote={finding.quote} />
+          {'memoryHeld' in finding && finding.memoryHeld ? (
+            <p className="break-words text-sm text-slate-600">
+              Memory held: {finding.memoryHeld.text} (the rules could not tell whether this repeats or reverses it)
+            </p>
+          ) : null}
         </li>
       ))}
     </ul>

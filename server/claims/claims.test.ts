@@ -291,3 +291,66 @@ test('a changed figure the model paraphrased is matched by its quote, in the wor
   )
   expect(result).toMatchObject({ class: 'updated', match: { id: 'a' } })
 })
+
+test('the rules confirm only on positive evidence: a reversal in words they cannot read is new, beside what memory held', async () => {
+  const memory = [known('grant', 'Lawmakers approved a $300 million loan for the tram extension.')]
+  const [reversal] = await classifyClaims(
+    [fresh('The council voted down the $300 million loan for the tram extension.')],
+    memory,
+  )
+  expect(reversal?.class).toBe('new')
+  expect(reversal?.related?.id).toBe('grant')
+  // The same figures in the same stance are still a restatement.
+  const [again] = await classifyClaims(
+    [fresh('A loan of $300 million for the tram extension was approved by lawmakers.')],
+    memory,
+  )
+  expect([again?.class, again?.match?.id]).toEqual(['confirmed', 'grant'])
+})
+
+test('a judge is overruled only on hard evidence: another noun around the same number is not another fact', async () => {
+  const memory = [
+    known('jobs', 'Once running, the operation is expected to employ 420 people full-time, the company said.'),
+    known('cost', 'A revised report puts the price of the extension at $247m, up from $212m in March.'),
+    known('stake', 'Oskarsen Automotive Group has agreed to take a 19.9 per cent stake in the Kestrel Ridge project.'),
+  ]
+  const claims = [
+    fresh('She repeated the promise of 420 full-time positions on site.'),
+    fresh('The revised case was built around a price tag of $247m.'),
+    fresh('A week earlier the carmaker, Oskarsen Automotive Group, walked away from the project.'),
+  ]
+  const verdicts: Array<'confirmed' | 'contradicted'> = ['confirmed', 'confirmed', 'contradicted']
+  const asked: string[][] = []
+  const result = await classifyClaims(claims, memory, async (items) => {
+    asked.push(...items.map((item) => item.candidates.map((candidate) => candidate.text)))
+    return items.map((item, index) => ({
+      index,
+      class: verdicts[claims.findIndex((claim) => claim.text === item.claim.text)] ?? 'new',
+      candidate: 0,
+    }))
+  })
+  expect(result.map((item) => [item.class, item.match?.id])).toEqual([
+    ['confirmed', 'jobs'],
+    ['confirmed', 'cost'],
+    ['contradicted', 'stake'],
+  ])
+  // The same number is what made "420 positions" a candidate for "420 people" at all.
+  expect(asked[0]?.[0]).toBe(memory[0]?.text)
+})
+
+test('a judge that calls the same figures an update, or a changed figure in the same stance a reversal, is overruled', async () => {
+  const memory = [
+    known('riders', 'The line carries 18,400 riders a day.'),
+    known('price', 'The museum raised its ticket price to £12 in March.'),
+  ]
+  const result = await classifyClaims(
+    [fresh('Some 18,400 riders a day use the line.'), fresh('The museum raised its ticket price to £14 in March.')],
+    memory,
+    async (items) =>
+      items.map((_, index) => ({ index, class: index === 0 ? 'updated' : 'contradicted', candidate: 0 })),
+  )
+  expect(result.map((item) => [item.class, item.match?.id])).toEqual([
+    ['confirmed', 'riders'],
+    ['updated', 'price'],
+  ])
+})

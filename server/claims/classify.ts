@@ -4,9 +4,19 @@
 // model server provides them); a model judges them in one batched call when there is one, and rules
 // that read figures, dates and negation judge otherwise. The rules also guard the model: a claim whose
 // figures differ from its match is never confirmed, and a near-verbatim restatement is never new.
+// The rules confirm only on positive evidence (the same figures and dates, the same stance): a claim
+// they cannot tell from its match is new, with the memory claim it may repeat or reverse beside it.
 import { compareStatements, type Statements } from '#server/claims/figures.ts'
 import { quoteText } from '#server/claims/quote.ts'
-import { opposed, type Polarity, type Stem, stancesDiffer, stemsOnce, subjectTerms } from '#server/claims/subject.ts'
+import {
+  opposed,
+  type Polarity,
+  type Stem,
+  sameStance,
+  stancesDiffer,
+  stemsOnce,
+  subjectTerms,
+} from '#server/claims/subject.ts'
 import type { VerifiedClaim } from '#server/claims/verify.ts'
 
 export type ClaimClass = 'new' | 'updated' | 'contradicted' | 'confirmed'
@@ -23,7 +33,11 @@ export type KnownClaim = {
   vector?: number[]
 }
 
-export type Classified<K extends KnownClaim> = { claim: VerifiedClaim; class: ClaimClass; match?: K }
+/**
+ * `related`: for a new claim, the memory claim about the same thing that the rules could neither
+ * confirm nor tell apart from it (the stance differs in words they cannot read), shown beside it.
+ */
+export type Classified<K extends KnownClaim> = { claim: VerifiedClaim; class: ClaimClass; match?: K; related?: K }
 
 /** One claim and the memory claims it might repeat, for a judge. */
 export type JudgeItem = { claim: { text: string; quote: string }; candidates: Array<{ text: string; quote: string }> }
@@ -102,7 +116,9 @@ export async function classifyClaims<K extends KnownClaim>(
     const unseenContradiction =
       verdict?.class === 'contradicted' && chosen !== undefined && !contradictionVisible(claim, chosen)
     if (!verdict || (verdict.class !== 'new' && !related) || unseenContradiction) {
-      return guarded(claim, ruled.class, ruled.match)
+      return ruled.related
+        ? { claim, class: 'new' as const, related: ruled.related }
+        : guarded(claim, ruled.class, ruled.match)
     }
     // The model's "new", or its match with another claim, does not stand against a same-subject
     // match the rules are sure of.
@@ -121,7 +137,7 @@ export async function classifyClaims<K extends KnownClaim>(
 function ruleVerdict<K extends KnownClaim>(
   claim: VerifiedClaim,
   found: Candidate<K>[],
-): { class: ClaimClass; match?: K; sure: boolean } {
+): { class: ClaimClass; match?: K; sure: boolean; related?: K } {
   // Embeddings may rank first a candidate the words do not support; the rules go by the words. A
   // claim that states a figure or a date is held against the closest memory claim that states one
   // it can be compared with, when that one is related at all: its earlier version is that one, not
@@ -135,16 +151,22 @@ function ruleVerdict<K extends KnownClaim>(
   if (!best || best.lexical < RELATED_SUBJECT) return { class: 'new', sure: false }
   const comparison = compareStatements(claim.statements, best.known.statements)
   const differs = comparison.figuresDiffer || comparison.datesDiffer
+  const agree = sameStance(claim.polarity, best.known.polarity, comparison.comparable && !differs)
   if (best.lexical >= SAME_SUBJECT) {
     if (opposed(claim.polarity, best.known.polarity) && !comparison.figuresDiffer) {
       return { class: 'contradicted', match: best.known, sure: true }
     }
-    return { class: differs ? 'updated' : 'confirmed', match: best.known, sure: true }
+    if (differs) return { class: 'updated', match: best.known, sure: true }
+    return agree
+      ? { class: 'confirmed', match: best.known, sure: true }
+      : { class: 'new', sure: false, related: best.known }
   }
-  // Related but not plainly the same subject: the same figures and dates make it the same fact in
-  // other words, and that evidence is strong enough to stand against a judge's "new".
+  // Related but not plainly the same subject: the same figures and dates in the same stance make it
+  // the same fact in other words, evidence strong enough to stand against a judge's "new".
   if (comparison.comparable && !differs && !opposed(claim.polarity, best.known.polarity)) {
-    return { class: 'confirmed', match: best.known, sure: true }
+    return agree
+      ? { class: 'confirmed', match: best.known, sure: true }
+      : { class: 'new', sure: false, related: best.known }
   }
   // A figure of the same unit that changed, on a subject that overlaps well: an update in other words.
   if (comparison.figuresDiffer && best.lexical >= UPDATED_SUBJECT)
@@ -153,30 +175,37 @@ function ruleVerdict<K extends KnownClaim>(
 }
 
 /**
- * What the rules must see before a judge's "contradicted" stands: a related subject, and a stance
- * one has and the other lacks ("has a contract" / "cancelled the contract"). When only one of them
- * states a figure ("capacity of 30 GWh" / "the permit was rejected") they may be two facts about
- * one plant, so the stances must then be plainly opposed ("sales rose 4%" / "sales fell").
+ * What the rules must see before a judge's "contradicted" stands: a stance one has and the other lacks
+ * ("has a contract" / "cancelled the contract"). When only one of them states a figure ("capacity of
+ * 30 GWh" / "the permit was rejected") they may be two facts about one plant, so the stances must then
+ * be plainly opposed ("sales rose 4%" / "sales fell"). How many words they share is no part of it: the
+ * judge matched them, and a reversal is seldom written in the words of what it reverses.
  */
 function contradictionVisible<K extends KnownClaim>(claim: VerifiedClaim, chosen: Candidate<K>): boolean {
-  if (chosen.lexical < RELATED_SUBJECT && chosen.cosine < MIN_COSINE) return false
   const oneStatesFigures = claim.statements.figures.length > 0 !== chosen.known.statements.figures.length > 0
   return oneStatesFigures
     ? opposed(claim.polarity, chosen.known.polarity)
     : stancesDiffer(claim.polarity, chosen.known.polarity)
 }
 
-/** Rules no judge may break: confirmed means the same figures, updated means a figure changed. */
+/**
+ * The rules no judge may break, and only on hard evidence: "confirmed" stands unless a quantity both
+ * state has other values in each, with no value in common ("$247m" is not proven other than "$247m,
+ * up from $212m"); "updated" stands unless every quantity and date they share is the same; a
+ * "contradiction" that is only another figure, in the same stance words, is an update.
+ */
 function guarded<K extends KnownClaim>(claim: VerifiedClaim, verdict: ClaimClass, match: K | undefined): Classified<K> {
   if (!match || verdict === 'new') return { claim, class: 'new' }
-  const comparison = compareStatements(claim.statements, match.statements)
   if (!sameFactPossible(claim, match)) return { claim, class: 'new' }
+  const comparison = compareStatements(claim.statements, match.statements)
   const differs = comparison.figuresDiffer || comparison.datesDiffer
+  const provablyOther = differs && !sharesValue(claim.statements, match.statements)
+  const provablySame = comparison.comparable && !differs
   const against = opposed(claim.polarity, match.polarity)
-  if (verdict === 'confirmed' && differs) return { claim, class: against ? 'contradicted' : 'updated', match }
-  if (verdict === 'updated' && !differs) return { claim, class: against ? 'contradicted' : 'confirmed', match }
-  // A "contradiction" that is only another figure or date, with no opposite stance, is an update.
-  if (verdict === 'contradicted' && differs && !against) return { claim, class: 'updated', match }
+  if (verdict === 'confirmed' && provablyOther) return { claim, class: against ? 'contradicted' : 'updated', match }
+  if (verdict === 'updated' && provablySame) return { claim, class: against ? 'contradicted' : 'confirmed', match }
+  if (verdict === 'contradicted' && provablyOther && sameStance(claim.polarity, match.polarity, false))
+    return { claim, class: 'updated', match }
   return { claim, class: verdict, match }
 }
 
@@ -191,7 +220,10 @@ function candidatesFor<K extends KnownClaim>(
     const cosine = claim.vector && known.vector ? dot(claim.vector, known.vector) : 0
     // Two claims stating a figure of the same unit are worth comparing on fewer shared words.
     const sameUnit = lexical >= MIN_FIGURE_CANDIDATE && sharesUnit(claim.statements, known.statements)
-    if (lexical >= MIN_CANDIDATE || cosine >= MIN_COSINE || sameUnit) scored.push({ known, lexical, cosine })
+    // And the same number on a subject they share any word of: "210 spaces" / "210 fewer places".
+    const sameValue = lexical > 0 && sharesValue(claim.statements, known.statements)
+    if (lexical >= MIN_CANDIDATE || cosine >= MIN_COSINE || sameUnit || sameValue)
+      scored.push({ known, lexical, cosine })
   }
   scored.sort((a, b) => Math.max(b.lexical, b.cosine) - Math.max(a.lexical, a.cosine) || b.lexical - a.lexical)
   // The closest claim stating a figure or date this one can be compared with is always shown: among
@@ -199,13 +231,30 @@ function candidatesFor<K extends KnownClaim>(
   const top = scored.slice(0, MAX_CANDIDATES)
   const comparable = scored.find(({ known }) => compareStatements(claim.statements, known.statements).comparable)
   if (comparable && !top.includes(comparable)) top[MAX_CANDIDATES - 1] = comparable
+  // So is the closest stating one of its numbers, whatever noun each puts after it.
+  const sameNumber = scored.find(({ known }) => sharesValue(claim.statements, known.statements))
+  if (sameNumber && !top.includes(sameNumber))
+    top[top.length < MAX_CANDIDATES ? top.length : MAX_CANDIDATES - 2] = sameNumber
   return top
 }
 
-/** Two claims that both state figures, of no common unit or date, are not one fact. */
+/**
+ * Two claims that both state figures, of no common unit, date or value, are not one fact. The same
+ * number under another noun ("420 positions" / "420 people") is no evidence of another fact.
+ */
 function sameFactPossible(claim: VerifiedClaim, known: KnownClaim): boolean {
   const bothStateFigures = claim.statements.figures.length > 0 && known.statements.figures.length > 0
-  return !bothStateFigures || compareStatements(claim.statements, known.statements).comparable
+  return (
+    !bothStateFigures ||
+    compareStatements(claim.statements, known.statements).comparable ||
+    sharesValue(claim.statements, known.statements)
+  )
+}
+
+/** Some figure of one is numerically a figure of the other, whatever each says it counts. */
+function sharesValue(a: Statements, b: Statements): boolean {
+  const values = new Set(a.figures.map((figure) => figure.value))
+  return b.figures.some((figure) => values.has(figure.value))
 }
 
 function sharesUnit(a: Statements, b: Statements): boolean {

@@ -136,3 +136,16 @@ export function opposed(a: Polarity, b: Polarity): boolean {
 export function stancesDiffer(a: Polarity, b: Polarity): boolean {
   return a.negated !== b.negated || a.directions.join() !== b.directions.join()
 }
+
+/**
+ * Positive evidence that two wordings take one stance: the same negation, and the same stance words
+ * ("approved" / "cleared"). A trend word beside a figure both state alike ("rose to 5 million" /
+ * "stood at 5 million") says nothing against it, so `figuresAgree` sets the trend axis aside. What
+ * the words cannot settle ("approved the grant" / "voted the grant down") is no confirmation.
+ */
+export function sameStance(a: Polarity, b: Polarity, figuresAgree: boolean): boolean {
+  if (a.negated !== b.negated) return false
+  const kept = (polarity: Polarity) =>
+    polarity.directions.filter((direction) => !figuresAgree || !direction.startsWith('trend:')).join()
+  return kept(a) === kept(b)
+}

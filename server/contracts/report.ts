@@ -22,10 +22,17 @@ export const PreviousClaimSchema = z
 
 export const ReportChangeSchema = ReportFindingSchema.extend({ previous: PreviousClaimSchema })
 
+export const ReportNewFindingSchema = ReportFindingSchema.extend({
+  memoryHeld: PreviousClaimSchema.optional().describe(
+    'A claim memory held about the same thing that the run could neither confirm nor tell apart from this one ' +
+      '(it may restate it, or reverse it in words the rules cannot read): shown so a reader can judge.',
+  ),
+})
+
 export const ReportDeltaSchema = z.object({
   baseline: z.boolean().describe('True on the first run of a topic (or after memory expired): everything is new.'),
   since: timestamp().nullable().describe('When memory was last saved before this run; null on a baseline.'),
-  newFindings: z.array(ReportFindingSchema).describe('Claims memory held nothing about (all claims on a baseline).'),
+  newFindings: z.array(ReportNewFindingSchema).describe('Claims memory held nothing about (all claims on a baseline).'),
   updated: z.array(ReportChangeSchema).describe('Same subject as a claim in memory, another figure or date.'),
   contradicted: z.array(ReportChangeSchema).describe('The opposite of a claim in memory.'),
   confirmed: z.int().describe('Claims memory already held: not reported again.'),
@@ -117,6 +124,7 @@ export const ReportSchema = z.object({
 export type Report = z.infer<typeof ReportSchema>
 export type CorpusKind = z.infer<typeof CorpusKindSchema>
 export type ReportFinding = z.infer<typeof ReportFindingSchema>
+export type ReportNewFinding = z.infer<typeof ReportNewFindingSchema>
 export type PreviousClaim = z.infer<typeof PreviousClaimSchema>
 export type ReportChange = z.infer<typeof ReportChangeSchema>
 export type ReportDelta = z.infer<typeof ReportDeltaSchema>

@@ -35,6 +35,8 @@ export type ReportClaim = {
   class: ClaimClass
   /** For updated and contradicted: what memory held. */
   previous?: PreviousClaim
+  /** For new: a memory claim about the same thing that the rules could not tell apart from it. */
+  memoryHeld?: PreviousClaim
 }
 
 export type RunClaims = {
@@ -116,15 +118,18 @@ export async function classifyRunClaims(
   input.signal.throwIfAborted()
 
   const urlOf = new Map(input.sources.map((source) => [source.id, source.url]))
-  const claims: ReportClaim[] = classified.map(({ claim, class: kind, match }) => ({
+  const held = (fact: KnownFact): PreviousClaim => ({
+    text: fact.text,
+    seenAt: fact.lastConfirmed,
+    urls: fact.sourceUrls,
+  })
+  const claims: ReportClaim[] = classified.map(({ claim, class: kind, match, related }) => ({
     text: claim.text,
     quote: claim.quote,
     sourceIds: claim.sourceIds,
     class: kind,
-    previous:
-      match && kind !== 'confirmed'
-        ? { text: match.text, seenAt: match.lastConfirmed, urls: match.sourceUrls }
-        : undefined,
+    previous: match && kind !== 'confirmed' ? held(match) : undefined,
+    ...(related && kind === 'new' ? { memoryHeld: held(related) } : {}),
   }))
   const facts: ContributedFact[] = classified.map(({ claim, class: kind, match }, index) => ({
     text: claim.text,

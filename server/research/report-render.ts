@@ -14,7 +14,7 @@ export const NO_EVIDENCE = "No evidence in this run's sources."
 const CHANGE_LABEL = { updated: 'Updated', contradicted: 'Contradicted', new: 'New' } as const
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}/
 
-type CleanFinding = { text: string; sourceIds: number[] }
+type CleanFinding = { text: string; sourceIds: number[]; memoryHeld?: { text: string; seenAt: string | null } }
 
 /** The brief's choices and the synthesis, its citations already checked against the pages. */
 export type SummaryParts = {
@@ -116,7 +116,15 @@ function backgroundLine(sourcesRead: number): string {
 
 function findingList(findings: CleanFinding[]): string {
   if (findings.length === 0) return "No findings in this run's sources."
-  return findings.map((finding) => `- ${finding.text} ${markers(finding.sourceIds)}`).join('\n')
+  return findings
+    .map((finding) => {
+      // A claim the rules could not tell from one memory held: both are shown, for the reader to judge.
+      const held = finding.memoryHeld
+        ? ` (memory held: "${oneLine(finding.memoryHeld.text)}", seen ${day(finding.memoryHeld.seenAt)})`
+        : ''
+      return `- ${finding.text}${held} ${markers(finding.sourceIds)}`
+    })
+    .join('\n')
 }
 
 /** The summary opens with what changed: right under its first heading block, before the findings. */

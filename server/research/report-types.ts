@@ -10,6 +10,7 @@ export type {
   ReportChange,
   ReportDelta,
   ReportFinding,
+  ReportNewFinding,
   ReportSource,
 } from '#server/contracts/report.ts'
 

@@ -452,3 +452,25 @@ test("when the check shows none of the writer's claims, the headline says so and
   expect(none.summary.split('\n')[0]).toBe('## Quantum computers now correct their own errors')
   expect(none.summary).toContain('Quantum computers will break encryption by 2027.')
 })
+
+test('a new claim the rules could not tell from one memory held is shown with it, in the delta and the summary', () => {
+  const held = { ...PREVIOUS, text: 'Lawmakers approved the $300 million loan.' }
+  const report = buildReport(
+    reportInput(
+      { findings: [{ text: 'The council voted down the $300 million loan.', sourceIds: [2] }] },
+      { baseline: false, since: '2026-11-01T09:30:00.000Z', classes: [{ class: 'new', memoryHeld: held }] },
+    ),
+  )
+  expect(report.delta.newFindings).toEqual([
+    {
+      text: 'The council voted down the $300 million loan.',
+      quote: 'The council voted down the $300 million loan.',
+      sources: [1],
+      memoryHeld: held,
+    },
+  ])
+  expect(report.delta.confirmed).toBe(0)
+  expect(report.summary).toContain(
+    '- The council voted down the $300 million loan. (memory held: "Lawmakers approved the $300 million loan.", seen 2026-10-20) [1]',
+  )
+})

@@ -94,7 +94,11 @@ export function buildReport(input: BuildReportInput): Report {
   const delta: ReportDelta = {
     baseline: input.baseline,
     since,
-    newFindings: newOnes.map(finding),
+    newFindings: newOnes.map((claim) =>
+      claim.memoryHeld && !input.baseline
+        ? { ...finding(claim), memoryHeld: { ...claim.memoryHeld, text: sanitizeMarkdown(claim.memoryHeld.text) } }
+        : finding(claim),
+    ),
     updated: claims.filter((claim) => !input.baseline && claim.class === 'updated' && claim.previous).map(change),
     contradicted: claims
       .filter((claim) => !input.baseline && claim.class === 'contradicted' && claim.previous)
