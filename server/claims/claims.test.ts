@@ -354,3 +354,18 @@ test('a judge that calls the same figures an update, or a changed figure in the 
     ['updated', 'price'],
   ])
 })
+
+test("a judge's match on a memory claim that states the same number stands, however few words they share", async () => {
+  const memory = [
+    known('cost', 'The scheme is now budgeted at 247 million dollars after ground surveys.'),
+    known('parking', 'Once the line is finished, motorists will have 210 fewer places to leave their cars along the front.'),
+  ]
+  const claim = fresh('Under the current design the front would lose 210 spaces, far fewer than first proposed.')
+  let offered: string[] = []
+  const [result] = await classifyClaims([claim], memory, async (items) => {
+    offered = items[0]?.candidates.map((candidate) => candidate.text) ?? []
+    return [{ index: 0, class: 'confirmed', candidate: offered.indexOf(memory[1]?.text as string) }]
+  })
+  expect(offered).toContain(memory[1]?.text)
+  expect([result?.class, result?.match?.id]).toEqual(['confirmed', 'parking'])
+})

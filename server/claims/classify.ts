@@ -108,11 +108,15 @@ export async function classifyClaims<K extends KnownClaim>(
     const ruled = ruleVerdict(claim, found)
     const verdict = verdicts.get(index)
     const chosen = verdict?.candidate == null ? undefined : found[verdict.candidate]
-    // A judge may match only a claim about the same thing: one found by its subject's words or by
-    // embeddings, not one offered only for sharing a unit. And a contradiction needs a difference of
+    // A judge may match only a claim about the same thing: one found by its subject's words, by
+    // embeddings or by a number both state, not one offered only for sharing a unit. And a contradiction needs a difference of
     // stance the rules can see (a negation or a direction one has and the other lacks): a slip of the
     // judge would otherwise retire a fact that still holds. Either way the rules decide instead.
-    const related = chosen !== undefined && (chosen.lexical >= MIN_CANDIDATE || chosen.cosine >= MIN_COSINE)
+    const related =
+      chosen !== undefined &&
+      (chosen.lexical >= MIN_CANDIDATE ||
+        chosen.cosine >= MIN_COSINE ||
+        sharesValue(claim.statements, chosen.known.statements))
     const unseenContradiction =
       verdict?.class === 'contradicted' && chosen !== undefined && !contradictionVisible(claim, chosen)
     if (!verdict || (verdict.class !== 'new' && !related) || unseenContradiction) {
