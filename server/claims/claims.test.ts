@@ -358,7 +358,10 @@ test('a judge that calls the same figures an update, or a changed figure in the 
 test("a judge's match on a memory claim that states the same number stands, however few words they share", async () => {
   const memory = [
     known('cost', 'The scheme is now budgeted at 247 million dollars after ground surveys.'),
-    known('parking', 'Once the line is finished, motorists will have 210 fewer places to leave their cars along the front.'),
+    known(
+      'parking',
+      'Once the line is finished, motorists will have 210 fewer places to leave their cars along the front.',
+    ),
   ]
   const claim = fresh('Under the current design the front would lose 210 spaces, far fewer than first proposed.')
   let offered: string[] = []
@@ -368,4 +371,16 @@ test("a judge's match on a memory claim that states the same number stands, howe
   })
   expect(offered).toContain(memory[1]?.text)
   expect([result?.class, result?.match?.id]).toEqual(['confirmed', 'parking'])
+})
+
+test("the rules read a claim that gives memory's figure beside a new one as its update, in whatever words", async () => {
+  const memory = [
+    known('price', "The company has set velorastat's monthly list price at 690 dollars, below the injections."),
+    known('plant', 'Corvane Therapeutics plans to spend $310m on a factory.'),
+  ]
+  const [result] = await classifyClaims(
+    [fresh('A 30-day supply will now carry a list price of $545, down from $690.')],
+    memory,
+  )
+  expect([result?.class, result?.match?.id]).toEqual(['updated', 'price'])
 })

@@ -152,6 +152,10 @@ function ruleVerdict<K extends KnownClaim>(
     found.filter(({ known }) => compareStatements(claim.statements, known.statements).comparable),
   )
   const best = comparable && comparable.lexical >= RELATED_SUBJECT ? comparable : closest(found)
+  // A claim that gives memory's figure beside a new one of the same unit ("$545, down from $690") says
+  // which figure it replaces, in whatever words it names the thing.
+  const replaced = found.find(({ known }) => restatesAndChanges(claim.statements, known.statements))
+  if (replaced && (!best || best.lexical < SAME_SUBJECT)) return { class: 'updated', match: replaced.known, sure: true }
   if (!best || best.lexical < RELATED_SUBJECT) return { class: 'new', sure: false }
   const comparison = compareStatements(claim.statements, best.known.statements)
   const differs = comparison.figuresDiffer || comparison.datesDiffer
@@ -253,6 +257,16 @@ function sameFactPossible(claim: VerifiedClaim, known: KnownClaim): boolean {
     compareStatements(claim.statements, known.statements).comparable ||
     sharesValue(claim.statements, known.statements)
   )
+}
+
+/** `claim` states a figure of `known` and, in the same unit, one `known` does not. */
+function restatesAndChanges(claim: Statements, known: Statements): boolean {
+  for (const unit of new Set(claim.figures.map((figure) => figure.unit))) {
+    const theirs = new Set(known.figures.filter((figure) => figure.unit === unit).map((figure) => figure.value))
+    const ours = claim.figures.filter((figure) => figure.unit === unit).map((figure) => figure.value)
+    if (ours.some((value) => theirs.has(value)) && ours.some((value) => !theirs.has(value))) return true
+  }
+  return false
 }
 
 /** Some figure of one is numerically a figure of the other, whatever each says it counts. */

@@ -474,3 +474,52 @@ test("a topic's words of time or number say when, not what about: they make no p
   )
   expect(dated.findings.map((finding) => finding.sourceIds)).toEqual([[1]])
 })
+
+/** A news page as a site serves it: its furniture around the story. */
+function newsPage(id: number, site: string, title: string, story: string[]): SourceForSynthesis {
+  const text = [
+    'Home | News | Sport | Business',
+    `Cookies help us keep the ${site} free to read for everyone.`,
+    ...story,
+    `Get the ${site} Daily in your inbox every lunchtime, with the stories that matter.`,
+  ].join('\n\n')
+  return { id, url: `https://www.${site.toLowerCase()}.example/news/${id}`, title, publishedDate: null, text }
+}
+
+test("a news story gives its facts, though they say 'the company' instead of the topic's words; its site's furniture and a page that mentions the topic in passing give nothing", async () => {
+  const story = newsPage(1, 'Courier', 'Velorastat migraine pill maker picks old brickworks for factory', [
+    'Corvane Therapeutics, the maker of the velorastat migraine drug, will build its factory on the old brickworks site.',
+    'The company plans to spend $310m on the plant, which will employ 420 people once it is running.',
+    'Residents said they were pleased to see the site used again.',
+  ])
+  const other = newsPage(2, 'Courier', 'Review: The Kiln Room serves proper pies', [
+    'The Kiln Room has the best pies in town, a short walk from the market square and the station.',
+    'A steak pie costs £14 and the portions are generous, with a crust worth the wait.',
+    'Builders from the site of the new velorastat migraine drug factory pack the room at lunchtime.',
+  ])
+  const { synthesis } = await synthesize(synthesisInput({ topic: 'velorastat migraine drug', sources: [story, other] }))
+  const texts = synthesis.findings.map((finding) => finding.text)
+  expect(texts).toContain(
+    'The company plans to spend $310m on the plant, which will employ 420 people once it is running.',
+  )
+  expect(synthesis.findings.every((finding) => finding.sourceIds.every((id) => id === 1))).toBe(true)
+  expect(texts.join(' ')).not.toMatch(/Cookies|inbox/)
+})
+
+test('a sentence stating the figures memory holds about the same thing, in other words, is not reported again', async () => {
+  const page = newsPage(1, 'Courier', 'Velorastat factory rises', [
+    'Steel frames for the velorastat migraine drug factory went up this month on the brickworks site.',
+    'Once finished, the factory will have room for 420 workers making the tablet.',
+    'The firm also said that its new packaging line would cost $12m to install by March.',
+  ])
+  const { synthesis } = await synthesize(
+    synthesisInput({
+      topic: 'velorastat migraine drug',
+      sources: [page],
+      knownFacts: ['The plant is expected to employ 420 people once it is running.'],
+    }),
+  )
+  const texts = synthesis.findings.map((finding) => finding.text).join(' ')
+  expect(texts).not.toContain('420 workers')
+  expect(texts).toContain('$12m')
+})

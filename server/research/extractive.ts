@@ -1,9 +1,11 @@
 // The engine's own synthesizer: used when no language model is configured, and when a model's report
 // is not worth writing or fails (step-synthesize.ts). It writes nothing of its own: findings are
 // sentences taken from the sources, ranked against the brief, each cited to the source it came from.
+import { extractStatements } from '#server/claims/figures.ts'
 import { contentTerms, type FindingSignature, findingSignature, sameFinding } from '#server/claims/terms.ts'
 import type { Finding, LanguageModel, Synthesis, SynthesisInput, Usage } from '#server/providers/types.ts'
 import { fallbackPlan } from '#server/research/fallback-plan.ts'
+import { isBoilerplate, pagesAboutTopic, siteBoilerplate } from '#server/research/page-subject.ts'
 import { markers } from '#server/research/report-citations.ts'
 import { NO_EVIDENCE } from '#server/research/report-render.ts'
 import { surfaceForm, themeWords } from '#server/research/report-themes.ts'
@@ -12,7 +14,14 @@ import { completeSentences, proseParagraphs } from '#server/text/prose.ts'
 import { wordTokens } from '#server/text/words.ts'
 
 const MIN_FINDINGS = 5
-const MAX_FINDINGS = 8
+/**
+ * As many findings as the pages state distinct facts, up to this much text: a report, not the pages
+ * again. Each finding is a sentence, so 2,400 characters are about twelve.
+ */
+const FINDINGS_CHARACTERS = 2400
+const MAX_FINDINGS = 16
+/** A sentence that states a figure or a date is checkable; a lede that only names the topic is not. */
+const FIGURE_WEIGHT = 2
 const TOPIC_CHARACTERS = 60
 /** Each further pick from one source counts for less, so one long page does not fill the report. */
 const SAME_SOURCE_DECAY = 0.75
@@ -34,6 +43,8 @@ type Candidate = {
   position: number
   text: string
   signature: FindingSignature
+  /** The values of the figures it states. */
+  values: ReadonlySet<number>
   /** Weight for length, numbers and form, whatever the sentence says. */
   form: number
   /** IDF-weighted overlap with the brief's words. */
@@ -60,31 +71,45 @@ export function createExtractiveModel(): LanguageModel {
 }
 
 function extractSynthesis(input: SynthesisInput): Synthesis {
-  const candidates = sentenceCandidates(input.sources)
+  const boilerplate = siteBoilerplate(input.sources)
+  const candidates = sentenceCandidates(input.sources, boilerplate)
   const weigh = idfWeigher(candidates)
   const queryTerms = new Set(contentTerms([input.topic, input.objective ?? '', ...input.focus].join(' ')))
   for (const candidate of candidates) {
     candidate.relevance = weigh([...candidate.signature.terms].filter((term) => queryTerms.has(term)))
   }
-  const known = input.knownFacts.map(findingSignature)
+  const known = input.knownFacts.map(said)
   const chosen: Candidate[] = []
   const rejected = new Set<Candidate>()
   const pick = (pool: Candidate[], score: (candidate: Candidate) => number) =>
     pickBest(pool, score, chosen, rejected, known)
 
   const onTopic = sourcesOnTopic(input.topic, input.sources)
-  // Pages about something else give nothing: no finding, no focus area, no section.
-  const topical = candidates.filter((candidate) => onTopic.has(candidate.sourceId))
   const mentions = candidates.some((candidate) => candidate.relevance > 0)
-  const relevant = topical.filter((candidate) => candidate.relevance > 0)
+  // A page that names the topic only below its headline and lede mentions it in passing (a review of
+  // a café by the building site): it gives nothing, as pages about something else give nothing.
+  const about = pagesAboutTopic(input.topic, input.sources, boilerplate)
+  const topical = candidates.filter(
+    (candidate) => onTopic.has(candidate.sourceId) && (!about || about.has(candidate.sourceId)),
+  )
+  // On a page about the topic, a sentence that states a figure or a date is about it too, though it
+  // says "the company" or "the line" instead of the topic's words, as a story does after its lede.
+  const relevant = topical.filter((candidate) => candidate.relevance > 0 || DIGIT.test(candidate.text))
   // Nothing mentions the brief's words (another language, synonyms): the pages found for the brief by
   // their meaning give their opening sentences, the best remaining guess.
   const pool = mentions ? relevant : openingSentences(topical)
-  const wanted = Math.min(MAX_FINDINGS, Math.max(MIN_FINDINGS, input.sources.length))
-  while (chosen.length < wanted) {
-    const next = pick(pool, (candidate) => (candidate.relevance || 1) * candidate.form)
+  const mostRelevant = Math.max(0, ...pool.map((candidate) => candidate.relevance))
+  const score = (candidate: Candidate) =>
+    candidate.form * (1 + (mostRelevant > 0 ? candidate.relevance / mostRelevant : 0))
+  // The best few whatever they state; past those, only sentences that state a figure or a date: a
+  // lede that names the topic, a quote, a scene, say less than the sentence beside them that counts.
+  const checkable = pool.filter((candidate) => DIGIT.test(candidate.text))
+  let characters = 0
+  while (chosen.length < MAX_FINDINGS && (chosen.length < MIN_FINDINGS || characters < FINDINGS_CHARACTERS)) {
+    const next = pick(chosen.length < MIN_FINDINGS ? pool : checkable, score)
     if (!next) break
     chosen.push(next)
+    characters += next.text.length
   }
 
   // Every focus area and framework section gets its best supporting sentence, if any source has one.
@@ -137,16 +162,25 @@ function extractSynthesis(input: SynthesisInput): Synthesis {
   return synthesis
 }
 
-function sentenceCandidates(sources: SynthesisInput['sources']): Candidate[] {
+function sentenceCandidates(sources: SynthesisInput['sources'], boilerplate: ReadonlySet<string>): Candidate[] {
   const candidates: Candidate[] = []
   for (const source of sources) {
     let position = 0
     for (const paragraph of proseParagraphs(source.text)) {
       for (const text of completeSentences(paragraph)) {
-        const signature = findingSignature(text)
+        if (isBoilerplate(text, boilerplate)) continue
+        const { signature, values } = said(text)
         if (signature.terms.size === 0) continue
         const words = wordTokens(text).length
-        candidates.push({ sourceId: source.id, position, text, signature, form: formWeight(text, words), relevance: 0 })
+        candidates.push({
+          sourceId: source.id,
+          position,
+          text,
+          signature,
+          values,
+          form: formWeight(text, words),
+          relevance: 0,
+        })
         position += 1
       }
     }
@@ -161,7 +195,7 @@ function sentenceCandidates(sources: SynthesisInput['sources']): Candidate[] {
  */
 function formWeight(text: string, words: number): number {
   const length = words < 8 ? 0.5 : words <= 40 ? 1 : words <= 70 ? 0.7 : 0.4
-  const figures = DIGIT.test(text) ? 1.25 : 1
+  const figures = DIGIT.test(text) ? FIGURE_WEIGHT : 1
   const standsAlone = POINTS_BACK.test(text) && !NOW.test(text) ? POINTING_BACK_WEIGHT : 1
   return length * figures * standsAlone
 }
@@ -186,7 +220,7 @@ function pickBest(
   score: (candidate: Candidate) => number,
   chosen: Candidate[],
   rejected: Set<Candidate>,
-  known: FindingSignature[],
+  known: Said[],
 ): Candidate | undefined {
   const perSource = new Map<number, number>()
   for (const { sourceId } of chosen) perSource.set(sourceId, (perSource.get(sourceId) ?? 0) + 1)
@@ -202,13 +236,31 @@ function pickBest(
       }
     }
     if (!best) return undefined
-    const signature = best.signature
-    const repeats =
-      known.some((fact) => sameFinding(signature, fact)) ||
-      chosen.some((candidate) => sameFinding(signature, candidate.signature))
+    const repeats = [...known, ...chosen].some((other) => saysAgain(best as Candidate, other))
     if (!repeats) return best
     rejected.add(best)
   }
+}
+
+type Said = Pick<Candidate, 'signature' | 'values'>
+
+function said(text: string): Said {
+  return {
+    signature: findingSignature(text),
+    values: new Set(extractStatements(text).figures.map(({ value }) => value)),
+  }
+}
+
+/**
+ * The same finding in other words: most of its words, or every figure it states about a thing they
+ * both name ("21,000 riders a day" / "some 21,000 people use it daily"). A figure it states that the
+ * other does not ("24,500, up from 21,000") is news.
+ */
+function saysAgain(candidate: Said, other: Said): boolean {
+  if (sameFinding(candidate.signature, other.signature)) return true
+  if (candidate.values.size === 0 || ![...candidate.values].every((value) => other.values.has(value))) return false
+  for (const term of candidate.signature.terms) if (other.signature.terms.has(term)) return true
+  return false
 }
 
 function openingSentences(candidates: Candidate[]): Candidate[] {

@@ -1,0 +1,105 @@
+// What a news page is about, as a newsroom writes it: the headline and the lede name the story's
+// subject; a page about something else (a café review near a building site, a weather roundup)
+// mentions a topic, if at all, further down. And what of a page is the site's, not the story's: the
+// cookie banner and the newsletter box that every page of one site repeats (issue 40, decision 033).
+import { contentTerms } from '#server/claims/terms.ts'
+import type { SourceForSynthesis } from '#server/providers/types.ts'
+import { completeSentences, proseParagraphs } from '#server/text/prose.ts'
+import { wordTokens } from '#server/text/words.ts'
+
+type Page = Pick<SourceForSynthesis, 'id' | 'url' | 'title' | 'text'>
+
+/** A paragraph of the story's own prose has at least this many words (a byline or a banner has fewer). */
+const LEDE_WORDS = 12
+/** The lede: the story's first paragraphs (a one-line teaser often comes before the one that names it). */
+const LEDE_PARAGRAPHS = 2
+const DIGIT = /\p{Nd}/u
+/** As in topicality.ts: half the topic's words, and three suffice. */
+const MAX_TOPIC_WORDS_NEEDED = 3
+
+/** A sentence as compared across pages: case and spacing folded. */
+function sentenceKey(sentence: string): string {
+  return sentence.toLowerCase().replace(/\s+/g, ' ').trim()
+}
+
+function host(url: string): string {
+  try {
+    return new URL(url).host.replace(/^www\./, '')
+  } catch {
+    return url
+  }
+}
+
+/**
+ * Sentences that two or more pages of one site in this run print alike and that state no figure:
+ * the site's furniture ("Cookies help us keep the Courier free to read."). A figure repeated across a
+ * site's stories is background that still holds, not furniture. Another site's copy of a story
+ * (syndication) is no repetition of a site.
+ */
+export function siteBoilerplate(pages: readonly Page[]): Set<string> {
+  const seen = new Map<string, Set<string>>()
+  for (const page of pages) {
+    const site = host(page.url)
+    for (const paragraph of proseParagraphs(page.text)) {
+      for (const sentence of completeSentences(paragraph)) {
+        if (DIGIT.test(sentence)) continue
+        const key = `${site}\n${sentenceKey(sentence)}`
+        seen.set(key, (seen.get(key) ?? new Set()).add(String(page.id)))
+      }
+    }
+  }
+  const repeated = new Set<string>()
+  for (const [key, ids] of seen) if (ids.size >= 2) repeated.add(key.slice(key.indexOf('\n') + 1))
+  return repeated
+}
+
+export function isBoilerplate(sentence: string, boilerplate: ReadonlySet<string>): boolean {
+  return boilerplate.has(sentenceKey(sentence))
+}
+
+/**
+ * The ids of the pages whose headline (title, URL slug) or lede names the topic. One of its words is
+ * enough in a headline, which rarely spells out a whole topic ("Harbour tram: what happens now?");
+ * a lede holds half of them, as the topic check asks of a page (a local story's lede names the town
+ * a topic is in, whatever it is about). A page that names the topic only further down mentions it in passing. Undefined
+ * when no page names the topic anywhere (a brief in another language): then this tells nothing.
+ */
+export function pagesAboutTopic(
+  topic: string,
+  pages: readonly Page[],
+  boilerplate: ReadonlySet<string>,
+): Set<number> | undefined {
+  const topicTerms = new Set(contentTerms(topic))
+  const held = (text: string) => new Set(contentTerms(text).filter((term) => topicTerms.has(term))).size
+  const needed = Math.min(MAX_TOPIC_WORDS_NEEDED, Math.ceil(topicTerms.size / 2))
+  const about = new Set<number>()
+  let named = false
+  for (const page of pages) {
+    const headline = `${page.title} ${slugWords(page.url)}`
+    if (held(headline) > 0 || held(lede(page.text, boilerplate)) >= needed) about.add(page.id)
+    else if (!named && held(page.text) > 0) named = true
+  }
+  return about.size > 0 || named ? about : undefined
+}
+
+/**
+ * The story's first paragraphs of prose, past the site's furniture and the byline (paragraphs too
+ * short to be a story's); a page of only short paragraphs is its own lede.
+ */
+function lede(text: string, boilerplate: ReadonlySet<string>): string {
+  const paragraphs = proseParagraphs(text).map((paragraph) =>
+    completeSentences(paragraph)
+      .filter((sentence) => !isBoilerplate(sentence, boilerplate))
+      .join(' '),
+  )
+  const story = paragraphs.filter((paragraph) => wordTokens(paragraph).length >= LEDE_WORDS)
+  return (story.length > 0 ? story : paragraphs).slice(0, LEDE_PARAGRAPHS).join(' ')
+}
+
+function slugWords(url: string): string {
+  try {
+    return decodeURIComponent(new URL(url).pathname).replace(/[/_.-]+/g, ' ')
+  } catch {
+    return ''
+  }
+}
