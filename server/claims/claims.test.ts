@@ -384,3 +384,13 @@ test("the rules read a claim that gives memory's figure beside a new one as its 
   )
   expect([result?.class, result?.match?.id]).toEqual(['updated', 'price'])
 })
+
+test('a stance is read from a verb or an adjective, never from a noun that shares its stem', () => {
+  expect(polarity('The plans include a short branch to the ferry terminal at Gullet Quay.').directions).toEqual([])
+  expect(polarity('Lawmakers set aside a $300 million grant for the line.').directions).toEqual([])
+  expect(polarity('The permit was granted in March.').directions).toEqual(['stance:up'])
+  expect(polarity('The deal was terminated in March.').directions).toEqual(['stance:down'])
+  expect(polarity('Cells are ineligible for the subsidy.').directions).toEqual(['stance:down'])
+  // Trends are read from any word: "a fall in sales" says as much as "sales fell".
+  expect(polarity('A fall in sales followed.').directions).toEqual(['trend:down'])
+})

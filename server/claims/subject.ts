@@ -4,6 +4,7 @@
 // negations and words of direction; those are read separately as its polarity.
 import { stemmer } from 'stemmer'
 import { STOPWORDS } from '#server/claims/terms.ts'
+import { english, nlpIts } from '#server/text/english.ts'
 import { wordTokens } from '#server/text/words.ts'
 
 // Words that flip a statement. "n't" is split off by the word segmenter as part of the token ("isn't").
@@ -95,10 +96,12 @@ export function polarity(text: string, stem: Stem = stemmer): Polarity {
   // A phrase counts once: the "no" of "no longer" is not a second negation.
   let negations = [...lower.matchAll(NEGATED_PHRASES)].length
   const directions = new Set<string>()
-  for (const token of wordTokens(withoutNegatedPhrases(lower))) {
+  for (const { word: token, tag } of taggedWords(withoutNegatedPhrases(text))) {
     if (NEGATIONS.has(token) || token.endsWith("n't") || token.endsWith('n’t')) negations += 1
     const way = direction(token, stem)
-    if (way) directions.add(way)
+    // A stance is taken by a verb ("approved", "terminated") or said of a thing by an adjective
+    // ("ineligible"): the noun "terminal", or the "grant" of "the $300 million grant", takes none.
+    if (way && (!way.startsWith('stance:') || STANCE_TAGS.has(tag))) directions.add(way)
   }
   // A sentence that moves one axis both ways ("denied … the permit", "cut prices to grow sales") says
   // nothing either way on it: left out, or it would oppose itself.
@@ -107,6 +110,21 @@ export function polarity(text: string, stem: Stem = stemmer): Polarity {
     (direction) => axes.filter((axis) => axis === direction.split(':')[0]).length === 1,
   )
   return { negated: negations % 2 === 1, directions: oneWay.sort() }
+}
+
+/** The tags of the words that can take a stance (wink-nlp's Universal POS tags). */
+const STANCE_TAGS = new Set(['VERB', 'AUX', 'ADJ'])
+
+/** A text's words, lower case, each with its part of speech as wink-nlp tags it (decision 034). */
+function taggedWords(text: string): Array<{ word: string; tag: string }> {
+  const tokens = english().readDoc(text).tokens()
+  const words = tokens.out(nlpIts().normal) as string[]
+  const tags = tokens.out(nlpIts().pos) as string[]
+  const tagged: Array<{ word: string; tag: string }> = []
+  words.forEach((word, index) => {
+    if (/[\p{L}\p{N}]/u.test(word)) tagged.push({ word, tag: tags[index] ?? '' })
+  })
+  return tagged
 }
 
 function withoutNegatedPhrases(text: string): string {
