@@ -79,11 +79,10 @@ test('an Ollama older than 0.5, which ignores json_schema: the model still write
   expect(done.status).toBe('complete')
   expect(done.report?.generatedWith).toMatchObject({ synthesis: 'llama3.1', synthesisKind: 'model', plan: 'model' })
   expect(done.report?.sources.length).toBeGreaterThan(0)
-  // The first answer's text was not the plan: repaired in JSON mode, which every later call used.
-  expect(ollama.requests.map((request) => request.responseFormat?.type)).toEqual([
-    'json_schema',
-    ...ollama.requests.slice(1).map(() => 'json_object'),
-  ])
+  // Each call's answer was not the schema's JSON: repaired in JSON mode. Two such answers in a row are
+  // not yet taken to mean the server ignores json_schema (three are; openai-model-json-mode.test.ts).
+  const formats = ollama.requests.map((request) => request.responseFormat?.type)
+  expect(formats).toEqual(['json_schema', 'json_object', 'json_schema', 'json_object'])
 })
 
 test('an Ollama without OLLAMA_MODEL: reports are written without a model, and the log says what to pull', async () => {

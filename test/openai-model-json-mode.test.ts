@@ -4,6 +4,7 @@
 // showing the model its answer and what is wrong with it, when an answer does not parse.
 import { expect, test } from 'vitest'
 import type { JudgeItem } from '#server/claims/classify.ts'
+import { RETRY_BETTER_MODE_MS } from '#server/providers/llm/openai.ts'
 import { PlanParseError, ProviderError } from '#server/providers/types.ts'
 import { capturingLogger } from '#test/support/logger.ts'
 import { planInput, setupOpenAiModel as setup, synthesisInput } from '#test/support/openai-model.ts'
@@ -67,8 +68,9 @@ test('a 400 that is not about the response format is an error, and the model kee
   expect(stub.requests.map((request) => request.responseFormat?.type)).toEqual(['json_schema', 'json_schema'])
 })
 
-test('a prose answer to json_schema (the server ignored it): repaired once in JSON mode, which is then kept', async () => {
-  const { stub, model, signal } = await setup()
+test('one prose answer to json_schema is a glitch: repaired once in JSON mode, and the next call still asks with json_schema', async () => {
+  const { log, lines } = capturingLogger()
+  const { stub, model, signal } = await setup({ log })
   stub.onPlan({ content: 'Sure! Here are some queries: sulfide cells, pilot lines' })
 
   const { plan, usage } = await model.plan(planInput(), { signal })
@@ -76,17 +78,76 @@ test('a prose answer to json_schema (the server ignored it): repaired once in JS
 
   expect(plan.queries[0]).toBe('solid-state batteries')
   const [first, repair, next] = stub.requests
-  expect(first?.responseFormat?.type).toBe('json_schema')
-  expect(repair?.responseFormat?.type).toBe('json_object')
   // The repair shows the model its answer and what was wrong with it.
   expect(repair?.messages.slice(-2)).toEqual([
     { role: 'assistant', content: 'Sure! Here are some queries: sulfide cells, pilot lines' },
     { role: 'user', content: expect.stringMatching(/^That answer cannot be used: it was not JSON/) },
   ])
-  expect(next?.responseFormat?.type).toBe('json_object')
+  expect([first, repair, next].map((request) => request?.responseFormat?.type)).toEqual([
+    'json_schema',
+    'json_object',
+    'json_schema',
+  ])
   expect(stub.requests).toHaveLength(3)
+  expect(lines.filter((line) => line.level === 'warn')).toEqual([])
   // Both answers of the first call are paid for.
   expect(usage.inputTokens).toBeGreaterThan(2 * Math.floor((first?.text.length ?? 0) / 4))
+})
+
+test('a server that ignores json_schema (prose three answers in a row) steps down to JSON mode, and says so', async () => {
+  const { log, lines } = capturingLogger()
+  const { stub, model, signal } = await setup({ log })
+  const prose = { content: 'Sure! Here are some queries: sulfide cells, pilot lines' }
+  // Each prose answer is repaired in JSON mode (the stub's own plan); the third steps the model down.
+  stub.onPlan(prose)
+  await model.plan(planInput(), { signal })
+  stub.onPlan(prose)
+  await model.plan(planInput(), { signal })
+  expect(lines.filter((line) => line.level === 'warn')).toEqual([])
+  stub.onPlan(prose)
+  await model.plan(planInput(), { signal })
+  await model.plan(planInput(), { signal })
+
+  expect(stub.requests.map((request) => request.responseFormat?.type)).toEqual([
+    'json_schema',
+    'json_object',
+    'json_schema',
+    'json_object',
+    'json_schema',
+    'json_object',
+    'json_object',
+  ])
+  expect(
+    lines.filter((line) => /response_format json_schema: asking with JSON mode/.test(String(line.msg))),
+  ).toHaveLength(1)
+})
+
+test('a mode stepped down from is tried again after a while, and left at once if it fails again', async () => {
+  const { log, lines } = capturingLogger()
+  let clock = 0
+  const { stub, model, signal } = await setup({ log, rejectFormats: ['json_schema'], now: () => clock })
+
+  await model.plan(planInput(), { signal })
+  clock += RETRY_BETTER_MODE_MS - 1
+  await model.plan(planInput(), { signal })
+  clock += 1
+  await model.plan(planInput(), { signal })
+  await model.plan(planInput(), { signal })
+
+  expect(stub.requests.map((request) => request.responseFormat?.type)).toEqual([
+    'json_schema', // refused
+    'json_object',
+    'json_object', // not yet time
+    'json_schema', // tried again, refused again
+    'json_object',
+    'json_object',
+  ])
+  expect(
+    lines.filter((line) => /asking gpt-test with response_format json_schema again/.test(String(line.msg))),
+  ).toHaveLength(1)
+  expect(
+    lines.filter((line) => /did not give gpt-test response_format json_schema/.test(String(line.msg))),
+  ).toHaveLength(2)
 })
 
 test('JSON mode: an answer that fails the schema once is fixed by the repair request, which carries the error', async () => {

@@ -15,6 +15,7 @@ export async function setupOpenAiModel(
     /** Refused response formats (see startStubOpenAi). */
     rejectFormats?: Array<'json_schema' | 'json_object'>
     log?: Logger
+    now?: () => number
   } = {},
 ) {
   const stub = await startStubOpenAi({ models: options.models, rejectFormats: options.rejectFormats })
@@ -26,6 +27,7 @@ export async function setupOpenAiModel(
     timeoutMs: options.timeoutMs ?? 5000,
     maxOutputTokens: options.maxOutputTokens,
     log: options.log,
+    now: options.now,
   })
   return { stub, model, signal: new AbortController().signal }
 }

@@ -59,6 +59,11 @@ type Request = ReturnType<typeof requestFor>
 type ModelSettings = { apiKey: string; baseUrl: string; model: string }
 const OPENAI_SETTINGS: ModelSettings = { apiKey: 'OPENAI_API_KEY', baseUrl: 'OPENAI_BASE_URL', model: 'OPENAI_MODEL' }
 
+/** Answers in a row that are not the schema's JSON before json_schema is taken to be ignored. */
+const OFF_SCHEMA_TO_STEP_DOWN = 3
+/** How long a response format stepped down from is left before it is tried again. */
+export const RETRY_BETTER_MODE_MS = 15 * 60_000
+
 /** An answer and what its call cost: every attempt's tokens, a repair request's included. */
 type Answer<T> = ({ value: T } | Unusable) & { usage: Usage }
 
@@ -75,6 +80,8 @@ export function createOpenAiModel(options: {
   log?: Logger
   /** The settings errors tell a user to check: OPENAI_* unless the server was found another way. */
   settings?: ModelSettings
+  /** The clock that decides when a mode stepped down from is tried again (tests set it). */
+  now?: () => number
 }): LanguageModel {
   // Everything explicit, so the SDK reads no OPENAI_* variables behind the config module's back.
   const client = new OpenAI({
@@ -88,17 +95,52 @@ export function createOpenAiModel(options: {
 
   const limitField = tokenLimitParameter(options.baseUrl)
 
-  // How this server gives structured answers (see structured-output.ts): learnt from its answers,
-  // kept for the process, so a server without JSON-schema output pays for the discovery once.
+  // How this server gives structured answers (see structured-output.ts), learnt from its answers. A
+  // 400 or 422 that names the response format is the server's word: the next mode down at once. An
+  // answer that is not the schema's JSON may be one glitch (a truncated answer, a proxy): only
+  // OFF_SCHEMA_TO_STEP_DOWN in a row say the server ignores the schema. A mode stepped down from is
+  // tried again after RETRY_BETTER_MODE_MS (a server is upgraded, a proxy fixed), and left again at
+  // its first failure. Each change is logged.
+  const now = options.now ?? (() => Date.now())
   let mode: OutputMode = 'json_schema'
+  let offSchemaInARow = 0
+  let steppedDownAt = 0
+  let onTrial = false
   function stepDown(from: OutputMode, reason: string) {
     if (mode !== from) return // a concurrent call got there first
     mode = from === 'json_schema' ? 'json_object' : 'prompt'
+    offSchemaInARow = 0
+    onTrial = false
+    steppedDownAt = now()
     const next = mode === 'json_object' ? 'JSON mode, the schema in the prompt' : 'the schema in the prompt alone'
     options.log?.warn(
       { model: options.model, baseUrl: options.baseUrl, from, mode, reason },
-      `the model server did not give ${options.model} response_format ${from}: asking with ${next} from now on`,
+      `the model server did not give ${options.model} response_format ${from}: asking with ${next} for now`,
     )
+  }
+  function modeNow(): OutputMode {
+    if (mode !== 'json_schema' && !onTrial && now() - steppedDownAt >= RETRY_BETTER_MODE_MS) {
+      const from = mode
+      mode = mode === 'prompt' ? 'json_object' : 'json_schema'
+      onTrial = true
+      options.log?.info(
+        { model: options.model, baseUrl: options.baseUrl, from, mode },
+        `asking ${options.model} with response_format ${mode} again`,
+      )
+    }
+    return mode
+  }
+  /** An answer in `asked` mode that was (or was not) the schema's JSON. */
+  function answered(asked: OutputMode, usable: boolean, reason = '') {
+    if (asked !== mode) return
+    if (usable) {
+      offSchemaInARow = 0
+      onTrial = false
+      return
+    }
+    if (asked !== 'json_schema') return
+    offSchemaInARow += 1
+    if (onTrial || offSchemaInARow >= OFF_SCHEMA_TO_STEP_DOWN) stepDown('json_schema', reason)
   }
 
   // `create`, not `parse`: `parse` throws on an answer it cannot read and the completion's usage is
@@ -134,31 +176,41 @@ export function createOpenAiModel(options: {
       )
     }
     // A server that refuses the response_format with a 400 is asked again in the next mode down.
-    async function askInMode(build: (mode: OutputMode) => Request): Promise<ChatCompletion | Unusable> {
+    async function askInMode(
+      build: (mode: OutputMode) => Request,
+      start: OutputMode = modeNow(),
+    ): Promise<{ asked: OutputMode; completion: ChatCompletion | Unusable }> {
+      let asked = start
       for (;;) {
-        const asked = mode
         try {
-          return await ask(build(asked))
+          return { asked, completion: await ask(build(asked)) }
         } catch (error) {
           if (asked === 'prompt' || !refusesResponseFormat(error)) throw error
           stepDown(asked, (error as Error).message)
+          asked = asked === 'json_schema' ? 'json_object' : 'prompt'
         }
       }
     }
     try {
-      const completion = await askInMode((asked) => requestFor(asked, format, messages))
-      if ('unusable' in completion) return { ...completion, usage }
-      const first = readAnswer(completion, format)
-      if ('value' in first || first.answer === undefined) return { ...first, usage }
-      // Text that is not the schema's JSON: a server holding the model to the schema never sends it.
-      stepDown('json_schema', first.unusable)
-      const { answer, unusable: problem } = first
-      const repaired = await askInMode((asked) => {
-        const request = requestFor(asked, format, messages)
-        return { ...request, messages: repairMessages(request.messages, answer, problem) }
-      })
-      if ('unusable' in repaired) return { ...repaired, usage }
-      const second = readAnswer(repaired, format)
+      const first = await askInMode((asked) => requestFor(asked, format, messages))
+      if ('unusable' in first.completion) return { ...first.completion, usage }
+      const read = readAnswer(first.completion, format)
+      // Text that is not the schema's JSON, which a server holding the model to the schema never sends.
+      answered(first.asked, 'value' in read, 'unusable' in read ? read.unusable : '')
+      if ('value' in read || read.answer === undefined) return { ...read, usage }
+      const { answer, unusable: problem } = read
+      // The repair carries the schema in its prompt: asked in JSON mode when json_schema just gave
+      // text that is not the schema's, whatever mode the next call uses.
+      const repair = await askInMode(
+        (asked) => {
+          const request = requestFor(asked, format, messages)
+          return { ...request, messages: repairMessages(request.messages, answer, problem) }
+        },
+        first.asked === 'json_schema' ? 'json_object' : first.asked,
+      )
+      if ('unusable' in repair.completion) return { ...repair.completion, usage }
+      const second = readAnswer(repair.completion, format)
+      answered(repair.asked, 'value' in second, 'unusable' in second ? second.unusable : '')
       return 'value' in second ? { value: second.value, usage } : { unusable: second.unusable, usage }
     } catch (error) {
       if (error instanceof ProviderError) error.usage = usage
