@@ -19,6 +19,8 @@ let baseUrl: string
 let server: ReturnType<express.Express['listen']>
 let runs = 0
 let gate: Promise<void> = Promise.resolve()
+/** Called when a request reaches the handler (past the idempotency middleware's claim of its key). */
+let reached: () => void = () => {}
 
 beforeAll(async () => {
   database = await createTestDatabase()
@@ -34,6 +36,7 @@ beforeAll(async () => {
     requireApiPrincipal(services),
     idempotent(createIdempotencyService({ db: database.db }), testLogger()),
     async (req: express.Request, res: express.Response) => {
+      reached()
       await gate
       runs += 1
       if (req.body.fail) return void res.status(503).json({ error: 'try later' })
@@ -95,8 +98,13 @@ test('a retry while the first request is still running is 409; a server error re
   gate = new Promise((resolve) => {
     open = resolve
   })
+  // Not a sleep: on a busy machine the first request may take any time to claim its key.
+  const inHandler = new Promise<void>((resolve) => {
+    reached = resolve
+  })
   const slow = post(user.auth, 'key-3', { topic: 'slow' })
-  await new Promise((resolve) => setTimeout(resolve, 100))
+  await inHandler
+  reached = () => {}
   const concurrent = await post(user.auth, 'key-3', { topic: 'slow' })
   expect(concurrent.status).toBe(409)
   open()
