@@ -400,4 +400,12 @@ test('a fact read by an older edition of the rules is read again on load; a curr
   expect(upgraded.subject).not.toContain('longer')
   const current = { ...stale, subject: ['kept'], readWith: READING }
   expect(upgradeFact(current)).toBe(current)
+  // A fact read by the edition before stance was read by part of speech is read again: its noun
+  // "terminal" took a stance then.
+  const terminal = 'The branch runs to the ferry terminal.'
+  const earlier = { ...stale, id: factId(terminal), text: terminal, quote: terminal, readWith: 2 }
+  expect(upgradeFact({ ...earlier, polarity: { negated: false, directions: ['stance:down'] } }).polarity).toEqual({
+    negated: false,
+    directions: [],
+  })
 })
