@@ -46,6 +46,15 @@ test('a cron expression that is malformed, too frequent, too rare or in no time 
   // 9:00 and 9:30 on weekdays: most gaps are long, one each day is not.
   expect(cronProblem('0,30 9 * * 1-5', 'UTC', HOUR, now)).toMatch(/fires more often than every 1h/)
   expect(cronProblem('0 0 1 1 *', 'UTC', HOUR, now)).toMatch(/fires less often than every 30d/)
+  // Gaps are checked over a year, not only the first one: the fifth Monday, Tuesday or Wednesday of
+  // a month comes round in some months and not in others (up to 89 days apart).
+  expect(cronProblem('0 0 * * 1#5,2#5,3#5', 'UTC', HOUR, now)).toMatch(/fires less often than every 30d: no run from/)
+  // A month's first day is 31 days after the last one's in seven months of the year.
+  expect(cronProblem('0 9 1 * *', 'UTC', HOUR, new Date('2026-11-15T00:00:00Z'))).toMatch(
+    /no run from 2026-12-01 to 2027-01-01/,
+  )
+  expect(cronProblem('0 9 1,15 * *', 'UTC', HOUR, now)).toBeUndefined()
+
   expect(cronProblem('every monday', 'UTC', HOUR, now)).toMatch(/^cron must be a cron expression/)
   expect(cronProblem('0 9 * * 1', 'Mars/Olympus', HOUR, now)).toMatch(/^timeZone must be an IANA time zone/)
   expect(cronProblem('*/2 * * * * *', 'UTC', 1, now)).toBeUndefined()

@@ -77,8 +77,35 @@ export function cronProblem(
     if (gap < minSeconds)
       return `cron fires more often than every ${formatEvery(minSeconds)}; runs must be ${rangeText(minSeconds)} apart`
   }
-  if (runs.length > 1 && ((runs[1] as Date).getTime() - (runs[0] as Date).getTime()) / 1000 > MAX_INTERVAL_SECONDS) {
-    return `cron fires less often than every ${formatEvery(MAX_INTERVAL_SECONDS)}; runs must be ${rangeText(minSeconds)} apart`
+  const gap = longGapWithinAYear(new Cron(expression, { timezone: timeZone, paused: true }), runs[0] as Date)
+  if (gap) {
+    const day = (date: Date) => date.toISOString().slice(0, 10)
+    return (
+      `cron fires less often than every ${formatEvery(MAX_INTERVAL_SECONDS)}: no run from ${day(gap.from)} to ` +
+      `${gap.to ? day(gap.to) : 'ever after'}; runs must be ${rangeText(minSeconds)} apart`
+    )
+  }
+  return undefined
+}
+
+const YEAR_SECONDS = 366 * 86_400
+/** A gap longer than the maximum holds a whole window of half of it with no run at its start. */
+const PROBE_SECONDS = MAX_INTERVAL_SECONDS / 2
+
+/**
+ * The first gap between runs longer than the maximum in the year from `first` (a pattern's gaps vary:
+ * "the fifth Monday" fires some months and not others). Probing every half-maximum finds every such
+ * gap, whatever runs between the probes, in 25 look-ups: past a probe with no run within half the
+ * maximum, the run before it and the run after it measure the gap exactly.
+ */
+function longGapWithinAYear(cron: Cron, first: Date): { from: Date; to: Date | null } | undefined {
+  const end = first.getTime() + YEAR_SECONDS * 1000
+  for (let probe = first.getTime(); probe <= end; probe += PROBE_SECONDS * 1000) {
+    const next = cron.nextRun(new Date(probe))
+    if (next && next.getTime() - probe <= PROBE_SECONDS * 1000) continue
+    // The run at or before the probe (runs fall on whole seconds; the first one is a probe).
+    const previous = cron.previousRuns(1, new Date(probe + 1000))[0] ?? first
+    if (!next || next.getTime() - previous.getTime() > MAX_INTERVAL_SECONDS * 1000) return { from: previous, to: next }
   }
   return undefined
 }
