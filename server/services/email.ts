@@ -7,6 +7,7 @@ import { queueConfirmation } from '#server/integrations/email/deliveries.ts'
 import { hashConfirmationToken, newConfirmationToken, readUnsubscribeToken } from '#server/integrations/email/tokens.ts'
 import type { Jobs } from '#server/jobs/boss.ts'
 import type { KeyRing } from '#server/memory/crypto.ts'
+import { lockAccount } from '#server/repositories/accounts.ts'
 import {
   countEmailAddresses,
   deleteEmailAddress,
@@ -55,6 +56,9 @@ export function createEmailService(deps: EmailServiceDeps) {
       if (!deps.enabled) return { ok: false, reason: 'off' }
       const address = input.trim().toLowerCase()
       return jobs.transaction(db, async (trx): Promise<AddAddressOutcome> => {
+        // The account's row lock queues concurrent adds, so the count below holds (the address row's
+        // lock cannot: a new address has no row yet).
+        await lockAccount(trx, accountId)
         const existing = await lockEmailAddress(trx, accountId, address)
         if (existing?.verified_at) return { ok: true, address: viewAddress(existing) }
         const now = new Date()

@@ -15,6 +15,7 @@ import {
 } from '#server/integrations/webhooks/secrets.ts'
 import { vetWebhookUrl, type WebhookTargetRules } from '#server/integrations/webhooks/target.ts'
 import type { KeyRing } from '#server/memory/crypto.ts'
+import { lockAccount } from '#server/repositories/accounts.ts'
 import {
   countWebhookEndpoints,
   deleteWebhookEndpoint,
@@ -78,25 +79,31 @@ export async function registerEndpoint(
 ): Promise<EndpointRegistration> {
   const vetted = await vetWebhookUrl(input.url, deps.rules)
   if (!vetted.ok) return { ok: false, reason: 'url', message: `url ${vetted.reason}` }
-  if ((await countWebhookEndpoints(deps.db, accountId)) >= MAX_ENDPOINTS_PER_ACCOUNT) {
+  const id = randomUUID()
+  const secret = newSigningSecret()
+  const sealed = sealSecret(deps.ring, secret, endpointSecretData(id))
+  // Counted and inserted under the account's row lock: concurrent registrations queue here, so the
+  // cap holds however many arrive at once.
+  const row = await deps.db.transaction().execute(async (trx) => {
+    await lockAccount(trx, accountId)
+    if ((await countWebhookEndpoints(trx, accountId)) >= MAX_ENDPOINTS_PER_ACCOUNT) return undefined
+    return insertWebhookEndpoint(trx, {
+      id,
+      account_id: accountId,
+      url: vetted.url.href,
+      events: input.events,
+      description: input.description ?? null,
+      secret_key_id: sealed.keyId,
+      secret: sealed.ciphertext,
+    })
+  })
+  if (!row) {
     return {
       ok: false,
       reason: 'limit',
       message: `An account may have ${MAX_ENDPOINTS_PER_ACCOUNT} webhook endpoints; delete one first.`,
     }
   }
-  const id = randomUUID()
-  const secret = newSigningSecret()
-  const sealed = sealSecret(deps.ring, secret, endpointSecretData(id))
-  const row = await insertWebhookEndpoint(deps.db, {
-    id,
-    account_id: accountId,
-    url: vetted.url.href,
-    events: input.events,
-    description: input.description ?? null,
-    secret_key_id: sealed.keyId,
-    secret: sealed.ciphertext,
-  })
   return { ok: true, endpoint: toEndpoint(row), secret }
 }
 
