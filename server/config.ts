@@ -196,6 +196,12 @@ export const ConfigSchema = z.object({
   RATE_LIMIT_MENTIONS_PER_HOUR: z.coerce.number({ error: 'must be a number' }).int().min(1).default(10),
   RATE_LIMIT_MENTIONS_PER_ACCOUNT_PER_HOUR: z.coerce.number({ error: 'must be a number' }).int().min(1).default(20),
   RATE_LIMIT_LOGIN_FAILURES_PER_HOUR: z.coerce.number({ error: 'must be a number' }).int().min(1).default(10),
+  RATE_LIMIT_CONFIRMATIONS_PER_ACCOUNT_PER_HOUR: z.coerce
+    .number({ error: 'must be a number' })
+    .int()
+    .min(1)
+    .default(10),
+  RATE_LIMIT_CONFIRMATIONS_PER_ADDRESS_PER_DAY: z.coerce.number({ error: 'must be a number' }).int().min(1).default(3),
   RATE_LIMIT_KEY_FAILURES_PER_MINUTE: z.coerce.number({ error: 'must be a number' }).int().min(1).default(30),
   API_KEYS_PER_ACCOUNT: z.coerce.number({ error: 'must be a number' }).int().min(1).max(1000).default(20),
   PUBLIC_URL: z

@@ -138,7 +138,7 @@ export function createServices(infra: Infra) {
       intervalSeconds: config.RECURRING_INTERVAL,
       emailEnabled: mailer !== undefined,
     }),
-    email: createEmailService({ db, jobs, ring: memory.ring, enabled: mailer !== undefined }),
+    email: createEmailService({ db, jobs, ring: memory.ring, enabled: mailer !== undefined, limits }),
     topics: createTopicService({ memory, publicUrl: config.PUBLIC_URL }),
     accounts: createAccountService({ db }),
     keys: createKeyService({ db, verifier: infra.apiKeys, maxActive: config.API_KEYS_PER_ACCOUNT }),

@@ -248,3 +248,40 @@ test('without SMTP_URL email is off: the list says so, and adding an address or 
     await app.stop()
   }
 })
+
+test('removing and adding an address again cannot flood it: the fourth confirmation in a day is a 429 saying when, from any account', async () => {
+  const user = await createTestAccount(stubs.app.db)
+  const victim = `victim-${crypto.randomUUID()}@example.com`
+  for (let i = 0; i < 3; i++) {
+    const added = await addAddress(user.auth, victim)
+    expect(added.status).toBe(202)
+    await smtp.waitFor(victim, i + 1)
+    const { addressId } = (await added.json()) as { addressId: string }
+    expect((await api(`/api/email/addresses/${addressId}`, user.auth, { method: 'DELETE' })).status).toBe(204)
+  }
+  const fourth = await addAddress(user.auth, victim)
+  expect(fourth.status).toBe(429)
+  expect(Number(fourth.headers.get('retry-after'))).toBeGreaterThan(0)
+  expect(await fourth.json()).toMatchObject({
+    limit: 'confirmations-address',
+    detail: expect.stringMatching(/^An address can be mailed 3 confirmation emails per day\. Try again in/),
+  })
+  // Another account is held to the same count: it is the address that is protected.
+  const other = await createTestAccount(stubs.app.db)
+  expect((await addAddress(other.auth, victim)).status).toBe(429)
+  expect(smtp.messages.filter((message) => message.to.includes(victim))).toHaveLength(3)
+})
+
+test('an account can have ten confirmation emails mailed an hour, whatever it removes in between', async () => {
+  const user = await createTestAccount(stubs.app.db)
+  const ids: string[] = []
+  for (let i = 0; i < 10; i++) {
+    const added = await addAddress(user.auth, `many-${i}-${crypto.randomUUID()}@example.com`)
+    expect(added.status).toBe(202)
+    ids.push(((await added.json()) as { addressId: string }).addressId)
+  }
+  expect((await api(`/api/email/addresses/${ids[0]}`, user.auth, { method: 'DELETE' })).status).toBe(204)
+  const eleventh = await addAddress(user.auth, `one-more-${crypto.randomUUID()}@example.com`)
+  expect(eleventh.status).toBe(429)
+  expect(await eleventh.json()).toMatchObject({ limit: 'confirmations-account' })
+})

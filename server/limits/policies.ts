@@ -23,6 +23,13 @@ export type Limits = {
   loginAddress: Limiter
   /** Failed logins per account (the email asked for, whether or not it exists). */
   loginAccount: Limiter
+  /** Confirmation emails an account has mailed, to any addresses. */
+  confirmationsAccount: Limiter
+  /**
+   * Confirmation emails mailed to one address, from any accounts: kept apart from the address's row,
+   * so removing and adding it again does not start the count again.
+   */
+  confirmationsAddress: Limiter
 }
 
 export type LimitSettings = Pick<
@@ -34,6 +41,8 @@ export type LimitSettings = Pick<
   | 'RATE_LIMIT_MENTIONS_PER_HOUR'
   | 'RATE_LIMIT_MENTIONS_PER_ACCOUNT_PER_HOUR'
   | 'RATE_LIMIT_LOGIN_FAILURES_PER_HOUR'
+  | 'RATE_LIMIT_CONFIRMATIONS_PER_ACCOUNT_PER_HOUR'
+  | 'RATE_LIMIT_CONFIRMATIONS_PER_ADDRESS_PER_DAY'
 >
 
 const HOUR = 3600
@@ -48,6 +57,8 @@ export function limitPolicies(settings: LimitSettings): Record<keyof Limits, Lim
   const mentions = settings.RATE_LIMIT_MENTIONS_PER_HOUR
   const mentionsAccount = settings.RATE_LIMIT_MENTIONS_PER_ACCOUNT_PER_HOUR
   const logins = settings.RATE_LIMIT_LOGIN_FAILURES_PER_HOUR
+  const confirmations = settings.RATE_LIMIT_CONFIRMATIONS_PER_ACCOUNT_PER_HOUR
+  const toOneAddress = settings.RATE_LIMIT_CONFIRMATIONS_PER_ADDRESS_PER_DAY
   return {
     runs: {
       name: 'runs',
@@ -105,6 +116,20 @@ export function limitPolicies(settings: LimitSettings): Record<keyof Limits, Lim
       description: `There were ${count(logins, 'failed login')} for this email in the last hour.`,
       setting: 'RATE_LIMIT_LOGIN_FAILURES_PER_HOUR',
     },
+    confirmationsAccount: {
+      name: 'confirmations-account',
+      limit: confirmations,
+      windowSeconds: HOUR,
+      description: `An account can have ${count(confirmations, 'confirmation email')} mailed per hour.`,
+      setting: 'RATE_LIMIT_CONFIRMATIONS_PER_ACCOUNT_PER_HOUR',
+    },
+    confirmationsAddress: {
+      name: 'confirmations-address',
+      limit: toOneAddress,
+      windowSeconds: DAY,
+      description: `An address can be mailed ${count(toOneAddress, 'confirmation email')} per day.`,
+      setting: 'RATE_LIMIT_CONFIRMATIONS_PER_ADDRESS_PER_DAY',
+    },
   }
 }
 
@@ -121,6 +146,8 @@ export function createLimits(options: { pool: pg.Pool; settings: LimitSettings; 
     mentionsAccount: limiter(policies.mentionsAccount),
     loginAddress: limiter(policies.loginAddress),
     loginAccount: limiter(policies.loginAccount),
+    confirmationsAccount: limiter(policies.confirmationsAccount),
+    confirmationsAddress: limiter(policies.confirmationsAddress),
   }
 }
 

@@ -1,11 +1,14 @@
 // An account's email addresses for digests: add one (a confirmation link is mailed to it), list,
 // remove; and the two links an email carries, which work without signing in: confirm an address,
 // stop one series' digests to one address.
+import { createHash } from 'node:crypto'
 import type { Db } from '#db/database.ts'
 import type { EmailAddressView } from '#server/contracts/email.ts'
 import { queueConfirmation } from '#server/integrations/email/deliveries.ts'
 import { hashConfirmationToken, newConfirmationToken, readUnsubscribeToken } from '#server/integrations/email/tokens.ts'
 import type { Jobs } from '#server/jobs/boss.ts'
+import type { LimitDecision } from '#server/limits/limiter.ts'
+import type { Limits } from '#server/limits/policies.ts'
 import type { KeyRing } from '#server/memory/crypto.ts'
 import { lockAccount } from '#server/repositories/accounts.ts'
 import {
@@ -19,7 +22,13 @@ import {
   verifyEmailToken,
 } from '#server/repositories/email-addresses.ts'
 
-export type EmailServiceDeps = { db: Db; jobs: Jobs; ring: KeyRing; enabled: boolean }
+export type EmailServiceDeps = {
+  db: Db
+  jobs: Jobs
+  ring: KeyRing
+  enabled: boolean
+  limits: Pick<Limits, 'confirmationsAccount' | 'confirmationsAddress'>
+}
 
 /** Enough for a person and a team list or two; each one can be mailed a confirmation. */
 export const MAX_ADDRESSES_PER_ACCOUNT = 10
@@ -29,6 +38,8 @@ const RESEND_AFTER_MS = 60_000
 export type AddAddressOutcome =
   | { ok: true; address: EmailAddressView }
   | { ok: false; reason: 'off' | 'limit' | 'too_soon' }
+  /** Too many confirmation emails from this account, or to this address: when the next may go. */
+  | { ok: false; reason: 'rate_limited'; decision: LimitDecision }
 
 function viewAddress(row: EmailAddressRecord): EmailAddressView {
   return {
@@ -41,6 +52,37 @@ function viewAddress(row: EmailAddressRecord): EmailAddressView {
 
 export function createEmailService(deps: EmailServiceDeps) {
   const { db, jobs, ring } = deps
+  type Mailing = { mailed: boolean; result: AddAddressOutcome }
+
+  /** The address added (or its link mailed again) with its confirmation queued, or why not. */
+  function mailConfirmation(accountId: string, address: string): Promise<Mailing> {
+    return jobs.transaction(db, async (trx): Promise<Mailing> => {
+      // The account's row lock queues concurrent adds, so the count below holds (the address row's
+      // lock cannot: a new address has no row yet).
+      await lockAccount(trx, accountId)
+      const existing = await lockEmailAddress(trx, accountId, address)
+      if (existing?.verified_at) return { mailed: false, result: { ok: true, address: viewAddress(existing) } }
+      const now = new Date()
+      if (existing?.token_sent_at && now.getTime() - existing.token_sent_at.getTime() < RESEND_AFTER_MS) {
+        return { mailed: false, result: { ok: false, reason: 'too_soon' } }
+      }
+      if (!existing && (await countEmailAddresses(trx, accountId)) >= MAX_ADDRESSES_PER_ACCOUNT) {
+        return { mailed: false, result: { ok: false, reason: 'limit' } }
+      }
+      const token = newConfirmationToken(now)
+      const addressId = await upsertEmailAddress(trx, {
+        account_id: accountId,
+        address,
+        token_hash: token.hash,
+        token_expires_at: token.expiresAt,
+        token_sent_at: now,
+      })
+      await queueConfirmation(trx, jobs, ring, { addressId, token: token.token })
+      const row = await lockEmailAddress(trx, accountId, address)
+      return { mailed: true, result: { ok: true, address: viewAddress(row as EmailAddressRecord) } }
+    })
+  }
+
   return {
     /** False without SMTP_URL: nothing is mailed, and addresses and digests cannot be set up. */
     enabled: deps.enabled,
@@ -55,31 +97,26 @@ export function createEmailService(deps: EmailServiceDeps) {
     async add(accountId: string, input: string): Promise<AddAddressOutcome> {
       if (!deps.enabled) return { ok: false, reason: 'off' }
       const address = input.trim().toLowerCase()
-      return jobs.transaction(db, async (trx): Promise<AddAddressOutcome> => {
-        // The account's row lock queues concurrent adds, so the count below holds (the address row's
-        // lock cannot: a new address has no row yet).
-        await lockAccount(trx, accountId)
-        const existing = await lockEmailAddress(trx, accountId, address)
-        if (existing?.verified_at) return { ok: true, address: viewAddress(existing) }
-        const now = new Date()
-        if (existing?.token_sent_at && now.getTime() - existing.token_sent_at.getTime() < RESEND_AFTER_MS) {
-          return { ok: false, reason: 'too_soon' }
-        }
-        if (!existing && (await countEmailAddresses(trx, accountId)) >= MAX_ADDRESSES_PER_ACCOUNT) {
-          return { ok: false, reason: 'limit' }
-        }
-        const token = newConfirmationToken(now)
-        const addressId = await upsertEmailAddress(trx, {
-          account_id: accountId,
-          address,
-          token_hash: token.hash,
-          token_expires_at: token.expiresAt,
-          token_sent_at: now,
-        })
-        await queueConfirmation(trx, jobs, ring, { addressId, token: token.token })
-        const row = await lockEmailAddress(trx, accountId, address)
-        return { ok: true, address: viewAddress(row as EmailAddressRecord) }
+      // Counted before the mail is queued and given back when none is: a confirmation is mail sent to
+      // someone who did not ask for it, so both who sends and who receives are limited.
+      const recipient = createHash('sha256').update(address).digest('hex')
+      const toAddress = await deps.limits.confirmationsAddress.check(recipient)
+      if (!toAddress.allowed) return { ok: false, reason: 'rate_limited', decision: toAddress }
+      const fromAccount = await deps.limits.confirmationsAccount.check(accountId)
+      if (!fromAccount.allowed) {
+        await deps.limits.confirmationsAddress.refund(recipient, toAddress)
+        return { ok: false, reason: 'rate_limited', decision: fromAccount }
+      }
+      const outcome = await mailConfirmation(accountId, address).catch(async (error: unknown) => {
+        await refund()
+        throw error
       })
+      if (!outcome.mailed) await refund()
+      return outcome.result
+      async function refund() {
+        await deps.limits.confirmationsAddress.refund(recipient, toAddress)
+        await deps.limits.confirmationsAccount.refund(accountId, fromAccount)
+      }
     },
 
     remove: (accountId: string, addressId: string): Promise<boolean> => deleteEmailAddress(db, accountId, addressId),

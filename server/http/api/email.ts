@@ -9,6 +9,7 @@ import { methodNotAllowed } from '#server/http/api/method-not-allowed.ts'
 import { parseInput } from '#server/http/api/validation.ts'
 import { memberAccountId } from '#server/http/api-auth.ts'
 import { HttpProblem } from '#server/http/problem.ts'
+import { sendRateLimited } from '#server/http/rate-limit.ts'
 import { MAX_ADDRESSES_PER_ACCOUNT } from '#server/services/email.ts'
 import type { WebServices } from '#server/services.ts'
 
@@ -48,7 +49,10 @@ export const emailContract: ApiContract = {
         '401': responses.unauthorized,
         '403': demoForbidden,
         '409': problem(`The account has ${MAX_ADDRESSES_PER_ACCOUNT} addresses; remove one first.`),
-        '429': problem('A confirmation was mailed to this address less than a minute ago.'),
+        '429': problem(
+          'A confirmation was mailed to this address less than a minute ago, or too many confirmations went ' +
+            'out from this account this hour or to this address today (Retry-After says when the next may).',
+        ),
         '503': problem('Email is off on this server (no SMTP_URL).'),
         ...bodyProblems,
       },
@@ -104,6 +108,7 @@ export function emailRoutes(services: WebServices): Router {
     const outcome = await email.add(accountId, address)
     if (outcome.ok) return void res.status(202).json(outcome.address)
     if (outcome.reason === 'off') throw emailOff()
+    if (outcome.reason === 'rate_limited') return void sendRateLimited(res, outcome.decision)
     throw ADD_REFUSED[outcome.reason]
   })
   router.all('/addresses', methodNotAllowed(['GET', 'POST']))
