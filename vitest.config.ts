@@ -17,6 +17,9 @@ export default defineConfig({
           name: 'unit',
           include: ['{app,server,db,bench}/**/*.test.{ts,tsx}'],
           environment: 'node',
+          // A budget, not a clock: property tests run hundreds of cases, which on a busy two-core
+          // machine took longer than vitest's 5 s default (issue 41, item 2). A test that hangs still fails.
+          testTimeout: 30_000,
         },
       },
       {

@@ -4,13 +4,13 @@
 // and models is escaped text and the only links are Sextant's own and the run's http(s) sources.
 import type { Email } from '#server/integrations/email/mailer.ts'
 import { countPhrases } from '#server/research/report-summary.ts'
-import type { Report, ReportChange, ReportFinding } from '#server/research/report-types.ts'
+import type { Report, ReportChange, ReportFinding, ReportNewFinding } from '#server/research/report-types.ts'
 import type { RunView } from '#server/research/runs.ts'
 import { stripBidiControls } from '#server/text/bidi.ts'
 
 export type DigestLinks = { runUrl: string; unsubscribeUrl: string }
 
-type Item = { text: string; quote: string; previous?: string; urls: string[] }
+type Item = { text: string; quote: string; previous?: string; held?: string; urls: string[] }
 type Section = { heading: string; items: Item[] }
 
 /** Without bidi controls and other control characters (a page's text may hold any). */
@@ -36,8 +36,10 @@ function sectionsOf(report: Report): Section[] {
       .filter((url): url is string => url !== undefined && isWebUrl(url))
   const item = (finding: ReportFinding): Item => ({ text: finding.text, quote: finding.quote, urls: urlsOf(finding) })
   const change = (finding: ReportChange): Item => ({ ...item(finding), previous: finding.previous.text })
+  const fresh = (finding: ReportNewFinding): Item =>
+    finding.memoryHeld ? { ...item(finding), held: finding.memoryHeld.text } : item(finding)
   return [
-    { heading: 'New', items: report.delta.newFindings.map(item) },
+    { heading: 'New', items: report.delta.newFindings.map(fresh) },
     { heading: 'Updated', items: report.delta.updated.map(change) },
     { heading: 'Contradicted', items: report.delta.contradicted.map(change) },
   ].filter((section) => section.items.length > 0)
@@ -62,8 +64,8 @@ export function digestEmail(run: RunView, to: string, links: DigestLinks): Email
   return {
     to,
     subject: digestSubject(run.brief.topic, report),
-    text: digestText(topic, sections, links),
-    html: digestHtml(topic, sections, links),
+    text: digestText(topic, sections, links, report.delta.confirmed),
+    html: digestHtml(topic, sections, links, report.delta.confirmed),
     headers: {
       'List-Unsubscribe': `<${links.unsubscribeUrl}>`,
       'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
@@ -71,12 +73,23 @@ export function digestEmail(run: RunView, to: string, links: DigestLinks): Email
   }
 }
 
-function digestText(topic: string, sections: Section[], links: DigestLinks): string {
+/** What a run that changed nothing says, as the feed does, instead of an empty email. */
+function nothingChanged(confirmed: number): string {
+  const repeated =
+    confirmed > 0
+      ? ` ${confirmed} ${confirmed === 1 ? 'claim was' : 'claims were'} confirmed: memory already held ${confirmed === 1 ? 'it' : 'them'}.`
+      : ''
+  return `Nothing new, updated or contradicted since the last run.${repeated}`
+}
+
+function digestText(topic: string, sections: Section[], links: DigestLinks, confirmed: number): string {
   const lines = [`What changed in "${topic}"`, '']
+  if (sections.length === 0) lines.push(nothingChanged(confirmed), '')
   for (const section of sections) {
     lines.push(`${section.heading}:`)
     for (const item of section.items) {
       lines.push(item.previous ? `- ${oneLine(item.previous)} -> ${oneLine(item.text)}` : `- ${oneLine(item.text)}`)
+      if (item.held) lines.push(`  (memory held: ${oneLine(item.held)})`)
       if (item.quote) lines.push(`  "${oneLine(item.quote)}"`)
       for (const url of item.urls) lines.push(`  ${url}`)
     }
@@ -86,23 +99,24 @@ function digestText(topic: string, sections: Section[], links: DigestLinks): str
   return lines.join('\n')
 }
 
-function digestHtml(topic: string, sections: Section[], links: DigestLinks): string {
+function digestHtml(topic: string, sections: Section[], links: DigestLinks, confirmed: number): string {
   const link = (url: string, label: string) => `<a href="${escapeHtml(url)}">${escapeHtml(label)}</a>`
   const body = sections.map((section) => {
     const items = section.items.map((item) => {
       const claim = item.previous
         ? `<del>${escapeHtml(oneLine(item.previous))}</del> &rarr; ${escapeHtml(oneLine(item.text))}`
         : escapeHtml(oneLine(item.text))
+      const held = item.held ? `<div>Memory held: ${escapeHtml(oneLine(item.held))}</div>` : ''
       const quote = item.quote ? `<blockquote>${escapeHtml(oneLine(item.quote))}</blockquote>` : ''
       const sources = item.urls.length > 0 ? `<div>${item.urls.map((url) => link(url, url)).join('<br>')}</div>` : ''
-      return `<li>${claim}${quote}${sources}</li>`
+      return `<li>${claim}${held}${quote}${sources}</li>`
     })
     return `<h2>${escapeHtml(section.heading)}</h2><ul>${items.join('')}</ul>`
   })
   return [
     '<!doctype html><html><body>',
     `<h1>What changed in &ldquo;${escapeHtml(topic)}&rdquo;</h1>`,
-    ...body,
+    ...(sections.length === 0 ? [`<p>${escapeHtml(nothingChanged(confirmed))}</p>`] : body),
     `<p>${link(links.runUrl, 'The full report on Sextant')}</p>`,
     `<p style="color:#666;font-size:small">${link(links.unsubscribeUrl, 'Stop these emails for this topic')}</p>`,
     '</body></html>',
