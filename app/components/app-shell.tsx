@@ -6,6 +6,7 @@ const links = [
   { to: '/dashboard/series', label: 'Recurring', signedIn: true },
   { to: '/dashboard/keys', label: 'API keys', signedIn: true },
   { to: '/dashboard/webhooks', label: 'Webhooks', signedIn: true },
+  { to: '/dashboard/feeds', label: 'Feeds', signedIn: true },
   { to: '/trial', label: 'Try it' },
 ]
 
