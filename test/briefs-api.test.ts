@@ -129,6 +129,12 @@ test('the list is newest first, cursor-paginated, and filters by status and topi
   const failed = await (await app.fetch('/api/briefs?status=failed', { headers: user.auth })).json()
   expect(failed.runs).toEqual([])
   expect((await app.fetch('/api/briefs?limit=500', { headers: user.auth })).status).toBe(400)
+  // A cursor that is no page's nextCursor is refused, not read as "from the start".
+  const garbage = await app.fetch('/api/briefs?cursor=not-a-cursor', { headers: user.auth })
+  expect(garbage.status).toBe(400)
+  expect(await garbage.json()).toMatchObject({
+    errors: [{ path: 'cursor', message: 'cursor must be the nextCursor of a previous page' }],
+  })
 })
 
 test('a running run can be cancelled once; a finished one cannot', async () => {

@@ -29,7 +29,10 @@ import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '#server/storable-text.t
 
 const ListRunsQuerySchema = z.strictObject({
   limit: z.coerce.number().int().min(1).max(100).default(20).describe('Runs per page, 1 to 100.'),
-  cursor: z.string().max(64).optional().describe('nextCursor from the previous page.'),
+  cursor: z
+    .uuid({ error: 'cursor must be the nextCursor of a previous page' })
+    .optional()
+    .describe('nextCursor from the previous page.'),
   status: RunStatusSchema.optional(),
   topic: z
     .string()
