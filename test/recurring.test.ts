@@ -98,7 +98,9 @@ test('pause stops the next start, resume brings it back, and stopping ends the s
       })
 
     const paused = await patch('paused')
-    expect(await paused.json()).toMatchObject({ state: 'paused' })
+    expect(await paused.json()).toMatchObject({ state: 'paused', nextRunAt: null })
+    const read = await app.fetch(`/api/series/${seriesId}`, { headers: user.auth })
+    expect(await read.json()).toMatchObject({ state: 'paused', nextRunAt: null })
     await new Promise((resolve) => setTimeout(resolve, 3500)) // past the interval
     expect(await seriesRuns(app, seriesId)).toHaveLength(1)
 

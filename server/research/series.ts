@@ -125,7 +125,8 @@ export async function recurringInfo(db: Db, seriesId: string): Promise<Recurring
   return {
     seriesId: series.id,
     state: await seriesState(db, series.id, series.status),
-    nextRunAt: series.next_run_at?.toISOString() ?? null,
+    // A paused series runs at no time until it is resumed; the column keeps when it was due, for that.
+    nextRunAt: series.status === 'active' ? (series.next_run_at?.toISOString() ?? null) : null,
   }
 }
 
@@ -143,7 +144,7 @@ function viewSeries(ring: KeyRing, row: SeriesViewRow): SeriesView {
     },
     notify: row.notify,
     emailDigest: row.email_digest,
-    nextRunAt: row.next_run_at?.toISOString() ?? null,
+    nextRunAt: row.status === 'active' ? (row.next_run_at?.toISOString() ?? null) : null,
     createdAt: row.created_at.toISOString(),
     lastRunId: row.last_run_id ?? null,
   }
