@@ -1,5 +1,14 @@
 import { expect, test } from 'vitest'
-import { dollarsOf, readableCharacters, searchAllowed, spentOf, tokensLeft } from '#server/research/budget.ts'
+import {
+  budgetPassed,
+  CHARACTERS_PER_TOKEN,
+  charactersPerToken,
+  dollarsOf,
+  readableCharacters,
+  searchAllowed,
+  spentOf,
+  tokensLeft,
+} from '#server/research/budget.ts'
 
 const spent = spentOf(
   [
@@ -32,4 +41,25 @@ test('the pages a synthesis may read shrink with what is left, after its answer 
   // 20,000 left: 6,000 answer, 2,000 prompt, 3,000 reserve -> 9,000 tokens of pages.
   expect(readableCharacters(20_000, 6000, 2000)).toBe(36_000)
   expect(readableCharacters(5000, 6000, 2000)).toBe(0)
+})
+
+test('characters per token are measured on the pages: about four in English, near one in Chinese', () => {
+  const english = 'Geothermal plants in Kenya added 100 MW in 2026, the ministry said. '.repeat(20)
+  const chinese = '地热发电站在肯尼亚新增了一百兆瓦的装机容量，能源部表示钻探工作仍在继续。'.repeat(20)
+  expect(charactersPerToken([english])).toBeGreaterThan(3)
+  expect(charactersPerToken([chinese])).toBeLessThan(1.5)
+  expect(charactersPerToken([])).toBe(CHARACTERS_PER_TOKEN)
+  // What the budget lets a synthesis read follows: a Chinese page gives about a third of the characters.
+  const left = 20_000
+  expect(readableCharacters(left, 6000, 1500, charactersPerToken([chinese]))).toBeLessThan(
+    readableCharacters(left, 6000, 1500, charactersPerToken([english])) / 2,
+  )
+})
+
+test('a budget is passed when the tokens or the dollars spent exceed it, not when they meet it', () => {
+  const spent = { inputTokens: 9000, outputTokens: 1000, searchDollars: 0.02 }
+  expect(budgetPassed({ maxTokens: 10_000 }, spent)).toBe(false)
+  expect(budgetPassed({ maxTokens: 9_999 }, spent)).toBe(true)
+  expect(budgetPassed({ maxCostDollars: 0.01 }, spent)).toBe(true)
+  expect(budgetPassed({}, spent)).toBe(false)
 })

@@ -3,7 +3,7 @@ import { loadTopicMemory } from '#server/memory/store.ts'
 import { SYNTHESIS_MAX_OUTPUT_TOKENS } from '#server/providers/llm/output-limits.ts'
 import { type LanguageModel, ProviderError, usageOf } from '#server/providers/types.ts'
 import { focusAreas } from '#server/research/brief.ts'
-import { readableCharacters, spentOf, tokensLeft } from '#server/research/budget.ts'
+import { budgetPassed, charactersPerToken, readableCharacters, spentOf, tokensLeft } from '#server/research/budget.ts'
 import { classifyRunClaims } from '#server/research/delta.ts'
 import { memoryDigest } from '#server/research/digest.ts'
 import { restatedOnly } from '#server/research/novelty.ts'
@@ -51,7 +51,16 @@ export async function synthesizeStep({
   const leftOutBefore = leftOut.length
   const leftBefore = tokensLeft(budget, spentOf([plan.usage, found.usage], found.costDollars))
   // What the budget lets the model read, after its answer and its fixed prompt are set aside.
-  const affordable = readableCharacters(leftBefore, SYNTHESIS_MAX_OUTPUT_TOKENS[brief.depth], SYNTHESIS_FIXED_TOKENS)
+  // Measured on the pages themselves only when the budget limits the reading at all.
+  const perToken = Number.isFinite(leftBefore)
+    ? charactersPerToken(found.sources.map((source) => source.text))
+    : undefined
+  const affordable = readableCharacters(
+    leftBefore,
+    SYNTHESIS_MAX_OUTPUT_TOKENS[brief.depth],
+    SYNTHESIS_FIXED_TOKENS,
+    perToken,
+  )
   const full = readPassages(found.sources, briefText(brief), depth.passageCharacters, depth.contextCeiling, texts)
   const modelCanWrite = found.sources.length === 0 || affordable >= MIN_AFFORDABLE_CHARACTERS
   const reading =
@@ -213,7 +222,8 @@ export async function synthesizeStep({
           budget: {
             maxTokens: budget.maxTokens ?? null,
             maxCostDollars: budget.maxCostDollars ?? null,
-            reached: leftOut.length > 0,
+            // Whenever it was passed too: an answer may run longer than its share, a script denser.
+            reached: leftOut.length > 0 || budgetPassed(budget, spentOf(usages, found.costDollars)),
             leftOut,
           },
         }

@@ -86,6 +86,8 @@ export async function startStubOpenAi(
     rejectFormats?: Array<'json_schema' | 'json_object'>
     /** Also speak Ollama's API, with these models pulled; `hang`: take the connection, never answer it. */
     ollama?: { models: string[]; hang?: boolean }
+    /** How the usage it reports counts tokens: 4 characters a token unless a test needs a real tokenizer. */
+    countTokens?: (text: string) => number
   } = {},
 ): Promise<StubOpenAi> {
   const apiKey = options.apiKey ?? 'sk-test-stub'
@@ -214,7 +216,7 @@ export async function startStubOpenAi(
     const script = queues[request.kind].shift() ?? options.reply ?? defaultReply
     const reply = typeof script === 'function' ? script(request) : script
     if (options.latencyMs) await sleep(options.latencyMs)
-    const usage = send(res, request, reply)
+    const usage = send(res, request, reply, options.countTokens)
     if (usage) {
       res.once('finish', () =>
         served.push({
@@ -346,7 +348,14 @@ export function bagOfWords(text: string): number[] {
 }
 
 /** Sends the reply; returns the usage when it was a completion. */
-function send(res: http.ServerResponse, request: StubRequest, reply: StubReply): OpenAiUsage | undefined {
+const FOUR_CHARACTERS_A_TOKEN = (text: string) => Math.ceil(text.length / 4)
+
+function send(
+  res: http.ServerResponse,
+  request: StubRequest,
+  reply: StubReply,
+  countTokens: (text: string) => number = FOUR_CHARACTERS_A_TOKEN,
+): OpenAiUsage | undefined {
   if (reply === 'hang') return
   if ('status' in reply) {
     sendError(res, reply.status, reply.error ?? { message: 'stub failure' }, reply.headers)
@@ -361,8 +370,8 @@ function send(res: http.ServerResponse, request: StubRequest, reply: StubReply):
   const content =
     'content' in reply ? (typeof reply.content === 'string' ? reply.content : JSON.stringify(reply.content)) : null
   const usage = ('usage' in reply && reply.usage) || {
-    prompt_tokens: Math.ceil(request.text.length / 4),
-    completion_tokens: Math.ceil((content ?? refusal ?? '').length / 4),
+    prompt_tokens: countTokens(request.text),
+    completion_tokens: countTokens(content ?? refusal ?? ''),
   }
   const completion = {
     id: `chatcmpl-stub${Math.random().toString(36).slice(2, 12)}`,
