@@ -96,7 +96,7 @@ test('the new-brief form schedules a brief every 6 hours, on a cron in a time zo
 
   const listed = await page('/dashboard/series', cookie)
   expect(listed).toContain('runs every 6 hours')
-  expect(listed).toContain('runs on “0 9 * * 1” in Europe/Berlin')
+  expect(listed).toContain('runs at 09:00, only on Monday, in Europe/Berlin (“0 9 * * 1”)')
   expect(listed).toContain('runs every 7 days (the default)')
   expect(listed).toContain('sends every report')
   expect(listed).toContain('sends a report only when something changed')
@@ -168,7 +168,7 @@ test('the recurring page changes a series’ cadence and notify, and refuses one
   expect(now).toMatchObject({ cadence: { every: null, cron: '30 7 * * *', timeZone: 'Asia/Tokyo' }, notify: 'changes' })
   // The form shows the series as it stands.
   const listed = await page('/dashboard/series', cookie)
-  expect(listed).toContain('runs on “30 7 * * *” in Asia/Tokyo')
+  expect(listed).toContain('runs at 07:30, in Asia/Tokyo (“30 7 * * *”)')
   expect(listed).toContain(`id="series-${seriesId}-cron"`)
   expect(listed).toContain('value="30 7 * * *"')
 

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { startTestApp } from '#test/support/app.ts'
+import { logIn } from '#test/support/browser-session.ts'
 import { AFTER, BEFORE, CHANGING_TOPIC } from '#test/support/changing-web.ts'
 import { type ProviderApp, startProviderApp } from '#test/support/provider-app.ts'
 import { postBrief, waitForRun } from '#test/support/runs.ts'
@@ -162,6 +163,10 @@ test('a series run worth telling mails its delta to verified addresses; unsubscr
   })
   expect(patched.status).toBe(200)
   expect(await patched.json()).toMatchObject({ emailDigest: true, notify: 'changes' })
+  // The recurring page says so on the series' card.
+  const cookie = await logIn(stubs.app.url, user.email, user.password)
+  const card = await (await stubs.app.fetch('/dashboard/series', { headers: { Cookie: cookie } })).text()
+  expect(card).toContain('mailed to your verified addresses')
   expect(
     (await api(`/api/series/${seriesId}`, user.auth, { method: 'PATCH', body: '{"emailDigest":"yes"}' })).status,
   ).toBe(400)

@@ -30,7 +30,7 @@ export type SeriesActionResult = {
   saved?: boolean
 }
 
-/** "every 6 hours", "on “0 9 * * 1” in Europe/Berlin", or "every 7 days (the default)". */
+/** "every 6 hours", "at 09:00, only on Monday, in Europe/Berlin (“0 9 * * 1”)", or "every 7 days (the default)". */
 export function cadenceWords(cadence: CadenceView, defaultSeconds: number): string {
   if (cadence.every === null && cadence.cron === null) return `${everyWords(defaultSeconds)} (the default)`
   return describeCadence(cadenceOf(cadence, defaultSeconds))
@@ -83,6 +83,7 @@ export function SeriesCard({
               {cadenceWords(series.cadence, limits.defaultSeconds)}
             </span>
             <span>· {NOTIFY_WORDS[series.notify]}</span>
+            {series.emailDigest ? <span>· mailed to your verified addresses</span> : null}
             {budget ? <span>· {budget} per run</span> : null}
             {series.state === 'sleeping' && series.nextRunAt ? (
               <span>

@@ -221,7 +221,9 @@ test('the "researching" reply of a series with its own cadence says that cadence
   const every = run({ brief: { ...run().brief, recurring: true, every: '6h' } })
   expect(startedMessage('slack', every, context)[0]).toContain('It runs again every 6 hours;')
   const cron = run({ brief: { ...run().brief, recurring: true, cron: '0 9 * * 1', timeZone: 'Europe/Berlin' } })
-  expect(startedMessage('github', cron, context)[0]).toContain('It runs again on “0 9 * * 1” in Europe/Berlin;')
+  expect(startedMessage('github', cron, context)[0]).toContain(
+    'It runs again at 09:00, only on Monday, in Europe/Berlin (“0 9 * * 1”);',
+  )
   const daily = run({ brief: { ...run().brief, recurring: true, every: '1d' } })
   expect(startedMessage('github', daily, context)[0]).toContain('It runs again every day;')
 })

@@ -65,7 +65,7 @@ test('a cadence reads in words, for pages and messages', () => {
   expect(describeCadence({ everySeconds: HOUR })).toBe('every hour')
   expect(describeCadence(cadenceOf({}, 7 * 86_400))).toBe('every 7 days')
   expect(describeCadence(cadenceOf({ cron: '0 9 * * 1', timeZone: 'Europe/Berlin' }, 1))).toBe(
-    'on “0 9 * * 1” in Europe/Berlin',
+    'at 09:00, only on Monday, in Europe/Berlin (“0 9 * * 1”)',
   )
   expect(rangeWords(HOUR)).toBe('from 1 hour to 30 days')
 })

@@ -3,6 +3,7 @@
 // allowed range is an hour to 30 days between runs (SCHEDULE_MIN_INTERVAL lowers the floor, for
 // tests and demos). Cron is read by croner (decision 028).
 import { Cron } from 'croner'
+import cronstrue from 'cronstrue'
 
 export const MAX_INTERVAL_SECONDS = 30 * 86_400
 
@@ -142,9 +143,22 @@ export function rangeWords(minSeconds: number): string {
   return `from ${durationWords(minSeconds)} to ${durationWords(MAX_INTERVAL_SECONDS)}`
 }
 
-/** In words, for pages and messages: "every 6 hours", "on “0 9 * * 1” in Europe/Berlin". */
+/**
+ * In words, for pages and messages: "every 6 hours", "at 09:00, only on Monday, in Europe/Berlin
+ * (“0 9 * * 1”)". The cron expression is read out by cronstrue and kept beside it, exact.
+ */
 export function describeCadence(cadence: Cadence): string {
-  return 'everySeconds' in cadence ? everyWords(cadence.everySeconds) : `on “${cadence.cron}” in ${cadence.timeZone}`
+  if ('everySeconds' in cadence) return everyWords(cadence.everySeconds)
+  return `${cronWords(cadence.cron)}, in ${cadence.timeZone} (“${cadence.cron}”)`
+}
+
+function cronWords(expression: string): string {
+  try {
+    const words = cronstrue.toString(expression, { use24HourTimeFormat: true, throwExceptionOnParseError: true })
+    return words.charAt(0).toLowerCase() + words.slice(1)
+  } catch {
+    return 'on a cron schedule' // an expression croner reads and cronstrue does not
+  }
 }
 
 /** The cadence a brief or series view names; neither every nor cron: every `defaultSeconds`. */
