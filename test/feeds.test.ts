@@ -2,6 +2,7 @@
 // carry the delta, and the feed is valid Atom; another account gets no feed of yours; a revoked token
 // is a 404 like one that never was.
 import { afterAll, beforeAll, expect, test } from 'vitest'
+import { MAX_FEEDS_PER_ACCOUNT } from '#server/feeds/feeds.ts'
 import type { BriefInput } from '#server/research/brief.ts'
 import type { Report } from '#server/research/report-types.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
@@ -223,4 +224,30 @@ test('the topic and series pages offer a feed; the feeds page shows its address 
   const revoked = await postForm(app.url, '/dashboard/feeds', { intent: 'revoke', feedId: feed.id }, cookie)
   expect(revoked.status).toBe(200)
   expect((await app.fetch(pathOf(url as string))).status).toBe(404)
+})
+
+test('feeds are capped per account, even in a burst, and listed a page at a time', async () => {
+  const user = await createTestAccount(app.db)
+  await run(user.auth, { topic: 'feeds cap topic' })
+  const answers = await Promise.all(
+    Array.from({ length: MAX_FEEDS_PER_ACCOUNT + 20 }, () => postFeed(user.auth, { topic: 'feeds cap topic' })),
+  )
+  const statuses = answers.map((answer) => answer.status)
+  expect(statuses.filter((status) => status === 201)).toHaveLength(MAX_FEEDS_PER_ACCOUNT)
+  expect(statuses.filter((status) => status === 409)).toHaveLength(20)
+
+  const seen: string[] = []
+  let cursor: string | null = null
+  do {
+    const query: string = cursor ? `?limit=30&cursor=${cursor}` : '?limit=30'
+    const page = (await (await app.fetch(`/api/feeds${query}`, { headers: user.auth })).json()) as {
+      feeds: Array<{ id: string }>
+      nextCursor: string | null
+    }
+    expect(page.feeds.length).toBeLessThanOrEqual(30)
+    seen.push(...page.feeds.map((feed) => feed.id))
+    cursor = page.nextCursor
+  } while (cursor)
+  expect(new Set(seen).size).toBe(MAX_FEEDS_PER_ACCOUNT)
+  expect((await app.fetch('/api/feeds?cursor=nonsense', { headers: user.auth })).status).toBe(400)
 })

@@ -8,6 +8,7 @@ import { ListSection } from '#app/components/list-section.tsx'
 import { servicesContext } from '#app/context.ts'
 import { readFormData } from '#app/form-data.server.ts'
 import { requireAccount } from '#app/session.server.ts'
+import { MAX_FEEDS_PER_ACCOUNT } from '#server/feeds/feeds.ts'
 import type { Route } from './+types/dashboard-feeds'
 
 export function meta(_: Route.MetaArgs) {
@@ -16,7 +17,7 @@ export function meta(_: Route.MetaArgs) {
 
 export async function loader(args: Route.LoaderArgs) {
   const account = await requireAccount(args)
-  const feeds = await args.context.get(servicesContext).feeds.list(account.id)
+  const { feeds } = await args.context.get(servicesContext).feeds.list(account.id)
   return { feeds: feeds.map((feed) => ({ ...feed, createdAt: feed.createdAt.toISOString() })) }
 }
 
@@ -41,8 +42,14 @@ export async function action(args: Route.ActionArgs) {
       : typeof seriesId === 'string' && seriesId
         ? { seriesId }
         : undefined
-  const created = subject && (await feeds.create(account.id, subject))
-  if (!created) {
+  const created = subject ? await feeds.create(account.id, subject) : ({ ok: false, reason: 'not_found' } as const)
+  if (!created.ok && created.reason === 'limit') {
+    return data(
+      { created: null, error: `You have ${MAX_FEEDS_PER_ACCOUNT} feeds, as many as an account may; revoke one first.` },
+      { status: 409 },
+    )
+  }
+  if (!created.ok) {
     return data({ created: null, error: 'There is no such topic or recurring brief in your account.' }, { status: 404 })
   }
   return { created: { url: created.url, topic: created.feed.topic }, error: null }

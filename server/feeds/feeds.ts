@@ -8,7 +8,9 @@ import { randomUUID } from 'node:crypto'
 import type { Db } from '#db/database.ts'
 import { randomToken, sha256 } from '#server/auth/secrets.ts'
 import { type KeyRing, openJson, sealJson } from '#server/memory/crypto.ts'
+import { lockAccount } from '#server/repositories/accounts.ts'
 import {
+  countActiveFeeds,
   type FeedRecord,
   findFeedByTokenHash,
   insertFeed,
@@ -24,6 +26,8 @@ import { openRunReport } from '#server/research/runs.ts'
 
 /** Entries a feed shows: feed readers poll, and a month of daily runs is plenty to catch up on. */
 export const FEED_ENTRIES = 20
+/** Working feeds an account may have: a reader per topic and brief, with room; revoked ones do not count. */
+export const MAX_FEEDS_PER_ACCOUNT = 100
 
 /** What a feed follows, as its owner sees it (never its token). */
 export type Feed = {
@@ -54,29 +58,48 @@ function viewFeed(ring: KeyRing, row: FeedRecord): Feed {
   }
 }
 
-/** Makes a feed of the account's topic or series (the caller checked it is the account's); the token once. */
+/**
+ * Makes a feed of the account's topic or series (the caller checked it is the account's); the token
+ * once. Undefined when the account already has MAX_FEEDS_PER_ACCOUNT working feeds: counted and
+ * inserted under the account's row lock, so a burst cannot pass the cap.
+ */
 export async function createFeed(
   db: Db,
   ring: KeyRing,
   input: { accountId: string; topic: string } & ({ topicId: string } | { seriesId: string }),
-): Promise<{ feed: Feed; token: string }> {
+): Promise<{ feed: Feed; token: string } | undefined> {
   const id = randomUUID()
   const token = randomToken()
   const title = sealJson(ring, input.topic, titleData(id))
-  const row = await insertFeed(db, {
-    id,
-    account_id: input.accountId,
-    topic_id: 'topicId' in input ? input.topicId : null,
-    series_id: 'seriesId' in input ? input.seriesId : null,
-    token_hash: sha256(token),
-    title_key_id: title.keyId,
-    title: title.ciphertext,
+  const row = await db.transaction().execute(async (trx) => {
+    await lockAccount(trx, input.accountId)
+    if ((await countActiveFeeds(trx, input.accountId)) >= MAX_FEEDS_PER_ACCOUNT) return undefined
+    return insertFeed(trx, {
+      id,
+      account_id: input.accountId,
+      topic_id: 'topicId' in input ? input.topicId : null,
+      series_id: 'seriesId' in input ? input.seriesId : null,
+      token_hash: sha256(token),
+      title_key_id: title.keyId,
+      title: title.ciphertext,
+    })
   })
-  return { feed: viewFeed(ring, row), token }
+  return row && { feed: viewFeed(ring, row), token }
 }
 
-export async function listFeeds(db: Db, ring: KeyRing, accountId: string): Promise<Feed[]> {
-  return (await listActiveFeeds(db, accountId)).map((row) => viewFeed(ring, row))
+/** A page of the account's working feeds, newest first; `nextCursor` continues it. */
+export async function listFeeds(
+  db: Db,
+  ring: KeyRing,
+  accountId: string,
+  page: { limit: number; cursor?: string },
+): Promise<{ feeds: Feed[]; nextCursor: string | null }> {
+  const rows = await listActiveFeeds(db, accountId, { limit: page.limit, after: page.cursor })
+  const shown = rows.slice(0, page.limit)
+  return {
+    feeds: shown.map((row) => viewFeed(ring, row)),
+    nextCursor: rows.length > page.limit ? (shown.at(-1)?.id ?? null) : null,
+  }
 }
 
 export async function revokeFeed(db: Db, ring: KeyRing, accountId: string, feedId: string): Promise<Feed | undefined> {

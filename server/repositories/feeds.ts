@@ -13,15 +13,50 @@ export async function insertFeed(db: Db, values: Insertable<FeedsTable>): Promis
   return db.insertInto('feeds').values(values).returningAll().executeTakeFirstOrThrow()
 }
 
-/** The account's feeds that still work, newest first. */
-export async function listActiveFeeds(db: Db, accountId: string): Promise<FeedRecord[]> {
+/**
+ * The account's feeds that still work, newest first, `limit` of them after the feed `after` (a page's
+ * last id), one more when there is a next page.
+ */
+export async function listActiveFeeds(
+  db: Db,
+  accountId: string,
+  page: { limit: number; after?: string },
+): Promise<FeedRecord[]> {
+  let query = db.selectFrom('feeds').selectAll().where('account_id', '=', accountId).where('revoked_at', 'is', null)
+  const after = page.after && UUID.test(page.after) ? await findActiveFeed(db, accountId, page.after) : undefined
+  if (after) {
+    query = query.where((eb) =>
+      eb.or([
+        eb('created_at', '<', after.created_at),
+        eb.and([eb('created_at', '=', after.created_at), eb('id', '<', after.id)]),
+      ]),
+    )
+  }
+  return query
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(page.limit + 1)
+    .execute()
+}
+
+async function findActiveFeed(db: Db, accountId: string, feedId: string): Promise<FeedRecord | undefined> {
   return db
     .selectFrom('feeds')
     .selectAll()
+    .where('id', '=', feedId)
     .where('account_id', '=', accountId)
     .where('revoked_at', 'is', null)
-    .orderBy('created_at', 'desc')
-    .execute()
+    .executeTakeFirst()
+}
+
+export async function countActiveFeeds(db: Db, accountId: string): Promise<number> {
+  const row = await db
+    .selectFrom('feeds')
+    .select((eb) => eb.fn.countAll<string>().as('count'))
+    .where('account_id', '=', accountId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirstOrThrow()
+  return Number(row.count)
 }
 
 /** Revokes the account's feed; undefined when it has no such working feed (or the id is malformed). */

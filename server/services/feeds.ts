@@ -1,7 +1,7 @@
 // Feeds, as the surfaces ask for them: make one for a topic or a recurring brief (the URL, with its
 // token, shown once), list and revoke them, and read one by its token (no login: the token is the key).
 import { renderAtom } from '#server/feeds/atom.ts'
-import { createFeed, type Feed, listFeeds, readFeed, revokeFeed } from '#server/feeds/feeds.ts'
+import { createFeed, type Feed, listFeeds, MAX_FEEDS_PER_ACCOUNT, readFeed, revokeFeed } from '#server/feeds/feeds.ts'
 import { loadTopicMemory, loadTopicMemoryById, type MemoryContext } from '#server/memory/store.ts'
 import { getSeries } from '#server/research/series.ts'
 import { UUID } from '#server/text/uuid.ts'
@@ -12,6 +12,7 @@ export type FeedServiceDeps = { memory: MemoryContext; publicUrl: string }
 export type FeedSubject = { topic: string } | { topicId: string } | { seriesId: string }
 
 export type CreatedFeed = { feed: Feed; url: string }
+export type FeedCreation = ({ ok: true } & CreatedFeed) | { ok: false; reason: 'not_found' | 'limit' }
 
 export function createFeedService(deps: FeedServiceDeps) {
   const { db, ring } = deps.memory
@@ -35,15 +36,17 @@ export function createFeedService(deps: FeedServiceDeps) {
   }
 
   return {
-    /** A new feed and its URL (shown this once); undefined when the account has no such topic or series. */
-    async create(accountId: string, subject: FeedSubject): Promise<CreatedFeed | undefined> {
+    /** A new feed and its URL (shown this once), or why not: no such topic or series, or the cap. */
+    async create(accountId: string, subject: FeedSubject): Promise<FeedCreation> {
       const found = await resolve(accountId, subject)
-      if (!found) return undefined
-      const { feed, token } = await createFeed(db, ring, { accountId, ...found })
-      return { feed, url: feedUrl(token) }
+      if (!found) return { ok: false, reason: 'not_found' }
+      const created = await createFeed(db, ring, { accountId, ...found })
+      if (!created) return { ok: false, reason: 'limit' }
+      return { ok: true, feed: created.feed, url: feedUrl(created.token) }
     },
-    /** The account's working feeds, newest first. */
-    list: (accountId: string) => listFeeds(db, ring, accountId),
+    /** A page of the account's working feeds, newest first (by default all of them: the cap). */
+    list: (accountId: string, page: { limit: number; cursor?: string } = { limit: MAX_FEEDS_PER_ACCOUNT }) =>
+      listFeeds(db, ring, accountId, page),
     /** Revokes the feed at once; undefined when the account has no such working feed. */
     revoke: (accountId: string, feedId: string) => revokeFeed(db, ring, accountId, feedId),
     /** The Atom document behind a token; undefined for a malformed, unknown or revoked token. */

@@ -4,7 +4,7 @@
 import { Router } from 'express'
 import { z } from 'zod'
 import { CreatedFeedSchema, type FeedView, FeedViewSchema } from '#server/contracts/feed.ts'
-import type { Feed } from '#server/feeds/feeds.ts'
+import { type Feed, MAX_FEEDS_PER_ACCOUNT } from '#server/feeds/feeds.ts'
 import { type ApiContract, bodyProblems, json, parameters, problem, responses } from '#server/http/api/contract.ts'
 import { methodNotAllowed } from '#server/http/api/method-not-allowed.ts'
 import { parseInput } from '#server/http/api/validation.ts'
@@ -19,6 +19,13 @@ const CreateFeedSchema = z.union([
 ])
 
 const FeedSchema = FeedViewSchema.meta({ id: 'Feed' })
+const ListFeedsQuerySchema = z.strictObject({
+  limit: z.coerce.number().int().min(1).max(100).default(50).describe('Feeds per page, 1 to 100.'),
+  cursor: z
+    .uuid({ error: 'cursor must be the nextCursor of a previous page' })
+    .optional()
+    .describe('nextCursor from the previous page.'),
+})
 const FeedId = z.uuid().meta({ param: { id: 'FeedId' } })
 
 export const feedsContract: ApiContract = {
@@ -26,9 +33,14 @@ export const feedsContract: ApiContract = {
     get: {
       operationId: 'listFeeds',
       tags: ['feeds'],
-      summary: 'Your feeds that still work, newest first (never their URLs)',
+      summary: 'Your feeds that still work, newest first (never their URLs), a page at a time',
+      requestParams: { query: ListFeedsQuerySchema },
       responses: {
-        '200': json('The feeds.', z.object({ feeds: z.array(FeedSchema) }).meta({ id: 'FeedList' })),
+        '200': json(
+          'A page of feeds; `nextCursor` is null on the last.',
+          z.object({ feeds: z.array(FeedSchema), nextCursor: z.uuid().nullable() }).meta({ id: 'FeedList' }),
+        ),
+        '400': responses.badRequest,
         '401': responses.unauthorized,
         '403': responses.demoKeyForbidden,
       },
@@ -51,6 +63,7 @@ export const feedsContract: ApiContract = {
         '401': responses.unauthorized,
         '403': responses.demoKeyForbidden,
         '404': problem('You have no such topic (with memory) or recurring brief.'),
+        '409': problem(`You have ${MAX_FEEDS_PER_ACCOUNT} feeds, as many as an account may.`),
         ...bodyProblems,
       },
     },
@@ -79,14 +92,24 @@ export function feedsRoutes(services: WebServices): Router {
   const router = Router()
   const { feeds } = services
 
-  router.get('/', async (_req, res) => {
-    res.json({ feeds: (await feeds.list(memberAccountId(res, 'make feeds'))).map(presentFeed) })
+  router.get('/', async (req, res) => {
+    const accountId = memberAccountId(res, 'make feeds')
+    const page = parseInput(ListFeedsQuerySchema, req.query)
+    const listed = await feeds.list(accountId, page)
+    res.json({ feeds: listed.feeds.map(presentFeed), nextCursor: listed.nextCursor })
   })
   router.post('/', async (req, res) => {
     const accountId = memberAccountId(res, 'make feeds')
     const subject = parseInput(CreateFeedSchema, req.body)
     const created = await feeds.create(accountId, subject)
-    if (!created) {
+    if (!created.ok && created.reason === 'limit') {
+      throw new HttpProblem({
+        status: 409,
+        title: 'Conflict',
+        detail: `You have ${MAX_FEEDS_PER_ACCOUNT} feeds, as many as an account may; revoke one first.`,
+      })
+    }
+    if (!created.ok) {
       const detail =
         'seriesId' in subject
           ? `You have no recurring brief with the id ${subject.seriesId}.`
