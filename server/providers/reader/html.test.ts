@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest'
 import { extractArticle } from '#server/providers/reader/extract.ts'
-import { parseHtmlDocument } from '#server/providers/reader/html.ts'
+import { boundedHtml, MAX_ELEMENTS, MAX_NESTING, parseHtmlDocument } from '#server/providers/reader/html.ts'
 
 const paragraphs = Array.from(
   { length: 4 },
@@ -26,4 +26,28 @@ test.each([
   expect(document.title).toBe('Implied')
   expect(document.body.textContent).toBe(paragraphs.join(''))
   expect(extractArticle(parseHtmlDocument(html))?.text).toBe(paragraphs.join('\n\n'))
+})
+
+/** The deepest element nesting of a parsed document. */
+function depthOf(node: Element): number {
+  let deepest = 0
+  for (const child of Array.from(node.children)) deepest = Math.max(deepest, depthOf(child))
+  return deepest + 1
+}
+
+test('a page nested deeper than any article (a hostile wall of <div>s) keeps its text and paragraphs, flat', () => {
+  const story = `<p>${'The council approved the tram extension on Tuesday after a long debate. '.repeat(10)}</p>`
+  const levels = 160_000 // about 1.7 MB
+  const hostile = `<html><head><title>Deep</title></head><body>${'<div>'.repeat(levels)}${story}${'</div>'.repeat(levels)}</body></html>`
+  const flat = boundedHtml(hostile)
+  expect(flat).not.toContain('<div>')
+  const document = parseHtmlDocument(hostile)
+  expect(depthOf(document.documentElement)).toBeLessThanOrEqual(4)
+  expect(extractArticle(parseHtmlDocument(hostile))?.text).toContain('The council approved the tram extension')
+})
+
+test('a page within the bounds is parsed as it is', () => {
+  const page = `<html><body>${'<div>'.repeat(MAX_NESTING - 2)}<p>Text.</p>${'</div>'.repeat(MAX_NESTING - 2)}<br><img src="a.png"><ul><li>one<li>two</ul></body></html>`
+  expect(boundedHtml(page)).toBe(page)
+  expect(boundedHtml(`<html><body>${'<span></span>'.repeat(MAX_ELEMENTS + 1)}</body></html>`)).not.toContain('<span>')
 })
