@@ -121,3 +121,14 @@ test('a malformed key is 400', async () => {
   const response = await post(user.auth, 'has spaces', { topic: 'x' })
   expect(response.status).toBe(400)
 })
+
+test('twenty simultaneous requests with one key run the work once; the rest are refused or replayed', async () => {
+  const user = await createTestAccount(database.db)
+  const before = runs
+  const answers = await Promise.all(Array.from({ length: 20 }, () => post(user.auth, 'key-burst', { topic: 'burst' })))
+  expect(runs - before).toBe(1)
+  const statuses = answers.map((answer) => answer.status)
+  expect(statuses.filter((status) => status === 202 || status === 409)).toHaveLength(20)
+  const replayed = answers.filter((answer) => answer.headers.get('idempotent-replayed') === 'true')
+  expect(statuses.filter((status) => status === 202)).toHaveLength(1 + replayed.length)
+})

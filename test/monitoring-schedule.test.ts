@@ -186,3 +186,24 @@ test('a cadence outside 1h to 30d is a 400 that names the range', async () => {
     await app.stop()
   }
 })
+
+test('twenty simultaneous "run now" start exactly one run; the rest are told it is running', async () => {
+  const app = await startTestApp({ env })
+  try {
+    const user = await createTestAccount(app.db)
+    const seriesId = await startSeries(app, user.auth, { every: '1h', notify: 'always' })
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        app.fetch(`/api/series/${seriesId}/run`, { method: 'POST', headers: user.auth }),
+      ),
+    )
+    const statuses = answers.map((answer) => answer.status)
+    expect(statuses.filter((status) => status === 202)).toHaveLength(1)
+    expect(statuses.filter((status) => status === 409)).toHaveLength(19)
+    const started = (await answers[statuses.indexOf(202)]?.json()) as { runId: string }
+    await waitForRun(app.fetch, user.auth, started.runId)
+    expect(await seriesRuns(app, seriesId)).toHaveLength(2) // the series' first run, and this one
+  } finally {
+    await app.stop()
+  }
+})
