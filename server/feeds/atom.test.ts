@@ -87,3 +87,23 @@ test('a feed without entries is still a valid feed, updated when it was made', (
     'https://s.example/feeds/t.atom',
   ])
 })
+
+test('an entry says where its sources came from when they are not the web, and what memory held beside an undecided finding', () => {
+  const entryReport = report()
+  entryReport.notice = 'This report searched the sample corpus bundled with Sextant: invented articles, not the web.'
+  entryReport.delta.newFindings = [
+    {
+      text: 'The council voted down the loan.',
+      quote: 'voted down',
+      sources: [1],
+      memoryHeld: { text: 'Lawmakers approved the loan.', seenAt: '2026-11-01T00:00:00.000Z', urls: [] },
+    },
+  ]
+  const feed = content('tram')
+  feed.entries = [{ runId, finishedAt: new Date('2026-11-24T10:00:00Z'), report: entryReport }]
+  const html = parseAtom(
+    renderAtom(feed, { publicUrl: 'https://sextant.example', selfUrl: 'https://sextant.example/f.atom' }),
+  ).entries[0]?.content
+  expect(html?.startsWith(`<p><strong>${entryReport.notice}</strong></p>`)).toBe(true)
+  expect(html).toContain('(memory held: Lawmakers approved the loan.)')
+})

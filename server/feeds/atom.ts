@@ -7,7 +7,7 @@
 // escaping: an "&" goes through it as U+FFFF (no XML text can hold that one) and is put back after.
 import { Feed } from 'feed'
 import type { FeedContent, FeedEntry } from '#server/feeds/feeds.ts'
-import type { ReportChange, ReportFinding, ReportSource } from '#server/research/report-types.ts'
+import type { ReportChange, ReportFinding, ReportNewFinding, ReportSource } from '#server/research/report-types.ts'
 
 const NOT_XML = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu
 
@@ -81,8 +81,10 @@ function entryItem(topic: string, entry: FeedEntry, publicUrl: string) {
 
 /** The delta: what is new, what was updated (old -> new), what was contradicted, each with its sources. */
 function entryHtml(entry: FeedEntry): string {
-  const { delta, sources } = entry.report
+  const { delta, sources, notice } = entry.report
   const parts: string[] = []
+  // Where its sources came from when they are not the web (the invented sample, a user's documents).
+  if (notice) parts.push(`<p><strong>${escapeHtml(notice)}</strong></p>`)
   if (delta.baseline) parts.push('<p>The first run on this topic: everything it found is new.</p>')
   if (delta.newFindings.length > 0) {
     parts.push('<h3>New</h3>', list(delta.newFindings.map((finding) => findingHtml(finding, sources))))
@@ -104,9 +106,13 @@ function list(items: string[]): string {
   return `<ul>${items.map((item) => `<li>${item}</li>`).join('')}</ul>`
 }
 
-function findingHtml(finding: ReportFinding, sources: ReportSource[]): string {
+function findingHtml(finding: ReportFinding | ReportNewFinding, sources: ReportSource[]): string {
   const quote = finding.quote ? ` <q>${escapeHtml(finding.quote)}</q>` : ''
-  return `${escapeHtml(finding.text)}${quote}${sourceLinks(finding.sources, sources)}`
+  const held =
+    'memoryHeld' in finding && finding.memoryHeld
+      ? `<br>${escapeHtml(`(memory held: ${finding.memoryHeld.text})`)}`
+      : ''
+  return `${escapeHtml(finding.text)}${quote}${sourceLinks(finding.sources, sources)}${held}`
 }
 
 function changeHtml(change: ReportChange, sources: ReportSource[], before: string): string {

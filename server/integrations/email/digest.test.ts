@@ -43,3 +43,12 @@ test('a new finding the rules could not tell from one memory held shows it besid
   expect(email.html).toContain('<div>Memory held: Lawmakers approved the loan.</div>')
   expect(email.text).not.toContain('Nothing new')
 })
+
+test('a digest of a run whose sources are not the web says where they came from, first', () => {
+  const run = runWith({ confirmed: 1 })
+  const notice = 'This report searched the sample corpus bundled with Sextant: invented articles, not the web.'
+  ;(run.report as { notice?: string }).notice = notice
+  const email = digestEmail(run, 'a@example.com', links)
+  expect(email.text.split('\n').slice(0, 3)).toEqual(['What changed in "Harbour tram"', '', notice])
+  expect(email.html).toContain(`<p><strong>${notice}</strong></p>`)
+})

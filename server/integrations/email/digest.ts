@@ -64,8 +64,8 @@ export function digestEmail(run: RunView, to: string, links: DigestLinks): Email
   return {
     to,
     subject: digestSubject(run.brief.topic, report),
-    text: digestText(topic, sections, links, report.delta.confirmed),
-    html: digestHtml(topic, sections, links, report.delta.confirmed),
+    text: digestText(topic, sections, links, report.delta.confirmed, report.notice),
+    html: digestHtml(topic, sections, links, report.delta.confirmed, report.notice),
     headers: {
       'List-Unsubscribe': `<${links.unsubscribeUrl}>`,
       'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
@@ -82,8 +82,16 @@ function nothingChanged(confirmed: number): string {
   return `Nothing new, updated or contradicted since the last run.${repeated}`
 }
 
-function digestText(topic: string, sections: Section[], links: DigestLinks, confirmed: number): string {
+function digestText(
+  topic: string,
+  sections: Section[],
+  links: DigestLinks,
+  confirmed: number,
+  notice: string | undefined,
+): string {
   const lines = [`What changed in "${topic}"`, '']
+  // Where the sources came from when they are not the web (the invented sample, a user's documents).
+  if (notice) lines.push(oneLine(notice), '')
   if (sections.length === 0) lines.push(nothingChanged(confirmed), '')
   for (const section of sections) {
     lines.push(`${section.heading}:`)
@@ -99,7 +107,13 @@ function digestText(topic: string, sections: Section[], links: DigestLinks, conf
   return lines.join('\n')
 }
 
-function digestHtml(topic: string, sections: Section[], links: DigestLinks, confirmed: number): string {
+function digestHtml(
+  topic: string,
+  sections: Section[],
+  links: DigestLinks,
+  confirmed: number,
+  notice: string | undefined,
+): string {
   const link = (url: string, label: string) => `<a href="${escapeHtml(url)}">${escapeHtml(label)}</a>`
   const body = sections.map((section) => {
     const items = section.items.map((item) => {
@@ -116,6 +130,7 @@ function digestHtml(topic: string, sections: Section[], links: DigestLinks, conf
   return [
     '<!doctype html><html><body>',
     `<h1>What changed in &ldquo;${escapeHtml(topic)}&rdquo;</h1>`,
+    ...(notice ? [`<p><strong>${escapeHtml(oneLine(notice))}</strong></p>`] : []),
     ...(sections.length === 0 ? [`<p>${escapeHtml(nothingChanged(confirmed))}</p>`] : body),
     `<p>${link(links.runUrl, 'The full report on Sextant')}</p>`,
     `<p style="color:#666;font-size:small">${link(links.unsubscribeUrl, 'Stop these emails for this topic')}</p>`,
