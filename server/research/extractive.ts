@@ -5,12 +5,17 @@ import { extractStatements } from '#server/claims/figures.ts'
 import { contentTerms, type FindingSignature, findingSignature, sameFinding } from '#server/claims/terms.ts'
 import type { Finding, LanguageModel, Synthesis, SynthesisInput, Usage } from '#server/providers/types.ts'
 import { fallbackPlan } from '#server/research/fallback-plan.ts'
-import { isBoilerplate, pagesAboutTopic, siteBoilerplate } from '#server/research/page-subject.ts'
+import {
+  isBoilerplate,
+  pagesAboutTopic,
+  type ReadPage,
+  readPage,
+  siteBoilerplate,
+} from '#server/research/page-subject.ts'
 import { markers } from '#server/research/report-citations.ts'
 import { NO_EVIDENCE } from '#server/research/report-render.ts'
 import { surfaceForm, themeWords } from '#server/research/report-themes.ts'
 import { sourcesOnTopic } from '#server/research/topicality.ts'
-import { completeSentences, proseParagraphs } from '#server/text/prose.ts'
 import { wordTokens } from '#server/text/words.ts'
 
 const MIN_FINDINGS = 5
@@ -43,8 +48,8 @@ type Candidate = {
   position: number
   text: string
   signature: FindingSignature
-  /** The values of the figures it states. */
-  values: ReadonlySet<number>
+  /** The values of the figures it states, read when first compared (most sentences never are). */
+  values: () => ReadonlySet<number>
   /** Weight for length, numbers and form, whatever the sentence says. */
   form: number
   /** IDF-weighted overlap with the brief's words. */
@@ -71,8 +76,10 @@ export function createExtractiveModel(): LanguageModel {
 }
 
 function extractSynthesis(input: SynthesisInput): Synthesis {
-  const boilerplate = siteBoilerplate(input.sources)
-  const candidates = sentenceCandidates(input.sources, boilerplate)
+  // Each page is split into sentences once, for the site's furniture, the ledes and the candidates.
+  const pages = input.sources.map(readPage)
+  const boilerplate = siteBoilerplate(pages)
+  const candidates = sentenceCandidates(pages, boilerplate)
   const weigh = idfWeigher(candidates)
   const queryTerms = new Set(contentTerms([input.topic, input.objective ?? '', ...input.focus].join(' ')))
   for (const candidate of candidates) {
@@ -88,7 +95,7 @@ function extractSynthesis(input: SynthesisInput): Synthesis {
   const mentions = candidates.some((candidate) => candidate.relevance > 0)
   // A page that names the topic only below its headline and lede mentions it in passing (a review of
   // a café by the building site): it gives nothing, as pages about something else give nothing.
-  const about = pagesAboutTopic(input.topic, input.sources, boilerplate)
+  const about = pagesAboutTopic(input.topic, pages, boilerplate)
   const topical = candidates.filter(
     (candidate) => onTopic.has(candidate.sourceId) && (!about || about.has(candidate.sourceId)),
   )
@@ -162,12 +169,12 @@ function extractSynthesis(input: SynthesisInput): Synthesis {
   return synthesis
 }
 
-function sentenceCandidates(sources: SynthesisInput['sources'], boilerplate: ReadonlySet<string>): Candidate[] {
+function sentenceCandidates(pages: readonly ReadPage[], boilerplate: ReadonlySet<string>): Candidate[] {
   const candidates: Candidate[] = []
-  for (const source of sources) {
+  for (const source of pages) {
     let position = 0
-    for (const paragraph of proseParagraphs(source.text)) {
-      for (const text of completeSentences(paragraph)) {
+    for (const paragraph of source.paragraphs) {
+      for (const text of paragraph) {
         if (isBoilerplate(text, boilerplate)) continue
         const { signature, values } = said(text)
         if (signature.terms.size === 0) continue
@@ -245,9 +252,13 @@ function pickBest(
 type Said = Pick<Candidate, 'signature' | 'values'>
 
 function said(text: string): Said {
+  let values: ReadonlySet<number> | undefined
   return {
     signature: findingSignature(text),
-    values: new Set(extractStatements(text).figures.map(({ value }) => value)),
+    values: () => {
+      values ??= new Set(extractStatements(text).figures.map(({ value }) => value))
+      return values
+    },
   }
 }
 
@@ -258,7 +269,10 @@ function said(text: string): Said {
  */
 function saysAgain(candidate: Said, other: Said): boolean {
   if (sameFinding(candidate.signature, other.signature)) return true
-  if (candidate.values.size === 0 || ![...candidate.values].every((value) => other.values.has(value))) return false
+  const values = candidate.values()
+  if (values.size === 0) return false
+  const theirs = other.values()
+  if (![...values].every((value) => theirs.has(value))) return false
   for (const term of candidate.signature.terms) if (other.signature.terms.has(term)) return true
   return false
 }

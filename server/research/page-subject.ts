@@ -7,7 +7,17 @@ import type { SourceForSynthesis } from '#server/providers/types.ts'
 import { completeSentences, proseParagraphs } from '#server/text/prose.ts'
 import { wordTokens } from '#server/text/words.ts'
 
-type Page = Pick<SourceForSynthesis, 'id' | 'url' | 'title' | 'text'>
+/** A page as read once: each prose paragraph's complete sentences (server/text/prose.ts). */
+export type ReadPage = Pick<SourceForSynthesis, 'id' | 'url' | 'title'> & { paragraphs: string[][] }
+
+export function readPage(page: Pick<SourceForSynthesis, 'id' | 'url' | 'title' | 'text'>): ReadPage {
+  return {
+    id: page.id,
+    url: page.url,
+    title: page.title,
+    paragraphs: proseParagraphs(page.text).map(completeSentences),
+  }
+}
 
 /** A paragraph of the story's own prose has at least this many words (a byline or a banner has fewer). */
 const LEDE_WORDS = 12
@@ -36,12 +46,12 @@ function host(url: string): string {
  * site's stories is background that still holds, not furniture. Another site's copy of a story
  * (syndication) is no repetition of a site.
  */
-export function siteBoilerplate(pages: readonly Page[]): Set<string> {
+export function siteBoilerplate(pages: readonly ReadPage[]): Set<string> {
   const seen = new Map<string, Set<string>>()
   for (const page of pages) {
     const site = host(page.url)
-    for (const paragraph of proseParagraphs(page.text)) {
-      for (const sentence of completeSentences(paragraph)) {
+    for (const paragraph of page.paragraphs) {
+      for (const sentence of paragraph) {
         if (DIGIT.test(sentence)) continue
         const key = `${site}\n${sentenceKey(sentence)}`
         seen.set(key, (seen.get(key) ?? new Set()).add(String(page.id)))
@@ -66,7 +76,7 @@ export function isBoilerplate(sentence: string, boilerplate: ReadonlySet<string>
  */
 export function pagesAboutTopic(
   topic: string,
-  pages: readonly Page[],
+  pages: readonly ReadPage[],
   boilerplate: ReadonlySet<string>,
 ): Set<number> | undefined {
   const topicTerms = new Set(contentTerms(topic))
@@ -76,8 +86,8 @@ export function pagesAboutTopic(
   let named = false
   for (const page of pages) {
     const headline = `${page.title} ${slugWords(page.url)}`
-    if (held(headline) > 0 || held(lede(page.text, boilerplate)) >= needed) about.add(page.id)
-    else if (!named && held(page.text) > 0) named = true
+    if (held(headline) > 0 || held(lede(page, boilerplate)) >= needed) about.add(page.id)
+    else if (!named && held(page.paragraphs.flat().join(' ')) > 0) named = true
   }
   return about.size > 0 || named ? about : undefined
 }
@@ -86,11 +96,9 @@ export function pagesAboutTopic(
  * The story's first paragraphs of prose, past the site's furniture and the byline (paragraphs too
  * short to be a story's); a page of only short paragraphs is its own lede.
  */
-function lede(text: string, boilerplate: ReadonlySet<string>): string {
-  const paragraphs = proseParagraphs(text).map((paragraph) =>
-    completeSentences(paragraph)
-      .filter((sentence) => !isBoilerplate(sentence, boilerplate))
-      .join(' '),
+function lede(page: ReadPage, boilerplate: ReadonlySet<string>): string {
+  const paragraphs = page.paragraphs.map((paragraph) =>
+    paragraph.filter((sentence) => !isBoilerplate(sentence, boilerplate)).join(' '),
   )
   const story = paragraphs.filter((paragraph) => wordTokens(paragraph).length >= LEDE_WORDS)
   return (story.length > 0 ? story : paragraphs).slice(0, LEDE_PARAGRAPHS).join(' ')

@@ -61,11 +61,12 @@ export function digestEmail(run: RunView, to: string, links: DigestLinks): Email
   if (!report) throw new Error(`run ${run.runId} has no report to send`)
   const topic = oneLine(run.brief.topic)
   const sections = sectionsOf(report)
+  const body: DigestBody = { topic, sections, confirmed: report.delta.confirmed, notice: report.notice }
   return {
     to,
     subject: digestSubject(run.brief.topic, report),
-    text: digestText(topic, sections, links, report.delta.confirmed, report.notice),
-    html: digestHtml(topic, sections, links, report.delta.confirmed, report.notice),
+    text: digestText(body, links),
+    html: digestHtml(body, links),
     headers: {
       'List-Unsubscribe': `<${links.unsubscribeUrl}>`,
       'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
@@ -82,13 +83,10 @@ function nothingChanged(confirmed: number): string {
   return `Nothing new, updated or contradicted since the last run.${repeated}`
 }
 
-function digestText(
-  topic: string,
-  sections: Section[],
-  links: DigestLinks,
-  confirmed: number,
-  notice: string | undefined,
-): string {
+/** What both renderings say: the topic, the delta's sections, what was confirmed, where sources came from. */
+type DigestBody = { topic: string; sections: Section[]; confirmed: number; notice: string | undefined }
+
+function digestText({ topic, sections, confirmed, notice }: DigestBody, links: DigestLinks): string {
   const lines = [`What changed in "${topic}"`, '']
   // Where the sources came from when they are not the web (the invented sample, a user's documents).
   if (notice) lines.push(oneLine(notice), '')
@@ -107,13 +105,7 @@ function digestText(
   return lines.join('\n')
 }
 
-function digestHtml(
-  topic: string,
-  sections: Section[],
-  links: DigestLinks,
-  confirmed: number,
-  notice: string | undefined,
-): string {
+function digestHtml({ topic, sections, confirmed, notice }: DigestBody, links: DigestLinks): string {
   const link = (url: string, label: string) => `<a href="${escapeHtml(url)}">${escapeHtml(label)}</a>`
   const body = sections.map((section) => {
     const items = section.items.map((item) => {
