@@ -109,7 +109,8 @@ export async function classifyClaims<K extends KnownClaim>(
     const verdict = verdicts.get(index)
     const chosen = verdict?.candidate == null ? undefined : found[verdict.candidate]
     // A judge may match only a claim about the same thing: one found by its subject's words, by
-    // embeddings or by a number both state, not one offered only for sharing a unit. And a contradiction needs a difference of
+    // embeddings or by a number both state, not one offered only for sharing a unit. And a
+    // contradiction needs a difference of
     // stance the rules can see (a negation or a direction one has and the other lacks): a slip of the
     // judge would otherwise retire a fact that still holds. Either way the rules decide instead.
     const related =
@@ -159,22 +160,21 @@ function ruleVerdict<K extends KnownClaim>(
   if (!best || best.lexical < RELATED_SUBJECT) return { class: 'new', sure: false }
   const comparison = compareStatements(claim.statements, best.known.statements)
   const differs = comparison.figuresDiffer || comparison.datesDiffer
-  const agree = sameStance(claim.polarity, best.known.polarity, comparison.comparable && !differs)
+  // Positive evidence confirms; without it the claim is new, with this memory claim beside it.
+  const confirmedOrUndecided = sameStance(claim.polarity, best.known.polarity, comparison.comparable && !differs)
+    ? { class: 'confirmed' as const, match: best.known, sure: true }
+    : { class: 'new' as const, sure: false, related: best.known }
   if (best.lexical >= SAME_SUBJECT) {
     if (opposed(claim.polarity, best.known.polarity) && !comparison.figuresDiffer) {
       return { class: 'contradicted', match: best.known, sure: true }
     }
     if (differs) return { class: 'updated', match: best.known, sure: true }
-    return agree
-      ? { class: 'confirmed', match: best.known, sure: true }
-      : { class: 'new', sure: false, related: best.known }
+    return confirmedOrUndecided
   }
   // Related but not plainly the same subject: the same figures and dates in the same stance make it
   // the same fact in other words, evidence strong enough to stand against a judge's "new".
   if (comparison.comparable && !differs && !opposed(claim.polarity, best.known.polarity)) {
-    return agree
-      ? { class: 'confirmed', match: best.known, sure: true }
-      : { class: 'new', sure: false, related: best.known }
+    return confirmedOrUndecided
   }
   // A figure of the same unit that changed, on a subject that overlaps well: an update in other words.
   if (comparison.figuresDiffer && best.lexical >= UPDATED_SUBJECT)
@@ -241,8 +241,8 @@ function candidatesFor<K extends KnownClaim>(
   if (comparable && !top.includes(comparable)) top[MAX_CANDIDATES - 1] = comparable
   // So is the closest stating one of its numbers, whatever noun each puts after it.
   const sameNumber = scored.find(({ known }) => sharesValue(claim.statements, known.statements))
-  if (sameNumber && !top.includes(sameNumber))
-    top[top.length < MAX_CANDIDATES ? top.length : MAX_CANDIDATES - 2] = sameNumber
+  // (With fewer than MAX_CANDIDATES scored, every one is among them already.)
+  if (sameNumber && !top.includes(sameNumber)) top[MAX_CANDIDATES - 2] = sameNumber
   return top
 }
 
