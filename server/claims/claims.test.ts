@@ -394,3 +394,56 @@ test('a stance is read from a verb or an adjective, never from a noun that share
   // Trends are read from any word: "a fall in sales" says as much as "sales fell".
   expect(polarity('A fall in sales followed.').directions).toEqual(['trend:down'])
 })
+
+test("a judge's reversal stands when the rules read no stance in either wording: that is no proof against it", async () => {
+  const memory = [known('filing', 'The ministry has filed an application to widen the licence to teenagers.')]
+  const [result] = await classifyClaims(
+    [fresh('The ministry has pulled its application on teenagers for now.')],
+    memory,
+    async (items) => items.map((_, index) => ({ index, class: 'contradicted', candidate: 0 })),
+  )
+  expect([result?.class, result?.match?.id]).toEqual(['contradicted', 'filing'])
+})
+
+test('counts of things named in other nouns may be one quantity; a count and a sum of money never are', async () => {
+  const memory = [known('seats', 'The new arena will hold 31,000 seats.'), known('cost', 'The arena will cost $410m.')]
+  const claim = fresh('The redesigned arena will take 28,500 spectators.')
+  const judged = (target: string) =>
+    classifyClaims([claim], memory, async (items) => [
+      {
+        index: 0,
+        class: 'updated',
+        candidate: items[0]?.candidates.findIndex((candidate) => candidate.text.includes(target)) ?? null,
+      },
+    ])
+  const [seats] = await judged('seats')
+  expect([seats?.class, seats?.match?.id]).toEqual(['updated', 'seats'])
+  const [cost] = await judged('cost')
+  expect(cost?.class).toBe('new')
+})
+
+test('a stance word used as a noun is part of the subject, and a count written in words is not', () => {
+  const subject = subjectTerms('The line will have five new stops rather than six.')
+  expect(subject).toContain('stop')
+  expect(subject).not.toContain('five')
+  expect(subject).not.toContain('six')
+  // As a verb it takes a stance, and is no part of the subject.
+  expect(subjectTerms('The council has stopped the works.')).not.toContain('stop')
+})
+
+test('a long sentence that holds most of a short claim is offered to the judge, however much else it says', async () => {
+  const memory = [
+    known(
+      'builder',
+      'Borrell Civil, picked in the spring after a two-year tender, will act as principal contractor for the whole eastern section of the route and its depot.',
+    ),
+    known('depot', 'The depot at Fenwick Yard will house twelve trams.'),
+    known('route', 'The route runs for 6 km along the eastern shore.'),
+  ]
+  let offered: string[] = []
+  await classifyClaims([fresh('Borrell Civil is building the line.')], memory, async (items) => {
+    offered = items[0]?.candidates.map((candidate) => candidate.text) ?? []
+    return [{ index: 0, class: 'new', candidate: null }]
+  })
+  expect(offered).toContain(memory[0]?.text)
+})

@@ -2,21 +2,14 @@
 // updated (same subject, another figure or date), contradicted (the opposite statement) or confirmed
 // (memory already holds it). Candidates come from the claims' subjects (and from embeddings when a
 // model server provides them); a model judges them in one batched call when there is one, and rules
-// that read figures, dates and negation judge otherwise. The rules also guard the model: a claim whose
-// figures differ from its match is never confirmed, and a near-verbatim restatement is never new.
+// that read figures, dates and negation judge otherwise. The rules overrule the model only on proof:
+// a claim whose figures differ from its match is never confirmed, the same figures are no update, a
+// count is never one quantity with a sum of money, and a near-verbatim restatement is never new.
 // The rules confirm only on positive evidence (the same figures and dates, the same stance): a claim
 // they cannot tell from its match is new, with the memory claim it may repeat or reverse beside it.
-import { compareStatements, type Statements } from '#server/claims/figures.ts'
+import { compareStatements, countsANoun, type Statements } from '#server/claims/figures.ts'
 import { quoteText } from '#server/claims/quote.ts'
-import {
-  opposed,
-  type Polarity,
-  type Stem,
-  sameStance,
-  stancesDiffer,
-  stemsOnce,
-  subjectTerms,
-} from '#server/claims/subject.ts'
+import { opposed, type Polarity, type Stem, sameStance, stemsOnce, subjectTerms } from '#server/claims/subject.ts'
 import type { VerifiedClaim } from '#server/claims/verify.ts'
 
 export type ClaimClass = 'new' | 'updated' | 'contradicted' | 'confirmed'
@@ -46,7 +39,7 @@ export type Verdict = { index: number; class: ClaimClass; candidate: number | nu
 export type Judge = (items: JudgeItem[]) => Promise<Verdict[]>
 
 /** Candidates shown to a judge per claim. */
-export const MAX_CANDIDATES = 4
+export const MAX_CANDIDATES = 6
 /** Subject overlap (IDF-weighted Jaccard) at which two claims are about one thing. */
 const SAME_SUBJECT = 0.5
 /** Overlap at which two claims stating the same figures are one fact in other words. */
@@ -56,9 +49,14 @@ const MIN_CANDIDATE = 0.12
 const MIN_COSINE = 0.55
 /** Overlap at which a changed figure of the same unit is an update even when the judge is silent. */
 const UPDATED_SUBJECT = 0.25
-const MIN_FIGURE_CANDIDATE = 0.06
 
-type Candidate<K> = { known: K; lexical: number; cosine: number }
+/**
+ * Share of the shorter claim's weighted words the other has too: a narrative sentence wraps a fact
+ * in clauses ("after ground surveys showed...") that sink a Jaccard, not this.
+ */
+const MIN_COVER = 0.34
+
+type Candidate<K> = { known: K; lexical: number; cosine: number; cover: number }
 
 /**
  * Classifies a run's claims against memory. `judge` (the model) is asked once about every claim that
@@ -108,19 +106,11 @@ export async function classifyClaims<K extends KnownClaim>(
     const ruled = ruleVerdict(claim, found)
     const verdict = verdicts.get(index)
     const chosen = verdict?.candidate == null ? undefined : found[verdict.candidate]
-    // A judge may match only a claim about the same thing: one found by its subject's words, by
-    // embeddings or by a number both state, not one offered only for sharing a unit. And a
-    // contradiction needs a difference of
-    // stance the rules can see (a negation or a direction one has and the other lacks): a slip of the
-    // judge would otherwise retire a fact that still holds. Either way the rules decide instead.
-    const related =
-      chosen !== undefined &&
-      (chosen.lexical >= MIN_CANDIDATE ||
-        chosen.cosine >= MIN_COSINE ||
-        sharesValue(claim.statements, chosen.known.statements))
-    const unseenContradiction =
-      verdict?.class === 'contradicted' && chosen !== undefined && !contradictionVisible(claim, chosen)
-    if (!verdict || (verdict.class !== 'new' && !related) || unseenContradiction) {
+    // A judge's match stands on a claim that may be about the same thing (aboutTheSame); the rules
+    // then overrule it only on proof (guarded). A reversal the rules cannot read in the words
+    // ("pulled the application" / "filed an application") is no proof against the judge.
+    const related = chosen !== undefined && aboutTheSame(claim, chosen)
+    if (!verdict || (verdict.class !== 'new' && !related)) {
       return ruled.related
         ? { claim, class: 'new' as const, related: ruled.related }
         : guarded(claim, ruled.class, ruled.match)
@@ -132,8 +122,6 @@ export async function classifyClaims<K extends KnownClaim>(
     }
     if (ruled.sure && ruled.match !== chosen?.known && (chosen?.lexical ?? 0) < SAME_SUBJECT)
       return guarded(claim, ruled.class, ruled.match)
-    // A judge's match that cannot be the same fact (figures of no common unit) leaves it to the rules.
-    if (chosen && !sameFactPossible(claim, chosen.known)) return guarded(claim, ruled.class, ruled.match)
     return guarded(claim, verdict.class, chosen?.known)
   })
 }
@@ -183,20 +171,6 @@ function ruleVerdict<K extends KnownClaim>(
 }
 
 /**
- * What the rules must see before a judge's "contradicted" stands: a stance one has and the other lacks
- * ("has a contract" / "cancelled the contract"). When only one of them states a figure ("capacity of
- * 30 GWh" / "the permit was rejected") they may be two facts about one plant, so the stances must then
- * be plainly opposed ("sales rose 4%" / "sales fell"). How many words they share is no part of it: the
- * judge matched them, and a reversal is seldom written in the words of what it reverses.
- */
-function contradictionVisible<K extends KnownClaim>(claim: VerifiedClaim, chosen: Candidate<K>): boolean {
-  const oneStatesFigures = claim.statements.figures.length > 0 !== chosen.known.statements.figures.length > 0
-  return oneStatesFigures
-    ? opposed(claim.polarity, chosen.known.polarity)
-    : stancesDiffer(claim.polarity, chosen.known.polarity)
-}
-
-/**
  * The rules no judge may break, and only on hard evidence: "confirmed" stands unless a quantity both
  * state has other values in each, with no value in common ("$247m" is not proven other than "$247m,
  * up from $212m"); "updated" stands unless every quantity and date they share is the same; a
@@ -220,42 +194,66 @@ function guarded<K extends KnownClaim>(claim: VerifiedClaim, verdict: ClaimClass
 function candidatesFor<K extends KnownClaim>(
   claim: VerifiedClaim & { vector?: number[] },
   memory: K[],
-  overlap: (claim: VerifiedClaim, known: K) => number,
+  overlap: (claim: VerifiedClaim, known: K) => { lexical: number; cover: number },
 ): Candidate<K>[] {
   const scored: Candidate<K>[] = []
   for (const known of memory) {
-    const lexical = overlap(claim, known)
+    const { lexical, cover } = overlap(claim, known)
     const cosine = claim.vector && known.vector ? dot(claim.vector, known.vector) : 0
-    // Two claims stating a figure of the same unit are worth comparing on fewer shared words.
-    const sameUnit = lexical >= MIN_FIGURE_CANDIDATE && sharesUnit(claim.statements, known.statements)
-    // And the same number on a subject they share any word of: "210 spaces" / "210 fewer places".
-    const sameValue = lexical > 0 && sharesValue(claim.statements, known.statements)
-    if (lexical >= MIN_CANDIDATE || cosine >= MIN_COSINE || sameUnit || sameValue)
-      scored.push({ known, lexical, cosine })
+    if (lexical > 0 || cosine >= MIN_COSINE) scored.push({ known, lexical, cosine, cover })
   }
-  scored.sort((a, b) => Math.max(b.lexical, b.cosine) - Math.max(a.lexical, a.cosine) || b.lexical - a.lexical)
+  const about = scored.filter((candidate) => aboutTheSame(claim, candidate))
+  about.sort((a, b) => closeness(b) - closeness(a) || b.lexical - a.lexical)
   // The closest claim stating a figure or date this one can be compared with is always shown: among
   // many claims about one plant or one company, that is the one an update replaces.
-  const top = scored.slice(0, MAX_CANDIDATES)
-  const comparable = scored.find(({ known }) => compareStatements(claim.statements, known.statements).comparable)
+  const top = about.slice(0, MAX_CANDIDATES)
+  const comparable = about.find(({ known }) => compareStatements(claim.statements, known.statements).comparable)
   if (comparable && !top.includes(comparable)) top[MAX_CANDIDATES - 1] = comparable
   // So is the closest stating one of its numbers, whatever noun each puts after it.
-  const sameNumber = scored.find(({ known }) => sharesValue(claim.statements, known.statements))
+  const sameNumber = about.find(({ known }) => sharesValue(claim.statements, known.statements))
   // (With fewer than MAX_CANDIDATES scored, every one is among them already.)
   if (sameNumber && !top.includes(sameNumber)) top[MAX_CANDIDATES - 2] = sameNumber
   return top
 }
 
 /**
- * Two claims that both state figures, of no common unit, date or value, are not one fact. The same
- * number under another noun ("420 positions" / "420 people") is no evidence of another fact.
+ * Whether a memory claim may be about what `claim` is about, on some evidence a judge's match can rest
+ * on: enough words in common (of the two, or of the shorter), close embeddings, a figure of the same
+ * unit or a date to compare on a subject they share a word of, or one of its numbers.
+ */
+function aboutTheSame<K extends KnownClaim>(claim: VerifiedClaim, candidate: Candidate<K>): boolean {
+  const { known, lexical, cosine, cover } = candidate
+  if (lexical >= MIN_CANDIDATE || cover >= MIN_COVER || cosine >= MIN_COSINE) return true
+  if (lexical === 0) return false
+  return (
+    compareStatements(claim.statements, known.statements).comparable ||
+    sharesValue(claim.statements, known.statements) ||
+    bothCountNouns(claim.statements, known.statements)
+  )
+}
+
+/** Both count things named by nouns, which may be one thing in other words ("seats" / "spectators"). */
+function bothCountNouns(a: Statements, b: Statements): boolean {
+  return a.figures.some(countsANoun) && b.figures.some(countsANoun)
+}
+
+function closeness<K>(candidate: Candidate<K>): number {
+  return Math.max(candidate.lexical, candidate.cosine, candidate.cover / 2)
+}
+
+/**
+ * Two claims that both state figures are proven to be two facts only when their figures are of kinds
+ * that cannot be one quantity: no common unit, date or value, and not both counts of things named by
+ * nouns, which may be one quantity in other words ("22,500 spectators" / "24,000 seats"), as may the
+ * same number under another noun ("420 positions" / "420 people").
  */
 function sameFactPossible(claim: VerifiedClaim, known: KnownClaim): boolean {
   const bothStateFigures = claim.statements.figures.length > 0 && known.statements.figures.length > 0
   return (
     !bothStateFigures ||
     compareStatements(claim.statements, known.statements).comparable ||
-    sharesValue(claim.statements, known.statements)
+    sharesValue(claim.statements, known.statements) ||
+    bothCountNouns(claim.statements, known.statements)
   )
 }
 
@@ -275,11 +273,6 @@ function sharesValue(a: Statements, b: Statements): boolean {
   return b.figures.some((figure) => values.has(figure.value))
 }
 
-function sharesUnit(a: Statements, b: Statements): boolean {
-  const units = new Set(a.figures.map((figure) => figure.unit).filter(Boolean))
-  return b.figures.some((figure) => units.has(figure.unit))
-}
-
 /**
  * A claim is worded twice: in the model's words and in its quote, the source's own words. Two claims
  * are as close as their closest wordings: a changed figure restated by a page in the words memory
@@ -290,10 +283,22 @@ function subjectWordings(claim: { text: string; quote: string; subject: string[]
   return quote && quote !== claim.text.trim() ? [claim.subject, subjectTerms(quote, stem)] : [claim.subject]
 }
 
-function bestOverlap(a: string[][], b: string[][], weight: (term: string) => number): number {
-  let best = 0
-  for (const left of a) for (const right of b) best = Math.max(best, weightedJaccard(left, right, weight))
-  return best
+/** The closest pair of wordings: by weighted Jaccard, and by the shorter one's share covered. */
+function bestOverlap(
+  a: string[][],
+  b: string[][],
+  weight: (term: string) => number,
+): { lexical: number; cover: number } {
+  let lexical = 0
+  let cover = 0
+  for (const left of a) {
+    for (const right of b) {
+      const { shared, union, smaller } = weightedOverlap(left, right, weight)
+      if (union > 0) lexical = Math.max(lexical, shared / union)
+      if (smaller > 0) cover = Math.max(cover, shared / smaller)
+    }
+  }
+  return { lexical, cover }
 }
 
 function idfWeights(documents: string[][]): (term: string) => number {
@@ -303,17 +308,22 @@ function idfWeights(documents: string[][]): (term: string) => number {
   return (term) => Math.log(1 + total / (frequency.get(term) ?? 1))
 }
 
-function weightedJaccard(a: string[], b: string[], weight: (term: string) => number): number {
+function weightedOverlap(
+  a: string[],
+  b: string[],
+  weight: (term: string) => number,
+): { shared: number; union: number; smaller: number } {
   const right = new Set(b)
   let shared = 0
-  let union = 0
+  let left = 0
+  let theirs = 0
   for (const term of new Set(a)) {
     const w = weight(term)
-    union += w
+    left += w
     if (right.has(term)) shared += w
   }
-  for (const term of right) if (!a.includes(term)) union += weight(term)
-  return union === 0 ? 0 : shared / union
+  for (const term of right) theirs += weight(term)
+  return { shared, union: left + theirs - shared, smaller: Math.min(left, theirs) }
 }
 
 function dot(a: number[], b: number[]): number {

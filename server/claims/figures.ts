@@ -248,6 +248,17 @@ function readFigure(text: string, match: RegExpExecArray): Figure | 'year' | und
   return { value: Number(value.toPrecision(6)), unit }
 }
 
+const MEASURES = new Set([...Object.values(UNIT_ALIASES), ...SHORT_UNITS, ...CURRENCY_BEFORE.map(([, code]) => code)])
+
+/**
+ * A figure counts a thing named by an ordinary noun ("22,500 spectators", "24,000 seats"), not a
+ * currency, a percentage or a unit of measure. Two such nouns may name one quantity in other words;
+ * two units of measure of different kinds (dollars and gigawatt-hours) never do.
+ */
+export function countsANoun(figure: Figure): boolean {
+  return !figure.unit.split(/[ /]/u).some((part) => MEASURES.has(part))
+}
+
 export function figureKey(figure: Figure): string {
   return `${figure.unit}=${figure.value}`
 }

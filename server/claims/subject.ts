@@ -59,6 +59,13 @@ const UNIT_WORDS = new Set(
   ),
 )
 
+/** Counts written as words: figures, not what a claim is about ("five new stops rather than six"). */
+const NUMBER_WORDS = new Set(
+  'zero two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred dozen'.split(
+    ' ',
+  ),
+)
+
 export type Polarity = { negated: boolean; directions: string[] }
 
 /** A word's stem: the stemmer, or one that remembers (stemsOnce) for many texts of one check. */
@@ -81,14 +88,32 @@ export function stemsOnce(): Stem {
 export function subjectTerms(text: string, stem: Stem = stemmer): string[] {
   const terms: string[] = []
   // "California's" is about California.
+  let taken: Set<string> | undefined
   for (const token of wordTokens(withoutNegatedPhrases(text)).map((word) => word.replace(/['’]s$/u, ''))) {
     if (STOPWORDS.has(token) || NEGATIONS.has(token) || token.endsWith("n't") || token.endsWith('n’t')) continue
     if (MONTH_WORDS.has(token) || UNIT_WORDS.has(token) || /\p{N}/u.test(token) || /^[a-z]$/.test(token)) continue
+    if (NUMBER_WORDS.has(token)) continue
     const stemmed = stem(token)
-    if (direction(token, stem, stemmed)) continue
+    const way = direction(token, stem, stemmed)
+    // A stance word that takes no stance here is what the claim is about: the "stops" of a tram line,
+    // the "grant" a council awarded.
+    if (way) {
+      if (!way.startsWith('stance:')) continue
+      taken ??= stanceTaking(text)
+      if (taken.has(token)) continue
+    }
     terms.push(stemmed)
   }
   return [...new Set(terms)]
+}
+
+/** The words of a text that wink-nlp tags as able to take a stance (verbs and adjectives). */
+function stanceTaking(text: string): Set<string> {
+  return new Set(
+    taggedWords(withoutNegatedPhrases(text))
+      .filter(({ tag }) => STANCE_TAGS.has(tag))
+      .map(({ word }) => word),
+  )
 }
 
 export function polarity(text: string, stem: Stem = stemmer): Polarity {
