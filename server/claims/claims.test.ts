@@ -447,3 +447,25 @@ test('a long sentence that holds most of a short claim is offered to the judge, 
   })
   expect(offered).toContain(memory[0]?.text)
 })
+
+test('a memory claim stating the same sum, or the same large count, is offered to the judge with no word in common', async () => {
+  const memory = [
+    known('bill', 'The club puts the bill for its new ground at £87m.'),
+    known('staff', 'The firm employs 2,450 people worldwide.'),
+    known('seats', 'The stand will have 12 rows.'),
+  ]
+  const claims = [
+    fresh('A loan would pay for about a third of the 87 million pound price tag.'),
+    fresh('Its payroll numbers 2,450, the annual report says.'),
+  ]
+  const offered: string[][] = []
+  const result = await classifyClaims(claims, memory, async (items) => {
+    offered.push(...items.map((item) => item.candidates.map((candidate) => candidate.text)))
+    return items.map((_, index) => ({ index, class: 'confirmed', candidate: 0 }))
+  })
+  expect(offered).toEqual([[memory[0]?.text], [memory[1]?.text]])
+  expect(result.map((item) => [item.class, item.match?.id])).toEqual([
+    ['confirmed', 'bill'],
+    ['confirmed', 'staff'],
+  ])
+})

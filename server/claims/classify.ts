@@ -200,7 +200,8 @@ function candidatesFor<K extends KnownClaim>(
   for (const known of memory) {
     const { lexical, cover } = overlap(claim, known)
     const cosine = claim.vector && known.vector ? dot(claim.vector, known.vector) : 0
-    if (lexical > 0 || cosine >= MIN_COSINE) scored.push({ known, lexical, cosine, cover })
+    if (lexical > 0 || cosine >= MIN_COSINE || sharesDistinctiveValue(claim.statements, known.statements))
+      scored.push({ known, lexical, cosine, cover })
   }
   const about = scored.filter((candidate) => aboutTheSame(claim, candidate))
   about.sort((a, b) => closeness(b) - closeness(a) || b.lexical - a.lexical)
@@ -224,6 +225,7 @@ function candidatesFor<K extends KnownClaim>(
 function aboutTheSame<K extends KnownClaim>(claim: VerifiedClaim, candidate: Candidate<K>): boolean {
   const { known, lexical, cosine, cover } = candidate
   if (lexical >= MIN_CANDIDATE || cover >= MIN_COVER || cosine >= MIN_COSINE) return true
+  if (sharesDistinctiveValue(claim.statements, known.statements)) return true
   if (lexical === 0) return false
   return (
     compareStatements(claim.statements, known.statements).comparable ||
@@ -265,6 +267,21 @@ function restatesAndChanges(claim: Statements, known: Statements): boolean {
     if (ours.some((value) => theirs.has(value)) && ours.some((value) => !theirs.has(value))) return true
   }
   return false
+}
+
+/**
+ * A figure both state that is unlikely to meet twice by chance: a sum of money or a measure of the
+ * same unit, or a count of a hundred or more ("£142m" / "142 million pounds", "3,200 people" / "a
+ * payroll of 3,200"), however few words the two sentences share.
+ */
+function sharesDistinctiveValue(a: Statements, b: Statements): boolean {
+  return a.figures.some((figure) =>
+    b.figures.some(
+      (other) =>
+        other.value === figure.value &&
+        (Math.abs(figure.value) >= 100 || (other.unit === figure.unit && !countsANoun(figure))),
+    ),
+  )
 }
 
 /** Some figure of one is numerically a figure of the other, whatever each says it counts. */
