@@ -19,7 +19,7 @@ import type { LanguageModel, SearchResult, SynthesisInput } from '#server/provid
 import { BriefSchema, focusAreas } from '#server/research/brief.ts'
 import { classifyRunClaims } from '#server/research/delta.ts'
 import { memoryDigest } from '#server/research/digest.ts'
-import { restatedOnly } from '#server/research/novelty.ts'
+import { restatingPages } from '#server/research/novelty.ts'
 import { pageTexts, readPassages } from '#server/research/passages.ts'
 import { briefText, type Checkpoint, DEPTH, type EngineDeps } from '#server/research/run-context.ts'
 import { synthesizeStep } from '#server/research/step-synthesize.ts'
@@ -157,7 +157,7 @@ async function reRun(topic: string, memory: TopicMemory, sources: SearchResult[]
     text: page.text,
   }))
   const digest = memoryDigest(memory, [briefText(brief), ...read.map((source) => source.text)].join('\n'))
-  const restated = restatedOnly(read, memory.facts)
+  const restated = restatingPages(read, memory.facts)
   const { synthesis } = await model.synthesize(
     {
       topic,

@@ -25,7 +25,7 @@ function answer(request: StubRequest): unknown {
     case 'servedFor':
       return stubs.servedFor(request.topic)
     case 'setNewShare':
-      return stubs.setNewShare(request.topic, request.share)
+      return stubs.setNewShare(request.topic, request.share, request.restating)
   }
 }
 

@@ -26,6 +26,7 @@ export const StubRequestSchema = z.discriminatedUnion('method', [
     method: z.literal('setNewShare'),
     topic: z.string(),
     share: z.number().min(0).max(1),
+    restating: z.boolean().optional(),
   }),
 ])
 export type StubRequest = z.infer<typeof StubRequestSchema>

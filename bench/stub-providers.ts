@@ -17,7 +17,7 @@ export type ProviderStubs = {
   /** What the stubs served for a topic: model tokens, searches and results. */
   servedFor: (topic: string) => Served
   /** Of each query's pages on `topic`, this share is new each time it is asked (default 0.4). */
-  setNewShare: (topic: string, share: number) => void
+  setNewShare: (topic: string, share: number, restating?: boolean) => void
 }
 
 /** Of each query's pages, this share is new each time the query is asked, unless a topic sets its own. */
@@ -25,12 +25,12 @@ const NEW_SHARE = 0.4
 
 export async function startProviderStubs(latency: { modelMs: number; searchMs: number }): Promise<ProviderStubs> {
   const asked = new Map<string, number>()
-  const newShares = new Map<string, number>()
+  const newShares = new Map<string, { share: number; restating: boolean }>()
   // A topic's own share draws its pages by the query without the topic, so every benchmark run (whose
   // topics differ) replaces the same pages.
   const noveltyOf = (query: string) => {
     const own = [...newShares].find(([topic]) => query === topic || query.startsWith(`${topic} `))
-    return own ? { share: own[1], seed: query.slice(own[0].length) } : { share: NEW_SHARE, seed: query }
+    return own ? { ...own[1], seed: query.slice(own[0].length) } : { share: NEW_SHARE, restating: false, seed: query }
   }
   const exa = await startStubExa({
     latencyMs: latency.searchMs,
@@ -76,8 +76,8 @@ export async function startProviderStubs(latency: { modelMs: number; searchMs: n
         results: searches.reduce((total, call) => total + call.results, 0),
       }
     },
-    setNewShare(topic, share) {
-      newShares.set(topic, share)
+    setNewShare(topic, share, restating = false) {
+      newShares.set(topic, { share, restating })
     },
   }
 }
@@ -106,7 +106,7 @@ export function pagesFor(
   query: string,
   count: number,
   times: number,
-  novelty: { share: number; seed: string },
+  novelty: { share: number; restating?: boolean; seed: string },
 ): StubExaDocument[] {
   const slug = query.toLowerCase().replace(/[^a-z0-9]+/g, '-')
   const publishedDate = new Date(Date.now() - 86_400_000).toISOString()
@@ -119,7 +119,7 @@ export function pagesFor(
       url: `https://site${i}.bench.example/${slug}/${page}`,
       title: `${query}: page ${page}`,
       publishedDate,
-      text: pageText(query, page),
+      text: fresh && novelty.restating ? restatingText(query, `${i}`) : pageText(query, page),
     }
   })
 }
@@ -154,12 +154,47 @@ const BOILERPLATE = [
  */
 function pageText(query: string, page: string): string {
   const rng = createRng(query, page)
-  const sentence = () =>
-    `${rng.pick(SUBJECTS)} ${rng.pick(VERBS)} ${rng.pick(OBJECTS)} of ${rng.int(2, 990)} ${rng.pick(['MW', 'units', 'percent', 'million dollars'])} ${rng.pick(PLACES)} for ${2020 + rng.int(0, 7)}`
-  const body = Array.from(
-    { length: 6 },
-    (_, part) =>
-      `${query}, page ${page}, part ${part + 1}: ${sentence()}. ${sentence()}, and ${sentence().toLowerCase()}.`,
-  )
+  const body = Array.from({ length: 6 }, (_, part) => {
+    const [first, second, third] = [statement(rng), statement(rng), statement(rng)]
+    return `${query}, page ${page}, part ${part + 1}: ${said(first)}. ${said(second)}, and ${said(third).toLowerCase()}.`
+  })
   return [...body, ...rng.shuffle(BOILERPLATE).slice(0, 3)].join('\n\n')
+}
+
+type Statement = {
+  subject: string
+  verb: string
+  object: string
+  value: number
+  unit: string
+  place: string
+  year: number
+}
+
+function statement(rng: ReturnType<typeof createRng>): Statement {
+  return {
+    subject: rng.pick(SUBJECTS),
+    verb: rng.pick(VERBS),
+    object: rng.pick(OBJECTS),
+    value: rng.int(2, 990),
+    unit: rng.pick(['MW', 'units', 'percent', 'million dollars']),
+    place: rng.pick(PLACES),
+    year: 2020 + rng.int(0, 7),
+  }
+}
+
+function said({ subject, verb, object, value, unit, place, year }: Statement): string {
+  return `${subject} ${verb} ${object} of ${value} ${unit} ${place} for ${year}`
+}
+
+/**
+ * A new page that only says again, in other words, what page `page` of the query led with (the
+ * sentence a faithful model quotes, and so what memory holds of it): a brief that rewrites a wire
+ * story, the same figure, year and place in another order and voice, with the site's furniture.
+ */
+function restatingText(query: string, page: string): string {
+  const rng = createRng(query, page)
+  const { subject, verb, object, value, unit, place, year } = statement(rng)
+  const brief = `${query}, page ${page}, part 1: for ${year} ${place}, ${object} of ${value} ${unit} were ${verb} by ${subject.toLowerCase()}.`
+  return [brief, ...createRng(query, page, 'restated').shuffle(BOILERPLATE).slice(0, 3)].join('\n\n')
 }

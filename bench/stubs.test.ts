@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { expect, test } from 'vitest'
+import { pagesFor } from '#bench/stub-providers.ts'
 import { startBenchStubs } from '#bench/stubs.ts'
 
 /** Epoch ms as the harness's client and the stubs stamp them. */
@@ -129,3 +130,16 @@ test('the stub process ends when the harness dies without closing it', async () 
     if (!isGone(pid)) process.kill(pid, 'SIGKILL')
   }
 }, 30_000)
+
+test('a restating page states the figure, year and place its old page led with, in another order', () => {
+  const [old] = pagesFor('wave power angle 1', 1, 0, { share: 1, restating: true, seed: ' angle 1' })
+  const [restating] = pagesFor('wave power angle 1', 1, 1, { share: 1, restating: true, seed: ' angle 1' })
+  const lead = (old?.text ?? '').split('. ')[0] as string
+  const brief = (restating?.text ?? '').split('\n\n')[0] as string
+  expect(restating?.url).not.toBe(old?.url)
+  expect(brief).not.toBe(lead)
+  const facts = (text: string) =>
+    (text.match(/\d+ (?:MW|units|percent|million dollars)|20\d\d|in [A-Z]\w+/g) ?? []).sort()
+  expect(facts(brief)).toEqual(facts(lead.replace(/^[^:]*: /, '')))
+  expect(facts(brief).length).toBeGreaterThanOrEqual(3)
+})

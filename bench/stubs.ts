@@ -24,8 +24,11 @@ export type BenchStubs = {
   callsFor: (topic: string) => Promise<ProviderCall[]>
   /** What the stubs served for a topic: model tokens, searches and results. */
   servedFor: (topic: string) => Promise<Served>
-  /** Of each query's pages on `topic`, this share is new each time it is asked (default 0.4). */
-  setNewShare: (topic: string, share: number) => Promise<void>
+  /**
+   * Of each query's pages on `topic`, this share is new each time it is asked (default 0.4);
+   * `restating`: the new pages only say again, in other words, what the page they replace led with.
+   */
+  setNewShare: (topic: string, share: number, restating?: boolean) => Promise<void>
   /** CPU time (user + system, ms) the stub process has used so far. */
   cpuMs: () => number
   /** Stops the stub process. Safe to call twice. */
@@ -96,8 +99,8 @@ export async function startBenchStubs(latency: StubOptions['latency']): Promise<
     env,
     callsFor: async (topic) => ProviderCallsSchema.parse(await ask({ method: 'callsFor', topic })),
     servedFor: async (topic) => ServedSchema.parse(await ask({ method: 'servedFor', topic })),
-    async setNewShare(topic, share) {
-      await ask({ method: 'setNewShare', topic, share })
+    async setNewShare(topic, share, restating) {
+      await ask({ method: 'setNewShare', topic, share, restating })
     },
     cpuMs: () => processCpuMs(pid),
     close: () => (closing ??= stopChild(child, exited)),

@@ -123,6 +123,36 @@ test('pages on new URLs that only restate what memory quoted cost no synthesis, 
   expect(second.report?.delta.summary).toMatch(/^Nothing new since .*1 claim confirmed/)
 })
 
+test('a page that restates memory in other words is not given to the model; the page with news is', async () => {
+  const { openai } = stubs
+  const user = await createTestAccount(stubs.app.db)
+  const topic = 'Reworded topic'
+  const said = 'Reworded topic: the Kelso tidal array delivered 31 MW to the grid in October 2026.'
+  documents.splice(0, documents.length, page('reworded-topic-original', said))
+  openai.onSynthesize({
+    content: { headline: 'Array delivers', findings: [{ text: said, quote: said, sourceIds: [1] }], gaps: [] },
+  })
+  await run(user.auth, { topic, depth: 'quick', timeframe: 'all' })
+  const reworded = 'Reworded topic: in October 2026 the grid took 31 MW from the Kelso tidal array.'
+  const news = 'Reworded topic: the Kelso tidal array will add a second turbine row by 2028, its operator said.'
+  documents.splice(
+    0,
+    documents.length,
+    page('reworded-topic-brief', `${reworded}\n\nBy continuing you accept our cookie policy.`),
+    page('reworded-topic-news', news),
+  )
+  openai.onSynthesize({
+    content: { headline: 'A second row', findings: [{ text: news, quote: news, sourceIds: [2] }], gaps: [] },
+  })
+  const before = openai.requests.length
+  const second = await run(user.auth, { topic, depth: 'quick', timeframe: 'all' })
+  const synthesis = openai.requests.slice(before).find((request) => request.kind === 'synthesize')
+  expect(synthesis?.text).toContain('second turbine row')
+  expect(synthesis?.text).not.toContain('the grid took 31 MW')
+  expect(second.report?.delta.newFindings.map((finding) => finding.text)).toEqual([news])
+  expect(second.report?.delta.confirmed).toBeGreaterThanOrEqual(1)
+})
+
 test('a plan the model answered unusably still counts in the run’s usage', async () => {
   const { openai } = stubs
   const user = await createTestAccount(stubs.app.db)

@@ -1,6 +1,7 @@
 // What topic memory saves, by how much of the web is new (issue 17). Two deep runs on one topic, one
 // after the other, on a web where none of each query's pages are new the second time, then on one
-// where a fifth are: the second run should cost what is new. Tokens are counted from what the stub
+// where a fifth are, then on one where the new pages only restate what the old ones led with: the
+// second run should cost what is new. Tokens are counted from what the stub
 // model served for the run's topic, not from the engine's own accounting. And the prompt with 2,000
 // claims in memory against an empty memory's: the engine's digest and prompt builders, in this
 // process, against the same stub model.
@@ -23,8 +24,10 @@ type RunCost = {
 }
 
 const WEBS = [
-  { label: 'unchanged web', newShare: 0, target: 0.2 },
-  { label: 'a fifth of pages new', newShare: 0.2, target: 0.5 },
+  { label: 'unchanged web', newShare: 0, restating: false, target: 0.2 },
+  { label: 'a fifth of pages new', newShare: 0.2, restating: false, target: 0.5 },
+  // Issue 40, item 9: new URLs whose every fact is one memory holds, in other words.
+  { label: 'new pages only restate', newShare: 0.4, restating: true, target: 0.3 },
 ] as const
 /** Claims in the large memory, and how far (in tokens) its prompt may be from an empty memory's. */
 const LARGE_MEMORY = 2000
@@ -38,7 +41,7 @@ export const memorySavingsScenario: Scenario = {
     const failures: string[] = []
     for (const web of WEBS) {
       const topic = context.topic(`memory ${web.label}`)
-      await context.stubs.setNewShare(topic, web.newShare)
+      await context.stubs.setNewShare(topic, web.newShare, web.restating)
       const costs: RunCost[] = []
       let before = await context.stubs.servedFor(topic)
       for (let i = 0; i < 2; i++) {

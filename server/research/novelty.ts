@@ -1,26 +1,43 @@
 // Before paying for a synthesis: is there anything on these pages memory does not hold? A page that
-// only says again, word for word, what memory quoted before (a syndicated copy on a new URL, a press
-// release re-posted) teaches nothing, and a run whose pages all do is reported as "nothing new" with
-// the restated claims confirmed, at no model tokens. Anything short of word for word goes to the model.
+// only says again what memory holds (a syndicated copy on a new URL, a press release re-posted, a
+// brief that rewrites a wire story) teaches nothing: its sentences are confirmed by the rules at no
+// synthesis tokens, and a run whose pages all do is reported as "nothing new". A sentence is known when
+// memory quoted it word for word, or when it is surely a restatement in other words: it states
+// figures or dates, each of them one a memory claim states, in that claim's stance, with most of its
+// words. The site's furniture (what two pages of one site print alike, or a sentence that states,
+// names and decides nothing a story would: a cookie banner, a newsletter box) says nothing. A page
+// that only restates is not given to the model; anything short of sure is, so no news is hidden
+// (issue 40, item 9).
+import { extractStatements, unsupportedFigures } from '#server/claims/figures.ts'
 import { quoteText } from '#server/claims/quote.ts'
+import { opposed, polarity, sameStance, stemsOnce, subjectTerms } from '#server/claims/subject.ts'
 import type { Fact } from '#server/memory/types.ts'
 import type { Finding, SourceForSynthesis } from '#server/providers/types.ts'
+import { isBoilerplate, readPage, siteBoilerplate } from '#server/research/page-subject.ts'
+import { english, nlpIts } from '#server/text/english.ts'
 import { proseParagraphs } from '#server/text/prose.ts'
 
 /** Shorter pieces (a byline, "By staff.") say nothing either way; "It employs 300 people." does. */
 const MIN_SENTENCE_WORDS = 4
 /** A memory quote this long found inside a sentence makes the sentence known. */
 const MIN_CONTAINED_QUOTE = 40
+/** A restatement in other words has at least this share of its subject's words in the claim's. */
+const MIN_SHARED_SUBJECT = 0.6
 
 const sentenceSegmenter = new Intl.Segmenter('en', { granularity: 'sentence' })
 
+/** The pages that only say again what memory holds, and what each of their sentences restates. */
+export type Restating = { pages: Set<number>; findings: Finding[] }
+
 /**
- * The restated claims when every sentence of every source is one memory holds (as a quote or a
- * claim's words, or containing a long quote of it); undefined as soon as one sentence is not.
+ * The sources whose every sentence is one memory holds (word for word, or surely in other words) or
+ * says nothing a reader could take as news, with at least one restated; their sentences as findings.
+ * The other sources are what a synthesis is for.
  */
-export function restatedOnly(sources: SourceForSynthesis[], facts: Fact[]): Finding[] | undefined {
+export function restatingPages(sources: SourceForSynthesis[], facts: Fact[]): Restating {
+  const restating: Restating = { pages: new Set(), findings: [] }
   const current = facts.filter((fact) => !fact.supersededBy)
-  if (sources.length === 0 || current.length === 0) return undefined
+  if (sources.length === 0 || current.length === 0) return restating
   const known = new Set<string>()
   const longQuotes: string[] = []
   for (const fact of current) {
@@ -31,15 +48,85 @@ export function restatedOnly(sources: SourceForSynthesis[], facts: Fact[]): Find
       if (normal.length >= MIN_CONTAINED_QUOTE) longQuotes.push(stripEnd(normal))
     }
   }
-  const findings: Finding[] = []
-  for (const source of sources) {
-    for (const sentence of sentencesOf(source.text)) {
-      const normal = stripEnd(quoteText(sentence))
-      if (!known.has(normal) && !longQuotes.some((quote) => normal.includes(quote))) return undefined
-      findings.push({ text: sentence, quote: sentence, sourceIds: [source.id] })
-    }
+  const furniture = siteBoilerplate(sources.map(readPage))
+  const restates = restatementReader(current)
+  // The claim a sentence says again, in memory's words when they are other than the page's: a claim
+  // worded as memory holds it is confirmed without asking a judge (server/claims/classify.ts).
+  const saysAgain = (sentence: string): string | undefined => {
+    const normal = stripEnd(quoteText(sentence))
+    if (known.has(normal) || longQuotes.some((quote) => normal.includes(quote))) return sentence
+    return restates(sentence)?.text
   }
-  return findings
+  for (const source of sources) {
+    const findings: Finding[] = []
+    let news = false
+    for (const sentence of sentencesOf(source.text)) {
+      const claim = saysAgain(sentence)
+      if (claim) findings.push({ text: claim, quote: sentence, sourceIds: [source.id] })
+      else if (!isBoilerplate(sentence, furniture) && bearsNews(sentence)) news = true
+      if (news) break
+    }
+    if (news || findings.length === 0) continue
+    restating.pages.add(source.id)
+    restating.findings.push(...findings)
+  }
+  return restating
+}
+
+/**
+ * The memory claim a sentence surely restates in other words, if any: it states a figure or a date,
+ * states none the claim does not, takes the claim's stance, and most of its subject's words are the
+ * claim's (in its words or its quote's).
+ */
+function restatementReader(facts: Fact[]): (sentence: string) => Fact | undefined {
+  const stem = stemsOnce()
+  const subjects = facts.map(
+    (fact) => new Set([...fact.subject, ...(fact.quote ? subjectTerms(fact.quote, stem) : [])]),
+  )
+  return (sentence) => {
+    const statements = extractStatements(sentence)
+    if (statements.figures.length === 0 && statements.dates.length === 0) return undefined
+    const stance = polarity(sentence, stem)
+    const subject = subjectTerms(sentence, stem)
+    if (subject.length === 0) return undefined
+    return facts.find((fact, index) => {
+      if (unsupportedFigures(statements, fact.statements).length > 0) return false
+      if (opposed(stance, fact.polarity) || !sameStance(stance, fact.polarity, true)) return false
+      const theirs = subjects[index] as Set<string>
+      return subject.filter((term) => theirs.has(term)).length / subject.length >= MIN_SHARED_SUBJECT
+    })
+  }
+}
+
+/**
+ * Whether a sentence may carry news: it states a figure or a date, names someone or something (a
+ * capitalised word after its first), or takes a stance ("approved", "scrapped", "not") in the
+ * voice of a story. What a site says to its reader takes stances too, but addresses the reader ("By
+ * continuing you accept our cookie policy") or bids them ("Continue reading below the
+ * advertisement"): a story's sentences do neither outside quotation marks.
+ */
+function bearsNews(sentence: string): boolean {
+  const statements = extractStatements(sentence)
+  if (statements.figures.length > 0 || statements.dates.length > 0) return true
+  if (NAMES_AFTER_FIRST_WORD.test(sentence.replace(LEADING_WORD, ''))) return true
+  const stance = polarity(sentence)
+  if (!stance.negated && stance.directions.length === 0) return false
+  if (QUOTATION.test(sentence)) return true
+  return !(READER.test(sentence) || bidsTheReader(sentence))
+}
+
+/** A sentence's opening word, with any quote marks or brackets before it. */
+const LEADING_WORD = /^[\s"'“‘([]*[\p{L}\p{N}'’-]+/u
+const NAMES_AFTER_FIRST_WORD = /(?<![\p{L}\p{N}])\p{Lu}/u
+const QUOTATION = /["“”]/u
+const READER = /\b(?:you|your|yours)\b/iu
+
+/** An imperative: the sentence opens with a verb in its base form ("Continue", "Read", "Subscribe"). */
+function bidsTheReader(sentence: string): boolean {
+  const tokens = english().readDoc(sentence).tokens()
+  const first = (tokens.out(nlpIts().pos) as string[])[0]
+  const lemmas = tokens.out(nlpIts().lemma as never) as string[]
+  return first === 'VERB' && lemmas[0] === (tokens.out(nlpIts().normal) as string[])[0]
 }
 
 function sentencesOf(text: string): string[] {

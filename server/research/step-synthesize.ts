@@ -6,7 +6,7 @@ import { focusAreas } from '#server/research/brief.ts'
 import { budgetPassed, charactersPerToken, readableCharacters, spentOf, tokensLeft } from '#server/research/budget.ts'
 import { classifyRunClaims } from '#server/research/delta.ts'
 import { memoryDigest } from '#server/research/digest.ts'
-import { restatedOnly } from '#server/research/novelty.ts'
+import { restatingPages } from '#server/research/novelty.ts'
 import { readPassages } from '#server/research/passages.ts'
 import { buildReport, runHeadline } from '#server/research/report.ts'
 import {
@@ -22,7 +22,7 @@ import {
 import { searchLabel } from '#server/research/search-origin.ts'
 import { sourcesOnTopic } from '#server/research/topicality.ts'
 
-/** Restated claims confirmed when a run's pages only repeat memory. */
+/** Restated claims taken from pages that only repeat memory. */
 const MAX_RESTATED = 50
 /** A synthesis prompt besides the pages: instructions, the brief, memory's digest. */
 const SYNTHESIS_FIXED_TOKENS = 2500
@@ -85,6 +85,10 @@ export async function synthesizeStep({
   // claims would be sealed into it at every step), and a run saved meanwhile is seen.
   const stored = memory.baseline ? undefined : await loadTopicMemory(deps.memory, accountId, brief.topic)
   const digest = memoryDigest(stored, [briefText(brief), ...sources.map((source) => source.text)].join('\n'))
+  // Pages that only say again what memory holds are confirmed by the rules; the model writes about
+  // the rest (issue 40, item 9).
+  const restating = stored ? restatingPages(sources, stored.facts) : { pages: new Set<number>(), findings: [] }
+  const toWrite = sources.filter((source) => !restating.pages.has(source.id))
   const input = {
     topic: brief.topic,
     objective: brief.objective,
@@ -92,7 +96,7 @@ export async function synthesizeStep({
     reportStyle: brief.reportStyle,
     framework,
     depth: brief.depth,
-    sources,
+    sources: toWrite,
     knownFacts: digest.facts,
     recentRuns: digest.recentRuns,
     today: today(),
@@ -102,20 +106,14 @@ export async function synthesizeStep({
   await written
   let writer: LanguageModel = deps.model
   let synthesis: Awaited<ReturnType<LanguageModel['synthesize']>>
-  const restated = stored && restatedOnly(sources, stored.facts)
-  if (sources.length === 0) {
+  if (toWrite.length === 0) {
+    // Nothing read, or every page only says again what memory holds: no model paid.
+    if (sources.length > 0) writer = EXTRACTIVE
     synthesis = {
       synthesis: { headline: 'Nothing new was found', findings: [], gaps: [] },
       usage: { inputTokens: 0, outputTokens: 0 },
     }
-  } else if (restated) {
-    // Every sentence read is one memory quoted before: confirmed by the rules, no model paid.
-    writer = EXTRACTIVE
-    synthesis = {
-      synthesis: { headline: 'Nothing new was found', findings: restated.slice(0, MAX_RESTATED), gaps: [] },
-      usage: { inputTokens: 0, outputTokens: 0 },
-    }
-  } else if (onTopic.size === 0) {
+  } else if (!toWrite.some((source) => onTopic.has(source.id))) {
     // No page is about the topic: the check would drop every claim a model wrote, so none is paid for.
     writer = EXTRACTIVE
     synthesis = await EXTRACTIVE.synthesize(input, { signal })
@@ -147,6 +145,11 @@ export async function synthesizeStep({
   }
   // A model that could not write the report is not asked to judge it either, nor one the budget
   // cannot pay for again: the rules decide.
+  if (restating.findings.length > 0) {
+    // What the restating pages say again is checked and classified like any claim: confirmed.
+    const findings = [...synthesis.synthesis.findings, ...restating.findings.slice(0, MAX_RESTATED)]
+    synthesis = { ...synthesis, synthesis: { ...synthesis.synthesis, findings } }
+  }
   const judgeAffordable =
     tokensLeft(budget, spentOf([plan.usage, found.usage, synthesis.usage], found.costDollars)) >= JUDGE_TOKENS
   if (writer !== EXTRACTIVE && !judgeAffordable && !memory.baseline) leftOut.push('the claim judge')
