@@ -39,7 +39,7 @@ export type Verdict = { index: number; class: ClaimClass; candidate: number | nu
 export type Judge = (items: JudgeItem[]) => Promise<Verdict[]>
 
 /** Candidates shown to a judge per claim. */
-export const MAX_CANDIDATES = 6
+export const MAX_CANDIDATES = 5
 /** Subject overlap (IDF-weighted Jaccard) at which two claims are about one thing. */
 const SAME_SUBJECT = 0.5
 /** Overlap at which two claims stating the same figures are one fact in other words. */
