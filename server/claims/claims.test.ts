@@ -469,3 +469,20 @@ test('a memory claim stating the same sum, or the same large count, is offered t
     ['confirmed', 'staff'],
   ])
 })
+
+test("a judge's 'confirmed' the figures disprove is an update only of a claim plainly about the same thing", async () => {
+  const memory = [known('pontoons', "The marina's old pontoons held 240 boats, the harbour authority said.")]
+  const [result] = await classifyClaims(
+    [fresh('Winter berthing fees were waived for 180 boats after the storm.')],
+    memory,
+    async (items) => items.map((_, index) => ({ index, class: 'confirmed', candidate: 0 })),
+  )
+  expect([result?.class, result?.match?.id, result?.related?.id]).toEqual(['new', undefined, 'pontoons'])
+  // Plainly the same thing: the changed figure is an update (as the rules would say themselves).
+  const [same] = await classifyClaims(
+    [fresh("The marina's old pontoons held 260 boats, the harbour authority said.")],
+    memory,
+    async (items) => items.map((_, index) => ({ index, class: 'confirmed', candidate: 0 })),
+  )
+  expect([same?.class, same?.match?.id]).toEqual(['updated', 'pontoons'])
+})

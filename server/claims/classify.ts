@@ -122,7 +122,12 @@ export async function classifyClaims<K extends KnownClaim>(
     }
     if (ruled.sure && ruled.match !== chosen?.known && (chosen?.lexical ?? 0) < SAME_SUBJECT)
       return guarded(claim, ruled.class, ruled.match)
-    return guarded(claim, verdict.class, chosen?.known)
+    const judged = guarded(claim, verdict.class, chosen?.known)
+    // A "confirmed" the figures disprove was a match with the wrong claim, or a changed figure: an
+    // update only when the two are plainly about one thing; otherwise new, beside what memory held.
+    if (verdict.class === 'confirmed' && judged.class !== 'confirmed' && chosen && chosen.lexical < RELATED_SUBJECT)
+      return { claim, class: 'new', related: chosen.known }
+    return judged
   })
 }
 
