@@ -50,17 +50,19 @@ function isSecure(request: Request, context: Args['context']): boolean {
   return url.protocol === 'https:' || (context.get(servicesContext).config.NODE_ENV === 'production' && !local)
 }
 
-/** Starts a session and redirects with its cookie. */
-export async function signIn(args: Args, accountId: string, redirectTo: string): Promise<Response> {
+/** Starts a session and redirects with its cookie, and any other cookie `also` makes. */
+export async function signIn(
+  args: Args,
+  accountId: string,
+  redirectTo: string,
+  also?: (secure: boolean) => string,
+): Promise<Response> {
   const session = await args.context.get(servicesContext).accounts.sessions.create(accountId)
-  return redirect(redirectTo, {
-    headers: {
-      'Set-Cookie': sessionCookie(session.token, {
-        expiresAt: session.expiresAt,
-        secure: isSecure(args.request, args.context),
-      }),
-    },
-  })
+  const secure = isSecure(args.request, args.context)
+  const headers = new Headers()
+  headers.append('Set-Cookie', sessionCookie(session.token, { expiresAt: session.expiresAt, secure }))
+  if (also) headers.append('Set-Cookie', also(secure))
+  return redirect(redirectTo, { headers })
 }
 
 export async function signOut({ request, context }: Args): Promise<Response> {

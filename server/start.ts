@@ -7,6 +7,7 @@ import { createDb, createPool, type Db } from '#db/database.ts'
 import { startEmbeddedPostgres } from '#db/embedded.ts'
 import { migrateToLatest } from '#db/migrate.ts'
 import { createApiKeyVerifier } from '#server/auth/api-keys.ts'
+import { createLoginDevices } from '#server/auth/login-devices.ts'
 import { createLoginThrottle } from '#server/auth/login-throttle.ts'
 import { type Provisioned, provisionAccounts } from '#server/auth/provision.ts'
 import type { Config } from '#server/config.ts'
@@ -149,7 +150,10 @@ export async function startSextant(options: {
       failuresPerMinute: config.RATE_LIMIT_KEY_FAILURES_PER_MINUTE,
       verifySecret: options.verifyKeySecret,
     })
-    const infra = { config, log, db, memory, limits, apiKeys, logins: createLoginThrottle(limits), providers }
+    // A device's login cookie is signed with a key derived from the ring's primary key: rotating it
+    // forgets every device, which then logs in under the address's and the account's limits again.
+    const devices = createLoginDevices(ring.keys.get(ring.primary) as Buffer)
+    const infra = { config, log, db, memory, limits, apiKeys, logins: createLoginThrottle(limits, devices), providers }
     // The job handlers call the services, and the services send jobs: both are made when the job
     // system hands over its sender, before any handler can run.
     let made: Services | undefined

@@ -6,6 +6,8 @@ import { requestInfoContext, servicesContext } from '#app/context.ts'
 import { readFormData } from '#app/form-data.server.ts'
 import { getAccount, safeRedirect, signIn } from '#app/session.server.ts'
 import type { Account } from '#server/auth/accounts.ts'
+import { DEVICE_COOKIE, deviceCookie } from '#server/auth/login-devices.ts'
+import { readCookie } from '#server/auth/sessions.ts'
 import type { Route } from './+types/login'
 
 const LoginSchema = z.object({
@@ -28,7 +30,8 @@ export async function action(args: Route.ActionArgs) {
   const parsed = LoginSchema.safeParse({ email: form.get('email'), password: form.get('password') })
   if (!parsed.success) return data({ errors: fieldErrors(parsed.error.issues), email }, { status: 400 })
   const services = args.context.get(servicesContext)
-  const attempt = await services.logins.login(args.context.get(requestInfoContext).ip, parsed.data.email)
+  const device = readCookie(args.request.headers.get('cookie'), DEVICE_COOKIE)
+  const attempt = await services.logins.login(args.context.get(requestInfoContext).ip, parsed.data.email, device)
   if (!attempt.allowed) {
     return data(
       { errors: { form: attempt.message }, email },
@@ -43,7 +46,10 @@ export async function action(args: Route.ActionArgs) {
   }
   if (!account)
     return data({ errors: { form: 'That email and password do not match an account.' }, email }, { status: 401 })
-  return signIn(args, account.id, safeRedirect(form.get('redirectTo')))
+  // This device is known to the account from now on: strangers' failed guesses do not lock it out.
+  return signIn(args, account.id, safeRedirect(form.get('redirectTo')), (secure) =>
+    deviceCookie(attempt.device(), { secure }),
+  )
 }
 
 /** The action's Retry-After reaches the page that says to wait. */

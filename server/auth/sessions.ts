@@ -32,7 +32,12 @@ export async function deleteSession(db: Db, token: string): Promise<void> {
 export function readCookie(cookieHeader: string | null | undefined, name: string): string | undefined {
   for (const part of (cookieHeader ?? '').split(';')) {
     const [key, ...value] = part.trim().split('=')
-    if (key === name) return decodeURIComponent(value.join('='))
+    if (key !== name) continue
+    try {
+      return decodeURIComponent(value.join('='))
+    } catch {
+      return undefined // malformed percent-encoding: no such cookie, not an error
+    }
   }
   return undefined
 }

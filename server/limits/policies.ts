@@ -23,6 +23,11 @@ export type Limits = {
   loginAddress: Limiter
   /** Failed logins per account (the email asked for, whether or not it exists). */
   loginAccount: Limiter
+  /**
+   * Failed logins from a device that logged in to the account before (its signed cookie): counted
+   * instead of the address's and the account's, so strangers' guesses cannot lock its owner out.
+   */
+  loginDevice: Limiter
   /** Confirmation emails an account has mailed, to any addresses. */
   confirmationsAccount: Limiter
   /**
@@ -116,6 +121,13 @@ export function limitPolicies(settings: LimitSettings): Record<keyof Limits, Lim
       description: `There were ${count(logins, 'failed login')} for this email in the last hour.`,
       setting: 'RATE_LIMIT_LOGIN_FAILURES_PER_HOUR',
     },
+    loginDevice: {
+      name: 'login-device',
+      limit: logins,
+      windowSeconds: HOUR,
+      description: `There were ${count(logins, 'failed login')} from this device in the last hour.`,
+      setting: 'RATE_LIMIT_LOGIN_FAILURES_PER_HOUR',
+    },
     confirmationsAccount: {
       name: 'confirmations-account',
       limit: confirmations,
@@ -146,6 +158,7 @@ export function createLimits(options: { pool: pg.Pool; settings: LimitSettings; 
     mentionsAccount: limiter(policies.mentionsAccount),
     loginAddress: limiter(policies.loginAddress),
     loginAccount: limiter(policies.loginAccount),
+    loginDevice: limiter(policies.loginDevice),
     confirmationsAccount: limiter(policies.confirmationsAccount),
     confirmationsAddress: limiter(policies.confirmationsAddress),
   }

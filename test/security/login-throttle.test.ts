@@ -1,5 +1,6 @@
 // Password guessing on the login page is throttled per address and per account, and checked before
-// the password is; a login that succeeds does not count. Sign-up answers the same whether or not an
+// the password is; a login that succeeds does not count. A device that logged in before counts its
+// own failures, so nobody else's guesses lock its owner out. Sign-up answers the same whether or not an
 // email already has an account, and leaves that account as it was.
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { createTestAccount } from '#test/support/accounts.ts'
@@ -16,7 +17,7 @@ beforeAll(async () => {
 })
 afterAll(() => app.stop())
 
-function post(path: string, address: string, fields: Record<string, string>) {
+function post(path: string, address: string, fields: Record<string, string>, cookie?: string) {
   return app.fetch(path, {
     method: 'POST',
     redirect: 'manual',
@@ -24,12 +25,20 @@ function post(path: string, address: string, fields: Record<string, string>) {
       'Content-Type': 'application/x-www-form-urlencoded',
       Origin: new URL(app.url).origin,
       'X-Forwarded-For': address,
+      ...(cookie ? { Cookie: cookie } : {}),
     },
     body: new URLSearchParams(fields),
   })
 }
 
-const logIn = (address: string, email: string, password: string) => post('/login', address, { email, password })
+const logIn = (address: string, email: string, password: string, cookie?: string) =>
+  post('/login', address, { email, password }, cookie)
+
+/** The device cookie a login sets, as a browser sends it back, and its attributes. */
+function deviceCookieFrom(response: Response): { cookie: string; attributes: string } | undefined {
+  const set = response.headers.getSetCookie().find((cookie) => cookie.startsWith('sx_device='))
+  return set ? { cookie: set.split(';')[0] as string, attributes: set } : undefined
+}
 
 test('400 concurrent guesses from one address: at most the hourly allowance is checked, the rest are 429', async () => {
   const user = await createTestAccount(app.db)
@@ -98,4 +107,45 @@ test('sign-up answers the same whether or not the email has an account, and the 
   expect((await logIn('198.51.100.6', fresh, 'a new passphrase')).status).toBe(302)
   expect((await logIn('198.51.100.6', existing.email, existing.password)).status).toBe(302)
   expect((await logIn('198.51.100.6', existing.email, 'an attacker password')).status).toBe(401)
+})
+
+test('a device that logged in before keeps logging in while strangers exhaust the account and its address', async () => {
+  const user = await createTestAccount(app.db)
+  const first = await logIn('192.0.2.10', user.email, user.password)
+  expect(first.status).toBe(302)
+  const device = deviceCookieFrom(first)
+  expect(device?.attributes).toMatch(/Path=\/login; Max-Age=\d+; HttpOnly; SameSite=Lax/)
+  // Strangers fail for this email from many addresses, and others behind the owner's address (one
+  // NAT) fail for other emails: the account's and the address's allowances are both used up.
+  for (let i = 0; i < FAILURES_PER_HOUR; i++) {
+    expect((await logIn(`192.0.2.${100 + i}`, user.email, 'wrong')).status).toBe(401)
+    expect((await logIn('192.0.2.10', `neighbour-${i}@example.com`, 'wrong')).status).toBe(401)
+  }
+  expect((await logIn('192.0.2.99', user.email, user.password)).status).toBe(429)
+  expect((await logIn('192.0.2.10', user.email, user.password)).status).toBe(429)
+  // The owner's device is not locked out, from that address or another, and its cookie is renewed.
+  const again = await logIn('192.0.2.10', user.email, user.password, device?.cookie)
+  expect(again.status).toBe(302)
+  expect(sessionCookieFrom(again)).toBeDefined()
+  expect(deviceCookieFrom(again)?.cookie).toMatch(new RegExp(`^${device?.cookie.split('.')[0]}\\.`))
+  expect((await logIn('198.18.0.1', user.email, user.password, device?.cookie)).status).toBe(302)
+})
+
+test("a known device's own failures are throttled as strictly; its cookie is worth nothing for another account", async () => {
+  const user = await createTestAccount(app.db)
+  const other = await createTestAccount(app.db)
+  const device = deviceCookieFrom(await logIn('192.0.2.20', user.email, user.password))
+  for (let i = 0; i < FAILURES_PER_HOUR; i++)
+    expect((await logIn(`192.0.2.${30 + i}`, user.email, 'wrong', device?.cookie)).status).toBe(401)
+  const refused = await logIn('192.0.2.50', user.email, user.password, device?.cookie)
+  expect(refused.status).toBe(429)
+  expect(await refused.text()).toContain('failed logins from this device in the last hour')
+  // For another account the cookie is no device of it: the stranger's limits apply, and this
+  // address has failures left.
+  expect((await logIn('192.0.2.51', other.email, other.password, device?.cookie)).status).toBe(302)
+  // A forged or garbled cookie is no device either, and no error.
+  for (const forged of ['sx_device=AAAAAAAAAAAAAAAAAAAAAA.1.xyz', 'sx_device=%', `${device?.cookie}x`]) {
+    const response = await logIn('192.0.2.52', other.email, 'wrong', forged)
+    expect(response.status).toBe(401)
+  }
 })
