@@ -34,7 +34,7 @@ export function createHttpApp(
   app.use(oauthDiscoveryRoutes())
   app.use(emailLinkRoutes(services))
   app.use(limitPageBodies())
-  app.use(requireSameOrigin())
+  app.use(requireSameOrigin(services.config.PUBLIC_URL))
   app.use(options.pages.router)
   app.use(problemErrorHandler(services.log))
   return app

@@ -102,6 +102,19 @@ test('pages, including redirects, a 404, a refused form and a page without a ses
   })
   expect(foreign.status).toBe(403)
   expectSecurityHeaders(foreign, 'a cross-site form post')
+  // The same host under another scheme is another origin; the page's own origin is not refused.
+  const origin = new URL(app.url)
+  for (const [scheme, status] of [
+    ['https:', 403],
+    ['http:', 400],
+  ] as const) {
+    const response = await fetch(new URL('/login', app.url), {
+      method: 'POST',
+      headers: { Origin: `${scheme}//${origin.host}`, 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: 'email=a',
+    })
+    expect(response.status, scheme).toBe(status)
+  }
 })
 
 test('API answers and problems of every status, event streams, webhooks, health and static files', async () => {
