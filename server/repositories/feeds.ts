@@ -1,9 +1,11 @@
 // The feeds and run_changes tables: SQL only, the database (or the caller's transaction) first. What a
 // feed means (its token, its sealed title, which runs are its entries and how they read) is
 // server/feeds/'s.
+
 import type { Insertable, Selectable } from 'kysely'
 import type { Db } from '#db/database.ts'
 import type { FeedsTable, RunChangesTable } from '#db/schema.ts'
+import { after } from '#server/repositories/keyset.ts'
 import type { RunRow } from '#server/repositories/runs.ts'
 import { UUID } from '#server/text/uuid.ts'
 
@@ -23,15 +25,8 @@ export async function listActiveFeeds(
   page: { limit: number; after?: string },
 ): Promise<FeedRecord[]> {
   let query = db.selectFrom('feeds').selectAll().where('account_id', '=', accountId).where('revoked_at', 'is', null)
-  const after = page.after && UUID.test(page.after) ? await findActiveFeed(db, accountId, page.after) : undefined
-  if (after) {
-    query = query.where((eb) =>
-      eb.or([
-        eb('created_at', '<', after.created_at),
-        eb.and([eb('created_at', '=', after.created_at), eb('id', '<', after.id)]),
-      ]),
-    )
-  }
+  const cursor = page.after && UUID.test(page.after) ? await findActiveFeed(db, accountId, page.after) : undefined
+  if (cursor) query = query.where(after('feeds', cursor.id))
   return query
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')

@@ -1,10 +1,12 @@
 // The runs table: SQL only, the database (or the caller's transaction) first. What the columns mean
 // (the sealed brief, checkpoint, report and error; views of a run) is server/research/runs.ts's.
+
 import { type Selectable, sql, type Updateable } from 'kysely'
 import { compiledOnce } from '#db/compiled-once.ts'
 import type { Db } from '#db/database.ts'
 import type { RunsTable } from '#db/schema.ts'
 import type { RunStatus } from '#server/contracts/run.ts'
+import { after } from '#server/repositories/keyset.ts'
 import { liveTopicMemory, type TopicMemoryRow } from '#server/repositories/topic-memory.ts'
 import { UUID } from '#server/text/uuid.ts'
 
@@ -169,15 +171,8 @@ export async function listRunRows(
   if (options.status) query = query.where('status', '=', options.status)
   if (options.topicHash) query = query.where('topic_hash', '=', options.topicHash)
   if (options.cursor) {
-    const after = await getRun(db, options.cursor, accountId)
-    if (after) {
-      query = query.where((eb) =>
-        eb.or([
-          eb('created_at', '<', after.created_at),
-          eb.and([eb('created_at', '=', after.created_at), eb('id', '<', after.id)]),
-        ]),
-      )
-    }
+    const cursor = await getRun(db, options.cursor, accountId)
+    if (cursor) query = query.where(after('runs', cursor.id))
   }
   return query
     .orderBy('created_at', 'desc')
