@@ -15,7 +15,7 @@ import {
   retryAfter,
 } from '#server/http/api/contract.ts'
 import { methodNotAllowed } from '#server/http/api/method-not-allowed.ts'
-import { parseInput } from '#server/http/api/validation.ts'
+import { noBody, parseInput } from '#server/http/api/validation.ts'
 import { principalOf, requesterOf } from '#server/http/api-auth.ts'
 import { IDEMPOTENCY_KEY_PATTERN, idempotent } from '#server/http/idempotency.ts'
 import { sendKeptJson } from '#server/http/kept-json.ts'
@@ -207,7 +207,7 @@ export function briefsRoutes(services: WebServices): Router {
     sendKeptJson(res, run)
   })
 
-  router.delete('/:runId', async (req, res) => {
+  router.delete('/:runId', noBody, async (req, res) => {
     const runId = String(req.params.runId)
     const outcome = await runs.cancel(principalOf(res).accountId, runId)
     if (!outcome.ok && outcome.reason === 'not_found') throw runNotFound(runId)

@@ -6,7 +6,7 @@ import { z } from 'zod'
 import { EmailAddressListSchema, EmailAddressSchema } from '#server/contracts/email.ts'
 import { type ApiContract, bodyProblems, json, problem, responses } from '#server/http/api/contract.ts'
 import { methodNotAllowed } from '#server/http/api/method-not-allowed.ts'
-import { parseInput } from '#server/http/api/validation.ts'
+import { noBody, parseInput } from '#server/http/api/validation.ts'
 import { memberAccountId } from '#server/http/api-auth.ts'
 import { HttpProblem } from '#server/http/problem.ts'
 import { sendRateLimited } from '#server/http/rate-limit.ts'
@@ -112,7 +112,7 @@ export function emailRoutes(services: WebServices): Router {
     throw ADD_REFUSED[outcome.reason]
   })
   router.all('/addresses', methodNotAllowed(['GET', 'POST']))
-  router.delete('/addresses/:addressId', async (req, res) => {
+  router.delete('/addresses/:addressId', noBody, async (req, res) => {
     const addressId = String(req.params.addressId)
     if (!(await email.remove(memberAccountId(res, 'set up email'), addressId))) {
       throw new HttpProblem({

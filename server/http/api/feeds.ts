@@ -7,7 +7,7 @@ import { CreatedFeedSchema, type FeedView, FeedViewSchema } from '#server/contra
 import { type Feed, MAX_FEEDS_PER_ACCOUNT } from '#server/feeds/feeds.ts'
 import { type ApiContract, bodyProblems, json, parameters, problem, responses } from '#server/http/api/contract.ts'
 import { methodNotAllowed } from '#server/http/api/method-not-allowed.ts'
-import { parseInput } from '#server/http/api/validation.ts'
+import { noBody, parseInput } from '#server/http/api/validation.ts'
 import { memberAccountId } from '#server/http/api-auth.ts'
 import { HttpProblem } from '#server/http/problem.ts'
 import { BriefSchema } from '#server/research/brief.ts'
@@ -120,7 +120,7 @@ export function feedsRoutes(services: WebServices): Router {
   })
   router.all('/', methodNotAllowed(['GET', 'POST']))
 
-  router.delete('/:feedId', async (req, res) => {
+  router.delete('/:feedId', noBody, async (req, res) => {
     const feedId = String(req.params.feedId)
     const revoked = await feeds.revoke(memberAccountId(res, 'make feeds'), feedId)
     if (!revoked) {

@@ -6,7 +6,7 @@ import { type ApiKeySummary, KeyLimitError } from '#server/auth/api-keys.ts'
 import { ApiKeySchema, type ApiKeyView, type CreatedApiKey, CreatedApiKeySchema } from '#server/contracts/account.ts'
 import { type ApiContract, bodyProblems, json, problem, responses } from '#server/http/api/contract.ts'
 import { methodNotAllowed } from '#server/http/api/method-not-allowed.ts'
-import { parseInput } from '#server/http/api/validation.ts'
+import { noBody, parseInput } from '#server/http/api/validation.ts'
 import { memberAccountId } from '#server/http/api-auth.ts'
 import { HttpProblem } from '#server/http/problem.ts'
 import type { WebServices } from '#server/services.ts'
@@ -107,7 +107,7 @@ export function keysRoutes(services: WebServices): Router {
   })
   router.all('/', methodNotAllowed(['GET', 'POST']))
 
-  router.delete('/:prefix', async (req, res) => {
+  router.delete('/:prefix', noBody, async (req, res) => {
     const revoked = await services.keys.revoke(req.params.prefix, memberAccountId(res, 'manage API keys'))
     if (!revoked) {
       throw new HttpProblem({

@@ -83,6 +83,24 @@ const withoutNoise: CreateDocumentOptions['override'] = ({ jsonSchema }) => {
   if (jsonSchema.maximum === Number.MAX_SAFE_INTEGER) delete jsonSchema.maximum
 }
 
+/**
+ * A write operation that takes no body refuses one with something in it (`noBody` in
+ * validation.ts): its 400 is documented here, once for all of them.
+ */
+function refusingBodies(contract: ApiContract): ApiContract {
+  const paths: ApiContract = {}
+  for (const [path, item] of Object.entries(contract)) {
+    const operations: Record<string, unknown> = { ...item }
+    for (const method of ['post', 'put', 'patch', 'delete'] as const) {
+      const operation = item?.[method]
+      if (!operation || operation.requestBody || operation.responses?.['400']) continue
+      operations[method] = { ...operation, responses: { ...operation.responses, '400': responses.badRequest } }
+    }
+    paths[path] = operations as ApiContract[string]
+  }
+  return paths
+}
+
 /** The document as JSON: callers serve it or read it, so its exact OpenAPI types do not matter to them. */
 export function buildOpenApiDocument(version: string): Record<string, unknown> {
   const document = createDocument(
@@ -117,7 +135,7 @@ export function buildOpenApiDocument(version: string): Record<string, unknown> {
             'to which Sextant sends signed events (Standard Webhooks).',
         },
       ],
-      paths: apiContract,
+      paths: refusingBodies(apiContract),
       components: {
         securitySchemes: {
           bearerAuth: {

@@ -16,7 +16,7 @@ import {
 } from '#server/http/api/contract.ts'
 import { emailOff } from '#server/http/api/email.ts'
 import { methodNotAllowed } from '#server/http/api/method-not-allowed.ts'
-import { parseInput } from '#server/http/api/validation.ts'
+import { noBody, parseInput } from '#server/http/api/validation.ts'
 import { principalOf, requesterOf } from '#server/http/api-auth.ts'
 import { HttpProblem } from '#server/http/problem.ts'
 import { setRateLimitHeaders } from '#server/http/rate-limit.ts'
@@ -192,7 +192,7 @@ export function seriesRoutes(services: WebServices): Router {
     }
     if (status) await change(req, res, status)
   })
-  router.post('/:seriesId/run', async (req, res) => {
+  router.post('/:seriesId/run', noBody, async (req, res) => {
     const seriesId = String(req.params.seriesId)
     const principal = principalOf(res)
     const outcome = await series.runNow({
@@ -210,7 +210,7 @@ export function seriesRoutes(services: WebServices): Router {
     throw new HttpProblem({ status: 409, title: 'Conflict', detail: RUN_NOW_CONFLICT[outcome.reason] })
   })
   router.all('/:seriesId/run', methodNotAllowed(['POST']))
-  router.delete('/:seriesId', async (req, res) => {
+  router.delete('/:seriesId', noBody, async (req, res) => {
     await change(req, res, 'cancelled')
   })
   router.all('/:seriesId', methodNotAllowed(['GET', 'PATCH', 'DELETE']))

@@ -12,7 +12,7 @@ import {
 } from '#server/contracts/webhook-endpoint.ts'
 import { type ApiContract, bodyProblems, json, problem, responses } from '#server/http/api/contract.ts'
 import { methodNotAllowed } from '#server/http/api/method-not-allowed.ts'
-import { parseInput } from '#server/http/api/validation.ts'
+import { noBody, parseInput } from '#server/http/api/validation.ts'
 import { memberAccountId } from '#server/http/api-auth.ts'
 import { HttpProblem } from '#server/http/problem.ts'
 import { WEBHOOK_EVENT_TYPES } from '#server/integrations/webhooks/events.ts'
@@ -161,7 +161,7 @@ export function webhookEndpointsRoutes(services: WebServices): Router {
   })
   router.all('/endpoints', methodNotAllowed(['GET', 'POST']))
 
-  router.delete('/endpoints/:endpointId', async (req, res) => {
+  router.delete('/endpoints/:endpointId', noBody, async (req, res) => {
     const accountId = memberAccountId(res, 'manage webhooks')
     const { endpointId } = req.params
     if (!validId(endpointId) || !(await webhooks.endpoints.remove(accountId, endpointId)))
@@ -170,7 +170,7 @@ export function webhookEndpointsRoutes(services: WebServices): Router {
   })
   router.all('/endpoints/:endpointId', methodNotAllowed(['DELETE']))
 
-  router.post('/endpoints/:endpointId/rotate', async (req, res) => {
+  router.post('/endpoints/:endpointId/rotate', noBody, async (req, res) => {
     const accountId = memberAccountId(res, 'manage webhooks')
     const { endpointId } = req.params
     const rotated = validId(endpointId) ? await webhooks.endpoints.rotate(accountId, endpointId) : undefined
@@ -183,7 +183,7 @@ export function webhookEndpointsRoutes(services: WebServices): Router {
     res.json({ secret: await webhooks.accountSecret(memberAccountId(res, 'manage webhooks')) })
   })
   router.all('/secret', methodNotAllowed(['GET']))
-  router.post('/secret/rotate', async (_req, res) => {
+  router.post('/secret/rotate', noBody, async (_req, res) => {
     res.json({ secret: await webhooks.rotateAccountSecret(memberAccountId(res, 'manage webhooks')) })
   })
   router.all('/secret/rotate', methodNotAllowed(['POST']))
