@@ -28,7 +28,10 @@ export function noBody<P>(req: Request<P>, _res: Response, next: NextFunction): 
   const empty =
     body === undefined ||
     (typeof body === 'object' && body !== null && !Array.isArray(body) && Object.keys(body).length === 0)
-  if (empty) return next()
+  if (empty) {
+    next()
+    return
+  }
   next(
     new HttpProblem({
       status: 400,
