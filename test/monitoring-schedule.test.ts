@@ -160,7 +160,7 @@ test('run now takes the pending slot, so the schedule moves once; a cadence chan
   }
 })
 
-test('a cadence outside 1h to 30d is a 400 that names the range', async () => {
+test('a cadence outside 1h to 30d is a 400 validation problem that names the field and the range', async () => {
   const app = await startTestApp()
   try {
     const user = await createTestAccount(app.db)
@@ -174,7 +174,15 @@ test('a cadence outside 1h to 30d is a 400 that names the range', async () => {
       const brief = { topic: 'x', recurring: true, ...cadence } as BriefInput
       const { response, body } = await postBrief(app.fetch, user.auth, brief)
       expect(response.status, JSON.stringify(cadence)).toBe(400)
-      expect((body as unknown as { detail: string }).detail).toMatch(detail)
+      // The same shape as a schema's refusal: the field, and what is wrong with it.
+      const problem = body as unknown as {
+        type: string
+        detail: string
+        errors: Array<{ path: string; message: string }>
+      }
+      expect(problem.type).toBe('https://sextant.dev/problems/validation')
+      expect(problem.detail).toMatch(detail)
+      expect(problem.errors).toEqual([{ path: Object.keys(cadence)[0], message: problem.detail }])
     }
     const malformed = await postBrief(app.fetch, user.auth, { topic: 'x', every: '1d' })
     expect(malformed.response.status).toBe(400)
@@ -182,6 +190,18 @@ test('a cadence outside 1h to 30d is a 400 that names the range', async () => {
       'every says how a recurring brief repeats: add \\"recurring\\": true',
     )
     expect(await app.db.selectFrom('runs').select('id').execute()).toEqual([])
+    // Changing a series' cadence is refused in the same shape.
+    const seriesId = await startSeries(app, user.auth, { every: '1d' })
+    const patched = await app.fetch(`/api/series/${seriesId}`, {
+      method: 'PATCH',
+      headers: { ...user.auth, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ cron: '*/5 * * * *' }),
+    })
+    expect(patched.status).toBe(400)
+    expect(await patched.json()).toMatchObject({
+      type: 'https://sextant.dev/problems/validation',
+      errors: [{ path: 'cron', message: expect.stringMatching(/fires more often than every 1h/) }],
+    })
   } finally {
     await app.stop()
   }

@@ -26,9 +26,9 @@ export type Requester =
 export type Refusal =
   | { reason: 'recurring'; message: string }
   /** The cadence asked for is outside the allowed range (SCHEDULE_MIN_INTERVAL to 30 days). */
-  | { reason: 'schedule'; message: string }
+  | { reason: 'schedule'; message: string; field: 'every' | 'cron' }
   /** The brief's webhookUrl may not receive webhooks (not https, or not a public address). */
-  | { reason: 'webhook'; message: string }
+  | { reason: 'webhook'; message: string; field: 'webhookUrl' }
   | { reason: 'rate_limited'; decision: LimitDecision; message: string }
 
 export type Admission =
@@ -111,6 +111,11 @@ export function scheduleProblem(
   return undefined
 }
 
+/** The field a cadence is given in: `cron` when the brief has one, else `every`. */
+export function cadenceField(brief: Pick<Brief, 'cron'>): 'every' | 'cron' {
+  return brief.cron !== undefined ? 'cron' : 'every'
+}
+
 /**
  * Admits and starts a run: the one way every surface starts one. `accountId` may be a function: a
  * visitor's account is then made only once the run is admitted, so a refused visitor leaves nothing
@@ -128,9 +133,9 @@ export async function startAdmittedRun(
   },
 ): Promise<AdmittedStart> {
   const problem = input.brief.recurring ? scheduleProblem(input.brief, deps.scheduleMinSeconds) : undefined
-  if (problem) return { ok: false, refusal: { reason: 'schedule', message: problem } }
+  if (problem) return { ok: false, refusal: { reason: 'schedule', message: problem, field: cadenceField(input.brief) } }
   const webhookProblem = await webhookUrlRefusal(deps, input.requester, input.brief)
-  if (webhookProblem) return { ok: false, refusal: { reason: 'webhook', message: webhookProblem } }
+  if (webhookProblem) return { ok: false, refusal: { reason: 'webhook', message: webhookProblem, field: 'webhookUrl' } }
   // An account that exists already: the start's reads go while the limits count (a refused start
   // has then read, not written). A visitor's account is made only once admitted, and read after.
   const reads = typeof input.accountId === 'string' ? readBeforeStart(deps, input.accountId, input.brief) : undefined

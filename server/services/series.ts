@@ -1,6 +1,7 @@
 import type { LimitDecision } from '#server/limits/limiter.ts'
 import {
   type AdmissionDeps,
+  cadenceField,
   type Refusal,
   type Requester,
   scheduleProblem,
@@ -30,7 +31,7 @@ export type SeriesServiceDeps = {
 
 export type SeriesUpdate =
   | SeriesChange
-  | { ok: false; reason: 'schedule'; message: string }
+  | { ok: false; reason: 'schedule'; message: string; field: 'every' | 'cron' }
   /** emailDigest: true on a server without SMTP_URL. */
   | { ok: false; reason: 'email_off' }
 
@@ -90,7 +91,7 @@ export function createSeriesService(deps: SeriesServiceDeps) {
     async update(accountId: string, seriesId: string, settings: SeriesSettings): Promise<SeriesUpdate> {
       if (settings.emailDigest && !deps.emailEnabled) return { ok: false, reason: 'email_off' }
       const problem = scheduleProblem(settings, admission.scheduleMinSeconds)
-      if (problem) return { ok: false, reason: 'schedule', message: problem }
+      if (problem) return { ok: false, reason: 'schedule', message: problem, field: cadenceField(settings) }
       const outcome = await updateSeriesSettings(
         { db, jobs, ring, intervalSeconds: deps.intervalSeconds },
         seriesId,

@@ -15,7 +15,7 @@ import {
   retryAfter,
 } from '#server/http/api/contract.ts'
 import { methodNotAllowed } from '#server/http/api/method-not-allowed.ts'
-import { noBody, parseInput } from '#server/http/api/validation.ts'
+import { fieldProblem, noBody, parseInput } from '#server/http/api/validation.ts'
 import { principalOf, requesterOf } from '#server/http/api-auth.ts'
 import { IDEMPOTENCY_KEY_PATTERN, idempotent } from '#server/http/idempotency.ts'
 import { sendKeptJson } from '#server/http/kept-json.ts'
@@ -144,7 +144,7 @@ export function runNotFound(runId: string): HttpProblem {
 export function sendRefusal(res: Response, refusal: Refusal): void {
   if (refusal.reason === 'rate_limited') sendRateLimited(res, refusal.decision, refusal.message)
   else if (refusal.reason === 'schedule' || refusal.reason === 'webhook')
-    sendProblem(res, { status: 400, title: 'Bad Request', detail: refusal.message })
+    sendProblem(res, fieldProblem(refusal.field, refusal.message).problem)
   else sendProblem(res, { status: 403, title: 'Forbidden', detail: refusal.message })
 }
 

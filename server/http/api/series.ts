@@ -16,7 +16,7 @@ import {
 } from '#server/http/api/contract.ts'
 import { emailOff } from '#server/http/api/email.ts'
 import { methodNotAllowed } from '#server/http/api/method-not-allowed.ts'
-import { noBody, parseInput } from '#server/http/api/validation.ts'
+import { fieldProblem, noBody, parseInput } from '#server/http/api/validation.ts'
 import { principalOf, requesterOf } from '#server/http/api-auth.ts'
 import { HttpProblem } from '#server/http/problem.ts'
 import { setRateLimitHeaders } from '#server/http/rate-limit.ts'
@@ -183,8 +183,7 @@ export function seriesRoutes(services: WebServices): Router {
       const outcome = await series.update(principalOf(res).accountId, seriesId, settings)
       if (!outcome.ok) {
         if (outcome.reason === 'not_found') throw seriesNotFound(seriesId)
-        if (outcome.reason === 'schedule')
-          throw new HttpProblem({ status: 400, title: 'Bad Request', detail: outcome.message })
+        if (outcome.reason === 'schedule') throw fieldProblem(outcome.field, outcome.message)
         if (outcome.reason === 'email_off') throw emailOff()
         throw new HttpProblem({ status: 409, title: 'Conflict', detail: STOPPED })
       }

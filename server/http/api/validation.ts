@@ -2,6 +2,17 @@ import type { NextFunction, Request, Response } from 'express'
 import type { z } from 'zod'
 import { HttpProblem } from '#server/http/problem.ts'
 
+/** A 400 validation problem for one field, in the shape a schema mismatch has. */
+export function fieldProblem(field: string, message: string): HttpProblem {
+  return new HttpProblem({
+    status: 400,
+    title: 'Bad Request',
+    type: 'https://sextant.dev/problems/validation',
+    detail: message,
+    errors: [{ path: field, message }],
+  })
+}
+
 /** Parses input with a zod schema; a mismatch is a 400 listing each bad field. */
 export function parseInput<T>(schema: z.ZodType<T>, input: unknown, what = 'request body'): T {
   const result = schema.safeParse(input)
