@@ -44,7 +44,6 @@ export const headers = {
       description: '`true` when this is the stored answer to an earlier request with the same Idempotency-Key.',
       header: { id: 'Idempotent-Replayed' },
     }),
-  Allow: header('Allow', 'The methods this path supports.'),
 }
 
 export const rateLimitHeaders = { 'RateLimit-Policy': headers['RateLimit-Policy'], RateLimit: headers.RateLimit }
@@ -72,10 +71,6 @@ export const responses = {
     ...problem('The webhook signature is missing, forged, or (Slack) more than five minutes old.'),
   },
   notFound: { id: 'NotFound', ...problem('There is no such resource in your account.') },
-  methodNotAllowed: {
-    id: 'MethodNotAllowed',
-    ...problem('The path exists but not with this method.', z.object({ Allow: headers.Allow })),
-  },
   contentTooLarge: { id: 'ContentTooLarge', ...problem(`The body is larger than ${BODY_LIMIT_BYTES / 1024} KiB.`) },
   unsupportedMediaType: {
     id: 'UnsupportedMediaType',

@@ -121,6 +121,8 @@ export function buildOpenApiDocument(version: string): Record<string, unknown> {
           '`Retry-After` for a while, whatever the endpoint.',
         ].join('\n'),
       },
+      // Relative to where the document is read: the server that serves it is the one it describes.
+      servers: [{ url: '/', description: 'The Sextant server that serves this document.' }],
       security: [{ bearerAuth: [] }],
       tags: [
         { name: 'account', description: 'The caller and its API keys.' },
@@ -147,8 +149,6 @@ export function buildOpenApiDocument(version: string): Record<string, unknown> {
           ...webhookSecuritySchemes,
         },
         schemas: sharedSchemas,
-        // No operation lists its 405: every path answers it, as the description says.
-        responses: { MethodNotAllowed: responses.methodNotAllowed },
       },
     },
     { override: withoutNoise },
