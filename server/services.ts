@@ -152,7 +152,7 @@ export function createServices(infra: Infra) {
     corpus: createCorpusService({ db }),
     health: createHealthService({ db, jobs }),
     idempotency: createIdempotencyService({ db }),
-    feeds: createFeedService({ memory, publicUrl: config.PUBLIC_URL }),
+    feeds: createFeedService({ memory, publicUrl: config.PUBLIC_URL, storageBlocked: () => jobs.blocked() }),
     /** Outbound webhooks: the account's endpoints and signing secrets. */
     webhooks,
   }

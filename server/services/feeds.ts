@@ -6,13 +6,21 @@ import { loadTopicMemory, loadTopicMemoryById, type MemoryContext } from '#serve
 import { getSeries } from '#server/research/series.ts'
 import { UUID } from '#server/text/uuid.ts'
 
-export type FeedServiceDeps = { memory: MemoryContext; publicUrl: string }
+export type FeedServiceDeps = {
+  memory: MemoryContext
+  publicUrl: string
+  /** Why nothing should be written now (the database's disk is full), as a run's start asks. */
+  storageBlocked: () => Promise<string | undefined>
+}
 
 /** What a feed follows: a topic by name (any spelling) or by id (the dashboard's), or a series. */
 export type FeedSubject = { topic: string } | { topicId: string } | { seriesId: string }
 
 export type CreatedFeed = { feed: Feed; url: string }
-export type FeedCreation = ({ ok: true } & CreatedFeed) | { ok: false; reason: 'not_found' | 'limit' }
+export type FeedCreation =
+  | ({ ok: true } & CreatedFeed)
+  | { ok: false; reason: 'not_found' | 'limit' }
+  | { ok: false; reason: 'unavailable'; message: string }
 
 export function createFeedService(deps: FeedServiceDeps) {
   const { db, ring } = deps.memory
@@ -40,6 +48,9 @@ export function createFeedService(deps: FeedServiceDeps) {
     async create(accountId: string, subject: FeedSubject): Promise<FeedCreation> {
       const found = await resolve(accountId, subject)
       if (!found) return { ok: false, reason: 'not_found' }
+      // A full disk: refused as a run's start is, before a row that could not be kept is written.
+      const blocked = await deps.storageBlocked()
+      if (blocked) return { ok: false, reason: 'unavailable', message: blocked }
       const created = await createFeed(db, ring, { accountId, ...found })
       if (!created) return { ok: false, reason: 'limit' }
       return { ok: true, feed: created.feed, url: feedUrl(created.token) }

@@ -1,7 +1,7 @@
 // A full disk under the embedded Postgres, for real: DATA_DIR on a small tmpfs, filled to the last
 // byte. Postgres still commits a start's few small rows there, so runs used to be accepted (202) and
 // then hang; now the start is refused with 503 + Retry-After and /readyz says why, until space
-// returns. Mounting needs root (CAP_SYS_ADMIN); where it is not allowed the test is skipped.
+// returns. A new feed is refused the same way. Mounting needs root (CAP_SYS_ADMIN); where it is not allowed the test is skipped.
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
@@ -65,6 +65,17 @@ test('a full disk: starts are refused with 503 + Retry-After, /readyz 503, and r
     expect(response.headers.get('content-type')).toContain('application/problem+json')
     expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0)
     expect(await runs()).toEqual(before)
+    // A feed is refused the same way, and none is made.
+    const feed = await app.fetch('/api/feeds', {
+      method: 'POST',
+      headers: { ...user.auth, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ topic: brief.topic }),
+    })
+    expect(feed.status, await feed.clone().text()).toBe(503)
+    expect(Number(feed.headers.get('retry-after'))).toBeGreaterThan(0)
+    expect(await app.db.selectFrom('feeds').select('id').where('account_id', '=', user.account.id).execute()).toEqual(
+      [],
+    )
     const ready = await app.fetch('/readyz')
     expect(ready.status).toBe(503)
     expect(await ready.json()).toMatchObject({
@@ -75,6 +86,12 @@ test('a full disk: starts are refused with 503 + Retry-After, /readyz 503, and r
   }
 
   await waitUntil(async () => (await app?.fetch('/readyz'))?.status === 200, 10_000)
+  const feed = await app.fetch('/api/feeds', {
+    method: 'POST',
+    headers: { ...user.auth, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ topic: brief.topic }),
+  })
+  expect(feed.status).toBe(201)
   const after = await postBrief(app.fetch, user.auth, brief)
   expect(after.response.status).toBe(202)
   expect((await waitForRun(app.fetch, user.auth, after.body.runId)).status).toBe('complete')

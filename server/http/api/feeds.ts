@@ -5,13 +5,24 @@ import { Router } from 'express'
 import { z } from 'zod'
 import { CreatedFeedSchema, type FeedView, FeedViewSchema } from '#server/contracts/feed.ts'
 import { type Feed, MAX_FEEDS_PER_ACCOUNT } from '#server/feeds/feeds.ts'
-import { type ApiContract, bodyProblems, json, parameters, problem, responses } from '#server/http/api/contract.ts'
+import {
+  type ApiContract,
+  bodyProblems,
+  json,
+  parameters,
+  problem,
+  responses,
+  retryAfter,
+} from '#server/http/api/contract.ts'
 import { methodNotAllowed } from '#server/http/api/method-not-allowed.ts'
 import { noBody, parseInput } from '#server/http/api/validation.ts'
 import { memberAccountId } from '#server/http/api-auth.ts'
 import { HttpProblem } from '#server/http/problem.ts'
 import { BriefSchema } from '#server/research/brief.ts'
 import type { WebServices } from '#server/services.ts'
+
+/** When a client may try again after a refusal for a full disk: as a run's start says. */
+const UNAVAILABLE_RETRY_SECONDS = 30
 
 const CreateFeedSchema = z.union([
   z.strictObject({ topic: BriefSchema.shape.topic.describe('A topic of yours, in any spelling.') }),
@@ -65,6 +76,7 @@ export const feedsContract: ApiContract = {
         '404': problem('You have no such topic (with memory) or recurring brief.'),
         '409': problem(`You have ${MAX_FEEDS_PER_ACCOUNT} feeds, as many as an account may.`),
         ...bodyProblems,
+        '503': problem('The database cannot take a new feed now (its disk is full); none was made.', retryAfter),
       },
     },
   },
@@ -102,6 +114,15 @@ export function feedsRoutes(services: WebServices): Router {
     const accountId = memberAccountId(res, 'make feeds')
     const subject = parseInput(CreateFeedSchema, req.body)
     const created = await feeds.create(accountId, subject)
+    if (!created.ok && created.reason === 'unavailable') {
+      res.set('Retry-After', String(UNAVAILABLE_RETRY_SECONDS))
+      throw new HttpProblem({
+        status: 503,
+        title: 'Service Unavailable',
+        detail: `The feed could not be made now (${created.message}), so none was. Try again in ${UNAVAILABLE_RETRY_SECONDS} seconds.`,
+        retryAfterSeconds: UNAVAILABLE_RETRY_SECONDS,
+      })
+    }
     if (!created.ok && created.reason === 'limit') {
       throw new HttpProblem({
         status: 409,
