@@ -6,6 +6,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { readRunEvents } from '#server/events/run-events.ts'
 import { createCorpusSearch } from '#server/providers/search/corpus.ts'
+import { upsertCorpusDocument } from '#server/repositories/corpus-documents.ts'
 import { startPublishedDate } from '#server/research/brief.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { startTestApp, type TestApp } from '#test/support/app.ts'
@@ -243,4 +244,36 @@ test('a corpus page that does not exist is a 404 page, whatever the path', async
     expect(response.status, path).toBe(404)
     expect(await response.text()).toContain('There is no corpus document at this address.')
   }
+})
+
+test("a re-run whose only new source is the user's own document says so, not that its sources are invented", async () => {
+  const { user } = await sampleRun()
+  // The user indexes a document of their own on the topic (not invented) after the first run.
+  await upsertCorpusDocument(app.db, {
+    url: 'https://intranet.example/notes/heat-pump-trial',
+    title: 'Our heat pump trial in cold climates',
+    publishedDate: new Date(Date.now() - 86_400_000).toISOString().slice(0, 10),
+    text:
+      'Heat pumps in cold climates: our own trial at the depot. The two heat pumps in cold climates kept ' +
+      'the depot at 19 degrees through a week of minus 18 degrees, using 41 kWh a day between them.',
+    invented: false,
+  })
+  const { body } = await postBrief(app.fetch, user.auth, {
+    topic: 'heat pumps in cold climates',
+    depth: 'quick',
+    timeframe: 'all',
+  })
+  const again = await waitForRun(app.fetch, user.auth, body.runId)
+  // The other tests search the sample alone.
+  await app.db
+    .deleteFrom('corpus_documents')
+    .where('url', '=', 'https://intranet.example/notes/heat-pump-trial')
+    .execute()
+  const report = again.report as NonNullable<typeof again.report>
+  expect(report.sources.map((source) => [source.corpus, source.title])).toEqual([
+    ['local', 'Our heat pump trial in cold climates'],
+  ])
+  expect(report.generatedWith.corpus).toBe('local')
+  expect(report.notice).toMatch(/documents indexed on this server/)
+  expect(report.notice).not.toMatch(/invented/)
 })

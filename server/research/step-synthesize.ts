@@ -19,7 +19,7 @@ import {
   type StepContext,
   today,
 } from '#server/research/run-context.ts'
-import { searchLabel } from '#server/research/search-origin.ts'
+import { type CorpusUse, searchLabel } from '#server/research/search-origin.ts'
 import { sourcesOnTopic } from '#server/research/topicality.ts'
 
 /** Restated claims taken from pages that only repeat memory. */
@@ -190,6 +190,15 @@ export async function synthesizeStep({
     `every page ${offTopic === 1 ? 'it cites' : 'they cite'} is about something else (it holds under half of the topic's words).`,
   )
   const usages = [plan.usage, found.usage, synthesis.usage, checked.usage]
+  // What the report's sources are, when the run searched the local corpus: the documents its claims
+  // cite, not every one its searches returned (a user's own document is no invented article because
+  // the search also found sample articles it did not use).
+  const corpusOf = (id: number) => found.sources[reading.pages[id - 1]?.index ?? -1]?.corpus
+  const cited = new Set(checked.claims.flatMap((claim) => claim.sourceIds.map(corpusOf)))
+  const corpusUse: CorpusUse | undefined = found.corpusUse && {
+    ...found.corpusUse,
+    corpus: cited.has('sample') ? 'sample' : cited.has('local') ? 'local' : found.corpusUse.corpus,
+  }
   const built = buildReport({
     topic: brief.topic,
     synthesis: synthesis.synthesis,
@@ -203,12 +212,12 @@ export async function synthesizeStep({
     generatedWith: {
       synthesis: writer.name,
       synthesisKind: writer.kind,
-      search: searchLabel(deps.search.name, found.corpusUse),
+      search: searchLabel(deps.search.name, corpusUse),
       plan: plan.fallback ? 'fallback' : 'model',
-      ...(found.corpusUse
+      ...(corpusUse
         ? {
-            corpus: found.corpusUse.corpus,
-            ...(found.corpusUse.offlineFallback ? { offlineFallback: true } : {}),
+            corpus: corpusUse.corpus,
+            ...(corpusUse.offlineFallback ? { offlineFallback: true } : {}),
           }
         : {}),
     },
