@@ -147,6 +147,8 @@ export async function loadTopicPage(services: Pick<Services, 'topics' | 'runs'>,
   const views = (facts: readonly Fact[]) => factViews(facts, memory.sources, predecessor)
   return {
     summary: summarizeTopic(memory),
+    // Said first when some sources are the sample's invented articles, as on a run's report.
+    notice: (await services.topics.notice(memory)) ?? null,
     delta: delta
       ? {
           runId: UUID.test(delta.runId) ? delta.runId : null,

@@ -165,6 +165,12 @@ test('the run page shows the notice, names the search step after the corpus, and
   const topicPage = await (await app.fetch(`/dashboard/topics/${topic?.id}`, { headers: { Cookie: cookie } })).text()
   expect(hrefs(topicPage).filter((href) => href.includes('corpus.local'))).toEqual([])
   expect(hrefs(topicPage).filter((href) => href.startsWith('/corpus/')).length).toBeGreaterThan(0)
+  // The topic page says first that these sources are invented, as a run's report does.
+  expect(topicPage.replaceAll('<!-- -->', '')).toMatch(
+    /Not the web\.<\/strong> All of these sources are invented articles of the sample corpus/,
+  )
+  // Nor does it show a corpus document's name anywhere a reader sees (the loader's data may carry it).
+  expect(topicPage.replace(/<script[\s\S]*?<\/script>/g, '')).not.toContain('corpus.local')
 
   // The topic's Markdown export links them by their pages too.
   const exported = await (
@@ -225,6 +231,17 @@ test("MCP's report leads with the notice, and its sources are pages of ours", as
       notice: expect.stringMatching(/invented/),
       generatedWith: { corpus: 'sample' },
     })
+    // The topic tools too: the notice first, and the sources as pages of ours, as the report gives them.
+    for (const name of ['get_topic_memory', 'get_topic_delta']) {
+      const topic = await client.callTool({ name, arguments: { topic: 'heat pumps in cold climates' } })
+      expect(topic.isError, name).not.toBe(true)
+      const said = (topic.content as Array<{ text: string }>)[0]?.text ?? ''
+      expect(said, name).toMatch(/^Note: All of these sources are invented articles of the sample corpus/)
+      expect(said, name).not.toContain('corpus.local')
+      expect(said, name).toContain(`${PUBLIC_URL}/corpus/heat-pumps/`)
+      expect(JSON.stringify(topic.structuredContent), name).not.toContain('corpus.local')
+      expect(topic.structuredContent, name).toMatchObject({ notice: expect.stringMatching(/made up/) })
+    }
   } finally {
     await client.close()
   }

@@ -33,8 +33,8 @@ export function ReportView({ report }: { report: Report }) {
   )
 }
 
-/** Before anything else: this run's sources are not from the web (invented, for the sample corpus). */
-function CorpusNotice({ notice }: { notice: string }) {
+/** Before anything else: these sources are not from the web (invented, for the sample corpus). */
+export function CorpusNotice({ notice }: { notice: string }) {
   return (
     <p role="note" className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-950">
       <strong className="font-semibold">Not the web.</strong> {notice}

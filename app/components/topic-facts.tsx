@@ -5,6 +5,7 @@ import { Link } from 'react-router'
 import { ClaimQuote } from '#app/components/claim-quote.tsx'
 import { LocalTime } from '#app/components/local-time.tsx'
 import type { FactView, FirstSeenView, PreviousFactView, SourceView, TextPart } from '#app/topics.server.ts'
+import { corpusPagePath } from '#server/text/corpus-url.ts'
 import { safeHref } from '#server/text/markdown/link-policy.ts'
 
 export const linkClass =
@@ -165,7 +166,10 @@ export function SourceList({ sources, empty }: { sources: readonly SourceView[];
           <p className="font-medium">
             <SourceAnchor source={source} />
           </p>
-          {source.label !== source.url ? <p className="text-xs break-all text-slate-500">{source.url}</p> : null}
+          {source.label !== source.url ? (
+            // A corpus document is shown at its page here: its name (https://corpus.local/...) opens nothing.
+            <p className="text-xs break-all text-slate-500">{corpusPagePath(source.url) ?? source.url}</p>
+          ) : null}
           <p className="text-xs text-slate-500">
             {source.publishedDate ? <>Published {source.publishedDate.slice(0, 10)} · </> : null}
             <FirstSeen firstSeen={source.firstSeen} />

@@ -3,6 +3,7 @@
 import { data, Form, Link } from 'react-router'
 import { AppShell } from '#app/components/app-shell.tsx'
 import { MakeFeedButton } from '#app/components/feed-button.tsx'
+import { CorpusNotice } from '#app/components/report-view.tsx'
 import { TopicDelta, TopicHistory } from '#app/components/topic-delta.tsx'
 import { TopicErrorPage } from '#app/components/topic-error.tsx'
 import { FactList, linkClass, SourceList } from '#app/components/topic-facts.tsx'
@@ -32,7 +33,7 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
 const cardClass = 'rounded-lg border border-slate-200 bg-white p-4 sm:p-6'
 
 export default function TopicPage({ loaderData }: Route.ComponentProps) {
-  const { summary, delta, facts, history, sources, runs, again } = loaderData
+  const { summary, notice, delta, facts, history, sources, runs, again } = loaderData
   // When the latest run found everything remembered, its list would repeat the facts below word for word.
   const firstRun =
     delta !== null &&
@@ -47,6 +48,7 @@ export default function TopicPage({ loaderData }: Route.ComponentProps) {
             ← All topics
           </Link>
           <h1 className="text-2xl font-semibold tracking-tight break-words">{summary.topic}</h1>
+          {notice ? <CorpusNotice notice={notice} /> : null}
           <div className="flex flex-col gap-3 sm:flex-row sm:items-start">
             <Form method="post" action="/dashboard">
               {Object.entries(again).map(([name, value]) => (

@@ -18,6 +18,11 @@ const topicInput = {
   topic: TopicSchema.describe('The research topic, as given to research_brief (case and spacing do not matter).'),
 }
 
+/** The notice first: a model reading the answer must not take invented articles for the web. */
+function withNotice(notice: string | undefined, view: Record<string, unknown>, text: string) {
+  return notice ? ok({ ...view, notice }, `Note: ${notice}\n\n${text}`) : ok(view, text)
+}
+
 function noMemory(topic: string) {
   return problem(`Sextant has no memory of ${quoted(topic)}. Run research_brief on it first.`)
 }
@@ -36,13 +41,13 @@ export function registerTopicTools({ services, caller, registerTool }: ToolConte
       annotations: { readOnlyHint: true },
     },
     async ({ topic }) => {
-      const stored = await topics.load(caller.accountId, topic)
+      const stored = await topics.readable(caller.accountId, topic)
       if (!stored)
         return problem(
           `Sextant has no memory of ${quoted(topic)} (or it expired after 30 days). Run research_brief on it first.`,
         )
-      const view = topicMemoryView(stored)
-      return ok(view, topicMemoryText(view))
+      const view = topicMemoryView(stored.value)
+      return withNotice(stored.notice, view, topicMemoryText(view))
     },
   )
 
@@ -57,10 +62,10 @@ export function registerTopicTools({ services, caller, registerTool }: ToolConte
       annotations: { readOnlyHint: true },
     },
     async ({ topic }) => {
-      const found = await topics.delta(caller.accountId, topic)
+      const found = await topics.readableDelta(caller.accountId, topic)
       if (!found) return noMemory(topic)
-      const view = topicDeltaView(found.delta)
-      return ok(view, topicDeltaText(found.topic, view, found.sources))
+      const view = topicDeltaView(found.value.delta)
+      return withNotice(found.notice, view, topicDeltaText(found.value.topic, view, found.value.sources))
     },
   )
 

@@ -41,6 +41,10 @@ export const TopicMemoryOutput = {
     .array(FactOutput.extend({ supersededBy: z.string().describe('The id of the fact that replaced it.') }))
     .describe('Facts a later one updated or contradicted: not current.'),
   sources: z.array(z.object({ url: z.string(), title: z.string(), publishedDate: z.string().nullable() })),
+  notice: z
+    .string()
+    .optional()
+    .describe('Said first when some of the sources are invented sample articles, not pages of the web.'),
 }
 
 export const TopicDeltaOutput = {
@@ -54,6 +58,10 @@ export const TopicDeltaOutput = {
     .array(z.object({ text: z.string(), sourceUrls: z.array(z.string()) }))
     .describe('Every fact the run added: new, updated and contradicted together.'),
   sources: z.array(z.object({ url: z.string(), title: z.string() })).describe('Sources first read in the run.'),
+  notice: z
+    .string()
+    .optional()
+    .describe('Said first when some of the sources are invented sample articles, not pages of the web.'),
 }
 
 /**

@@ -101,3 +101,15 @@ export async function hasCorpusDocuments(db: Db): Promise<boolean> {
   const row = await db.selectFrom('corpus_documents').select('id').limit(1).executeTakeFirst()
   return row !== undefined
 }
+
+/** Which of these URLs name an invented document of the local corpus (the sample). */
+export async function inventedDocumentUrls(db: Db, urls: readonly string[]): Promise<Set<string>> {
+  if (urls.length === 0) return new Set()
+  const rows = await db
+    .selectFrom('corpus_documents')
+    .select('url')
+    .where('invented', '=', true)
+    .where('url', 'in', [...new Set(urls)])
+    .execute()
+  return new Set(rows.map((row) => row.url))
+}
