@@ -1,7 +1,7 @@
 // The new-brief form of the dashboard: every field of spec 2.1, validated on the server. Errors sit
 // next to their fields and what was typed comes back with them.
 
-import { useId } from 'react'
+import { useEffect, useId, useRef } from 'react'
 import { Form, useNavigation } from 'react-router'
 import { optionsOf, REPORT_STYLE_LABELS, TIMEFRAME_LABELS } from '#app/components/brief-options.ts'
 import {
@@ -74,8 +74,17 @@ export function BriefForm({
   const navigation = useNavigation()
   const submitting = navigation.state === 'submitting' && navigation.formAction === '/dashboard'
   const limitId = useId()
+  const form = useRef<HTMLFormElement>(null)
+  // A brief sent back with errors: focus goes to the first field to fix, so a screen reader says its
+  // label and its error (aria-describedby) at once, rather than nothing while focus stays on the button.
+  useEffect(() => {
+    if (Object.keys(errors).length === 0) return
+    const first = form.current?.querySelector<HTMLElement>('[aria-invalid="true"], [role="alert"]')
+    if (first && first.getAttribute('role') === 'alert') first.setAttribute('tabindex', '-1')
+    first?.focus()
+  }, [errors])
   return (
-    <Form method="post" action="/dashboard" noValidate className="flex flex-col gap-5">
+    <Form ref={form} method="post" action="/dashboard" noValidate className="flex flex-col gap-5">
       <FormError message={errors.form} />
       <Field
         name="topic"

@@ -1,7 +1,7 @@
 // One trial run on the trial page: its brief, live progress, and the report or why it stopped.
 import { useEffect, useRef } from 'react'
 import { ReportView } from '#app/components/report-view.tsx'
-import { StepTimeline } from '#app/components/step-timeline.tsx'
+import { StepTimeline, stepLabel } from '#app/components/step-timeline.tsx'
 import { useRunEvents } from '#app/components/use-run-events.ts'
 import type { RunStatus, RunView } from '#server/contracts/run.ts'
 import { isFinalEvent } from '#server/events/event-types.ts'
@@ -68,6 +68,7 @@ function TrialProgress({
   // The stream's final event is known before the reload that brings the report.
   const final = events.findLast((event) => isFinalEvent(event.type))
   const current: RunStatus = status !== 'running' ? status : final ? (final.type as RunStatus) : 'running'
+  const step = events.findLast((event) => event.type === 'step_started')?.step
   return (
     <section
       aria-labelledby="trial-progress-heading"
@@ -76,6 +77,14 @@ function TrialProgress({
       <h2 id="trial-progress-heading" className="mb-3 text-lg font-semibold">
         Progress
       </h2>
+      {/* What a screen reader hears as the run goes on: each step, then how it ended. */}
+      <p aria-live="polite" className="sr-only">
+        {current === 'running'
+          ? `${step ? stepLabel(step) : 'Starting'}…`
+          : current === 'complete'
+            ? 'Run complete. The report is below.'
+            : `Run ${current}.`}
+      </p>
       <StepTimeline events={events} status={current} reportSaysCorpus={reportSaysCorpus} />
     </section>
   )

@@ -208,6 +208,20 @@ test.skipIf(!hasChromium)('a brief started and a recurring brief paused with the
   await page.keyboard.press('Enter')
   await page.keyboard.press('Tab')
   expect(await page.getByLabel('Topic').evaluate((element) => element === document.activeElement)).toBe(true)
+  // Sent without a topic, the brief comes back with its error, and focus is on the field to fix: a
+  // screen reader says the field and its error together, not nothing from the button.
+  await tabTo(page, page.getByRole('button', { name: 'Start research' }))
+  await page.keyboard.press('Enter')
+  const topic = page.getByLabel('Topic')
+  await page.locator('[name="topic"][aria-invalid="true"]').waitFor()
+  expect(await topic.evaluate((element) => element === document.activeElement)).toBe(true)
+  const described = (await topic.getAttribute('aria-describedby')) ?? ''
+  expect(described).not.toBe('')
+  const said = await Promise.all(described.split(' ').map((id) => page.locator(`[id="${id}"]`).textContent()))
+  expect(said.join(' ')).toContain('Enter a topic.')
+  // The refused form's 400 is the browser's only complaint so far.
+  expect(errors).toEqual(['Failed to load resource: the server responded with a status of 400 (Bad Request)'])
+  errors.length = 0
   await page.keyboard.type('keyboard grid storage')
   await tabTo(page, page.getByLabel('Run again on a schedule'))
   await page.keyboard.press('Space')

@@ -41,6 +41,10 @@ test.skipIf(!hasChromium)(
       .getByRole('heading', { name: /sources/i })
       .first()
       .waitFor({ timeout: 30_000 })
+    // A screen reader heard the run end: the progress has a live region, which says so last.
+    const live = page.locator('#trial-progress-heading ~ p[aria-live="polite"]')
+    expect(await live.count()).toBe(1)
+    expect(await live.textContent()).toBe('Run complete. The report is below.')
     // The sample corpus is invented, and the page says so before the report; its sources open here.
     await page.getByText('Not the web.').waitFor()
     expect(await page.locator('a[href*="corpus.local"]').count()).toBe(0)
