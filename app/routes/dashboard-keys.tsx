@@ -4,6 +4,7 @@ import { data, Form } from 'react-router'
 import { z } from 'zod'
 import { AppShell } from '#app/components/app-shell.tsx'
 import { CopyButton } from '#app/components/copy-button.tsx'
+import { FocusedHeading } from '#app/components/focused-heading.tsx'
 import { Field, SubmitButton } from '#app/components/form.tsx'
 import { ListSection } from '#app/components/list-section.tsx'
 import { servicesContext } from '#app/context.ts'
@@ -82,9 +83,10 @@ export default function Keys({ loaderData, actionData }: Route.ComponentProps) {
           aria-labelledby="new-key-heading"
           className="mt-6 rounded-lg border border-emerald-300 bg-emerald-50 p-4"
         >
-          <h2 id="new-key-heading" className="font-semibold">
+          {/* Focus lands here once the key is made: a screen reader says it is there to copy. */}
+          <FocusedHeading key={actionData.created.key} id="new-key-heading" className="font-semibold">
             New key “{actionData.created.name}”: copy it now
-          </h2>
+          </FocusedHeading>
           <p className="mt-1 text-sm text-slate-700">It is shown only this once; Sextant keeps only a hash of it.</p>
           <div className="mt-3 flex flex-wrap items-center gap-3">
             <code data-testid="new-key" className="break-all rounded bg-white px-2 py-1 font-mono text-sm">

@@ -1,6 +1,7 @@
 import { data, Form, useNavigation } from 'react-router'
 import { AppShell } from '#app/components/app-shell.tsx'
 import { REPORT_STYLE_LABELS, TIMEFRAME_LABELS } from '#app/components/brief-options.ts'
+import { FocusedHeading } from '#app/components/focused-heading.tsx'
 import { LocalTime } from '#app/components/local-time.tsx'
 import { ReportView } from '#app/components/report-view.tsx'
 import { StatusBadge } from '#app/components/status-badge.tsx'
@@ -84,7 +85,15 @@ function RunPage({ run, frameworkName, topicId, cadence, events: loadedEvents }:
         <a href="/dashboard" className="text-sm text-indigo-700 underline-offset-2 hover:underline">
           ← All runs
         </a>
-        <h1 className="text-2xl font-semibold tracking-tight break-words">{run.topic}</h1>
+        {/* Focus lands on the run once a brief starts it (or a link opens it), not at the top of the page. */}
+        <FocusedHeading
+          key={run.runId}
+          id="run-heading"
+          level={1}
+          className="text-2xl font-semibold tracking-tight break-words"
+        >
+          {run.topic}
+        </FocusedHeading>
         <div className="flex flex-wrap items-center gap-2 text-sm text-slate-600">
           <StatusBadge status={status} step={currentStep} />
           {recurring && (recurring.state === 'sleeping' || recurring.state === 'paused') ? (

@@ -231,6 +231,9 @@ test.skipIf(!hasChromium)('a brief started and a recurring brief paused with the
   await tabTo(page, page.getByRole('button', { name: 'Start research' }))
   await page.keyboard.press('Enter')
   await page.waitForURL(/\/dashboard\/runs\//)
+  // The run it started has focus: its heading is what a screen reader says next.
+  await page.waitForFunction(() => document.activeElement?.id === 'run-heading')
+  expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('keyboard grid storage')
   await page.getByRole('heading', { name: 'Sources', exact: true }).waitFor({ timeout: 60_000 })
 
   await tabTo(page, page.getByRole('link', { name: 'Manage this recurring brief' }))
@@ -263,6 +266,8 @@ test.skipIf(!hasChromium)('API keys: a revoked key stops working', async () => {
   await page.getByLabel('Name').fill('laptop')
   await page.getByRole('button', { name: 'Create key' }).click()
   const key = (await page.getByTestId('new-key').textContent())?.trim() as string
+  // Focus is on the new key's heading, not back at the top of the page with nothing said.
+  expect(await page.evaluate(() => document.activeElement?.id)).toBe('new-key-heading')
   expect((await web.fetch('/api/me', { headers: { Authorization: `Bearer ${key}` } })).status).toBe(200)
 
   // Shown once: after a reload the list names the key by its prefix only.

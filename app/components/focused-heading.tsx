@@ -1,0 +1,27 @@
+// A heading that takes focus when it appears: after an action that makes something (a key, a run),
+// keyboard and screen-reader users land on what changed rather than at the top of the page, with
+// nothing said. Give it a `key` that changes with what it announces, so each new one takes focus.
+import { type ReactNode, useEffect, useRef } from 'react'
+
+export function FocusedHeading({
+  id,
+  className,
+  level = 2,
+  children,
+}: {
+  id: string
+  className?: string
+  level?: 1 | 2
+  children: ReactNode
+}) {
+  const heading = useRef<HTMLHeadingElement>(null)
+  useEffect(() => {
+    heading.current?.focus()
+  }, [])
+  const Tag = level === 1 ? 'h1' : 'h2'
+  return (
+    <Tag id={id} ref={heading} tabIndex={-1} className={`${className ?? ''} outline-none`}>
+      {children}
+    </Tag>
+  )
+}
