@@ -1,4 +1,4 @@
-// A heading that takes focus when it appears: after an action that makes something (a key, a run),
+// A heading (or a status line) that takes focus when it appears: after an action that makes something (a key, a run),
 // keyboard and screen-reader users land on what changed rather than at the top of the page, with
 // nothing said. Give it a `key` that changes with what it announces, so each new one takes focus.
 import { type ReactNode, useEffect, useRef } from 'react'
@@ -23,5 +23,18 @@ export function FocusedHeading({
     <Tag id={id} ref={heading} tabIndex={-1} className={`${className ?? ''} outline-none`}>
       {children}
     </Tag>
+  )
+}
+
+/** A status line that takes focus when it appears, so what an action did is said where focus is. */
+export function Announcement({ className, children }: { className?: string; children: ReactNode }) {
+  const line = useRef<HTMLParagraphElement>(null)
+  useEffect(() => {
+    line.current?.focus()
+  }, [])
+  return (
+    <p role="status" ref={line} tabIndex={-1} className={`${className ?? ''} outline-none`}>
+      {children}
+    </p>
   )
 }

@@ -12,6 +12,7 @@ import {
   type ScheduleLimits,
 } from '#app/components/cadence-fields.tsx'
 import { MakeFeedButton } from '#app/components/feed-button.tsx'
+import { Announcement } from '#app/components/focused-heading.tsx'
 import { LocalTime } from '#app/components/local-time.tsx'
 import { StatusBadge } from '#app/components/status-badge.tsx'
 import type { CadenceView, SeriesView } from '#server/contracts/series.ts'
@@ -28,7 +29,15 @@ export type SeriesActionResult = {
   values?: CadenceValues
   limit?: RunLimitRefusal | null
   saved?: boolean
+  /** What a pause, resume or stop just did, said to the user where focus lands. */
+  changed?: 'pause' | 'resume' | 'stop'
 }
+
+const CHANGED_WORDS = {
+  pause: 'Paused: no runs start until you resume it.',
+  resume: 'Resumed: it runs on its schedule again.',
+  stop: 'Stopped for good.',
+} as const
 
 /** "every 6 hours", "at 09:00, only on Monday, in Europe/Berlin (“0 9 * * 1”)", or "every 7 days (the default)". */
 export function cadenceWords(cadence: CadenceView, defaultSeconds: number): string {
@@ -120,6 +129,12 @@ export function SeriesCard({
           <strong className="font-semibold">Limit reached.</strong> {result.limit.message} The limit resets at{' '}
           <LocalTime iso={result.limit.resetsAt} seconds />.
         </p>
+      ) : null}
+      {result?.changed ? (
+        // Focus comes here from the button the change replaced, and a screen reader says what happened.
+        <Announcement key={`${result.changed}-${series.state}`} className="mt-3 text-sm text-green-800">
+          {CHANGED_WORDS[result.changed]}
+        </Announcement>
       ) : null}
       {result?.saved ? (
         <p role="status" className="mt-3 text-sm text-green-800">

@@ -48,7 +48,7 @@ export async function action(args: Route.ActionArgs) {
       { status: 409 },
     )
   }
-  return { seriesId, error: null } satisfies SeriesActionResult
+  return { seriesId, error: null, changed: intent as keyof typeof STATUSES } satisfies SeriesActionResult
 }
 
 /** A refused run now's Retry-After reaches the page that says to wait. */

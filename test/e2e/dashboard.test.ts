@@ -245,6 +245,11 @@ test.skipIf(!hasChromium)('a brief started and a recurring brief paused with the
   await tabTo(page, page.getByRole('button', { name: 'Pause: keyboard grid storage', exact: true }))
   await page.keyboard.press('Enter')
   await page.getByRole('button', { name: 'Resume: keyboard grid storage', exact: true }).waitFor()
+  // What the pause did is said where focus is, not at the top of the page.
+  await page.waitForFunction(() => document.activeElement?.getAttribute('role') === 'status')
+  expect(await page.evaluate(() => document.activeElement?.textContent)).toBe(
+    'Paused: no runs start until you resume it.',
+  )
   await screenshot(page, 'series-paused')
   await page.setViewportSize({ width: 375, height: 812 })
   expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0)
