@@ -174,6 +174,13 @@ test.skipIf(!hasChromium)(
       .getByRole('row', { name: /started by curl/ })
       .getByText('Complete')
       .waitFor({ timeout: 10_000 })
+    // A screen reader heard it too: the list's live region says what changed (the run appeared, or
+    // appeared and then ended, as the list was redrawn).
+    await page.waitForFunction(() =>
+      /started by curl(: |, )complete\./.test(
+        document.querySelector('[data-testid="run-list-changes"][aria-live="polite"]')?.textContent ?? '',
+      ),
+    )
     expect(await stillSamePage(page)).toBe(true)
     await screenshot(page, 'dashboard-runs')
 
