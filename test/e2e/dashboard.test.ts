@@ -14,6 +14,7 @@ import { indexCorpusDirectory } from '#server/providers/search/corpus.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { startTestApp, type TestApp } from '#test/support/app.ts'
 import {
+  axeFindings,
   collectPageErrors,
   hasChromium,
   horizontalOverflow,
@@ -226,6 +227,7 @@ test.skipIf(!hasChromium)('a brief started and a recurring brief paused with the
   expect(described).not.toBe('')
   const said = await Promise.all(described.split(' ').map((id) => page.locator(`[id="${id}"]`).textContent()))
   expect(said.join(' ')).toContain('Enter a topic.')
+  expect(await axeFindings(page)).toEqual([])
   // The refused form's 400 is the browser's only complaint so far.
   expect(errors).toEqual(['Failed to load resource: the server responded with a status of 400 (Bad Request)'])
   errors.length = 0
@@ -241,6 +243,7 @@ test.skipIf(!hasChromium)('a brief started and a recurring brief paused with the
   // The run it started has focus: its heading is what a screen reader says next.
   await page.waitForFunction(() => document.activeElement?.id === 'run-heading')
   expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('keyboard grid storage')
+  expect(await axeFindings(page)).toEqual([])
   await page.getByRole('heading', { name: 'Sources', exact: true }).waitFor({ timeout: 60_000 })
 
   await tabTo(page, page.getByRole('link', { name: 'Manage this recurring brief' }))
@@ -257,6 +260,7 @@ test.skipIf(!hasChromium)('a brief started and a recurring brief paused with the
   expect(await page.evaluate(() => document.activeElement?.textContent)).toBe(
     'Paused: no runs start until you resume it.',
   )
+  expect(await axeFindings(page)).toEqual([])
   await screenshot(page, 'series-paused')
   await page.setViewportSize({ width: 375, height: 812 })
   expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0)
@@ -280,6 +284,7 @@ test.skipIf(!hasChromium)('API keys: a revoked key stops working', async () => {
   const key = (await page.getByTestId('new-key').textContent())?.trim() as string
   // Focus is on the new key's heading, not back at the top of the page with nothing said.
   expect(await page.evaluate(() => document.activeElement?.id)).toBe('new-key-heading')
+  expect(await axeFindings(page)).toEqual([])
   expect((await web.fetch('/api/me', { headers: { Authorization: `Bearer ${key}` } })).status).toBe(200)
 
   // Shown once: after a reload the list names the key by its prefix only.

@@ -3,6 +3,7 @@ import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { startTestApp, type TestApp } from '#test/support/app.ts'
 import {
+  axeFindings,
   collectPageErrors,
   hasChromium,
   horizontalOverflow,
@@ -45,6 +46,7 @@ test.skipIf(!hasChromium)(
     const live = page.locator('#trial-progress-heading ~ p[aria-live="polite"]')
     expect(await live.count()).toBe(1)
     expect(await live.textContent()).toBe('Run complete. The report is below.')
+    expect(await axeFindings(page)).toEqual([])
     // The sample corpus is invented, and the page says so before the report; its sources open here.
     await page.getByText('Not the web.').waitFor()
     expect(await page.locator('a[href*="corpus.local"]').count()).toBe(0)
@@ -106,3 +108,11 @@ test.skipIf(!hasChromium)(
     }
   },
 )
+
+test.skipIf(!hasChromium)('the axe check the pages pass is one that finds what is wrong', async () => {
+  const page = await (await browser.newContext()).newPage()
+  await page.setContent('<html lang="en"><title>t</title><main><img src="data:,"><button></button></main></html>')
+  const findings = await axeFindings(page)
+  expect(findings.some((finding) => finding.startsWith('image-alt:'))).toBe(true)
+  expect(findings.some((finding) => finding.startsWith('button-name:'))).toBe(true)
+})

@@ -2,6 +2,7 @@
 // Screenshots land in test-results/screenshots for a person to review after the run.
 import fs from 'node:fs'
 import path from 'node:path'
+import { AxeBuilder } from '@axe-core/playwright'
 import { type Browser, chromium, type Page } from 'playwright-core'
 import { projectRoot } from '#server/http/app-build.ts'
 
@@ -53,4 +54,17 @@ export async function tabTo(page: Page, target: ReturnType<Page['locator']>, lim
     if (await target.evaluate((element) => element === document.activeElement)) return
   }
   throw new Error(`focus never reached the element after ${limit} presses of Tab`)
+}
+
+/**
+ * axe-core's findings on the page as it is now (WCAG 2.1 A and AA rules, and axe's best practices),
+ * each as "rule: what it found (where)": an empty list when it finds nothing.
+ */
+export async function axeFindings(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
+    .analyze()
+  return results.violations.flatMap((violation) =>
+    violation.nodes.map((node) => `${violation.id}: ${violation.help} (${node.target.join(' ')})`),
+  )
 }
