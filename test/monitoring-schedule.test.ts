@@ -225,14 +225,28 @@ test('twenty simultaneous "run now" never run a series twice at once: each run s
     for (const answer of answers.filter((each) => each.status === 202)) {
       await waitForRun(app.fetch, user.auth, ((await answer.json()) as { runId: string }).runId)
     }
-    const runs = (await seriesRuns(app, seriesId)).sort(
-      (a, b) => (a.started_at?.getTime() ?? 0) - (b.started_at?.getTime() ?? 0),
-    )
+    const runs = await seriesRuns(app, seriesId)
     expect(runs).toHaveLength(1 + statuses.filter((status) => status === 202).length)
-    // When each run began its work, not its row's created_at: that is the start of the transaction
-    // that made it, which may have waited on the series' lock while the run before was ending.
-    for (let index = 1; index < runs.length; index++) {
-      expect(runs[index]?.started_at?.getTime()).toBeGreaterThanOrEqual(runs[index - 1]?.finished_at?.getTime() ?? 0)
+    // When each run's work began: its first step finished by the worker, whose transaction can only
+    // start after the run's job was taken, after the transaction that made the run committed. Not
+    // created_at or started_at: a "run now" that waited on the series' lock while the run before was
+    // ending stamps those with the start of its own transaction, before that run had ended.
+    const worked = await app.db
+      .selectFrom('run_events')
+      .select(['run_id', (eb) => eb.fn.min('created_at').as('first')])
+      .where(
+        'run_id',
+        'in',
+        runs.map((run) => run.id),
+      )
+      .where('type', '=', 'step_finished')
+      .groupBy('run_id')
+      .execute()
+    const firstWork = new Map(worked.map((row) => [row.run_id, new Date(row.first as Date).getTime()]))
+    const ordered = [...runs].sort((a, b) => (firstWork.get(a.id) ?? 0) - (firstWork.get(b.id) ?? 0))
+    for (let index = 1; index < ordered.length; index++) {
+      const previous = ordered[index - 1]
+      expect(firstWork.get(ordered[index]?.id as string)).toBeGreaterThanOrEqual(previous?.finished_at?.getTime() ?? 0)
     }
   } finally {
     await app.stop()
