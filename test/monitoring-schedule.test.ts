@@ -2,6 +2,7 @@
 // every 2 seconds, or on a cron expression with a seconds field, where production allows 1h to 30d.
 import { expect, test } from 'vitest'
 import { SERIES_WAKE } from '#server/jobs/queues.ts'
+import { lockSeriesUnlessBusy } from '#server/repositories/series.ts'
 import type { BriefInput } from '#server/research/brief.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { startTestApp, type TestApp } from '#test/support/app.ts'
@@ -221,7 +222,10 @@ test('twenty simultaneous "run now" never run a series twice at once: each run s
     // A request served after an earlier one's run ended may start the next (this machine's speed
     // decides how many); one served while a run is going is told so.
     expect(statuses.filter((status) => status === 202).length).toBeGreaterThanOrEqual(1)
-    expect(statuses.every((status) => status === 202 || status === 409)).toBe(true)
+    expect(
+      statuses.every((status) => status === 202 || status === 409),
+      JSON.stringify(statuses),
+    ).toBe(true)
     for (const answer of answers.filter((each) => each.status === 202)) {
       await waitForRun(app.fetch, user.auth, ((await answer.json()) as { runId: string }).runId)
     }
@@ -248,6 +252,42 @@ test('twenty simultaneous "run now" never run a series twice at once: each run s
       const previous = ordered[index - 1]
       expect(firstWork.get(ordered[index]?.id as string)).toBeGreaterThanOrEqual(previous?.finished_at?.getTime() ?? 0)
     }
+  } finally {
+    await app.stop()
+  }
+})
+
+test('a "run now" finds the series busy at once while another transaction holds it, rather than queueing', async () => {
+  const app = await startTestApp({ env })
+  try {
+    const user = await createTestAccount(app.db)
+    const seriesId = await startSeries(app, user.auth, { every: '1h' })
+    let release: () => void = () => {}
+    const held = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    let locked: () => void = () => {}
+    const isLocked = new Promise<void>((resolve) => {
+      locked = resolve
+    })
+    // One transaction holds the series' lock until told to let go.
+    const holder = app.db.transaction().execute(async (trx) => {
+      expect(typeof (await lockSeriesUnlessBusy(trx, seriesId, user.account.id))).toBe('object')
+      locked()
+      await held
+    })
+    await isLocked
+    // Another is told 'busy' without waiting for it; another account's is no series at all.
+    const other = await createTestAccount(app.db)
+    await app.db.transaction().execute(async (trx) => {
+      expect(await lockSeriesUnlessBusy(trx, seriesId, user.account.id)).toBe('busy')
+      expect(await lockSeriesUnlessBusy(trx, seriesId, other.account.id)).toBeUndefined()
+    })
+    // Over HTTP, "run now" answers 409 while the lock is held.
+    const answer = await app.fetch(`/api/series/${seriesId}/run`, { method: 'POST', headers: user.auth })
+    expect(answer.status).toBe(409)
+    release()
+    await holder
   } finally {
     await app.stop()
   }

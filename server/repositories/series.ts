@@ -24,6 +24,35 @@ export async function lockSeries(db: Db, seriesId: string, accountId?: string): 
   return query.forUpdate().executeTakeFirst()
 }
 
+/**
+ * The series, locked as lockSeries does, unless another transaction holds its lock: then 'busy', at
+ * once, rather than waiting for it. For a request that may arrive many at a time ("run now"): a queue
+ * of transactions each holding a connection while it waits on one row can leave the one holding the
+ * lock without a connection for its own next statement.
+ */
+export async function lockSeriesUnlessBusy(
+  db: Db,
+  seriesId: string,
+  accountId: string,
+): Promise<SeriesRow | 'busy' | undefined> {
+  const locked = await db
+    .selectFrom('series')
+    .selectAll()
+    .where('id', '=', seriesId)
+    .where('account_id', '=', accountId)
+    .forUpdate()
+    .skipLocked()
+    .executeTakeFirst()
+  if (locked) return locked
+  const exists = await db
+    .selectFrom('series')
+    .select('id')
+    .where('id', '=', seriesId)
+    .where('account_id', '=', accountId)
+    .executeTakeFirst()
+  return exists ? 'busy' : undefined
+}
+
 export async function updateSeries(
   db: Db,
   seriesId: string,

@@ -18,6 +18,7 @@ import {
   insertSeries,
   listSeriesViewRows,
   lockSeries,
+  lockSeriesUnlessBusy,
   type SeriesRow,
   type SeriesViewRow,
   updateSeries,
@@ -285,7 +286,10 @@ export async function claimSlotNow(
   accountId: string,
 ): Promise<{ ok: true; slot: number; brief: Brief } | { ok: false; reason: 'not_found' | SeriesState }> {
   if (!UUID.test(seriesId)) return { ok: false, reason: 'not_found' }
-  const series = await lockSeries(trx, seriesId, accountId)
+  // Another "run now" (or the wake job, or a run ending) holds the series: this one is told it is
+  // running, as it would be a moment later, rather than queueing behind it.
+  const series = await lockSeriesUnlessBusy(trx, seriesId, accountId)
+  if (series === 'busy') return { ok: false, reason: 'running' }
   if (!series) return { ok: false, reason: 'not_found' }
   if (series.status !== 'active') return { ok: false, reason: series.status }
   if ((await hasRunningSeriesRun(trx, seriesId)) || (await findSeriesSlotRunId(trx, seriesId, series.slot))) {
