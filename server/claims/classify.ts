@@ -231,17 +231,19 @@ function aboutTheSame<K extends KnownClaim>(claim: VerifiedClaim, candidate: Can
   const { known, lexical, cosine, cover } = candidate
   if (lexical >= MIN_CANDIDATE || cover >= MIN_COVER || cosine >= MIN_COSINE) return true
   if (sharesDistinctiveValue(claim.statements, known.statements)) return true
-  if (lexical === 0) return false
-  return (
-    compareStatements(claim.statements, known.statements).comparable ||
-    sharesValue(claim.statements, known.statements) ||
-    bothCountNouns(claim.statements, known.statements)
-  )
+  return lexical > 0 && figuresMayMeet(claim.statements, known.statements)
 }
 
-/** Both count things named by nouns, which may be one thing in other words ("seats" / "spectators"). */
-function bothCountNouns(a: Statements, b: Statements): boolean {
-  return a.figures.some(countsANoun) && b.figures.some(countsANoun)
+/**
+ * Figures that may state one quantity: of a common unit or date, sharing a value, or both counts of
+ * things named by nouns, which may be one thing in other words ("seats" / "spectators").
+ */
+function figuresMayMeet(a: Statements, b: Statements): boolean {
+  return (
+    compareStatements(a, b).comparable ||
+    sharesValue(a, b) ||
+    (a.figures.some(countsANoun) && b.figures.some(countsANoun))
+  )
 }
 
 function closeness<K>(candidate: Candidate<K>): number {
@@ -256,12 +258,7 @@ function closeness<K>(candidate: Candidate<K>): number {
  */
 function sameFactPossible(claim: VerifiedClaim, known: KnownClaim): boolean {
   const bothStateFigures = claim.statements.figures.length > 0 && known.statements.figures.length > 0
-  return (
-    !bothStateFigures ||
-    compareStatements(claim.statements, known.statements).comparable ||
-    sharesValue(claim.statements, known.statements) ||
-    bothCountNouns(claim.statements, known.statements)
-  )
+  return !bothStateFigures || figuresMayMeet(claim.statements, known.statements)
 }
 
 /** `claim` states a figure of `known` and, in the same unit, one `known` does not. */

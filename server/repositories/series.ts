@@ -35,22 +35,10 @@ export async function lockSeriesUnlessBusy(
   seriesId: string,
   accountId: string,
 ): Promise<SeriesRow | 'busy' | undefined> {
-  const locked = await db
-    .selectFrom('series')
-    .selectAll()
-    .where('id', '=', seriesId)
-    .where('account_id', '=', accountId)
-    .forUpdate()
-    .skipLocked()
-    .executeTakeFirst()
+  const theirs = db.selectFrom('series').where('id', '=', seriesId).where('account_id', '=', accountId)
+  const locked = await theirs.selectAll().forUpdate().skipLocked().executeTakeFirst()
   if (locked) return locked
-  const exists = await db
-    .selectFrom('series')
-    .select('id')
-    .where('id', '=', seriesId)
-    .where('account_id', '=', accountId)
-    .executeTakeFirst()
-  return exists ? 'busy' : undefined
+  return (await theirs.select('id').executeTakeFirst()) ? 'busy' : undefined
 }
 
 export async function updateSeries(

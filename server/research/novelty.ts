@@ -8,9 +8,17 @@
 // names and decides nothing a story would: a cookie banner, a newsletter box) says nothing. A page
 // that only restates is not given to the model; anything short of sure is, so no news is hidden
 // (issue 40, item 9).
-import { extractStatements, unsupportedFigures } from '#server/claims/figures.ts'
+import { extractStatements, type Statements, unsupportedFigures } from '#server/claims/figures.ts'
 import { quoteText } from '#server/claims/quote.ts'
-import { opposed, polarity, sameStance, stemsOnce, subjectTerms } from '#server/claims/subject.ts'
+import {
+  opposed,
+  type Polarity,
+  polarity,
+  type Stem,
+  sameStance,
+  stemsOnce,
+  subjectTerms,
+} from '#server/claims/subject.ts'
 import type { Fact } from '#server/memory/types.ts'
 import type { Finding, SourceForSynthesis } from '#server/providers/types.ts'
 import { isBoilerplate, readPage, siteBoilerplate } from '#server/research/page-subject.ts'
@@ -28,6 +36,9 @@ const sentenceSegmenter = new Intl.Segmenter('en', { granularity: 'sentence' })
 
 /** The pages that only say again what memory holds, and what each of their sentences restates. */
 export type Restating = { pages: Set<number>; findings: Finding[] }
+
+/** What the rules read of a sentence: its figures and dates, and its stance. */
+type SentenceReading = { statements: Statements; stance: Polarity }
 
 /**
  * The sources whose every sentence is one memory holds (word for word, or surely in other words) or
@@ -49,21 +60,24 @@ export function restatingPages(sources: SourceForSynthesis[], facts: Fact[]): Re
     }
   }
   const furniture = siteBoilerplate(sources.map(readPage))
-  const restates = restatementReader(current)
-  // The claim a sentence says again, in memory's words when they are other than the page's: a claim
-  // worded as memory holds it is confirmed without asking a judge (server/claims/classify.ts).
-  const saysAgain = (sentence: string): string | undefined => {
-    const normal = stripEnd(quoteText(sentence))
-    if (known.has(normal) || longQuotes.some((quote) => normal.includes(quote))) return sentence
-    return restates(sentence)?.text
-  }
+  const stem = stemsOnce()
+  const restates = restatementReader(current, stem)
   for (const source of sources) {
     const findings: Finding[] = []
     let news = false
     for (const sentence of sentencesOf(source.text)) {
-      const claim = saysAgain(sentence)
-      if (claim) findings.push({ text: claim, quote: sentence, sourceIds: [source.id] })
-      else if (!isBoilerplate(sentence, furniture) && bearsNews(sentence)) news = true
+      const normal = stripEnd(quoteText(sentence))
+      if (known.has(normal) || longQuotes.some((quote) => normal.includes(quote))) {
+        findings.push({ text: sentence, quote: sentence, sourceIds: [source.id] })
+        continue
+      }
+      // Read once for both questions: does it say a memory claim again, and could it be news?
+      const reading: SentenceReading = { statements: extractStatements(sentence), stance: polarity(sentence, stem) }
+      // Claimed in memory's words: a claim worded as memory holds it is confirmed without asking a
+      // judge (server/claims/classify.ts).
+      const restated = restates(sentence, reading)
+      if (restated) findings.push({ text: restated.text, quote: sentence, sourceIds: [source.id] })
+      else if (!isBoilerplate(sentence, furniture) && bearsNews(sentence, reading)) news = true
       if (news) break
     }
     if (news || findings.length === 0) continue
@@ -78,15 +92,15 @@ export function restatingPages(sources: SourceForSynthesis[], facts: Fact[]): Re
  * states none the claim does not, takes the claim's stance, and most of its subject's words are the
  * claim's (in its words or its quote's).
  */
-function restatementReader(facts: Fact[]): (sentence: string) => Fact | undefined {
-  const stem = stemsOnce()
+function restatementReader(
+  facts: Fact[],
+  stem: Stem,
+): (sentence: string, reading: SentenceReading) => Fact | undefined {
   const subjects = facts.map(
     (fact) => new Set([...fact.subject, ...(fact.quote ? subjectTerms(fact.quote, stem) : [])]),
   )
-  return (sentence) => {
-    const statements = extractStatements(sentence)
+  return (sentence, { statements, stance }) => {
     if (statements.figures.length === 0 && statements.dates.length === 0) return undefined
-    const stance = polarity(sentence, stem)
     const subject = subjectTerms(sentence, stem)
     if (subject.length === 0) return undefined
     return facts.find((fact, index) => {
@@ -105,11 +119,9 @@ function restatementReader(facts: Fact[]): (sentence: string) => Fact | undefine
  * continuing you accept our cookie policy") or bids them ("Continue reading below the
  * advertisement"): a story's sentences do neither outside quotation marks.
  */
-function bearsNews(sentence: string): boolean {
-  const statements = extractStatements(sentence)
+function bearsNews(sentence: string, { statements, stance }: SentenceReading): boolean {
   if (statements.figures.length > 0 || statements.dates.length > 0) return true
   if (NAMES_AFTER_FIRST_WORD.test(sentence.replace(LEADING_WORD, ''))) return true
-  const stance = polarity(sentence)
   if (!stance.negated && stance.directions.length === 0) return false
   if (QUOTATION.test(sentence)) return true
   return !(READER.test(sentence) || bidsTheReader(sentence))
