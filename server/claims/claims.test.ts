@@ -3,7 +3,7 @@ import { expect, test } from 'vitest'
 import { classifyClaims, type KnownClaim } from '#server/claims/classify.ts'
 import { compareStatements, extractStatements } from '#server/claims/figures.ts'
 import { locateQuote, preparePage } from '#server/claims/quote.ts'
-import { opposed, polarity, stemsOnce, subjectTerms } from '#server/claims/subject.ts'
+import { decides, opposed, polarity, stemsOnce, subjectTerms } from '#server/claims/subject.ts'
 import { packVector, unpackVector } from '#server/claims/vectors.ts'
 import { type VerifiedClaim, verifyClaims } from '#server/claims/verify.ts'
 
@@ -295,7 +295,7 @@ test('a changed figure the model paraphrased is matched by its quote, in the wor
 test('the rules confirm only on positive evidence: a reversal in words they cannot read is new, beside what memory held', async () => {
   const memory = [known('grant', 'Lawmakers approved a $300 million loan for the tram extension.')]
   const [reversal] = await classifyClaims(
-    [fresh('The council voted down the $300 million loan for the tram extension.')],
+    [fresh('The council thought better of the $300 million loan for the tram extension.')],
     memory,
   )
   expect(reversal?.class).toBe('new')
@@ -485,4 +485,59 @@ test("a judge's 'confirmed' the figures disprove is an update only of a claim pl
     async (items) => items.map((_, index) => ({ index, class: 'confirmed', candidate: 0 })),
   )
   expect([same?.class, same?.match?.id]).toEqual(['updated', 'pontoons'])
+})
+
+test('a phrasal verb, an irregular form and a stance taken in the main clause are read as a newsroom writes them', () => {
+  const stance = (text: string) => polarity(text).directions.filter((way) => way.startsWith('stance:'))
+  // The particle belongs to the verb: "voted down" rejects, it does not fall.
+  expect(polarity('Councillors voted down the revised business case by 26 votes to 22.').directions).toEqual([
+    'stance:down',
+  ])
+  expect(stance('The committee voted it down on Tuesday.')).toEqual(['stance:down'])
+  expect(stance('The board threw out the appeal.')).toEqual(['stance:down'])
+  expect(stance('The Senate waved the bill through.')).toEqual(['stance:up'])
+  expect(stance('The Senate voted through the bill.')).toEqual(['stance:up'])
+  // Irregular forms are read by their lemma.
+  expect(stance('Oskarsen Automotive Group withdrew from its planned equity deal.')).toEqual(['stance:down'])
+  // A stance in a subordinate clause gives way to the main clause's.
+  expect(
+    stance('A state judge has halted the mine, setting aside the permit that the state board granted in March.'),
+  ).toEqual(['stance:down'])
+  expect(stance('Councillors rejected the plan, eight months after backing the original scheme.')).toEqual([
+    'stance:down',
+  ])
+  // What was said after "said that" is the news, not a subordinate aside.
+  expect(stance('The company said that it had withdrawn the application.')).toEqual(['stance:down'])
+  // Alone in a subordinate clause, a stance is still the sentence's.
+  expect(stance('The permit that the board granted in March covers the whole ridge.')).toEqual(['stance:up'])
+  // "Set aside" is a reversal of a ruling and a reserve of money: read as neither.
+  expect(stance('Lawmakers set aside a $300 million grant for the line.')).toEqual([])
+})
+
+test('a decision is a stance someone takes, not what happens; a quote, a question and words to the reader are no report', () => {
+  expect(decides('The planning committee approved the stadium by eight votes to three.')).toBe(true)
+  expect(decides('Halvorsen Energy pulled out of its naming-rights agreement with the club.')).toBe(true)
+  expect(decides('Councillors voted the scheme down.')).toBe(true)
+  expect(decides('Rovers open their League Two campaign at home to Castlebury Town.')).toBe(false)
+  expect(decides('Some supporters were disappointed to lose the upper tier.')).toBe(false)
+  expect(decides('The pier reopened to walkers after the storm.')).toBe(false)
+})
+
+test('a decision turned round is a reversal whatever the tallies, unless each names a thing the other does not', async () => {
+  const memory = [
+    known(
+      'vote',
+      'After a four-hour debate, members approved the business case for the harbourside extension by 31 votes to 17.',
+    ),
+    known('valencia', 'Aerotherm will build its second heat pump plant in Valencia.'),
+  ]
+  const [vote, texas] = await classifyClaims(
+    [
+      fresh('Councillors voted down the revised business case for the harbourside extension by 26 votes to 22.'),
+      fresh('Aerotherm has scrapped its heat pump plant in Texas.'),
+    ],
+    memory,
+  )
+  expect([vote?.class, vote?.match?.id]).toEqual(['contradicted', 'vote'])
+  expect(texas?.class).toBe('new')
 })

@@ -9,7 +9,15 @@
 // they cannot tell from its match is new, with the memory claim it may repeat or reverse beside it.
 import { compareStatements, countsANoun, type Statements } from '#server/claims/figures.ts'
 import { quoteText } from '#server/claims/quote.ts'
-import { opposed, type Polarity, type Stem, sameStance, stemsOnce, subjectTerms } from '#server/claims/subject.ts'
+import {
+  opposed,
+  type Polarity,
+  reversesStance,
+  type Stem,
+  sameStance,
+  stemsOnce,
+  subjectTerms,
+} from '#server/claims/subject.ts'
 import type { VerifiedClaim } from '#server/claims/verify.ts'
 
 export type ClaimClass = 'new' | 'updated' | 'contradicted' | 'confirmed'
@@ -37,6 +45,9 @@ export type JudgeItem = { claim: { text: string; quote: string }; candidates: Ar
 /** A judge's answer for item `index`: its class, and which candidate it matches (null for new). */
 export type Verdict = { index: number; class: ClaimClass; candidate: number | null }
 export type Judge = (items: JudgeItem[]) => Promise<Verdict[]>
+
+/** Share of the shorter claim's words at which a decision turned round is about the same thing. */
+const REVERSED_COVER = 0.34
 
 /** Candidates shown to a judge per claim. */
 export const MAX_CANDIDATES = 5
@@ -150,6 +161,20 @@ function ruleVerdict<K extends KnownClaim>(
   // which figure it replaces, in whatever words it names the thing.
   const replaced = found.find(({ known }) => restatesAndChanges(claim.statements, known.statements))
   if (replaced && (!best || best.lexical < SAME_SUBJECT)) return { class: 'updated', match: replaced.known, sure: true }
+  // A decision turned round ("voted down" / "approved", "withdrew" / "filed") on a thing both name is a
+  // reversal, whatever the tallies: a vote lost 26-22 is not an update of one won 31-17.
+  // Each naming a thing the other does not ("a factory in Texas" / "its Valencia factory") are two
+  // decisions, not one turned round.
+  const reversed = closest(
+    found.filter(
+      ({ known, lexical, cover }) =>
+        (lexical >= RELATED_SUBJECT || cover >= REVERSED_COVER) &&
+        reversesStance(claim.polarity, known.polarity) &&
+        !namesDiffer(claim, known),
+    ),
+  )
+  if (reversed && reversed.lexical >= (best?.lexical ?? 0) - 0.1)
+    return { class: 'contradicted', match: reversed.known, sure: reversed.lexical >= SAME_SUBJECT }
   if (!best || best.lexical < RELATED_SUBJECT) return { class: 'new', sure: false }
   const comparison = compareStatements(claim.statements, best.known.statements)
   const differs = comparison.figuresDiffer || comparison.datesDiffer
@@ -259,6 +284,28 @@ function closeness<K>(candidate: Candidate<K>): number {
 function sameFactPossible(claim: VerifiedClaim, known: KnownClaim): boolean {
   const bothStateFigures = claim.statements.figures.length > 0 && known.statements.figures.length > 0
   return !bothStateFigures || figuresMayMeet(claim.statements, known.statements)
+}
+
+/** Each names someone or something (a capitalised word after the first, not a date) the other does not. */
+function namesDiffer(a: { text: string; quote: string }, b: { text: string; quote: string }): boolean {
+  const [left, right] = [namesIn(a), namesIn(b)]
+  const missing = (from: Set<string>, other: Set<string>) => [...from].some((name) => !other.has(name))
+  return missing(left, right) && missing(right, left)
+}
+
+const CALENDAR =
+  /^(?:january|february|march|april|may|june|july|august|september|october|november|december|monday|tuesday|wednesday|thursday|friday|saturday|sunday)$/u
+
+function namesIn({ text, quote }: { text: string; quote: string }): Set<string> {
+  const names = new Set<string>()
+  for (const sentence of new Set([text, quote])) {
+    const words = sentence.normalize('NFKC').match(/[\p{L}][\p{L}\p{N}'’-]*/gu) ?? []
+    for (const word of words.slice(1)) {
+      const lower = word.toLowerCase().replace(/['’]s$/u, '')
+      if (/^\p{Lu}/u.test(word) && !CALENDAR.test(lower)) names.add(lower)
+    }
+  }
+  return names
 }
 
 /** `claim` states a figure of `known` and, in the same unit, one `known` does not. */

@@ -26,14 +26,27 @@ for (const [axis, up, down] of [
     'stance',
     'approv accept pass grant authoris authoriz allow sign agre ratifi clear certifi elig qualifi ' +
       'valid open start launch begin began resum restart proceed extend renew continu win won ' +
-      'succeed profit beat',
-    'reject deni deny block veto ban refus prohibit forbid withdraw revok overturn close shut stop cancel halt end ' +
-      'suspend paus abandon scrap shelv termin collaps expir laps lose lost fail loss miss',
+      'succeed profit beat back endors support favour favor award sanction adopt upheld uphold reinstat restor',
+    'reject deni deny block veto ban refus prohibit forbid withdraw withdrew withdrawn revok overturn close shut stop cancel halt end ' +
+      'suspend paus abandon scrap shelv termin collaps expir laps lose lost fail loss miss oppos bar rescind repeal ' +
+      'quash annul void axe ditch kill overrul',
   ],
 ] as const) {
   for (const stem of up.split(' ')) DIRECTIONS.set(stem, `${axis}:up`)
   for (const stem of down.split(' ')) DIRECTIONS.set(stem, `${axis}:down`)
 }
+// Phrasal verbs of stance: a verb and its particle, read together ("voted down" rejects; the "down"
+// alone would read as a fall). The verb is a lemma, so "threw out" and "struck down" are found too.
+// ("walked away", "pulled out", "ruled out" and "called off" are negations: NEGATED_PHRASES.)
+const PHRASAL_STANCES = new Map<string, string>([
+  ...['go ahead', 'press ahead', 'push ahead', 'vote through', 'wave through', 'sign off'].map(
+    (phrase) => [phrase, 'stance:up'] as const,
+  ),
+  ...['vote down', 'turn down', 'throw out', 'strike down', 'back out', 'walk back', 'shut down'].map(
+    (phrase) => [phrase, 'stance:down'] as const,
+  ),
+])
+
 // A negative prefix turns a stance word round: "ineligible", "unapproved", "disallowed", "invalid".
 const NEGATIVE_PREFIX = /^(?:un|in|im|il|ir|dis|non)-?/u
 
@@ -117,37 +130,129 @@ function stanceTaking(text: string): Set<string> {
 }
 
 export function polarity(text: string, stem: Stem = stemmer): Polarity {
+  return readStance(text, stem).polarity
+}
+
+/**
+ * A sentence's polarity, and whether its stance is a decision someone took (DECISIONS, a phrasal
+ * verb of stance) rather than something that happened ("opened", "lost").
+ */
+function readStance(text: string, stem: Stem): { polarity: Polarity; decision: boolean } {
   const lower = text.normalize('NFKC').toLowerCase()
   // A phrase counts once: the "no" of "no longer" is not a second negation.
   let negations = [...lower.matchAll(NEGATED_PHRASES)].length
-  const directions = new Set<string>()
-  for (const { word: token, tag } of taggedWords(withoutNegatedPhrases(text))) {
+  // Each direction read, and whether a word of decision gave it.
+  const directions = new Map<string, boolean>()
+  // Stances taken in a subordinate clause ("the permit that the board granted", "months after backing
+  // the plan"): the sentence's own decision is its main clause's, when that takes one.
+  const aside = new Map<string, boolean>()
+  const words = taggedWords(withoutNegatedPhrases(text))
+  const particles = new Set<number>()
+  const note = (into: Map<string, boolean>, way: string, decision: boolean) =>
+    into.set(way, (into.get(way) ?? false) || decision)
+  let subordinate = false
+  words.forEach(({ word: token, tag, lemma, pause }, index) => {
+    if (pause) subordinate = false
     if (NEGATIONS.has(token) || token.endsWith("n't") || token.endsWith('n’t')) negations += 1
-    const way = direction(token, stem)
+    if (particles.has(index)) return
+    if (opensSubordinateClause(words, index)) subordinate = true
+    const taken = subordinate ? aside : directions
+    if (tag === 'VERB') {
+      const phrasal = phrasalStance(lemma, words, index)
+      if (phrasal) {
+        note(taken, phrasal.way, true)
+        particles.add(phrasal.particle)
+        return
+      }
+    }
+    // An irregular form is read by its lemma: "withdrew" is "withdraw", "began" is "begin".
+    const read = direction(token, stem) ? token : lemma && lemma !== token && direction(lemma, stem) ? lemma : undefined
+    const way = read === undefined ? undefined : direction(read, stem)
     // A stance is taken by a verb ("approved", "terminated") or said of a thing by an adjective
     // ("ineligible"): the noun "terminal", or the "grant" of "the $300 million grant", takes none.
-    if (way && (!way.startsWith('stance:') || STANCE_TAGS.has(tag))) directions.add(way)
+    if (read && way && (!way.startsWith('stance:') || STANCE_TAGS.has(tag)))
+      note(taken, way, way.startsWith('stance:') && DECISIONS.has(stem(read)))
+  })
+  const mainStance = [...directions.keys()].some((direction) => direction.startsWith('stance:'))
+  for (const [direction, decision] of aside) {
+    if (!mainStance || !direction.startsWith('stance:')) note(directions, direction, decision)
   }
   // A sentence that moves one axis both ways ("denied … the permit", "cut prices to grow sales") says
   // nothing either way on it: left out, or it would oppose itself.
-  const axes = [...directions].map((direction) => direction.split(':')[0])
-  const oneWay = [...directions].filter(
+  const axes = [...directions.keys()].map((direction) => direction.split(':')[0])
+  const oneWay = [...directions.keys()].filter(
     (direction) => axes.filter((axis) => axis === direction.split(':')[0]).length === 1,
   )
-  return { negated: negations % 2 === 1, directions: oneWay.sort() }
+  return {
+    polarity: { negated: negations % 2 === 1, directions: oneWay.sort() },
+    decision: oneWay.some((direction) => directions.get(direction) === true),
+  }
 }
 
 /** The tags of the words that can take a stance (wink-nlp's Universal POS tags). */
 const STANCE_TAGS = new Set(['VERB', 'AUX', 'ADJ'])
 
-/** A text's words, lower case, each with its part of speech as wink-nlp tags it (decision 034). */
-function taggedWords(text: string): Array<{ word: string; tag: string }> {
+/**
+ * The stance of a phrasal verb at `index` and where its particle is: next to the verb ("voted down
+ * the plan") or after a short object ("voted it down", "voted the scheme down").
+ */
+function phrasalStance(
+  lemma: string,
+  words: TaggedWord[],
+  index: number,
+): { way: string; particle: number } | undefined {
+  for (let at = index + 1; at <= index + 1 + MAX_OBJECT_WORDS && at < words.length; at++) {
+    const word = words[at] as TaggedWord
+    if (word.pause) return undefined
+    const way = PHRASAL_STANCES.get(`${lemma} ${word.word}`)
+    if (way) return { way, particle: at }
+    if (!OBJECT_TAGS.has(word.tag)) return undefined
+  }
+  return undefined
+}
+
+/** Words an object between a verb and its particle may have ("the revised scheme"), and their tags. */
+const MAX_OBJECT_WORDS = 3
+const OBJECT_TAGS = new Set(['PRON', 'DET', 'ADJ', 'NOUN', 'PROPN'])
+
+/**
+ * `pause`: a mark that ends a clause (a comma, a semicolon, a dash, a bracket) stands before the word.
+ */
+type TaggedWord = { word: string; tag: string; lemma: string; pause: boolean }
+
+/** Words that open a clause subordinate to another: of time, cause, concession and condition. */
+const SUBORDINATORS = new Set(
+  'after before since while whilst although though because until unless once whereas if which who whom whose'.split(
+    ' ',
+  ),
+)
+
+/**
+ * Whether a subordinate clause opens at `index`: one of SUBORDINATORS, or a "that" after a noun (the
+ * permit that the board granted). After a verb, "that" opens what was said ("said that it would
+ * withdraw"), which is the sentence's news.
+ */
+function opensSubordinateClause(words: TaggedWord[], index: number): boolean {
+  const { word } = words[index] as TaggedWord
+  if (SUBORDINATORS.has(word)) return true
+  const before = words[index - 1]
+  return word === 'that' && before !== undefined && !before.pause && (before.tag === 'NOUN' || before.tag === 'PROPN')
+}
+
+/** A text's words, lower case, each with its part of speech and lemma as wink-nlp reads them (decision 034). */
+function taggedWords(text: string): TaggedWord[] {
   const tokens = english().readDoc(text).tokens()
-  const words = tokens.out(nlpIts().normal) as string[]
+  // The words as written, lower case: wink's "normal" form respells them ("thru", "councilors").
+  const words = (tokens.out() as string[]).map((word) => word.toLowerCase())
   const tags = tokens.out(nlpIts().pos) as string[]
-  const tagged: Array<{ word: string; tag: string }> = []
+  const lemmas = tokens.out(nlpIts().lemma as never) as string[]
+  const tagged: TaggedWord[] = []
+  let pause = false
   words.forEach((word, index) => {
-    if (/[\p{L}\p{N}]/u.test(word)) tagged.push({ word, tag: tags[index] ?? '' })
+    if (/[\p{L}\p{N}]/u.test(word)) {
+      tagged.push({ word, tag: tags[index] ?? '', lemma: lemmas[index] ?? word, pause })
+      pause = false
+    } else if (/^[,;:()\u2013\u2014.!?]$/u.test(word) || word === '--') pause = true
   })
   return tagged
 }
@@ -169,6 +274,49 @@ export function opposed(a: Polarity, b: Polarity): boolean {
     if (other && other !== way) flips += 1
   }
   return flips % 2 === 1
+}
+
+/** The particles of PHRASAL_STANCES, for a cheap look before the tagger reads a sentence. */
+const PARTICLES = new Set([...PHRASAL_STANCES.keys()].map((phrase) => phrase.split(' ')[1] as string))
+
+/**
+ * The stance words that name a decision someone takes (approving, signing, withdrawing, overturning),
+ * by stem, apart from those that name what happens (starting, winning, losing, closing): "the board
+ * approved the permit" reports a decision, "Rovers open their campaign" does not.
+ */
+const DECISIONS = new Set(
+  (
+    'approv accept grant authoris authoriz sign agre ratifi back endors support award sanction adopt upheld uphold ' +
+    'reinstat reject deni deny block veto ban refus prohibit forbid withdraw withdrew withdrawn revok overturn cancel ' +
+    'halt suspend abandon scrap shelv termin oppos bar rescind repeal quash annul axe ditch overrul'
+  ).split(' '),
+)
+
+/**
+ * Whether a sentence reports a decision: a stance its main clause takes, in a sentence that names a
+ * decision ("the council approved", "a judge halted", "voted it down"), or one called off ("walked
+ * away from", "no longer"). The tagger reads only a sentence that holds such a word at all.
+ */
+export function decides(text: string, stem: Stem = stemmer): boolean {
+  const lower = text.normalize('NFKC').toLowerCase()
+  if (lower.search(NEGATED_PHRASES) >= 0) return true
+  const hint = wordTokens(lower).some((token) => PARTICLES.has(token) || DECISIONS.has(stem(token)))
+  return hint && readStance(text, stem).decision
+}
+
+/**
+ * A decision turned round: both take a stance (a stance word, or a negation) and they are opposed on
+ * it, a trend aside ("approved" / "voted down", "has a permit" / "no longer has a permit"). A rise
+ * against a fall is a changed figure, not this.
+ */
+export function reversesStance(a: Polarity, b: Polarity): boolean {
+  const stance = (polarity: Polarity) => ({
+    negated: polarity.negated,
+    directions: polarity.directions.filter((direction) => direction.startsWith('stance:')),
+  })
+  const [left, right] = [stance(a), stance(b)]
+  const takes = (polarity: Polarity) => polarity.negated || polarity.directions.length > 0
+  return takes(left) && takes(right) && opposed(left, right)
 }
 
 /**

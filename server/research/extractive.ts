@@ -2,6 +2,7 @@
 // is not worth writing or fails (step-synthesize.ts). It writes nothing of its own: findings are
 // sentences taken from the sources, ranked against the brief, each cited to the source it came from.
 import { extractStatements } from '#server/claims/figures.ts'
+import { decides, stemsOnce } from '#server/claims/subject.ts'
 import { contentTerms, type FindingSignature, findingSignature, sameFinding } from '#server/claims/terms.ts'
 import type { Finding, LanguageModel, Synthesis, SynthesisInput, Usage } from '#server/providers/types.ts'
 import { fallbackPlan } from '#server/research/fallback-plan.ts'
@@ -35,6 +36,8 @@ const TARGET_COVERAGE = 0.5
 const MAX_THEMES = 3
 
 const DIGIT = /\p{Nd}/u
+/** What a story says in its own voice: not a quotation, a question, or words to its reader. */
+const NOT_REPORTED = /["“”?]|\b(?:you|your|yours)\b/iu
 /** English words that, opening a sentence (or its first clause), stand for something said before. */
 const POINTS_BACK =
   /^(?:(?:before|after|like|unlike|besides|despite) (?:it|this|that|them)\b|(?:it|its|it's|this|these|those|that|they|their|them|he|she|his|her|such)\b)/i
@@ -50,7 +53,12 @@ type Candidate = {
   signature: FindingSignature
   /** The values of the figures it states, read when first compared (most sentences never are). */
   values: () => ReadonlySet<number>
-  /** Weight for length, numbers and form, whatever the sentence says. */
+  /**
+   * It states something a reader can check: a figure, a date, or a decision ("the council voted the
+   * plan down", "Oskarsen walked away from the project").
+   */
+  states: boolean
+  /** Weight for length, what it states and form, whatever the sentence says. */
   form: number
   /** IDF-weighted overlap with the brief's words. */
   relevance: number
@@ -101,7 +109,7 @@ function extractSynthesis(input: SynthesisInput): Synthesis {
   )
   // On a page about the topic, a sentence that states a figure or a date is about it too, though it
   // says "the company" or "the line" instead of the topic's words, as a story does after its lede.
-  const relevant = topical.filter((candidate) => candidate.relevance > 0 || DIGIT.test(candidate.text))
+  const relevant = topical.filter((candidate) => candidate.relevance > 0 || candidate.states)
   // Nothing mentions the brief's words (another language, synonyms): the pages found for the brief by
   // their meaning give their opening sentences, the best remaining guess.
   const pool = mentions ? relevant : openingSentences(topical)
@@ -110,7 +118,7 @@ function extractSynthesis(input: SynthesisInput): Synthesis {
     candidate.form * (1 + (mostRelevant > 0 ? candidate.relevance / mostRelevant : 0))
   // The best few whatever they state; past those, only sentences that state a figure or a date: a
   // lede that names the topic, a quote, a scene, say less than the sentence beside them that counts.
-  const checkable = pool.filter((candidate) => DIGIT.test(candidate.text))
+  const checkable = pool.filter((candidate) => candidate.states)
   let characters = 0
   while (chosen.length < MAX_FINDINGS && (chosen.length < MIN_FINDINGS || characters < FINDINGS_CHARACTERS)) {
     const next = pick(chosen.length < MIN_FINDINGS ? pool : checkable, score)
@@ -171,6 +179,7 @@ function extractSynthesis(input: SynthesisInput): Synthesis {
 
 function sentenceCandidates(pages: readonly ReadPage[], boilerplate: ReadonlySet<string>): Candidate[] {
   const candidates: Candidate[] = []
+  const stem = stemsOnce()
   for (const source of pages) {
     let position = 0
     for (const paragraph of source.paragraphs) {
@@ -179,13 +188,15 @@ function sentenceCandidates(pages: readonly ReadPage[], boilerplate: ReadonlySet
         const { signature, values } = said(text)
         if (signature.terms.size === 0) continue
         const words = wordTokens(text).length
+        const states = DIGIT.test(text) || (!NOT_REPORTED.test(text) && decides(text, stem))
         candidates.push({
           sourceId: source.id,
           position,
           text,
           signature,
           values,
-          form: formWeight(text, words),
+          states,
+          form: formWeight(text, words, states),
           relevance: 0,
         })
         position += 1
@@ -200,9 +211,9 @@ function sentenceCandidates(pages: readonly ReadPage[], boilerplate: ReadonlySet
  * say what they are about: one opening with a word that points back ("It said...", "They can be
  * stored...", "Before it, ...") needs the sentence before it, which a finding does not show.
  */
-function formWeight(text: string, words: number): number {
+function formWeight(text: string, words: number, states: boolean): number {
   const length = words < 8 ? 0.5 : words <= 40 ? 1 : words <= 70 ? 0.7 : 0.4
-  const figures = DIGIT.test(text) ? FIGURE_WEIGHT : 1
+  const figures = states ? FIGURE_WEIGHT : 1
   const standsAlone = POINTS_BACK.test(text) && !NOW.test(text) ? POINTING_BACK_WEIGHT : 1
   return length * figures * standsAlone
 }
