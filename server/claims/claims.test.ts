@@ -541,3 +541,33 @@ test('a decision turned round is a reversal whatever the tallies, unless each na
   expect([vote?.class, vote?.match?.id]).toEqual(['contradicted', 'vote'])
   expect(texas?.class).toBe('new')
 })
+
+test('a claim that announces a change of a figure or a date memory states is its revision, in whatever words', async () => {
+  const memory = [
+    known('cost', 'The club puts the cost of the build at £142m.'),
+    known('deal', 'The naming deal will bring in £25m over ten years.'),
+    known('share', "Aerotherm's share of Europe's heat pump market is 15 percent."),
+    known('start', '“We intend to be producing lithium at Kestrel Ridge in the fourth quarter of 2027,” she said.'),
+    known('plant', 'Voltfjord will commission its iron-air pilot plant in June 2027.'),
+  ]
+  const [bill, poland, production, grid, hotel] = await classifyClaims(
+    [
+      // No word in common, but "climbs to" says the sum replaced one, and £142m is the near one.
+      fresh('The deal lands as the bill for the ground climbs to 158 million pounds.'),
+      // Shares are many in one story: a changed one needs a word in common to revise another.
+      fresh('Unemployment in the region has risen to 23 percent.'),
+      // Memory's date beside a later one.
+      fresh('First production is now targeted for the second quarter of 2028, rather than the final quarter of 2027.'),
+      // A date of another thing, with no word in common: new.
+      fresh('The revised grid code for storage operators in Germany takes effect in 2028.'),
+      // Money, but no change announced: new.
+      fresh('A £150m hotel is planned beside the ground.'),
+    ],
+    memory,
+  )
+  expect([bill?.class, bill?.match?.id]).toEqual(['updated', 'cost'])
+  expect([poland?.class, poland?.match?.id]).toEqual(['new', undefined])
+  expect([production?.class, production?.match?.id]).toEqual(['updated', 'start'])
+  expect([grid?.class, grid?.match?.id]).toEqual(['new', undefined])
+  expect([hotel?.class, hotel?.match?.id]).toEqual(['new', undefined])
+})

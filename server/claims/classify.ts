@@ -7,7 +7,14 @@
 // count is never one quantity with a sum of money, and a near-verbatim restatement is never new.
 // The rules confirm only on positive evidence (the same figures and dates, the same stance): a claim
 // they cannot tell from its match is new, with the memory claim it may repeat or reverse beside it.
-import { compareStatements, countsANoun, type Statements } from '#server/claims/figures.ts'
+import {
+  compareStatements,
+  countsANoun,
+  type Figure,
+  type Statements,
+  sameDate,
+  unsupportedFigures,
+} from '#server/claims/figures.ts'
 import { quoteText } from '#server/claims/quote.ts'
 import {
   opposed,
@@ -18,7 +25,9 @@ import {
   stemsOnce,
   subjectTerms,
 } from '#server/claims/subject.ts'
+import { STOPWORDS } from '#server/claims/terms.ts'
 import type { VerifiedClaim } from '#server/claims/verify.ts'
+import { english, nlpIts } from '#server/text/english.ts'
 
 export type ClaimClass = 'new' | 'updated' | 'contradicted' | 'confirmed'
 
@@ -84,6 +93,7 @@ export async function classifyClaims<K extends KnownClaim>(
   const stem = stemsOnce()
   for (const item of [...claims, ...memory]) wordings.set(item, subjectWordings(item, stem))
   const weight = idfWeights([...wordings.values()].flat())
+  readNames([...claims, ...memory])
   const byQuote = new Map<string, K>()
   for (const known of memory) {
     for (const text of [known.quote, known.text]) if (text) byQuote.set(quoteText(text), known)
@@ -143,10 +153,25 @@ export async function classifyClaims<K extends KnownClaim>(
 }
 
 /** The rules' verdict on the best candidate; `sure` when the subjects are plainly the same. */
-function ruleVerdict<K extends KnownClaim>(
-  claim: VerifiedClaim,
-  found: Candidate<K>[],
-): { class: ClaimClass; match?: K; sure: boolean; related?: K } {
+function ruleVerdict<K extends KnownClaim>(claim: VerifiedClaim, found: Candidate<K>[]): RuleVerdict<K> {
+  const ruled = wordsVerdict(claim, found)
+  // A claim that gives memory's date or count beside a new one, and says it changed ("in the second
+  // quarter of 2028, rather than the final quarter of 2027"), revises it; it does not confirm it.
+  const confirmedRevision =
+    ruled.class === 'confirmed' && found.find(({ known }) => known === ruled.match && revises(claim, known, 0))
+  if (confirmedRevision) return { class: 'updated', match: confirmedRevision.known, sure: ruled.sure }
+  if (ruled.class !== 'new') return ruled
+  // Nothing else said: a claim that announces a change of a figure or a date memory states is its
+  // revision, the closest such claim in words (not sure: a judge's "new" stands against it).
+  const revised = found
+    .filter(({ known, lexical }) => revises(claim, known, lexical))
+    .reduce<Candidate<K> | undefined>((top, next) => (!top || next.lexical > top.lexical ? next : top), undefined)
+  return revised ? { class: 'updated', match: revised.known, sure: false } : ruled
+}
+
+type RuleVerdict<K> = { class: ClaimClass; match?: K; sure: boolean; related?: K }
+
+function wordsVerdict<K extends KnownClaim>(claim: VerifiedClaim, found: Candidate<K>[]): RuleVerdict<K> {
   // Embeddings may rank first a candidate the words do not support; the rules go by the words. A
   // claim that states a figure or a date is held against the closest memory claim that states one
   // it can be compared with, when that one is related at all: its earlier version is that one, not
@@ -212,7 +237,9 @@ function guarded<K extends KnownClaim>(claim: VerifiedClaim, verdict: ClaimClass
   const comparison = compareStatements(claim.statements, match.statements)
   const differs = comparison.figuresDiffer || comparison.datesDiffer
   const provablyOther = differs && !sharesValue(claim.statements, match.statements)
-  const provablySame = comparison.comparable && !differs
+  // The same, when it states no figure or date the other does not ("2028, rather than 2027" is not).
+  const provablySame =
+    comparison.comparable && !differs && unsupportedFigures(claim.statements, match.statements).length === 0
   const against = opposed(claim.polarity, match.polarity)
   if (verdict === 'confirmed' && provablyOther) return { claim, class: against ? 'contradicted' : 'updated', match }
   if (verdict === 'updated' && provablySame) return { claim, class: against ? 'contradicted' : 'confirmed', match }
@@ -230,7 +257,12 @@ function candidatesFor<K extends KnownClaim>(
   for (const known of memory) {
     const { lexical, cover } = overlap(claim, known)
     const cosine = claim.vector && known.vector ? dot(claim.vector, known.vector) : 0
-    if (lexical > 0 || cosine >= MIN_COSINE || sharesDistinctiveValue(claim.statements, known.statements))
+    if (
+      lexical > 0 ||
+      cosine >= MIN_COSINE ||
+      sharesDistinctiveValue(claim.statements, known.statements) ||
+      revises(claim, known, lexical)
+    )
       scored.push({ known, lexical, cosine, cover })
   }
   const about = scored.filter((candidate) => aboutTheSame(claim, candidate))
@@ -255,8 +287,60 @@ function candidatesFor<K extends KnownClaim>(
 function aboutTheSame<K extends KnownClaim>(claim: VerifiedClaim, candidate: Candidate<K>): boolean {
   const { known, lexical, cosine, cover } = candidate
   if (lexical >= MIN_CANDIDATE || cover >= MIN_COVER || cosine >= MIN_COSINE) return true
-  if (sharesDistinctiveValue(claim.statements, known.statements)) return true
+  if (sharesDistinctiveValue(claim.statements, known.statements) || revises(claim, known, lexical)) return true
   return lexical > 0 && figuresMayMeet(claim.statements, known.statements)
+}
+
+/**
+ * Words by which a sentence says that a figure or date of it replaced an earlier one ("has risen to
+ * £158m", "now expects", "in June 2029 rather than December 2028", "the latest programme").
+ */
+const ANNOUNCES_CHANGE =
+  /\b(?:now|no longer|rather than|instead of|revised|latest|pushed back|put back|delayed|brought forward|later than|earlier than|up from|down from)\b/iu
+
+/**
+ * Whether `claim` may be the revision of `known`: it says that something changed (ANNOUNCES_CHANGE, or
+ * a rise or a fall), and a figure of a unit both state moved by no more than half or double, or a
+ * date by less than three years, on a subject they share a word of or beside memory's own date; each
+ * names no one the other does not (namesDiffer). A revision of a cost, a headcount or an opening date is seldom
+ * written in the words of the figure it replaces ("the bill for the ground climbs to £158m" / "the
+ * club puts the cost of the build at £142m").
+ */
+function revises(claim: VerifiedClaim, known: KnownClaim, lexical: number): boolean {
+  const announced =
+    claim.polarity.directions.some((direction) => direction.startsWith('trend:')) ||
+    ANNOUNCES_CHANGE.test(claim.quote) ||
+    ANNOUNCES_CHANGE.test(claim.text)
+  if (!announced || namesDiffer(claim, known)) return false
+  const { figures, dates } = known.statements
+  // A count it gives beside memory's own ("210 kerbside spots rather than the 340 first proposed"),
+  // whatever noun each counts.
+  const besideMemory = sharesValue(claim.statements, known.statements)
+  const sameKind = (figure: Figure, other: Figure) =>
+    (other.unit === figure.unit && figure.unit !== '') || (besideMemory && countsANoun(figure) && countsANoun(other))
+  const moved = claim.statements.figures.some((figure) =>
+    figures.some(
+      (other) =>
+        sameKind(figure, other) &&
+        // Shares are many in one story (of a market, of votes, of capacity): one needs a word in common.
+        (figure.unit !== '%' || lexical >= MIN_CANDIDATE) &&
+        other.value !== figure.value &&
+        other.value > 0 &&
+        figure.value > 0 &&
+        Math.max(other.value, figure.value) / Math.min(other.value, figure.value) <= 2,
+    ),
+  )
+  const year = (date: string) => Number(date.slice(0, 4))
+  // A date memory does not give, near one it does ("the second quarter of 2028, rather than the final
+  // quarter of 2027").
+  const besideMemoryDate = claim.statements.dates.some((date) => dates.some((other) => sameDate(date, other)))
+  const rescheduled =
+    (lexical > 0 || besideMemoryDate) &&
+    claim.statements.dates.some(
+      (date) =>
+        !dates.some((other) => sameDate(date, other)) && dates.some((other) => Math.abs(year(date) - year(other)) < 3),
+    )
+  return moved || rescheduled
 }
 
 /**
@@ -286,24 +370,61 @@ function sameFactPossible(claim: VerifiedClaim, known: KnownClaim): boolean {
   return !bothStateFigures || figuresMayMeet(claim.statements, known.statements)
 }
 
-/** Each names someone or something (a capitalised word after the first, not a date) the other does not. */
+/** Each names someone or something (NAMES) the other does not. */
 function namesDiffer(a: { text: string; quote: string }, b: { text: string; quote: string }): boolean {
-  const [left, right] = [namesIn(a), namesIn(b)]
+  const [left, right] = [NAMES.get(a) ?? namesIn(a, new Set()), NAMES.get(b) ?? namesIn(b, new Set())]
   const missing = (from: Set<string>, other: Set<string>) => [...from].some((name) => !other.has(name))
   return missing(left, right) && missing(right, left)
 }
 
+/**
+ * The names each claim of a classification gives, read once (`readNames`): capitalised words, not
+ * dates. A sentence's first word is a name only when the run's texts never write it in lower case
+ * ("Voltfjord will commission", not "Councillors voted").
+ */
+const NAMES = new WeakMap<object, Set<string>>()
+
+function readNames(items: Array<{ text: string; quote: string }>): void {
+  const lower = new Set<string>()
+  for (const { text, quote } of items) {
+    for (const word of wordsOf(`${text} ${quote}`)) if (word === word.toLowerCase()) lower.add(word)
+  }
+  const named = items.map((item) => namesIn(item, lower))
+  // A name most claims give is the story's own subject ("Corvane", "Rovers"), which a sentence as
+  // often calls "the company" or "the club": it tells no two things apart.
+  const holders = new Map<string, number>()
+  for (const names of named) for (const name of names) holders.set(name, (holders.get(name) ?? 0) + 1)
+  const ownSubject = Math.max(MIN_SUBJECT_CLAIMS, items.length * SUBJECT_SHARE)
+  items.forEach((item, index) => {
+    NAMES.set(item, new Set([...(named[index] ?? [])].filter((name) => (holders.get(name) ?? 0) < ownSubject)))
+  })
+}
+
+/** A name in this many claims, and this share of them, is the story's subject. */
+const MIN_SUBJECT_CLAIMS = 3
+const SUBJECT_SHARE = 0.25
+
 const CALENDAR =
   /^(?:january|february|march|april|may|june|july|august|september|october|november|december|monday|tuesday|wednesday|thursday|friday|saturday|sunday)$/u
 
-function namesIn({ text, quote }: { text: string; quote: string }): Set<string> {
+function wordsOf(text: string): string[] {
+  return (text.normalize('NFKC').match(/[\p{L}][\p{L}\p{N}'’-]*/gu) ?? []).map((word) => word.replace(/['’]s$/u, ''))
+}
+
+/** Whether the tagger reads a sentence's first word as a proper noun ("Voltfjord will", not "First production"). */
+function taggedAsName(sentence: string): boolean {
+  const tags = english().readDoc(sentence).tokens().out(nlpIts().pos) as string[]
+  return tags.find((tag) => tag !== 'PUNCT') === 'PROPN'
+}
+
+function namesIn({ text, quote }: { text: string; quote: string }, common: ReadonlySet<string>): Set<string> {
   const names = new Set<string>()
   for (const sentence of new Set([text, quote])) {
-    const words = sentence.normalize('NFKC').match(/[\p{L}][\p{L}\p{N}'’-]*/gu) ?? []
-    for (const word of words.slice(1)) {
-      const lower = word.toLowerCase().replace(/['’]s$/u, '')
-      if (/^\p{Lu}/u.test(word) && !CALENDAR.test(lower)) names.add(lower)
-    }
+    wordsOf(sentence).forEach((word, index) => {
+      const lower = word.toLowerCase()
+      if (!/^\p{Lu}/u.test(word) || CALENDAR.test(lower) || STOPWORDS.has(lower)) return
+      if (index > 0 || (!common.has(lower) && taggedAsName(sentence))) names.add(lower)
+    })
   }
   return names
 }

@@ -299,7 +299,8 @@ function valuesOf(statements: Statements, unit: string): number[] {
   )
 }
 
-function sameDate(x: DateMention, y: DateMention): boolean {
+/** Two dates agree at the precision both give ("2027" and "2027-Q4" do). */
+export function sameDate(x: DateMention, y: DateMention): boolean {
   const kind = (date: string) => (/-[QH]/.test(date) ? 'period' : 'calendar')
   if (kind(x) !== kind(y)) return x.slice(0, 4) === y.slice(0, 4)
   const length = Math.min(x.length, y.length)

@@ -19,9 +19,11 @@ export function readClaim(text: string): Pick<Fact, 'statements' | 'subject' | '
  * those rules change (a new stance word, a fixed negation): facts read by an older edition are read
  * again when memory is next loaded, so old and new claims are compared by the same rules. 3: a stance
  * is read only from a verb or an adjective, as wink-nlp tags them (decision 034). 4: a stance word
- * used as a noun ("five new stops") is part of the subject, and counts written in words are not.
+ * used as a noun ("five new stops") is part of the subject, and counts written in words are not. 5:
+ * phrasal verbs and irregular forms take a stance, and the main clause's stance wins over a
+ * subordinate clause's.
  */
-export const READING = 4
+export const READING = 5
 
 /** A fact as stored before claims (id, text, sources, first seen) read as a claim without a quote. */
 export type StoredFact = Pick<Fact, 'id' | 'text' | 'sourceUrls' | 'firstSeen'> & Partial<Fact>
