@@ -12,6 +12,7 @@ import {
   type ReadPage,
   readPage,
   siteBoilerplate,
+  speaksToReader,
 } from '#server/research/page-subject.ts'
 import { markers } from '#server/research/report-citations.ts'
 import { NO_EVIDENCE } from '#server/research/report-render.ts'
@@ -36,8 +37,8 @@ const TARGET_COVERAGE = 0.5
 const MAX_THEMES = 3
 
 const DIGIT = /\p{Nd}/u
-/** What a story says in its own voice: not a quotation, a question, or words to its reader. */
-const NOT_REPORTED = /["“”?]|\b(?:you|your|yours)\b/iu
+/** A decision is reported in the story's voice; one in quotation marks is someone's words. */
+const QUOTATION = /["“”]/u
 /** English words that, opening a sentence (or its first clause), stand for something said before. */
 const POINTS_BACK =
   /^(?:(?:before|after|like|unlike|besides|despite) (?:it|this|that|them)\b|(?:it|its|it's|this|these|those|that|they|their|them|he|she|his|her|such)\b)/i
@@ -184,11 +185,11 @@ function sentenceCandidates(pages: readonly ReadPage[], boilerplate: ReadonlySet
     let position = 0
     for (const paragraph of source.paragraphs) {
       for (const text of paragraph) {
-        if (isBoilerplate(text, boilerplate)) continue
+        if (isBoilerplate(text, boilerplate) || speaksToReader(text)) continue
         const { signature, values } = said(text)
         if (signature.terms.size === 0) continue
         const words = wordTokens(text).length
-        const states = DIGIT.test(text) || (!NOT_REPORTED.test(text) && decides(text, stem))
+        const states = DIGIT.test(text) || (!QUOTATION.test(text) && decides(text, stem))
         candidates.push({
           sourceId: source.id,
           position,

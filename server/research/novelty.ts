@@ -21,8 +21,7 @@ import {
 } from '#server/claims/subject.ts'
 import type { Fact } from '#server/memory/types.ts'
 import type { Finding, SourceForSynthesis } from '#server/providers/types.ts'
-import { isBoilerplate, readPage, siteBoilerplate } from '#server/research/page-subject.ts'
-import { english, nlpIts } from '#server/text/english.ts'
+import { addressesReader, isBoilerplate, readPage, siteBoilerplate } from '#server/research/page-subject.ts'
 import { proseParagraphs } from '#server/text/prose.ts'
 
 /** Shorter pieces (a byline, "By staff.") say nothing either way; "It employs 300 people." does. */
@@ -123,23 +122,12 @@ function bearsNews(sentence: string, { statements, stance }: SentenceReading): b
   if (statements.figures.length > 0 || statements.dates.length > 0) return true
   if (NAMES_AFTER_FIRST_WORD.test(sentence.replace(LEADING_WORD, ''))) return true
   if (!stance.negated && stance.directions.length === 0) return false
-  if (QUOTATION.test(sentence)) return true
-  return !(READER.test(sentence) || bidsTheReader(sentence))
+  return !addressesReader(sentence)
 }
 
 /** A sentence's opening word, with any quote marks or brackets before it. */
 const LEADING_WORD = /^[\s"'“‘([]*[\p{L}\p{N}'’-]+/u
 const NAMES_AFTER_FIRST_WORD = /(?<![\p{L}\p{N}])\p{Lu}/u
-const QUOTATION = /["“”]/u
-const READER = /\b(?:you|your|yours)\b/iu
-
-/** An imperative: the sentence opens with a verb in its base form ("Continue", "Read", "Subscribe"). */
-function bidsTheReader(sentence: string): boolean {
-  const tokens = english().readDoc(sentence).tokens()
-  const first = (tokens.out(nlpIts().pos) as string[])[0]
-  const lemmas = tokens.out(nlpIts().lemma as never) as string[]
-  return first === 'VERB' && lemmas[0] === (tokens.out(nlpIts().normal) as string[])[0]
-}
 
 function sentencesOf(text: string): string[] {
   const sentences: string[] = []

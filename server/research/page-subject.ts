@@ -4,6 +4,7 @@
 // cookie banner and the newsletter box that every page of one site repeats (issue 40, decision 033).
 import { contentTerms } from '#server/claims/terms.ts'
 import type { SourceForSynthesis } from '#server/providers/types.ts'
+import { english, nlpIts } from '#server/text/english.ts'
 import { completeSentences, proseParagraphs } from '#server/text/prose.ts'
 import { wordTokens } from '#server/text/words.ts'
 
@@ -61,6 +62,46 @@ export function siteBoilerplate(pages: readonly ReadPage[]): Set<string> {
   const repeated = new Set<string>()
   for (const [key, ids] of seen) if (ids.size >= 2) repeated.add(key.slice(key.indexOf('\n') + 1))
   return repeated
+}
+
+/**
+ * Whether a site, not a story, speaks: outside quotation marks, a story's sentences neither address
+ * the reader ("By continuing you accept our cookie policy") nor bid them ("Continue reading below").
+ */
+export function addressesReader(sentence: string): boolean {
+  if (QUOTATION.test(sentence)) return false
+  return READER.test(sentence) || bidsTheReader(sentence)
+}
+
+/**
+ * Whether a sentence is the site's voice or a teaser, not the story's: it addresses or bids the
+ * reader, asks a question ("Is intermittent fasting safe after 60?", a "most read" link), or speaks
+ * as the site ("We will have updates every half hour"), outside quotation marks: a news story
+ * reports in the third person and answers its questions.
+ */
+export function speaksToReader(sentence: string): boolean {
+  if (QUOTATION.test(sentence)) return false
+  return QUESTION.test(sentence) || SITE_VOICE.test(sentence) || addressesReader(sentence)
+}
+
+const QUOTATION = /["“”]/u
+const READER = /\b(?:you|your|yours)\b/iu
+const QUESTION = /\?\s*$/u
+const SITE_VOICE = /\b(?:we|our|us)\b/iu
+const OPENING_WORDS = 5
+
+/**
+ * An imperative: the sentence opens with a verb in its base form ("Continue", "Read", "Subscribe"),
+ * not followed by another verb (a name the tagger took for a verb is a subject: "Velorastat went").
+ */
+function bidsTheReader(sentence: string): boolean {
+  // The opening words are enough to tag the first one, and cheaper to read than the whole sentence.
+  const opening = sentence.split(/\s+/u).slice(0, OPENING_WORDS).join(' ')
+  const tokens = english().readDoc(opening).tokens()
+  const [first, second] = tokens.out(nlpIts().pos) as string[]
+  const lemmas = tokens.out(nlpIts().lemma as never) as string[]
+  const words = (tokens.out() as string[]).map((word) => word.toLowerCase())
+  return first === 'VERB' && lemmas[0] === words[0] && second !== 'VERB' && second !== 'AUX'
 }
 
 export function isBoilerplate(sentence: string, boilerplate: ReadonlySet<string>): boolean {
