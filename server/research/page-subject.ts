@@ -125,12 +125,49 @@ export function pagesAboutTopic(
   const needed = Math.min(MAX_TOPIC_WORDS_NEEDED, Math.ceil(topicTerms.size / 2))
   const about = new Set<number>()
   let named = false
+  // A review, a forecast, a sports roundup, a column: a page of a section that is about something
+  // else by its kind is about the topic only when its headline names it whole (or the topic is of
+  // that kind itself: "restaurant reviews in Leeds").
+  const topicOfAKind = FEATURE_WORDS.test(topic)
   for (const page of pages) {
     const headline = `${page.title} ${slugWords(page.url)}`
-    if (held(headline) > 0 || held(lede(page, boilerplate)) >= needed) about.add(page.id)
+    const feature = !topicOfAKind && isFeature(page)
+    const names = feature
+      ? held(page.title) >= Math.max(needed, Math.min(2, topicTerms.size))
+      : held(headline) > 0 || held(lede(page, boilerplate)) >= needed
+    if (names) about.add(page.id)
     else if (!named && held(page.paragraphs.flat().join(' ')) > 0) named = true
   }
   return about.size > 0 || named ? about : undefined
+}
+
+/**
+ * Sections and headline labels of the pages a news site writes about something by its kind, not by
+ * the news: reviews, weather, sport, opinion, listings, and the like ("Review: The Salt Loft",
+ * "/weather/2026/11/..."). English newsroom usage, not any one site's.
+ */
+const FEATURE_SECTIONS = new Set(
+  (
+    'opinion comment commentisfree column columns columnists letters review reviews food food-and-drink drink ' +
+    'restaurants recipes weather sport sports whats-on what-s-on events listings lifestyle travel puzzles ' +
+    'crosswords horoscopes obituaries obits entertainment arts culture tv tv-and-radio music film books fashion ' +
+    'motoring wellbeing programs programmes podcasts'
+  ).split(' '),
+)
+const FEATURE_WORDS =
+  /\b(?:reviews?|opinion|column|comment|letters?|weather|forecast|sports?|roundup|recipes?|obituar(?:y|ies)|what's on|quiz|puzzle|horoscopes?|ask the)\b/iu
+/** A headline's label: a few words before a colon ("Restaurant review:", "Weekend weather:"). */
+const LABEL = /^([^:]{1,30}):/u
+
+function isFeature(page: Pick<ReadPage, 'url' | 'title'>): boolean {
+  const label = LABEL.exec(page.title)?.[1]
+  if (label && FEATURE_WORDS.test(label)) return true
+  try {
+    const sections = new URL(page.url).pathname.toLowerCase().split('/').slice(1, -1)
+    return sections.some((section) => FEATURE_SECTIONS.has(section))
+  } catch {
+    return false
+  }
 }
 
 /**

@@ -1,0 +1,41 @@
+import { expect, test } from 'vitest'
+import { pagesAboutTopic, readPage, speaksToReader } from '#server/research/page-subject.ts'
+
+function page(id: number, url: string, title: string, paragraphs: string[]) {
+  return readPage({ id, url, title, text: paragraphs.join('\n\n') })
+}
+
+const lede =
+  'The Brackwater ferry will stop running on Sundays from next month, the operator said on Tuesday, after a fall in winter passengers.'
+
+test('a review, a forecast or a column that names the topic in its lede is about something else unless its headline names the topic', () => {
+  const news = page(
+    1,
+    'https://www.gazette.example/news/2026/11/ferry-sundays',
+    'Brackwater ferry to stop Sunday sailings',
+    [lede],
+  )
+  const weather = page(2, 'https://www.gazette.example/weather/2026/11/gales', 'Gales ease in time for the regatta', [
+    'Gales will ease by Saturday, and the Brackwater ferry expects to run to its usual timetable all weekend.',
+  ])
+  const review = page(3, 'https://www.gazette.example/news/2026/11/salt-loft', 'Review: The Salt Loft, Harbour Road', [
+    'The Salt Loft sits by the Brackwater ferry slipway, and its crab sandwich is worth the crossing alone.',
+  ])
+  const column = page(4, 'https://www.gazette.example/opinion/2026/11/ferry', 'Column: Save the Brackwater ferry', [
+    'Nobody who has taken the Brackwater ferry on a winter morning would let it go without a fight.',
+  ])
+  const about = pagesAboutTopic('Brackwater ferry', [news, weather, review, column], new Set())
+  expect([...(about ?? [])].sort()).toEqual([1, 4])
+  // A topic of that kind itself takes its reviews.
+  expect([...(pagesAboutTopic('restaurant reviews near the Brackwater ferry', [review], new Set()) ?? [])]).toEqual([3])
+})
+
+test("a question, the site's own voice and words to the reader are the site's; a quoted one is a person's", () => {
+  expect(speaksToReader('Is intermittent fasting safe after 60?')).toBe(true)
+  expect(speaksToReader('We will have updates every half hour on 97.4 FM.')).toBe(true)
+  expect(speaksToReader('The football stories that matter, in your inbox every weekday.')).toBe(true)
+  expect(speaksToReader('Manage preferences, or accept all to continue.')).toBe(true)
+  expect(speaksToReader('Velorastat went on sale in September.')).toBe(false)
+  expect(speaksToReader('"We will appeal," the company said.')).toBe(false)
+  expect(speaksToReader('The council approved the plan by 31 votes to 17.')).toBe(false)
+})
