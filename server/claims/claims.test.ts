@@ -571,3 +571,22 @@ test('a claim that announces a change of a figure or a date memory states is its
   expect([grid?.class, grid?.match?.id]).toEqual(['new', undefined])
   expect([hotel?.class, hotel?.match?.id]).toEqual(['new', undefined])
 })
+
+test('a negation turns round the stance of its own clause only; a refusal is one stance however it is worded', async () => {
+  const stance = (text: string) => polarity(text)
+  // "did not approve" refuses: one stance, no separate negation.
+  expect(stance('The board did not approve the permit.')).toEqual({ negated: false, directions: ['stance:down'] })
+  // The "not" of another clause leaves "shelved" as it is.
+  expect(stance('The branch was shelved in July and is not part of the new plan.').directions).toEqual(['stance:down'])
+  const memory = [known('exit', 'Halvorsen Energy pulled out of its naming-rights agreement with the club.')]
+  // "withdrew" and "pulled out" are one stance: no reversal.
+  const [again] = await classifyClaims(
+    [
+      fresh(
+        'The society fills the gap left by Halvorsen Energy, which withdrew from its naming-rights agreement with the club.',
+      ),
+    ],
+    memory,
+  )
+  expect(again?.class).not.toBe('contradicted')
+})

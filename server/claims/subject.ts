@@ -151,16 +151,33 @@ function readStance(text: string, stem: Stem): { polarity: Polarity; decision: b
   const note = (into: Map<string, boolean>, way: string, decision: boolean) =>
     into.set(way, (into.get(way) ?? false) || decision)
   let subordinate = false
+  // A negation not yet spent on a stance word of its clause: "did not approve" is a refusal, one
+  // stance, not an approval and a negation; the "not" of "was shelved and is not part of the plan"
+  // belongs to another clause, and turns nothing round.
+  let negation = false
+  const stance = (way: string) => {
+    if (!negation || !way.startsWith('stance:')) return way
+    negation = false
+    negations -= 1
+    return way.endsWith(':up') ? 'stance:down' : 'stance:up'
+  }
   words.forEach(({ word: token, tag, lemma, pause }, index) => {
     if (pause) subordinate = false
-    if (NEGATIONS.has(token) || token.endsWith("n't") || token.endsWith('n’t')) negations += 1
+    if (pause || CLAUSE_JOINS.has(token)) negation = false
+    if (NEGATIONS.has(token) || token.endsWith("n't") || token.endsWith('n’t')) {
+      negations += 1
+      negation = true
+    }
     if (particles.has(index)) return
-    if (opensSubordinateClause(words, index)) subordinate = true
+    if (opensSubordinateClause(words, index)) {
+      subordinate = true
+      negation = false
+    }
     const taken = subordinate ? aside : directions
     if (tag === 'VERB') {
       const phrasal = phrasalStance(lemma, words, index)
       if (phrasal) {
-        note(taken, phrasal.way, true)
+        note(taken, stance(phrasal.way), true)
         particles.add(phrasal.particle)
         return
       }
@@ -171,7 +188,7 @@ function readStance(text: string, stem: Stem): { polarity: Polarity; decision: b
     // A stance is taken by a verb ("approved", "terminated") or said of a thing by an adjective
     // ("ineligible"): the noun "terminal", or the "grant" of "the $300 million grant", takes none.
     if (read && way && (!way.startsWith('stance:') || STANCE_TAGS.has(tag)))
-      note(taken, way, way.startsWith('stance:') && DECISIONS.has(stem(read)))
+      note(taken, stance(way), way.startsWith('stance:') && DECISIONS.has(stem(read)))
   })
   const mainStance = [...directions.keys()].some((direction) => direction.startsWith('stance:'))
   for (const [direction, decision] of aside) {
@@ -188,6 +205,9 @@ function readStance(text: string, stem: Stem): { polarity: Polarity; decision: b
     decision: oneWay.some((direction) => directions.get(direction) === true),
   }
 }
+
+/** Words that join two clauses: a negation in one does not reach the other. */
+const CLAUSE_JOINS = new Set(['and', 'but', 'or', 'yet', 'while', 'whereas'])
 
 /** The tags of the words that can take a stance (wink-nlp's Universal POS tags). */
 const STANCE_TAGS = new Set(['VERB', 'AUX', 'ADJ'])
@@ -305,18 +325,24 @@ export function decides(text: string, stem: Stem = stemmer): boolean {
 }
 
 /**
- * A decision turned round: both take a stance (a stance word, or a negation) and they are opposed on
- * it, a trend aside ("approved" / "voted down", "has a permit" / "no longer has a permit"). A rise
- * against a fall is a changed figure, not this.
+ * A decision turned round: both take a stance (a stance word, or a negation) and the two stances are
+ * opposite, a trend aside ("approved" / "voted down", "agreed to invest" / "pulled out"). A rise
+ * against a fall is a changed figure, not this; "withdrew" and "pulled out" are one stance.
  */
 export function reversesStance(a: Polarity, b: Polarity): boolean {
-  const stance = (polarity: Polarity) => ({
-    negated: polarity.negated,
-    directions: polarity.directions.filter((direction) => direction.startsWith('stance:')),
-  })
-  const [left, right] = [stance(a), stance(b)]
-  const takes = (polarity: Polarity) => polarity.negated || polarity.directions.length > 0
-  return takes(left) && takes(right) && opposed(left, right)
+  const [left, right] = [stanceSign(a), stanceSign(b)]
+  return left !== 0 && right !== 0 && left !== right
+}
+
+/**
+ * A wording's stance as a sign: +1 going ahead, -1 refusing or stopping, 0 none. A stance word says
+ * it (a negation of its clause is already in it: "did not approve" reads as refusing); a negation
+ * with no stance word is a refusal ("pulled out", "no longer has a permit"), the same as "withdrew".
+ */
+function stanceSign(polarity: Polarity): number {
+  const way = polarity.directions.find((direction) => direction.startsWith('stance:'))
+  if (way) return way.endsWith(':up') ? 1 : -1
+  return polarity.negated ? -1 : 0
 }
 
 /**
