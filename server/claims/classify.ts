@@ -219,9 +219,12 @@ function wordsVerdict<K extends KnownClaim>(claim: VerifiedClaim, found: Candida
   if (comparison.comparable && !differs && !opposed(claim.polarity, best.known.polarity)) {
     return confirmedOrUndecided
   }
-  // A figure of the same unit that changed, on a subject that overlaps well: an update in other words.
+  // A figure of the same unit that changed, on a subject that overlaps well: an update in other words,
+  // sure enough to stand against a judge's "new" only when the claim says that it changed: two
+  // figures of one unit on a shared subject may be two quantities ("800 passengers a day" / "120,000
+  // passengers last year"), and a judge who read both may know it.
   if (comparison.figuresDiffer && best.lexical >= UPDATED_SUBJECT)
-    return { class: 'updated', match: best.known, sure: true }
+    return { class: 'updated', match: best.known, sure: announcesChange(claim) }
   return { class: 'new', sure: false }
 }
 
@@ -298,20 +301,25 @@ function aboutTheSame<K extends KnownClaim>(claim: VerifiedClaim, candidate: Can
 const ANNOUNCES_CHANGE =
   /\b(?:now|no longer|rather than|instead of|revised|latest|pushed back|put back|delayed|brought forward|later than|earlier than|up from|down from)\b/iu
 
+/** The claim says that something changed: ANNOUNCES_CHANGE, or a rise or a fall. */
+function announcesChange(claim: VerifiedClaim): boolean {
+  return (
+    claim.polarity.directions.some((direction) => direction.startsWith('trend:')) ||
+    ANNOUNCES_CHANGE.test(claim.quote) ||
+    ANNOUNCES_CHANGE.test(claim.text)
+  )
+}
+
 /**
  * Whether `claim` may be the revision of `known`: it says that something changed (ANNOUNCES_CHANGE, or
  * a rise or a fall), and a figure of a unit both state moved by no more than half or double, or a
  * date by less than three years, on a subject they share a word of or beside memory's own date; each
- * names no one the other does not (namesDiffer). A revision of a cost, a headcount or an opening date is seldom
- * written in the words of the figure it replaces ("the bill for the ground climbs to £158m" / "the
+ * names no one the other does not (namesDiffer). A revision of a cost, a headcount or an opening date
+ * is seldom written in the words of the figure it replaces ("the bill for the ground climbs to £158m" / "the
  * club puts the cost of the build at £142m").
  */
 function revises(claim: VerifiedClaim, known: KnownClaim, lexical: number): boolean {
-  const announced =
-    claim.polarity.directions.some((direction) => direction.startsWith('trend:')) ||
-    ANNOUNCES_CHANGE.test(claim.quote) ||
-    ANNOUNCES_CHANGE.test(claim.text)
-  if (!announced || namesDiffer(claim, known)) return false
+  if (!announcesChange(claim) || namesDiffer(claim, known)) return false
   const { figures, dates } = known.statements
   // A count it gives beside memory's own ("210 kerbside spots rather than the 340 first proposed"),
   // whatever noun each counts.
