@@ -74,20 +74,19 @@ export function addressesReader(sentence: string): boolean {
 }
 
 /**
- * Whether a sentence is the site's voice or a teaser, not the story's: it addresses or bids the
- * reader, asks a question ("Is intermittent fasting safe after 60?", a "most read" link), or speaks
- * as the site ("We will have updates every half hour"), outside quotation marks: a news story
- * reports in the third person and answers its questions.
+ * Whether a sentence is the site's voice or a teaser, not a statement of the page's: it addresses or
+ * bids the reader, or asks a question ("Is intermittent fasting safe after 60?", a "most read"
+ * link), outside quotation marks. (A first person is no sign: papers and forum posts state their
+ * findings as "we" and "our".)
  */
 export function speaksToReader(sentence: string): boolean {
   if (QUOTATION.test(sentence)) return false
-  return QUESTION.test(sentence) || SITE_VOICE.test(sentence) || addressesReader(sentence)
+  return QUESTION.test(sentence) || addressesReader(sentence)
 }
 
 const QUOTATION = /["“”]/u
 const READER = /\b(?:you|your|yours)\b/iu
 const QUESTION = /\?\s*$/u
-const SITE_VOICE = /\b(?:we|our|us)\b/iu
 const OPENING_WORDS = 5
 
 /**
