@@ -58,6 +58,13 @@ async function call(client: Client, name: string, args: Record<string, unknown>)
   }
 }
 
+/** Where a JSON Schema gives `type` as a list, by path. */
+function typeLists(path: string, node: unknown): string[] {
+  if (node === null || typeof node !== 'object') return []
+  const here = !Array.isArray(node) && Array.isArray((node as { type?: unknown }).type) ? [path] : []
+  return [...here, ...Object.entries(node).flatMap(([key, value]) => typeLists(`${path}.${key}`, value))]
+}
+
 async function untilComplete(client: Client, runId: string) {
   const deadline = Date.now() + 30_000
   for (;;) {
@@ -75,6 +82,10 @@ for (const transport of ['http', 'sse'] as const) {
     try {
       const { tools } = await client.listTools()
       expect(tools.map((tool) => tool.name).sort()).toEqual(TOOLS)
+      // The Inspector's --strict mode warns on a list of types ("type": ["string", "null"]).
+      expect(
+        tools.flatMap((tool) => typeLists(tool.name, { input: tool.inputSchema, output: tool.outputSchema })),
+      ).toEqual([])
       const report = tools.find((tool) => tool.name === 'get_run_report')
       expect(report?.annotations?.readOnlyHint).toBe(true)
       expect(report?.outputSchema).toBeDefined()

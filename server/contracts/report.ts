@@ -61,7 +61,7 @@ export const ReportSourceSchema = z.object({
   n: z.int(),
   url: z.string(),
   title: z.string(),
-  publishedAt: z.string().nullable(),
+  publishedAt: z.string().describe('When the page was published, as the source dates it.').nullable(),
   snippet: z.string().describe('The words of this page that support the first claim citing it.'),
   corpus: CorpusKindSchema.optional().describe(
     'Set for a document of the local corpus, not a web page: `sample` for an invented sample article bundled with Sextant, `local` for one indexed on this server. Its `url` is its page on this server.',

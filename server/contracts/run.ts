@@ -18,7 +18,13 @@ const runFields = {
   runId: z.uuid(),
   topic: z.string(),
   status: RunStatusSchema,
-  currentStep: z.string().nullable().describe('The step in progress while the run is running; null otherwise.'),
+  // The string is described inside `nullable`, so JSON Schema gives `anyOf` rather than a list of
+  // types, which MCP's strict clients warn on.
+  currentStep: z
+    .string()
+    .describe('A step of the run.')
+    .nullable()
+    .describe('The step in progress while the run is running; null otherwise.'),
   source: z.string().describe('Where the brief came from.'),
   createdAt: timestamp(),
   finishedAt: timestamp().nullable(),

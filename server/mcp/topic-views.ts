@@ -40,7 +40,13 @@ export const TopicMemoryOutput = {
   history: z
     .array(FactOutput.extend({ supersededBy: z.string().describe('The id of the fact that replaced it.') }))
     .describe('Facts a later one updated or contradicted: not current.'),
-  sources: z.array(z.object({ url: z.string(), title: z.string(), publishedDate: z.string().nullable() })),
+  sources: z.array(
+    z.object({
+      url: z.string(),
+      title: z.string(),
+      publishedDate: z.string().describe('When the page was published, as the source dates it.').nullable(),
+    }),
+  ),
   notice: z
     .string()
     .optional()
