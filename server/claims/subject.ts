@@ -339,7 +339,7 @@ export function reversesStance(a: Polarity, b: Polarity): boolean {
  * it (a negation of its clause is already in it: "did not approve" reads as refusing); a negation
  * with no stance word is a refusal ("pulled out", "no longer has a permit"), the same as "withdrew".
  */
-function stanceSign(polarity: Polarity): number {
+export function stanceSign(polarity: Polarity): number {
   const way = polarity.directions.find((direction) => direction.startsWith('stance:'))
   if (way) return way.endsWith(':up') ? 1 : -1
   return polarity.negated ? -1 : 0

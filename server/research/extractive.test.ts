@@ -542,3 +542,25 @@ test('a decision is a finding though it states no figure; a teaser question and 
   expect(texts).toContain('The operator withdrew its application for a second crossing last month.')
   expect(texts.join(' ')).not.toMatch(/worth saving|Subscribe/)
 })
+
+test('a decision memory holds, taken again in other words, is not reported again; one memory also holds the opposite of is', async () => {
+  const page = newsPage(1, 'Gazette', 'Brackwater ferry: what the council decided', [
+    'The future of the Brackwater ferry was on the agenda again at the town hall this week.',
+    'Councillors approved the new ferry timetable for the winter months.',
+    'The operator agreed to keep the Sunday crossing after all.',
+  ])
+  const { synthesis } = await synthesize(
+    synthesisInput({
+      topic: 'Brackwater ferry',
+      sources: [page],
+      knownFacts: [
+        'The council approved the winter ferry timetable in October.',
+        'The operator agreed to run a Sunday crossing.',
+        'The operator withdrew the Sunday crossing in November.',
+      ],
+    }),
+  )
+  const texts = synthesis.findings.map((finding) => finding.text).join(' ')
+  expect(texts).not.toContain('Councillors approved the new ferry timetable')
+  expect(texts).toContain('The operator agreed to keep the Sunday crossing after all.')
+})

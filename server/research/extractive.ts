@@ -2,7 +2,7 @@
 // is not worth writing or fails (step-synthesize.ts). It writes nothing of its own: findings are
 // sentences taken from the sources, ranked against the brief, each cited to the source it came from.
 import { extractStatements } from '#server/claims/figures.ts'
-import { decides, stemsOnce } from '#server/claims/subject.ts'
+import { decides, polarity, stanceSign, stemsOnce } from '#server/claims/subject.ts'
 import { contentTerms, type FindingSignature, findingSignature, sameFinding } from '#server/claims/terms.ts'
 import type { Finding, LanguageModel, Synthesis, SynthesisInput, Usage } from '#server/providers/types.ts'
 import { fallbackPlan } from '#server/research/fallback-plan.ts'
@@ -27,6 +27,8 @@ const MIN_FINDINGS = 5
  */
 const FINDINGS_CHARACTERS = 2400
 const MAX_FINDINGS = 16
+/** Words a decision shares with one memory holds to be the same decision again. */
+const MIN_SHARED_DECISION_WORDS = 2
 /** A sentence that states a figure or a date is checkable; a lede that only names the topic is not. */
 const FIGURE_WEIGHT = 2
 const TOPIC_CHARACTERS = 60
@@ -59,6 +61,10 @@ type Candidate = {
    * plan down", "Oskarsen walked away from the project").
    */
   states: boolean
+  /** It reports a decision (`decides`). */
+  decides: boolean
+  /** Its stance as a sign (`stanceSign`), read when first compared. */
+  stance: () => number
   /** Weight for length, what it states and form, whatever the sentence says. */
   form: number
   /** IDF-weighted overlap with the brief's words. */
@@ -186,10 +192,11 @@ function sentenceCandidates(pages: readonly ReadPage[], boilerplate: ReadonlySet
     for (const paragraph of source.paragraphs) {
       for (const text of paragraph) {
         if (isBoilerplate(text, boilerplate) || speaksToReader(text)) continue
-        const { signature, values } = said(text)
+        const { signature, values, stance } = said(text)
         if (signature.terms.size === 0) continue
         const words = wordTokens(text).length
-        const states = DIGIT.test(text) || (!QUOTATION.test(text) && decides(text, stem))
+        const decision = !QUOTATION.test(text) && decides(text, stem)
+        const states = DIGIT.test(text) || decision
         candidates.push({
           sourceId: source.id,
           position,
@@ -197,6 +204,8 @@ function sentenceCandidates(pages: readonly ReadPage[], boilerplate: ReadonlySet
           signature,
           values,
           states,
+          decides: decision,
+          stance,
           form: formWeight(text, words, states),
           relevance: 0,
         })
@@ -255,21 +264,27 @@ function pickBest(
       }
     }
     if (!best) return undefined
-    const repeats = [...known, ...chosen].some((other) => saysAgain(best as Candidate, other))
+    const repeats =
+      [...known, ...chosen].some((other) => saysAgain(best as Candidate, other)) || decidedAgain(best, known)
     if (!repeats) return best
     rejected.add(best)
   }
 }
 
-type Said = Pick<Candidate, 'signature' | 'values'>
+type Said = Pick<Candidate, 'signature' | 'values' | 'stance'>
 
 function said(text: string): Said {
   let values: ReadonlySet<number> | undefined
+  let stance: number | undefined
   return {
     signature: findingSignature(text),
     values: () => {
       values ??= new Set(extractStatements(text).figures.map(({ value }) => value))
       return values
+    },
+    stance: () => {
+      stance ??= stanceSign(polarity(text))
+      return stance
     },
   }
 }
@@ -287,6 +302,28 @@ function saysAgain(candidate: Said, other: Said): boolean {
   if (![...values].every((value) => theirs.has(value))) return false
   for (const term of candidate.signature.terms) if (other.signature.terms.has(term)) return true
   return false
+}
+
+/**
+ * A decision that states no figure, taken again: what memory already holds in the same stance on a
+ * thing both name ("the council approved the stadium in April" / "the committee granted
+ * planning permission for the stadium"). Not when memory also holds the opposite on that thing: the
+ * insurer that refused and now pays again takes a side, and that is news.
+ */
+function decidedAgain(candidate: Candidate, others: Said[]): boolean {
+  const stance = candidate.stance()
+  if (!candidate.decides || candidate.values().size > 0 || stance === 0) return false
+  // The same thing: half the shorter one's words, two at least. Disputed: memory holds the opposite
+  // on anything they share two words of.
+  const again = others.some((other) => other.stance() === stance && sharedWords(candidate, other, 0.5))
+  return again && !others.some((other) => other.stance() === -stance && sharedWords(candidate, other, 0))
+}
+
+function sharedWords(candidate: Said, other: Said, ofShorter: number): boolean {
+  const theirs = other.signature.terms
+  const shared = [...candidate.signature.terms].filter((term) => theirs.has(term)).length
+  const shorter = Math.min(candidate.signature.terms.size, theirs.size)
+  return shared >= Math.max(MIN_SHARED_DECISION_WORDS, Math.ceil(shorter * ofShorter))
 }
 
 function openingSentences(candidates: Candidate[]): Candidate[] {
