@@ -67,3 +67,18 @@ test('a text with no year parses no date, and one with a year finds it', () => {
   expect(extractStatements('Output began in March 2024 at 40 percent.').dates).toEqual(['2024-03'])
   expect(extractStatements('Output began next March at 40 percent.').dates).toEqual([])
 })
+
+test('a count written in words with a scale is a figure; a small count alone is not, and "two thousand" is no year', () => {
+  expect(extractStatements('The April march drew some six hundred people.').figures).toEqual([
+    { value: 600, unit: 'peopl' },
+  ])
+  expect(extractStatements('Two thousand fans signed the letter.')).toEqual({
+    figures: [{ value: 2000, unit: 'fan' }],
+    dates: [],
+  })
+  expect(extractStatements('A hundred jobs will go.').figures).toEqual([{ value: 100, unit: 'job' }])
+  // Alone, a small count is as often no count of the fact ("five stops rather than six").
+  expect(extractStatements('The line will have five new stops rather than six.').figures).toEqual([])
+  // "Three hundred and twenty" is more than the words read here: left alone rather than misread.
+  expect(extractStatements('Three hundred and twenty staff.').figures).toEqual([])
+})

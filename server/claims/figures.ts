@@ -159,6 +159,13 @@ const ORDINAL: Record<string, number> = {
   '4th': 4,
 }
 
+const COUNT_WORDS = 'zero one two three four five six seven eight nine ten eleven twelve'.split(' ')
+const WORD_SCALES: Record<string, number> = { hundred: 100, thousand: 1000 }
+const WORDED_COUNT = new RegExp(
+  String.raw`\b(a|${COUNT_WORDS.slice(1).join('|')}) (hundred|thousand)\b(?! (?:and|of)\b)`,
+  'gu',
+)
+
 /** Every figure and date a text states, each once, in a stable order. */
 export function extractStatements(text: string): Statements {
   let rest = text
@@ -188,6 +195,12 @@ export function extractStatements(text: string): Statements {
     mask(parsed.index, parsed.index + parsed.text.length)
   }
 
+  // A count written in words with a scale ("six hundred people", "two thousand jobs") is a figure; a
+  // small one alone ("five stops") is not: it is as often no count of the fact at all.
+  // Written with a thousands comma, so "two thousand" is a count, not the year 2000.
+  rest = rest.replace(WORDED_COUNT, (_, count: string, scale: string) =>
+    ((count === 'a' ? 1 : COUNT_WORDS.indexOf(count)) * (WORD_SCALES[scale] as number)).toLocaleString('en-US'),
+  )
   const figures = new Map<string, Figure>()
   for (const match of [...rest.matchAll(NUMBER_AT)]) {
     const figure = readFigure(rest, match)
