@@ -163,21 +163,25 @@ function ruleVerdict<K extends KnownClaim>(claim: VerifiedClaim, found: Candidat
   if (ruled.class !== 'new') return ruled
   // Nothing else said: a claim that announces a change of a figure or a date memory states is its
   // revision, the closest such claim in words (not sure: a judge's "new" stands against it).
-  const revised = found
-    .filter(({ known, lexical }) => revises(claim, known, lexical))
-    .reduce<Candidate<K> | undefined>((top, next) => (!top || next.lexical > top.lexical ? next : top), undefined)
+  const revised = closest(found.filter(({ known, lexical }) => revises(claim, known, lexical)))
   return revised ? { class: 'updated', match: revised.known, sure: false } : ruled
 }
 
 type RuleVerdict<K> = { class: ClaimClass; match?: K; sure: boolean; related?: K }
+
+/** The candidate that shares the most words, if any. */
+function closest<K>(pool: Candidate<K>[]): Candidate<K> | undefined {
+  return pool.reduce<Candidate<K> | undefined>(
+    (top, next) => (!top || next.lexical > top.lexical ? next : top),
+    undefined,
+  )
+}
 
 function wordsVerdict<K extends KnownClaim>(claim: VerifiedClaim, found: Candidate<K>[]): RuleVerdict<K> {
   // Embeddings may rank first a candidate the words do not support; the rules go by the words. A
   // claim that states a figure or a date is held against the closest memory claim that states one
   // it can be compared with, when that one is related at all: its earlier version is that one, not
   // a claim about the same thing that states nothing to compare.
-  const closest = (pool: Candidate<K>[]) =>
-    pool.reduce<Candidate<K> | undefined>((top, next) => (!top || next.lexical > top.lexical ? next : top), undefined)
   const comparable = closest(
     found.filter(({ known }) => compareStatements(claim.statements, known.statements).comparable),
   )
@@ -301,14 +305,23 @@ function aboutTheSame<K extends KnownClaim>(claim: VerifiedClaim, candidate: Can
 const ANNOUNCES_CHANGE =
   /\b(?:now|no longer|rather than|instead of|revised|latest|pushed back|put back|delayed|brought forward|later than|earlier than|up from|down from)\b/iu
 
-/** The claim says that something changed: ANNOUNCES_CHANGE, or a rise or a fall. */
+/**
+ * The claim says that something changed: ANNOUNCES_CHANGE, or a rise or a fall. Asked of each claim
+ * against every memory claim, so read once a claim.
+ */
 function announcesChange(claim: VerifiedClaim): boolean {
-  return (
-    claim.polarity.directions.some((direction) => direction.startsWith('trend:')) ||
-    ANNOUNCES_CHANGE.test(claim.quote) ||
-    ANNOUNCES_CHANGE.test(claim.text)
-  )
+  let announced = ANNOUNCED.get(claim)
+  if (announced === undefined) {
+    announced =
+      claim.polarity.directions.some((direction) => direction.startsWith('trend:')) ||
+      ANNOUNCES_CHANGE.test(claim.quote) ||
+      ANNOUNCES_CHANGE.test(claim.text)
+    ANNOUNCED.set(claim, announced)
+  }
+  return announced
 }
+
+const ANNOUNCED = new WeakMap<VerifiedClaim, boolean>()
 
 /**
  * Whether `claim` may be the revision of `known`: it says that something changed (ANNOUNCES_CHANGE, or

@@ -183,11 +183,15 @@ function readStance(text: string, stem: Stem): { polarity: Polarity; decision: b
       }
     }
     // An irregular form is read by its lemma: "withdrew" is "withdraw", "began" is "begin".
-    const read = direction(token, stem) ? token : lemma && lemma !== token && direction(lemma, stem) ? lemma : undefined
-    const way = read === undefined ? undefined : direction(read, stem)
+    let read = token
+    let way = direction(token, stem)
+    if (!way && lemma && lemma !== token) {
+      read = lemma
+      way = direction(lemma, stem)
+    }
     // A stance is taken by a verb ("approved", "terminated") or said of a thing by an adjective
     // ("ineligible"): the noun "terminal", or the "grant" of "the $300 million grant", takes none.
-    if (read && way && (!way.startsWith('stance:') || STANCE_TAGS.has(tag)))
+    if (way && (!way.startsWith('stance:') || STANCE_TAGS.has(tag)))
       note(taken, stance(way), way.startsWith('stance:') && DECISIONS.has(stem(read)))
   })
   const mainStance = [...directions.keys()].some((direction) => direction.startsWith('stance:'))

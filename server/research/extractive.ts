@@ -9,6 +9,7 @@ import { fallbackPlan } from '#server/research/fallback-plan.ts'
 import {
   isBoilerplate,
   pagesAboutTopic,
+  QUOTATION,
   type ReadPage,
   readPage,
   siteBoilerplate,
@@ -39,8 +40,6 @@ const TARGET_COVERAGE = 0.5
 const MAX_THEMES = 3
 
 const DIGIT = /\p{Nd}/u
-/** A decision is reported in the story's voice; one in quotation marks is someone's words. */
-const QUOTATION = /["“”]/u
 /** English words that, opening a sentence (or its first clause), stand for something said before. */
 const POINTS_BACK =
   /^(?:(?:before|after|like|unlike|besides|despite) (?:it|this|that|them)\b|(?:it|its|it's|this|these|those|that|they|their|them|he|she|his|her|such)\b)/i
@@ -195,6 +194,7 @@ function sentenceCandidates(pages: readonly ReadPage[], boilerplate: ReadonlySet
         const { signature, values, stance } = said(text)
         if (signature.terms.size === 0) continue
         const words = wordTokens(text).length
+        // A decision is reported in the story's voice; one in quotation marks is someone's words.
         const decision = !QUOTATION.test(text) && decides(text, stem)
         const states = DIGIT.test(text) || decision
         candidates.push({
@@ -311,8 +311,9 @@ function saysAgain(candidate: Said, other: Said): boolean {
  * insurer that refused and now pays again takes a side, and that is news.
  */
 function decidedAgain(candidate: Candidate, others: Said[]): boolean {
+  if (!candidate.decides || candidate.values().size > 0) return false
   const stance = candidate.stance()
-  if (!candidate.decides || candidate.values().size > 0 || stance === 0) return false
+  if (stance === 0) return false
   // The same thing: half the shorter one's words, two at least. Disputed: memory holds the opposite
   // on anything they share two words of.
   const again = others.some((other) => other.stance() === stance && sharedWords(candidate, other, 0.5))

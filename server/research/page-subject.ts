@@ -84,7 +84,8 @@ export function speaksToReader(sentence: string): boolean {
   return QUESTION.test(sentence) || addressesReader(sentence)
 }
 
-const QUOTATION = /["“”]/u
+/** Quotation marks: what stands inside them is someone's words, not the page's own. */
+export const QUOTATION = /["“”]/u
 const READER = /\b(?:you|your|yours)\b/iu
 const QUESTION = /\?\s*$/u
 const OPENING_WORDS = 5
