@@ -14,10 +14,7 @@ export function FocusedHeading({
   level?: 1 | 2
   children: ReactNode
 }) {
-  const heading = useRef<HTMLHeadingElement>(null)
-  useEffect(() => {
-    heading.current?.focus()
-  }, [])
+  const heading = useFocusOnMount<HTMLHeadingElement>()
   const Tag = level === 1 ? 'h1' : 'h2'
   return (
     <Tag id={id} ref={heading} tabIndex={-1} className={`${className ?? ''} outline-none`}>
@@ -28,13 +25,19 @@ export function FocusedHeading({
 
 /** A status line that takes focus when it appears, so what an action did is said where focus is. */
 export function Announcement({ className, children }: { className?: string; children: ReactNode }) {
-  const line = useRef<HTMLParagraphElement>(null)
-  useEffect(() => {
-    line.current?.focus()
-  }, [])
+  const line = useFocusOnMount<HTMLParagraphElement>()
   return (
     <p role="status" ref={line} tabIndex={-1} className={`${className ?? ''} outline-none`}>
       {children}
     </p>
   )
+}
+
+/** A ref whose element takes focus once, when it is first drawn. */
+function useFocusOnMount<T extends HTMLElement>() {
+  const element = useRef<T>(null)
+  useEffect(() => {
+    element.current?.focus()
+  }, [])
+  return element
 }
