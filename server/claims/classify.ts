@@ -432,9 +432,13 @@ function wordsOf(text: string): string[] {
   return (text.normalize('NFKC').match(/[\p{L}][\p{L}\p{N}'’-]*/gu) ?? []).map((word) => word.replace(/['’]s$/u, ''))
 }
 
+const OPENING_WORDS = 5
+
 /** Whether the tagger reads a sentence's first word as a proper noun ("Voltfjord will", not "First production"). */
 function taggedAsName(sentence: string): boolean {
-  const tags = english().readDoc(sentence).tokens().out(nlpIts().pos) as string[]
+  // The opening words are enough to tag the first one, and cheaper to read than the whole sentence.
+  const opening = sentence.split(/\s+/u).slice(0, OPENING_WORDS).join(' ')
+  const tags = english().readDoc(opening).tokens().out(nlpIts().pos) as string[]
   return tags.find((tag) => tag !== 'PUNCT') === 'PROPN'
 }
 
