@@ -549,8 +549,9 @@ test('a claim that announces a change of a figure or a date memory states is its
     known('share', "Aerotherm's share of Europe's heat pump market is 15 percent."),
     known('start', '“We intend to be producing lithium at Kestrel Ridge in the fourth quarter of 2027,” she said.'),
     known('plant', 'Voltfjord will commission its iron-air pilot plant in June 2027.'),
+    known('staff', 'The company, which is headquartered in Tallisford, employs 3,200 people worldwide.'),
   ]
-  const [bill, poland, production, grid, hotel] = await classifyClaims(
+  const [bill, poland, production, grid, hotel, staff] = await classifyClaims(
     [
       // No word in common, but "climbs to" says the sum replaced one, and £142m is the near one.
       fresh('The deal lands as the bill for the ground climbs to 158 million pounds.'),
@@ -562,9 +563,13 @@ test('a claim that announces a change of a figure or a date memory states is its
       fresh('The revised grid code for storage operators in Germany takes effect in 2028.'),
       // Money, but no change announced: new.
       fresh('A £150m hotel is planned beside the ground.'),
+      // A name in a clause that only tells more ("which is headquartered in Tallisford") says not
+      // which company is meant: Corvane's revised headcount is no other fact for it.
+      fresh('Corvane now employs 3,650 people, after a hiring round tied to the launch.'),
     ],
     memory,
   )
+  expect([staff?.class, staff?.match?.id]).toEqual(['updated', 'staff'])
   expect([bill?.class, bill?.match?.id]).toEqual(['updated', 'cost'])
   expect([poland?.class, poland?.match?.id]).toEqual(['new', undefined])
   expect([production?.class, production?.match?.id]).toEqual(['updated', 'start'])

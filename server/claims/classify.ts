@@ -442,10 +442,17 @@ function taggedAsName(sentence: string): boolean {
   return tags.find((tag) => tag !== 'PUNCT') === 'PROPN'
 }
 
+/**
+ * A clause set off by commas that tells more about what the sentence names (", which is headquartered
+ * in Tallisford,", ", who chairs the residents' association,"): it does not say which thing is meant,
+ * so a name in it tells no two facts apart.
+ */
+const NON_RESTRICTIVE = /,\s(?:which|who|whose|where)\b[^,;]*,/gu
+
 function namesIn({ text, quote }: { text: string; quote: string }, common: ReadonlySet<string>): Set<string> {
   const names = new Set<string>()
   for (const sentence of new Set([text, quote])) {
-    wordsOf(sentence).forEach((word, index) => {
+    wordsOf(sentence.replace(NON_RESTRICTIVE, ',')).forEach((word, index) => {
       const lower = word.toLowerCase()
       if (!/^\p{Lu}/u.test(word) || CALENDAR.test(lower) || STOPWORDS.has(lower)) return
       if (index > 0 || (!common.has(lower) && taggedAsName(sentence))) names.add(lower)
