@@ -2,6 +2,7 @@
 // share a subject (cell, cost) and differ in a figure; "sales rose" and "sales fell" share a subject
 // and are opposed. So the subject is the claim's content words, stemmed, without its figures, dates,
 // negations and words of direction; those are read separately as its polarity.
+import { lancasterStemmer } from 'lancaster-stemmer'
 import { stemmer } from 'stemmer'
 import { STOPWORDS } from '#server/claims/terms.ts'
 import { english, nlpIts } from '#server/text/english.ts'
@@ -97,7 +98,7 @@ export function stemsOnce(): Stem {
   }
 }
 
-/** The stemmed content words of a claim that name what it is about. */
+/** The content words of a claim that name what it is about, as roots (see below). */
 export function subjectTerms(text: string, stem: Stem = stemmer): string[] {
   const terms: string[] = []
   // "California's" is about California.
@@ -115,7 +116,9 @@ export function subjectTerms(text: string, stem: Stem = stemmer): string[] {
       taken ??= stanceTaking(text)
       if (taken.has(token)) continue
     }
-    terms.push(stemmed)
+    // The subject's terms are roots: Lancaster folds what Porter keeps apart ("production" and
+    // "producing", "decision" and "decided", "employees" and "employs"), as a reader does.
+    terms.push(lancasterStemmer(token))
   }
   return [...new Set(terms)]
 }

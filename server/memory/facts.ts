@@ -22,8 +22,9 @@ export function readClaim(text: string): Pick<Fact, 'statements' | 'subject' | '
  * used as a noun ("five new stops") is part of the subject, and counts written in words are not. 5:
  * phrasal verbs and irregular forms take a stance, and the main clause's stance wins over a
  * subordinate clause's. 6: counts written in words with a scale ("six hundred people") are figures.
+ * 7: a subject's terms are Lancaster roots ("production" and "producing" are one).
  */
-export const READING = 6
+export const READING = 7
 
 /** A fact as stored before claims (id, text, sources, first seen) read as a claim without a quote. */
 export type StoredFact = Pick<Fact, 'id' | 'text' | 'sourceUrls' | 'firstSeen'> & Partial<Fact>
