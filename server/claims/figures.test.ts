@@ -82,3 +82,13 @@ test('a count written in words with a scale is a figure; a small count alone is 
   // "Three hundred and twenty" is more than the words read here: left alone rather than misread.
   expect(extractStatements('Three hundred and twenty staff.').figures).toEqual([])
 })
+
+test('a quarter or a half is read however a newsroom names it', () => {
+  const dates = (text: string) => extractStatements(text).dates
+  expect(dates('in the fourth quarter of 2027')).toEqual(['2027-Q4'])
+  expect(dates('in the final quarter of 2027')).toEqual(['2027-Q4'])
+  expect(dates('the last quarter of 2025')).toEqual(['2025-Q4'])
+  expect(dates('in the latter half of 2029')).toEqual(['2029-H2'])
+  expect(dates('the back half of 2026')).toEqual(['2026-H2'])
+  expect(dates('the first half of 2027')).toEqual(['2027-H1'])
+})

@@ -141,8 +141,9 @@ const NOT_UNITS = new Set(
 )
 const MONTHS = 'january february march april may june july august september october november december'.split(' ')
 
-const QUARTER = /\b(?:q([1-4])|(first|second|third|fourth|1st|2nd|3rd|4th) quarter)(?: of)?,? ((?:19|20)\d{2})\b/gu
-const HALF = /\b(?:h([12])|(first|second) half)(?: of)?,? ((?:19|20)\d{2})\b/gu
+const QUARTER =
+  /\b(?:q([1-4])|(first|second|third|fourth|final|last|1st|2nd|3rd|4th) quarter)(?: of)?,? ((?:19|20)\d{2})\b/gu
+const HALF = /\b(?:h([12])|(first|second|latter|back) half)(?: of)?,? ((?:19|20)\d{2})\b/gu
 const WRITTEN_YEAR = /(?<!\d)(?:1[6-9]|20|21)\d{2}(?!\d)/u
 // WRITTEN_YEAR without its lookarounds: whatever WRITTEN_YEAR finds in a part of a text, this finds in
 // the whole of it. A text it finds nothing in has no date chrono could return that writtenDates keeps.
@@ -157,6 +158,8 @@ const ORDINAL: Record<string, number> = {
   '2nd': 2,
   '3rd': 3,
   '4th': 4,
+  final: 4,
+  last: 4,
 }
 
 const COUNT_WORDS = 'zero one two three four five six seven eight nine ten eleven twelve'.split(' ')
