@@ -81,7 +81,11 @@ test('subjects leave out figures, negation and direction; polarity reads them', 
   expect(polarity('The fab is no longer on track to open').negated).toBe(true)
   expect(opposed(polarity('The fab is on track to open'), polarity('The fab is no longer on track to open'))).toBe(true)
   expect(subjectTerms('The fab is no longer on track')).toEqual(subjectTerms('The fab is on track'))
-  // A word and its derivations are one subject: "production" is what "producing" does.
+  // A word and its derivations are one subject: "production" is what "producing" does; and a word
+  // is its most frequent sense, whichever of its synonyms says it.
+  expect(subjectTerms('approval for teenagers')).toEqual(subjectTerms('approval for adolescents'))
+  expect(subjectTerms('parking spots')).toEqual(subjectTerms('parking places'))
+  expect(subjectTerms('the company')).not.toEqual(subjectTerms('the firm'))
   expect(subjectTerms('the production of lithium')).toEqual(subjectTerms('producing lithium'))
   expect(subjectTerms('the decision of the employees')).toEqual(subjectTerms('the employees decided').toReversed())
   // A negative prefix turns a stance word round; words that only begin like one are left alone.
@@ -99,7 +103,7 @@ test('words that name built-in properties of objects are words like any other', 
     expect(() => subjectTerms(text)).not.toThrow()
   }
   expect(polarity('The constructor of the plant rose 4%.')).toEqual({ negated: false, directions: ['trend:up'] })
-  expect(subjectTerms('The constructor of the plant rose 4%.')).toEqual(['construct', 'plant'])
+  expect(subjectTerms('The constructor of the plant rose 4%.')).toEqual(['build', 'plant'])
   const claim = 'The constructor of the plant rose output 4% in 2026.'
   expect(verifyClaims([{ text: claim, quote: claim, sourceIds: [1] }], [{ id: 1, text: claim }]).claims).toHaveLength(1)
   // A unit per such a word is that word, not a function's source.

@@ -5,7 +5,9 @@
 import { lancasterStemmer } from 'lancaster-stemmer'
 import { stemmer } from 'stemmer'
 import { STOPWORDS } from '#server/claims/terms.ts'
+import WORDNET from '#server/claims/wordnet-synonyms.json' with { type: 'json' }
 import { english, nlpIts } from '#server/text/english.ts'
+import { baseForms } from '#server/text/inflections.ts'
 import { wordTokens } from '#server/text/words.ts'
 
 // Words that flip a statement. "n't" is split off by the word segmenter as part of the token ("isn't").
@@ -116,9 +118,10 @@ export function subjectTerms(text: string, stem: Stem = stemmer): string[] {
       taken ??= stanceTaking(text)
       if (taken.has(token)) continue
     }
-    // The subject's terms are roots: Lancaster folds what Porter keeps apart ("production" and
-    // "producing", "decision" and "decided", "employees" and "employs"), as a reader does.
-    terms.push(lancasterStemmer(token))
+    // The subject's terms are roots of a word's most frequent sense: "teenagers" are "adolescents",
+    // and Lancaster folds what Porter keeps apart ("production" and "producing", "decision" and
+    // "decided", "employees" and "employs"), as a reader does.
+    terms.push(lancasterStemmer(synonym(token)))
   }
   return [...new Set(terms)]
 }
@@ -372,4 +375,17 @@ export function sameStance(a: Polarity, b: Polarity, figuresAgree: boolean): boo
   const kept = (polarity: Polarity) =>
     polarity.directions.filter((direction) => !figuresAgree || !direction.startsWith('trend:')).join()
   return kept(a) === kept(b)
+}
+
+/** A word's most frequent sense, by the word that heads it in WordNet (scripts/wordnet-synonyms.ts). */
+const SYNONYMS: Readonly<Record<string, string>> = WORDNET.synonyms
+
+/**
+ * The word that heads the most frequent sense of `token` ("teenagers" and "adolescents" are
+ * "adolescent"), read through its base forms, as WordNet lists words; itself when it has none. The
+ * table holds no inflected form whose base is a word of its own ("stops", the card game).
+ */
+function synonym(token: string): string {
+  for (const form of [token, ...baseForms(token)]) if (Object.hasOwn(SYNONYMS, form)) return SYNONYMS[form] as string
+  return token
 }

@@ -22,7 +22,8 @@ export function readClaim(text: string): Pick<Fact, 'statements' | 'subject' | '
  * used as a noun ("five new stops") is part of the subject, and counts written in words are not. 5:
  * phrasal verbs and irregular forms take a stance, and the main clause's stance wins over a
  * subordinate clause's. 6: counts written in words with a scale ("six hundred people") are figures.
- * 7: a subject's terms are Lancaster roots ("production" and "producing" are one), and "the final
+ * 7: a subject's terms are Lancaster roots of a word's most frequent sense ("production" and
+ * "producing" are one, as are "teenagers" and "adolescents"), and "the final
  * quarter", "the latter half" are dates.
  */
 export const READING = 7

