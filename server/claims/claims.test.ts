@@ -602,3 +602,26 @@ test('a negation turns round the stance of its own clause only; a refusal is one
   )
   expect(again?.class).not.toBe('contradicted')
 })
+
+test('a claim that says a figure or a date memory states still holds is that claim again, unless it turns it round', async () => {
+  const memory = [
+    known('opening', 'Officers told the meeting that trams should be running to the waterfront by December 2028.'),
+    known('seats', 'The council says the new stadium will hold 24,000 fans.'),
+  ]
+  const [still, remains, scrapped, later] = await classifyClaims(
+    [
+      // "Still" and memory's own date, on a subject they share a word of: no news.
+      fresh('The programme still has passenger trams running in December 2028.'),
+      fresh('The planned capacity of the stadium remains 24,000 fans.'),
+      // The same date, turned round: not a reaffirmation.
+      fresh('Trams will still not be running by December 2028.'),
+      // A date memory does not state is no reaffirmation, whatever the word.
+      fresh('Trams are still expected to run by March 2029.'),
+    ],
+    memory,
+  )
+  expect([still?.class, still?.match?.id]).toEqual(['confirmed', 'opening'])
+  expect([remains?.class, remains?.match?.id]).toEqual(['confirmed', 'seats'])
+  expect(scrapped?.class).not.toBe('confirmed')
+  expect(later?.class).not.toBe('confirmed')
+})

@@ -164,7 +164,28 @@ function ruleVerdict<K extends KnownClaim>(claim: VerifiedClaim, found: Candidat
   // Nothing else said: a claim that announces a change of a figure or a date memory states is its
   // revision, the closest such claim in words (not sure: a judge's "new" stands against it).
   const revised = closest(found.filter(({ known, lexical }) => revises(claim, known, lexical)))
-  return revised ? { class: 'updated', match: revised.known, sure: false } : ruled
+  if (revised) return { class: 'updated', match: revised.known, sure: false }
+  // One that says a figure or a date memory states still holds is that claim again.
+  const reaffirmed = closest(found.filter(({ known, lexical }) => reaffirms(claim, known, lexical)))
+  return reaffirmed ? { class: 'confirmed', match: reaffirmed.known, sure: false } : ruled
+}
+
+/** Words by which a sentence says that what it states held before and holds still. */
+const ANNOUNCES_CONTINUITY =
+  /\b(?:still|remains?|remained|reiterated|reaffirmed|unchanged|as planned|on (?:course|track|schedule|programme|program)|stands? by)\b/iu
+
+/**
+ * Whether `claim` says that a figure or a date of `known` still holds ("Braymoor's programme still has
+ * passenger services starting in December 2028" / "trams should be running by December 2028"): it
+ * says so (ANNOUNCES_CONTINUITY), states nothing `known` does not, gives a figure or a date of it, in
+ * the same stance, on a subject they share a word of, naming no one `known` does not.
+ */
+function reaffirms(claim: VerifiedClaim, known: KnownClaim, lexical: number): boolean {
+  if (lexical === 0 || !(ANNOUNCES_CONTINUITY.test(claim.quote) || ANNOUNCES_CONTINUITY.test(claim.text))) return false
+  const comparison = compareStatements(claim.statements, known.statements)
+  if (!comparison.comparable || comparison.figuresDiffer || comparison.datesDiffer) return false
+  if (unsupportedFigures(claim.statements, known.statements).length > 0) return false
+  return !opposed(claim.polarity, known.polarity) && !namesDiffer(claim, known)
 }
 
 type RuleVerdict<K> = { class: ClaimClass; match?: K; sure: boolean; related?: K }
