@@ -65,7 +65,7 @@ const SAME_SUBJECT = 0.5
 /** Overlap at which two claims stating the same figures are one fact in other words. */
 const RELATED_SUBJECT = 0.25
 /** Below this, a memory claim is no candidate at all. */
-const MIN_CANDIDATE = 0.12
+const MIN_CANDIDATE = 0.1
 const MIN_COSINE = 0.55
 /** Overlap at which a changed figure of the same unit is an update even when the judge is silent. */
 const UPDATED_SUBJECT = 0.25
@@ -74,7 +74,7 @@ const UPDATED_SUBJECT = 0.25
  * Share of the shorter claim's weighted words the other has too: a narrative sentence wraps a fact
  * in clauses ("after ground surveys showed...") that sink a Jaccard, not this.
  */
-const MIN_COVER = 0.34
+const MIN_COVER = 0.3
 
 type Candidate<K> = { known: K; lexical: number; cosine: number; cover: number }
 
