@@ -18,6 +18,7 @@ import { createMailer } from '#server/integrations/email/mailer.ts'
 import { deliverWebhooksWhenEnded } from '#server/integrations/webhooks/events.ts'
 import type { WebhookSettings } from '#server/integrations/webhooks/send.ts'
 import type { Jobs } from '#server/jobs/boss.ts'
+import { purgeExpiredSlices } from '#server/limits/limiter.ts'
 import type { Limits } from '#server/limits/policies.ts'
 import type { Logger } from '#server/logger.ts'
 import type { MemoryContext } from '#server/memory/store.ts'
@@ -119,6 +120,8 @@ export function createServices(infra: Infra) {
     deadlines,
     /** The limiters of spec 6 (runs, the demo budget, MCP, mentions, logins), shared by every process. */
     limits,
+    /** Drops the rate limits' slices that stopped counting (daily). */
+    purgeExpiredLimits: () => purgeExpiredSlices(db),
     /** Throttles logins and sign-ups (per address and per account). */
     logins: infra.logins,
     runs: createRunService({

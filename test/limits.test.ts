@@ -5,7 +5,7 @@ import pg from 'pg'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { loadConfig } from '#server/config.ts'
 import { sendRateLimited, setRateLimitHeaders } from '#server/http/rate-limit.ts'
-import { createLimiter, type LimitDecision, type LimitPolicy } from '#server/limits/limiter.ts'
+import { createLimiter, type LimitDecision, type LimitPolicy, purgeExpiredSlices } from '#server/limits/limiter.ts'
 import { createLimits } from '#server/limits/policies.ts'
 import { createTestDatabase, type TestDatabase } from '#test/support/database.ts'
 import { capturingLogger } from '#test/support/logger.ts'
@@ -58,8 +58,8 @@ test('exactly `limit` checks pass, the next is refused and does not count', asyn
     [false, 0],
   ])
   expect(decisions[3]?.retryAfterSeconds).toBeGreaterThanOrEqual(1)
-  const { rows } = await pool.query("select key, points from rate_limits where key like 'exact:198.51.100.1:%'")
-  expect(rows).toEqual([{ key: expect.stringMatching(/^exact:198\.51\.100\.1:\d+$/), points: 3 }])
+  const { rows } = await pool.query("select key, hits from rate_limit_slices where key = 'exact:198.51.100.1'")
+  expect(rows).toEqual([{ key: 'exact:198.51.100.1', hits: 3 }])
 })
 
 test('subjects are counted separately', async () => {
@@ -71,21 +71,44 @@ test('subjects are counted separately', async () => {
   expect((await limiter.check('key-b')).allowed).toBe(true)
 })
 
-test('checks at the end of one window still weigh on the start of the next', async () => {
+test('checks at the end of one window still count at the start of the next, until a window has passed', async () => {
   let clock = Date.UTC(2030, 0, 1, 10, 59, 59)
   const limiter = createLimiter({ pool, policy: policy('boundary', 5), now: () => clock })
 
   expect((await checkTimes(limiter, 'client', 5)).every((decision) => decision.allowed)).toBe(true)
 
-  // A fixed window anchored at 11:00 would allow 5 more here.
+  // A fixed window anchored at 11:00 would allow 5 more here. The 10:59 slice counts until 11:59.
   clock = Date.UTC(2030, 0, 1, 11, 0, 1)
   const refused = await limiter.check('client')
-  expect(refused).toMatchObject({ allowed: false, retryAfterSeconds: 719 })
-
-  // By 11:12 a fifth of the old window has drained: one more fits, not two.
-  clock = Date.UTC(2030, 0, 1, 11, 12)
-  expect((await limiter.check('client')).allowed).toBe(true)
+  expect(refused).toMatchObject({ allowed: false, retryAfterSeconds: 3539, resetSeconds: 3539 })
+  clock = Date.UTC(2030, 0, 1, 11, 58, 59)
   expect((await limiter.check('client')).allowed).toBe(false)
+
+  // From 11:59 the five are gone: five more fit, not six.
+  clock = Date.UTC(2030, 0, 1, 11, 59)
+  expect((await checkTimes(limiter, 'client', 6)).map((decision) => decision.allowed)).toEqual([
+    true,
+    true,
+    true,
+    true,
+    true,
+    false,
+  ])
+})
+
+test("the RateLimit header's wait never exceeds the window, from the first request on", async () => {
+  // Issue 41, item 10: the first run after boot was told t=6724 on a window of 3600.
+  for (const minute of [0, 1, 30, 59]) {
+    let clock = Date.UTC(2030, 0, 2, 10, minute, 59, 999)
+    const limiter = createLimiter({ pool, policy: policy(`header-${minute}`, 100), now: () => clock })
+    const first = await limiter.check('client')
+    expect(first).toMatchObject({ allowed: true, remaining: 99 })
+    expect(first.resetSeconds).toBeGreaterThan(0)
+    expect(first.resetSeconds).toBeLessThanOrEqual(3600)
+    clock += 3_599_000
+    const later = await limiter.check('client')
+    expect(later.resetSeconds).toBeLessThanOrEqual(3600)
+  }
 })
 
 test('a refused request gets 429 with RateLimit headers, Retry-After and a problem body', async () => {
@@ -201,4 +224,17 @@ test('a refund gives back what an allowed check counted, in the window it was co
   await limiter.refund('client', refused)
   expect((await limiter.check('client')).allowed).toBe(false)
   expect(first.allowed).toBe(true)
+})
+
+test('the daily purge drops the slices that stopped counting, and only those', async () => {
+  let clock = Date.UTC(2020, 0, 1, 12)
+  const limiter = createLimiter({ pool, policy: policy('purged', 3), now: () => clock })
+  await limiter.check('long-gone')
+  clock = Date.now()
+  await limiter.check('still-counting')
+
+  await purgeExpiredSlices(database.db)
+
+  const { rows } = await pool.query("select key from rate_limit_slices where key like 'purged:%' order by key")
+  expect(rows).toEqual([{ key: 'purged:still-counting' }])
 })

@@ -63,6 +63,7 @@ export function createJobDefinitions(services: Services, options: { concurrency:
       queueOptions: CRON_RETENTION,
       async handler() {
         log.info({ purged: await topics.purgeExpired() }, 'purged expired topic memory')
+        log.info({ purged: await services.purgeExpiredLimits() }, 'purged rate limit slices that stopped counting')
       },
     }),
     defineJob({

@@ -1,9 +1,18 @@
-// A sliding-window rate limiter stored in Postgres (`rate_limits`), built from rate-limiter-flexible
-// counters. The library alone counts in fixed windows anchored at the first hit, which lets a client
-// spend its quota at the end of one window and again at the start of the next.
+// A sliding-window rate limiter stored in Postgres (`rate_limit_slices`): per limited key, the
+// requests admitted in each sixtieth of the window (sliding-window.ts). One statement counts a
+// request and reads the window, so every process shares the limit; a slow or failing store is
+// replaced by the same count in this process's memory, never by no limit at all.
+import { sql } from 'kysely'
+import { LRUCache } from 'lru-cache'
 import type pg from 'pg'
-import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes, RLWrapperTimeouts } from 'rate-limiter-flexible'
-import { evaluateSlidingWindow, windowPosition } from '#server/limits/sliding-window.ts'
+import type { Db } from '#db/database.ts'
+import {
+  evaluateSlidingWindow,
+  SLICES,
+  type SlicePosition,
+  sliceExpiresAtMs,
+  slicePosition,
+} from '#server/limits/sliding-window.ts'
 import type { Logger } from '#server/logger.ts'
 
 export type LimitPolicy = {
@@ -35,10 +44,19 @@ export type Limiter = {
   refund(subject: string, decision: LimitDecision): Promise<void>
 }
 
-type CounterOptions = ConstructorParameters<typeof RateLimiterMemory>[0]
-type Counter = RateLimiterMemory | RLWrapperTimeouts
-
 const STORE_FAILURE_LOG_INTERVAL_MS = 60_000
+/** Keys the in-memory stand-in keeps while the store is down: the least recently limited go first. */
+const MEMORY_KEYS = 100_000
+
+/** The window with this request in it, as a store counted it. */
+type Counted = { counted: number; oldest: number }
+
+/** Where slices are counted: Postgres, or this process while Postgres fails. */
+type SliceStore = {
+  count(key: string, position: SlicePosition): Promise<Counted>
+  /** Takes one request back out of `slice` (a refusal, or a refund). */
+  uncount(key: string, slice: number): Promise<void>
+}
 
 /**
  * `subject` is who is limited (an IP address, an API key id; never a secret, it is stored as is).
@@ -57,42 +75,34 @@ export function createLimiter(options: {
   if (!Number.isInteger(policy.windowSeconds) || policy.windowSeconds < 1) {
     throw new Error(`${policy.name}: windowSeconds must be >= 1`)
   }
-
-  // A window's count must outlive the window after it, where it is the "previous" one. Expiry runs on
-  // the real clock from a key's first hit, so two windows also cover an injected test clock.
-  const counterOptions: CounterOptions = { keyPrefix: '', points: policy.limit, duration: 2 * policy.windowSeconds }
+  const postgres = postgresSlices(pool)
+  const memory = memorySlices()
   let lastFailureLoggedAt = Number.NEGATIVE_INFINITY
-  const counter: Counter = new RLWrapperTimeouts({
-    limiter: new RateLimiterPostgres({
-      ...counterOptions,
-      storeClient: pool,
-      tableName: 'rate_limits',
-      tableCreated: true,
-    }),
-    timeoutMs: storeTimeoutMs,
-    // Never fail open: when Postgres errors or times out, this process keeps counting in memory.
-    insuranceLimiter: new StoreFallback(counterOptions, () => {
-      if (Date.now() - lastFailureLoggedAt < STORE_FAILURE_LOG_INTERVAL_MS) return
-      lastFailureLoggedAt = Date.now()
-      log?.warn({ policy: policy.name }, 'rate limit store failed; counting in this process until it is back')
-    }),
-  })
+  // Never fail open: when Postgres errors or does not answer in time, this process counts in memory.
+  const store = async <T>(use: (store: SliceStore) => Promise<T>): Promise<T> => {
+    try {
+      return await withTimeout(use(postgres), storeTimeoutMs)
+    } catch {
+      if (Date.now() - lastFailureLoggedAt >= STORE_FAILURE_LOG_INTERVAL_MS) {
+        lastFailureLoggedAt = Date.now()
+        log?.warn({ policy: policy.name }, 'rate limit store failed; counting in this process until it is back')
+      }
+      return use(memory)
+    }
+  }
+  const keyOf = (subject: string) => `${policy.name}:${subject}`
 
   return {
     async check(subject) {
       const checkedAtMs = now()
-      const position = windowPosition(checkedAtMs, policy.windowSeconds)
-      const currentKey = `${policy.name}:${subject}:${position.index}`
-      const previousKey = `${policy.name}:${subject}:${position.index - 1}`
-      // Counting first and refunding a refusal keeps concurrent checks from all slipping under the
-      // limit: each gets its own count from the atomic upsert. The cost is that a refusal in flight
-      // can make a concurrent check see one request too many and be refused too (never admitted).
-      const [countWithThis, previous] = await Promise.all([
-        consume(counter, currentKey),
-        counter.get(previousKey).then((res) => res?.consumedPoints ?? 0),
-      ])
-      const outcome = evaluateSlidingWindow(policy.limit, { previous, current: countWithThis - 1 }, position)
-      if (!outcome.allowed) await counter.reward(currentKey)
+      const position = slicePosition(checkedAtMs, policy.windowSeconds)
+      const key = keyOf(subject)
+      // Counting first and taking a refusal back keeps concurrent checks from all slipping under the
+      // limit: each sees its own count. A refusal in flight can make a concurrent check see one
+      // request too many and be refused too (never admitted).
+      const window = await store((slices) => slices.count(key, position))
+      const outcome = evaluateSlidingWindow(policy.limit, window, position)
+      if (!outcome.allowed) await store((slices) => slices.uncount(key, position.slice))
       return {
         allowed: outcome.allowed,
         policy,
@@ -104,43 +114,77 @@ export function createLimiter(options: {
     },
     async refund(subject, decision) {
       if (!decision.allowed) return // a refusal was never counted
-      const { index } = windowPosition(decision.checkedAt.getTime(), policy.windowSeconds)
-      await counter.reward(`${policy.name}:${subject}:${index}`)
+      const { slice } = slicePosition(decision.checkedAt.getTime(), policy.windowSeconds)
+      await store((slices) => slices.uncount(keyOf(subject), slice))
     },
   }
 }
 
-/** The count including this request. The counter refuses past `limit`; we still want the number. */
-async function consume(counter: Counter, key: string): Promise<number> {
-  try {
-    return (await counter.consume(key)).consumedPoints
-  } catch (error) {
-    if (error instanceof RateLimiterRes) return error.consumedPoints
-    throw error
+function postgresSlices(pool: pg.Pool): SliceStore {
+  return {
+    async count(key, { slice, oldestCounted, windowMs }) {
+      // One statement: drop the key's slices that no longer count, count this request in its slice,
+      // and read the rest of the window (a statement's own writes are not in its snapshot, so the
+      // slice counted is read from what the insert returns).
+      const { rows } = await pool.query<{ hits: number; earlier: number; oldest: string | null }>(
+        `with gone as (delete from rate_limit_slices where key = $1 and slice < $3),
+           hit as (
+             insert into rate_limit_slices (key, slice, hits, expires_at) values ($1, $2, 1, to_timestamp($4::bigint / 1000.0))
+             on conflict (key, slice) do update set hits = rate_limit_slices.hits + 1
+             returning hits)
+         select (select hits from hit) as hits, coalesce(sum(hits), 0)::int as earlier, min(slice)::text as oldest
+         from rate_limit_slices where key = $1 and slice >= $3 and slice < $2 and hits > 0`,
+        [key, slice, oldestCounted, sliceExpiresAtMs(slice, windowMs)],
+      )
+      const row = rows[0] as { hits: number; earlier: number; oldest: string | null }
+      return { counted: row.hits + row.earlier, oldest: row.oldest === null ? slice : Number(row.oldest) }
+    },
+    async uncount(key, slice) {
+      await pool.query('update rate_limit_slices set hits = hits - 1 where key = $1 and slice = $2 and hits > 0', [
+        key,
+        slice,
+      ])
+    },
   }
 }
 
-/** The library calls its insurance limiter only when the store failed, so that is where we notice. */
-class StoreFallback extends RateLimiterMemory {
-  readonly #onUse: () => void
-
-  constructor(options: CounterOptions, onUse: () => void) {
-    super(options)
-    this.#onUse = onUse
+function memorySlices(): SliceStore {
+  const keys = new LRUCache<string, Map<number, number>>({ max: MEMORY_KEYS })
+  return {
+    async count(key, { slice, oldestCounted }) {
+      const slices = keys.get(key) ?? new Map<number, number>()
+      keys.set(key, slices)
+      for (const counted of slices.keys()) if (counted < oldestCounted) slices.delete(counted)
+      slices.set(slice, (slices.get(slice) ?? 0) + 1)
+      let counted = 0
+      let oldest = slice
+      for (const [each, hits] of slices) {
+        if (hits === 0) continue
+        counted += hits
+        oldest = Math.min(oldest, each)
+      }
+      return { counted, oldest }
+    },
+    async uncount(key, slice) {
+      const slices = keys.get(key)
+      const hits = slices?.get(slice) ?? 0
+      if (slices && hits > 0) slices.set(slice, hits - 1)
+    },
   }
+}
 
-  override consume(...args: Parameters<RateLimiterMemory['consume']>) {
-    this.#onUse()
-    return super.consume(...args)
-  }
+function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`rate limit store did not answer in ${ms} ms`)), ms)
+  })
+  // A late answer is dropped: the check was counted in memory instead (the store's count errs high).
+  work.catch(() => {})
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer))
+}
 
-  override get(...args: Parameters<RateLimiterMemory['get']>) {
-    this.#onUse()
-    return super.get(...args)
-  }
-
-  override reward(...args: Parameters<RateLimiterMemory['reward']>) {
-    this.#onUse()
-    return super.reward(...args)
-  }
+/** Drops the slices that stopped counting: of keys never limited again, which no check would drop. */
+export async function purgeExpiredSlices(db: Db): Promise<number> {
+  const { numAffectedRows } = await sql`delete from rate_limit_slices where expires_at < now()`.execute(db)
+  return Number(numAffectedRows ?? 0)
 }

@@ -1,32 +1,24 @@
+import fc from 'fast-check'
 import { expect, test } from 'vitest'
-import { evaluateSlidingWindow, slidingEstimate, windowPosition } from '#server/limits/sliding-window.ts'
+import { evaluateSlidingWindow, SLICES, sliceExpiresAtMs, slicePosition } from '#server/limits/sliding-window.ts'
 
 const HOUR_MS = 3_600_000
+const SLICE_MS = HOUR_MS / SLICES
 
-function at(elapsedMs: number) {
-  return { index: 100, elapsedMs, windowMs: HOUR_MS }
-}
-
-test('the window position is anchored at the epoch', () => {
-  expect(windowPosition(Date.UTC(2030, 0, 1, 10, 15), 3600)).toEqual({
-    index: Date.UTC(2030, 0, 1, 10) / HOUR_MS,
-    elapsedMs: 15 * 60_000,
-    windowMs: HOUR_MS,
-  })
-})
-
-test('the estimate weighs the previous window by the part of it still inside the sliding window', () => {
-  expect(slidingEstimate({ previous: 4, current: 1 }, at(HOUR_MS / 4))).toBe(4)
-  expect(slidingEstimate({ previous: 4, current: 1 }, at(0))).toBe(5)
-  expect(slidingEstimate({ previous: 4, current: 1 }, at(HOUR_MS - 1))).toBeCloseTo(1, 5)
+test('slices are anchored at the epoch, and a slice counts for one window from its start', () => {
+  const position = slicePosition(Date.UTC(2030, 0, 1, 10, 15, 30), 3600)
+  expect(position.slice).toBe(Date.UTC(2030, 0, 1, 10, 15) / SLICE_MS)
+  expect(position.oldestCounted).toBe(position.slice - SLICES + 1)
+  expect(sliceExpiresAtMs(position.slice, HOUR_MS)).toBe(Date.UTC(2030, 0, 1, 11, 15))
 })
 
 test('with no history exactly `limit` requests pass and the next one is refused', () => {
+  const position = slicePosition(Date.UTC(2030, 0, 1, 10, 30), 3600)
   const outcomes = []
-  let current = 0
+  let counted = 0
   for (let request = 0; request < 6; request++) {
-    const outcome = evaluateSlidingWindow(5, { previous: 0, current }, at(HOUR_MS / 2))
-    if (outcome.allowed) current++
+    const outcome = evaluateSlidingWindow(5, { counted: counted + 1, oldest: position.slice }, position)
+    if (outcome.allowed) counted++
     outcomes.push([outcome.allowed, outcome.remaining])
   }
   expect(outcomes).toEqual([
@@ -39,31 +31,41 @@ test('with no history exactly `limit` requests pass and the next one is refused'
   ])
 })
 
-test('requests at the end of a window still count at the start of the next', () => {
-  // A fixed window would allow 5 more here; the sliding window waits until 1/5 of the old ones drained.
-  const refused = evaluateSlidingWindow(5, { previous: 5, current: 0 }, at(1000))
+test('a refusal is told to wait until the oldest slice holding a request stops counting', () => {
+  const position = slicePosition(Date.UTC(2030, 0, 1, 11, 0, 1), 3600)
+  const oldest = slicePosition(Date.UTC(2030, 0, 1, 10, 59, 59), 3600).slice
+  const refused = evaluateSlidingWindow(5, { counted: 6, oldest }, position)
   expect(refused).toMatchObject({ allowed: false, remaining: 0 })
-  expect(refused.retryAfterMs).toBe(HOUR_MS / 5 - 1000)
-
-  expect(evaluateSlidingWindow(5, { previous: 5, current: 0 }, at(HOUR_MS / 5 - 1)).allowed).toBe(false)
-  expect(evaluateSlidingWindow(5, { previous: 5, current: 0 }, at(HOUR_MS / 5)).allowed).toBe(true)
+  // The 10:59 slice counts until 11:59.
+  expect(refused.retryAfterMs).toBe(Date.UTC(2030, 0, 1, 11, 59) - Date.UTC(2030, 0, 1, 11, 0, 1))
 })
 
-test('a request that brings the estimate exactly to the limit is admitted, whatever floats would say', () => {
-  // 10 × (1 − 0.7) is 3.0000000000000004 in floats, which would refuse the 4th of 4; in integers it is 3.
-  const outcome = evaluateSlidingWindow(4, { previous: 10, current: 0 }, at(2_520_000))
-  expect(outcome).toMatchObject({ allowed: true, remaining: 0 })
-})
-
-test('when this window alone is over the limit, the retry falls in the next window', () => {
-  const outcome = evaluateSlidingWindow(5, { previous: 0, current: 5 }, at(HOUR_MS / 2))
-  expect(outcome.allowed).toBe(false)
-  expect(outcome.retryAfterMs).toBe(HOUR_MS / 2 + HOUR_MS / 5)
-})
-
-test('a partial previous window leaves fractional room, and reset says when one more whole request frees up', () => {
-  // Estimate after this request: 3 × 0.5 + 1 = 2.5, so 2 more fit now and a third once it drops to 2.
-  const outcome = evaluateSlidingWindow(5, { previous: 3, current: 0 }, at(HOUR_MS / 2))
-  expect(outcome).toMatchObject({ allowed: true, remaining: 2, retryAfterMs: 0 })
-  expect(outcome.resetMs).toBe(HOUR_MS / 6)
+test('what a client is told to wait never exceeds the window, wherever in it the requests fall', () => {
+  fc.assert(
+    fc.property(
+      fc.integer({ min: 1, max: 86_400 }),
+      fc.integer({ min: 0, max: 2 ** 41 }),
+      fc.array(fc.nat({ max: 10_000 }), { minLength: 1, maxLength: 8 }),
+      fc.integer({ min: 1, max: 10 }),
+      (windowSeconds, startMs, gaps, limit) => {
+        // Requests at startMs + gaps (in order), each counted if admitted, as a store counts them.
+        const held = new Map<number, number>()
+        let clock = startMs
+        for (const gap of gaps) {
+          clock += gap
+          const position = slicePosition(clock, windowSeconds)
+          for (const slice of held.keys()) if (slice < position.oldestCounted) held.delete(slice)
+          held.set(position.slice, (held.get(position.slice) ?? 0) + 1)
+          const counted = [...held.values()].reduce((sum, hits) => sum + hits, 0)
+          const oldest = Math.min(...held.keys())
+          const outcome = evaluateSlidingWindow(limit, { counted, oldest }, position)
+          if (!outcome.allowed) held.set(position.slice, (held.get(position.slice) ?? 1) - 1)
+          expect(outcome.resetMs).toBeGreaterThanOrEqual(0)
+          expect(outcome.resetMs).toBeLessThanOrEqual(windowSeconds * 1000)
+          expect(outcome.retryAfterMs).toBeLessThanOrEqual(windowSeconds * 1000)
+          if (!outcome.allowed) expect(outcome.retryAfterMs).toBeGreaterThan(0)
+        }
+      },
+    ),
+  )
 })

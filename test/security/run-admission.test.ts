@@ -36,11 +36,9 @@ function start(auth: Record<string, string>, address: string, brief: object = { 
 
 /** What the demo limit has counted for an address, straight from the limiter's table. */
 async function demoCounted(address: string): Promise<number> {
-  const { rows } = await sql<{ points: number }>`
-    select coalesce(sum(points), 0)::int as points from rate_limits where key like ${`demo:${address}:%`}`.execute(
-    app.db,
-  )
-  return rows[0]?.points ?? 0
+  const { rows } = await sql<{ hits: number }>`
+    select coalesce(sum(hits), 0)::int as hits from rate_limit_slices where key = ${`demo:${address}`}`.execute(app.db)
+  return rows[0]?.hits ?? 0
 }
 
 test('five runs per hour per address: the sixth is 429 with Retry-After and the policy headers', async () => {

@@ -5,7 +5,7 @@ import { expect } from 'vitest'
 import type { Db } from '#db/database.ts'
 
 /** Tables a rejected request may legitimately touch: rate-limit counters count every attempt. */
-export const ALWAYS_CHANGING_TABLES = ['rate_limits']
+export const ALWAYS_CHANGING_TABLES = ['rate_limit_slices']
 /** Bookkeeping columns that move on any authenticated request (a key's last use). */
 const BOOKKEEPING_COLUMNS = ['last_used_at']
 
