@@ -26,7 +26,7 @@ function baseUrl(defaultUrl: string) {
 
 /** The search providers that exist; SEARCH_PROVIDER must name one of them. */
 /** A duration setting ("7d", "12h", "30m", "45s", or seconds), read as seconds. */
-function duration(defaultValue: string) {
+function duration(defaultValue: string, options: { zero?: boolean } = {}) {
   return z
     .string()
     .regex(/^\d+(s|m|h|d)?$/, 'must be a duration like 7d, 12h, 30m, 45s (or seconds)')
@@ -35,7 +35,7 @@ function duration(defaultValue: string) {
       const unit = { s: 1, m: 60, h: 3600, d: 86_400 }[value.at(-1) as 's' | 'm' | 'h' | 'd'] ?? 1
       return Number.parseInt(value, 10) * unit
     })
-    .refine((seconds) => seconds > 0, 'must be longer than 0 seconds')
+    .refine((seconds) => seconds > 0 || options.zero === true, 'must be longer than 0 seconds')
     .describe('seconds')
 }
 
@@ -178,6 +178,8 @@ export const ConfigSchema = z.object({
     .optional(),
   RECURRING_INTERVAL: duration('7d'),
   SCHEDULE_MIN_INTERVAL: duration('1h'),
+  // Series due at one cron time wake spread over this window; 0 wakes them all at that time.
+  SCHEDULE_SPREAD: duration('5m', { zero: true }),
   WORKER_CONCURRENCY: z.coerce.number({ error: 'must be a number' }).int().min(1).max(100).default(8),
   RATE_LIMIT_RUNS_PER_HOUR: z.coerce.number({ error: 'must be a number' }).int().min(1).default(5),
   RATE_LIMIT_MCP_PER_HOUR: z.coerce.number({ error: 'must be a number' }).int().min(1).default(120),

@@ -98,6 +98,7 @@ export function createServices(infra: Infra) {
     jobs,
     ring: memory.ring,
     intervalSeconds: config.RECURRING_INTERVAL,
+    spreadSeconds: config.SCHEDULE_SPREAD,
     // Each in turn, in the transaction that ends the run: what a run's end owes, channel by channel.
     onEnded: async (trx: Db, end: RunEnd) => {
       for (const owed of runEndHooks) await owed(trx, end)
@@ -139,6 +140,7 @@ export function createServices(infra: Infra) {
     series: createSeriesService({
       admission,
       intervalSeconds: config.RECURRING_INTERVAL,
+      spreadSeconds: config.SCHEDULE_SPREAD,
       emailEnabled: mailer !== undefined,
     }),
     email: createEmailService({ db, jobs, ring: memory.ring, enabled: mailer !== undefined, limits }),

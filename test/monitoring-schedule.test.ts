@@ -4,11 +4,13 @@ import { expect, test } from 'vitest'
 import { SERIES_WAKE } from '#server/jobs/queues.ts'
 import { lockSeriesUnlessBusy } from '#server/repositories/series.ts'
 import type { BriefInput } from '#server/research/brief.ts'
+import { spreadOffsetMs } from '#server/research/cadence.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { startTestApp, type TestApp } from '#test/support/app.ts'
 import { postBrief, waitForRun } from '#test/support/runs.ts'
 
-const env = { SCHEDULE_MIN_INTERVAL: '1s', RATE_LIMIT_RUNS_PER_HOUR: '1000' }
+// No spread: a cron series here fires on its ticks (the spread has its own test below).
+const env = { SCHEDULE_MIN_INTERVAL: '1s', RATE_LIMIT_RUNS_PER_HOUR: '1000', SCHEDULE_SPREAD: '0' }
 type Auth = Record<string, string>
 
 function seriesRuns(app: TestApp, seriesId: string) {
@@ -107,6 +109,27 @@ test('a cron series fires on its ticks, once each, in its time zone', async () =
     expect(new Set(slots).size).toBe(slots.length)
     const series = await (await app.fetch(`/api/series/${seriesId}`, { headers: user.auth })).json()
     expect(series.cadence).toEqual({ every: null, cron: '*/3 * * * * *', timeZone: 'Asia/Kolkata' })
+  } finally {
+    await app.stop()
+  }
+})
+
+test('series due at one cron time wake spread over SCHEDULE_SPREAD, each at its own moment, shown as its next run', async () => {
+  const app = await startTestApp({ env: { ...env, SCHEDULE_SPREAD: '10m' } })
+  try {
+    const user = await createTestAccount(app.db)
+    for (let i = 0; i < 3; i++) {
+      const seriesId = await startSeries(app, user.auth, { cron: '0 9 * * 1', timeZone: 'UTC' })
+      const series = await (await app.fetch(`/api/series/${seriesId}`, { headers: user.auth })).json()
+      const offset = spreadOffsetMs(seriesId, 600)
+      expect(offset).toBeGreaterThanOrEqual(0)
+      expect(offset).toBeLessThan(600_000)
+      // Monday at nine, moved by the series' own offset: the next such time from now.
+      const slot = new Date(Date.parse(series.nextRunAt) - offset)
+      expect([slot.getUTCDay(), slot.toISOString().slice(11)]).toEqual([1, '09:00:00.000Z'])
+      expect(Date.parse(series.nextRunAt)).toBeGreaterThan(Date.now())
+      expect(Date.parse(series.nextRunAt) - Date.now()).toBeLessThanOrEqual(7 * 86_400_000 + 600_000)
+    }
   } finally {
     await app.stop()
   }

@@ -8,6 +8,7 @@ import {
   nextRunAfter,
   parseEvery,
   rangeWords,
+  spreadOffsetMs,
 } from '#server/research/cadence.ts'
 
 const HOUR = 3600
@@ -36,6 +37,31 @@ test('cron is read in its time zone, across a daylight-saving change', () => {
   expect(nextRunAfter({ everySeconds: 6 * HOUR }, new Date('2026-11-23T12:00:00Z')).toISOString()).toBe(
     '2026-11-23T18:00:00.000Z',
   )
+})
+
+test('series due at one cron time are spread over the window, each always at the same moment', () => {
+  const mondays = { cron: '0 9 * * 1', timeZone: 'UTC' }
+  const offset = 197_250 // 3 min 17.25 s
+  // Moved later by the offset, and the moved time is the next one after `after`, this week or next.
+  expect(nextRunAfter(mondays, new Date('2026-11-30T08:00:00Z'), offset).toISOString()).toBe('2026-11-30T09:03:17.250Z')
+  expect(nextRunAfter(mondays, new Date('2026-11-30T09:01:00Z'), offset).toISOString()).toBe('2026-11-30T09:03:17.250Z')
+  expect(nextRunAfter(mondays, new Date('2026-11-30T09:03:18Z'), offset).toISOString()).toBe('2026-12-07T09:03:17.250Z')
+  // An `every` is spread by when each series' last run ended, so it is not moved.
+  expect(nextRunAfter({ everySeconds: HOUR }, new Date('2026-11-30T08:00:00Z'), offset).toISOString()).toBe(
+    '2026-11-30T09:00:00.000Z',
+  )
+
+  // A series' offset depends on its id alone, lies within the window, and a thousand series fill it
+  // evenly: no tenth of a five-minute window gets fewer than half or more than twice its share.
+  const ids = Array.from({ length: 1000 }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`)
+  const offsets = ids.map((id) => spreadOffsetMs(id, 300))
+  expect(ids.map((id) => spreadOffsetMs(id, 300))).toEqual(offsets)
+  expect(offsets.every((each) => each >= 0 && each < 300_000)).toBe(true)
+  const tenths = Array.from({ length: 10 }, (_, tenth) => offsets.filter((each) => Math.floor(each / 30_000) === tenth))
+  for (const tenth of tenths) expect(tenth.length).toBeGreaterThan(50)
+  for (const tenth of tenths) expect(tenth.length).toBeLessThan(200)
+  // No window, no spread.
+  expect(spreadOffsetMs(ids[0] as string, 0)).toBe(0)
 })
 
 test('a cron expression that is malformed, too frequent, too rare or in no time zone is refused, saying why', () => {

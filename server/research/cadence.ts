@@ -2,6 +2,7 @@
 // expression in a time zone ("0 9 * * 1" in Europe/Berlin: Mondays at nine, summer or winter). The
 // allowed range is an hour to 30 days between runs (SCHEDULE_MIN_INTERVAL lowers the floor, for
 // tests and demos). Cron is read by croner (decision 028).
+import { createHash } from 'node:crypto'
 import { Cron } from 'croner'
 import cronstrue from 'cronstrue'
 
@@ -111,12 +112,29 @@ function longGapWithinAYear(cron: Cron, first: Date): { from: Date; to: Date | n
   return undefined
 }
 
-/** When the next run is due after `after` (a run's end, or now). */
-export function nextRunAfter(cadence: Cadence, after: Date): Date {
+/**
+ * When the next run is due after `after` (a run's end, or now). A cron's times are moved `offsetMs`
+ * later (spreadOffsetMs), so that the series of every account that asked for "Mondays at nine" do
+ * not all wake in one second; an `every` is already spread by when each series' last run ended.
+ */
+export function nextRunAfter(cadence: Cadence, after: Date, offsetMs = 0): Date {
   if ('everySeconds' in cadence) return new Date(after.getTime() + cadence.everySeconds * 1000)
-  const next = new Cron(cadence.cron, { timezone: cadence.timeZone, paused: true }).nextRun(after)
+  // The time after `after` of the moved schedule: the cron's next time after `after - offset`, moved.
+  const next = new Cron(cadence.cron, { timezone: cadence.timeZone, paused: true }).nextRun(
+    new Date(after.getTime() - offsetMs),
+  )
   // Checked when the series was made; a pattern that ran out of dates (a past year) sleeps the maximum.
-  return next ?? new Date(after.getTime() + MAX_INTERVAL_SECONDS * 1000)
+  return next ? new Date(next.getTime() + offsetMs) : new Date(after.getTime() + MAX_INTERVAL_SECONDS * 1000)
+}
+
+/**
+ * How far a series' cron times are moved within `spreadSeconds` (SCHEDULE_SPREAD): drawn from its
+ * id, so the same series always wakes at the same moment and different ones spread evenly.
+ */
+export function spreadOffsetMs(seriesId: string, spreadSeconds: number): number {
+  if (spreadSeconds <= 0) return 0
+  const draw = createHash('sha256').update(seriesId).digest().readUIntBE(0, 6)
+  return draw % (spreadSeconds * 1000)
 }
 
 /** 21600 -> "6 hours", 86400 -> "1 day": the largest unit that divides it, in words. */

@@ -41,7 +41,14 @@ export type RunEnd = {
  */
 export type RunEndHook = (trx: Db, end: RunEnd) => Promise<void>
 
-export type RunEndDeps = { db: Db; jobs: Jobs; ring: KeyRing; intervalSeconds: number; onEnded: RunEndHook }
+export type RunEndDeps = {
+  db: Db
+  jobs: Jobs
+  ring: KeyRing
+  intervalSeconds: number
+  spreadSeconds: number
+  onEnded: RunEndHook
+}
 
 /** What whoever ends a run brings to its end. */
 export type RunEndKnown = {

@@ -24,12 +24,13 @@ import {
   updateSeries,
 } from '#server/repositories/series.ts'
 import { type Brief, displayBrief } from '#server/research/brief.ts'
-import { type Cadence, formatEvery, nextRunAfter, parseEvery } from '#server/research/cadence.ts'
+import { type Cadence, formatEvery, nextRunAfter, parseEvery, spreadOffsetMs } from '#server/research/cadence.ts'
 import { UUID } from '#server/text/uuid.ts'
 
 export type { RecurringInfo, SeriesState, SeriesView }
 
-export type SeriesDeps = { db: Db; jobs: Jobs; intervalSeconds: number }
+/** `spreadSeconds`: SCHEDULE_SPREAD, over which series due at one cron time are spread (spreadOffsetMs). */
+export type SeriesDeps = { db: Db; jobs: Jobs; intervalSeconds: number; spreadSeconds: number }
 
 export const seriesBriefData = (seriesId: string) => `series_brief:${seriesId}`
 
@@ -71,6 +72,16 @@ function cadenceOfColumns(
   return { everySeconds: row.every_seconds ?? defaultSeconds }
 }
 
+/** When a series with these cadence columns is next due after `after`, its cron times spread. */
+function nextDue(
+  series: Pick<SeriesRow, 'id' | 'every_seconds' | 'cron' | 'time_zone'>,
+  deps: Pick<SeriesDeps, 'intervalSeconds' | 'spreadSeconds'>,
+  after: Date,
+): Date {
+  const cadence = cadenceOfColumns(series, deps.intervalSeconds)
+  return nextRunAfter(cadence, after, spreadOffsetMs(series.id, deps.spreadSeconds))
+}
+
 async function scheduleSlot(trx: Db, jobs: Jobs, seriesId: string, slot: number, at: Date): Promise<void> {
   await jobs.send(SERIES_WAKE, { seriesId, slot }, { trx, startAfter: at, singletonKey: `${seriesId}:${slot}` })
 }
@@ -81,7 +92,7 @@ async function scheduleSlot(trx: Db, jobs: Jobs, seriesId: string, slot: number,
  */
 export async function afterRunEnded(
   trx: Db,
-  deps: Pick<SeriesDeps, 'jobs' | 'intervalSeconds'>,
+  deps: Pick<SeriesDeps, 'jobs' | 'intervalSeconds' | 'spreadSeconds'>,
   runId: string,
   seriesId: string,
 ): Promise<{ id: string; notify: SeriesNotify } | undefined> {
@@ -91,7 +102,7 @@ export async function afterRunEnded(
   // Paused or cancelled series do not schedule; a retried end of the same run schedules once.
   if (series.status !== 'active' || series.scheduled_after_run_id === runId) return found
   const slot = series.slot + 1
-  const nextRunAt = nextRunAfter(cadenceOfColumns(series, deps.intervalSeconds), new Date())
+  const nextRunAt = nextDue(series, deps, new Date())
   await updateSeries(trx, series.id, { slot, next_run_at: nextRunAt, scheduled_after_run_id: runId })
   await scheduleSlot(trx, deps.jobs, series.id, slot, nextRunAt)
   await notifyAccountChanged(trx, series.account_id)
@@ -204,8 +215,7 @@ export async function setSeriesStatus(
     const slot = series.slot + 1
     // Back on its old schedule: the pending time, else one interval after the last run ended.
     const lastEnd = await lastSeriesRunEnd(trx, seriesId)
-    const cadence = cadenceOfColumns(series, deps.intervalSeconds)
-    const due = series.next_run_at?.getTime() ?? (lastEnd ? nextRunAfter(cadence, lastEnd).getTime() : 0)
+    const due = series.next_run_at?.getTime() ?? (lastEnd ? nextDue(series, deps, lastEnd).getTime() : 0)
     const nextRunAt = running ? null : new Date(Math.max(Date.now(), due))
     await updateSeries(trx, seriesId, { status: 'active', slot: running ? series.slot : slot, next_run_at: nextRunAt })
     if (nextRunAt) await scheduleSlot(trx, deps.jobs, seriesId, slot, nextRunAt)
@@ -256,7 +266,7 @@ export async function updateSeriesSettings(
     let nextRunAt = series.next_run_at
     if (reschedule) {
       const after = (await lastSeriesRunEnd(trx, seriesId)) ?? new Date()
-      const due = nextRunAfter(cadenceOfColumns(columns, deps.intervalSeconds), after)
+      const due = nextDue({ ...columns, id: seriesId }, deps, after)
       nextRunAt = new Date(Math.max(Date.now(), due.getTime()))
     }
     await updateSeries(trx, seriesId, {

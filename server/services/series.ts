@@ -25,6 +25,8 @@ export type SeriesServiceDeps = {
   admission: AdmissionDeps
   /** RECURRING_INTERVAL: how long a series sleeps between runs. */
   intervalSeconds: number
+  /** SCHEDULE_SPREAD: the window over which series due at one cron time are spread. */
+  spreadSeconds: number
   /** SMTP_URL is set: a series may send email digests. */
   emailEnabled: boolean
 }
@@ -74,7 +76,7 @@ export function createSeriesService(deps: SeriesServiceDeps) {
       status: 'active' | 'paused' | 'cancelled',
     ): Promise<SeriesChange> {
       const outcome = await setSeriesStatus(
-        { db, jobs, intervalSeconds: deps.intervalSeconds },
+        { db, jobs, intervalSeconds: deps.intervalSeconds, spreadSeconds: deps.spreadSeconds },
         seriesId,
         accountId,
         status,
@@ -93,7 +95,7 @@ export function createSeriesService(deps: SeriesServiceDeps) {
       const problem = scheduleProblem(settings, admission.scheduleMinSeconds)
       if (problem) return { ok: false, reason: 'schedule', message: problem, field: cadenceField(settings) }
       const outcome = await updateSeriesSettings(
-        { db, jobs, ring, intervalSeconds: deps.intervalSeconds },
+        { db, jobs, ring, intervalSeconds: deps.intervalSeconds, spreadSeconds: deps.spreadSeconds },
         seriesId,
         accountId,
         settings,
