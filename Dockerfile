@@ -22,6 +22,8 @@ COPY --from=build --chown=node:node /app/build ./build
 COPY --from=build --chown=node:node /app/app ./app
 COPY --from=build --chown=node:node /app/db ./db
 COPY --from=build --chown=node:node /app/server ./server
+# The sample corpus a server without search keys indexes at boot (SEARCH_PROVIDER open or corpus).
+COPY --from=build --chown=node:node /app/corpus ./corpus
 USER node
 EXPOSE 3000
 # Node 24 runs the TypeScript server directly; migrations run at boot.
