@@ -63,6 +63,15 @@ export function createJobDefinitions(services: Services, options: { concurrency:
       queueOptions: CRON_RETENTION,
       async handler() {
         log.info({ purged: await topics.purgeExpired() }, 'purged expired topic memory')
+      },
+    }),
+    defineJob({
+      queue: 'limits.purge',
+      schema: z.unknown(),
+      schedule: '27 3 * * *',
+      queueOptions: CRON_RETENTION,
+      // Slices of keys never limited again: a check drops only its own key's.
+      async handler() {
         log.info({ purged: await services.purgeExpiredLimits() }, 'purged rate limit slices that stopped counting')
       },
     }),

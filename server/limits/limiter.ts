@@ -8,7 +8,6 @@ import type pg from 'pg'
 import type { Db } from '#db/database.ts'
 import {
   evaluateSlidingWindow,
-  SLICES,
   type SlicePosition,
   sliceExpiresAtMs,
   slicePosition,
