@@ -49,6 +49,9 @@ export async function startProviderStubs(latency: { modelMs: number; searchMs: n
       EXA_BASE_URL: exa.url,
       OPENAI_API_KEY: openai.apiKey,
       OPENAI_BASE_URL: openai.baseUrl,
+      // The stubs take any rate: the shared turns are counted, never waited for.
+      EXA_REQUESTS_PER_SECOND: '10000',
+      OPENAI_REQUESTS_PER_MINUTE: '1000000',
     },
     callsFor(topic) {
       const mine = ofTopic(topic)

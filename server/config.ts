@@ -180,6 +180,9 @@ export const ConfigSchema = z.object({
   SCHEDULE_MIN_INTERVAL: duration('1h'),
   // Series due at one cron time wake spread over this window; 0 wakes them all at that time.
   SCHEDULE_SPREAD: duration('5m', { zero: true }),
+  // Provider rates shared by every process (issue 42): calls wait for their turn under them.
+  EXA_REQUESTS_PER_SECOND: z.coerce.number({ error: 'must be a number' }).int().min(1).max(10_000).default(10),
+  OPENAI_REQUESTS_PER_MINUTE: z.coerce.number({ error: 'must be a number' }).int().min(1).max(1_000_000).default(500),
   WORKER_CONCURRENCY: z.coerce.number({ error: 'must be a number' }).int().min(1).max(100).default(8),
   RATE_LIMIT_RUNS_PER_HOUR: z.coerce.number({ error: 'must be a number' }).int().min(1).default(5),
   RATE_LIMIT_MCP_PER_HOUR: z.coerce.number({ error: 'must be a number' }).int().min(1).default(120),

@@ -21,6 +21,7 @@ import { mountReactRouter } from '#server/http/react-router.ts'
 import { type JobDefinition, type Jobs, startJobs } from '#server/jobs/boss.ts'
 import { createJobDefinitions } from '#server/jobs/definitions.ts'
 import { createLimits } from '#server/limits/policies.ts'
+import { createProviderTurns } from '#server/limits/provider-turns.ts'
 import type { Logger } from '#server/logger.ts'
 import { loadKeyRing } from '#server/memory/crypto.ts'
 import type { MemoryContext } from '#server/memory/store.ts'
@@ -122,7 +123,16 @@ export async function startSextant(options: {
     }
     // Web requests and mention jobs (on workers) start runs within the same limits.
     const limits = createLimits({ pool, settings: config, log })
-    const configured = await createProviders(config, db, log)
+    // Each provider's rate is shared by every process on this database: N workers stay under it together.
+    const turns = createProviderTurns({
+      pool,
+      log,
+      rates: {
+        exa: { limit: config.EXA_REQUESTS_PER_SECOND, windowSeconds: 1 },
+        openai: { limit: config.OPENAI_REQUESTS_PER_MINUTE, windowSeconds: 60 },
+      },
+    })
+    const configured = await createProviders(config, db, log, turns)
     // No model configured or found: the engine writes with its own extractive synthesizer.
     const providers = { ...configured, model: configured.model ?? createExtractiveModel() }
     // The corpus answers when asked for, and for `open` when the machine is offline.

@@ -226,6 +226,17 @@ test('a refund gives back what an allowed check counted, in the window it was co
   expect(first.allowed).toBe(true)
 })
 
+test('a check may count several requests at once, and a refusal says how many would still fit', async () => {
+  const limiter = createLimiter({ pool, policy: policy('several', 5) })
+  const three = await limiter.check('client', 3)
+  expect(three).toMatchObject({ allowed: true, remaining: 2 })
+  expect(await limiter.check('client', 3)).toMatchObject({ allowed: false, remaining: 2 })
+  expect(await limiter.check('client', 2)).toMatchObject({ allowed: true, remaining: 0 })
+  await limiter.refund('client', three, 3)
+  expect(await limiter.check('client', 3)).toMatchObject({ allowed: true, remaining: 0 })
+  await expect(limiter.check('client', 0)).rejects.toThrow(/cost/)
+})
+
 test('the daily purge drops the slices that stopped counting, and only those', async () => {
   let clock = Date.UTC(2020, 0, 1, 12)
   const limiter = createLimiter({ pool, policy: policy('purged', 3), now: () => clock })

@@ -33,6 +33,7 @@ function setting(options: { allowed: boolean; blocked?: string }) {
     remaining: allowed ? 4 : 0,
     resetSeconds: 3600,
     retryAfterSeconds: allowed ? 0 : 60,
+    retryAfterMs: allowed ? 0 : 60_000,
     checkedAt: new Date(),
   })
   const runs: Limiter = {

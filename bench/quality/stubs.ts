@@ -96,7 +96,9 @@ export async function startQualityStubs(): Promise<QualityStubs> {
   const openai = await startStubOpenAi({ reply: (request) => model(request) })
   const oracleModel = createOracleModel({ knowledge: () => knowledgeOf(web), log, trace })
   const oracle = await startStubOpenAi({ reply: (request) => oracleModel(request) })
-  const search = { EXA_API_KEY: STUB_EXA_API_KEY, EXA_BASE_URL: exa.url }
+  // The stubs take any rate: the shared turns are counted, never waited for.
+  const rates = { EXA_REQUESTS_PER_SECOND: '10000', OPENAI_REQUESTS_PER_MINUTE: '1000000' }
+  const search = { EXA_API_KEY: STUB_EXA_API_KEY, EXA_BASE_URL: exa.url, ...rates }
   return {
     exa,
     openai,

@@ -31,16 +31,19 @@ export type LimitDecision = {
   resetSeconds: number
   /** 0 when allowed; otherwise rounded up and at least 1. */
   retryAfterSeconds: number
+  /** The same wait, to the millisecond: for callers that wait in-process rather than tell a client. */
+  retryAfterMs: number
   checkedAt: Date
 }
 
 export type Limiter = {
-  check(subject: string): Promise<LimitDecision>
+  /** `cost`: how many requests this one counts for (a caller taking several turns at once). */
+  check(subject: string, cost?: number): Promise<LimitDecision>
   /**
    * Gives back what an allowed check counted, when the work it admitted did not happen after all
    * (another limit refused, or the start failed): only work that really starts spends a quota.
    */
-  refund(subject: string, decision: LimitDecision): Promise<void>
+  refund(subject: string, decision: LimitDecision, cost?: number): Promise<void>
 }
 
 const STORE_FAILURE_LOG_INTERVAL_MS = 60_000
@@ -52,9 +55,9 @@ type Counted = { counted: number; oldest: number }
 
 /** Where slices are counted: Postgres, or this process while Postgres fails. */
 type SliceStore = {
-  count(key: string, position: SlicePosition): Promise<Counted>
-  /** Takes one request back out of `slice` (a refusal, or a refund). */
-  uncount(key: string, slice: number): Promise<void>
+  count(key: string, position: SlicePosition, cost: number): Promise<Counted>
+  /** Takes `cost` requests back out of `slice` (a refusal, or a refund). */
+  uncount(key: string, slice: number, cost: number): Promise<void>
 }
 
 /**
@@ -92,57 +95,59 @@ export function createLimiter(options: {
   const keyOf = (subject: string) => `${policy.name}:${subject}`
 
   return {
-    async check(subject) {
+    async check(subject, cost = 1) {
+      if (!Number.isInteger(cost) || cost < 1) throw new Error(`${policy.name}: cost must be a whole number >= 1`)
       const checkedAtMs = now()
       const position = slicePosition(checkedAtMs, policy.windowSeconds)
       const key = keyOf(subject)
       // Counting first and taking a refusal back keeps concurrent checks from all slipping under the
       // limit: each sees its own count. A refusal in flight can make a concurrent check see one
       // request too many and be refused too (never admitted).
-      const window = await store((slices) => slices.count(key, position))
-      const outcome = evaluateSlidingWindow(policy.limit, window, position)
-      if (!outcome.allowed) await store((slices) => slices.uncount(key, position.slice))
+      const window = await store((slices) => slices.count(key, position, cost))
+      const outcome = evaluateSlidingWindow(policy.limit, window, position, cost)
+      if (!outcome.allowed) await store((slices) => slices.uncount(key, position.slice, cost))
       return {
         allowed: outcome.allowed,
         policy,
         remaining: outcome.remaining,
         resetSeconds: Math.ceil(outcome.resetMs / 1000),
         retryAfterSeconds: outcome.allowed ? 0 : Math.max(1, Math.ceil(outcome.retryAfterMs / 1000)),
+        retryAfterMs: outcome.retryAfterMs,
         checkedAt: new Date(checkedAtMs),
       }
     },
-    async refund(subject, decision) {
+    async refund(subject, decision, cost = 1) {
       if (!decision.allowed) return // a refusal was never counted
       const { slice } = slicePosition(decision.checkedAt.getTime(), policy.windowSeconds)
-      await store((slices) => slices.uncount(keyOf(subject), slice))
+      await store((slices) => slices.uncount(keyOf(subject), slice, cost))
     },
   }
 }
 
 function postgresSlices(pool: pg.Pool): SliceStore {
   return {
-    async count(key, { slice, oldestCounted, windowMs }) {
+    async count(key, { slice, oldestCounted, windowMs }, cost) {
       // One statement: drop the key's slices that no longer count, count this request in its slice,
       // and read the rest of the window (a statement's own writes are not in its snapshot, so the
       // slice counted is read from what the insert returns).
       const { rows } = await pool.query<{ hits: number; earlier: number; oldest: string | null }>(
         `with gone as (delete from rate_limit_slices where key = $1 and slice < $3),
            hit as (
-             insert into rate_limit_slices (key, slice, hits, expires_at) values ($1, $2, 1, to_timestamp($4::bigint / 1000.0))
-             on conflict (key, slice) do update set hits = rate_limit_slices.hits + 1
+             insert into rate_limit_slices (key, slice, hits, expires_at) values ($1, $2, $5, to_timestamp($4::bigint / 1000.0))
+             on conflict (key, slice) do update set hits = rate_limit_slices.hits + $5
              returning hits)
          select (select hits from hit) as hits, coalesce(sum(hits), 0)::int as earlier, min(slice)::text as oldest
          from rate_limit_slices where key = $1 and slice >= $3 and slice < $2 and hits > 0`,
-        [key, slice, oldestCounted, sliceExpiresAtMs(slice, windowMs)],
+        [key, slice, oldestCounted, sliceExpiresAtMs(slice, windowMs), cost],
       )
       const row = rows[0] as { hits: number; earlier: number; oldest: string | null }
       return { counted: row.hits + row.earlier, oldest: row.oldest === null ? slice : Number(row.oldest) }
     },
-    async uncount(key, slice) {
-      await pool.query('update rate_limit_slices set hits = hits - 1 where key = $1 and slice = $2 and hits > 0', [
-        key,
-        slice,
-      ])
+    async uncount(key, slice, cost) {
+      await pool.query(
+        'update rate_limit_slices set hits = greatest(0, hits - $3) where key = $1 and slice = $2 and hits > 0',
+        [key, slice, cost],
+      )
     },
   }
 }
@@ -150,11 +155,11 @@ function postgresSlices(pool: pg.Pool): SliceStore {
 function memorySlices(): SliceStore {
   const keys = new LRUCache<string, Map<number, number>>({ max: MEMORY_KEYS })
   return {
-    async count(key, { slice, oldestCounted }) {
+    async count(key, { slice, oldestCounted }, cost) {
       const slices = keys.get(key) ?? new Map<number, number>()
       keys.set(key, slices)
       for (const counted of slices.keys()) if (counted < oldestCounted) slices.delete(counted)
-      slices.set(slice, (slices.get(slice) ?? 0) + 1)
+      slices.set(slice, (slices.get(slice) ?? 0) + cost)
       let counted = 0
       let oldest = slice
       for (const [each, hits] of slices) {
@@ -164,10 +169,10 @@ function memorySlices(): SliceStore {
       }
       return { counted, oldest }
     },
-    async uncount(key, slice) {
+    async uncount(key, slice, cost) {
       const slices = keys.get(key)
       const hits = slices?.get(slice) ?? 0
-      if (slices && hits > 0) slices.set(slice, hits - 1)
+      if (slices && hits > 0) slices.set(slice, Math.max(0, hits - cost))
     },
   }
 }

@@ -40,17 +40,18 @@ export function sliceExpiresAtMs(slice: number, windowMs: number): number {
 }
 
 /**
- * Decides one request. `counted` is what the window holds with this request in it, and `oldest` the
- * oldest slice holding any (this one's, if none other). Admits it when that is at most `limit`; a
- * refused request is not counted.
+ * Decides one request of `cost` (1 unless a caller takes several turns at once). `counted` is what
+ * the window holds with this request in it, and `oldest` the oldest slice holding any (this one's, if
+ * none other). Admits it when that is at most `limit`; a refused request is not counted.
  */
 export function evaluateSlidingWindow(
   limit: number,
   window: { counted: number; oldest: number },
   position: SlicePosition,
+  cost = 1,
 ): SlidingWindowOutcome {
   const allowed = window.counted <= limit
-  const held = allowed ? window.counted : window.counted - 1
+  const held = allowed ? window.counted : window.counted - cost
   const remaining = Math.max(0, limit - held)
   // One more fits when the oldest slice holding a request stops counting: at most one window away.
   const resetMs = held === 0 ? 0 : Math.max(0, sliceExpiresAtMs(window.oldest, position.windowMs) - position.nowMs)

@@ -1,7 +1,8 @@
 import { expect, test } from 'vitest'
 import type { Db } from '#db/database.ts'
 import { loadConfig } from '#server/config.ts'
-import { createSearch, userAgent } from '#server/providers/index.ts'
+import { createProviders, createSearch, userAgent } from '#server/providers/index.ts'
+import { testLogger } from '#test/support/logger.ts'
 
 // Picking a provider queries nothing, so no database is needed to see which one was picked.
 const noDatabase = {} as Db
@@ -20,6 +21,21 @@ test('the search provider follows the config: open sources by default, a keyed o
   expect(createSearch(loadConfig({ SEARCH_PROVIDER: 'corpus', EXA_API_KEY: 'k' }), noDatabase, 1000).name).toBe(
     'local corpus',
   )
+})
+
+test('Exa and the OpenAI model wait for the turns of the rates every process shares', async () => {
+  const asked: string[] = []
+  const turns = (provider: string) => {
+    asked.push(provider)
+    return undefined
+  }
+  await createProviders(
+    loadConfig({ EXA_API_KEY: 'k', OPENAI_API_KEY: 'k', READ_PAGES: 'false' }),
+    noDatabase,
+    testLogger(),
+    turns,
+  )
+  expect(asked.sort()).toEqual(['exa', 'openai'])
 })
 
 test('the open sources introduce themselves with PUBLIC_URL and, when set, a contact address', () => {

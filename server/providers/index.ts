@@ -20,27 +20,35 @@ import { createOpenAlexSearch } from '#server/providers/search/openalex.ts'
 import { createSearxngSearch } from '#server/providers/search/searxng.ts'
 import { createTavilySearch } from '#server/providers/search/tavily.ts'
 import { createWikipediaSearch } from '#server/providers/search/wikipedia.ts'
-import type { LanguageModel, SearchProvider } from '#server/providers/types.ts'
+import type { LanguageModel, ProviderTurns, SearchProvider } from '#server/providers/types.ts'
 
 export async function createProviders(
   config: Config,
   db: Db,
   log: Logger,
+  /** Each provider's rate shared by every process (server/limits/provider-turns.ts), where one is set. */
+  turns: ProviderTurns = () => undefined,
 ): Promise<{ search: SearchProvider; reader?: PageReader; model: LanguageModel | undefined }> {
   const timeoutMs = config.PROVIDER_TIMEOUT_SECONDS * 1000
   return {
-    search: createSearch(config, db, timeoutMs),
+    search: createSearch(config, db, timeoutMs, turns),
     // One per process: its per-site slots and robots.txt cache hold across runs.
     ...(config.READ_PAGES
       ? { reader: createPageReader({ publicUrl: config.PUBLIC_URL, allowHosts: config.READER_ALLOW_HOSTS }) }
       : {}),
-    model: await createLanguageModel(config, log),
+    model: await createLanguageModel(config, log, turns),
   }
 }
 
-async function createLanguageModel(config: Config, log: Logger): Promise<LanguageModel | undefined> {
+async function createLanguageModel(
+  config: Config,
+  log: Logger,
+  turns: ProviderTurns,
+): Promise<LanguageModel | undefined> {
   if (config.OPENAI_API_KEY) {
+    const turn = turns('openai')
     return createOpenAiModel({
+      ...(turn ? { turn } : {}),
       apiKey: config.OPENAI_API_KEY,
       baseUrl: config.OPENAI_BASE_URL,
       model: config.OPENAI_MODEL,
@@ -72,11 +80,23 @@ async function createLanguageModel(config: Config, log: Logger): Promise<Languag
   })
 }
 
-export function createSearch(config: Config, db: Db, timeoutMs: number): SearchProvider {
+export function createSearch(
+  config: Config,
+  db: Db,
+  timeoutMs: number,
+  turns: ProviderTurns = () => undefined,
+): SearchProvider {
   switch (config.SEARCH_PROVIDER) {
-    case 'exa':
+    case 'exa': {
       if (!config.EXA_API_KEY) throw new Error('SEARCH_PROVIDER is exa but EXA_API_KEY is not set') // loadConfig refuses this
-      return createExaSearch({ apiKey: config.EXA_API_KEY, baseUrl: config.EXA_BASE_URL, timeoutMs })
+      const turn = turns('exa')
+      return createExaSearch({
+        apiKey: config.EXA_API_KEY,
+        baseUrl: config.EXA_BASE_URL,
+        timeoutMs,
+        ...(turn ? { turn } : {}),
+      })
+    }
     case 'tavily':
       if (!config.TAVILY_API_KEY) throw new Error('SEARCH_PROVIDER is tavily but TAVILY_API_KEY is not set')
       return createTavilySearch({ apiKey: config.TAVILY_API_KEY, baseUrl: config.TAVILY_BASE_URL, timeoutMs })

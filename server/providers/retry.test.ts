@@ -21,6 +21,29 @@ test('retries retryable failures, honouring Retry-After, until one succeeds', as
   expect(Date.now() - started).toBeGreaterThanOrEqual(100) // two Retry-Afters of 50 ms, by the clock
 })
 
+test('each attempt, a retry too, waits for the provider’s shared turn first', async () => {
+  const order: string[] = []
+  const result = await callWithRetries(
+    async () => {
+      order.push('call')
+      if (order.filter((step) => step === 'call').length < 2)
+        throw new ProviderError('test', 'busy', { retryable: true })
+      return 'ok'
+    },
+    {
+      signal: new AbortController().signal,
+      timeoutMs: 1000,
+      baseDelayMs: 1,
+      classify,
+      turn: async () => {
+        order.push('turn')
+      },
+    },
+  )
+  expect(result).toBe('ok')
+  expect(order).toEqual(['turn', 'call', 'turn', 'call'])
+})
+
 test('a non-retryable failure is thrown at once; attempts are bounded', async () => {
   let calls = 0
   const refuse = callWithRetries(

@@ -12,6 +12,8 @@ export type RetryOptions = {
   maxDelayMs?: number
   /** Turns whatever the client threw into a ProviderError that says whether to retry. */
   classify: (error: unknown) => ProviderError
+  /** Waits for the provider's rate shared by every process (server/limits/provider-turns.ts), before each attempt. */
+  turn?: (signal: AbortSignal) => Promise<void>
 }
 
 export async function callWithRetries<T>(call: (signal: AbortSignal) => Promise<T>, options: RetryOptions): Promise<T> {
@@ -20,6 +22,7 @@ export async function callWithRetries<T>(call: (signal: AbortSignal) => Promise<
   const maxDelayMs = options.maxDelayMs ?? 8000
   for (let attempt = 1; ; attempt++) {
     options.signal.throwIfAborted()
+    await options.turn?.(options.signal)
     try {
       return await call(AbortSignal.any([options.signal, AbortSignal.timeout(options.timeoutMs)]))
     } catch (error) {

@@ -215,3 +215,8 @@ export class SearchOfflineError extends ProviderError {
     this.name = 'SearchOfflineError'
   }
 }
+
+/** Waits, if need be, until one more call fits a provider's rate shared by every process. */
+export type Turn = (signal: AbortSignal) => Promise<void>
+/** The turn of each provider that has a shared rate (server/limits/provider-turns.ts); undefined for none. */
+export type ProviderTurns = (provider: string) => Turn | undefined

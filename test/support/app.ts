@@ -37,6 +37,9 @@ export async function startTestApp(
     OLLAMA_BASE_URL: 'none',
     // As the embedded Postgres runs by default: every integration test runs with named statements.
     DATABASE_PREPARED_STATEMENTS: 'on',
+    // The stub providers take any rate: a test's runs wait for no shared turn unless it sets one.
+    EXA_REQUESTS_PER_SECOND: '10000',
+    OPENAI_REQUESTS_PER_MINUTE: '1000000',
     ...options.env,
   })
   const sextant = await startSextant({

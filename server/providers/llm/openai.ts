@@ -82,7 +82,10 @@ export function createOpenAiModel(options: {
   settings?: ModelSettings
   /** The clock that decides when a mode stepped down from is tried again (tests set it). */
   now?: () => number
+  /** The model's rate, shared by every process (OPENAI_REQUESTS_PER_MINUTE): chat and embeddings. */
+  turn?: (signal: AbortSignal) => Promise<void>
 }): LanguageModel {
+  const turn = options.turn ? { turn: options.turn } : {}
   // Everything explicit, so the SDK reads no OPENAI_* variables behind the config module's back.
   const client = new OpenAI({
     apiKey: options.apiKey,
@@ -172,7 +175,7 @@ export function createOpenAiModel(options: {
           usage.outputTokens += completion.usage?.completion_tokens ?? 0
           return completion
         },
-        { signal, timeoutMs: options.timeoutMs, classify },
+        { signal, timeoutMs: options.timeoutMs, classify, ...turn },
       )
     }
     // A server that refuses the response_format with a 400 is asked again in the next mode down.
@@ -239,7 +242,7 @@ export function createOpenAiModel(options: {
                 usage: { inputTokens: response.usage?.prompt_tokens ?? 0, outputTokens: 0 },
               }
             },
-            { signal, timeoutMs: options.timeoutMs, classify },
+            { signal, timeoutMs: options.timeoutMs, classify, ...turn },
           )
         },
       }

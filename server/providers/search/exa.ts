@@ -22,7 +22,13 @@ const ExaSearchResponseSchema = z.object({
   resolvedSearchType: z.string().nullish(),
 })
 
-export function createExaSearch(options: { apiKey: string; baseUrl?: string; timeoutMs: number }): SearchProvider {
+export function createExaSearch(options: {
+  apiKey: string
+  baseUrl?: string
+  timeoutMs: number
+  /** Exa's rate, shared by every process (EXA_REQUESTS_PER_SECOND). */
+  turn?: (signal: AbortSignal) => Promise<void>
+}): SearchProvider {
   const exa = new Exa(options.apiKey, options.baseUrl)
   const classify = (error: unknown) => classifyExaError(error, options)
   return {
@@ -38,7 +44,7 @@ export function createExaSearch(options: { apiKey: string; baseUrl?: string; tim
             }),
             attemptSignal,
           ),
-        { signal, timeoutMs: options.timeoutMs, classify },
+        { signal, timeoutMs: options.timeoutMs, classify, ...(options.turn ? { turn: options.turn } : {}) },
       )
       const parsed = ExaSearchResponseSchema.safeParse(answer)
       if (!parsed.success) {

@@ -1,0 +1,121 @@
+// Provider rates shared by every process (issue 42, item 1): two processes (two connection pools) on
+// one database count one rate, and a call over it waits for its turn rather than failing.
+import pg from 'pg'
+import { afterAll, beforeAll, expect, test, vi } from 'vitest'
+import { createLimiter } from '#server/limits/limiter.ts'
+import { createProviderTurns } from '#server/limits/provider-turns.ts'
+import { createTestDatabase, type TestDatabase } from '#test/support/database.ts'
+
+let database: TestDatabase
+let pools: pg.Pool[]
+beforeAll(async () => {
+  database = await createTestDatabase()
+  pools = [0, 1].map(() => new pg.Pool({ connectionString: database.url, max: 4 }))
+})
+afterAll(async () => {
+  for (const pool of pools) await pool.end()
+  await database.drop()
+})
+
+test('two processes on one database admit a rate once between them, not once each', async () => {
+  const clock = Date.UTC(2030, 0, 1, 12)
+  const policy = { name: 'provider:shared', limit: 5, windowSeconds: 1, description: 'Five a second.' }
+  const [one, two] = pools.map((pool) => createLimiter({ pool, policy, now: () => clock }))
+  const allowed: boolean[] = []
+  for (let call = 0; call < 10; call++)
+    allowed.push((await (call % 2 === 0 ? one : two)?.check('all'))?.allowed ?? false)
+  expect(allowed.filter(Boolean)).toHaveLength(5)
+  expect(allowed.slice(5).some(Boolean)).toBe(false)
+})
+
+test('a call over the rate waits for its turn, and goes when the window has moved on', async () => {
+  let clock = Date.UTC(2030, 0, 1, 13)
+  const turnsOf = pools.map((pool) =>
+    createProviderTurns({ pool, rates: { exa: { limit: 3, windowSeconds: 1 } }, now: () => clock }),
+  )
+  const [first, second] = turnsOf.map((turns) => turns('exa'))
+  expect(turnsOf[0]?.('openai')).toBeUndefined() // no rate set: no turn to wait for
+  const signal = AbortSignal.timeout(60_000)
+  for (const turn of [first, second, first]) await turn?.(signal)
+
+  let went = false
+  const waiting = second?.(signal).then(() => {
+    went = true
+  })
+  await new Promise((resolve) => setTimeout(resolve, 300))
+  expect(went).toBe(false) // the three of this second are spent, by both processes together
+
+  clock += 1000
+  await waiting
+  expect(went).toBe(true)
+})
+
+test('a run that ends while its call waits stops waiting at once', async () => {
+  const clock = Date.UTC(2030, 0, 1, 14)
+  const turns = createProviderTurns({
+    pool: pools[0] as pg.Pool,
+    rates: { exa: { limit: 1, windowSeconds: 60 } },
+    now: () => clock,
+  })
+  const turn = turns('exa')
+  await turn?.(AbortSignal.timeout(60_000))
+  const controller = new AbortController()
+  const waiting = turn?.(controller.signal)
+  controller.abort(new Error('the run was cancelled'))
+  await expect(waiting).rejects.toThrow('the run was cancelled')
+})
+
+/** A pool that counts the limiter's statements on it. */
+function countingPool(pool: pg.Pool): { pool: pg.Pool; statements: () => number } {
+  let statements = 0
+  const counted = new Proxy(pool, {
+    get(target, property, receiver) {
+      if (property !== 'query') return Reflect.get(target, property, receiver)
+      return (text: unknown, ...rest: unknown[]) => {
+        if (typeof text === 'string' && text.includes('rate_limit_slices')) statements += 1
+        return (target.query as (...args: unknown[]) => unknown)(text, ...rest)
+      }
+    },
+  })
+  return { pool: counted, statements: () => statements }
+}
+
+async function heldBy(provider: string): Promise<number> {
+  const { rows } = await (pools[0] as pg.Pool).query<{ held: number }>(
+    'select coalesce(sum(hits), 0)::int as held from rate_limit_slices where key = $1',
+    [`provider:${provider}:all`],
+  )
+  return rows[0]?.held ?? 0
+}
+
+test('turns are counted a few at a time, and the next few while a call runs: not a statement per call', async () => {
+  const clock = Date.UTC(2030, 0, 1, 15)
+  const { pool, statements } = countingPool(pools[0] as pg.Pool)
+  // 100 a minute: five turns a statement.
+  const turn = createProviderTurns({ pool, rates: { model: { limit: 100, windowSeconds: 60 } }, now: () => clock })(
+    'model',
+  )
+  const signal = AbortSignal.timeout(60_000)
+  for (let call = 0; call < 10; call++) await turn?.(signal)
+  await vi.waitFor(async () => expect(await heldBy('model')).toBe(15))
+  // The first batch, and two more each taken when the one before ran out (the last is for call 11).
+  expect(statements()).toBe(3)
+})
+
+test('turns a process took and did not use soon are given back to every process', async () => {
+  let clock = Date.UTC(2030, 0, 1, 16)
+  // 40 a minute: two turns a statement, usable for three seconds.
+  const [mine, theirs] = pools.map((pool) =>
+    createProviderTurns({ pool, rates: { feed: { limit: 40, windowSeconds: 60 } }, now: () => clock })('feed'),
+  )
+  const signal = AbortSignal.timeout(60_000)
+  await mine?.(signal)
+  expect(await heldBy('feed')).toBe(2) // one used, one held for the next call
+  clock += 4000
+  await mine?.(signal) // the held turn is stale: given back, and two fresh ones taken
+  await vi.waitFor(async () => expect(await heldBy('feed')).toBe(3))
+  // The other process gets the rest of the minute's 40. Had the stale turn not been given back, its
+  // last call would wait for a minute of the fake clock, which never passes.
+  for (let call = 0; call < 37; call++) await theirs?.(signal)
+  await vi.waitFor(async () => expect(await heldBy('feed')).toBe(40))
+})
