@@ -528,6 +528,32 @@ test('a decision is a stance someone takes, not what happens; a quote, a questio
   expect(decides('Rovers open their League Two campaign at home to Castlebury Town.')).toBe(false)
   expect(decides('Some supporters were disappointed to lose the upper tier.')).toBe(false)
   expect(decides('The pier reopened to walkers after the storm.')).toBe(false)
+  // The sentence's own decision is its main clause's, and one taken, not one that may be.
+  expect(decides('The board could reject the offer next month.')).toBe(false)
+  expect(decides('Ms Quist, the lawyer for the residents, said the coalition would oppose the appeal.')).toBe(false)
+  expect(decides('Jean Carrow, who led the campaign, thanked everyone who signed the petition.')).toBe(false)
+  expect(decides('The company said it had withdrawn the application.')).toBe(true)
+  expect(decides('The board voted on Tuesday to grant Cinderbrook a mining permit.')).toBe(true)
+})
+
+test('a party that binds itself takes a stance: a pledge withdrawn is a pledge turned round', async () => {
+  expect(polarity('A further £2.5m has been pledged by the Pellow Foundation.').directions).toEqual(['stance:up'])
+  const memory = [
+    known(
+      'pledge',
+      'A further £2.5m has been pledged by the Pellow Foundation, the charitable arm of the Kessing shipping family.',
+    ),
+  ]
+  // Few words in common, but the same sum, and the decision turned round.
+  const [withdrawn] = await classifyClaims(
+    [
+      fresh(
+        'The Pellow Foundation has withdrawn its £2.5 million pledge to the museum, citing the rising cost of the works.',
+      ),
+    ],
+    memory,
+  )
+  expect([withdrawn?.class, withdrawn?.match?.id]).toEqual(['contradicted', 'pledge'])
 })
 
 test('a decision turned round is a reversal whatever the tallies, unless each names a thing the other does not', async () => {

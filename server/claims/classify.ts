@@ -218,7 +218,9 @@ function wordsVerdict<K extends KnownClaim>(claim: VerifiedClaim, found: Candida
   const reversed = closest(
     found.filter(
       ({ known, lexical, cover }) =>
-        (lexical >= RELATED_SUBJECT || cover >= REVERSED_COVER) &&
+        (lexical >= RELATED_SUBJECT ||
+          cover >= REVERSED_COVER ||
+          sharesDistinctiveValue(claim.statements, known.statements)) &&
         reversesStance(claim.polarity, known.polarity) &&
         !namesDiffer(claim, known),
     ),

@@ -29,7 +29,9 @@ for (const [axis, up, down] of [
     'stance',
     'approv accept pass grant authoris authoriz allow sign agre ratifi clear certifi elig qualifi ' +
       'valid open start launch begin began resum restart proceed extend renew continu win won ' +
-      'succeed profit beat back endors support favour favor award sanction adopt upheld uphold reinstat restor',
+      'succeed profit beat back endors support favour favor award sanction adopt upheld uphold reinstat restor ' +
+      // Commissives: a party binds itself ("pledged £2.5m", "promised to keep every branch open").
+      'pledg promis commit vow guarante',
     'reject deni deny block veto ban refus prohibit forbid withdraw withdrew withdrawn revok overturn close shut stop cancel halt end ' +
       'suspend paus abandon scrap shelv termin collaps expir laps lose lost fail loss miss oppos bar rescind repeal ' +
       'quash annul void axe ditch kill overrul',
@@ -152,6 +154,9 @@ function readStance(text: string, stem: Stem): { polarity: Polarity; decision: b
   // Stances taken in a subordinate clause ("the permit that the board granted", "months after backing
   // the plan"): the sentence's own decision is its main clause's, when that takes one.
   const aside = new Map<string, boolean>()
+  // A stance under a modal of possibility ("could reject", "would oppose") is not yet taken.
+  let hypothetical = false
+  let taken = false
   const words = taggedWords(withoutNegatedPhrases(text))
   const particles = new Set<number>()
   const note = (into: Map<string, boolean>, way: string, decision: boolean) =>
@@ -169,7 +174,11 @@ function readStance(text: string, stem: Stem): { polarity: Polarity; decision: b
   }
   words.forEach(({ word: token, tag, lemma, pause }, index) => {
     if (pause) subordinate = false
-    if (pause || CLAUSE_JOINS.has(token)) negation = false
+    if (pause || CLAUSE_JOINS.has(token)) {
+      negation = false
+      hypothetical = false
+    }
+    if (MODALS.has(token)) hypothetical = true
     if (NEGATIONS.has(token) || token.endsWith("n't") || token.endsWith('n’t')) {
       negations += 1
       negation = true
@@ -179,11 +188,12 @@ function readStance(text: string, stem: Stem): { polarity: Polarity; decision: b
       subordinate = true
       negation = false
     }
-    const taken = subordinate ? aside : directions
+    const into = subordinate ? aside : directions
     if (tag === 'VERB') {
       const phrasal = phrasalStance(lemma, words, index)
       if (phrasal) {
-        note(taken, stance(phrasal.way), true)
+        note(into, stance(phrasal.way), true)
+        if (!subordinate && !hypothetical) taken = true
         particles.add(phrasal.particle)
         return
       }
@@ -197,8 +207,11 @@ function readStance(text: string, stem: Stem): { polarity: Polarity; decision: b
     }
     // A stance is taken by a verb ("approved", "terminated") or said of a thing by an adjective
     // ("ineligible"): the noun "terminal", or the "grant" of "the $300 million grant", takes none.
-    if (way && (!way.startsWith('stance:') || STANCE_TAGS.has(tag)))
-      note(taken, stance(way), way.startsWith('stance:') && DECISIONS.has(stem(read)))
+    if (way && (!way.startsWith('stance:') || STANCE_TAGS.has(tag))) {
+      const decision = way.startsWith('stance:') && DECISIONS.has(stem(read))
+      note(into, stance(way), decision)
+      if (decision && !subordinate && !hypothetical) taken = true
+    }
   })
   const mainStance = [...directions.keys()].some((direction) => direction.startsWith('stance:'))
   for (const [direction, decision] of aside) {
@@ -212,9 +225,14 @@ function readStance(text: string, stem: Stem): { polarity: Polarity; decision: b
   )
   return {
     polarity: { negated: negations % 2 === 1, directions: oneWay.sort() },
-    decision: oneWay.some((direction) => directions.get(direction) === true),
+    // The sentence's own decision: taken in its main clause, not only possible ("could reject"),
+    // nor said of someone in passing ("Ms Carrow, who led the campaign, thanked everyone who signed").
+    decision: taken && oneWay.some((direction) => directions.get(direction) === true),
   }
 }
+
+/** Modals of possibility: the stance they govern is one that may be taken, not one that was. */
+const MODALS = new Set(['could', 'would', 'might', 'may', 'should', "'d", '’d'])
 
 /** Words that join two clauses: a negation in one does not reach the other. */
 const CLAUSE_JOINS = new Set(['and', 'but', 'or', 'yet', 'while', 'whereas'])

@@ -24,9 +24,10 @@ export function readClaim(text: string): Pick<Fact, 'statements' | 'subject' | '
  * subordinate clause's. 6: counts written in words with a scale ("six hundred people") are figures.
  * 7: a subject's terms are Lancaster roots of a word's most frequent sense ("production" and
  * "producing" are one, as are "teenagers" and "adolescents"), and "the final
- * quarter", "the latter half" are dates.
+ * quarter", "the latter half" are dates. 8: a party that binds itself ("pledged", "promised",
+ * "committed") takes a stance.
  */
-export const READING = 7
+export const READING = 8
 
 /** A fact as stored before claims (id, text, sources, first seen) read as a claim without a quote. */
 export type StoredFact = Pick<Fact, 'id' | 'text' | 'sourceUrls' | 'firstSeen'> & Partial<Fact>

@@ -564,3 +564,37 @@ test('a decision memory holds, taken again in other words, is not reported again
   expect(texts).not.toContain('Councillors approved the new ferry timetable')
   expect(texts).toContain('The operator agreed to keep the Sunday crossing after all.')
 })
+
+test('a decision that turns round the figure memory holds is news, not a restatement', async () => {
+  const page = newsPage(1, 'Gazette', 'Orla Maritime Museum loses its biggest donor', [
+    'The Pellow Foundation has withdrawn its £2.5 million pledge to the Orla Maritime Museum.',
+  ])
+  const { synthesis } = await synthesize(
+    synthesisInput({
+      topic: 'Orla Maritime Museum',
+      sources: [page],
+      knownFacts: ['A further £2.5m has been pledged by the Pellow Foundation to the museum.'],
+    }),
+  )
+  expect(synthesis.findings.map((finding) => finding.text)).toContain(
+    'The Pellow Foundation has withdrawn its £2.5 million pledge to the Orla Maritime Museum.',
+  )
+})
+
+test("a person's words give a finding with a quantity or a close date, not with a year or a time of day", async () => {
+  const page = newsPage(1, 'Gazette', 'Orla Maritime Museum: the works in numbers', [
+    'The Orla Maritime Museum renovation will cost £14.2 million, the trust said.',
+    'The museum closed to visitors in January 2025 and has been shut for 21 months.',
+    'The new gallery wing adds 1,800 square metres of floor space.',
+    'Builders have replaced 340 windows in the old customs house.',
+    'The trust has raised £9.1 million of the total so far.',
+    'The lottery fund gave £6.2 million in 2024.',
+    '"We still expect 40,000 visitors a year once the museum reopens," the director said.',
+    '"I suppose I will just have to wait until 2028 now," said one volunteer at the museum.',
+    '"By 2:30 the queue was round the corner," said another.',
+  ])
+  const { synthesis } = await synthesize(synthesisInput({ topic: 'Orla Maritime Museum', sources: [page] }))
+  const texts = synthesis.findings.map((finding) => finding.text).join(' ')
+  expect(texts).toContain('40,000 visitors')
+  expect(texts).not.toMatch(/until 2028|By 2:30/)
+})

@@ -194,9 +194,12 @@ function sentenceCandidates(pages: readonly ReadPage[], boilerplate: ReadonlySet
         const { signature, values, stance } = said(text)
         if (signature.terms.size === 0) continue
         const words = wordTokens(text).length
-        // A decision is reported in the story's voice; one in quotation marks is someone's words.
-        const decision = !QUOTATION.test(text) && decides(text, stem)
-        const states = DIGIT.test(text) || decision
+        // A decision is reported in the story's voice; one in quotation marks is someone's words, which
+        // state something checkable only with a quantity or a date closer than a year ("40,000 tonnes a
+        // year", "in the fourth quarter"), not "by 2:30" or "until 2028".
+        const quoted = QUOTATION.test(text)
+        const decision = !quoted && decides(text, stem)
+        const states = quoted ? quotesAFact(text) : DIGIT.test(text) || decision
         candidates.push({
           sourceId: source.id,
           position,
@@ -214,6 +217,12 @@ function sentenceCandidates(pages: readonly ReadPage[], boilerplate: ReadonlySet
     }
   }
   return candidates
+}
+
+function quotesAFact(text: string): boolean {
+  if (!DIGIT.test(text)) return false
+  const { figures, dates } = extractStatements(text)
+  return figures.some((figure) => figure.unit !== '') || dates.some((date) => date.length > 4)
 }
 
 /**
@@ -291,13 +300,17 @@ function said(text: string): Said {
 
 /**
  * The same finding in other words: most of its words, or every figure it states about a thing they
- * both name ("21,000 riders a day" / "some 21,000 people use it daily"). A figure it states that the
- * other does not ("24,500, up from 21,000") is news.
+ * both name ("21,000 riders a day" / "some 21,000 people use it daily"), in the same stance. A figure
+ * it states that the other does not ("24,500, up from 21,000") is news.
  */
-function saysAgain(candidate: Said, other: Said): boolean {
+function saysAgain(candidate: Candidate, other: Said): boolean {
   if (sameFinding(candidate.signature, other.signature)) return true
   const values = candidate.values()
   if (values.size === 0) return false
+  // The same figure in a decision turned round is news: "withdrew its £2.5m pledge" after "pledged
+  // £2.5m", "approved the grant" after "voted the grant down" (a "not" alone is no decision).
+  const [mine, its] = [candidate.stance(), other.stance()]
+  if (candidate.decides && ((mine < 0 && its >= 0) || (mine > 0 && its < 0))) return false
   const theirs = other.values()
   if (![...values].every((value) => theirs.has(value))) return false
   for (const term of candidate.signature.terms) if (other.signature.terms.has(term)) return true

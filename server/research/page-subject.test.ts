@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest'
-import { pagesAboutTopic, readPage, speaksToReader } from '#server/research/page-subject.ts'
+import { isFurniture, pagesAboutTopic, readPage, speaksToReader } from '#server/research/page-subject.ts'
 
 function page(id: number, url: string, title: string, paragraphs: string[]) {
   return readPage({ id, url, title, text: paragraphs.join('\n\n') })
@@ -39,4 +39,13 @@ test("a question and words to the reader are the site's; a quoted one is a perso
   expect(speaksToReader('Velorastat went on sale in September.')).toBe(false)
   expect(speaksToReader('"We will appeal," the company said.')).toBe(false)
   expect(speaksToReader('The council approved the plan by 31 votes to 17.')).toBe(false)
+})
+
+test('a copyright line and a dateline are the page furniture, though each holds a number; a dated statement is not', () => {
+  expect(isFurniture('Copyright 2026 KDNM-TV.')).toBe(true)
+  expect(isFurniture('The Ledger Business Daily © 2026 | Corrections | Contact the newsroom')).toBe(true)
+  expect(isFurniture('July 16, 2026, 6:30 a.m.')).toBe(true)
+  expect(isFurniture('Updated: 12 March 2026 09:14 GMT')).toBe(true)
+  expect(isFurniture('The vote is on July 16, 2026.')).toBe(false)
+  expect(isFurniture('The copyright holder sued the station in 2026.')).toBe(false)
 })

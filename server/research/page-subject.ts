@@ -105,7 +105,27 @@ function bidsTheReader(sentence: string): boolean {
 }
 
 export function isBoilerplate(sentence: string, boilerplate: ReadonlySet<string>): boolean {
-  return boilerplate.has(sentenceKey(sentence))
+  return boilerplate.has(sentenceKey(sentence)) || isFurniture(sentence)
+}
+
+/** A copyright line: the site's, on every page, whether or not this run read two of them. */
+const COPYRIGHT = /^\s*(?:copyright\b|\(c\)\s)|©|\ball rights reserved\b/iu
+/** What a dateline or a timestamp is made of: dates, times, and the words that write them. */
+const TIMESTAMP_WORDS =
+  /^(?:\p{N}[\p{N}.:,/-]*|a\.?m\.?|p\.?m\.?|am|pm|gmt|utc|bst|[ecmp][sd]t|updated|published|posted|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?|(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?\.?)$/iu
+
+/**
+ * Text a site prints around a story rather than in it: a copyright line, or a dateline that is a
+ * date and a time and nothing else ("July 16, 2026, 6:30 a.m."). Neither is a statement, though
+ * each holds a number.
+ */
+export function isFurniture(sentence: string): boolean {
+  if (COPYRIGHT.test(sentence)) return true
+  const words = sentence
+    .split(/[\s,|·]+/u)
+    .map((word) => word.replace(/[:;]+$/u, ''))
+    .filter((word) => /[\p{L}\p{N}]/u.test(word))
+  return words.length > 0 && words.every((word) => TIMESTAMP_WORDS.test(word))
 }
 
 /**
