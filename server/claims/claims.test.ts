@@ -135,7 +135,7 @@ test('a stemmer that remembers stems as the stemmer does, text after text', () =
 
 const page = {
   id: 1,
-  text: 'Sodium-ion cells cost $80/kWh in March 2026, the agency said. The plant will not open before 2028.',
+  text: 'Sodium-ion cells cost $80/kWh in March 2026, the agency said. The plant will not open in 2028.',
 }
 const other = { id: 2, text: 'Heat pumps outsold gas boilers in Norway for the third year running.' }
 
@@ -146,7 +146,7 @@ test('a claim is shown only with a quote on a page it cites; miscited quotes go 
       { text: 'Heat pumps lead in Norway.', quote: 'Heat pumps outsold gas boilers in Norway', sourceIds: [1] },
       { text: 'Cells cost $70/kWh.', quote: 'Sodium-ion cells cost $70/kWh in March 2026', sourceIds: [1] },
       { text: 'Cells cost $70/kWh.', quote: 'Sodium-ion cells cost $80/kWh in March 2026', sourceIds: [1] },
-      { text: 'The plant will open in 2028.', quote: 'The plant will not open before 2028.', sourceIds: [1] },
+      { text: 'The plant will open in 2028.', quote: 'The plant will not open in 2028.', sourceIds: [1] },
       { text: 'Something.', quote: '', sourceIds: [1] },
       { text: 'Out of range.', quote: 'Wind farms in Denmark drew no bids', sourceIds: [99] },
       { text: 'Out of range, on a page.', quote: 'the agency said. The plant', sourceIds: [99] },
@@ -157,7 +157,7 @@ test('a claim is shown only with a quote on a page it cites; miscited quotes go 
     ['Cells cost $80/kWh.', [1]],
     ['Heat pumps lead in Norway.', [2]],
     // Worded as its quote's opposite: shown in the page's own words instead.
-    ['The plant will not open before 2028.', [1]],
+    ['The plant will not open in 2028.', [1]],
     ['Out of range, on a page.', [1]],
   ])
   expect(claims[0]?.quote).toBe('Sodium-ion cells cost $80/kWh in March 2026')
@@ -650,4 +650,48 @@ test('a claim that says a figure or a date memory states still holds is that cla
   expect([remains?.class, remains?.match?.id]).toEqual(['confirmed', 'seats'])
   expect(scrapped?.class).not.toBe('confirmed')
   expect(later?.class).not.toBe('confirmed')
+})
+
+test('a sum memory states, with nothing memory lacks and in its stance, is that fact again however few words they share', async () => {
+  const memory = [known('budget', 'It is budgeted at £180m.'), known('jobs', 'The plant will employ 420 people.')]
+  const [again, more, other] = await classifyClaims(
+    [
+      fresh('Pellan Water had set aside 180 million pounds to build it.'),
+      // A figure memory does not hold is not that fact again.
+      fresh('Pellan Water had set aside 180 million pounds to build it and 12 million pounds to run it.'),
+      // A small count is no identity: it meets by chance.
+      fresh('The company named 4 new directors.'),
+    ],
+    memory,
+  )
+  expect([again?.class, again?.match?.id]).toEqual(['confirmed', 'budget'])
+  expect(more?.class).not.toBe('confirmed')
+  expect(other?.class).toBe('new')
+})
+
+test('a date that changed on a subject both name is an update, and "not until" says when, not whether', async () => {
+  expect(polarity("The museum won't reopen until spring 2028.")).toEqual({ negated: false, directions: [] })
+  const memory = [
+    known('opening', "Officers told the meeting that trams should be running to Mariner's Point by December 2028."),
+  ]
+  const [later] = await classifyClaims(
+    [fresh("Officers now say trams will not be running to Mariner's Point until June 2029.")],
+    memory,
+  )
+  expect([later?.class, later?.match?.id]).toEqual(['updated', 'opening'])
+  // A sentence that wraps the date in much else shares fewer words, and is still its update.
+  const [depot] = await classifyClaims(
+    [
+      fresh(
+        'The tram depot on Harbour Road, where the trams will be cleaned and repaired overnight, will be finished in September 2027.',
+      ),
+    ],
+    [
+      known(
+        'depot',
+        'The new tram depot on Harbour Road is due to be finished by March 2027, officers said in a report.',
+      ),
+    ],
+  )
+  expect([depot?.class, depot?.match?.id]).toEqual(['updated', 'depot'])
 })

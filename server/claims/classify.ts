@@ -170,6 +170,18 @@ function ruleVerdict<K extends KnownClaim>(claim: VerifiedClaim, found: Candidat
   return reaffirmed ? { class: 'confirmed', match: reaffirmed.known, sure: false } : ruled
 }
 
+/**
+ * Whether `claim` states a distinctive figure of `known` (sharesDistinctiveValue) and nothing it does
+ * not, in the same stance, naming no one it does not.
+ */
+function restatesByFigures(claim: VerifiedClaim, known: KnownClaim): boolean {
+  if (!sharesDistinctiveValue(claim.statements, known.statements)) return false
+  const comparison = compareStatements(claim.statements, known.statements)
+  if (comparison.figuresDiffer || comparison.datesDiffer) return false
+  if (unsupportedFigures(claim.statements, known.statements).length > 0) return false
+  return !opposed(claim.polarity, known.polarity) && !namesDiffer(claim, known)
+}
+
 /** Words by which a sentence says that what it states held before and holds still. */
 const ANNOUNCES_CONTINUITY =
   /\b(?:still|remains?|remained|reiterated|reaffirmed|unchanged|as planned|on (?:course|track|schedule|programme|program)|stands? by)\b/iu
@@ -227,7 +239,13 @@ function wordsVerdict<K extends KnownClaim>(claim: VerifiedClaim, found: Candida
   )
   if (reversed && reversed.lexical >= (best?.lexical ?? 0) - 0.1)
     return { class: 'contradicted', match: reversed.known, sure: reversed.lexical >= SAME_SUBJECT }
-  if (!best || best.lexical < RELATED_SUBJECT) return { class: 'new', sure: false }
+  if (!best || best.lexical < RELATED_SUBJECT) {
+    // Few words in common, but a sum or a large count memory states, with nothing it does not, in
+    // the same stance: the same fact in other words ("had set aside 180 million pounds to build it" /
+    // "it is budgeted at £180m").
+    const restated = closest(found.filter(({ known }) => restatesByFigures(claim, known)))
+    return restated ? { class: 'confirmed', match: restated.known, sure: false } : { class: 'new', sure: false }
+  }
   const comparison = compareStatements(claim.statements, best.known.statements)
   const differs = comparison.figuresDiffer || comparison.datesDiffer
   // Positive evidence confirms; without it the claim is new, with this memory claim beside it.
@@ -246,11 +264,12 @@ function wordsVerdict<K extends KnownClaim>(claim: VerifiedClaim, found: Candida
   if (comparison.comparable && !differs && !opposed(claim.polarity, best.known.polarity)) {
     return confirmedOrUndecided
   }
-  // A figure of the same unit that changed, on a subject that overlaps well: an update in other words,
-  // sure enough to stand against a judge's "new" only when the claim says that it changed: two
-  // figures of one unit on a shared subject may be two quantities ("800 passengers a day" / "120,000
-  // passengers last year"), and a judge who read both may know it.
-  if (comparison.figuresDiffer && best.lexical >= UPDATED_SUBJECT)
+  // A figure of the same unit or a date that changed, on a subject that overlaps well ("will not
+  // reach Mariner's Point until June 2029" / "running to Mariner's Point by December 2028"): an update
+  // in other words, sure enough to stand against a judge's "new" only when the claim says that it
+  // changed: two figures of one unit on a shared subject may be two quantities ("800 passengers a
+  // day" / "120,000 passengers last year"), and a judge who read both may know it.
+  if ((comparison.figuresDiffer || comparison.datesDiffer) && best.lexical >= UPDATED_SUBJECT)
     return { class: 'updated', match: best.known, sure: announcesChange(claim) }
   return { class: 'new', sure: false }
 }

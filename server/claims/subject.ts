@@ -145,7 +145,8 @@ export function polarity(text: string, stem: Stem = stemmer): Polarity {
  * A sentence's polarity, and whether its stance is a decision someone took (DECISIONS, a phrasal
  * verb of stance) rather than something that happened ("opened", "lost").
  */
-function readStance(text: string, stem: Stem): { polarity: Polarity; decision: boolean } {
+function readStance(written: string, stem: Stem): { polarity: Polarity; decision: boolean } {
+  const text = withoutTemporalNegation(written)
   const lower = text.normalize('NFKC').toLowerCase()
   // A phrase counts once: the "no" of "no longer" is not a second negation.
   let negations = [...lower.matchAll(NEGATED_PHRASES)].length
@@ -233,6 +234,20 @@ function readStance(text: string, stem: Stem): { polarity: Polarity; decision: b
 
 /** Modals of possibility: the stance they govern is one that may be taken, not one that was. */
 const MODALS = new Set(['could', 'would', 'might', 'may', 'should', "'d", '’d'])
+
+/**
+ * "Will not open until June 2029", "not before the spring": the negation says when, not whether, as
+ * "will open in June 2029" does. Such a negation is taken out of the clause before it is read.
+ */
+const TEMPORAL_NEGATION = /\b(?:not|never|(\p{L}+)n['’]t)\b(?=[^.;:!?,]*\b(?:until|till|before)\b)/giu
+/** The verbs a contracted negation leaves behind, where they are not the word without "n't". */
+const UNCONTRACTED: Record<string, string> = { wo: 'will', ca: 'can', sha: 'shall' }
+
+function withoutTemporalNegation(text: string): string {
+  return text.replace(TEMPORAL_NEGATION, (_, verb: string | undefined) =>
+    verb ? (UNCONTRACTED[verb.toLowerCase()] ?? verb) : ' ',
+  )
+}
 
 /** Words that join two clauses: a negation in one does not reach the other. */
 const CLAUSE_JOINS = new Set(['and', 'but', 'or', 'yet', 'while', 'whereas'])
