@@ -1,7 +1,7 @@
 import * as chrono from 'chrono-node'
 import fc from 'fast-check'
 import { expect, test } from 'vitest'
-import { extractStatements, writtenDates } from '#server/claims/figures.ts'
+import { compareStatements, extractStatements, sameDate, writtenDates } from '#server/claims/figures.ts'
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 2000)
 
@@ -65,10 +65,33 @@ test('a text with no year parses no date, and one with a year finds it', () => {
   expect(writtenDates('costs fell 40% by march, next week or last year')).toEqual([])
   expect(writtenDates('output began in march 2024').map((date) => date.text)).toEqual(['march 2024'])
   expect(extractStatements('Output began in March 2024 at 40 percent.').dates).toEqual(['2024-03'])
-  expect(extractStatements('Output began next March at 40 percent.').dates).toEqual([])
+  // A month with no year is a date of that month in an unknown year: it differs only from another month.
+  expect(extractStatements('Output began next March at 40 percent.').dates).toEqual(['XXXX-03'])
 })
 
-test('a count written in words with a scale is a figure; a small count alone is not, and "two thousand" is no year', () => {
+test('a month with no year is read as a newsroom writes it, and its day is no figure', () => {
+  const read = (text: string) => extractStatements(text)
+  expect(read('Students will now start on Tuesday, Sept. 8, the day after Labor Day.')).toEqual({
+    figures: [],
+    dates: ['XXXX-09-08'],
+  })
+  expect(read('The vote is on 23 June.').dates).toEqual(['XXXX-06-23'])
+  expect(read('The rollout has been moved to September.').dates).toEqual(['XXXX-09'])
+  expect(read('The council may approve it.').dates).toEqual([])
+  expect(sameDate('XXXX-09', '2026-09')).toBe(true)
+  expect(sameDate('XXXX-09', '2027')).toBe(true)
+  expect(sameDate('XXXX-09', 'XXXX-06')).toBe(false)
+  expect(
+    compareStatements(read('It now expects a September launch, not from June.'), read('Shops will stock it from June.'))
+      .datesDiffer,
+  ).toBe(false)
+  expect(
+    compareStatements(read('The launch has been moved to September.'), read('Shops will stock it from June.'))
+      .datesDiffer,
+  ).toBe(true)
+})
+
+test('a count written in words is a figure, before what it counts or with a scale, and "two thousand" is no year', () => {
   expect(extractStatements('The April march drew some six hundred people.').figures).toEqual([
     { value: 600, unit: 'peopl' },
   ])
@@ -77,8 +100,12 @@ test('a count written in words with a scale is a figure; a small count alone is 
     dates: [],
   })
   expect(extractStatements('A hundred jobs will go.').figures).toEqual([{ value: 100, unit: 'job' }])
-  // Alone, a small count is as often no count of the fact ("five stops rather than six").
-  expect(extractStatements('The line will have five new stops rather than six.').figures).toEqual([])
+  // A small count before what it counts is a figure, as newsrooms write numbers under ten; "one" and
+  // a count followed by "of" are not ("one of the", "two of the councillors").
+  expect(extractStatements('The finished extension will have five stops.').figures).toEqual([
+    { value: 5, unit: 'stop' },
+  ])
+  expect(extractStatements('Two of the councillors voted against; one abstained.').figures).toEqual([])
   // "Three hundred and twenty" is more than the words read here: left alone rather than misread.
   expect(extractStatements('Three hundred and twenty staff.').figures).toEqual([])
 })

@@ -169,6 +169,22 @@ const WORDED_COUNT = new RegExp(
   'gu',
 )
 
+const SMALL_COUNT = new RegExp(
+  String.raw`(?<!\b(?:first|last|past|next|previous|coming|recent) )\b(${COUNT_WORDS.slice(2).join('|')})\b` +
+    String.raw`(?= (?!(?:of|and|or|to|in|on|at|by|for|from|the|a|an|as|is|was|were|are|than|with|per|more|less|fewer|times|percent|per cent|hundred|thousand|million|billion)\b)[a-z])`,
+  'gu',
+)
+
+/** The year of a date that writes none ("in September"). */
+const YEARLESS = 'XXXX'
+const YEARLESS_MONTH = new RegExp(
+  String.raw`(\b(?:in|from|by|until|till|to|since|before|after|of|on|next|last|this|early|late|mid|end of)\s(?:\p{L}+day,?\s)?)` +
+    String.raw`(?:(\d{1,2})(?:st|nd|rd|th)?\s)?` +
+    String.raw`(jan|feb|mar|apr|may|jun|jul|aug|sept|sep|oct|nov|dec)(?:uary|ruary|ch|il|e|y|ust|ember|tember|ober)?\.?` +
+    String.raw`(?:\s(\d{1,2})(?:st|nd|rd|th)?)?\b(?![\s,]*\d{3,4})`,
+  'gu',
+)
+
 /** Every figure and date a text states, each once, in a stable order. */
 export function extractStatements(text: string): Statements {
   let rest = text
@@ -198,12 +214,26 @@ export function extractStatements(text: string): Statements {
     mask(parsed.index, parsed.index + parsed.text.length)
   }
 
+  // A month with no year, after a word of time ("moved to September", "from June", "on Monday, Aug.
+  // 24"): the year is the story's, unknown here, so it agrees with any date of its month or wider.
+  for (const match of [...rest.matchAll(YEARLESS_MONTH)]) {
+    const month = MONTHS.findIndex((name) => name.startsWith(match[3] as string)) + 1
+    const written = match[2] ?? match[4]
+    const day = written ? `-${written.padStart(2, '0')}` : ''
+    dates.add(`${YEARLESS}-${String(month).padStart(2, '0')}${day}`)
+    mask(match.index + (match[1] as string).length, match.index + match[0].length)
+  }
+
   // A count written in words with a scale ("six hundred people", "two thousand jobs") is a figure; a
   // small one alone ("five stops") is not: it is as often no count of the fact at all.
   // Written with a thousands comma, so "two thousand" is a count, not the year 2000.
   rest = rest.replace(WORDED_COUNT, (_, count: string, scale: string) =>
     ((count === 'a' ? 1 : COUNT_WORDS.indexOf(count)) * (WORD_SCALES[scale] as number)).toLocaleString('en-US'),
   )
+  // A small count written in words before what it counts ("five stops", "six return sailings"), as
+  // newsrooms write numbers under ten: not "one" (as often "one of the"), nor one followed by "of",
+  // nor the length of a period ("the first six months" is the first half).
+  rest = rest.replace(SMALL_COUNT, (_, count: string) => String(COUNT_WORDS.indexOf(count)))
   const figures = new Map<string, Figure>()
   for (const match of [...rest.matchAll(NUMBER_AT)]) {
     const figure = readFigure(rest, match)
@@ -317,6 +347,14 @@ function valuesOf(statements: Statements, unit: string): number[] {
 
 /** Two dates agree at the precision both give ("2027" and "2027-Q4" do). */
 export function sameDate(x: DateMention, y: DateMention): boolean {
+  // A date with no year agrees with any date of its month, and with a year or a period (which may
+  // hold its month): only two months told apart differ.
+  if (x.startsWith(YEARLESS) || y.startsWith(YEARLESS)) {
+    const [left, right] = [x.slice(4), y.slice(4)]
+    if (!/^-\d/.test(left) || !/^-\d/.test(right)) return true
+    const length = Math.min(left.length, right.length)
+    return left.slice(0, length) === right.slice(0, length)
+  }
   const kind = (date: string) => (/-[QH]/.test(date) ? 'period' : 'calendar')
   if (kind(x) !== kind(y)) return x.slice(0, 4) === y.slice(0, 4)
   const length = Math.min(x.length, y.length)

@@ -25,7 +25,8 @@ export function readClaim(text: string): Pick<Fact, 'statements' | 'subject' | '
  * 7: a subject's terms are Lancaster roots of a word's most frequent sense ("production" and
  * "producing" are one, as are "teenagers" and "adolescents"), and "the final
  * quarter", "the latter half" are dates. 8: a party that binds itself ("pledged", "promised",
- * "committed") takes a stance, and "not until June" says when, not whether.
+ * "committed") takes a stance, "not until June" says when, not whether, a small count written in words before what it
+ * counts ("five stops") is a figure, and a month with no year ("moved to September") is a date.
  */
 export const READING = 8
 

@@ -1,7 +1,7 @@
 // The engine's own synthesizer: used when no language model is configured, and when a model's report
 // is not worth writing or fails (step-synthesize.ts). It writes nothing of its own: findings are
 // sentences taken from the sources, ranked against the brief, each cited to the source it came from.
-import { extractStatements } from '#server/claims/figures.ts'
+import { countsANoun, extractStatements, type Figure } from '#server/claims/figures.ts'
 import { decides, polarity, stanceSign, stemsOnce } from '#server/claims/subject.ts'
 import { contentTerms, type FindingSignature, findingSignature, sameFinding } from '#server/claims/terms.ts'
 import type { Finding, LanguageModel, Synthesis, SynthesisInput, Usage } from '#server/providers/types.ts'
@@ -53,8 +53,8 @@ type Candidate = {
   position: number
   text: string
   signature: FindingSignature
-  /** The values of the figures it states, read when first compared (most sentences never are). */
-  values: () => ReadonlySet<number>
+  /** The figures it states, read when first compared (most sentences never are). */
+  figures: () => readonly Figure[]
   /**
    * It states something a reader can check: a figure, a date, or a decision ("the council voted the
    * plan down", "Oskarsen walked away from the project").
@@ -191,7 +191,7 @@ function sentenceCandidates(pages: readonly ReadPage[], boilerplate: ReadonlySet
     for (const paragraph of source.paragraphs) {
       for (const text of paragraph) {
         if (isBoilerplate(text, boilerplate) || speaksToReader(text)) continue
-        const { signature, values, stance } = said(text)
+        const { signature, figures, stance } = said(text)
         if (signature.terms.size === 0) continue
         const words = wordTokens(text).length
         // A decision is reported in the story's voice; one in quotation marks is someone's words, which
@@ -205,7 +205,7 @@ function sentenceCandidates(pages: readonly ReadPage[], boilerplate: ReadonlySet
           position,
           text,
           signature,
-          values,
+          figures,
           states,
           decides: decision,
           stance,
@@ -280,16 +280,16 @@ function pickBest(
   }
 }
 
-type Said = Pick<Candidate, 'signature' | 'values' | 'stance'>
+type Said = Pick<Candidate, 'signature' | 'figures' | 'stance'>
 
 function said(text: string): Said {
-  let values: ReadonlySet<number> | undefined
+  let figures: readonly Figure[] | undefined
   let stance: number | undefined
   return {
     signature: findingSignature(text),
-    values: () => {
-      values ??= new Set(extractStatements(text).figures.map(({ value }) => value))
-      return values
+    figures: () => {
+      figures ??= extractStatements(text).figures
+      return figures
     },
     stance: () => {
       stance ??= stanceSign(polarity(text))
@@ -305,14 +305,21 @@ function said(text: string): Said {
  */
 function saysAgain(candidate: Candidate, other: Said): boolean {
   if (sameFinding(candidate.signature, other.signature)) return true
-  const values = candidate.values()
-  if (values.size === 0) return false
+  const figures = candidate.figures()
+  if (figures.length === 0) return false
   // The same figure in a decision turned round is news: "withdrew its £2.5m pledge" after "pledged
   // £2.5m", "approved the grant" after "voted the grant down" (a "not" alone is no decision).
   const [mine, its] = [candidate.stance(), other.stance()]
   if (candidate.decides && ((mine < 0 && its >= 0) || (mine > 0 && its < 0))) return false
-  const theirs = other.values()
-  if (![...values].every((value) => theirs.has(value))) return false
+  // The same number is the same figure under another noun ("21,000 riders" / "21,000 people", "19
+  // teaching posts" / "19 vacancies"), not as a count of things and a measure ("two makers" / "two years").
+  const theirs = other.figures()
+  const stated = (figure: Figure) =>
+    theirs.some(
+      (their) =>
+        their.value === figure.value && (their.unit === figure.unit || (countsANoun(their) && countsANoun(figure))),
+    )
+  if (!figures.every(stated)) return false
   for (const term of candidate.signature.terms) if (other.signature.terms.has(term)) return true
   return false
 }
@@ -324,7 +331,7 @@ function saysAgain(candidate: Candidate, other: Said): boolean {
  * insurer that refused and now pays again takes a side, and that is news.
  */
 function decidedAgain(candidate: Candidate, others: Said[]): boolean {
-  if (!candidate.decides || candidate.values().size > 0) return false
+  if (!candidate.decides || candidate.figures().length > 0) return false
   const stance = candidate.stance()
   if (stance === 0) return false
   // The same thing: half the shorter one's words, two at least. Disputed: memory holds the opposite
