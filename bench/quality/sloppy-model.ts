@@ -169,11 +169,15 @@ export function sloppyFindings(
 
 /** The page's sentences: the web writes plain prose, sentences ending in a full stop and a space. */
 export function splitSentences(text: string): string[] {
+  // By paragraph, then by the segmenter's sentences: a sentence ending in a closing quotation mark
+  // ('..., she said."') ends where the next paragraph begins.
   return text
-    .split(/(?<=[.!?])\s+(?=[A-Z0-9$€£])/u)
-    .map((sentence) => sentence.trim())
+    .split(/\n\s*\n/u)
+    .flatMap((paragraph) => [...sentenceSegmenter.segment(paragraph)].map(({ segment }) => segment.trim()))
     .filter(Boolean)
 }
+
+const sentenceSegmenter = new Intl.Segmenter('en', { granularity: 'sentence' })
 
 /**
  * The first figure of the text made about 10% larger, in the same format: "$80/kWh" -> "$88/kWh".
