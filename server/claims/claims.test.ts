@@ -695,3 +695,28 @@ test('a date that changed on a subject both name is an update, and "not until" s
   )
   expect([depot?.class, depot?.match?.id]).toEqual(['updated', 'depot'])
 })
+
+test('the memory claim whose date a claim says it moved is offered to the judge, among many with dates of other things', async () => {
+  const memory = [
+    known('start', 'Management reiterated guidance for first production in late 2027.'),
+    known('copper', 'The mine aims to start producing copper as well as lithium.'),
+    known('shifts', 'Producing at the mine will start with one shift and aims for three.'),
+    known('crews', 'The mine aims to start hiring crews for producing lithium soon.'),
+    known('trucks', 'Trucks will start carrying what the mine is producing to the port.'),
+    // Closer in words, and with a date to compare, but one the claim does not say it moved.
+    known('ruling', 'The mine aims to start producing once a court rules on it in the latter half of 2029.'),
+    known('water', 'Producing lithium at the mine aims to use less water from the start.'),
+  ]
+  const offered: string[][] = []
+  const [moved] = await classifyClaims(
+    [fresh('The mine now aims to start producing in the latter half of 2029 at the earliest.')],
+    memory,
+    async (items) => {
+      offered.push(...items.map((item) => item.candidates.map((candidate) => candidate.text)))
+      const at = items[0]?.candidates.findIndex((candidate) => candidate.text === memory[0]?.text) ?? -1
+      return [{ index: 0, class: at >= 0 ? 'updated' : 'new', candidate: at >= 0 ? at : null }]
+    },
+  )
+  expect(offered[0]).toContain(memory[0]?.text)
+  expect(moved?.class).not.toBe('new')
+})

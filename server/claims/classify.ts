@@ -11,6 +11,7 @@ import {
   compareStatements,
   countsANoun,
   type Figure,
+  isYearless,
   type Statements,
   sameDate,
   unsupportedFigures,
@@ -325,6 +326,10 @@ function candidatesFor<K extends KnownClaim>(
   const sameNumber = about.find(({ known }) => sharesValue(claim.statements, known.statements))
   // (With fewer than MAX_CANDIDATES scored, every one is among them already.)
   if (sameNumber && !top.includes(sameNumber)) top[MAX_CANDIDATES - 2] = sameNumber
+  // And the closest whose figure or date the claim says it changed ("now aiming for a 2029 start" /
+  // "first production in late 2027"), which dates of other things may push out of the closest.
+  const revised = about.find(({ known, lexical }) => revises(claim, known, lexical))
+  if (revised && !top.includes(revised)) top[MAX_CANDIDATES - 3] = revised
   return top
 }
 
@@ -393,15 +398,16 @@ function revises(claim: VerifiedClaim, known: KnownClaim, lexical: number): bool
         Math.max(other.value, figure.value) / Math.min(other.value, figure.value) <= 2,
     ),
   )
-  const year = (date: string) => Number(date.slice(0, 4))
+  // A date with no year ("moved to September") is near any date: its year is the story's.
+  const near = (date: string, other: string) =>
+    isYearless(date) || isYearless(other) || Math.abs(Number(date.slice(0, 4)) - Number(other.slice(0, 4))) < 3
   // A date memory does not give, near one it does ("the second quarter of 2028, rather than the final
   // quarter of 2027").
   const besideMemoryDate = claim.statements.dates.some((date) => dates.some((other) => sameDate(date, other)))
   const rescheduled =
     (lexical > 0 || besideMemoryDate) &&
     claim.statements.dates.some(
-      (date) =>
-        !dates.some((other) => sameDate(date, other)) && dates.some((other) => Math.abs(year(date) - year(other)) < 3),
+      (date) => !dates.some((other) => sameDate(date, other)) && dates.some((other) => near(date, other)),
     )
   return moved || rescheduled
 }

@@ -118,4 +118,6 @@ test('a quarter or a half is read however a newsroom names it', () => {
   expect(dates('in the latter half of 2029')).toEqual(['2029-H2'])
   expect(dates('the back half of 2026')).toEqual(['2026-H2'])
   expect(dates('the first half of 2027')).toEqual(['2027-H1'])
+  expect(dates('no sooner than the April-to-June quarter of 2028')).toEqual(['2028-Q2'])
+  expect(dates('in the July-September quarter of 2027')).toEqual(['2027-Q3'])
 })

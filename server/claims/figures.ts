@@ -143,6 +143,8 @@ const MONTHS = 'january february march april may june july august september octo
 
 const QUARTER =
   /\b(?:q([1-4])|(first|second|third|fourth|final|last|1st|2nd|3rd|4th) quarter)(?: of)?,? ((?:19|20)\d{2})\b/gu
+const MONTHS_QUARTER =
+  /\b(jan|apr|jul|oct)[a-z]*(?:[- ](?:to|through|until)[- ]|[-/])(?:mar|jun|sep|dec)[a-z]* quarter(?: of)?,? ((?:19|20)\d{2})\b/gu
 const HALF = /\b(?:h([12])|(first|second|latter|back) half)(?: of)?,? ((?:19|20)\d{2})\b/gu
 const WRITTEN_YEAR = /(?<!\d)(?:1[6-9]|20|21)\d{2}(?!\d)/u
 // WRITTEN_YEAR without its lookarounds: whatever WRITTEN_YEAR finds in a part of a text, this finds in
@@ -177,6 +179,10 @@ const SMALL_COUNT = new RegExp(
 
 /** The year of a date that writes none ("in September"). */
 const YEARLESS = 'XXXX'
+
+export function isYearless(date: DateMention): boolean {
+  return date.startsWith(YEARLESS)
+}
 const YEARLESS_MONTH = new RegExp(
   String.raw`(\b(?:in|from|by|until|till|to|since|before|after|of|on|next|last|this|early|late|mid|end of)\s(?:\p{L}+day,?\s)?)` +
     String.raw`(?:(\d{1,2})(?:st|nd|rd|th)?\s)?` +
@@ -199,6 +205,12 @@ export function extractStatements(text: string): Statements {
   for (const match of [...rest.matchAll(QUARTER)]) {
     const quarter = match[1] ? Number(match[1]) : ORDINAL[match[2] as string]
     dates.add(`${match[3]}-Q${quarter}`)
+    mask(match.index, match.index + match[0].length)
+  }
+  // "The April-to-June quarter of 2028": a quarter named by its months.
+  for (const match of [...rest.matchAll(MONTHS_QUARTER)]) {
+    const first = MONTHS.findIndex((name) => name.startsWith(match[1] as string))
+    dates.add(`${match[2]}-Q${Math.floor(first / 3) + 1}`)
     mask(match.index, match.index + match[0].length)
   }
   for (const match of [...rest.matchAll(HALF)]) {
