@@ -391,6 +391,27 @@ test('a search provider that is down fails the run cleanly, with an error a user
   }
 })
 
+test("a search provider's 429s, more than a call's attempts, pause it and are shown as the step's detail; the run completes", async () => {
+  const user = await createTestAccount(app.db)
+  // The first eight searches are refused with Retry-After: 1, whichever query sends them.
+  exa.setBehaviour('rate-limit', { times: 8, retryAfterSeconds: 1 })
+  try {
+    const { body } = await postBrief(app.fetch, user.auth, { topic: 'Rate limited batteries', depth: 'quick' })
+    const done = await waitForRun(app.fetch, user.auth, body.runId, 60_000)
+    expect(done.status).toBe('complete')
+    const events = await readRunEvents(app.db, app.memory.ring, body.runId, 0)
+    const warnings = events.filter((event) => event.type === 'warning')
+    expect(warnings.some((event) => event.step === 'search' && event.data.code === 'rate_limited')).toBe(true)
+    expect(warnings.find((event) => event.data.code === 'rate_limited')?.data.message).toMatch(
+      /Waiting \d+ s for exa's rate limit/,
+    )
+    // No query gave up: the run waited for the provider instead.
+    expect(warnings.some((event) => event.data.code === 'query_failed')).toBe(false)
+  } finally {
+    exa.setBehaviour('answer')
+  }
+})
+
 // A step's events are written behind it; a step that fails waits for them before the run ends, or
 // those still queued would find the run ended and be dropped. A trigger holds the first query_failed
 // warning until every search has failed and the step has given up.

@@ -4,6 +4,7 @@ import pg from 'pg'
 import { afterAll, beforeAll, expect, test, vi } from 'vitest'
 import { createLimiter } from '#server/limits/limiter.ts'
 import { createProviderTurns } from '#server/limits/provider-turns.ts'
+import { type ProviderWait, reportingWaits } from '#server/providers/waits.ts'
 import { createTestDatabase, type TestDatabase } from '#test/support/database.ts'
 
 let database: TestDatabase
@@ -36,10 +37,10 @@ test('a call over the rate waits for its turn, and goes when the window has move
   const [first, second] = turnsOf.map((turns) => turns('exa'))
   expect(turnsOf[0]?.('openai')).toBeUndefined() // no rate set: no turn to wait for
   const signal = AbortSignal.timeout(60_000)
-  for (const turn of [first, second, first]) await turn?.(signal)
+  for (const turn of [first, second, first]) await turn?.take(signal)
 
   let went = false
-  const waiting = second?.(signal).then(() => {
+  const waiting = second?.take(signal).then(() => {
     went = true
   })
   await new Promise((resolve) => setTimeout(resolve, 300))
@@ -58,9 +59,9 @@ test('a run that ends while its call waits stops waiting at once', async () => {
     now: () => clock,
   })
   const turn = turns('exa')
-  await turn?.(AbortSignal.timeout(60_000))
+  await turn?.take(AbortSignal.timeout(60_000))
   const controller = new AbortController()
-  const waiting = turn?.(controller.signal)
+  const waiting = turn?.take(controller.signal)
   controller.abort(new Error('the run was cancelled'))
   await expect(waiting).rejects.toThrow('the run was cancelled')
 })
@@ -96,7 +97,7 @@ test('turns are counted a few at a time, and the next few while a call runs: not
     'model',
   )
   const signal = AbortSignal.timeout(60_000)
-  for (let call = 0; call < 10; call++) await turn?.(signal)
+  for (let call = 0; call < 10; call++) await turn?.take(signal)
   await vi.waitFor(async () => expect(await heldBy('model')).toBe(15))
   // The first batch, and two more each taken when the one before ran out (the last is for call 11).
   expect(statements()).toBe(3)
@@ -109,13 +110,44 @@ test('turns a process took and did not use soon are given back to every process'
     createProviderTurns({ pool, rates: { feed: { limit: 40, windowSeconds: 60 } }, now: () => clock })('feed'),
   )
   const signal = AbortSignal.timeout(60_000)
-  await mine?.(signal)
+  await mine?.take(signal)
   expect(await heldBy('feed')).toBe(2) // one used, one held for the next call
   clock += 4000
-  await mine?.(signal) // the held turn is stale: given back, and two fresh ones taken
+  await mine?.take(signal) // the held turn is stale: given back, and two fresh ones taken
   await vi.waitFor(async () => expect(await heldBy('feed')).toBe(3))
   // The other process gets the rest of the minute's 40. Had the stale turn not been given back, its
   // last call would wait for a minute of the fake clock, which never passes.
-  for (let call = 0; call < 37; call++) await theirs?.(signal)
+  for (let call = 0; call < 37; call++) await theirs?.take(signal)
   await vi.waitFor(async () => expect(await heldBy('feed')).toBe(40))
+})
+
+test("a provider's 429 in one process pauses it for the other, which waits and says so, then goes", async () => {
+  let clock = Date.UTC(2030, 0, 1, 17)
+  const [mine, theirs] = pools.map((pool) =>
+    createProviderTurns({ pool, rates: { search: { limit: 100, windowSeconds: 1 } }, now: () => clock })('search'),
+  )
+  const signal = AbortSignal.timeout(60_000)
+  await mine?.take(signal)
+  await theirs?.take(signal)
+  // The provider answered 429 with Retry-After: 30 to the first process; the other looks for pauses
+  // once a second, beside its calls.
+  await mine?.pause(30_000)
+  clock += 1000
+  // The other process's next turn waits, though it held turns and its rate has room, and the run is told.
+  const waits: ProviderWait[] = []
+  let went = false
+  const waiting = reportingWaits(
+    (wait) => waits.push(wait),
+    async () => {
+      for (let call = 0; call < 5; call++) await theirs?.take(signal)
+      went = true
+    },
+  )
+  await vi.waitFor(() => expect(waits.length).toBeGreaterThan(0))
+  expect(went).toBe(false)
+  expect(waits[0]).toMatchObject({ provider: 'search', why: 'shared_rate' })
+  expect(waits[0]?.ms).toBeGreaterThan(25_000)
+  clock += 31_000
+  await waiting
+  expect(went).toBe(true)
 })

@@ -7,11 +7,15 @@
 // them out itself, and takes the next few while the call that used the last one runs. A turn not
 // used soon is given back, so a process holds little of the rate and counts each call close to when
 // it is made (decision 038).
+//
+// A provider's 429 pauses it for every process: the pause is kept in `provider_pauses`, read before
+// each batch of turns, and a process that got the 429 gives back the turns it holds.
 import type pg from 'pg'
 import { createLimiter, type LimitDecision, type Limiter } from '#server/limits/limiter.ts'
 import type { Logger } from '#server/logger.ts'
 import { sleepUntil } from '#server/providers/sleep-until.ts'
 import type { ProviderTurns, Turn } from '#server/providers/types.ts'
+import { reportWait } from '#server/providers/waits.ts'
 
 /** A provider's published rate: `limit` calls per `windowSeconds`. */
 export type ProviderRate = { limit: number; windowSeconds: number }
@@ -26,6 +30,13 @@ const STOCK_SHARE = 1 / 20
 const FRESH_SHARE = 1 / 20
 /** Callers woken by one slice's expiry do not all ask again in the same millisecond. */
 const JITTER_MS = 25
+/** A wait this long is worth telling the run about ("waiting for exa's rate limit"). */
+const REPORTED_WAIT_MS = 1000
+/**
+ * How often a process looks for a pause another process recorded, beside its calls (not before
+ * them), and how long a waiting call sleeps before it asks again.
+ */
+const PAUSE_CHECK_MS = 1000
 
 /** Turns counted together, and how many of them are not used yet. */
 type Batch = { decision: LimitDecision; left: number; usableUntil: number }
@@ -50,12 +61,20 @@ export function createProviderTurns(options: {
         description: `${provider} allows ${rate.limit} calls per ${rate.windowSeconds} s.`,
       },
     })
-    turns.set(provider, providerTurn(limiter, rate, options.now ?? Date.now, options.log))
+    const pauses = sharedPauses(options.pool, provider, options.now ?? Date.now)
+    turns.set(provider, providerTurn(provider, limiter, pauses, rate, options.now ?? Date.now, options.log))
   }
   return (provider) => turns.get(provider)
 }
 
-function providerTurn(limiter: Limiter, rate: ProviderRate, now: () => number, log?: Logger): Turn {
+function providerTurn(
+  provider: string,
+  limiter: Limiter,
+  pauses: SharedPauses,
+  rate: ProviderRate,
+  now: () => number,
+  log?: Logger,
+): Turn {
   const stock = Math.max(1, Math.floor(rate.limit * STOCK_SHARE))
   const freshMs = rate.windowSeconds * 1000 * FRESH_SHARE
   let batches: Batch[] = []
@@ -81,6 +100,9 @@ function providerTurn(limiter: Limiter, rate: ProviderRate, now: () => number, l
    */
   const takeMore = (): Promise<number> => {
     taking ??= (async () => {
+      // Paused by a 429, here or in another process: no turn until the pause ends.
+      const paused = Math.max(pausedUntil, await pauses.until()) - now()
+      if (paused > 0) return paused
       let cost = stock
       let decision = await limiter.check('all', cost)
       // Fewer than a stock fit: take what does.
@@ -97,22 +119,77 @@ function providerTurn(limiter: Limiter, rate: ProviderRate, now: () => number, l
     return taking
   }
 
-  return async (signal) => {
-    for (;;) {
-      signal.throwIfAborted()
-      if (take()) {
-        // The next call's turns are counted while this one runs.
-        if (batches.every((batch) => batch.left === 0)) takeMore().catch(() => {})
-        return
+  let pausedUntil = 0
+  let pauseCheckedAt = Number.NEGATIVE_INFINITY
+  const pausedTill = (until: number) => {
+    if (until <= pausedUntil) return
+    pausedUntil = until
+    // The turns this process holds would be spent into the 429: given back for after the pause.
+    for (const batch of batches) if (batch.left > 0) giveBack(batch)
+    batches = []
+  }
+  // A pause another process recorded, looked for beside the calls at most once a PAUSE_CHECK_MS.
+  const lookForPause = () => {
+    if (now() - pauseCheckedAt < PAUSE_CHECK_MS) return
+    pauseCheckedAt = now()
+    pauses.until().then(pausedTill, () => {})
+  }
+  let reportedUntil = 0
+  return {
+    async take(signal) {
+      for (;;) {
+        signal.throwIfAborted()
+        lookForPause()
+        if (pausedUntil <= now() && take()) {
+          // The next call's turns are counted while this one runs.
+          if (batches.every((batch) => batch.left === 0)) takeMore().catch(() => {})
+          return
+        }
+        const asked = Date.now()
+        const wait = await untilAborted(takeMore(), signal)
+        if (wait === 0) continue
+        // Told once a wait: not again each time a waiting call asks.
+        const until = now() + wait
+        if (wait >= REPORTED_WAIT_MS && until > reportedUntil + PAUSE_CHECK_MS) {
+          reportedUntil = until
+          reportWait({ provider, ms: wait, why: 'shared_rate' })
+        }
+        const sleep = Math.min(wait, PAUSE_CHECK_MS) + Math.random() * JITTER_MS
+        await sleepUntil(asked + sleep, signal).catch((error) => {
+          signal.throwIfAborted() // the run's own reason (its deadline, a cancel), not the timer's
+          throw error
+        })
       }
-      const asked = Date.now()
-      const wait = await untilAborted(takeMore(), signal)
-      if (wait === 0) continue
-      await sleepUntil(asked + wait + Math.random() * JITTER_MS, signal).catch((error) => {
-        signal.throwIfAborted() // the run's own reason (its deadline, a cancel), not the timer's
-        throw error
+    },
+    async pause(ms) {
+      pausedTill(Math.max(pausedUntil, now() + ms))
+      await pauses.pause(pausedUntil).catch((error: unknown) => {
+        log?.warn({ err: error, provider }, 'recording a provider pause failed; only this process waits')
       })
-    }
+    },
+  }
+}
+
+type SharedPauses = { until(): Promise<number>; pause(until: number): Promise<void> }
+
+/** A provider's pause as every process sees it: `provider_pauses`, one row a provider. */
+function sharedPauses(pool: pg.Pool, provider: string, now: () => number): SharedPauses {
+  return {
+    async until() {
+      const { rows } = await pool.query<{ until: string }>(
+        `select (extract(epoch from until) * 1000)::bigint::text as until from provider_pauses
+         where provider = $1 and until > to_timestamp($2::bigint / 1000.0)`,
+        [provider, now()],
+      )
+      return rows[0] ? Number(rows[0].until) : 0
+    },
+    async pause(until) {
+      await pool.query(
+        `insert into provider_pauses (provider, until) values ($1, to_timestamp($2::bigint / 1000.0))
+         on conflict (provider) do update set until = greatest(provider_pauses.until, excluded.until)`,
+        [provider, Math.ceil(until)],
+      )
+    },
   }
 }
 

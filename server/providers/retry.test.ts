@@ -1,6 +1,7 @@
 import { expect, test } from 'vitest'
 import { callWithRetries, parseRetryAfter } from '#server/providers/retry.ts'
 import { ProviderError } from '#server/providers/types.ts'
+import { type ProviderWait, reportingWaits } from '#server/providers/waits.ts'
 
 const classify = (error: unknown) =>
   error instanceof ProviderError ? error : new ProviderError('test', String(error), { retryable: true })
@@ -35,13 +36,66 @@ test('each attempt, a retry too, waits for the provider’s shared turn first', 
       timeoutMs: 1000,
       baseDelayMs: 1,
       classify,
-      turn: async () => {
-        order.push('turn')
+      turn: {
+        take: async () => {
+          order.push('turn')
+        },
+        pause: async () => {
+          order.push('pause')
+        },
       },
     },
   )
   expect(result).toBe('ok')
+  // A failure that is no 429 pauses no one.
   expect(order).toEqual(['turn', 'call', 'turn', 'call'])
+})
+
+test('a 429 pauses the provider for every process, is reported to the run, and does not use up the attempts while the run has time', async () => {
+  const order: string[] = []
+  let calls = 0
+  const waits: ProviderWait[] = []
+  const result = await reportingWaits(
+    (wait) => waits.push(wait),
+    () =>
+      callWithRetries(
+        async () => {
+          calls += 1
+          order.push('call')
+          if (calls <= 5)
+            throw new ProviderError('exa', 'rate limited', { retryable: true, status: 429, retryAfterMs: 2 })
+          return 'ok'
+        },
+        {
+          signal: AbortSignal.timeout(60_000),
+          timeoutMs: 1000,
+          attempts: 3,
+          classify,
+          turn: {
+            take: async () => {},
+            pause: async (ms) => {
+              order.push(`pause ${ms}`)
+            },
+          },
+        },
+      ),
+  )
+  // Five 429s, more than the three attempts, and the call still succeeds.
+  expect(result).toBe('ok')
+  expect(calls).toBe(6)
+  expect(order.filter((step) => step.startsWith('pause'))).toEqual(Array(5).fill('pause 2'))
+  expect(waits).toEqual(Array(5).fill({ provider: 'exa', ms: 2, why: 'rate_limited' }))
+
+  // A run that ends while the provider still refuses stops waiting with its own reason.
+  const controller = new AbortController()
+  const refused = callWithRetries(
+    async () => {
+      setTimeout(() => controller.abort(new Error('the run was cancelled')), 5)
+      throw new ProviderError('exa', 'rate limited', { retryable: true, status: 429, retryAfterMs: 60_000 })
+    },
+    { signal: controller.signal, timeoutMs: 1000, classify },
+  )
+  await expect(refused).rejects.toThrow('the run was cancelled')
 })
 
 test('a non-retryable failure is thrown at once; attempts are bounded', async () => {

@@ -216,7 +216,12 @@ export class SearchOfflineError extends ProviderError {
   }
 }
 
-/** Waits, if need be, until one more call fits a provider's rate shared by every process. */
-export type Turn = (signal: AbortSignal) => Promise<void>
+/** A provider's rate shared by every process (server/limits/provider-turns.ts). */
+export type Turn = {
+  /** Waits, if need be, until one more call fits the rate, and the provider is not paused. */
+  take(signal: AbortSignal): Promise<void>
+  /** The provider answered 429: every process waits this long before its next call to it. */
+  pause(ms: number): Promise<void>
+}
 /** The turn of each provider that has a shared rate (server/limits/provider-turns.ts); undefined for none. */
 export type ProviderTurns = (provider: string) => Turn | undefined

@@ -8,6 +8,7 @@ import { batchedWriter } from '#server/events/batched-writes.ts'
 import { appendRunEvents, type NewEvent } from '#server/events/run-events.ts'
 import { loadTopicMemory, MemoryUnreadableError, saveTopicMemoryIn } from '#server/memory/store.ts'
 import { ProviderError, usageOf } from '#server/providers/types.ts'
+import { type ProviderWait, reportingWaits } from '#server/providers/waits.ts'
 import { getRunToStart } from '#server/repositories/runs.ts'
 import type { Brief } from '#server/research/brief.ts'
 import { spentOf, tokensLeft } from '#server/research/budget.ts'
@@ -150,7 +151,11 @@ export async function runResearch(deps: EngineDeps, runId: string): Promise<void
         await setImmediate()
       }
       const started = Date.now()
-      const output = await STEP_RUNNERS[step]({ ...context, written })
+      // A provider's rate limit the step waits for is shown as its detail: "Waiting for exa's rate limit".
+      const run = (): Promise<unknown> => STEP_RUNNERS[step]({ ...context, written })
+      const output = await reportingWaits((wait) => {
+        event('warning', step, waitWarning(wait)).catch(() => undefined)
+      }, run)
       await written
       Object.assign(checkpoint, { [step]: output })
       serialized.add(step, output)
@@ -181,6 +186,19 @@ export async function runResearch(deps: EngineDeps, runId: string): Promise<void
     await deps.endRun(runId, { status: 'failed', error: runError }, { brief })
   } finally {
     clearTimeout(timer)
+  }
+}
+
+/** A provider wait as the run page shows it. */
+function waitWarning(wait: ProviderWait): Record<string, unknown> {
+  const seconds = Math.max(1, Math.round(wait.ms / 1000))
+  const why =
+    wait.why === 'rate_limited' ? 'it answered 429, too many requests' : 'its rate, shared by every worker, is spent'
+  return {
+    code: 'rate_limited',
+    message: `Waiting ${seconds} s for ${wait.provider}'s rate limit (${why}); the run goes on after it.`,
+    provider: wait.provider,
+    waitMs: Math.round(wait.ms),
   }
 }
 

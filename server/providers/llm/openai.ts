@@ -30,6 +30,7 @@ import {
   PlanParseError,
   ProviderError,
   type Synthesis,
+  type Turn,
   type Usage,
 } from '#server/providers/types.ts'
 
@@ -83,7 +84,7 @@ export function createOpenAiModel(options: {
   /** The clock that decides when a mode stepped down from is tried again (tests set it). */
   now?: () => number
   /** The model's rate, shared by every process (OPENAI_REQUESTS_PER_MINUTE): chat and embeddings. */
-  turn?: (signal: AbortSignal) => Promise<void>
+  turn?: Turn
 }): LanguageModel {
   const turn = options.turn ? { turn: options.turn } : {}
   // Everything explicit, so the SDK reads no OPENAI_* variables behind the config module's back.

@@ -3,7 +3,7 @@
 import { Exa, ExaError } from 'exa-js'
 import { z } from 'zod'
 import { callWithRetries, isRetryableStatus, settleOrAbort } from '#server/providers/retry.ts'
-import { ProviderError, type SearchProvider, type SearchResult } from '#server/providers/types.ts'
+import { ProviderError, type SearchProvider, type SearchResult, type Turn } from '#server/providers/types.ts'
 
 const PROVIDER = 'exa'
 
@@ -27,7 +27,7 @@ export function createExaSearch(options: {
   baseUrl?: string
   timeoutMs: number
   /** Exa's rate, shared by every process (EXA_REQUESTS_PER_SECOND). */
-  turn?: (signal: AbortSignal) => Promise<void>
+  turn?: Turn
 }): SearchProvider {
   const exa = new Exa(options.apiKey, options.baseUrl)
   const classify = (error: unknown) => classifyExaError(error, options)

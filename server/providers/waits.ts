@@ -1,0 +1,27 @@
+// Waits a run sits through for a provider (its 429, its shared rate), reported to whoever runs the
+// calls: the research pipeline shows each as a step detail ("Waiting for exa's rate limit (12 s)").
+// An AsyncLocalStorage carries the listener through the providers' calls, so no provider's signature
+// has to know about runs; a call made outside a run reports to no one.
+import { AsyncLocalStorage } from 'node:async_hooks'
+
+export type ProviderWait = {
+  provider: string
+  ms: number
+  /** `rate_limited`: the provider said 429; `shared_rate`: the processes' shared rate is spent. */
+  why: 'rate_limited' | 'shared_rate'
+}
+
+const listeners = new AsyncLocalStorage<(wait: ProviderWait) => void>()
+
+/** Runs `work` with `listener` told of every provider wait inside it. */
+export function reportingWaits<T>(listener: (wait: ProviderWait) => void, work: () => Promise<T>): Promise<T> {
+  return listeners.run(listener, work)
+}
+
+export function reportWait(wait: ProviderWait): void {
+  try {
+    listeners.getStore()?.(wait)
+  } catch {
+    // A listener's failure is no failure of the call it watches.
+  }
+}
