@@ -58,6 +58,8 @@ export type SendOptions = {
   startAfter?: number | Date | string
   /** At most one queued job with this key (per queue) at a time. */
   singletonKey?: string
+  /** Workers take higher first, then older (pg-boss fetches by priority desc, created_on). */
+  priority?: number
 }
 
 export const JOBS_SCHEMA = 'pgboss'

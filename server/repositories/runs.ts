@@ -37,7 +37,7 @@ export async function topicAtStart(
   accountId: string,
   topicHash: Buffer,
   now: Date,
-): Promise<{ completedRuns: number; memoryKeyId: string | null }> {
+): Promise<{ completedRuns: number; memoryKeyId: string | null; accountRunning: number }> {
   const row = await db
     .selectNoFrom((eb) => [
       eb
@@ -48,9 +48,20 @@ export async function topicAtStart(
         .where('status', '=', 'complete')
         .as('completed_runs'),
       liveTopicMemory(db, accountId, topicHash, now).clearSelect().select('topic_memory.key_id').as('memory_key_id'),
+      // The account's runs queued or going (runs_account_running_idx): where its next run queues.
+      eb
+        .selectFrom('runs')
+        .select((count) => count.fn.countAll<number>().as('count'))
+        .where('account_id', '=', accountId)
+        .where('status', '=', 'running')
+        .as('account_running'),
     ])
     .executeTakeFirstOrThrow()
-  return { completedRuns: Number(row.completed_runs), memoryKeyId: row.memory_key_id }
+  return {
+    completedRuns: Number(row.completed_runs),
+    memoryKeyId: row.memory_key_id,
+    accountRunning: Number(row.account_running),
+  }
 }
 
 /** The run, when it exists and (with accountId) belongs to that account; malformed ids find nothing. */

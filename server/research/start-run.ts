@@ -15,6 +15,9 @@ export type RunDeadlines = { quickSeconds: number; deepSeconds: number }
 
 export type StartRunDeps = { db: Db; jobs: Jobs; memory: MemoryContext; deadlines: RunDeadlines }
 
+/** An account's runs beyond this many going all queue alike (pg-boss priorities are integers). */
+const MAX_QUEUE_RANK = 1_000_000
+
 export type { RunStart }
 
 /**
@@ -34,7 +37,7 @@ export type StartReads = {
   /** Why the job system takes no work now, or undefined. */
   blocked: string | undefined
   topicHash: Buffer
-  topic: { completedRuns: number; memoryKeyId: string | null }
+  topic: { completedRuns: number; memoryKeyId: string | null; accountRunning: number }
 }
 
 /**
@@ -103,8 +106,12 @@ async function writeRun(
       priorRunCount: runCount,
       deadlineAt: new Date(Date.now() + seconds * 1000),
     })
-    // pg-boss answers null, not an error, for a job it skipped; a run without its job would never run.
-    if (!(await deps.jobs.send(RESEARCH_RUN, { runId: id }, { trx }))) {
+    // Fair to every account (decision 039): workers take jobs by priority, then age, and a run
+    // queues behind every other account's runs with fewer going, so an account's thousandth run
+    // waits for another's first. pg-boss answers null, not an error, for a job it skipped; a run
+    // without its job would never run.
+    const priority = -Math.min(topic.accountRunning, MAX_QUEUE_RANK)
+    if (!(await deps.jobs.send(RESEARCH_RUN, { runId: id }, { trx, priority }))) {
       throw new Error('the job system did not take the job')
     }
     return id
