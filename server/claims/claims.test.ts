@@ -530,6 +530,7 @@ test('a decision is a stance someone takes, not what happens; a quote, a questio
   expect(decides('The pier reopened to walkers after the storm.')).toBe(false)
   // The sentence's own decision is its main clause's, and one taken, not one that may be.
   expect(decides('The board could reject the offer next month.')).toBe(false)
+  expect(decides('The council in May approved the plan.')).toBe(true)
   expect(decides('Ms Quist, the lawyer for the residents, said the coalition would oppose the appeal.')).toBe(false)
   expect(decides('Jean Carrow, who led the campaign, thanked everyone who signed the petition.')).toBe(false)
   expect(decides('The company said it had withdrawn the application.')).toBe(true)
@@ -671,6 +672,9 @@ test('a sum memory states, with nothing memory lacks and in its stance, is that 
 
 test('a date that changed on a subject both name is an update, and "not until" says when, not whether', async () => {
   expect(polarity("The museum won't reopen until spring 2028.")).toEqual({ negated: false, directions: [] })
+  // "Not ... before" a time says when; before anything else it is a negation still.
+  expect(polarity('The plant will not open before 2028.').negated).toBe(false)
+  expect(polarity('The company did not consult residents before submitting the plan.').negated).toBe(true)
   const memory = [
     known('opening', "Officers told the meeting that trams should be running to Mariner's Point by December 2028."),
   ]

@@ -186,8 +186,11 @@ export function isYearless(date: DateMention): boolean {
 const YEARLESS_MONTH = new RegExp(
   String.raw`(\b(?:in|from|by|until|till|to|since|before|after|of|on|next|last|this|early|late|mid|end of)\s(?:\p{L}+day,?\s)?)` +
     String.raw`(?:(\d{1,2})(?:st|nd|rd|th)?\s)?` +
-    String.raw`(jan|feb|mar|apr|may|jun|jul|aug|sept|sep|oct|nov|dec)(?:uary|ruary|ch|il|e|y|ust|ember|tember|ober)?\.?` +
-    String.raw`(?:\s(\d{1,2})(?:st|nd|rd|th)?)?\b(?![\s,]*\d{3,4})`,
+    // A month's full name, or its abbreviation with a point or a day ("Sept. 8", "Aug 24"): "to mar
+    // the view" names no month.
+    String.raw`(?:(january|february|march|april|may|june|july|august|september|october|november|december)\b|` +
+    String.raw`(jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)(?:\.|(?=\s\d)))` +
+    String.raw`(?:\s(\d{1,2})(?:st|nd|rd|th)?\b)?(?![\s,]*\d{3,4})`,
   'gu',
 )
 
@@ -229,16 +232,15 @@ export function extractStatements(text: string): Statements {
   // A month with no year, after a word of time ("moved to September", "from June", "on Monday, Aug.
   // 24"): the year is the story's, unknown here, so it agrees with any date of its month or wider.
   for (const match of [...rest.matchAll(YEARLESS_MONTH)]) {
-    const month = MONTHS.findIndex((name) => name.startsWith(match[3] as string)) + 1
-    const written = match[2] ?? match[4]
+    const month = MONTHS.findIndex((name) => name.startsWith((match[3] ?? match[4]) as string)) + 1
+    const written = match[2] ?? match[5]
     const day = written ? `-${written.padStart(2, '0')}` : ''
     dates.add(`${YEARLESS}-${String(month).padStart(2, '0')}${day}`)
     mask(match.index + (match[1] as string).length, match.index + match[0].length)
   }
 
-  // A count written in words with a scale ("six hundred people", "two thousand jobs") is a figure; a
-  // small one alone ("five stops") is not: it is as often no count of the fact at all.
-  // Written with a thousands comma, so "two thousand" is a count, not the year 2000.
+  // A count written in words with a scale ("six hundred people", "two thousand jobs") is a figure,
+  // written with a thousands comma, so "two thousand" is a count, not the year 2000.
   rest = rest.replace(WORDED_COUNT, (_, count: string, scale: string) =>
     ((count === 'a' ? 1 : COUNT_WORDS.indexOf(count)) * (WORD_SCALES[scale] as number)).toLocaleString('en-US'),
   )

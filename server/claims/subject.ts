@@ -179,7 +179,10 @@ function readStance(written: string, stem: Stem): { polarity: Polarity; decision
       negation = false
       hypothetical = false
     }
-    if (MODALS.has(token)) hypothetical = true
+    // ("In May" is the month, not the modal.)
+    if (MODALS.has(token) && !(token === 'may' && MONTH_PREPOSITIONS.has(words[index - 1]?.word ?? ''))) {
+      hypothetical = true
+    }
     if (NEGATIONS.has(token) || token.endsWith("n't") || token.endsWith('n’t')) {
       negations += 1
       negation = true
@@ -232,6 +235,22 @@ function readStance(written: string, stem: Stem): { polarity: Polarity; decision
   }
 }
 
+const MONTH_PREPOSITIONS = new Set([
+  'in',
+  'by',
+  'from',
+  'since',
+  'until',
+  'till',
+  'of',
+  'early',
+  'late',
+  'mid',
+  'last',
+  'next',
+  'this',
+])
+
 /** Modals of possibility: the stance they govern is one that may be taken, not one that was. */
 const MODALS = new Set(['could', 'would', 'might', 'may', 'should', "'d", '’d'])
 
@@ -239,7 +258,8 @@ const MODALS = new Set(['could', 'would', 'might', 'may', 'should', "'d", '’d'
  * "Will not open until June 2029", "not before the spring": the negation says when, not whether, as
  * "will open in June 2029" does. Such a negation is taken out of the clause before it is read.
  */
-const TEMPORAL_NEGATION = /\b(?:not|never|(\p{L}+)n['’]t)\b(?=[^.;:!?,]*\b(?:until|till|before)\b)/giu
+const TEMPORAL_NEGATION =
+  /\b(?:not|never|(\p{L}+)n['’]t)\b(?=[^.;:!?,]*\b(?:until|till|before (?:\d|the end\b|(?:early|late|mid|next)\b|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|spring|summer|autumn|fall|winter)\p{L}*)))/giu
 /** The verbs a contracted negation leaves behind, where they are not the word without "n't". */
 const UNCONTRACTED: Record<string, string> = { wo: 'will', ca: 'can', sha: 'shall' }
 
