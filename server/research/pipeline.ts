@@ -109,6 +109,8 @@ export async function runResearch(deps: EngineDeps, runId: string): Promise<void
   const checkpoint: Checkpoint = readCheckpoint<Checkpoint>(ring, row) ?? {}
   const serialized = checkpointJson(checkpoint)
   let written: Promise<void> = Promise.resolve()
+  // The latest 429 a step waited for, and until when.
+  let rateLimited: { provider: string; until: number } | undefined
   try {
     // Each boundary is one statement: the step that ended (its output, step_finished) and the next.
     // load_memory, a read that pays for nothing, has no boundary before it: its step_started is
@@ -154,6 +156,7 @@ export async function runResearch(deps: EngineDeps, runId: string): Promise<void
       // A provider's rate limit the step waits for is shown as its detail: "Waiting for exa's rate limit".
       const run = (): Promise<unknown> => STEP_RUNNERS[step]({ ...context, written })
       const output = await reportingWaits((wait) => {
+        if (wait.why === 'rate_limited') rateLimited = { provider: wait.provider, until: Date.now() + wait.ms }
         event('warning', step, waitWarning(wait)).catch(() => undefined)
       }, run)
       await written
@@ -180,7 +183,12 @@ export async function runResearch(deps: EngineDeps, runId: string): Promise<void
     if (stopped.signal.aborted) return
     const reason = deadline.signal.aborted ? deadline.signal.reason : error
     if (reason instanceof RunCancelled) return
-    const runError = toRunError(reason)
+    // Out of time while a provider was still refusing: that provider, not the run's length, is why.
+    const limitedAtDeadline =
+      deadline.signal.aborted && rateLimited && Date.now() <= rateLimited.until + RATE_LIMIT_GRACE_MS
+        ? rateLimited.provider
+        : undefined
+    const runError = limitedAtDeadline ? rateLimitedError(limitedAtDeadline, brief) : toRunError(reason)
     if (!runError) throw error // infrastructure: let the job retry and resume from the checkpoint
     deps.log.warn({ runId, error: runError }, 'run failed')
     await deps.endRun(runId, { status: 'failed', error: runError }, { brief })
@@ -209,6 +217,16 @@ function deadlineError(brief: Brief): RunError {
   return {
     code: 'deadline_exceeded',
     message: `The ${brief.depth} run did not finish within its time limit. The providers may be slow or down; try again, or use depth "quick".`,
+  }
+}
+
+/** A provider's 429 this recent when the deadline passes is what the run was waiting for. */
+const RATE_LIMIT_GRACE_MS = 2000
+
+function rateLimitedError(provider: string, brief: Brief): RunError {
+  return {
+    code: `${provider.replace(/\W+/g, '_')}_unavailable`,
+    message: `${provider}: kept answering 429 (too many requests) until the ${brief.depth} run's time limit; the run waited for it and stopped there. Try again later, or raise the provider's rate limit.`,
   }
 }
 

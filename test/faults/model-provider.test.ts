@@ -52,10 +52,12 @@ const scenarios: Record<string, Scenario> = {
   'plan: garbage': { call: 'plan', replies: [garbage], plan: 'fallback' },
   'plan: no answer ever': { call: 'plan', replies: always('hang'), plan: 'fallback' },
   'synthesis: 429 once, then answers': { call: 'synthesize', replies: [rateLimited] },
-  'synthesis: 429 on every attempt': {
+  // More 429s than a call's three attempts: a rated provider is waited for while the run has time
+  // (issue 42, item 2), and the model writes once it answers.
+  'synthesis: 429 five times, then answers': {
     call: 'synthesize',
     replies: always(rateLimited),
-    writer: 'extractive',
+    writer: 'model',
   },
   'synthesis: 500 twice, then answers': { call: 'synthesize', replies: [serverError, serverError] },
   'synthesis: 500 on every attempt': {

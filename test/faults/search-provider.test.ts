@@ -30,6 +30,7 @@ type Scenario = { behaviour: StubExaBehaviour; times?: number; ends: 'complete' 
 // `times` counts requests across the run's three parallel queries; retries see normal answers after.
 const scenarios: Record<string, Scenario> = {
   '429 twice, then answers': { behaviour: 'rate-limit', times: 2, ends: 'complete' },
+  // A rated provider is waited for until the run's time limit; the run then fails naming it.
   '429 on every request': { behaviour: 'rate-limit', ends: 'failed' },
   '500 twice, then answers': { behaviour: 'server-error', times: 2, ends: 'complete' },
   '500 on every request': { behaviour: 'server-error', ends: 'failed' },
@@ -56,6 +57,8 @@ for (const [name, scenario] of Object.entries(scenarios)) {
         // Says which provider and what happened, in a sentence, not a stack.
         expect(done.error?.message).toMatch(/^exa: .*(Exa|answer|429|500|rate|results|within)/i)
         expect(done.error?.message).not.toMatch(/\n\s+at /)
+        // Out of time while Exa refused: the error says so, not only that the run was slow.
+        if (scenario.behaviour === 'rate-limit') expect(done.error?.message).toMatch(/kept answering 429/)
       } else {
         expect(done.report?.generatedWith.search).toBe('exa')
       }
