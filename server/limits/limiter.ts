@@ -22,6 +22,12 @@ export type LimitPolicy = {
   description: string
   /** The configuration variable that sets `limit`: named to the server's own operator, never to the public. */
   setting?: string
+  /**
+   * Slices of the window a request is held for beyond the window's own (sliding-window.ts): a
+   * client's limit lets a request go up to a sixtieth of the window early; a provider's rate, held
+   * two slices longer, is kept in every window of the provider's own clock (decision 038).
+   */
+  extraSlices?: number
 }
 
 export type LimitDecision = {
@@ -98,7 +104,7 @@ export function createLimiter(options: {
     async check(subject, cost = 1) {
       if (!Number.isInteger(cost) || cost < 1) throw new Error(`${policy.name}: cost must be a whole number >= 1`)
       const checkedAtMs = now()
-      const position = slicePosition(checkedAtMs, policy.windowSeconds)
+      const position = slicePosition(checkedAtMs, policy.windowSeconds, policy.extraSlices ?? 0)
       const key = keyOf(subject)
       // Counting first and taking a refusal back keeps concurrent checks from all slipping under the
       // limit: each sees its own count. A refusal in flight can make a concurrent check see one
@@ -126,7 +132,7 @@ export function createLimiter(options: {
 
 function postgresSlices(pool: pg.Pool): SliceStore {
   return {
-    async count(key, { slice, oldestCounted, windowMs }, cost) {
+    async count(key, { slice, oldestCounted, windowMs, extraSlices }, cost) {
       // One statement: drop the key's slices that no longer count, count this request in its slice,
       // and read the rest of the window (a statement's own writes are not in its snapshot, so the
       // slice counted is read from what the insert returns).
@@ -138,7 +144,7 @@ function postgresSlices(pool: pg.Pool): SliceStore {
              returning hits)
          select (select hits from hit) as hits, coalesce(sum(hits), 0)::int as earlier, min(slice)::text as oldest
          from rate_limit_slices where key = $1 and slice >= $3 and slice < $2 and hits > 0`,
-        [key, slice, oldestCounted, sliceExpiresAtMs(slice, windowMs), cost],
+        [key, slice, oldestCounted, sliceExpiresAtMs(slice, windowMs, extraSlices), cost],
       )
       const row = rows[0] as { hits: number; earlier: number; oldest: string | null }
       return { counted: row.hits + row.earlier, oldest: row.oldest === null ? slice : Number(row.oldest) }

@@ -12,6 +12,7 @@
 // each batch of turns, and a process that got the 429 gives back the turns it holds.
 import type pg from 'pg'
 import { createLimiter, type LimitDecision, type Limiter } from '#server/limits/limiter.ts'
+import { SLICES } from '#server/limits/sliding-window.ts'
 import type { Logger } from '#server/logger.ts'
 import { sleepUntil } from '#server/providers/sleep-until.ts'
 import type { ProviderTurns, Turn } from '#server/providers/types.ts'
@@ -23,11 +24,12 @@ export type ProviderRate = { limit: number; windowSeconds: number }
 /** Turns a process takes at once: a twentieth of the rate, at least one. */
 const STOCK_SHARE = 1 / 20
 /**
- * A turn taken ahead is used within this share of the window, or given back: a call counted before
- * it is made leaves the window that much sooner, so the rate a provider sees stays within this share
- * of its limit.
+ * A turn taken ahead is used within one slice of the window (a sixtieth), or given back; each call
+ * is held two slices beyond the window: one for the slice it was counted in, one for how early it
+ * may have been counted. So no window of the provider's own clock holds more than the rate.
  */
-const FRESH_SHARE = 1 / 20
+const FRESH_SHARE = 1 / SLICES
+const EXTRA_SLICES = 2
 /** Callers woken by one slice's expiry do not all ask again in the same millisecond. */
 const JITTER_MS = 25
 /** A wait this long is worth telling the run about ("waiting for exa's rate limit"). */
@@ -59,6 +61,7 @@ export function createProviderTurns(options: {
         limit: rate.limit,
         windowSeconds: rate.windowSeconds,
         description: `${provider} allows ${rate.limit} calls per ${rate.windowSeconds} s.`,
+        extraSlices: EXTRA_SLICES,
       },
     })
     const pauses = sharedPauses(options.pool, provider, options.now ?? Date.now)
@@ -162,7 +165,8 @@ function providerTurn(
       }
     },
     async pause(ms) {
-      pausedTill(Math.max(pausedUntil, now() + ms))
+      // A window of the rate at least: a client that reads no Retry-After (exa-js) says only "429".
+      pausedTill(Math.max(pausedUntil, now() + Math.max(ms, rate.windowSeconds * 1000)))
       await pauses.pause(pausedUntil).catch((error: unknown) => {
         log?.warn({ err: error, provider }, 'recording a provider pause failed; only this process waits')
       })

@@ -69,3 +69,15 @@ test('what a client is told to wait never exceeds the window, wherever in it the
     ),
   )
 })
+
+test("a strict rate holds each request two slices past the window, so none goes within a window of the provider's clock", () => {
+  const windowMs = 1000
+  for (const nowMs of [0, 5, 16, 17, 999, 1000, 123_456]) {
+    const position = slicePosition(nowMs, 1, 2)
+    expect(position.oldestCounted).toBe(position.slice - SLICES - 1)
+    // Made at any moment of its slice, a request stops counting a full window after it at least.
+    expect(sliceExpiresAtMs(position.slice, windowMs, 2) - nowMs).toBeGreaterThanOrEqual(windowMs)
+    // A client's limit lets it go up to a slice early.
+    expect(sliceExpiresAtMs(position.slice, windowMs) - nowMs).toBeGreaterThan(windowMs - windowMs / SLICES - 1)
+  }
+})

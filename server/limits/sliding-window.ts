@@ -10,8 +10,10 @@ export const SLICES = 60
 export type SlicePosition = {
   /** The slice `now` falls in. */
   slice: number
-  /** The oldest slice still inside the window: SLICES - 1 before `slice`. */
+  /** The oldest slice still inside the window: SLICES - 1 before `slice` (and `extraSlices` more). */
   oldestCounted: number
+  /** Slices a request counts for beyond the window's: 0 for clients; more for a strict rate. */
+  extraSlices: number
   nowMs: number
   windowMs: number
 }
@@ -26,17 +28,17 @@ export type SlidingWindowOutcome = {
   retryAfterMs: number
 }
 
-export function slicePosition(nowMs: number, windowSeconds: number): SlicePosition {
+export function slicePosition(nowMs: number, windowSeconds: number, extraSlices = 0): SlicePosition {
   const windowMs = windowSeconds * 1000
   const now = Math.floor(nowMs)
   // now × SLICES / windowMs, in integers: a slice's edges never depend on float rounding.
   const slice = Math.floor((now * SLICES) / windowMs)
-  return { slice, oldestCounted: slice - SLICES + 1, nowMs: now, windowMs }
+  return { slice, oldestCounted: slice - SLICES + 1 - extraSlices, nowMs: now, windowMs, extraSlices }
 }
 
 /** When a slice stops counting: when the slice a whole window after it begins. */
-export function sliceExpiresAtMs(slice: number, windowMs: number): number {
-  return Math.ceil(((slice + SLICES) * windowMs) / SLICES)
+export function sliceExpiresAtMs(slice: number, windowMs: number, extraSlices = 0): number {
+  return Math.ceil(((slice + SLICES + extraSlices) * windowMs) / SLICES)
 }
 
 /**
@@ -54,6 +56,9 @@ export function evaluateSlidingWindow(
   const held = allowed ? window.counted : window.counted - cost
   const remaining = Math.max(0, limit - held)
   // One more fits when the oldest slice holding a request stops counting: at most one window away.
-  const resetMs = held === 0 ? 0 : Math.max(0, sliceExpiresAtMs(window.oldest, position.windowMs) - position.nowMs)
+  const resetMs =
+    held === 0
+      ? 0
+      : Math.max(0, sliceExpiresAtMs(window.oldest, position.windowMs, position.extraSlices) - position.nowMs)
   return { allowed, remaining, resetMs, retryAfterMs: allowed ? 0 : resetMs }
 }

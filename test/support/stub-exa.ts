@@ -26,7 +26,14 @@ export type StubExaSearchBody = {
   [option: string]: unknown
 }
 
-export type StubExaRequest = { method: string; path: string; apiKey: string | undefined; body: StubExaSearchBody }
+/** `at`: when it arrived, by the stub's clock (epoch ms). */
+export type StubExaRequest = {
+  method: string
+  path: string
+  apiKey: string | undefined
+  body: StubExaSearchBody
+  at: number
+}
 
 /** `empty`: a good answer that found nothing (the web had nothing new). */
 export type StubExaBehaviour = 'answer' | 'empty' | 'rate-limit' | 'server-error' | 'garbage' | 'hang'
@@ -118,7 +125,13 @@ export async function startStubExa(
       })
     }
     const key = request.headers['x-api-key']
-    requests.push({ method: request.method ?? '', path, apiKey: typeof key === 'string' ? key : undefined, body })
+    requests.push({
+      method: request.method ?? '',
+      path,
+      apiKey: typeof key === 'string' ? key : undefined,
+      body,
+      at: startedAt,
+    })
 
     if (request.method !== 'POST' || path !== '/search') {
       return sendJson(response, 404, { requestId: randomUUID(), error: `No route ${request.method} ${path}` })
