@@ -66,3 +66,15 @@ test('compare.ts: a mistyped option, a missing or unknown scenario and a bad cou
   expect(help).toMatchObject({ ok: false, help: true })
   expect(help.ok ? '' : help.message).toMatch(/^usage: npx node bench\/compare.ts/)
 })
+
+test('opt-in scenarios are named apart in the usage, and --only takes them like any other', () => {
+  const names = [...NAMES, 'monitors']
+  expect(parseBenchArgs(['--only', 'Monitors'], names, ['monitors'])).toMatchObject({
+    ok: true,
+    args: { only: ['monitors'] },
+  })
+  const help = parseBenchArgs(['--help'], names, ['monitors'])
+  const message = help.ok ? '' : help.message
+  expect(message).toContain('scenarios: "overhead", "GET under load", "concurrent runs"\n')
+  expect(message).toContain('run only when --only names them (long): "monitors"')
+})

@@ -17,7 +17,9 @@ export type ParsedBenchArgs = Parsed<BenchArgs>
 export type CompareArgs = { only: string; base: string; pairs: number }
 export const MAX_PAIRS = 50
 
-function benchUsage(scenarioNames: readonly string[]): string {
+function benchUsage(scenarioNames: readonly string[], optIn: readonly string[] = []): string {
+  const quoted = (names: readonly string[]) => names.map((name) => `"${name}"`).join(', ')
+  const always = scenarioNames.filter((name) => !optIn.includes(name))
   return [
     'usage: npm run bench -- [--quick] [--strict] [--statements] [--only "<scenario>,<scenario>"]',
     '',
@@ -26,7 +28,8 @@ function benchUsage(scenarioNames: readonly string[]): string {
     '  --statements   print what each scenario asked of Postgres (pg_stat_statements)',
     '  --only         run only these scenarios, comma-separated',
     '',
-    `scenarios: ${scenarioNames.map((name) => `"${name}"`).join(', ')}`,
+    `scenarios: ${quoted(always)}`,
+    ...(optIn.length > 0 ? [`run only when --only names them (long): ${quoted(optIn)}`] : []),
     '',
     'environment: BENCH_MODEL_MS, BENCH_SEARCH_MS (stub latencies), BENCH_WORKER_CONCURRENCY,',
     '  BENCH_SERVER_NODE_OPTIONS, BENCH_DATABASE_URL, BENCH_QUALITY_FIRST_SEED, BENCH_WORKER_PROCESSES',
@@ -34,7 +37,15 @@ function benchUsage(scenarioNames: readonly string[]): string {
   ].join('\n')
 }
 
-export function parseBenchArgs(argv: string[], scenarioNames: readonly string[]): ParsedBenchArgs {
+/**
+ * `scenarioNames`: every scenario `--only` may name; `optIn`: those of them a plain run leaves out,
+ * which the usage lists apart.
+ */
+export function parseBenchArgs(
+  argv: string[],
+  scenarioNames: readonly string[],
+  optIn: readonly string[] = [],
+): ParsedBenchArgs {
   let values: { quick?: boolean; strict?: boolean; statements?: boolean; only?: string; help?: boolean }
   try {
     ;({ values } = parseArgs({
@@ -49,12 +60,12 @@ export function parseBenchArgs(argv: string[], scenarioNames: readonly string[])
     }))
   } catch (error) {
     // node:util's messages name the option ("Unknown option '--onyl'"); they are what a person needs.
-    return { ok: false, help: false, message: `${(error as Error).message}\n\n${benchUsage(scenarioNames)}` }
+    return { ok: false, help: false, message: `${(error as Error).message}\n\n${benchUsage(scenarioNames, optIn)}` }
   }
-  if (values.help) return { ok: false, help: true, message: benchUsage(scenarioNames) }
+  if (values.help) return { ok: false, help: true, message: benchUsage(scenarioNames, optIn) }
   const only = values.only?.split(',').map((name) => name.trim().toLowerCase())
   const unknown = only && unknownScenarios(only, scenarioNames)
-  if (unknown) return { ok: false, help: false, message: `${unknown}\n\n${benchUsage(scenarioNames)}` }
+  if (unknown) return { ok: false, help: false, message: `${unknown}\n\n${benchUsage(scenarioNames, optIn)}` }
   return {
     ok: true,
     args: {

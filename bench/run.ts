@@ -3,6 +3,7 @@
 // synthetic web and a sloppy model); prints a table and writes it with the details to bench/results/.
 // Exits non-zero when a scenario fails (a run that does not complete, a request that errors), or,
 // with --strict, when a target is missed. `--quick` (or BENCH_QUICK=1) shrinks every scenario.
+// Some scenarios are long and run only when `--only` names them (monitors: issue 42's burst).
 import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
@@ -21,7 +22,13 @@ import {
   type StandaloneContext,
   type StandaloneScenario,
 } from '#bench/scenario.ts'
-import { CONCURRENT_SCENARIOS, DEFAULT_SCENARIOS, SCENARIO_NAMES, STANDALONE_SCENARIOS } from '#bench/scenarios/all.ts'
+import {
+  CONCURRENT_SCENARIOS,
+  DEFAULT_SCENARIOS,
+  OPT_IN_SCENARIOS,
+  SCENARIO_NAMES,
+  STANDALONE_SCENARIOS,
+} from '#bench/scenarios/all.ts'
 import {
   createDataDir,
   printedApiKey,
@@ -39,6 +46,7 @@ import {
   type StatementRow,
 } from '#bench/statements.ts'
 import { type BenchStubs, startBenchStubs } from '#bench/stubs.ts'
+import { runningEmbeddedPostgresUrl } from '#db/embedded.ts'
 import { projectRoot } from '#server/http/app-build.ts'
 
 const flag = z.enum(['', '0', '1', 'true', 'false']).transform((value) => value === '1' || value === 'true')
@@ -63,7 +71,11 @@ const EnvSchema = z.object({
 const DEFAULT_WORKER_CONCURRENCY = 8
 const RESULTS_DIR = path.join(projectRoot, 'bench', 'results')
 
-const parsed = parseBenchArgs(process.argv.slice(2), SCENARIO_NAMES)
+const parsed = parseBenchArgs(
+  process.argv.slice(2),
+  SCENARIO_NAMES,
+  OPT_IN_SCENARIOS.map((scenario) => scenario.name),
+)
 if (!parsed.ok) {
   ;(parsed.help ? console.log : console.error)(parsed.message)
   process.exit(parsed.help ? 0 : 2)
@@ -231,7 +243,9 @@ async function main(): Promise<number> {
     await statements?.close()
     await server.stop()
   }
-  for (const scenario of STANDALONE_SCENARIOS.filter(chosen)) {
+  // Long scenarios run only when `--only` names them.
+  const named = (scenario: { name: string }) => only?.includes(scenario.name.toLowerCase()) === true
+  for (const scenario of [...STANDALONE_SCENARIOS.filter(chosen), ...OPT_IN_SCENARIOS.filter(named)]) {
     outcomes.push(await runStandalone(scenario, { ...baseEnv, WORKER_CONCURRENCY: String(DEFAULT_WORKER_CONCURRENCY) }))
   }
 
@@ -310,28 +324,54 @@ async function runStandalone(scenario: StandaloneScenario, serverEnv: Record<str
   const started = Date.now()
   let peakRssBytes = 0
   const cpuMs = { server: 0, postgres: 0 }
+  // Stub processes a scenario started: their CPU is the stubs' (the quality scenario's run in the harness).
+  const stubProcesses: BenchStubs[] = []
   const context: StandaloneContext = {
     sizes,
-    async startServer(extra) {
+    async startServer(extra, options = {}) {
       const dataDir = createDataDir()
       cleanups.push(() => removeDataDir(dataDir))
-      const server = await startServer({ dataDir, env: { ...serverEnv, ...extra } })
+      const env = { ...serverEnv, ...extra }
+      const workerCount = options.workers ?? 0
+      const server = await startServer({ dataDir, env: workerCount > 0 ? { ...env, RUN_ROLE: 'web' } : env })
       cleanups.push(() => server.stop())
+      const workers = await Promise.all(
+        Array.from({ length: workerCount }, async () => {
+          const worker = await startWorker({ dataDir, env })
+          cleanups.push(() => worker.stop())
+          return worker
+        }),
+      )
       server.resetPeak()
+      for (const worker of workers) worker.resetPeak()
       let stopped = false
       return {
         server,
+        workers,
         client: createClient(server.url, printedApiKey(server)),
+        databaseUrl() {
+          const url = env.DATABASE_URL ?? runningEmbeddedPostgresUrl(dataDir)
+          if (!url) throw new Error(`the server on ${dataDir} has no database running`)
+          return url
+        },
         async stop() {
           if (stopped) return
           stopped = true
           const cpu = server.cpuMs()
           peakRssBytes = Math.max(peakRssBytes, server.peakRss())
-          cpuMs.server += cpu.server
+          // The server's CPU is all of its processes'.
+          cpuMs.server += cpu.server + workers.reduce((total, worker) => total + worker.cpuMs(), 0)
           cpuMs.postgres += cpu.postgres
+          await Promise.all(workers.map((worker) => worker.stop()))
           await server.stop()
         },
       }
+    },
+    async startStubs(stubLatency, limits) {
+      const stubs = await startBenchStubs(stubLatency, limits)
+      cleanups.push(() => stubs.close())
+      stubProcesses.push(stubs)
+      return stubs
     },
     onCleanup: (cleanup) => cleanups.push(cleanup),
   }
@@ -344,7 +384,14 @@ async function runStandalone(scenario: StandaloneScenario, serverEnv: Record<str
   const seconds = (Date.now() - started) / 1000
   const failed = outcome.error ?? outcome.result?.failures.join('; ')
   process.stderr.write(`${failed ? `FAILED: ${failed}` : 'ok'} (${seconds.toFixed(1)} s)\n`)
-  return { ...outcome, peakRssBytes, cpuMs, seconds }
+  const stubsCpu =
+    stubProcesses.length > 0 ? stubProcesses.reduce((total, stubs) => total + stubs.cpuMs(), 0) : undefined
+  return {
+    ...outcome,
+    peakRssBytes,
+    cpuMs: { ...cpuMs, ...(stubsCpu === undefined ? {} : { stubs: stubsCpu }) },
+    seconds,
+  }
 }
 
 function seconds(milliseconds: number): string {

@@ -1,7 +1,8 @@
 // What every scenario gets and returns, and the one-run measurement most of them share.
 import type { BenchClient, ReceivedEvent } from '#bench/client.ts'
+import type { ProviderLimits } from '#bench/limited-stubs.ts'
 import { type CriticalPath, criticalPath, type Row } from '#bench/measure.ts'
-import type { ServerProcess } from '#bench/server-process.ts'
+import type { ServerProcess, WorkerProcess } from '#bench/server-process.ts'
 import type { BenchStubs } from '#bench/stubs.ts'
 import type { BriefInput } from '#server/research/brief.ts'
 
@@ -23,6 +24,10 @@ export type Sizes = {
   qualityFactsPerTopic: number
   /** The first seed; the rest follow it. Any other start is a web the engine was never looked at on. */
   qualityFirstSeed: number
+  /** The monitors scenario: quick runs due at once, the accounts they belong to, the big account's share. */
+  monitorsRuns: number
+  monitorsAccounts: number
+  monitorsBigAccountRuns: number
 }
 
 export const FULL_SIZES: Sizes = {
@@ -39,6 +44,9 @@ export const FULL_SIZES: Sizes = {
   qualitySeeds: 5,
   qualityFactsPerTopic: 20,
   qualityFirstSeed: 1,
+  monitorsRuns: 2000,
+  monitorsAccounts: 50,
+  monitorsBigAccountRuns: 1000,
 }
 
 export const QUICK_SIZES: Sizes = {
@@ -55,6 +63,9 @@ export const QUICK_SIZES: Sizes = {
   qualitySeeds: 3,
   qualityFactsPerTopic: 12,
   qualityFirstSeed: 1,
+  monitorsRuns: 200,
+  monitorsAccounts: 10,
+  monitorsBigAccountRuns: 100,
 }
 
 export type BenchContext = {
@@ -81,8 +92,13 @@ export type Scenario = { name: string; run: (context: BenchContext) => Promise<S
 
 /** A Sextant a standalone scenario started, with the client of its local account. */
 export type OwnServer = {
+  /** The server process (with `workers`, the web process: RUN_ROLE=web). */
   server: ServerProcess
+  /** Worker processes (`npm run worker`) beside it, when asked for. */
+  workers: WorkerProcess[]
   client: BenchClient
+  /** Its database, for a scenario that reads what the runs did or makes accounts: BENCH_DATABASE_URL or the embedded one. */
+  databaseUrl: () => string
   /** Stops it (its peak memory and CPU time are counted first). */
   stop: () => Promise<void>
 }
@@ -91,9 +107,16 @@ export type StandaloneContext = {
   sizes: Sizes
   /**
    * Starts Sextant on a fresh data directory with the benchmark's settings (rate limits off, a
-   * throwaway key ring) and `env` on top, such as its own providers. Removed at the end.
+   * throwaway key ring) and `env` on top, such as its own providers. Removed at the end. With
+   * `workers`, the server is the web process (RUN_ROLE=web) and that many worker processes run the
+   * research beside it, on the same database.
    */
-  startServer: (env: Record<string, string>) => Promise<OwnServer>
+  startServer: (env: Record<string, string>, options?: { workers?: number }) => Promise<OwnServer>
+  /**
+   * The bench's stub providers in their own process (bench/stubs.ts), with `limits` behind fronts
+   * that enforce them; their CPU is counted as the stubs'. Closed at the end.
+   */
+  startStubs: (latency: { modelMs: number; searchMs: number }, limits?: ProviderLimits) => Promise<BenchStubs>
   /** Runs at the end of the benchmark, whatever happened (stubs to close). */
   onCleanup: (cleanup: () => Promise<void> | void) => void
 }

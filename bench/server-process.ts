@@ -45,7 +45,34 @@ export function removeDataDir(dir: string): void {
   fs.rmSync(dir, { recursive: true, force: true })
 }
 
+/** Starts of a server whose app build failed, and the pause before the next (see startServer). */
+const BUILD_ATTEMPTS = 3
+const BUILD_RETRY_MS = 10_000
+
+/**
+ * Starts the server, and waits until it is ready. A server that finds the app build older than its
+ * sources builds it as it starts; two builds of one checkout at once (another server starting, a
+ * test run, someone's `npm run build`) can break each other ("The app build failed"). Such a start
+ * is made again a few times on an emptied data directory (so it prints its API key again), not on
+ * BENCH_DATABASE_URL, which it would have provisioned already.
+ */
 export async function startServer(options: { dataDir: string; env: Record<string, string> }): Promise<ServerProcess> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startServerOnce(options)
+    } catch (error) {
+      const buildFailed = error instanceof Error && error.message.includes('The app build failed')
+      if (!buildFailed || attempt >= BUILD_ATTEMPTS || options.env.DATABASE_URL) throw error
+      process.stderr.write('(the app build failed, perhaps beside another build of this checkout: starting again) ')
+      removeDataDir(options.dataDir)
+      fs.mkdirSync(options.dataDir)
+      fs.chmodSync(options.dataDir, 0o755)
+      await sleep(BUILD_RETRY_MS)
+    }
+  }
+}
+
+async function startServerOnce(options: { dataDir: string; env: Record<string, string> }): Promise<ServerProcess> {
   const port = await anyFreePort()
   const { child, pid, exited, logFile } = spawnSextant(options.dataDir, 'server', {
     HOST: '127.0.0.1',
@@ -55,17 +82,13 @@ export async function startServer(options: { dataDir: string; env: Record<string
   })
   const url = `http://127.0.0.1:${port}`
 
-  let peak = 0
-  const sample = () => {
-    peak = Math.max(peak, readRss(pid))
-  }
-  const sampler = setInterval(sample, RSS_SAMPLE_MS)
+  const rss = watchRss(pid)
   const logTail = (lines = 40) => tail(logFile, lines)
 
   let stopping: Promise<void> | undefined
   const stop = () =>
     (stopping ??= (async () => {
-      clearInterval(sampler)
+      rss.stop()
       await stopChild(child, exited)
       stopOrphanedPostgres(options.dataDir)
     })())
@@ -81,17 +104,32 @@ export async function startServer(options: { dataDir: string; env: Record<string
     pid,
     dataDir: options.dataDir,
     logFile,
-    resetPeak() {
-      peak = 0
-      sample()
-    },
-    peakRss() {
-      sample()
-      return peak
-    },
+    resetPeak: rss.reset,
+    peakRss: rss.peak,
     cpuMs: () => ({ server: processCpuMs(pid), postgres: postgresCpuMs(options.dataDir) }),
     logTail,
     stop,
+  }
+}
+
+/** A process's resident set size sampled every RSS_SAMPLE_MS: the highest since the last reset. */
+export function watchRss(pid: number): { reset: () => void; peak: () => number; stop: () => void } {
+  let peak = 0
+  const sample = () => {
+    peak = Math.max(peak, readRss(pid))
+  }
+  const sampler = setInterval(sample, RSS_SAMPLE_MS)
+  sampler.unref()
+  return {
+    reset() {
+      peak = 0
+      sample()
+    },
+    peak() {
+      sample()
+      return peak
+    },
+    stop: () => clearInterval(sampler),
   }
 }
 
@@ -145,9 +183,12 @@ function postmasterPid(dataDir: string): number | undefined {
   return Number.isInteger(pid) && pid > 0 ? pid : undefined
 }
 
+let spawned = 0
+
 /** `node server/main.ts` on the data directory with `env`, its output in a log file there. */
 function spawnSextant(dataDir: string, role: 'server' | 'worker', env: Record<string, string>) {
-  const logFile = path.join(dataDir, `${role}-${Date.now()}.log`)
+  // Numbered too: workers started in the same millisecond must not share a log (the ready check reads it).
+  const logFile = path.join(dataDir, `${role}-${Date.now()}-${++spawned}.log`)
   const logFd = fs.openSync(logFile, 'a')
   const child = spawn(process.execPath, [path.join(projectRoot, 'server/main.ts')], {
     cwd: projectRoot,
@@ -170,22 +211,31 @@ function spawnSextant(dataDir: string, role: 'server' | 'worker', env: Record<st
 
 export type WorkerProcess = {
   pid: number
+  logFile: string
   /** CPU time (user + system, ms) the worker has used so far. */
   cpuMs: () => number
+  /** Starts a new peak-memory window; `peakRss()` reports the highest resident set size since. */
+  resetPeak: () => void
+  peakRss: () => number
   stop: () => Promise<void>
 }
 
 /**
  * `npm run worker` beside a server started with RUN_ROLE=web: a worker process on the server's
+ * database: the `DATABASE_URL` of `env` when there is one (BENCH_DATABASE_URL), else the server's
  * embedded Postgres (through its Unix socket, as the server connects), ready when it says so.
  */
 export async function startWorker(options: { dataDir: string; env: Record<string, string> }): Promise<WorkerProcess> {
   const { child, pid, exited, logFile } = spawnSextant(options.dataDir, 'worker', {
     ...options.env,
-    DATABASE_URL: embeddedDatabaseUrl(options.dataDir),
+    DATABASE_URL: options.env.DATABASE_URL ?? embeddedDatabaseUrl(options.dataDir),
     RUN_ROLE: 'worker',
   })
-  const stop = () => stopChild(child, exited)
+  const rss = watchRss(pid)
+  const stop = async () => {
+    rss.stop()
+    await stopChild(child, exited)
+  }
   const deadline = Date.now() + READY_TIMEOUT_MS
   while (!fs.readFileSync(logFile, 'utf8').includes('Sextant worker is running')) {
     if (child.exitCode !== null || child.signalCode !== null || Date.now() > deadline) {
@@ -194,7 +244,7 @@ export async function startWorker(options: { dataDir: string; env: Record<string
     }
     await sleep(100)
   }
-  return { pid, cpuMs: () => processCpuMs(pid), stop }
+  return { pid, logFile, cpuMs: () => processCpuMs(pid), resetPeak: rss.reset, peakRss: rss.peak, stop }
 }
 
 /** The app database of the embedded cluster a server started under `dataDir`, from its pid file. */

@@ -14,7 +14,7 @@ if (!process.send || !process.connected) {
 }
 
 const options = StubOptionsSchema.parse(JSON.parse(process.argv[2] ?? 'null'))
-const stubs = await startProviderStubs(options.latency)
+const stubs = await startProviderStubs(options.latency, options.limits)
 
 function answer(request: StubRequest): unknown {
   switch (request.method) {
@@ -26,6 +26,8 @@ function answer(request: StubRequest): unknown {
       return stubs.servedFor(request.topic)
     case 'setNewShare':
       return stubs.setNewShare(request.topic, request.share, request.restating)
+    case 'limitStats':
+      return stubs.limitStats()
   }
 }
 

@@ -15,12 +15,15 @@ export type Served = {
 
 export const StubOptionsSchema = z.object({
   latency: z.object({ modelMs: z.number().int().min(0), searchMs: z.number().int().min(0) }),
+  /** Each stub behind a front that enforces a provider's limit (bench/limited-stubs.ts). */
+  limits: z.object({ searchPerSecond: z.number().int().min(1), modelConcurrency: z.number().int().min(1) }).optional(),
 })
 export type StubOptions = z.infer<typeof StubOptionsSchema>
 
 export const StubRequestSchema = z.discriminatedUnion('method', [
   z.object({ id: z.number().int(), method: z.literal('callsFor'), topic: z.string() }),
   z.object({ id: z.number().int(), method: z.literal('servedFor'), topic: z.string() }),
+  z.object({ id: z.number().int(), method: z.literal('limitStats') }),
   z.object({
     id: z.number().int(),
     method: z.literal('setNewShare'),
@@ -53,3 +56,31 @@ export const ServedSchema = z.object({
   searches: z.number(),
   results: z.number(),
 })
+
+const FrontStatsSchema = z.object({
+  limit: z.discriminatedUnion('kind', [
+    z.object({ kind: z.literal('window'), limit: z.number(), windowMs: z.number() }),
+    z.object({ kind: z.literal('concurrency'), limit: z.number() }),
+  ]),
+  arrivals: z.number(),
+  rejected: z.number(),
+  answered: z.record(z.string(), z.number()),
+  peakInWindow: z.number(),
+  peakAdmittedInWindow: z.number(),
+  peakAtOnce: z.number(),
+  peakAdmittedAtOnce: z.number(),
+  firstArrivalAt: z.number().nullable(),
+  lastArrivalAt: z.number().nullable(),
+  perSecond: z.array(z.object({ arrivals: z.number(), rejected: z.number() })),
+  inFlight: z.number(),
+})
+
+/** What the limited stubs' fronts saw, and what the stubs behind them served (successful calls). */
+export const LimitStatsSchema = z.object({
+  search: FrontStatsSchema,
+  model: FrontStatsSchema,
+  searchesServed: z.number(),
+  /** Model calls answered, by kind: plan, synthesize, judge, embed, other. */
+  modelServedByKind: z.record(z.string(), z.number()),
+})
+export type LimitStats = z.infer<typeof LimitStatsSchema>

@@ -4,9 +4,10 @@
 // pages, so a run does all the work its depth implies.
 // Most of a query's pages are the same every time it is asked and some are new, as on the real web:
 // a second run on a topic skips the pages memory has read and pays only for what is new.
+import { type LimitedFront, type ProviderLimits, startLimitedFront } from '#bench/limited-stubs.ts'
 import type { ProviderCall } from '#bench/measure.ts'
 import { createRng } from '#bench/quality/rng.ts'
-import type { Served } from '#bench/stub-protocol.ts'
+import type { LimitStats, Served } from '#bench/stub-protocol.ts'
 import { STUB_EXA_API_KEY, type StubExaDocument, startStubExa } from '#test/support/stub-exa.ts'
 import { defaultReply, type StubReply, startStubOpenAi } from '#test/support/stub-openai.ts'
 
@@ -18,12 +19,22 @@ export type ProviderStubs = {
   servedFor: (topic: string) => Served
   /** Of each query's pages on `topic`, this share is new each time it is asked (default 0.4). */
   setNewShare: (topic: string, share: number, restating?: boolean) => void
+  /** With limits: what their fronts saw and the stubs behind them served; null without. */
+  limitStats: () => LimitStats | null
+  close: () => Promise<void>
 }
 
 /** Of each query's pages, this share is new each time the query is asked, unless a topic sets its own. */
 const NEW_SHARE = 0.4
 
-export async function startProviderStubs(latency: { modelMs: number; searchMs: number }): Promise<ProviderStubs> {
+/**
+ * The stubs with their latencies; with `limits`, each behind a front that enforces them
+ * (bench/limited-stubs.ts), and the settings point Sextant at the fronts.
+ */
+export async function startProviderStubs(
+  latency: { modelMs: number; searchMs: number },
+  limits?: ProviderLimits,
+): Promise<ProviderStubs> {
   const asked = new Map<string, number>()
   const newShares = new Map<string, { share: number; restating: boolean }>()
   // A topic's own share draws its pages by the query without the topic, so every benchmark run (whose
@@ -42,13 +53,25 @@ export async function startProviderStubs(latency: { modelMs: number; searchMs: n
   })
   const openai = await startStubOpenAi({ latencyMs: latency.modelMs, reply: benchReply })
   const ofTopic = (topic: string) => (text: string | undefined) => text === topic || !!text?.startsWith(`${topic} `)
+  const fronts: { search: LimitedFront; model: LimitedFront } | undefined = limits && {
+    search: await startLimitedFront({
+      upstream: exa.url,
+      wire: 'exa',
+      limit: { kind: 'window', limit: limits.searchPerSecond, windowMs: 1000 },
+    }),
+    model: await startLimitedFront({
+      upstream: openai.url,
+      wire: 'openai',
+      limit: { kind: 'concurrency', limit: limits.modelConcurrency },
+    }),
+  }
 
   return {
     env: {
       EXA_API_KEY: STUB_EXA_API_KEY,
-      EXA_BASE_URL: exa.url,
+      EXA_BASE_URL: fronts?.search.url ?? exa.url,
       OPENAI_API_KEY: openai.apiKey,
-      OPENAI_BASE_URL: openai.baseUrl,
+      OPENAI_BASE_URL: fronts ? `${fronts.model.url}/v1` : openai.baseUrl,
       // The stubs take any rate: the shared turns are counted, never waited for.
       EXA_REQUESTS_PER_SECOND: '10000',
       OPENAI_REQUESTS_PER_MINUTE: '1000000',
@@ -81,6 +104,21 @@ export async function startProviderStubs(latency: { modelMs: number; searchMs: n
     },
     setNewShare(topic, share, restating = false) {
       newShares.set(topic, { share, restating })
+    },
+    limitStats() {
+      if (!fronts) return null
+      const modelServedByKind: Record<string, number> = {}
+      for (const call of openai.served) modelServedByKind[call.kind] = (modelServedByKind[call.kind] ?? 0) + 1
+      return {
+        search: fronts.search.stats(),
+        model: fronts.model.stats(),
+        searchesServed: exa.served.length,
+        modelServedByKind,
+      }
+    },
+    async close() {
+      await Promise.all([fronts?.search.close(), fronts?.model.close()])
+      await Promise.all([exa.close(), openai.close()])
     },
   }
 }

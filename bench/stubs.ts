@@ -4,9 +4,12 @@
 // learns that the harness is gone, whether it stopped, crashed or was killed, so none is left behind.
 import { spawn } from 'node:child_process'
 import path from 'node:path'
+import type { ProviderLimits } from '#bench/limited-stubs.ts'
 import type { ProviderCall } from '#bench/measure.ts'
-import { processCpuMs, stopChild } from '#bench/server-process.ts'
+import { processCpuMs, stopChild, watchRss } from '#bench/server-process.ts'
 import {
+  type LimitStats,
+  LimitStatsSchema,
   ProviderCallsSchema,
   type Served,
   ServedSchema,
@@ -29,8 +32,13 @@ export type BenchStubs = {
    * `restating`: the new pages only say again, in other words, what the page they replace led with.
    */
   setNewShare: (topic: string, share: number, restating?: boolean) => Promise<void>
+  /** With limits: what the fronts saw and the stubs behind them served; null without. */
+  limitStats: () => Promise<LimitStats | null>
   /** CPU time (user + system, ms) the stub process has used so far. */
   cpuMs: () => number
+  /** Starts a new peak-memory window; `peakRss()` reports the stub process's highest resident set size since. */
+  resetPeak: () => void
+  peakRss: () => number
   /** Stops the stub process. Safe to call twice. */
   close: () => Promise<void>
 }
@@ -40,8 +48,9 @@ const READY_TIMEOUT_MS = 60_000
 type WithoutId<Request> = Request extends unknown ? Omit<Request, 'id'> : never
 type Pending = { resolve: (result: unknown) => void; reject: (error: Error) => void }
 
-export async function startBenchStubs(latency: StubOptions['latency']): Promise<BenchStubs> {
-  const options: StubOptions = { latency }
+/** The stubs in their process; with `limits`, each behind a front that enforces them (the monitors scenario). */
+export async function startBenchStubs(latency: StubOptions['latency'], limits?: ProviderLimits): Promise<BenchStubs> {
+  const options: StubOptions = { latency, ...(limits ? { limits } : {}) }
   const child = spawn(process.execPath, [path.join(import.meta.dirname, 'stub-process.ts'), JSON.stringify(options)], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   })
@@ -94,6 +103,7 @@ export async function startBenchStubs(latency: StubOptions['latency']): Promise<
       })
     })
   let closing: Promise<void> | undefined
+  const rss = watchRss(pid)
   return {
     pid,
     env,
@@ -102,7 +112,14 @@ export async function startBenchStubs(latency: StubOptions['latency']): Promise<
     async setNewShare(topic, share, restating) {
       await ask({ method: 'setNewShare', topic, share, restating })
     },
+    limitStats: async () => LimitStatsSchema.nullable().parse(await ask({ method: 'limitStats' })),
     cpuMs: () => processCpuMs(pid),
-    close: () => (closing ??= stopChild(child, exited)),
+    resetPeak: rss.reset,
+    peakRss: rss.peak,
+    close: () =>
+      (closing ??= (async () => {
+        rss.stop()
+        await stopChild(child, exited)
+      })()),
   }
 }

@@ -32,6 +32,8 @@ const FRESH_SHARE = 1 / SLICES
 const EXTRA_SLICES = 2
 /** Callers woken by one slice's expiry do not all ask again in the same millisecond. */
 const JITTER_MS = 25
+/** The shortest pause a 429 sets. */
+const MIN_PAUSE_MS = 1000
 /** A wait this long is worth telling the run about ("waiting for exa's rate limit"). */
 const REPORTED_WAIT_MS = 1000
 /**
@@ -165,8 +167,10 @@ function providerTurn(
       }
     },
     async pause(ms) {
-      // A window of the rate at least: a client that reads no Retry-After (exa-js) says only "429".
-      pausedTill(Math.max(pausedUntil, now() + Math.max(ms, rate.windowSeconds * 1000)))
+      // A second at least: a client that reads no Retry-After (exa-js) says only "429", and its first
+      // backoff is shorter than a per-second rate's window. Not a whole window of a per-minute rate:
+      // a 429 for too many calls at once clears in a second, not a minute.
+      pausedTill(Math.max(pausedUntil, now() + Math.max(ms, MIN_PAUSE_MS)))
       await pauses.pause(pausedUntil).catch((error: unknown) => {
         log?.warn({ err: error, provider }, 'recording a provider pause failed; only this process waits')
       })
