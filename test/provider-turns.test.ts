@@ -152,3 +152,27 @@ test("a provider's 429 in one process pauses it for the other, which waits and s
   await waiting
   expect(went).toBe(true)
 })
+
+test('a 429 pauses a provider a second at least, and no longer than its wait for a per-minute rate', async () => {
+  let clock = Date.UTC(2030, 0, 1, 18)
+  const turn = createProviderTurns({
+    pool: pools[0] as pg.Pool,
+    rates: { model: { limit: 1000, windowSeconds: 60 } },
+    now: () => clock,
+  })('model')
+  const signal = AbortSignal.timeout(60_000)
+  await turn?.take(signal)
+  // exa-js reads no Retry-After: the call's first backoff is shorter than a second.
+  await turn?.pause(200)
+  let went = false
+  const waiting = turn?.take(signal).then(() => {
+    went = true
+  })
+  clock += 500
+  await new Promise((resolve) => setTimeout(resolve, 1200))
+  expect(went).toBe(false)
+  // A second, not the minute of the rate's window.
+  clock += 600
+  await waiting
+  expect(went).toBe(true)
+})
