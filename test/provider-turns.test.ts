@@ -176,3 +176,36 @@ test('a 429 pauses a provider a second at least, and no longer than its wait for
   await waiting
   expect(went).toBe(true)
 })
+
+test('a pause that cannot be read or written costs no call: the rate still holds, and this process waits its own', async () => {
+  const clock = Date.UTC(2030, 0, 1, 19)
+  const failing = new Proxy(pools[0] as pg.Pool, {
+    get(target, property, receiver) {
+      if (property !== 'query') return Reflect.get(target, property, receiver)
+      return (text: unknown, ...rest: unknown[]) =>
+        typeof text === 'string' && text.includes('provider_pauses')
+          ? Promise.reject(new Error('relation "provider_pauses" is unreachable'))
+          : (target.query as (...args: unknown[]) => unknown)(text, ...rest)
+    },
+  })
+  const turn = createProviderTurns({
+    pool: failing,
+    rates: { feeds: { limit: 100, windowSeconds: 60 } },
+    now: () => clock,
+  })('feeds')
+  const signal = AbortSignal.timeout(60_000)
+  for (let call = 0; call < 3; call++) await turn?.take(signal)
+  await turn?.pause(30_000) // logged, not thrown
+  let went = false
+  const stop = new AbortController()
+  const waiting = turn
+    ?.take(stop.signal)
+    .then(() => {
+      went = true
+    })
+    .catch(() => undefined)
+  await new Promise((resolve) => setTimeout(resolve, 300))
+  expect(went).toBe(false)
+  stop.abort()
+  await waiting
+})

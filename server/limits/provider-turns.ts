@@ -105,8 +105,10 @@ function providerTurn(
    */
   const takeMore = (): Promise<number> => {
     taking ??= (async () => {
-      // Paused by a 429, here or in another process: no turn until the pause ends.
-      const paused = Math.max(pausedUntil, await pauses.until()) - now()
+      // Paused by a 429, here or in another process: no turn until the pause ends. (When the pause
+      // cannot be read, this process's own is all it knows; the rate still holds.)
+      pausedTill(await pauses.until().catch(() => 0))
+      const paused = pausedUntil - now()
       if (paused > 0) return paused
       let cost = stock
       let decision = await limiter.check('all', cost)
