@@ -8,39 +8,7 @@
 import { randomUUID } from 'node:crypto'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
-
-/** The limits the monitors scenario gives its providers. */
-export type ProviderLimits = {
-  /** Search requests answered in any sliding second; the rest get 429. */
-  searchPerSecond: number
-  /** Model calls (chat and embeddings) answered at once; one more gets 429. */
-  modelConcurrency: number
-}
-
-export type FrontLimit = { kind: 'window'; limit: number; windowMs: number } | { kind: 'concurrency'; limit: number }
-
-/** What a front saw, on its clock (epoch ms with the monotonic clock's precision, unless injected). */
-export type FrontStats = {
-  limit: FrontLimit
-  /** Requests that reached the front, 429s it sent, and answers the stub gave by HTTP status. */
-  arrivals: number
-  rejected: number
-  answered: Record<string, number>
-  /** Most requests that arrived in any window of the limit's length (a window limit: 1 s), 429s included. */
-  peakInWindow: number
-  /** The same for the requests let through: at most the limit, by construction. */
-  peakAdmittedInWindow: number
-  /** Most requests the front held at once, counting an arrival that got 429 as one more at that moment. */
-  peakAtOnce: number
-  /** Most requests let through at once: at most a concurrency limit, by construction. */
-  peakAdmittedAtOnce: number
-  firstArrivalAt: number | null
-  lastArrivalAt: number | null
-  /** Arrivals and 429s in each second from the first arrival. */
-  perSecond: Array<{ arrivals: number; rejected: number }>
-  /** Requests let through now, not yet answered. */
-  inFlight: number
-}
+import type { FrontLimit, FrontStats } from '#bench/stub-protocol.ts'
 
 export type LimitedFront = {
   url: string

@@ -228,6 +228,10 @@ export function ms(value: number): string {
   return Number.isFinite(value) ? `${value.toFixed(value < 10 ? 1 : 0)} ms` : 'n/a'
 }
 
+export function seconds(milliseconds: number): string {
+  return Number.isFinite(milliseconds) ? `${(milliseconds / 1000).toFixed(1)} s` : 'n/a'
+}
+
 export function mib(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(0)} MiB`
 }

@@ -11,7 +11,7 @@ import path from 'node:path'
 import { z } from 'zod'
 import { parseBenchArgs } from '#bench/args.ts'
 import { createClient } from '#bench/client.ts'
-import { formatTable, mib, type Row } from '#bench/measure.ts'
+import { formatTable, mib, type Row, seconds } from '#bench/measure.ts'
 import {
   type BenchContext,
   FULL_SIZES,
@@ -392,10 +392,6 @@ async function runStandalone(scenario: StandaloneScenario, serverEnv: Record<str
     cpuMs: { ...cpuMs, ...(stubsCpu === undefined ? {} : { stubs: stubsCpu }) },
     seconds,
   }
-}
-
-function seconds(milliseconds: number): string {
-  return `${(milliseconds / 1000).toFixed(1)} s`
 }
 
 let exitCode = 1

@@ -1,8 +1,8 @@
 // What every scenario gets and returns, and the one-run measurement most of them share.
 import type { BenchClient, ReceivedEvent } from '#bench/client.ts'
-import type { ProviderLimits } from '#bench/limited-stubs.ts'
 import { type CriticalPath, criticalPath, type Row } from '#bench/measure.ts'
 import type { ServerProcess, WorkerProcess } from '#bench/server-process.ts'
+import type { ProviderLimits } from '#bench/stub-protocol.ts'
 import type { BenchStubs } from '#bench/stubs.ts'
 import type { BriefInput } from '#server/research/brief.ts'
 

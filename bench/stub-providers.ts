@@ -4,10 +4,10 @@
 // pages, so a run does all the work its depth implies.
 // Most of a query's pages are the same every time it is asked and some are new, as on the real web:
 // a second run on a topic skips the pages memory has read and pays only for what is new.
-import { type LimitedFront, type ProviderLimits, startLimitedFront } from '#bench/limited-stubs.ts'
+import { type LimitedFront, startLimitedFront } from '#bench/limited-stubs.ts'
 import type { ProviderCall } from '#bench/measure.ts'
 import { createRng } from '#bench/quality/rng.ts'
-import type { LimitStats, Served } from '#bench/stub-protocol.ts'
+import type { LimitStats, ProviderLimits, Served } from '#bench/stub-protocol.ts'
 import { STUB_EXA_API_KEY, type StubExaDocument, startStubExa } from '#test/support/stub-exa.ts'
 import { defaultReply, type StubReply, startStubOpenAi } from '#test/support/stub-openai.ts'
 

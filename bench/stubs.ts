@@ -4,13 +4,13 @@
 // learns that the harness is gone, whether it stopped, crashed or was killed, so none is left behind.
 import { spawn } from 'node:child_process'
 import path from 'node:path'
-import type { ProviderLimits } from '#bench/limited-stubs.ts'
 import type { ProviderCall } from '#bench/measure.ts'
 import { processCpuMs, stopChild, watchRss } from '#bench/server-process.ts'
 import {
   type LimitStats,
   LimitStatsSchema,
   ProviderCallsSchema,
+  type ProviderLimits,
   type Served,
   ServedSchema,
   type StubMessage,

@@ -12,10 +12,10 @@
 // Standalone and opt-in: `npm run bench -- --only monitors` (BENCH_QUICK=1: 200 runs, 10 accounts).
 import { setTimeout as sleep } from 'node:timers/promises'
 import { now, onOurClock } from '#bench/client.ts'
-import type { ProviderLimits } from '#bench/limited-stubs.ts'
-import { mib, ms, percentile, type Row } from '#bench/measure.ts'
+import { mib, ms, percentile, type Row, seconds } from '#bench/measure.ts'
 import { createRng } from '#bench/quality/rng.ts'
 import type { StandaloneScenario } from '#bench/scenario.ts'
+import type { ProviderLimits } from '#bench/stub-protocol.ts'
 import { createDb, createPool } from '#db/database.ts'
 import { createLogger } from '#server/logger.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
@@ -460,8 +460,4 @@ function describeReasons(reasons: Record<string, number>, failed: number): strin
 
 function percentiles(values: number[]) {
   return { p50: percentile(values, 50), p90: percentile(values, 90), max: percentile(values, 100) }
-}
-
-function seconds(milliseconds: number): string {
-  return Number.isFinite(milliseconds) ? `${(milliseconds / 1000).toFixed(1)} s` : 'n/a'
 }

@@ -4,10 +4,11 @@
 // two pools in test/provider-turns.test.ts: through real processes, how soon the other stops depends
 // on the machine's load, and a bound on it here would flake.)
 import { afterAll, beforeAll, expect, test } from 'vitest'
+import { peakInWindow } from '#bench/limited-stubs.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { TEST_MEMORY_KEYS } from '#test/support/app.ts'
 import { createTestDatabase, type TestDatabase } from '#test/support/database.ts'
-import { type SextantProcess, spawnSextant } from '#test/support/process.ts'
+import { type Sextants, startSextants } from '#test/support/process.ts'
 import { postBrief, waitForRun } from '#test/support/runs.ts'
 import { STUB_EXA_API_KEY, type StubExa, startStubExa } from '#test/support/stub-exa.ts'
 import { type StubOpenAi, startStubOpenAi } from '#test/support/stub-openai.ts'
@@ -17,7 +18,7 @@ const RATE = 10
 let database: TestDatabase
 let exa: StubExa
 let openai: StubOpenAi
-const processes: SextantProcess[] = []
+let sextants: Sextants | undefined
 let urls: string[]
 
 beforeAll(async () => {
@@ -41,16 +42,11 @@ beforeAll(async () => {
     OPENAI_BASE_URL: openai.baseUrl,
     RATE_LIMIT_RUNS_PER_HOUR: '100',
   }
-  processes.push(spawnSextant(env), spawnSextant(env))
-  urls = await Promise.all(
-    processes.map(async (app) => (await app.waitForLog((line) => typeof line.url === 'string')).url as string),
-  )
+  sextants = await startSextants(2, env)
+  urls = sextants.urls
 }, 90_000)
 afterAll(async () => {
-  for (const app of processes) {
-    app.child.kill('SIGTERM')
-    await app.exited
-  }
+  await sextants?.stop()
   await exa?.close()
   await openai?.close()
   await database?.drop()
@@ -70,17 +66,6 @@ async function runThroughBoth(count: number, topic: string) {
   return Promise.all(started.map(({ fetchThere, runId }) => waitForRun(fetchThere, user.auth, runId, 60_000)))
 }
 
-/** The most requests that arrived in any window of `ms`. */
-function peak(times: number[], ms: number): number {
-  const sorted = [...times].sort((a, b) => a - b)
-  let most = 0
-  for (let start = 0, end = 0; end < sorted.length; end++) {
-    while ((sorted[end] as number) - (sorted[start] as number) >= ms) start++
-    most = Math.max(most, end - start + 1)
-  }
-  return most
-}
-
 test('two processes keep Exa under one rate between them', { timeout: 90_000 }, async () => {
   const before = exa.requests.length
   const done = await runThroughBoth(14, 'Grid storage costs')
@@ -92,5 +77,5 @@ test('two processes keep Exa under one rate between them', { timeout: 90_000 }, 
   // the first second. Shared, they send the rate, give or take what a loaded machine does to the
   // time between a turn and its request reaching Exa (measured beside two busy processes: 12 to
   // 16 where the rate is 10); so the bound is below twice the rate, not the rate itself.
-  expect(peak(times, 1000)).toBeLessThan(2 * RATE)
+  expect(peakInWindow(times, 1000)).toBeLessThan(2 * RATE)
 })

@@ -9,7 +9,7 @@ import { createTestAccount } from '#test/support/accounts.ts'
 import { TEST_MEMORY_KEYS } from '#test/support/app.ts'
 import { createTestDatabase, type TestDatabase } from '#test/support/database.ts'
 import { testLogger } from '#test/support/logger.ts'
-import { type SextantProcess, spawnSextant } from '#test/support/process.ts'
+import { type Sextants, startSextants } from '#test/support/process.ts'
 import { expectRunIntegrity, loadIntactMemory } from '#test/support/run-integrity.ts'
 import { postBrief, waitForRun } from '#test/support/runs.ts'
 import { openEventStream } from '#test/support/sse-client.ts'
@@ -21,7 +21,7 @@ const TOPIC = 'Shared databases'
 let database: TestDatabase
 let exa: StubExa
 let openai: StubOpenAi
-const processes: SextantProcess[] = []
+let sextants: Sextants | undefined
 let urls: string[]
 
 beforeAll(async () => {
@@ -47,16 +47,11 @@ beforeAll(async () => {
     PROVIDER_TIMEOUT_SECONDS: '1',
     RATE_LIMIT_RUNS_PER_HOUR: '100',
   }
-  processes.push(spawnSextant(env), spawnSextant(env))
-  urls = await Promise.all(
-    processes.map(async (app) => (await app.waitForLog((line) => typeof line.url === 'string')).url as string),
-  )
+  sextants = await startSextants(2, env)
+  urls = sextants.urls
 }, 90_000)
 afterAll(async () => {
-  for (const app of processes) {
-    app.child.kill('SIGTERM')
-    await app.exited
-  }
+  await sextants?.stop()
   await exa?.close()
   await openai?.close()
   await database?.drop()

@@ -123,3 +123,26 @@ export function runCli(
     child.on('exit', (code) => resolve({ code, stdout, stderr }))
   })
 }
+
+/** Sextant processes started on one `env` (so one database), each serving and working. */
+export type Sextants = { processes: SextantProcess[]; urls: string[]; stop: () => Promise<void> }
+
+/** Starts `count` processes on `env` and waits until each listens; stop() ends them all. */
+export async function startSextants(count: number, env: Record<string, string>): Promise<Sextants> {
+  const processes = Array.from({ length: count }, () => spawnSextant(env))
+  const stop = async () => {
+    for (const app of processes) {
+      app.child.kill('SIGTERM')
+      await app.exited
+    }
+  }
+  try {
+    const urls = await Promise.all(
+      processes.map(async (app) => (await app.waitForLog((line) => typeof line.url === 'string')).url as string),
+    )
+    return { processes, urls, stop }
+  } catch (error) {
+    await stop()
+    throw error
+  }
+}
