@@ -4,7 +4,7 @@ import pg from 'pg'
 import { afterAll, beforeAll, expect, test, vi } from 'vitest'
 import { createLimiter } from '#server/limits/limiter.ts'
 import { createProviderTurns } from '#server/limits/provider-turns.ts'
-import { type ProviderWait, reportingWaits } from '#server/providers/waits.ts'
+import { type ProviderNews, type ProviderWait, reportingWaits } from '#server/providers/waits.ts'
 import { createTestDatabase, type TestDatabase } from '#test/support/database.ts'
 
 let database: TestDatabase
@@ -135,7 +135,7 @@ test("a provider's 429 in one process pauses it for the other, which waits and s
   await mine?.pause(30_000)
   clock += 1000
   // The other process's next turn waits, though it held turns and its rate has room, and the run is told.
-  const waits: ProviderWait[] = []
+  const waits: ProviderNews[] = []
   let went = false
   const waiting = reportingWaits(
     (wait) => waits.push(wait),
@@ -147,7 +147,7 @@ test("a provider's 429 in one process pauses it for the other, which waits and s
   await vi.waitFor(() => expect(waits.length).toBeGreaterThan(0))
   expect(went).toBe(false)
   expect(waits[0]).toMatchObject({ provider: 'search', why: 'shared_rate' })
-  expect(waits[0]?.ms).toBeGreaterThan(25_000)
+  expect((waits[0] as ProviderWait | undefined)?.ms).toBeGreaterThan(25_000)
   clock += 31_000
   await waiting
   expect(went).toBe(true)

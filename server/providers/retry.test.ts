@@ -1,7 +1,7 @@
 import { expect, test } from 'vitest'
 import { callWithRetries, parseRetryAfter } from '#server/providers/retry.ts'
 import { ProviderError } from '#server/providers/types.ts'
-import { type ProviderWait, reportingWaits } from '#server/providers/waits.ts'
+import { type ProviderNews, reportingWaits } from '#server/providers/waits.ts'
 
 const classify = (error: unknown) =>
   error instanceof ProviderError ? error : new ProviderError('test', String(error), { retryable: true })
@@ -54,7 +54,7 @@ test('each attempt, a retry too, waits for the provider’s shared turn first', 
 test('a 429 pauses the provider for every process, is reported to the run, and does not use up the attempts while the run has time', async () => {
   const order: string[] = []
   let calls = 0
-  const waits: ProviderWait[] = []
+  const waits: ProviderNews[] = []
   const result = await reportingWaits(
     (wait) => waits.push(wait),
     () =>
@@ -84,7 +84,11 @@ test('a 429 pauses the provider for every process, is reported to the run, and d
   expect(result).toBe('ok')
   expect(calls).toBe(6)
   expect(order.filter((step) => step.startsWith('pause'))).toEqual(Array(5).fill('pause 2'))
-  expect(waits).toEqual(Array(5).fill({ provider: 'exa', ms: 2, why: 'rate_limited' }))
+  // Each wait is reported, and then that the provider answered again.
+  expect(waits).toEqual([
+    ...Array(5).fill({ provider: 'exa', ms: 2, why: 'rate_limited' }),
+    { provider: 'exa', why: 'answered' },
+  ])
 
   // A run that ends while the provider still refuses stops waiting with its own reason.
   const controller = new AbortController()

@@ -31,11 +31,14 @@ export async function callWithRetries<T>(call: (signal: AbortSignal) => Promise<
   const baseDelayMs = options.baseDelayMs ?? 500
   const maxDelayMs = options.maxDelayMs ?? 8000
   let rateLimited = 0
+  let refusedBy: string | undefined
   for (let attempt = 1; ; attempt++) {
     options.signal.throwIfAborted()
     await options.turn?.take(options.signal)
     try {
-      return await call(AbortSignal.any([options.signal, AbortSignal.timeout(options.timeoutMs)]))
+      const answer = await call(AbortSignal.any([options.signal, AbortSignal.timeout(options.timeoutMs)]))
+      if (refusedBy) reportWait({ provider: refusedBy, why: 'answered' })
+      return answer
     } catch (error) {
       options.signal.throwIfAborted() // the run was cancelled or hit its deadline: not the provider's fault
       const failure = error instanceof ProviderError ? error : options.classify(error)
@@ -45,6 +48,7 @@ export async function callWithRetries<T>(call: (signal: AbortSignal) => Promise<
       if (limited) {
         rateLimited += 1
         attempt -= 1
+        refusedBy = failure.provider
       }
       if (!failure.retryable || attempt >= attempts) throw failure
       const backoff =

@@ -109,8 +109,8 @@ export async function runResearch(deps: EngineDeps, runId: string): Promise<void
   const checkpoint: Checkpoint = readCheckpoint<Checkpoint>(ring, row) ?? {}
   const serialized = checkpointJson(checkpoint)
   let written: Promise<void> = Promise.resolve()
-  // The latest 429 a step waited for, and until when.
-  let rateLimited: { provider: string; until: number } | undefined
+  // The provider that answered 429 and has not answered since, if any.
+  let refusing: string | undefined
   try {
     // Each boundary is one statement: the step that ended (its output, step_finished) and the next.
     // load_memory, a read that pays for nothing, has no boundary before it: its step_started is
@@ -155,9 +155,13 @@ export async function runResearch(deps: EngineDeps, runId: string): Promise<void
       const started = Date.now()
       // A provider's rate limit the step waits for is shown as its detail: "Waiting for exa's rate limit".
       const run = (): Promise<unknown> => STEP_RUNNERS[step]({ ...context, written })
-      const output = await reportingWaits((wait) => {
-        if (wait.why === 'rate_limited') rateLimited = { provider: wait.provider, until: Date.now() + wait.ms }
-        event('warning', step, waitWarning(wait)).catch(() => undefined)
+      const output = await reportingWaits((news) => {
+        if (news.why === 'answered') {
+          if (refusing === news.provider) refusing = undefined
+          return
+        }
+        if (news.why === 'rate_limited') refusing = news.provider
+        event('warning', step, waitWarning(news)).catch(() => undefined)
       }, run)
       await written
       Object.assign(checkpoint, { [step]: output })
@@ -184,11 +188,7 @@ export async function runResearch(deps: EngineDeps, runId: string): Promise<void
     const reason = deadline.signal.aborted ? deadline.signal.reason : error
     if (reason instanceof RunCancelled) return
     // Out of time while a provider was still refusing: that provider, not the run's length, is why.
-    const limitedAtDeadline =
-      deadline.signal.aborted && rateLimited && Date.now() <= rateLimited.until + RATE_LIMIT_GRACE_MS
-        ? rateLimited.provider
-        : undefined
-    const runError = limitedAtDeadline ? rateLimitedError(limitedAtDeadline, brief) : toRunError(reason)
+    const runError = deadline.signal.aborted && refusing ? rateLimitedError(refusing, brief) : toRunError(reason)
     if (!runError) throw error // infrastructure: let the job retry and resume from the checkpoint
     deps.log.warn({ runId, error: runError }, 'run failed')
     await deps.endRun(runId, { status: 'failed', error: runError }, { brief })
@@ -219,9 +219,6 @@ function deadlineError(brief: Brief): RunError {
     message: `The ${brief.depth} run did not finish within its time limit. The providers may be slow or down; try again, or use depth "quick".`,
   }
 }
-
-/** A provider's 429 this recent when the deadline passes is what the run was waiting for. */
-const RATE_LIMIT_GRACE_MS = 2000
 
 function rateLimitedError(provider: string, brief: Brief): RunError {
   return {
