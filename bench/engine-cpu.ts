@@ -88,9 +88,9 @@ const model: LanguageModel = {
       usage: { inputTokens: 0, outputTokens: 0 },
     }
   },
-  async judgeClaims(items, { topic }) {
-    const answer = JudgeSchema.parse(stubAnswer('judge', judgeMessages(items, topic)))
-    return { verdicts: toVerdicts(answer, items.length), usage: { inputTokens: 0, outputTokens: 0 } }
+  async judgeClaims(request, { topic }) {
+    const answer = JudgeSchema.parse(stubAnswer('judge', judgeMessages(request, topic)))
+    return { verdicts: toVerdicts(answer, request.items.length), usage: { inputTokens: 0, outputTokens: 0 } }
   },
 }
 

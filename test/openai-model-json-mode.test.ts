@@ -3,18 +3,16 @@
 // down to JSON mode with the schema in the prompt, checks every answer with zod, and asks once more,
 // showing the model its answer and what is wrong with it, when an answer does not parse.
 import { expect, test } from 'vitest'
-import type { JudgeItem } from '#server/claims/classify.ts'
+import type { JudgeRequest } from '#server/claims/classify.ts'
 import { RETRY_BETTER_MODE_MS } from '#server/providers/llm/openai.ts'
 import { PlanParseError, ProviderError } from '#server/providers/types.ts'
 import { capturingLogger } from '#test/support/logger.ts'
 import { planInput, setupOpenAiModel as setup, synthesisInput } from '#test/support/openai-model.ts'
 
-const judgeItems: JudgeItem[] = [
-  {
-    claim: { text: 'Pilot lines opened in March.', quote: 'Pilot lines opened in March.' },
-    candidates: [{ text: 'Pilot lines opened in March.', quote: 'Pilot lines opened in March.' }],
-  },
-]
+const judgeItems: JudgeRequest = {
+  memory: [{ text: 'Pilot lines opened in March.', quote: 'Pilot lines opened in March.' }],
+  items: [{ claim: { text: 'Pilot lines opened in March.', quote: 'Pilot lines opened in March.' }, closest: [0] }],
+}
 
 test('a server that refuses json_schema with a 400: plan, synthesis and judge still work, in JSON mode', async () => {
   const { log, lines } = capturingLogger()

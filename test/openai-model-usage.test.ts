@@ -1,16 +1,22 @@
 // What the OpenAI-compatible model spends: every call is capped in output tokens, and a call whose
 // answer could not be used still reports the tokens the server billed for it (issue 17, item 5).
 import { expect, test } from 'vitest'
-import type { JudgeItem } from '#server/claims/classify.ts'
+import type { JudgeRequest } from '#server/claims/classify.ts'
 import { tokenLimitParameter } from '#server/providers/llm/output-limits.ts'
 import { PlanParseError, ProviderError } from '#server/providers/types.ts'
 import { planInput, setupOpenAiModel as setup, synthesisInput } from '#test/support/openai-model.ts'
 
-function judgeItems(count: number): JudgeItem[] {
-  return Array.from({ length: count }, (_, index) => ({
-    claim: { text: `Claim ${index} about cells.`, quote: `Claim ${index}` },
-    candidates: [{ text: `Known ${index} about cells.`, quote: `Known ${index}` }],
-  }))
+function judgeItems(count: number): JudgeRequest {
+  return {
+    memory: Array.from({ length: count }, (_, index) => ({
+      text: `Known ${index} about cells.`,
+      quote: `Known ${index}`,
+    })),
+    items: Array.from({ length: count }, (_, index) => ({
+      claim: { text: `Claim ${index} about cells.`, quote: `Claim ${index}` },
+      closest: [index],
+    })),
+  }
 }
 
 /** What the call threw; `undefined` (a model without the method) counts as a success. */

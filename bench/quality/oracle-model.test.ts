@@ -61,10 +61,13 @@ test("the oracle's judge answers by the truth: a reversal is contradicted, never
   const model = createOracleModel({ knowledge: () => knowledge, log: emptyLog() })
   const say = (fact: Fact, version: number) => ({ text: fact.versions[version]?.wordings[0] as string, quote: '' })
   const text = judgeMessages(
-    [
-      { claim: say(grant, 1), candidates: [say(riders, 0), say(grant, 0)] },
-      { claim: say(riders, 0), candidates: [say(riders, 0)] },
-    ],
+    {
+      memory: [say(riders, 0), say(grant, 0)],
+      items: [
+        { claim: say(grant, 1), closest: [0, 1] },
+        { claim: say(riders, 0), closest: [0] },
+      ],
+    },
     'Riverton tram',
   )
     .map((message) => message.content)

@@ -74,21 +74,30 @@ test("the judge reads the engine's own judge prompt and answers as a careful rea
     text: key?.versions[version]?.wordings[wording] as string,
     quote: '',
   })
+  // Memory once; each claim may match any of it, whatever it is named closest to.
+  const memory = [say(other, 0), say(fact, 0), say(flip, 0), say(fact, 0, 2)]
   const items = [
-    { claim: say(fact, 1, 1), candidates: [say(other, 0), say(fact, 0)] },
-    { claim: say(flip, 1), candidates: [say(flip, 0)] },
-    { claim: say(fact, 0, 1), candidates: [say(fact, 0, 2)] },
-    { claim: say(other, 1), candidates: [say(fact, 0)] },
+    { claim: say(fact, 1, 1), closest: [0, 1] },
+    { claim: say(flip, 1), closest: [2] },
+    { claim: say(fact, 0, 1), closest: [3] },
+    { claim: say(other, 1), closest: [] },
   ]
-  const text = judgeMessages(items, 'grid batteries')
+  const text = judgeMessages({ memory, items }, 'grid batteries')
     .map((message) => message.content)
     .join('\n')
-  expect(parseJudgePrompt(text).map((item) => item.candidates.length)).toEqual([2, 1, 1, 1])
+  expect(parseJudgePrompt(text).map((item) => [item.candidates.length, item.closest])).toEqual([
+    [4, [0, 1]],
+    [4, [2]],
+    [4, [3]],
+    [4, []],
+  ])
   expect(sloppyVerdicts(text, web, careful, rngFor, emptyLog())).toEqual([
     { claim: 0, verdict: 'updated', match: 1 },
-    { claim: 1, verdict: 'contradicted', match: 0 },
-    { claim: 2, verdict: 'confirmed', match: 0 },
-    { claim: 3, verdict: 'new', match: null },
+    { claim: 1, verdict: 'contradicted', match: 2 },
+    // The wording named closest, of the two memory holds.
+    { claim: 2, verdict: 'confirmed', match: 3 },
+    // The earlier version of its fact, found beyond what it was named closest to.
+    { claim: 3, verdict: 'updated', match: 0 },
   ])
   const random = sloppyVerdicts(text, web, { ...careful, judgeRandom: 1 }, rngFor, emptyLog())
   for (const verdict of random) expect(verdict.match === null).toBe(verdict.verdict === 'new')

@@ -210,7 +210,7 @@ export function sloppyVerdicts(
   const items = parseJudgePrompt(prompt)
   return items.map((item) => {
     log.judged += 1
-    const rng = rngFor('judge', item.text, ...item.candidates)
+    const rng = rngFor('judge', item.text)
     const random = rng.chance(rates.judgeRandom)
     let answer: Pick<Verdict, 'verdict' | 'match'>
     if (random) {
@@ -227,14 +227,13 @@ export function sloppyVerdicts(
 }
 
 /** What a careful reader would answer: the same fact at the same version, an earlier one, or its opposite. */
-function readVerdict(
-  item: { text: string; candidates: string[] },
-  knowledge: Knowledge,
-): Pick<Verdict, 'verdict' | 'match'> {
+function readVerdict(item: JudgePromptItem, knowledge: Knowledge): Pick<Verdict, 'verdict' | 'match'> {
   const claim = lookup(knowledge.registry, item.text)
   if (claim?.kind !== 'fact') return { verdict: 'new', match: null }
-  const same = item.candidates
-    .map((text, index) => ({ index, entry: lookup(knowledge.registry, text) }))
+  // Of memory's wordings of the fact, the ones named closest to the claim first.
+  const order = [...new Set([...item.closest, ...item.candidates.keys()])]
+  const same = order
+    .map((index) => ({ index, entry: lookup(knowledge.registry, item.candidates[index] ?? '') }))
     .flatMap(({ index, entry }) =>
       entry?.kind === 'fact' && entry.fact === claim.fact ? [{ index, version: entry.version }] : [],
     )
@@ -247,17 +246,23 @@ function readVerdict(
   return { verdict: flipped ? 'contradicted' : 'updated', match: earlier.index }
 }
 
-/** The judge prompt of server/providers/llm/judge.ts: "Claim n: <claim>…</claim>" and "  A (0): <candidate>…</candidate>". */
-export function parseJudgePrompt(prompt: string): Array<{ claim: number; text: string; candidates: string[] }> {
-  const items: Array<{ claim: number; text: string; candidates: string[] }> = []
+/**
+ * The judge prompt of server/providers/llm/judge.ts: memory once ("M3: <memory>…</memory>"), then
+ * "Claim n: <claim>…</claim> (closest: M3, M5)". Every claim may be matched with any memory claim
+ * (`candidates` is all of memory shown), as a reader of the whole prompt would; the closest are hints.
+ */
+export function parseJudgePrompt(prompt: string): JudgePromptItem[] {
+  const memory: string[] = []
+  const items: JudgePromptItem[] = []
   for (const line of prompt.split('\n')) {
-    const claim = /^Claim (\d+): <claim>(.*)<\/claim>$/.exec(line)
-    if (claim) {
-      items.push({ claim: Number(claim[1]), text: claim[2] as string, candidates: [] })
-      continue
-    }
-    const candidate = /^\s+[A-Z] \((\d+)\): <candidate>(.*)<\/candidate>$/.exec(line)
-    if (candidate) items.at(-1)?.candidates.push(candidate[2] as string)
+    const known = /^M(\d+): <memory>(.*)<\/memory>$/.exec(line)
+    if (known) memory[Number(known[1])] = known[2] as string
+    const claim = /^Claim (\d+): <claim>(.*)<\/claim>(?: \(closest: ([M\d, ]+)\))?$/.exec(line)
+    if (!claim) continue
+    const closest = [...(claim[3] ?? '').matchAll(/M(\d+)/g)].map((hint) => Number(hint[1]))
+    items.push({ claim: Number(claim[1]), text: claim[2] as string, candidates: memory, closest })
   }
   return items
 }
+
+type JudgePromptItem = { claim: number; text: string; candidates: string[]; closest: number[] }

@@ -1,11 +1,46 @@
 import fc from 'fast-check'
 import { expect, test } from 'vitest'
-import { classifyClaims, type KnownClaim } from '#server/claims/classify.ts'
+import {
+  classifyClaims as classify,
+  JUDGE_MEMORY_CHARS,
+  type JudgeRequest,
+  type KnownClaim,
+  type Verdict,
+} from '#server/claims/classify.ts'
 import { compareStatements, extractStatements } from '#server/claims/figures.ts'
 import { locateQuote, preparePage } from '#server/claims/quote.ts'
 import { decides, opposed, polarity, stemsOnce, subjectTerms } from '#server/claims/subject.ts'
 import { packVector, unpackVector } from '#server/claims/vectors.ts'
 import { type VerifiedClaim, verifyClaims } from '#server/claims/verify.ts'
+
+type ClosestItem = { claim: { text: string; quote: string }; candidates: Array<{ text: string; quote: string }> }
+
+/**
+ * Most tests judge among each claim's closest memory claims, as the judge of old did: `candidate` is
+ * an index into them, translated here into memory's numbering of the request.
+ */
+function classifyClaims<K extends KnownClaim>(
+  claims: Parameters<typeof classify>[0],
+  memory: K[],
+  judge?: (items: ClosestItem[]) => Promise<Verdict[]>,
+) {
+  return classify(claims, memory, judge && byClosest(judge))
+}
+
+function byClosest(judge: (items: ClosestItem[]) => Promise<Verdict[]>) {
+  return async ({ memory, items }: JudgeRequest) => {
+    const verdicts = await judge(
+      items.map((item) => ({
+        claim: item.claim,
+        candidates: item.closest.map((at) => memory[at] as ClosestItem['claim']),
+      })),
+    )
+    return verdicts.map((verdict) => ({
+      ...verdict,
+      candidate: verdict.candidate === null ? null : (items[verdict.index]?.closest[verdict.candidate] ?? null),
+    }))
+  }
+}
 
 test('a quote is found through changes of spacing, quote marks, dashes and case, and nothing else', () => {
   const page = preparePage('The agency said:  “Cells now cost $80/kWh — down from $90.”\nThat is **new**.')
@@ -723,4 +758,87 @@ test('the memory claim whose date a claim says it moved is offered to the judge,
   )
   expect(offered[0]).toContain(memory[0]?.text)
   expect(moved?.class).not.toBe('new')
+})
+
+/** A judge that matches each claim, by its text, with the memory claim of that text, in memory's numbering. */
+function judgeMatching(answers: Record<string, { class: Verdict['class']; memory: string }>) {
+  const requests: JudgeRequest[] = []
+  const judge = async (request: JudgeRequest): Promise<Verdict[]> => {
+    requests.push(request)
+    return request.items.map((item, index) => {
+      const answer = answers[item.claim.text]
+      const at = answer ? request.memory.findIndex((known) => known.text === answer.memory) : -1
+      return at >= 0 && answer
+        ? { index, class: answer.class, candidate: at }
+        : { index, class: 'new', candidate: null }
+    })
+  }
+  return { judge, requests }
+}
+
+test('the judge reads all of memory: a claim that shares no word with the memory claim it changes is asked, and its match stands when the two read so', async () => {
+  const memory = [
+    known('start', 'The new calendar begins on Aug. 24.'),
+    known(
+      'teens',
+      "The company has filed an application to extend velorastat's approval to adolescents aged 12 to 17.",
+    ),
+    known('cover', 'Harbrook Mutual said it would cover velorastat for members who tried two older medicines.'),
+  ]
+  const claims = [
+    fresh('Opening day is now Tuesday, Sept. 8, after the district pushed the start back earlier this month.'),
+    fresh('Corvane drops bid to widen migraine pill to teenagers'),
+    fresh('Insurer turns down new migraine pill, leaving patients facing the full cost'),
+  ]
+  const { judge, requests } = judgeMatching({
+    [claims[0]?.text as string]: { class: 'updated', memory: memory[0]?.text as string },
+    [claims[1]?.text as string]: { class: 'contradicted', memory: memory[1]?.text as string },
+    [claims[2]?.text as string]: { class: 'contradicted', memory: memory[2]?.text as string },
+  })
+  const result = await classify(claims, memory, judge)
+  // The rules alone find none of them: no word in common.
+  const ruled = await classify(claims, memory)
+  expect(ruled.map((item) => item.class)).toEqual(['new', 'new', 'new'])
+  expect(requests[0]?.memory.map((known) => known.text)).toEqual(memory.map((known) => known.text))
+  expect(requests[0]?.items).toHaveLength(3)
+  expect(result.map((item) => [item.class, item.match?.id])).toEqual([
+    ['updated', 'start'],
+    ['contradicted', 'teens'],
+    ['contradicted', 'cover'],
+  ])
+})
+
+test("a judge's match beyond the words that does not read as its verdict is no match: a judge at random hides nothing behind memory", async () => {
+  const memory = [
+    known('ramp', 'The council is spending 4.1 million pounds on a new vehicle ramp at Skerrin.'),
+    known('fare', 'A return ticket for an adult is £14.50.'),
+  ]
+  const claims = [
+    fresh('The Marram left the Ardveck Marine yard under her own power to begin sea trials.'),
+    fresh('Crew shortages have cut the timetable to five crossings a day.'),
+  ]
+  for (const verdict of ['confirmed', 'updated', 'contradicted'] as const) {
+    const { judge } = judgeMatching({
+      [claims[0]?.text as string]: { class: verdict, memory: memory[0]?.text as string },
+      [claims[1]?.text as string]: { class: verdict, memory: memory[1]?.text as string },
+    })
+    const result = await classify(claims, memory, judge)
+    expect(result.map((item) => item.class)).toEqual(['new', 'new'])
+  }
+})
+
+test('a judge is shown memory within its budget, each claim closest memory claims first, and named the closest', async () => {
+  const filler = Array.from({ length: 400 }, (_, index) =>
+    known(`f${index}`, `Harbour committee minute ${index} recorded routine maintenance of buoys and lights.`),
+  )
+  const target = known('grant', 'The regional board awarded the tram extension a grant of $48m.')
+  const memory = [...filler, target]
+  const { judge, requests } = judgeMatching({})
+  await classify([fresh('The tram extension grant of $48m was confirmed by the regional board.')], memory, judge)
+  const shown = requests[0]?.memory ?? []
+  const chars = shown.reduce((sum, known) => sum + known.text.length, 0)
+  expect(chars).toBeLessThanOrEqual(JUDGE_MEMORY_CHARS)
+  expect(shown.length).toBeLessThan(memory.length)
+  expect(shown[0]?.text).toBe(target.text)
+  expect(requests[0]?.items[0]?.closest).toContain(0)
 })

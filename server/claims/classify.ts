@@ -23,6 +23,7 @@ import {
   reversesStance,
   type Stem,
   sameStance,
+  stanceSign,
   stemsOnce,
   subjectTerms,
 } from '#server/claims/subject.ts'
@@ -50,17 +51,25 @@ export type KnownClaim = {
  */
 export type Classified<K extends KnownClaim> = { claim: VerifiedClaim; class: ClaimClass; match?: K; related?: K }
 
-/** One claim and the memory claims it might repeat, for a judge. */
-export type JudgeItem = { claim: { text: string; quote: string }; candidates: Array<{ text: string; quote: string }> }
-/** A judge's answer for item `index`: its class, and which candidate it matches (null for new). */
+/** One claim, and the memory claims closest to it in words (indexes into the request's memory). */
+export type JudgeItem = { claim: { text: string; quote: string }; closest: number[] }
+/**
+ * What a judge reads: memory once (all of it, or the part closest to the claims when it is long) and
+ * the claims. A claim may repeat, change or reverse a memory claim it shares no word with ("no new
+ * boat this year" / "will take delivery of the ferry in September"), which only a reader finds.
+ */
+export type JudgeRequest = { memory: Array<{ text: string; quote: string }>; items: JudgeItem[] }
+/** A judge's answer for item `index`: its class, and which memory claim it matches (null for new). */
 export type Verdict = { index: number; class: ClaimClass; candidate: number | null }
-export type Judge = (items: JudgeItem[]) => Promise<Verdict[]>
+export type Judge = (request: JudgeRequest) => Promise<Verdict[]>
 
 /** Share of the shorter claim's words at which a decision turned round is about the same thing. */
 const REVERSED_COVER = 0.34
 
-/** Candidates shown to a judge per claim. */
+/** Candidates the rules weigh per claim, named to a judge as the closest. */
 export const MAX_CANDIDATES = 5
+/** Characters of memory a judge is shown at most: about 4,000 tokens, whatever memory holds. */
+export const JUDGE_MEMORY_CHARS = 16_000
 /** Subject overlap (IDF-weighted Jaccard) at which two claims are about one thing. */
 const SAME_SUBJECT = 0.5
 /** Overlap at which two claims stating the same figures are one fact in other words. */
@@ -102,20 +111,39 @@ export async function classifyClaims<K extends KnownClaim>(
   const overlap = (claim: VerifiedClaim, known: K) =>
     bestOverlap(wordings.get(claim) ?? [claim.subject], wordings.get(known) ?? [known.subject], weight)
   const candidates = claims.map((claim) => candidatesFor(claim, memory, overlap))
+  const scored = (claim: VerifiedClaim & { vector?: number[] }, known: K): Candidate<K> => ({
+    known,
+    ...overlap(claim, known),
+    cosine: claim.vector && known.vector ? dot(claim.vector, known.vector) : 0,
+  })
   const restatementOf = (claim: VerifiedClaim) =>
     byQuote.get(quoteText(claim.quote)) ?? byQuote.get(quoteText(claim.text))
   // A word-for-word restatement is confirmed without asking: the judge is paid only for the doubtful.
-  const asked = claims
-    .map((_, index) => index)
-    .filter((index) => (candidates[index]?.length ?? 0) > 0 && !restatementOf(claims[index] as VerifiedClaim))
-  let verdicts = new Map<number, Verdict>()
+  // Every other claim is asked, candidates or none: memory may hold it in words no rule finds.
+  const asked = claims.map((_, index) => index).filter((index) => !restatementOf(claims[index] as VerifiedClaim))
+  let verdicts = new Map<number, { class: ClaimClass; match?: K }>()
   if (judge && asked.length > 0) {
+    const shown = memoryShown(
+      asked.map((index) => candidates[index] ?? []),
+      memory,
+    )
+    const at = new Map(shown.map((known, index) => [known, index]))
     const items = asked.map((index) => ({
       claim: { text: claims[index]?.text ?? '', quote: claims[index]?.quote ?? '' },
-      candidates: (candidates[index] ?? []).map(({ known }) => ({ text: known.text, quote: known.quote })),
+      closest: (candidates[index] ?? []).map(({ known }) => at.get(known) as number),
     }))
+    const request = { memory: shown.map((known) => ({ text: known.text, quote: known.quote })), items }
     try {
-      verdicts = new Map((await judge(items)).map((verdict) => [asked[verdict.index] as number, verdict]))
+      verdicts = new Map(
+        (await judge(request)).flatMap((verdict) => {
+          const index = asked[verdict.index]
+          if (index === undefined) return []
+          // A match outside what was shown is no match: the rules decide that claim.
+          const match = verdict.candidate === null ? undefined : shown[verdict.candidate]
+          if (verdict.class !== 'new' && !match) return []
+          return [[index, { class: verdict.class, match }]]
+        }),
+      )
     } catch {
       verdicts = new Map() // the rules decide
     }
@@ -127,11 +155,14 @@ export async function classifyClaims<K extends KnownClaim>(
     if (restated) return guarded(claim, 'confirmed', restated)
     const ruled = ruleVerdict(claim, found)
     const verdict = verdicts.get(index)
-    const chosen = verdict?.candidate == null ? undefined : found[verdict.candidate]
-    // A judge's match stands on a claim that may be about the same thing (aboutTheSame); the rules
-    // then overrule it only on proof (guarded). A reversal the rules cannot read in the words
-    // ("pulled the application" / "filed an application") is no proof against the judge.
-    const related = chosen !== undefined && aboutTheSame(claim, chosen)
+    const chosen =
+      verdict?.match && (found.find(({ known }) => known === verdict.match) ?? scored(claim, verdict.match))
+    // A judge's match stands on a claim that may be about the same thing (aboutTheSame), or that
+    // reads as its verdict says (readsAs); the rules then overrule it only on proof (guarded). A
+    // reversal the rules cannot read in the words ("pulled the application" / "filed an application")
+    // is no proof against the judge.
+    const related =
+      chosen !== undefined && (aboutTheSame(claim, chosen) || readsAs(verdict?.class ?? 'new', claim, chosen.known))
     if (!verdict || (verdict.class !== 'new' && !related)) {
       return ruled.related
         ? { claim, class: 'new' as const, related: ruled.related }
@@ -151,6 +182,30 @@ export async function classifyClaims<K extends KnownClaim>(
       return { claim, class: 'new', related: chosen.known }
     return judged
   })
+}
+
+/**
+ * The memory a judge is shown, within JUDGE_MEMORY_CHARS: every claim's closest candidates first, in
+ * turn (each claim's first, then each one's second...), then the rest of memory in its order.
+ */
+function memoryShown<K extends KnownClaim>(closest: Candidate<K>[][], memory: K[]): K[] {
+  const shown = new Set<K>()
+  let chars = 0
+  const show = (known: K) => {
+    if (shown.has(known)) return
+    const size = known.text.length + 30
+    if (chars + size > JUDGE_MEMORY_CHARS) return
+    shown.add(known)
+    chars += size
+  }
+  for (let rank = 0; rank < MAX_CANDIDATES; rank++) {
+    for (const found of closest) {
+      const candidate = found[rank]
+      if (candidate) show(candidate.known)
+    }
+  }
+  for (const known of memory) show(known)
+  return [...shown]
 }
 
 /** The rules' verdict on the best candidate; `sure` when the subjects are plainly the same. */
@@ -342,7 +397,39 @@ function aboutTheSame<K extends KnownClaim>(claim: VerifiedClaim, candidate: Can
   const { known, lexical, cosine, cover } = candidate
   if (lexical >= MIN_CANDIDATE || cover >= MIN_COVER || cosine >= MIN_COSINE) return true
   if (sharesDistinctiveValue(claim.statements, known.statements) || revises(claim, known, lexical)) return true
+  if (sharesAName(claim, known)) return true
   return lexical > 0 && figuresMayMeet(claim.statements, known.statements)
+}
+
+/**
+ * For a judge's match that shares too little with the claim to be about the same thing by its words
+ * ("no sooner than the April-to-June quarter of 2028" / "producing lithium in the fourth quarter of
+ * 2027"), what its verdict says must be read in the two: "confirmed" the same figures and dates in
+ * the same stance, "updated" a figure of one unit or a date that changed, "contradicted" opposite
+ * stances. Without that, a judge that answers at random would hide a new fact behind any claim of
+ * memory; with it, the careful judge's reading across other words stands.
+ */
+function readsAs(verdict: ClaimClass, claim: VerifiedClaim, known: KnownClaim): boolean {
+  const comparison = compareStatements(claim.statements, known.statements)
+  const differs = comparison.figuresDiffer || comparison.datesDiffer
+  if (verdict === 'confirmed') return restatesByFigures(claim, known)
+  if (verdict === 'updated') return comparison.comparable && differs && !namesDiffer(claim, known)
+  if (verdict !== 'contradicted') return false
+  // Opposite stances, or one refusing what the other states ("insurer turns down the pill" / "would
+  // cover velorastat"): the stance words of the other may be in no list.
+  const [mine, its] = [stanceOf(claim), stanceOf(known)]
+  return opposed(claim.polarity, known.polarity) || (mine !== its && Math.min(mine, its) < 0)
+}
+
+/**
+ * A claim's stance (stanceSign); a rise or a fall of nothing it counts is one too ("Corvane drops
+ * bid to widen migraine pill to teenagers").
+ */
+function stanceOf(claim: { polarity: Polarity; statements: Statements }): number {
+  const stance = stanceSign(claim.polarity)
+  if (stance !== 0 || claim.statements.figures.length > 0) return stance
+  const trend = claim.polarity.directions.find((direction) => direction.startsWith('trend:'))
+  return trend === undefined ? 0 : trend.endsWith(':up') ? 1 : -1
 }
 
 /**
@@ -439,6 +526,15 @@ function sameFactPossible(claim: VerifiedClaim, known: KnownClaim): boolean {
   return !bothStateFigures || figuresMayMeet(claim.statements, known.statements)
 }
 
+/**
+ * Both name someone or something (NAMES) other than the story's own subject: "Braymoor Civil,
+ * appointed as the scheme's principal builder" / "named Braymoor Civil as the main contractor".
+ */
+function sharesAName(a: { text: string; quote: string }, b: { text: string; quote: string }): boolean {
+  const theirs = NAMES.get(b)
+  return theirs !== undefined && [...(NAMES.get(a) ?? [])].some((name) => theirs.has(name))
+}
+
 /** Each names someone or something (NAMES) the other does not. */
 function namesDiffer(a: { text: string; quote: string }, b: { text: string; quote: string }): boolean {
   const [left, right] = [NAMES.get(a) ?? namesIn(a, new Set()), NAMES.get(b) ?? namesIn(b, new Set())]
@@ -474,7 +570,7 @@ const MIN_SUBJECT_CLAIMS = 3
 const SUBJECT_SHARE = 0.25
 
 const CALENDAR =
-  /^(?:january|february|march|april|may|june|july|august|september|october|november|december|monday|tuesday|wednesday|thursday|friday|saturday|sunday)$/u
+  /^(?:january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec|monday|tuesday|wednesday|thursday|friday|saturday|sunday)$/u
 
 function wordsOf(text: string): string[] {
   return (text.normalize('NFKC').match(/[\p{L}][\p{L}\p{N}'’-]*/gu) ?? []).map((word) => word.replace(/['’]s$/u, ''))

@@ -75,6 +75,11 @@ test('a month with no year is read as a newsroom writes it, and its day is no fi
     figures: [],
     dates: ['XXXX-09-08'],
   })
+  // After a weekday and its comma, with no word of time before it.
+  expect(read('Opening day is now Tuesday, Sept. 8, after the district pushed the start back.')).toEqual({
+    figures: [],
+    dates: ['XXXX-09-08'],
+  })
   expect(read('The vote is on 23 June.').dates).toEqual(['XXXX-06-23'])
   expect(read('The rollout has been moved to September.').dates).toEqual(['XXXX-09'])
   expect(read('The council may approve it.').dates).toEqual([])
@@ -108,6 +113,9 @@ test('a count written in words is a figure, before what it counts or with a scal
     { value: 5, unit: 'stop' },
   ])
   expect(extractStatements('Two of the councillors voted against; one abstained.').figures).toEqual([])
+  // A number word in a name counts nothing ("League Two", "Formula One"); in a title-case headline it does.
+  expect(extractStatements('The League Two club has signed a naming-rights deal.').figures).toEqual([])
+  expect(extractStatements('Council Adds Five Stops to Tram Plan').figures).toEqual([{ value: 5, unit: 'stop' }])
   // "Three hundred and twenty" is more than the words read here: left alone rather than misread.
   expect(extractStatements('Three hundred and twenty staff.').figures).toEqual([])
 })

@@ -177,6 +177,18 @@ const SMALL_COUNT = new RegExp(
   'gu',
 )
 
+/**
+ * A number word written with a capital after a capitalised word is part of a name ("League Two",
+ * "Formula One", "Apollo Eleven"), no count: it is marked so that SMALL_COUNT does not read it. One
+ * before another capitalised word is a title-case headline's count ("Council Adds Five New Stops").
+ */
+const NAMED_NUMBER = new RegExp(
+  String.raw`(?<=\b\p{Lu}[\p{L}'’-]*\s)(?:${COUNT_WORDS.slice(1)
+    .map((word) => word[0]?.toUpperCase() + word.slice(1))
+    .join('|')})\b(?!\s\p{Lu})`,
+  'gu',
+)
+
 /** The year of a date that writes none ("in September"). */
 const YEARLESS = 'XXXX'
 
@@ -184,7 +196,9 @@ export function isYearless(date: DateMention): boolean {
   return date.startsWith(YEARLESS)
 }
 const YEARLESS_MONTH = new RegExp(
-  String.raw`(\b(?:in|from|by|until|till|to|since|before|after|of|on|next|last|this|early|late|mid|end of)\s(?:\p{L}+day,?\s)?)` +
+  String.raw`(\b(?:in|from|by|until|till|to|since|before|after|of|on|next|last|this|early|late|mid|end of)\s(?:\p{L}+day,?\s)?|` +
+    // or after a weekday and a comma, as newsrooms write a date ("is now Tuesday, Sept. 8")
+    String.raw`\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday),\s)` +
     String.raw`(?:(\d{1,2})(?:st|nd|rd|th)?\s)?` +
     // A month's full name, or its abbreviation with a point or a day ("Sept. 8", "Aug 24"): "to mar
     // the view" names no month.
@@ -198,6 +212,7 @@ const YEARLESS_MONTH = new RegExp(
 export function extractStatements(text: string): Statements {
   let rest = text
     .normalize('NFKC')
+    .replace(NAMED_NUMBER, '$&_')
     .toLowerCase()
     .replace(/[‐‑‒–—―−]/gu, '-')
   const dates = new Set<DateMention>()

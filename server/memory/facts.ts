@@ -27,8 +27,10 @@ export function readClaim(text: string): Pick<Fact, 'statements' | 'subject' | '
  * quarter", "the latter half" are dates. 8: a party that binds itself ("pledged", "promised",
  * "committed") takes a stance, "not until June" says when, not whether, a small count written in words before what it
  * counts ("five stops") is a figure, and a month with no year ("moved to September") is a date.
+ * 9: a date after a weekday and its comma ("is now Tuesday, Sept. 8"), and a number word in a name
+ * ("League Two club") is no count.
  */
-export const READING = 8
+export const READING = 9
 
 /** A fact as stored before claims (id, text, sources, first seen) read as a claim without a quote. */
 export type StoredFact = Pick<Fact, 'id' | 'text' | 'sourceUrls' | 'firstSeen'> & Partial<Fact>

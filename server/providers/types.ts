@@ -1,7 +1,7 @@
 // The contracts between the research engine and its providers. Adapters: search/exa.ts, tavily.ts,
 // brave.ts, searxng.ts, search/corpus.ts and the open sources of search/open.ts (SearchProvider);
 // llm/openai.ts, and the engine's own server/research/extractive.ts (LanguageModel).
-import type { JudgeItem, Verdict } from '#server/claims/classify.ts'
+import type { JudgeRequest, Verdict } from '#server/claims/classify.ts'
 import type { CorpusKind } from '#server/contracts/report.ts'
 
 export type Depth = 'quick' | 'deep'
@@ -153,7 +153,7 @@ export interface LanguageModel {
    * memory. Absent without a model: the rules of server/claims/classify.ts decide alone.
    */
   judgeClaims?(
-    items: JudgeItem[],
+    request: JudgeRequest,
     options: { signal: AbortSignal; topic: string },
   ): Promise<{ verdicts: Verdict[]; usage: Usage }>
   /** The embedding model `embed` uses; vectors made by another are not compared with its. */

@@ -94,11 +94,12 @@ export async function classifyRunClaims(
     vector: unpackVector(embedded.vectors?.byFact[fact.id] ?? (embedded.sameModel ? vector : undefined)),
   }))
   const judge: Judge | undefined = deps.model.judgeClaims
-    ? async (items) => {
+    ? async ({ memory, items }) => {
         const verdicts = []
         for (let start = 0; start < items.length; start += JUDGE_BATCH) {
+          const batch = { memory, items: items.slice(start, start + JUDGE_BATCH) }
           const answer = await deps.model
-            .judgeClaims?.(items.slice(start, start + JUDGE_BATCH), { signal: input.signal, topic: input.topic })
+            .judgeClaims?.(batch, { signal: input.signal, topic: input.topic })
             .catch((error: unknown) => {
               // The rules decide instead (classify.ts), but an unusable answer was still paid for.
               usage.inputTokens += usageOf(error).inputTokens

@@ -128,11 +128,11 @@ test('page and memory text reach the model only inside fences it cannot close', 
   expect((await waitForRun(app.fetch, user.auth, second.body.runId, 60_000)).status).toBe('complete')
 
   const requests = openai.requests.filter((request) => request.kind === 'plan' || request.kind === 'synthesize')
-  // The claim judge carries claims and memory facts in <claim> and <candidate> tags, one per line.
+  // The claim judge carries claims and memory facts in <claim> and <memory> tags, one per line.
   for (const judge of openai.requests.filter((request) => request.kind === 'judge')) {
     for (const line of judge.messages[1]?.content.split('\n') ?? []) {
       if (line.includes(INJECTION))
-        expect(line).toMatch(/^\s*(Claim \d+: <claim>.*<\/claim>|[A-Z] \(\d+\): <candidate>.*<\/candidate>)$/)
+        expect(line).toMatch(/^(Claim \d+: <claim>.*<\/claim>( \(closest: [M\d, ]+\))?|M\d+: <memory>.*<\/memory>)$/)
     }
   }
   const kinds = requests.map((request) => request.kind)

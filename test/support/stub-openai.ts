@@ -282,12 +282,10 @@ export function defaultReply(request: StubRequest): StubReply {
     return { content: { queries: [topic, `${topic} latest developments`, `${topic} analysis`] } }
   }
   if (request.kind === 'judge') {
-    // Confirms a claim that a candidate states word for word; everything else is new.
-    const verdicts = [...request.text.matchAll(/^Claim (\d+): <claim>(.*)<\/claim>$/gm)].map((match) => {
-      const after = request.text.slice((match.index ?? 0) + match[0].length).split(/^Claim \d+:/m)[0] ?? ''
-      const same = [...after.matchAll(/\((\d+)\): <candidate>(.*)<\/candidate>/g)].find(
-        (found) => found[2] === match[2],
-      )
+    // Confirms a claim that memory states word for word; everything else is new.
+    const memory = [...request.text.matchAll(/^M(\d+): <memory>(.*)<\/memory>$/gm)]
+    const verdicts = [...request.text.matchAll(/^Claim (\d+): <claim>(.*)<\/claim>/gm)].map((match) => {
+      const same = memory.find((found) => found[2] === match[2])
       return same
         ? { claim: Number(match[1]), verdict: 'confirmed', match: Number(same[1]) }
         : { claim: Number(match[1]), verdict: 'new', match: null }

@@ -281,16 +281,16 @@ export function createOpenAiModel(options: {
       if (implications?.trim()) synthesis.implications = implications.trim()
       return { synthesis, usage: answer.usage }
     },
-    async judgeClaims(items, { signal, topic }) {
-      const limit = judgeMaxOutputTokens(items.length)
-      const answer = await complete(judgeMessages(items, topic), JUDGE_FORMAT, limit, signal)
+    async judgeClaims(request, { signal, topic }) {
+      const limit = judgeMaxOutputTokens(request.items.length)
+      const answer = await complete(judgeMessages(request, topic), JUDGE_FORMAT, limit, signal)
       if ('unusable' in answer) {
         throw new ProviderError(PROVIDER, `${options.model} did not return usable verdicts: ${answer.unusable}`, {
           retryable: false,
           usage: answer.usage,
         })
       }
-      return { verdicts: toVerdicts(answer.value, items.length), usage: answer.usage }
+      return { verdicts: toVerdicts(answer.value, request.items.length), usage: answer.usage }
     },
   }
 }
