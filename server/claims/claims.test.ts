@@ -703,6 +703,13 @@ test('a sum memory states, with nothing memory lacks and in its stance, is that 
   expect([again?.class, again?.match?.id]).toEqual(['confirmed', 'budget'])
   expect(more?.class).not.toBe('confirmed')
   expect(other?.class).toBe('new')
+  // Evidence that stands against a judge's slip: it called the same sum in other words new.
+  const [judged] = await classifyClaims(
+    [fresh('Pellan Water had set aside 180 million pounds to build it.')],
+    memory,
+    async (items) => items.map((_, index) => ({ index, class: 'new' as const, candidate: null })),
+  )
+  expect([judged?.class, judged?.match?.id]).toEqual(['confirmed', 'budget'])
 })
 
 test('a date that changed on a subject both name is an update, and "not until" says when, not whether', async () => {

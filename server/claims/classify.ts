@@ -298,9 +298,9 @@ function wordsVerdict<K extends KnownClaim>(claim: VerifiedClaim, found: Candida
   if (!best || best.lexical < RELATED_SUBJECT) {
     // Few words in common, but a sum or a large count memory states, with nothing it does not, in
     // the same stance: the same fact in other words ("had set aside 180 million pounds to build it" /
-    // "it is budgeted at £180m").
+    // "it is budgeted at £180m"), sure enough to stand against a judge's "new".
     const restated = closest(found.filter(({ known }) => restatesByFigures(claim, known)))
-    return restated ? { class: 'confirmed', match: restated.known, sure: false } : { class: 'new', sure: false }
+    return restated ? { class: 'confirmed', match: restated.known, sure: true } : { class: 'new', sure: false }
   }
   const comparison = compareStatements(claim.statements, best.known.statements)
   const differs = comparison.figuresDiffer || comparison.datesDiffer
