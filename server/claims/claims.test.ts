@@ -703,6 +703,12 @@ test('a sum memory states, with nothing memory lacks and in its stance, is that 
   expect([again?.class, again?.match?.id]).toEqual(['confirmed', 'budget'])
   expect(more?.class).not.toBe('confirmed')
   expect(other?.class).toBe('new')
+  // A count is stated by the same number under another noun.
+  const [workforce] = await classifyClaims(
+    [fresh('Once the site is running, the firm expects a permanent workforce of 420.')],
+    memory,
+  )
+  expect([workforce?.class, workforce?.match?.id]).toEqual(['confirmed', 'jobs'])
   // Evidence that stands against a judge's slip: it called the same sum in other words new.
   const [judged] = await classifyClaims(
     [fresh('Pellan Water had set aside 180 million pounds to build it.')],

@@ -234,8 +234,24 @@ function restatesByFigures(claim: VerifiedClaim, known: KnownClaim): boolean {
   if (!sharesDistinctiveValue(claim.statements, known.statements)) return false
   const comparison = compareStatements(claim.statements, known.statements)
   if (comparison.figuresDiffer || comparison.datesDiffer) return false
-  if (unsupportedFigures(claim.statements, known.statements).length > 0) return false
+  if (statesMore(claim.statements, known.statements)) return false
   return !opposed(claim.polarity, known.polarity) && !namesDiffer(claim, known)
+}
+
+/**
+ * Whether `a` states a figure or a date `b` does not: a count is stated by the same number under
+ * another noun ("a workforce of 420" / "employ 420 people"), a sum or a measure only in its unit.
+ */
+function statesMore(a: Statements, b: Statements): boolean {
+  const stated = (figure: Figure) =>
+    b.figures.some(
+      (other) =>
+        other.value === figure.value && (other.unit === figure.unit || (countsANoun(other) && countsANoun(figure))),
+    )
+  return (
+    a.figures.some((figure) => !stated(figure)) ||
+    a.dates.some((date) => !b.dates.some((other) => sameDate(date, other)))
+  )
 }
 
 /** Words by which a sentence says that what it states held before and holds still. */
