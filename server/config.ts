@@ -183,6 +183,9 @@ export const ConfigSchema = z.object({
   // Provider rates shared by every process (issue 42): calls wait for their turn under them.
   EXA_REQUESTS_PER_SECOND: z.coerce.number({ error: 'must be a number' }).int().min(1).max(10_000).default(10),
   OPENAI_REQUESTS_PER_MINUTE: z.coerce.number({ error: 'must be a number' }).int().min(1).max(1_000_000).default(500),
+  // Calls running at once to each provider, every process together; unset: no limit but the rate.
+  EXA_CONCURRENT_REQUESTS: z.coerce.number({ error: 'must be a number' }).int().min(1).max(10_000).optional(),
+  OPENAI_CONCURRENT_REQUESTS: z.coerce.number({ error: 'must be a number' }).int().min(1).max(10_000).optional(),
   WORKER_CONCURRENCY: z.coerce.number({ error: 'must be a number' }).int().min(1).max(100).default(8),
   RATE_LIMIT_RUNS_PER_HOUR: z.coerce.number({ error: 'must be a number' }).int().min(1).default(5),
   RATE_LIMIT_MCP_PER_HOUR: z.coerce.number({ error: 'must be a number' }).int().min(1).default(120),

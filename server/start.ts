@@ -131,6 +131,9 @@ export async function startSextant(options: {
         exa: { limit: config.EXA_REQUESTS_PER_SECOND, windowSeconds: 1 },
         openai: { limit: config.OPENAI_REQUESTS_PER_MINUTE, windowSeconds: 60 },
       },
+      concurrency: { exa: config.EXA_CONCURRENT_REQUESTS, openai: config.OPENAI_CONCURRENT_REQUESTS },
+      // A call holds its place at most its own timeout and a margin: one whose process died, no longer.
+      leaseMs: config.PROVIDER_TIMEOUT_SECONDS * 1000 + 30_000,
     })
     const configured = await createProviders(config, db, log, turns)
     // No model configured or found: the engine writes with its own extractive synthesizer.

@@ -4,6 +4,7 @@ import pg from 'pg'
 import { afterAll, beforeAll, expect, test, vi } from 'vitest'
 import { createLimiter } from '#server/limits/limiter.ts'
 import { createProviderTurns } from '#server/limits/provider-turns.ts'
+import type { Turn } from '#server/providers/types.ts'
 import { type ProviderNews, type ProviderWait, reportingWaits } from '#server/providers/waits.ts'
 import { createTestDatabase, type TestDatabase } from '#test/support/database.ts'
 
@@ -208,4 +209,64 @@ test('a pause that cannot be read or written costs no call: the rate still holds
   expect(went).toBe(false)
   stop.abort()
   await waiting
+})
+
+test('two processes hold a concurrency limit between them: a call over it waits for one to end, in either process', async () => {
+  const clock = Date.UTC(2030, 0, 1, 18)
+  const [one, two] = pools.map(
+    (pool) =>
+      createProviderTurns({
+        pool,
+        rates: { llm: { limit: 10_000, windowSeconds: 60 } },
+        concurrency: { llm: 2 },
+        now: () => clock,
+      })('llm') as Turn,
+  )
+  const signal = AbortSignal.timeout(60_000)
+  let running = 0
+  let peak = 0
+  const call = async (turn: Turn, ms: number) => {
+    const release = await turn.take(signal)
+    running += 1
+    peak = Math.max(peak, running)
+    await new Promise((resolve) => setTimeout(resolve, ms))
+    running -= 1
+    release()
+  }
+  // Twelve calls from two processes, two at most at once whatever the machine's speed.
+  await Promise.all(Array.from({ length: 12 }, (_, index) => call(index % 2 === 0 ? (one as Turn) : (two as Turn), 20)))
+  expect(peak).toBe(2)
+  // Each place was given back when its call ended (beside the next call, not before it).
+  await vi.waitFor(async () => {
+    const { rows } = await (pools[0] as pg.Pool).query<{ held: number }>(
+      "select count(*)::int as held from provider_slots where provider = 'llm' and holder is not null",
+    )
+    expect(rows[0]?.held).toBe(0)
+  })
+})
+
+test('a call waiting for a place stops at once when its run ends, and the place of a process that died is taken when its lease ends', async () => {
+  const [one, two] = pools.map(
+    (pool) =>
+      createProviderTurns({
+        pool,
+        rates: { solo: { limit: 10_000, windowSeconds: 60 } },
+        concurrency: { solo: 1 },
+        leaseMs: 1500,
+      })('solo') as Turn,
+  )
+  const signal = AbortSignal.timeout(60_000)
+  // One process takes the only place and never gives it back, as if it died mid-call.
+  await one?.take(signal)
+  const controller = new AbortController()
+  const cancelled = two?.take(controller.signal)
+  controller.abort(new Error('the run was cancelled'))
+  await expect(cancelled).rejects.toThrow('the run was cancelled')
+  // Its lease runs out (Postgres's clock), and the other process's call goes.
+  const release = await two?.take(signal)
+  const { rows } = await (pools[0] as pg.Pool).query<{ leased: boolean }>(
+    "select expires_at > now() as leased from provider_slots where provider = 'solo' and holder is not null",
+  )
+  expect(rows.map((row) => row.leased)).toEqual([true])
+  release?.()
 })

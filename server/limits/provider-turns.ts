@@ -12,6 +12,7 @@
 // each batch of turns, and a process that got the 429 gives back the turns it holds.
 import type pg from 'pg'
 import { createLimiter, type LimitDecision, type Limiter } from '#server/limits/limiter.ts'
+import { createProviderSlots, type ProviderSlots } from '#server/limits/provider-slots.ts'
 import { SLICES } from '#server/limits/sliding-window.ts'
 import type { Logger } from '#server/logger.ts'
 import { sleepUntil } from '#server/providers/sleep-until.ts'
@@ -45,10 +46,16 @@ const PAUSE_CHECK_MS = 1000
 /** Turns counted together, and how many of them are not used yet. */
 type Batch = { decision: LimitDecision; left: number; usableUntil: number }
 
+/**
+ * `concurrency`: calls at once a provider with a rate allows, every process together (unset: no
+ * limit); `leaseMs`: how long one call may hold its place at most (its timeout, and a margin).
+ */
 export function createProviderTurns(options: {
   pool: pg.Pool
   log?: Logger
   rates: Record<string, ProviderRate | undefined>
+  concurrency?: Record<string, number | undefined>
+  leaseMs?: number
   now?: () => number
 }): ProviderTurns {
   const turns = new Map<string, Turn>()
@@ -67,10 +74,42 @@ export function createProviderTurns(options: {
       },
     })
     const pauses = sharedPauses(options.pool, provider, options.now ?? Date.now)
-    turns.set(provider, providerTurn(provider, limiter, pauses, rate, options.now ?? Date.now, options.log))
+    const turn = providerTurn(provider, limiter, pauses, rate, options.now ?? Date.now, options.log)
+    const limit = options.concurrency?.[provider]
+    const slots =
+      limit === undefined
+        ? undefined
+        : createProviderSlots({
+            pool: options.pool,
+            provider,
+            limit,
+            leaseMs: options.leaseMs ?? DEFAULT_LEASE_MS,
+            ...(options.log ? { log: options.log } : {}),
+          })
+    turns.set(provider, slots ? withSlots(turn, slots) : turn)
   }
   return (provider) => turns.get(provider)
 }
+
+/** A place among the calls running at once first, then the rate's turn. */
+function withSlots(turn: Turn, slots: ProviderSlots): Turn {
+  return {
+    async take(signal) {
+      const release = await slots.acquire(signal)
+      try {
+        await turn.take(signal)
+      } catch (error) {
+        release()
+        throw error
+      }
+      return release
+    },
+    pause: (ms) => turn.pause(ms),
+  }
+}
+
+/** A call holds its place no longer than this when no lease is given: a provider call's timeout and more. */
+const DEFAULT_LEASE_MS = 5 * 60_000
 
 function providerTurn(
   provider: string,
@@ -150,7 +189,7 @@ function providerTurn(
         if (pausedUntil <= now() && take()) {
           // The next call's turns are counted while this one runs.
           if (batches.every((batch) => batch.left === 0)) takeMore().catch(() => {})
-          return
+          return () => {} // a rate's turn is spent by the call: nothing to give back when it ends
         }
         const asked = Date.now()
         const wait = await untilAborted(takeMore(), signal)

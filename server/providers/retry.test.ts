@@ -39,6 +39,7 @@ test('each attempt, a retry too, waits for the provider’s shared turn first', 
       turn: {
         take: async () => {
           order.push('turn')
+          return () => order.push('released')
         },
         pause: async () => {
           order.push('pause')
@@ -47,8 +48,8 @@ test('each attempt, a retry too, waits for the provider’s shared turn first', 
     },
   )
   expect(result).toBe('ok')
-  // A failure that is no 429 pauses no one.
-  expect(order).toEqual(['turn', 'call', 'turn', 'call'])
+  // A failure that is no 429 pauses no one; each call gives its place back when it ends, once.
+  expect(order).toEqual(['turn', 'call', 'released', 'turn', 'call', 'released'])
 })
 
 test('a 429 pauses the provider for every process, is reported to the run, and does not use up the attempts while the run has time', async () => {
@@ -72,7 +73,7 @@ test('a 429 pauses the provider for every process, is reported to the run, and d
           attempts: 3,
           classify,
           turn: {
-            take: async () => {},
+            take: async () => () => {},
             pause: async (ms) => {
               order.push(`pause ${ms}`)
             },

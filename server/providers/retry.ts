@@ -34,12 +34,14 @@ export async function callWithRetries<T>(call: (signal: AbortSignal) => Promise<
   let refusedBy: string | undefined
   for (let attempt = 1; ; attempt++) {
     options.signal.throwIfAborted()
-    await options.turn?.take(options.signal)
+    const release = await options.turn?.take(options.signal)
     try {
       const answer = await call(AbortSignal.any([options.signal, AbortSignal.timeout(options.timeoutMs)]))
+      release?.()
       if (refusedBy) reportWait({ provider: refusedBy, why: 'answered' })
       return answer
     } catch (error) {
+      release?.() // before any wait: a call waiting to try again holds no place among those running
       options.signal.throwIfAborted() // the run was cancelled or hit its deadline: not the provider's fault
       const failure = error instanceof ProviderError ? error : options.classify(error)
       // A provider with a rate shared by every process is waited for; another's 429s are attempts.

@@ -218,8 +218,12 @@ export class SearchOfflineError extends ProviderError {
 
 /** A provider's rate shared by every process (server/limits/provider-turns.ts). */
 export type Turn = {
-  /** Waits, if need be, until one more call fits the rate, and the provider is not paused. */
-  take(signal: AbortSignal): Promise<void>
+  /**
+   * Waits, if need be, until one more call fits the rate and the concurrency limit, and the provider
+   * is not paused. Call what it returns when the call ends, however it ends: that gives its place
+   * among the calls running at once back.
+   */
+  take(signal: AbortSignal): Promise<() => void>
   /** The provider answered 429: every process waits this long before its next call to it. */
   pause(ms: number): Promise<void>
 }

@@ -9,8 +9,12 @@ import { AsyncLocalStorage } from 'node:async_hooks'
 export type ProviderWait = {
   provider: string
   ms: number
-  /** `rate_limited`: the provider said 429; `shared_rate`: the processes' shared rate is spent. */
-  why: 'rate_limited' | 'shared_rate'
+  /**
+   * `rate_limited`: the provider said 429; `shared_rate`: the processes' shared rate is spent;
+   * `shared_concurrency`: every process together has as many calls to it running as it allows (`ms`:
+   * how long this call has waited so far).
+   */
+  why: 'rate_limited' | 'shared_rate' | 'shared_concurrency'
 }
 
 /** A wait, or a provider that answered a call after refusing it with 429. */

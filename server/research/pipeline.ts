@@ -200,6 +200,14 @@ export async function runResearch(deps: EngineDeps, runId: string): Promise<void
 /** A provider wait as the run page shows it. */
 function waitWarning(wait: ProviderWait): Record<string, unknown> {
   const seconds = Math.max(1, Math.round(wait.ms / 1000))
+  if (wait.why === 'shared_concurrency') {
+    return {
+      code: 'rate_limited',
+      message: `Waiting for ${wait.provider}: every worker together has as many calls to it running as it allows; the run goes on when one ends.`,
+      provider: wait.provider,
+      waitMs: Math.round(wait.ms),
+    }
+  }
   const why =
     wait.why === 'rate_limited' ? 'it answered 429, too many requests' : 'its rate, shared by every worker, is spent'
   return {
