@@ -94,6 +94,8 @@ export interface RunsTable {
   error: Buffer | null
   usage: ColumnType<unknown, string | null, string | null>
   deadline_at: Timestamp
+  /** The run's own time limit, counted from when a worker first takes it (null: queued before it was kept). */
+  time_limit_seconds: number | null
   created_at: Generated<Date>
   started_at: Timestamp | null
   finished_at: Timestamp | null

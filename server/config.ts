@@ -177,6 +177,8 @@ export const ConfigSchema = z.object({
     .max(TOKEN_BUDGET.max, 'must be from 1000 to 10000000')
     .optional(),
   RECURRING_INTERVAL: duration('7d'),
+  // How long a run may wait for a worker before its own time limit starts; past both, it fails.
+  RUN_QUEUE_TIMEOUT: duration('1h'),
   SCHEDULE_MIN_INTERVAL: duration('1h'),
   // Series due at one cron time wake spread over this window; 0 wakes them all at that time.
   SCHEDULE_SPREAD: duration('5m', { zero: true }),

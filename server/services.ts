@@ -58,6 +58,7 @@ export function createServices(infra: Infra) {
   const deadlines: RunDeadlines = {
     quickSeconds: config.RUN_DEADLINE_QUICK_SECONDS,
     deepSeconds: config.RUN_DEADLINE_DEEP_SECONDS,
+    queueSeconds: config.RUN_QUEUE_TIMEOUT,
   }
   const integrationSettings: IntegrationSettings = {
     publicUrl: config.PUBLIC_URL,

@@ -64,7 +64,7 @@ function setting(options: { allowed: boolean; blocked?: string }) {
       log: testLogger(),
       now: () => new Date(),
     },
-    deadlines: { quickSeconds: 300, deepSeconds: 900 },
+    deadlines: { quickSeconds: 300, deepSeconds: 900, queueSeconds: 3600 },
     limits: { runs } as Partial<Limits> as Limits,
     scheduleMinSeconds: 3600,
   }

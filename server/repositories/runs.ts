@@ -236,15 +236,38 @@ export async function getRunBriefColumns(
   return db.selectFrom('runs').select(['id', 'brief_key_id', 'brief']).where('id', '=', runId).executeTakeFirst()
 }
 
-/** Running runs past their deadline (their worker is gone or stuck). */
-export async function overdueRuns(db: Db, now: Date): Promise<string[]> {
+/**
+ * A run a worker takes for the first time: its own time limit counts from now, not from when it was
+ * queued, so a run that waited behind a thousand others has all of it, unless it waited past the
+ * queue's time (RUN_QUEUE_TIMEOUT), after which the limit counted anyway (the deadline it was queued
+ * with). A later take (the job retried after a crash) keeps the deadline. The run's deadline;
+ * undefined when it was taken before, ended, or keeps no limit of its own.
+ */
+export async function startRunClock(db: Db, runId: string): Promise<Date | undefined> {
+  const row = await db
+    .updateTable('runs')
+    .set({
+      started_at: sql`now()`,
+      deadline_at: sql`least(deadline_at, now() + make_interval(secs => time_limit_seconds))`,
+    })
+    .where('id', '=', runId)
+    .where('status', '=', 'running')
+    .where('started_at', 'is', null)
+    .where('time_limit_seconds', 'is not', null)
+    .returning('deadline_at')
+    .executeTakeFirst()
+  return row?.deadline_at
+}
+
+/** Running runs past their deadline (their worker is gone or stuck, or none took it in time). */
+export async function overdueRuns(db: Db, now: Date): Promise<Array<{ id: string; taken: boolean }>> {
   const rows = await db
     .selectFrom('runs')
-    .select('id')
+    .select(['id', 'started_at'])
     .where('status', '=', 'running')
     .where('deadline_at', '<', now)
     .execute()
-  return rows.map((row) => row.id)
+  return rows.map((row) => ({ id: row.id, taken: row.started_at !== null }))
 }
 
 /** The id of the run a series started for a slot, if it has one (runs has a unique (series_id, slot)). */

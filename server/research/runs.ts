@@ -28,7 +28,10 @@ export async function createRun(
     topicHash: Buffer
     hasMemory: boolean
     priorRunCount: number
+    /** Until when the run may wait in the queue and run: the queue's time and its own limit. */
     deadlineAt: Date
+    /** Its own time limit, which counts from when a worker takes it (none: `deadlineAt` is the end). */
+    timeLimitSeconds?: number
     series?: { id: string; slot: number }
   },
 ): Promise<string> {
@@ -48,6 +51,7 @@ export async function createRun(
       has_memory: input.hasMemory,
       prior_run_count: input.priorRunCount,
       deadline_at: input.deadlineAt,
+      time_limit_seconds: input.timeLimitSeconds ?? null,
       series_id: input.series?.id ?? null,
       series_slot: input.series?.slot ?? null,
     },

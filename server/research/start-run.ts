@@ -11,7 +11,12 @@ import type { Brief } from '#server/research/brief.ts'
 import { createRun } from '#server/research/runs.ts'
 import { createSeries } from '#server/research/series.ts'
 
-export type RunDeadlines = { quickSeconds: number; deepSeconds: number }
+/**
+ * A run's time limit by depth, counted from when a worker takes it, and how long it may wait in the
+ * queue for one (`queueSeconds`): a run not finished by queued + queue + limit fails whatever became
+ * of it.
+ */
+export type RunDeadlines = { quickSeconds: number; deepSeconds: number; queueSeconds: number }
 
 export type StartRunDeps = { db: Db; jobs: Jobs; memory: MemoryContext; deadlines: RunDeadlines }
 
@@ -104,7 +109,8 @@ async function writeRun(
       topicHash,
       hasMemory,
       priorRunCount: runCount,
-      deadlineAt: new Date(Date.now() + seconds * 1000),
+      deadlineAt: new Date(Date.now() + (deps.deadlines.queueSeconds + seconds) * 1000),
+      timeLimitSeconds: seconds,
     })
     // Fair to every account (decision 039): workers take jobs by priority, then age, and a run
     // queues behind every other account's runs with fewer going, so an account's thousandth run

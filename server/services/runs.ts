@@ -204,12 +204,14 @@ export function createRunService(deps: RunServiceDeps) {
     /** Whatever happened to its worker, a run past its deadline ends as failed, never stuck "running". */
     async sweepOverdue(now: Date): Promise<number> {
       let ended = 0
-      for (const runId of await overdueRuns(db, now)) {
+      for (const { id, taken } of await overdueRuns(db, now)) {
         const error = {
           code: 'deadline_exceeded',
-          message: 'The run did not finish within its time limit (its worker may have stopped). Try again.',
+          message: taken
+            ? 'The run did not finish within its time limit (its worker may have stopped). Try again.'
+            : 'No worker took the run within RUN_QUEUE_TIMEOUT: the workers were busy or stopped. Try again later.',
         }
-        if (await deps.endRun(runId, { status: 'failed', error })) ended += 1
+        if (await deps.endRun(id, { status: 'failed', error })) ended += 1
       }
       return ended
     },
