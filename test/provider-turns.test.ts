@@ -270,3 +270,20 @@ test('a call waiting for a place stops at once when its run ends, and the place 
   expect(rows.map((row) => row.leased)).toEqual([true])
   release?.()
 })
+
+test('callers waiting for a spent rate ask Postgres once between them until a turn may be free, not once each', async () => {
+  const clock = Date.UTC(2030, 0, 1, 19)
+  const { pool, statements } = countingPool(pools[0] as pg.Pool)
+  const turn = createProviderTurns({ pool, rates: { busy: { limit: 1, windowSeconds: 60 } }, now: () => clock })('busy')
+  const controller = new AbortController()
+  await turn?.take(controller.signal)
+  // Ten calls wait on a clock that does not move: the minute's one turn is spent.
+  const waiting = Array.from({ length: 10 }, () => turn?.take(controller.signal).catch(() => undefined))
+  await vi.waitFor(() => expect(statements()).toBeGreaterThanOrEqual(2))
+  const asked = statements()
+  // Each waiter wakes at least once a second (PAUSE_CHECK_MS) and asks again: of this process, not Postgres.
+  await new Promise((resolve) => setTimeout(resolve, 2500))
+  expect(statements()).toBe(asked)
+  controller.abort(new Error('done'))
+  await Promise.all(waiting)
+})

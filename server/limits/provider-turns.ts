@@ -123,6 +123,7 @@ function providerTurn(
   const freshMs = rate.windowSeconds * 1000 * FRESH_SHARE
   let batches: Batch[] = []
   let taking: Promise<number> | undefined
+  let refusedUntil = 0
 
   const giveBack = (batch: Batch) => {
     limiter.refund('all', batch.decision, batch.left).catch((error: unknown) => {
@@ -149,6 +150,9 @@ function providerTurn(
       pausedTill(await pauses.until().catch(() => 0))
       const paused = pausedUntil - now()
       if (paused > 0) return paused
+      // Refused a moment ago: no statement until the slice that frees a turn has passed. Callers
+      // waiting in this process ask Postgres once a slice between them, not once each.
+      if (refusedUntil > now()) return refusedUntil - now()
       let cost = stock
       let decision = await limiter.check('all', cost)
       // Fewer than a stock fit: take what does.
@@ -156,7 +160,10 @@ function providerTurn(
         cost = Math.min(stock, decision.remaining)
         decision = await limiter.check('all', cost)
       }
-      if (!decision.allowed) return decision.retryAfterMs
+      if (!decision.allowed) {
+        refusedUntil = now() + decision.retryAfterMs
+        return decision.retryAfterMs
+      }
       batches.push({ decision, left: cost, usableUntil: now() + freshMs })
       return 0
     })().finally(() => {
