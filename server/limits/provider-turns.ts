@@ -147,14 +147,9 @@ function providerTurn(
    */
   const takeMore = (): Promise<number> => {
     taking ??= (async () => {
-      // Paused by a 429, here or in another process: no turn until the pause ends. Read at most once
-      // a PAUSE_CHECK_MS, as beside the calls: a provider called twenty times a second is not asked
-      // about twenty times. (When the pause cannot be read, this process's own is all it knows; the
-      // rate still holds.)
-      if (now() - pauseCheckedAt >= PAUSE_CHECK_MS) {
-        pauseCheckedAt = now()
-        pausedTill(await pauses.until().catch(() => 0))
-      }
+      // Paused by a 429, here or in another process: no turn until the pause ends. (When the pause
+      // cannot be read, this process's own is all it knows; the rate still holds.)
+      pausedTill(await pauses.until().catch(() => 0))
       const paused = pausedUntil - now()
       if (paused > 0) return paused
       // Refused a moment ago: no statement until the slice that frees a turn has passed. Callers
