@@ -8,8 +8,8 @@
 // used soon is given back, so a process holds little of the rate and counts each call close to when
 // it is made (decision 038).
 //
-// A provider's 429 pauses it for every process: the pause is kept in `provider_pauses`, read at most
-// once a second (before a batch of turns, or beside the calls), and a process that got the 429
+// A provider's 429 pauses it for every process: the pause is kept in `provider_pauses`, read before
+// each batch of turns (and beside the calls at most once a second), and a process that got the 429
 // gives back the turns it holds. A provider may also limit calls at once (`concurrency`): each call
 // then holds a place in `provider_slots` while it runs (provider-slots.ts, decision 041).
 import type pg from 'pg'
