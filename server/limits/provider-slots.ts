@@ -96,11 +96,12 @@ export function createProviderSlots(options: {
       waiting.push(next)
       signal.addEventListener('abort', abort, { once: true })
     })
-    held += 1
   }
+  // A place given back goes to the next waiting caller as it is (no newcomer slips in between).
   const leaveLocal = () => {
-    held -= 1
-    waiting.shift()?.()
+    const next = waiting.shift()
+    if (next) next()
+    else held -= 1
   }
 
   return {
