@@ -163,11 +163,8 @@ function providerTurn(
         decision = await limiter.check('all', cost)
       }
       if (!decision.allowed) {
-        // Up to a slice later, at random: processes that were refused together do not all take the
-        // turns a slice frees at the instant it expires, and send their calls in one burst.
-        const wait = decision.retryAfterMs + Math.random() * freshMs
-        refusedUntil = now() + wait
-        return wait
+        refusedUntil = now() + decision.retryAfterMs
+        return decision.retryAfterMs
       }
       batches.push({ decision, left: cost, usableUntil: now() + freshMs })
       return 0
