@@ -79,6 +79,15 @@ test('a run taken again (its job retried) keeps its deadline; one that waited pa
   expect(limit).toBeLessThan(31)
 })
 
+test('a worker that takes a run only after its queue time and its limit fails it, saying no worker came in time', async () => {
+  const user = await createTestAccount(stubs.app.db)
+  const runId = await queueRun(user.account.id, 'Locks, taken too late', -1, 90)
+  await stubs.app.jobs.send(RESEARCH_RUN, { runId })
+  const body = await waitForRun(stubs.app.fetch, user.auth, runId, 60_000)
+  expect(body.status).toBe('failed')
+  expect(body.error?.message).toMatch(/No worker took the run/)
+})
+
 test('the sweeper fails a run no worker took in time, and says so', async () => {
   const user = await createTestAccount(stubs.app.db)
   const runId = await queueRun(user.account.id, 'Locks, never taken', -1, 90)

@@ -99,7 +99,9 @@ export async function runResearch(deps: EngineDeps, runId: string): Promise<void
   const event: StepContext['event'] = (type, step, data, options) => write({ events: [{ type, step, data }] }, options)
 
   if (remainingMs <= 0) {
-    await deps.endRun(runId, { status: 'failed', error: deadlineError(brief) })
+    // Taken only now, after its queue's time and its own limit: no worker came for it in time.
+    const error = row.started_at === null ? NOT_TAKEN_ERROR : deadlineError(brief)
+    await deps.endRun(runId, { status: 'failed', error })
     return
   }
   const deadline = new AbortController()
@@ -222,6 +224,12 @@ function waitWarning(wait: ProviderWait): Record<string, unknown> {
 
 /** What the run writes: progress events, or a step boundary (the run moved on, with these events). */
 type RunWrite = { events: NewEvent[]; move?: { step: Step; checkpointJson?: string } }
+
+/** A run that waited in the queue past RUN_QUEUE_TIMEOUT and its own time limit. */
+export const NOT_TAKEN_ERROR: RunError = {
+  code: 'deadline_exceeded',
+  message: 'No worker took the run within RUN_QUEUE_TIMEOUT: the workers were busy or stopped. Try again later.',
+}
 
 function deadlineError(brief: Brief): RunError {
   return {

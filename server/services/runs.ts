@@ -12,7 +12,7 @@ import { findRunId, getRun, getRunSeal, overdueRuns, type RunRow, type RunSeal }
 import { findLiveTopicId } from '#server/repositories/topic-memory.ts'
 import { type AdmissionDeps, type AdmittedStart, type Requester, startAdmittedRun } from '#server/research/admission.ts'
 import type { Brief } from '#server/research/brief.ts'
-import { type EngineDeps, runResearch } from '#server/research/pipeline.ts'
+import { type EngineDeps, NOT_TAKEN_ERROR, runResearch } from '#server/research/pipeline.ts'
 import { listRuns, openRunBrief, type RunListItem, type RunView, viewRun } from '#server/research/runs.ts'
 import { listSeries, recurringInfo, type SeriesState } from '#server/research/series.ts'
 
@@ -205,12 +205,12 @@ export function createRunService(deps: RunServiceDeps) {
     async sweepOverdue(now: Date): Promise<number> {
       let ended = 0
       for (const { id, taken } of await overdueRuns(db, now)) {
-        const error = {
-          code: 'deadline_exceeded',
-          message: taken
-            ? 'The run did not finish within its time limit (its worker may have stopped). Try again.'
-            : 'No worker took the run within RUN_QUEUE_TIMEOUT: the workers were busy or stopped. Try again later.',
-        }
+        const error = taken
+          ? {
+              code: 'deadline_exceeded',
+              message: 'The run did not finish within its time limit (its worker may have stopped). Try again.',
+            }
+          : NOT_TAKEN_ERROR
         if (await deps.endRun(id, { status: 'failed', error })) ended += 1
       }
       return ended
