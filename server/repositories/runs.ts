@@ -82,10 +82,21 @@ export async function getRunToStart(
   db: Db,
   runId: string,
   now: Date,
-): Promise<{ run: RunRow; memoryRead: { topicHash: Buffer; row: TopicMemoryRow | null } | undefined } | undefined> {
+): Promise<
+  | {
+      run: RunRow
+      memoryRead: { topicHash: Buffer; row: TopicMemoryRow | null } | undefined
+      /** The deadline set as this take started the run's clock (startRunClock); undefined when it did not. */
+      clockStarted: Date | undefined
+    }
+  | undefined
+> {
   if (!UUID.test(runId)) return undefined
+  // The run's clock starts in the same statement that reads it (the row read is as it was before).
   const row = await db
+    .with('started', () => startRunClockQuery(db, runId))
     .selectFrom('runs')
+    .leftJoin('started', 'started.id', 'runs.id')
     .leftJoin('topics', (join) =>
       join
         .onRef('topics.account_id', '=', 'runs.account_id')
@@ -106,6 +117,7 @@ export async function getRunToStart(
       'topic_memory.last_run_at as memory_last_run_at',
       'topic_memory.expires_at as memory_expires_at',
       'topic_memory.updated_at as memory_updated_at',
+      'started.deadline_at as started_deadline_at',
     ])
     .where('runs.id', '=', runId)
     .executeTakeFirst()
@@ -120,9 +132,11 @@ export async function getRunToStart(
     memory_last_run_at,
     memory_expires_at,
     memory_updated_at,
+    started_deadline_at,
     ...run
   } = row
-  if (run.checkpoint !== null || run.topic_hash === null) return { run, memoryRead: undefined }
+  const clockStarted = started_deadline_at ?? undefined
+  if (run.checkpoint !== null || run.topic_hash === null) return { run, memoryRead: undefined, clockStarted }
   const memory =
     memory_topic_id === null
       ? null
@@ -137,7 +151,7 @@ export async function getRunToStart(
           expires_at: memory_expires_at as Date,
           updated_at: memory_updated_at as Date,
         }
-  return { run, memoryRead: { topicHash: run.topic_hash, row: memory } }
+  return { run, memoryRead: { topicHash: run.topic_hash, row: memory }, clockStarted }
 }
 
 /** What says whether a completed run's view kept in memory is still its view: the keys that sealed it. */
@@ -244,7 +258,11 @@ export async function getRunBriefColumns(
  * undefined when it was taken before, ended, or keeps no limit of its own.
  */
 export async function startRunClock(db: Db, runId: string): Promise<Date | undefined> {
-  const row = await db
+  return (await startRunClockQuery(db, runId).executeTakeFirst())?.deadline_at
+}
+
+function startRunClockQuery(db: Db, runId: string) {
+  return db
     .updateTable('runs')
     .set({
       started_at: sql`now()`,
@@ -254,9 +272,7 @@ export async function startRunClock(db: Db, runId: string): Promise<Date | undef
     .where('status', '=', 'running')
     .where('started_at', 'is', null)
     .where('time_limit_seconds', 'is not', null)
-    .returning('deadline_at')
-    .executeTakeFirst()
-  return row?.deadline_at
+    .returning(['id', 'deadline_at'])
 }
 
 /** Running runs past their deadline (their worker is gone or stuck, or none took it in time). */

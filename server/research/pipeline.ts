@@ -9,7 +9,7 @@ import { appendRunEvents, type NewEvent } from '#server/events/run-events.ts'
 import { loadTopicMemory, MemoryUnreadableError, saveTopicMemoryIn } from '#server/memory/store.ts'
 import { ProviderError, usageOf } from '#server/providers/types.ts'
 import { type ProviderWait, reportingWaits } from '#server/providers/waits.ts'
-import { getRunToStart, startRunClock } from '#server/repositories/runs.ts'
+import { getRunToStart } from '#server/repositories/runs.ts'
 import type { Brief } from '#server/research/brief.ts'
 import { spentOf, tokensLeft } from '#server/research/budget.ts'
 import { memoryDigest } from '#server/research/digest.ts'
@@ -56,8 +56,8 @@ export async function runResearch(deps: EngineDeps, runId: string): Promise<void
   const row = found?.run
   if (row?.status !== 'running') return // finished, cancelled or gone: nothing to do
   const brief = openRunBrief(ring, row)
-  // Taken for the first time: the run's time limit starts now (the queue's time is not its own).
-  const deadlineAt = (row.started_at === null ? await startRunClock(db, runId) : undefined) ?? row.deadline_at
+  // Taken for the first time: the run's time limit started now (the queue's time is not its own).
+  const deadlineAt = found?.clockStarted ?? row.deadline_at
   const remainingMs = deadlineAt.getTime() - Date.now()
   // The run's writes, in order: boundaries and progress events, each only while the run is running.
   // Events a step makes at once (its searches answering together) go in one statement; so do events
