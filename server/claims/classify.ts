@@ -110,12 +110,13 @@ export async function classifyClaims<K extends KnownClaim>(
   }
   const overlap = (claim: VerifiedClaim, known: K) =>
     bestOverlap(wordings.get(claim) ?? [claim.subject], wordings.get(known) ?? [known.subject], weight)
-  const candidates = claims.map((claim) => candidatesFor(claim, memory, overlap))
+  // How close a memory claim is to a claim: by words, by the shorter's share covered, by embeddings.
   const scored = (claim: VerifiedClaim & { vector?: number[] }, known: K): Candidate<K> => ({
     known,
     ...overlap(claim, known),
     cosine: claim.vector && known.vector ? dot(claim.vector, known.vector) : 0,
   })
+  const candidates = claims.map((claim) => candidatesFor(claim, memory, scored))
   const restatementOf = (claim: VerifiedClaim) =>
     byQuote.get(quoteText(claim.quote)) ?? byQuote.get(quoteText(claim.text))
   // A word-for-word restatement is confirmed without asking: the judge is paid only for the doubtful.
@@ -372,19 +373,19 @@ function guarded<K extends KnownClaim>(claim: VerifiedClaim, verdict: ClaimClass
 function candidatesFor<K extends KnownClaim>(
   claim: VerifiedClaim & { vector?: number[] },
   memory: K[],
-  overlap: (claim: VerifiedClaim, known: K) => { lexical: number; cover: number },
+  score: (claim: VerifiedClaim & { vector?: number[] }, known: K) => Candidate<K>,
 ): Candidate<K>[] {
   const scored: Candidate<K>[] = []
   for (const known of memory) {
-    const { lexical, cover } = overlap(claim, known)
-    const cosine = claim.vector && known.vector ? dot(claim.vector, known.vector) : 0
+    const candidate = score(claim, known)
+    const { lexical, cosine } = candidate
     if (
       lexical > 0 ||
       cosine >= MIN_COSINE ||
       sharesDistinctiveValue(claim.statements, known.statements) ||
       revises(claim, known, lexical)
     )
-      scored.push({ known, lexical, cosine, cover })
+      scored.push(candidate)
   }
   const about = scored.filter((candidate) => aboutTheSame(claim, candidate))
   about.sort((a, b) => closeness(b) - closeness(a) || b.lexical - a.lexical)
