@@ -855,3 +855,46 @@ test('a judge is shown memory within its budget, each claim closest memory claim
   expect(shown[0]?.text).toBe(target.text)
   expect(requests[0]?.items[0]?.closest).toContain(0)
 })
+
+test('a measure restated at another scale, or a share in words of a percentage, is that fact again', async () => {
+  const memory = [
+    known('water', "Cinderbrook's plant would use 3.1 billion litres of water a year, according to its permit."),
+    known('survey', 'A district survey in February found that 58% of parents supported a four-day week.'),
+    known('output', 'At full tilt it is designed to turn out 40,000 tonnes of lithium carbonate a year.'),
+  ]
+  const [water, survey, output, trimmed] = await classifyClaims(
+    [
+      fresh("The refinery's planned draw of 3.1 gigalitres a year, the judge wrote, had been accepted."),
+      fresh('Nearly three in five parents told the district in a February questionnaire that they backed it.'),
+      fresh('Once it reaches capacity, Kestrel Ridge would produce about 40kt of lithium carbonate annually.'),
+      // Another value of the same measure, said to have changed, is its update.
+      fresh('The company now plans to produce 32kt per annum, after it trimmed the mine plan.'),
+    ],
+    memory,
+  )
+  expect([water?.class, water?.match?.id]).toEqual(['confirmed', 'water'])
+  expect([survey?.class, survey?.match?.id]).toEqual(['confirmed', 'survey'])
+  expect([output?.class, output?.match?.id]).toEqual(['confirmed', 'output'])
+  expect([trimmed?.class, trimmed?.match?.id]).toEqual(['updated', 'output'])
+  // A share that does not round to memory's percentage is not that fact.
+  const [fewer] = await classifyClaims([fresh('Only two in five parents now back the shorter week.')], memory)
+  expect(fewer?.class).not.toBe('confirmed')
+})
+
+test('the same month of a written year, on a subject both name, in one stance, is that date again', async () => {
+  const memory = [
+    known('old', 'The Tarne transfer main, which should be finished by March 2027, will help only if it rains.'),
+    known('new', 'It confirmed that the Tarne transfer pipeline will not be finished until October 2027.'),
+    known('vote', 'Councillors will vote on the hosepipe ban in October 2027.'),
+  ]
+  const [again, unrelated] = await classifyClaims(
+    [
+      fresh('That leaves the link from the Tarne, whose completion has slipped to October 2027.'),
+      // The same date of something no word of which memory names is no restatement.
+      fresh('Elections to the harbour board are set for October 2027.'),
+    ],
+    memory,
+  )
+  expect([again?.class, again?.match?.id]).toEqual(['confirmed', 'new'])
+  expect(unrelated?.class).toBe('new')
+})

@@ -14,6 +14,7 @@ import {
   isYearless,
   type Statements,
   sameDate,
+  statesFigure,
   unsupportedFigures,
 } from '#server/claims/figures.ts'
 import { quoteText } from '#server/claims/quote.ts'
@@ -163,7 +164,7 @@ export async function classifyClaims<K extends KnownClaim>(
     // reversal the rules cannot read in the words ("pulled the application" / "filed an application")
     // is no proof against the judge.
     const related =
-      chosen !== undefined && (aboutTheSame(claim, chosen) || readsAs(verdict?.class ?? 'new', claim, chosen.known))
+      chosen !== undefined && (aboutTheSame(claim, chosen) || readsAs(verdict?.class ?? 'new', claim, chosen))
     if (!verdict || (verdict.class !== 'new' && !related)) {
       return ruled.related
         ? { claim, class: 'new' as const, related: ruled.related }
@@ -228,11 +229,19 @@ function ruleVerdict<K extends KnownClaim>(claim: VerifiedClaim, found: Candidat
 }
 
 /**
- * Whether `claim` states a distinctive figure of `known` (sharesDistinctiveValue) and nothing it does
- * not, in the same stance, naming no one it does not.
+ * Whether `claim` states a distinctive figure of `known` (sharesDistinctiveValue), or the same month
+ * or day of a year on a subject they share a word of ("whose finish date has slipped to October
+ * 2027" / "will not be finished until October 2027"), and nothing it does not, in the same stance,
+ * naming no one it does not.
  */
-function restatesByFigures(claim: VerifiedClaim, known: KnownClaim): boolean {
-  if (!sharesDistinctiveValue(claim.statements, known.statements)) return false
+function restatesByFigures(
+  claim: VerifiedClaim,
+  { known, lexical }: Pick<Candidate<KnownClaim>, 'known' | 'lexical'>,
+): boolean {
+  const distinctive =
+    sharesDistinctiveValue(claim.statements, known.statements) ||
+    (lexical > 0 && sharesExactDate(claim.statements, known.statements))
+  if (!distinctive) return false
   const comparison = compareStatements(claim.statements, known.statements)
   if (comparison.figuresDiffer || comparison.datesDiffer) return false
   if (statesMore(claim.statements, known.statements)) return false
@@ -247,7 +256,7 @@ function statesMore(a: Statements, b: Statements): boolean {
   const stated = (figure: Figure) =>
     b.figures.some(
       (other) =>
-        other.value === figure.value && (other.unit === figure.unit || (countsANoun(other) && countsANoun(figure))),
+        statesFigure(figure, other) || (other.value === figure.value && countsANoun(other) && countsANoun(figure)),
     )
   return (
     a.figures.some((figure) => !stated(figure)) ||
@@ -316,7 +325,7 @@ function wordsVerdict<K extends KnownClaim>(claim: VerifiedClaim, found: Candida
     // Few words in common, but a sum or a large count memory states, with nothing it does not, in
     // the same stance: the same fact in other words ("had set aside 180 million pounds to build it" /
     // "it is budgeted at £180m"), sure enough to stand against a judge's "new".
-    const restated = closest(found.filter(({ known }) => restatesByFigures(claim, known)))
+    const restated = closest(found.filter((candidate) => restatesByFigures(claim, candidate)))
     return restated ? { class: 'confirmed', match: restated.known, sure: true } : { class: 'new', sure: false }
   }
   const comparison = compareStatements(claim.statements, best.known.statements)
@@ -426,10 +435,11 @@ function aboutTheSame<K extends KnownClaim>(claim: VerifiedClaim, candidate: Can
  * stances. Without that, a judge that answers at random would hide a new fact behind any claim of
  * memory; with it, the careful judge's reading across other words stands.
  */
-function readsAs(verdict: ClaimClass, claim: VerifiedClaim, known: KnownClaim): boolean {
+function readsAs(verdict: ClaimClass, claim: VerifiedClaim, candidate: Candidate<KnownClaim>): boolean {
+  const { known } = candidate
   const comparison = compareStatements(claim.statements, known.statements)
   const differs = comparison.figuresDiffer || comparison.datesDiffer
-  if (verdict === 'confirmed') return restatesByFigures(claim, known)
+  if (verdict === 'confirmed') return restatesByFigures(claim, candidate)
   if (verdict === 'updated') return comparison.comparable && differs && !namesDiffer(claim, known)
   if (verdict !== 'contradicted') return false
   // Opposite stances, or one refusing what the other states ("insurer turns down the pill" / "would
@@ -634,17 +644,23 @@ function restatesAndChanges(claim: Statements, known: Statements): boolean {
 
 /**
  * A figure both state that is unlikely to meet twice by chance: a sum of money or a measure of the
- * same unit, or a count of a hundred or more ("£142m" / "142 million pounds", "3,200 people" / "a
+ * same unit (a share in words of the percentage it rounds), or a count of a hundred or more ("£142m" / "142 million pounds", "3,200 people" / "a
  * payroll of 3,200"), however few words the two sentences share.
  */
 function sharesDistinctiveValue(a: Statements, b: Statements): boolean {
   return a.figures.some((figure) =>
     b.figures.some(
       (other) =>
-        other.value === figure.value &&
-        (Math.abs(figure.value) >= 100 || (other.unit === figure.unit && !countsANoun(figure))),
+        (other.value === figure.value && Math.abs(figure.value) >= 100) ||
+        (statesFigure(figure, other) && !countsANoun(figure)),
     ),
   )
+}
+
+/** A month, a day or a quarter of a written year both give at the same precision ("October 2027"). */
+function sharesExactDate(a: Statements, b: Statements): boolean {
+  const exact = (date: string) => date.length >= 7 && !isYearless(date)
+  return a.dates.some((date) => exact(date) && b.dates.includes(date))
 }
 
 /** Some figure of one is numerically a figure of the other, whatever each says it counts. */

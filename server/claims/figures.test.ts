@@ -1,7 +1,14 @@
 import * as chrono from 'chrono-node'
 import fc from 'fast-check'
 import { expect, test } from 'vitest'
-import { compareStatements, extractStatements, sameDate, writtenDates } from '#server/claims/figures.ts'
+import {
+  compareStatements,
+  extractStatements,
+  sameDate,
+  statesFigure,
+  unsupportedFigures,
+  writtenDates,
+} from '#server/claims/figures.ts'
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 2000)
 
@@ -85,6 +92,8 @@ test('a month with no year is read as a newsroom writes it, and its day is no fi
   expect(read('The council may approve it.').dates).toEqual([])
   expect(read('The towers would mar the view.').dates).toEqual([])
   expect(read('The museum opens in Sept.').dates).toEqual(['XXXX-09'])
+  expect(read('Parents told a February questionnaire so.').dates).toEqual([])
+  expect(read('Parents said so in a February questionnaire.').dates).toEqual(['XXXX-02'])
   expect(sameDate('XXXX-09', '2026-09')).toBe(true)
   expect(sameDate('XXXX-09', '2027')).toBe(true)
   expect(sameDate('XXXX-09', 'XXXX-06')).toBe(false)
@@ -130,4 +139,57 @@ test('a quarter or a half is read however a newsroom names it', () => {
   expect(dates('the first half of 2027')).toEqual(['2027-H1'])
   expect(dates('no sooner than the April-to-June quarter of 2028')).toEqual(['2028-Q2'])
   expect(dates('in the July-September quarter of 2027')).toEqual(['2027-Q3'])
+})
+
+test('a measure is read in one unit of its kind, at any metric scale and as a rate in time', () => {
+  const figures = (text: string) => extractStatements(text).figures
+  const water = [{ value: 3_100_000_000, unit: 'l' }]
+  expect(figures('The plant would use 3.1 billion litres of water a year.')).toEqual(water)
+  expect(figures('Its application puts the annual draw at 3,100 megalitres.')).toEqual(water)
+  expect(figures('The planned draw of 3.1 gigalitres a year was accepted.')).toEqual(water)
+  expect(figures('It would take roughly 3.1 million cubic metres of water a year.')).toEqual(water)
+  // "Ml" is megalitres, "ml" millilitres; a rate in time is the quantity it measures.
+  expect(figures('Its 40 Ml/d of output would cover a fifth of demand.')).toEqual(
+    figures('The plant would have supplied 40 million litres of fresh water every day.'),
+  )
+  expect(figures('A 5 ml dose.')).toEqual([{ value: 0.005, unit: 'l' }])
+  expect(figures('That is a third of the 32kt per annum it now plans.')).toEqual([{ value: 32e9, unit: 'g' }])
+  expect(figures('It would produce 40,000 tonnes a year.')).toEqual(figures('It would produce about 40kt.'))
+  expect(figures('A 1.2 GWh battery')).toEqual(figures('a 1,200 megawatt-hour battery'))
+  // A rate per person, however it names the person; a price per unit keeps its unit.
+  expect(figures('Use fell to 128 litres a head each day.')).toEqual([{ value: 128, unit: 'l/person' }])
+  expect(figures('At 142 litres per person per day.')).toEqual([{ value: 142, unit: 'l/person' }])
+  expect(figures('Customers now use 128 litres each a day.')).toEqual([{ value: 128, unit: 'l/person' }])
+  expect(figures('It supplies 40 million litres each day.')).toEqual([{ value: 40_000_000, unit: 'l' }])
+  expect(figures('Cells cost $80/kWh.')).toEqual([{ value: 80, unit: 'usd/kwh' }])
+  // Different quantities stay different.
+  expect(
+    compareStatements(extractStatements('3,100 megalitres'), extractStatements('3.2 billion litres')).figuresDiffer,
+  ).toBe(true)
+})
+
+test('a unit joined by a hyphen, a proportion in words and a season are read as written', () => {
+  const read = (text: string) => extractStatements(text)
+  expect(read("Over the mine's 22-year life.").figures).toEqual(read('It has 22 years of operation.').figures)
+  expect(read('A 400-seat hall.').figures).toEqual([{ value: 400, unit: 'seat' }])
+  expect(read('Nearly three in five parents, 58 percent, backed it.').figures).toEqual([
+    { value: 0.6, unit: 'share' },
+    { value: 58, unit: '%' },
+  ])
+  expect(read('One out of four homes.').figures).toEqual([{ value: 0.25, unit: 'share' }])
+  // A season is dated by the year it starts in; two years apart are no season.
+  expect(read('They will kick off the 2028-29 season there.')).toEqual({ figures: [], dates: ['2028'] })
+  expect(read('The 2024-25 budget.').dates).toEqual(['2024'])
+  expect(read('A 3-2 vote.').dates).toEqual([])
+})
+
+test('a proportion in words restates the percentage it rounds, and no other', () => {
+  const share = { value: 0.6, unit: 'share' }
+  expect(statesFigure(share, { value: 58, unit: '%' })).toBe(true)
+  expect(statesFigure({ value: 58, unit: '%' }, share)).toBe(true)
+  expect(statesFigure(share, { value: 44, unit: '%' })).toBe(false)
+  expect(statesFigure(share, { value: 60, unit: 'peopl' })).toBe(false)
+  expect(unsupportedFigures(extractStatements('three in five parents'), extractStatements('58% of parents'))).toEqual(
+    [],
+  )
 })

@@ -79,8 +79,28 @@ const UNIT_ALIASES: Record<string, string> = {
   tonnes: 't',
   ton: 't',
   tons: 't',
+  kilotonne: 'kt',
+  kilotonnes: 'kt',
   kilogram: 'kg',
   kilograms: 'kg',
+  litre: 'l',
+  litres: 'l',
+  liter: 'l',
+  liters: 'l',
+  kilolitre: 'kl',
+  kilolitres: 'kl',
+  megalitre: 'megalitre',
+  megalitres: 'megalitre',
+  megaliter: 'megalitre',
+  megaliters: 'megalitre',
+  gigalitre: 'gl',
+  gigalitres: 'gl',
+  gigaliter: 'gl',
+  gigaliters: 'gl',
+  'cubic metre': 'm3',
+  'cubic metres': 'm3',
+  'cubic meter': 'm3',
+  'cubic meters': 'm3',
   kilometre: 'km',
   kilometres: 'km',
   kilometer: 'km',
@@ -114,23 +134,72 @@ const SHORT_UNITS = new Set([
   'kg',
   'g',
   't',
+  'kt',
   'mt',
   'km',
   'm',
+  'm3',
   'mi',
   'lb',
   'lbs',
   'l',
+  'ml',
+  'kl',
+  'gl',
 ])
+
+/**
+ * A measure in one unit of its kind, so that one quantity written at another scale compares equal
+ * ("3.1 gigalitres", "3,100 megalitres", "3.1 billion litres", "3.1 million cubic metres"; "40kt",
+ * "40,000 tonnes"; "1.2 GWh", "1,200 MWh"). Metric prefixes only: a conversion between systems
+ * (miles, pounds) rounds, and a rounded figure is no restatement to read.
+ */
+const IN_BASE_UNIT: Record<string, [string, number]> = {
+  wh: ['wh', 1],
+  kwh: ['wh', 1e3],
+  mwh: ['wh', 1e6],
+  gwh: ['wh', 1e9],
+  twh: ['wh', 1e12],
+  w: ['w', 1],
+  kw: ['w', 1e3],
+  mw: ['w', 1e6],
+  gw: ['w', 1e9],
+  tw: ['w', 1e12],
+  g: ['g', 1],
+  kg: ['g', 1e3],
+  t: ['g', 1e6],
+  kt: ['g', 1e9],
+  m: ['m', 1],
+  km: ['m', 1e3],
+  ml: ['l', 1e-3],
+  l: ['l', 1],
+  kl: ['l', 1e3],
+  m3: ['l', 1e3],
+  megalitre: ['l', 1e6],
+  gl: ['l', 1e9],
+}
+// A unit joined to its number by a hyphen is its unit too ("a 22-year life", "a 400-megawatt plant").
 const UNIT_PHRASE = new RegExp(
-  String.raw`^\s?(${[...Object.keys(UNIT_ALIASES), ...SHORT_UNITS]
+  String.raw`^[\s-]?(${[...Object.keys(UNIT_ALIASES), ...SHORT_UNITS]
     .sort((a, b) => b.length - a.length)
     .map((unit) => unit.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'))
     .join('|')})(?![\p{L}\p{N}])`,
   'u',
 )
-const PER_UNIT = /^\s?(?:\/|per\s)\s?([\p{L}-]+)/u
-const NEXT_WORD = /^\s([\p{L}][\p{L}-]{2,})/u
+/**
+ * "Per person", "/kWh", "a head", "each resident": what a figure is a rate of. "Each" alone is each
+ * one of those it is said of ("128 litres each a day"): a rate per person.
+ */
+const PER_UNIT =
+  /^\s?(?:(?:\/|per\s|(?:a|an|each|every)\s(?=(?:head|person|capita|resident|household)\b))\s?([\p{L}-]+)|each\b(?!\s(?:of|day|week|month|year|hour)\b))/u
+/**
+ * A rate in time is the quantity it measures: newsrooms write "40,000 tonnes a year", "32kt per
+ * annum" and "an annual 40kt" of one output, and "per year" is read where "a year" is not.
+ */
+const TIME_DIVISORS = new Set(['year', 'annum', 'yr', 'month', 'week', 'day', 'd', 'hour', 'h', 'hr'])
+/** One person, however a rate names them. */
+const PERSON_DIVISORS = new Set(['head', 'person', 'capita', 'resident', 'people'])
+const NEXT_WORD = /^[\s-]([\p{L}][\p{L}-]{2,})/u
 const SCALE_WORD = new RegExp(String.raw`^\s?(${Object.keys(SCALES).join('|')})(?![\p{L}\p{N}])`, 'u')
 
 // Words after a number that are not what it counts.
@@ -189,6 +258,22 @@ const NAMED_NUMBER = new RegExp(
   'gu',
 )
 
+/** "Ml" and "ML" after a number are megalitres; in lower case, "ml" is millilitres. */
+const MEGALITRES = /(?<=\d\s?)M[lL](?![\p{L}])/gu
+const SEASON = /(?<![\d,.])((?:19|20)\d{2})[-/](\d{2})(?![\d,.%])/gu
+const SMALL_NUMBER = String.raw`\d{1,3}|${COUNT_WORDS.slice(1).join('|')}`
+const PROPORTION = new RegExp(
+  String.raw`(?<![\d,.])\b(${SMALL_NUMBER}) (?:in|out of) (${SMALL_NUMBER})\b(?![,.]?\d)`,
+  'gu',
+)
+/** The unit of a proportion's share (0.6 for "three in five"). */
+export const PROPORTION_UNIT = 'share'
+
+function countValue(written: string): number {
+  const index = COUNT_WORDS.indexOf(written)
+  return index >= 0 ? index : Number(written)
+}
+
 /** The year of a date that writes none ("in September"). */
 const YEARLESS = 'XXXX'
 
@@ -196,7 +281,7 @@ export function isYearless(date: DateMention): boolean {
   return date.startsWith(YEARLESS)
 }
 const YEARLESS_MONTH = new RegExp(
-  String.raw`(\b(?:in|from|by|until|till|to|since|before|after|of|on|next|last|this|early|late|mid|end of)\s(?:\p{L}+day,?\s)?|` +
+  String.raw`(\b(?:in|from|by|until|till|to|since|before|after|of|on|next|last|this|early|late|mid|end of)\s(?:(?:a|an|the)\s)?(?:\p{L}+day,?\s)?|` +
     // or after a weekday and a comma, as newsrooms write a date ("is now Tuesday, Sept. 8")
     String.raw`\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday),\s)` +
     String.raw`(?:(\d{1,2})(?:st|nd|rd|th)?\s)?` +
@@ -213,6 +298,7 @@ export function extractStatements(text: string): Statements {
   let rest = text
     .normalize('NFKC')
     .replace(NAMED_NUMBER, '$&_')
+    .replace(MEGALITRES, 'megalitres')
     .toLowerCase()
     .replace(/[‐‑‒–—―−]/gu, '-')
   const dates = new Set<DateMention>()
@@ -235,6 +321,13 @@ export function extractStatements(text: string): Statements {
     dates.add(`${match[3]}-H${match[1] ?? (match[2] === 'first' ? 1 : 2)}`)
     mask(match.index, match.index + match[0].length)
   }
+  // A season or a financial year ("the 2028-29 season") is dated by the year it starts in.
+  for (const match of [...rest.matchAll(SEASON)]) {
+    const first = Number(match[1])
+    if ((first + 1) % 100 !== Number(match[2])) continue
+    dates.add(String(first))
+    mask(match.index, match.index + match[0].length)
+  }
   for (const parsed of writtenDates(rest)) {
     const start = parsed.start
     const year = String(start.get('year')).padStart(4, '0')
@@ -254,6 +347,14 @@ export function extractStatements(text: string): Statements {
     mask(match.index + (match[1] as string).length, match.index + match[0].length)
   }
 
+  // A proportion ("three in five parents", "one out of four"): a share, not two counts.
+  const proportions: Figure[] = []
+  for (const match of [...rest.matchAll(PROPORTION)]) {
+    const [part, whole] = [countValue(match[1] as string), countValue(match[2] as string)]
+    if (whole > 0 && part <= whole)
+      proportions.push({ value: Number((part / whole).toPrecision(4)), unit: PROPORTION_UNIT })
+    mask(match.index, match.index + match[0].length)
+  }
   // A count written in words with a scale ("six hundred people", "two thousand jobs") is a figure,
   // written with a thousands comma, so "two thousand" is a count, not the year 2000.
   rest = rest.replace(WORDED_COUNT, (_, count: string, scale: string) =>
@@ -263,7 +364,7 @@ export function extractStatements(text: string): Statements {
   // newsrooms write numbers under ten: not "one" (as often "one of the"), nor one followed by "of",
   // nor the length of a period ("the first six months" is the first half).
   rest = rest.replace(SMALL_COUNT, (_, count: string) => String(COUNT_WORDS.indexOf(count)))
-  const figures = new Map<string, Figure>()
+  const figures = new Map<string, Figure>(proportions.map((figure) => [figureKey(figure), figure]))
   for (const match of [...rest.matchAll(NUMBER_AT)]) {
     const figure = readFigure(rest, match)
     if (figure === 'year') dates.add(match[2] as string)
@@ -318,12 +419,49 @@ function readFigure(text: string, match: RegExpExecArray): Figure | 'year' | und
   }
   const per = PER_UNIT.exec(text.slice(end))
   // Own keys only: "per constructor" is not Object.prototype's constructor.
-  if (per && unit !== '')
-    unit += `/${Object.hasOwn(UNIT_ALIASES, per[1] as string) ? UNIT_ALIASES[per[1] as string] : per[1]}`
+  if (per && unit !== '') {
+    const written = per[1] ?? 'person'
+    const divisor = Object.hasOwn(UNIT_ALIASES, written) ? UNIT_ALIASES[written] : written
+    if (!TIME_DIVISORS.has(divisor as string)) unit += `/${PERSON_DIVISORS.has(divisor as string) ? 'person' : divisor}`
+  }
+  const [measure = '', ...divisors] = unit.split('/')
+  const base = IN_BASE_UNIT[measure]
+  if (base) {
+    value *= base[1]
+    unit = [base[0], ...divisors].join('/')
+  }
   return { value: Number(value.toPrecision(6)), unit }
 }
 
-const MEASURES = new Set([...Object.values(UNIT_ALIASES), ...SHORT_UNITS, ...CURRENCY_BEFORE.map(([, code]) => code)])
+const MEASURES = new Set([
+  ...Object.values(UNIT_ALIASES),
+  ...SHORT_UNITS,
+  ...CURRENCY_BEFORE.map(([, code]) => code),
+  PROPORTION_UNIT,
+])
+
+/** Points of a percentage within which a proportion in words restates it ("three in five", "58%"). */
+const PROPORTION_POINTS = 5
+
+/**
+ * A figure `other` states as `figure` is: the same value of the same unit, or a proportion in words
+ * of a percentage it rounds ("nearly three in five" of "58 percent").
+ */
+export function statesFigure(figure: Figure, other: Figure): boolean {
+  if (other.value === figure.value && other.unit === figure.unit) return true
+  // A rate and the quantity it is a rate of, written the one with its divisor and the other without
+  // ("128 litres a head each day" / "128 litres each a day").
+  const [measure, divisor] = figure.unit.split('/')
+  const [otherMeasure, otherDivisor] = other.unit.split('/')
+  if (other.value === figure.value && measure === otherMeasure && measure !== '' && (!divisor || !otherDivisor))
+    return !countsANoun({ value: 0, unit: measure as string })
+  const [share, percent] = figure.unit === PROPORTION_UNIT ? [figure, other] : [other, figure]
+  return (
+    share.unit === PROPORTION_UNIT &&
+    percent.unit === '%' &&
+    Math.abs(share.value * 100 - percent.value) <= PROPORTION_POINTS
+  )
+}
 
 /**
  * A figure counts a thing named by an ordinary noun ("22,500 spectators", "24,000 seats"), not a
@@ -392,8 +530,9 @@ export function sameDate(x: DateMention, y: DateMention): boolean {
 
 /** The figures of `claim` that `support` does not state: a paraphrase that changed a number. */
 export function unsupportedFigures(claim: Statements, support: Statements): string[] {
-  const supported = new Set(support.figures.map(figureKey))
-  const missing = claim.figures.filter((figure) => !supported.has(figureKey(figure))).map(figureKey)
+  const missing = claim.figures
+    .filter((figure) => !support.figures.some((other) => statesFigure(figure, other)))
+    .map(figureKey)
   const dates = claim.dates.filter((date) => !support.dates.some((other) => sameDate(date, other)))
   return [...missing, ...dates]
 }

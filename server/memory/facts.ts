@@ -28,9 +28,11 @@ export function readClaim(text: string): Pick<Fact, 'statements' | 'subject' | '
  * "committed") takes a stance, "not until June" says when, not whether, a small count written in words before what it
  * counts ("five stops") is a figure, and a month with no year ("moved to September") is a date.
  * 9: a date after a weekday and its comma ("is now Tuesday, Sept. 8"), and a number word in a name
- * ("League Two club") is no count.
+ * ("League Two club") is no count. 10: a measure is read in one unit of its kind ("3,100 megalitres"
+ * is "3.1 billion litres", "40kt" is "40,000 tonnes", a rate in time is its quantity), a unit after
+ * a hyphen is its unit ("a 22-year life"), "three in five" is a share, "the 2028-29 season" a date.
  */
-export const READING = 9
+export const READING = 10
 
 /** A fact as stored before claims (id, text, sources, first seen) read as a claim without a quote. */
 export type StoredFact = Pick<Fact, 'id' | 'text' | 'sourceUrls' | 'firstSeen'> & Partial<Fact>

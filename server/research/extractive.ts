@@ -1,7 +1,7 @@
 // The engine's own synthesizer: used when no language model is configured, and when a model's report
 // is not worth writing or fails (step-synthesize.ts). It writes nothing of its own: findings are
 // sentences taken from the sources, ranked against the brief, each cited to the source it came from.
-import { countsANoun, extractStatements, type Figure } from '#server/claims/figures.ts'
+import { countsANoun, extractStatements, type Figure, statesFigure } from '#server/claims/figures.ts'
 import { decides, polarity, stanceSign, stemsOnce } from '#server/claims/subject.ts'
 import { contentTerms, type FindingSignature, findingSignature, sameFinding } from '#server/claims/terms.ts'
 import type { Finding, LanguageModel, Synthesis, SynthesisInput, Usage } from '#server/providers/types.ts'
@@ -317,7 +317,7 @@ function saysAgain(candidate: Candidate, other: Said): boolean {
   const stated = (figure: Figure) =>
     theirs.some(
       (their) =>
-        their.value === figure.value && (their.unit === figure.unit || (countsANoun(their) && countsANoun(figure))),
+        statesFigure(figure, their) || (their.value === figure.value && countsANoun(their) && countsANoun(figure)),
     )
   if (!figures.every(stated)) return false
   for (const term of candidate.signature.terms) if (other.signature.terms.has(term)) return true
