@@ -9,7 +9,7 @@ import {
 } from '#server/claims/classify.ts'
 import { compareStatements, extractStatements } from '#server/claims/figures.ts'
 import { locateQuote, preparePage } from '#server/claims/quote.ts'
-import { decides, opposed, polarity, stemsOnce, subjectTerms } from '#server/claims/subject.ts'
+import { decides, opposed, polarity, stemsOnce, subjectPhrases, subjectTerms } from '#server/claims/subject.ts'
 import { packVector, unpackVector } from '#server/claims/vectors.ts'
 import { type VerifiedClaim, verifyClaims } from '#server/claims/verify.ts'
 
@@ -897,4 +897,29 @@ test('the same month of a written year, on a subject both name, in one stance, i
   )
   expect([again?.class, again?.match?.id]).toEqual(['confirmed', 'new'])
   expect(unrelated?.class).toBe('new')
+})
+
+test('a decision turned round on a thing both name in the same two words is a reversal, however few other words they share', async () => {
+  const memory = [
+    known('wing', "In February the council's planning committee approved a glass harbour wing on the yard."),
+    known('case', 'After a four-hour debate, members approved the business case for the harbourside extension.'),
+    known('dig', 'Cinderbrook Lithium expects to start digging at the mine this spring.'),
+    known('rain', 'Rainfall in October was 58 per cent of the long-term average.'),
+  ]
+  const [halted, thrownOut, named] = await classifyClaims(
+    [
+      fresh('Construction of the glass harbour wing was halted on Monday on the orders of the county archaeologist.'),
+      fresh('Days before, councillors threw out the revised business case for carrying the line along the harbour.'),
+      // A name is whoever takes the decisions, not what was decided: "Cinderbrook Lithium" on another thing.
+      fresh('Cinderbrook Lithium has withdrawn its sponsorship of the Wexham Falls rodeo.'),
+    ],
+    memory,
+  )
+  expect([halted?.class, halted?.match?.id]).toEqual(['contradicted', 'wing'])
+  expect([thrownOut?.class, thrownOut?.match?.id]).toEqual(['contradicted', 'case'])
+  expect(named?.class).toBe('new')
+  expect(subjectPhrases('Construction of the glass harbour wing was halted.')).toEqual(
+    subjectPhrases('They approved a glass harbour wing.'),
+  )
+  expect(subjectPhrases('Harbrook Mutual denied it.')).toEqual([])
 })

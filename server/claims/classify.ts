@@ -26,6 +26,7 @@ import {
   sameStance,
   stanceSign,
   stemsOnce,
+  subjectPhrases,
   subjectTerms,
 } from '#server/claims/subject.ts'
 import { STOPWORDS } from '#server/claims/terms.ts'
@@ -105,6 +106,7 @@ export async function classifyClaims<K extends KnownClaim>(
   for (const item of [...claims, ...memory]) wordings.set(item, subjectWordings(item, stem))
   const weight = idfWeights([...wordings.values()].flat())
   readNames([...claims, ...memory])
+  readPhrases([...claims, ...memory], stem)
   const byQuote = new Map<string, K>()
   for (const known of memory) {
     for (const text of [known.quote, known.text]) if (text) byQuote.set(quoteText(text), known)
@@ -312,14 +314,17 @@ function wordsVerdict<K extends KnownClaim>(claim: VerifiedClaim, found: Candida
   const reversed = closest(
     found.filter(
       ({ known, lexical, cover }) =>
+        reversesStance(claim.polarity, known.polarity) &&
         (lexical >= RELATED_SUBJECT ||
           cover >= REVERSED_COVER ||
-          sharesDistinctiveValue(claim.statements, known.statements)) &&
-        reversesStance(claim.polarity, known.polarity) &&
+          sharesDistinctiveValue(claim.statements, known.statements) ||
+          sharesAPhrase(claim, known)) &&
         !namesDiffer(claim, known),
     ),
   )
-  if (reversed && reversed.lexical >= (best?.lexical ?? 0) - 0.1)
+  // The reversal is of the thing the claim is about, not of another the claim shares more words with;
+  // a thing both name in the same two words is that thing ("the glass harbour wing" / "halted").
+  if (reversed && (reversed.lexical >= (best?.lexical ?? 0) - 0.1 || sharesAPhrase(claim, reversed.known)))
     return { class: 'contradicted', match: reversed.known, sure: reversed.lexical >= SAME_SUBJECT }
   if (!best || best.lexical < RELATED_SUBJECT) {
     // Few words in common, but a sum or a large count memory states, with nothing it does not, in
@@ -590,6 +595,30 @@ function readNames(items: Array<{ text: string; quote: string }>): void {
   items.forEach((item, index) => {
     NAMES.set(item, new Set([...(named[index] ?? [])].filter((name) => (holders.get(name) ?? 0) < ownSubject)))
   })
+}
+
+/**
+ * The two-word names of things (subjectPhrases) each claim of a classification gives, read once, less
+ * those most claims give: the story's own subject ("Harbrook Mutual", "the harbourside tram").
+ */
+const PHRASES = new WeakMap<object, Set<string>>()
+
+function readPhrases(items: Array<{ text: string; quote: string }>, stem: Stem): void {
+  const phrases = items.map(
+    ({ text, quote }) => new Set([text, quote].flatMap((wording) => (wording ? subjectPhrases(wording, stem) : []))),
+  )
+  const holders = new Map<string, number>()
+  for (const held of phrases) for (const phrase of held) holders.set(phrase, (holders.get(phrase) ?? 0) + 1)
+  const ownSubject = Math.max(MIN_SUBJECT_CLAIMS, items.length * SUBJECT_SHARE)
+  items.forEach((item, index) => {
+    PHRASES.set(item, new Set([...(phrases[index] ?? [])].filter((phrase) => (holders.get(phrase) ?? 0) < ownSubject)))
+  })
+}
+
+/** Both name a thing in the same two words (PHRASES), other than the story's own subject. */
+function sharesAPhrase(a: object, b: object): boolean {
+  const theirs = PHRASES.get(b)
+  return theirs !== undefined && [...(PHRASES.get(a) ?? [])].some((phrase) => theirs.has(phrase))
 }
 
 /** A name in this many claims, and this share of them, is the story's subject. */

@@ -104,28 +104,62 @@ export function stemsOnce(): Stem {
 
 /** The content words of a claim that name what it is about, as roots (see below). */
 export function subjectTerms(text: string, stem: Stem = stemmer): string[] {
-  const terms: string[] = []
+  return [...new Set(subjectRun(text, stem).flatMap(({ term }) => (term === null ? [] : [term])))]
+}
+
+/**
+ * The pairs of subject terms a text writes side by side, with no other word between ("the glass
+ * harbour wing", "a drought permit"): a thing named in two words is named more surely than by two
+ * words anywhere in a sentence. Not a name ("Harbrook Mutual", "Cinderbrook Lithium"): whoever it
+ * names takes many decisions, and each is another thing.
+ */
+export function subjectPhrases(text: string, stem: Stem = stemmer): string[] {
+  // Any stance word parts two terms: tagging which take a stance here is not worth its time for this.
+  const run = subjectRun(text, stem, false)
+  const capitalised = new Set(
+    (text.normalize('NFKC').match(/(?<![\p{L}\p{N}])\p{Lu}[\p{L}\p{N}]*/gu) ?? []).map((word) =>
+      word.toLowerCase(),
+    ),
+  )
+  const phrases = new Set<string>()
+  for (let index = 1; index < run.length; index++) {
+    const [before, next] = [run[index - 1], run[index]]
+    if (!before?.term || !next?.term || before.term === next.term) continue
+    if (capitalised.has(before.token) && capitalised.has(next.token)) continue
+    phrases.add(`${before.term} ${next.term}`)
+  }
+  return [...phrases]
+}
+
+/**
+ * A text's words in order, each with its subject term, or null where the word is none. A stance word
+ * is a term where it takes no stance (`tagStance`), or never.
+ */
+function subjectRun(text: string, stem: Stem, tagStance = true): Array<{ token: string; term: string | null }> {
   // "California's" is about California.
   let taken: Set<string> | undefined
-  for (const token of wordTokens(withoutNegatedPhrases(text)).map((word) => word.replace(/['’]s$/u, ''))) {
-    if (STOPWORDS.has(token) || NEGATIONS.has(token) || token.endsWith("n't") || token.endsWith('n’t')) continue
-    if (MONTH_WORDS.has(token) || UNIT_WORDS.has(token) || /\p{N}/u.test(token) || /^[a-z]$/.test(token)) continue
-    if (NUMBER_WORDS.has(token)) continue
+  return wordTokens(withoutNegatedPhrases(text))
+    .map((word) => word.replace(/['’]s$/u, ''))
+    .map((token) => ({ token, term: subjectTerm(token) }))
+
+  function subjectTerm(token: string): string | null {
+    if (STOPWORDS.has(token) || NEGATIONS.has(token) || token.endsWith("n't") || token.endsWith('n’t')) return null
+    if (MONTH_WORDS.has(token) || UNIT_WORDS.has(token) || /\p{N}/u.test(token) || /^[a-z]$/.test(token)) return null
+    if (NUMBER_WORDS.has(token)) return null
     const stemmed = stem(token)
     const way = direction(token, stem, stemmed)
     // A stance word that takes no stance here is what the claim is about: the "stops" of a tram line,
     // the "grant" a council awarded.
     if (way) {
-      if (!way.startsWith('stance:')) continue
+      if (!way.startsWith('stance:') || !tagStance) return null
       taken ??= stanceTaking(text)
-      if (taken.has(token)) continue
+      if (taken.has(token)) return null
     }
     // The subject's terms are roots of a word's most frequent sense: "teenagers" are "adolescents",
     // and Lancaster folds what Porter keeps apart ("production" and "producing", "decision" and
     // "decided", "employees" and "employs"), as a reader does.
-    terms.push(lancasterStemmer(synonym(token)))
+    return lancasterStemmer(synonym(token))
   }
-  return [...new Set(terms)]
 }
 
 /** The words of a text that wink-nlp tags as able to take a stance (verbs and adjectives). */
