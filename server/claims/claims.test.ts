@@ -923,3 +923,20 @@ test('a decision turned round on a thing both name in the same two words is a re
   )
   expect(subjectPhrases('Harbrook Mutual denied it.')).toEqual([])
 })
+
+test('"not until" a later date announces the change; a percentage may move any way within its hundred', async () => {
+  const memory = [
+    known('pipeline', 'The Tarne transfer main, which should be finished by March 2027, will help only if it rains.'),
+    known('level', 'Stocks at Ollerby Reservoir dropped to 21% of capacity this week, Pellan Water said on Tuesday.'),
+    known('ban', 'A hosepipe ban has been in force since July.'),
+  ]
+  const [later, fuller] = await classifyClaims(
+    [
+      fresh('It confirmed that the Tarne pipeline will not be finished until October 2027, after crews struck rock.'),
+      fresh('Ollerby Reservoir is now close to half full, at 47%.'),
+    ],
+    memory,
+  )
+  expect([later?.class, later?.match?.id]).toEqual(['updated', 'pipeline'])
+  expect([fuller?.class, fuller?.match?.id]).toEqual(['updated', 'level'])
+})

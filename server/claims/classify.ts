@@ -466,10 +466,11 @@ function stanceOf(claim: { polarity: Polarity; statements: Statements }): number
 
 /**
  * Words by which a sentence says that a figure or date of it replaced an earlier one ("has risen to
- * £158m", "now expects", "in June 2029 rather than December 2028", "the latest programme").
+ * £158m", "now expects", "in June 2029 rather than December 2028", "the latest programme", "will not
+ * be finished until October 2027").
  */
 const ANNOUNCES_CHANGE =
-  /\b(?:now|no longer|rather than|instead of|revised|latest|pushed back|put back|delayed|brought forward|later than|earlier than|up from|down from)\b/iu
+  /\b(?:now|no longer|rather than|instead of|revised|latest|pushed back|put back|delayed|brought forward|later than|earlier than|up from|down from|not\b[^.;]{0,60}?\b(?:until|before|till))\b/iu
 
 /**
  * The claim says that something changed: ANNOUNCES_CHANGE, or a rise or a fall. Asked of each claim
@@ -509,12 +510,13 @@ function revises(claim: VerifiedClaim, known: KnownClaim, lexical: number): bool
     figures.some(
       (other) =>
         sameKind(figure, other) &&
-        // Shares are many in one story (of a market, of votes, of capacity): one needs a word in common.
+        // Shares are many in one story (of a market, of votes, of capacity): one needs a word in common,
+        // and may move any way within its hundred ("stood at 21%" / "now close to half full, at 47%").
         (figure.unit !== '%' || lexical >= MIN_CANDIDATE) &&
         other.value !== figure.value &&
         other.value > 0 &&
         figure.value > 0 &&
-        Math.max(other.value, figure.value) / Math.min(other.value, figure.value) <= 2,
+        (figure.unit === '%' || Math.max(other.value, figure.value) / Math.min(other.value, figure.value) <= 2),
     ),
   )
   // A date with no year ("moved to September") is near any date: its year is the story's.

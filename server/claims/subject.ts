@@ -117,9 +117,7 @@ export function subjectPhrases(text: string, stem: Stem = stemmer): string[] {
   // Any stance word parts two terms: tagging which take a stance here is not worth its time for this.
   const run = subjectRun(text, stem, false)
   const capitalised = new Set(
-    (text.normalize('NFKC').match(/(?<![\p{L}\p{N}])\p{Lu}[\p{L}\p{N}]*/gu) ?? []).map((word) =>
-      word.toLowerCase(),
-    ),
+    (text.normalize('NFKC').match(/(?<![\p{L}\p{N}])\p{Lu}[\p{L}\p{N}]*/gu) ?? []).map((word) => word.toLowerCase()),
   )
   const phrases = new Set<string>()
   for (let index = 1; index < run.length; index++) {
