@@ -940,3 +940,23 @@ test('"not until" a later date announces the change; a percentage may move any w
   expect([later?.class, later?.match?.id]).toEqual(['updated', 'pipeline'])
   expect([fuller?.class, fuller?.match?.id]).toEqual(['updated', 'level'])
 })
+
+test('a change denied is what held before, still holding: no refusal, no rise or fall', async () => {
+  expect(polarity('The slip does not change the price of the ship.').negated).toBe(false)
+  expect(polarity('A sum that has not risen since 2019.')).toEqual(polarity('A sum that remains since 2019.'))
+  expect(polarity('The design was not in question.').negated).toBe(false)
+  expect(polarity('Kestrel has no plans to raise it this year.').negated).toBe(false)
+  // A decision refused is still a refusal.
+  expect(polarity('The council did not approve the plan.').directions).toEqual(['stance:down'])
+  const memory = [known('fare', 'An adult return on the crossing currently costs £14.50.')]
+  const [stays] = await classifyClaims(
+    [
+      fresh(
+        'The standard return for an adult stays at £14.50, and Kestrel says it has no plans to raise it this year.',
+      ),
+    ],
+    memory,
+    async (items) => items.map((_, index) => ({ index, class: 'new' as const, candidate: null })),
+  )
+  expect([stays?.class, stays?.match?.id]).toEqual(['confirmed', 'fare'])
+})

@@ -295,10 +295,20 @@ const TEMPORAL_NEGATION =
 /** The verbs a contracted negation leaves behind, where they are not the word without "n't". */
 const UNCONTRACTED: Record<string, string> = { wo: 'will', ca: 'can', sha: 'shall' }
 
+/**
+ * "Does not change the price", "has not risen since", "is not in question", "has no plans to raise
+ * it": a change denied is what held before, still holding, as "remains" says. Such a negation and its
+ * verb of change are read as "remains", no refusal and no rise or fall.
+ */
+const DENIED_CHANGE =
+  /\b(?:(?:not|never|(?:\p{L}+)n['’]t)(?:\s+(?:been|be|yet|so|far|much|really|significantly|materially))*|no (?:plans?|intention) to)\s+(?:change[ds]?|alter(?:ed|s)?|rise|risen|rose|raised?|fall(?:en)?|fell|move[ds]?|budged?|increased?|decreased?|revised?|affect(?:ed|s)?|in (?:question|doubt))\b/giu
+
 function withoutTemporalNegation(text: string): string {
-  return text.replace(TEMPORAL_NEGATION, (_, verb: string | undefined) =>
-    verb ? (UNCONTRACTED[verb.toLowerCase()] ?? verb) : ' ',
-  )
+  return text
+    .replace(DENIED_CHANGE, 'remains')
+    .replace(TEMPORAL_NEGATION, (_, verb: string | undefined) =>
+      verb ? (UNCONTRACTED[verb.toLowerCase()] ?? verb) : ' ',
+    )
 }
 
 /** Words that join two clauses: a negation in one does not reach the other. */

@@ -30,7 +30,8 @@ export function readClaim(text: string): Pick<Fact, 'statements' | 'subject' | '
  * 9: a date after a weekday and its comma ("is now Tuesday, Sept. 8"), and a number word in a name
  * ("League Two club") is no count. 10: a measure is read in one unit of its kind ("3,100 megalitres"
  * is "3.1 billion litres", "40kt" is "40,000 tonnes", a rate in time is its quantity), a unit after
- * a hyphen is its unit ("a 22-year life"), "three in five" is a share, "the 2028-29 season" a date.
+ * a hyphen is its unit ("a 22-year life"), "three in five" is a share, "the 2028-29 season" a date,
+ * and a change denied ("does not change the price", "has not risen") is no negation.
  */
 export const READING = 10
 
