@@ -177,6 +177,7 @@ test('a unit joined by a hyphen, a proportion in words and a season are read as 
     { value: 58, unit: '%' },
   ])
   expect(read('One out of four homes.').figures).toEqual([{ value: 0.25, unit: 'share' }])
+  expect(read('It affected six in every 100 participants.').figures).toEqual([{ value: 0.06, unit: 'share' }])
   // A season is dated by the year it starts in; two years apart are no season.
   expect(read('They will kick off the 2028-29 season there.')).toEqual({ figures: [], dates: ['2028'] })
   expect(read('The 2024-25 budget.').dates).toEqual(['2024'])

@@ -263,7 +263,7 @@ const MEGALITRES = /(?<=\d\s?)M[lL](?![\p{L}])/gu
 const SEASON = /(?<![\d,.])((?:19|20)\d{2})[-/](\d{2})(?![\d,.%])/gu
 const SMALL_NUMBER = String.raw`\d{1,3}|${COUNT_WORDS.slice(1).join('|')}`
 const PROPORTION = new RegExp(
-  String.raw`(?<![\d,.])\b(${SMALL_NUMBER}) (?:in|out of) (${SMALL_NUMBER})\b(?![,.]?\d)`,
+  String.raw`(?<![\d,.])\b(${SMALL_NUMBER}) (?:in|out of)(?: every)? (${SMALL_NUMBER})\b(?![,.]?\d)`,
   'gu',
 )
 /** The unit of a proportion's share (0.6 for "three in five"). */
