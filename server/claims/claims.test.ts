@@ -960,3 +960,24 @@ test('a change denied is what held before, still holding: no refusal, no rise or
   )
   expect([stays?.class, stays?.match?.id]).toEqual(['confirmed', 'fare'])
 })
+
+test("a judge's match on the same decision told again stands, however few words the two share", async () => {
+  const memory = [
+    known('approved', 'Councillors nevertheless approved the scheme earlier this month.'),
+    known('signed', 'Halvorsen Energy has signed a naming-rights deal for the ground.'),
+    known('seats', 'The ground will seat 24,000 spectators.'),
+    known('fee', 'Season tickets will start at £395.'),
+  ]
+  const judge = (candidate: string) => async (request: JudgeRequest) => {
+    const at = request.memory.findIndex((claim) => claim.text.startsWith(candidate))
+    return request.items.map((_, index) => ({ index, class: 'confirmed' as const, candidate: at }))
+  }
+  const claim = 'The council approved the stadium in April and says it stands by the decision.'
+  const [same] = await classify([fresh(claim)], memory, judge('Councillors'))
+  expect([same?.class, same?.match?.id]).toEqual(['confirmed', 'approved'])
+  // A decision by someone the claim does not name, or a match with nothing of a decision, does not.
+  const [other] = await classify([fresh(claim)], memory, judge('Halvorsen'))
+  expect(other?.class).toBe('new')
+  const [seats] = await classify([fresh(claim)], memory, judge('The ground will seat'))
+  expect(seats?.class).toBe('new')
+})

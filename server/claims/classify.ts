@@ -436,7 +436,7 @@ function aboutTheSame<K extends KnownClaim>(claim: VerifiedClaim, candidate: Can
  * For a judge's match that shares too little with the claim to be about the same thing by its words
  * ("no sooner than the April-to-June quarter of 2028" / "producing lithium in the fourth quarter of
  * 2027"), what its verdict says must be read in the two: "confirmed" the same figures and dates in
- * the same stance, "updated" a figure of one unit or a date that changed, "contradicted" opposite
+ * the same stance, or the same decision (decidesAlike), "updated" a figure of one unit or a date that changed, "contradicted" opposite
  * stances. Without that, a judge that answers at random would hide a new fact behind any claim of
  * memory; with it, the careful judge's reading across other words stands.
  */
@@ -444,13 +444,27 @@ function readsAs(verdict: ClaimClass, claim: VerifiedClaim, candidate: Candidate
   const { known } = candidate
   const comparison = compareStatements(claim.statements, known.statements)
   const differs = comparison.figuresDiffer || comparison.datesDiffer
-  if (verdict === 'confirmed') return restatesByFigures(claim, candidate)
+  if (verdict === 'confirmed') return restatesByFigures(claim, candidate) || decidesAlike(claim, candidate, differs)
   if (verdict === 'updated') return comparison.comparable && differs && !namesDiffer(claim, known)
   if (verdict !== 'contradicted') return false
   // Opposite stances, or one refusing what the other states ("insurer turns down the pill" / "would
   // cover velorastat"): the stance words of the other may be in no list.
   const [mine, its] = [stanceOf(claim), stanceOf(known)]
   return opposed(claim.polarity, known.polarity) || (mine !== its && Math.min(mine, its) < 0)
+}
+
+/**
+ * The same decision told again: both take one stance, on a subject they share a word of, naming no
+ * one the other does not, with no figure the other lacks and none that differs ("the council
+ * approved the stadium in April" / "councillors nevertheless approved the scheme").
+ */
+function decidesAlike(claim: VerifiedClaim, { known, lexical }: Candidate<KnownClaim>, differs: boolean): boolean {
+  if (lexical === 0 || differs || namesDiffer(claim, known)) return false
+  const stance = stanceSign(claim.polarity)
+  if (stance === 0 || stance !== stanceSign(known.polarity) || opposed(claim.polarity, known.polarity)) return false
+  return claim.statements.figures.every((figure) =>
+    known.statements.figures.some((other) => statesFigure(figure, other)),
+  )
 }
 
 /**
