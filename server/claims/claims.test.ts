@@ -981,3 +981,26 @@ test("a judge's match on the same decision told again stands, however few words 
   const [seats] = await classify([fresh(claim)], memory, judge('The ground will seat'))
   expect(seats?.class).toBe('new')
 })
+
+test('a restatement by its figures is found beside a closer claim the rules cannot decide on, and a decimal is distinctive', async () => {
+  const memory = [
+    known('people', 'Once running, the operation is expected to employ 420 people full-time, the company said.'),
+    known('roles', 'Cinderbrook says the site will support 420 permanent roles, most of them from the county.'),
+    known('trial', 'People taking velorastat had 4.2 fewer headache days each month, compared with 1.6 fewer days.'),
+  ]
+  const never = async (request: JudgeRequest) =>
+    request.items.map((_, index) => ({ index, class: 'new' as const, candidate: null }))
+  const [workforce, trial] = await classify(
+    [
+      fresh('Once the site is running, Cinderbrook still expects a permanent workforce of 420.'),
+      fresh(
+        'Volunteers on velorastat saw their monthly count of migraine days fall by 4.2, compared with 1.6 among those on placebo.',
+      ),
+    ],
+    memory,
+    never,
+  )
+  expect(workforce?.class).toBe('confirmed')
+  expect([trial?.class, trial?.match?.id]).toEqual(['confirmed', 'trial'])
+  expect(extractStatements('compared with 1.6 among those on placebo').figures).toEqual([{ value: 1.6, unit: '' }])
+})

@@ -326,19 +326,28 @@ function wordsVerdict<K extends KnownClaim>(claim: VerifiedClaim, found: Candida
   // a thing both name in the same two words is that thing ("the glass harbour wing" / "halted").
   if (reversed && (reversed.lexical >= (best?.lexical ?? 0) - 0.1 || sharesAPhrase(claim, reversed.known)))
     return { class: 'contradicted', match: reversed.known, sure: reversed.lexical >= SAME_SUBJECT }
-  if (!best || best.lexical < RELATED_SUBJECT) {
-    // Few words in common, but a sum or a large count memory states, with nothing it does not, in
-    // the same stance: the same fact in other words ("had set aside 180 million pounds to build it" /
-    // "it is budgeted at £180m"), sure enough to stand against a judge's "new".
-    const restated = closest(found.filter((candidate) => restatesByFigures(claim, candidate)))
+  // A sum or a large count memory states, with nothing it does not, in the same stance: the same fact
+  // in other words, however few words they share ("had set aside 180 million pounds to build it" /
+  // "it is budgeted at £180m"), sure enough to stand against a judge's "new".
+  const restated = closest(found.filter((candidate) => restatesByFigures(claim, candidate)))
+  if (!best || best.lexical < RELATED_SUBJECT)
     return restated ? { class: 'confirmed', match: restated.known, sure: true } : { class: 'new', sure: false }
-  }
+  // Beside a closer claim the rules cannot decide on, only one that takes the same stance: "thought
+  // better of the $300 million loan" is no restatement of "approved a $300 million loan".
+  const alike = closest(
+    found.filter(
+      (candidate) => sameStance(claim.polarity, candidate.known.polarity, true) && restatesByFigures(claim, candidate),
+    ),
+  )
+  const restatement = alike && { class: 'confirmed' as const, match: alike.known, sure: true }
   const comparison = compareStatements(claim.statements, best.known.statements)
   const differs = comparison.figuresDiffer || comparison.datesDiffer
-  // Positive evidence confirms; without it the claim is new, with this memory claim beside it.
+  // Positive evidence confirms; without it the claim is new, with this memory claim beside it (or
+  // that fact again, when another memory claim states its figures: "a workforce of 420" beside the
+  // "420 permanent roles" that the closest words name as "420 people").
   const confirmedOrUndecided = sameStance(claim.polarity, best.known.polarity, comparison.comparable && !differs)
     ? { class: 'confirmed' as const, match: best.known, sure: true }
-    : { class: 'new' as const, sure: false, related: best.known }
+    : (restatement ?? { class: 'new' as const, sure: false, related: best.known })
   if (best.lexical >= SAME_SUBJECT) {
     if (opposed(claim.polarity, best.known.polarity) && !comparison.figuresDiffer) {
       return { class: 'contradicted', match: best.known, sure: true }
@@ -358,7 +367,7 @@ function wordsVerdict<K extends KnownClaim>(claim: VerifiedClaim, found: Candida
   // day" / "120,000 passengers last year"), and a judge who read both may know it.
   if ((comparison.figuresDiffer || comparison.datesDiffer) && best.lexical >= UPDATED_SUBJECT)
     return { class: 'updated', match: best.known, sure: announcesChange(claim) }
-  return { class: 'new', sure: false }
+  return restatement ?? { class: 'new', sure: false }
 }
 
 /**
@@ -696,7 +705,9 @@ function sharesDistinctiveValue(a: Statements, b: Statements): boolean {
   return a.figures.some((figure) =>
     b.figures.some(
       (other) =>
-        (other.value === figure.value && Math.abs(figure.value) >= 100) ||
+        // A count of a hundred or more, or a figure given to a decimal ("fall by 4.2"): precise enough
+        // not to meet twice by chance.
+        (other.value === figure.value && (Math.abs(figure.value) >= 100 || !Number.isInteger(figure.value))) ||
         (statesFigure(figure, other) && !countsANoun(figure)),
     ),
   )
