@@ -1004,3 +1004,22 @@ test('a restatement by its figures is found beside a closer claim the rules cann
   expect([trial?.class, trial?.match?.id]).toEqual(['confirmed', 'trial'])
   expect(extractStatements('compared with 1.6 among those on placebo').figures).toEqual([{ value: 1.6, unit: '' }])
 })
+
+test('a sum or a measure said to have changed is its update against a judge\'s "new"; a count, which may count another thing, is not', async () => {
+  const memory = [
+    known('cost', 'Cinderbrook has put the cost of building the mine at $1.2 billion.'),
+    known('members', 'The angling club has 280 members.'),
+  ]
+  const never = async (request: JudgeRequest) =>
+    request.items.map((_, index) => ({ index, class: 'new' as const, candidate: null }))
+  const [cost, members] = await classify(
+    [
+      fresh("The mine's cost, meanwhile, has risen to $1.45 billion."),
+      fresh('The angling club now has 310 junior members.'),
+    ],
+    memory,
+    never,
+  )
+  expect([cost?.class, cost?.match?.id]).toEqual(['updated', 'cost'])
+  expect(members?.class).toBe('new')
+})

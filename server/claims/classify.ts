@@ -224,7 +224,7 @@ function ruleVerdict<K extends KnownClaim>(claim: VerifiedClaim, found: Candidat
   // Nothing else said: a claim that announces a change of a figure or a date memory states is its
   // revision, the closest such claim in words (not sure: a judge's "new" stands against it).
   const revised = closest(found.filter(({ known, lexical }) => revises(claim, known, lexical)))
-  if (revised) return { class: 'updated', match: revised.known, sure: false }
+  if (revised) return { class: 'updated', match: revised.known, sure: revisesAMeasure(claim, revised) }
   // One that says a figure or a date memory states still holds is that claim again.
   const reaffirmed = closest(found.filter(({ known, lexical }) => reaffirms(claim, known, lexical)))
   return reaffirmed ? { class: 'confirmed', match: reaffirmed.known, sure: false } : ruled
@@ -345,9 +345,11 @@ function wordsVerdict<K extends KnownClaim>(claim: VerifiedClaim, found: Candida
   // Positive evidence confirms; without it the claim is new, with this memory claim beside it (or
   // that fact again, when another memory claim states its figures: "a workforce of 420" beside the
   // "420 permanent roles" that the closest words name as "420 people").
-  const confirmedOrUndecided = sameStance(claim.polarity, best.known.polarity, comparison.comparable && !differs)
-    ? { class: 'confirmed' as const, match: best.known, sure: true }
-    : (restatement ?? { class: 'new' as const, sure: false, related: best.known })
+  const confirmedOrUndecided =
+    sameStance(claim.polarity, best.known.polarity, comparison.comparable && !differs) &&
+    !countsDiffer(claim.statements, best.known.statements)
+      ? { class: 'confirmed' as const, match: best.known, sure: true }
+      : (restatement ?? { class: 'new' as const, sure: false, related: best.known })
   if (best.lexical >= SAME_SUBJECT) {
     if (opposed(claim.polarity, best.known.polarity) && !comparison.figuresDiffer) {
       return { class: 'contradicted', match: best.known, sure: true }
@@ -557,6 +559,21 @@ function revises(claim: VerifiedClaim, known: KnownClaim, lexical: number): bool
 }
 
 /**
+ * A revision sure enough to stand against a judge's "new": a sum of money or a measure of the unit
+ * memory gives it in (not a count, which may count another thing), said to have changed, on a subject
+ * they share words of ("the project's price tag has risen to $1.45 billion" / "put the cost at $1.2
+ * billion").
+ */
+function revisesAMeasure(claim: VerifiedClaim, { known, lexical }: Candidate<KnownClaim>): boolean {
+  if (lexical < MIN_CANDIDATE) return false
+  return claim.statements.figures.some(
+    (figure) =>
+      !countsANoun(figure) &&
+      known.statements.figures.some((other) => other.unit === figure.unit && other.value !== figure.value),
+  )
+}
+
+/**
  * Figures that may state one quantity: of a common unit or date, sharing a value, or both counts of
  * things named by nouns, which may be one thing in other words ("seats" / "spectators").
  */
@@ -717,6 +734,18 @@ function sharesDistinctiveValue(a: Statements, b: Statements): boolean {
 function sharesExactDate(a: Statements, b: Statements): boolean {
   const exact = (date: string) => date.length >= 7 && !isYearless(date)
   return a.dates.some((date) => exact(date) && b.dates.includes(date))
+}
+
+/**
+ * Each counts things named by nouns, in numbers the other does not give ("310 junior members" / "280
+ * members"): the words before a noun may be read as what is counted, so this is no agreement.
+ */
+function countsDiffer(a: Statements, b: Statements): boolean {
+  const counts = (statements: Statements) => statements.figures.filter(countsANoun)
+  const [mine, theirs] = [counts(a), counts(b)]
+  return (
+    mine.length > 0 && theirs.length > 0 && !sharesValue({ figures: mine, dates: [] }, { figures: theirs, dates: [] })
+  )
 }
 
 /** Some figure of one is numerically a figure of the other, whatever each says it counts. */
