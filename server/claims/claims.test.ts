@@ -112,8 +112,18 @@ test('subjects leave out figures, negation and direction; polarity reads them', 
   expect(opposed(polarity('The merger was approved'), polarity('The merger was not approved'))).toBe(true)
   expect(opposed(polarity('Sales did not fall'), polarity('Sales rose'))).toBe(false)
   expect(opposed(polarity('The plant opened'), polarity('The plant opened on time'))).toBe(false)
-  // A negated phrase is one negation, not two ("no" and "no longer").
-  expect(polarity('The fab is no longer on track to open').negated).toBe(true)
+  // A negated phrase is one negation, not two ("no" and "no longer"), and turns round the stance of
+  // its clause as "not" does.
+  expect(polarity('The fab is no longer on track to open')).toEqual({ negated: false, directions: ['stance:down'] })
+  expect(polarity('The bid failed to win approval').directions).toEqual(['stance:down'])
+  // One stance however it is worded, and a negation in another clause does not turn it round.
+  expect(opposed(polarity('Oskarsen pulled out of the deal'), polarity('Oskarsen withdrew from the deal'))).toBe(false)
+  expect(
+    opposed(
+      polarity('The branch was shelved in July and is not part of the plan.'),
+      polarity('The cabinet has shelved the branch.'),
+    ),
+  ).toBe(false)
   expect(opposed(polarity('The fab is on track to open'), polarity('The fab is no longer on track to open'))).toBe(true)
   expect(subjectTerms('The fab is no longer on track')).toEqual(subjectTerms('The fab is on track'))
   // A word and its derivations are one subject: "production" is what "producing" does; and a word

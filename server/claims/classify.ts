@@ -252,7 +252,8 @@ function restatesByFigures(
 
 /**
  * Whether `a` states a figure or a date `b` does not: a count is stated by the same number under
- * another noun ("a workforce of 420" / "employ 420 people"), a sum or a measure only in its unit.
+ * another noun ("a workforce of 420" / "employ 420 people"), a sum or a measure only in its unit, and
+ * a month with no year only where `b` gives a date.
  */
 function statesMore(a: Statements, b: Statements): boolean {
   const stated = (figure: Figure) =>
@@ -260,9 +261,13 @@ function statesMore(a: Statements, b: Statements): boolean {
       (other) =>
         statesFigure(figure, other) || (other.value === figure.value && countsANoun(other) && countsANoun(figure)),
     )
+  // A month with no year says when the story happened ("walked away from its £2.5m commitment in
+  // July"), not another quantity: it states more only against a date it differs from.
   return (
     a.figures.some((figure) => !stated(figure)) ||
-    a.dates.some((date) => !b.dates.some((other) => sameDate(date, other)))
+    a.dates.some(
+      (date) => !b.dates.some((other) => sameDate(date, other)) && !(isYearless(date) && b.dates.length === 0),
+    )
   )
 }
 

@@ -180,8 +180,9 @@ export function polarity(text: string, stem: Stem = stemmer): Polarity {
 function readStance(written: string, stem: Stem): { polarity: Polarity; decision: boolean } {
   const text = withoutTemporalNegation(written)
   const lower = text.normalize('NFKC').toLowerCase()
-  // A phrase counts once: the "no" of "no longer" is not a second negation.
-  let negations = [...lower.matchAll(NEGATED_PHRASES)].length
+  // A negated phrase is read as one "not" where it stands, so that it turns round the stance word of
+  // its clause as "not" does ("is no longer on track to open"); its own "no" is no second negation.
+  let negations = 0
   // Each direction read, and whether a word of decision gave it.
   const directions = new Map<string, boolean>()
   // Stances taken in a subordinate clause ("the permit that the board granted", "months after backing
@@ -190,7 +191,7 @@ function readStance(written: string, stem: Stem): { polarity: Polarity; decision
   // A stance under a modal of possibility ("could reject", "would oppose") is not yet taken.
   let hypothetical = false
   let taken = false
-  const words = taggedWords(withoutNegatedPhrases(text))
+  const words = taggedWords(lower.replace(NEGATED_PHRASES, ' not '))
   const particles = new Set<number>()
   const note = (into: Map<string, boolean>, way: string, decision: boolean) =>
     into.set(way, (into.get(way) ?? false) || decision)
@@ -391,6 +392,14 @@ function withoutNegatedPhrases(text: string): string {
  * flips cancel ("did not fall" is no opposite of "rose").
  */
 export function opposed(a: Polarity, b: Polarity): boolean {
+  // Each takes a stance: one stance however it is worded ("walked away" / "withdrew"), and a negation
+  // left over in another clause ("was shelved in July and is not part of the plan") turns it not.
+  const [left, right] = [stanceSign(a), stanceSign(b)]
+  if (left !== 0 && right !== 0) {
+    const trend = (polarity: Polarity) => polarity.directions.find((direction) => direction.startsWith('trend:'))
+    const [mine, theirs] = [trend(a), trend(b)]
+    return (left !== right) !== (mine !== undefined && theirs !== undefined && mine !== theirs)
+  }
   let flips = a.negated === b.negated ? 0 : 1
   const theirs = new Map(b.directions.map((direction) => direction.split(':') as [string, string]))
   for (const direction of a.directions) {
