@@ -990,6 +990,18 @@ test("a judge's match on the same decision told again stands, however few words 
   expect(other?.class).toBe('new')
   const [seats] = await classify([fresh(claim)], memory, judge('The ground will seat'))
   expect(seats?.class).toBe('new')
+  // What still holds is what was decided for it.
+  const permit = [known('granted', 'The state board voted on Tuesday to grant Cinderbrook a mining permit.')]
+  const [stands, lifted] = await classify(
+    [
+      fresh('The permit the state issued in the spring remains in force while the court considers the petition.'),
+      fresh('The permit is no longer in force after the court ruled.'),
+    ],
+    permit,
+    judge('The state board'),
+  )
+  expect([stands?.class, stands?.match?.id]).toEqual(['confirmed', 'granted'])
+  expect(lifted?.class).not.toBe('confirmed')
 })
 
 test('a restatement by its figures is found beside a closer claim the rules cannot decide on, and a decimal is distinctive', async () => {

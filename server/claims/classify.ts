@@ -472,11 +472,15 @@ function readsAs(verdict: ClaimClass, claim: VerifiedClaim, candidate: Candidate
 /**
  * The same decision told again: both take one stance, on a subject they share a word of, naming no
  * one the other does not, with no figure the other lacks and none that differs ("the council
- * approved the stadium in April" / "councillors nevertheless approved the scheme").
+ * approved the stadium in April" / "councillors nevertheless approved the scheme"; "the permit
+ * remains in force" / "the board voted to grant a mining permit").
  */
 function decidesAlike(claim: VerifiedClaim, { known, lexical }: Candidate<KnownClaim>, differs: boolean): boolean {
   if (lexical === 0 || differs || namesDiffer(claim, known)) return false
-  const stance = stanceSign(claim.polarity)
+  // What "remains in force" or "still stands" holds still is what was decided for it.
+  const continues =
+    !claim.polarity.negated && (ANNOUNCES_CONTINUITY.test(claim.quote) || ANNOUNCES_CONTINUITY.test(claim.text))
+  const stance = stanceSign(claim.polarity) || (continues ? 1 : 0)
   if (stance === 0 || stance !== stanceSign(known.polarity) || opposed(claim.polarity, known.polarity)) return false
   return claim.statements.figures.every((figure) =>
     known.statements.figures.some((other) => statesFigure(figure, other)),
