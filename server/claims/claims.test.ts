@@ -116,6 +116,7 @@ test('subjects leave out figures, negation and direction; polarity reads them', 
   // its clause as "not" does.
   expect(polarity('The fab is no longer on track to open')).toEqual({ negated: false, directions: ['stance:down'] })
   expect(polarity('The bid failed to win approval').directions).toEqual(['stance:down'])
+  expect(polarity('Work on the glass extension remains frozen.').directions).toEqual(['stance:down'])
   // One stance however it is worded, and a negation in another clause does not turn it round.
   expect(opposed(polarity('Oskarsen pulled out of the deal'), polarity('Oskarsen withdrew from the deal'))).toBe(false)
   expect(
