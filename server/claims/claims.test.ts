@@ -908,6 +908,16 @@ test('the same month of a written year, on a subject both name, in one stance, i
   )
   expect([again?.class, again?.match?.id]).toEqual(['confirmed', 'new'])
   expect(unrelated?.class).toBe('new')
+  // A day of a month is as sure with no year written: the story's year is one.
+  const opening = [
+    known('day', 'Dunmore students will now start the school year on Tuesday, Sept. 8, the district announced.'),
+    known('vote', 'The board will vote on the calendar in September.'),
+  ]
+  const [opened] = await classifyClaims(
+    [fresh('The district opened its doors for the year on Sept. 8, a Tuesday, with classes running ever since.')],
+    opening,
+  )
+  expect([opened?.class, opened?.match?.id]).toEqual(['confirmed', 'day'])
 })
 
 test('a decision turned round on a thing both name in the same two words is a reversal, however few other words they share', async () => {

@@ -739,9 +739,12 @@ function sharesDistinctiveValue(a: Statements, b: Statements): boolean {
   )
 }
 
-/** A month, a day or a quarter of a written year both give at the same precision ("October 2027"). */
+/**
+ * A month, a day or a quarter of a written year both give at the same precision ("October 2027"), or
+ * a day of a month that writes no year ("Sept. 8"): a story's year is one.
+ */
 function sharesExactDate(a: Statements, b: Statements): boolean {
-  const exact = (date: string) => date.length >= 7 && !isYearless(date)
+  const exact = (date: string) => (isYearless(date) ? date.length >= 10 : date.length >= 7)
   return a.dates.some((date) => exact(date) && b.dates.includes(date))
 }
 
