@@ -180,7 +180,9 @@ async function main(): Promise<number> {
     LOG_LEVEL: 'info',
     // Required with DATABASE_URL; a throwaway ring either way, since the data is thrown away too.
     MEMORY_ENCRYPTION_KEYS: `bench:${randomBytes(32).toString('base64')}`,
-    ...(env.BENCH_DATABASE_URL ? { DATABASE_URL: env.BENCH_DATABASE_URL } : {}),
+    // On a database of its own the server makes no local account (a hosted install's users sign up);
+    // LOCAL_DEV_AUTH makes it, and print its key, as it does on the embedded one.
+    ...(env.BENCH_DATABASE_URL ? { DATABASE_URL: env.BENCH_DATABASE_URL, LOCAL_DEV_AUTH: 'true' } : {}),
     ...(env.BENCH_SERVER_NODE_OPTIONS ? { NODE_OPTIONS: env.BENCH_SERVER_NODE_OPTIONS } : {}),
     ...(args.statements ? { EMBEDDED_PG_SETTINGS: STATEMENTS_SETTINGS } : {}),
   }
