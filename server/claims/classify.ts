@@ -452,8 +452,8 @@ function aboutTheSame<K extends KnownClaim>(claim: VerifiedClaim, candidate: Can
  * For a judge's match that shares too little with the claim to be about the same thing by its words
  * ("no sooner than the April-to-June quarter of 2028" / "producing lithium in the fourth quarter of
  * 2027"), what its verdict says must be read in the two: "confirmed" the same figures and dates in
- * the same stance, or the same decision (decidesAlike), "updated" a figure of one unit or a date that changed, "contradicted" opposite
- * stances. Without that, a judge that answers at random would hide a new fact behind any claim of
+ * the same stance, or the same decision (decidesAlike), "updated" a figure of one unit or a date
+ * that changed, "contradicted" opposite stances. Without that, a judge that answers at random would hide a new fact behind any claim of
  * memory; with it, the careful judge's reading across other words stands.
  */
 function readsAs(verdict: ClaimClass, claim: VerifiedClaim, candidate: Candidate<KnownClaim>): boolean {
@@ -724,8 +724,9 @@ function restatesAndChanges(claim: Statements, known: Statements): boolean {
 
 /**
  * A figure both state that is unlikely to meet twice by chance: a sum of money or a measure of the
- * same unit (a share in words of the percentage it rounds), or a count of a hundred or more ("£142m" / "142 million pounds", "3,200 people" / "a
- * payroll of 3,200"), however few words the two sentences share.
+ * same unit (a share in words of the percentage it rounds), or a count of a hundred or more ("£142m"
+ * / "142 million pounds", "3,200 people" / "a payroll of 3,200"), however few words the two sentences
+ * share.
  */
 function sharesDistinctiveValue(a: Statements, b: Statements): boolean {
   return a.figures.some((figure) =>

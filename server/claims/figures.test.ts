@@ -153,6 +153,9 @@ test('a measure is read in one unit of its kind, at any metric scale and as a ra
     figures('The plant would have supplied 40 million litres of fresh water every day.'),
   )
   expect(figures('A 5 ml dose.')).toEqual([{ value: 0.005, unit: 'l' }])
+  expect(figures('A 40ML dam.')).toEqual([{ value: 40_000_000, unit: 'l' }])
+  // After a year, "ML" is machine learning's.
+  expect(extractStatements('In 2024 ML spending rose.')).toEqual({ figures: [], dates: ['2024'] })
   expect(figures('That is a third of the 32kt per annum it now plans.')).toEqual([{ value: 32e9, unit: 'g' }])
   expect(figures('It would produce 40,000 tonnes a year.')).toEqual(figures('It would produce about 40kt.'))
   expect(figures('A 1.2 GWh battery')).toEqual(figures('a 1,200 megawatt-hour battery'))

@@ -258,8 +258,11 @@ const NAMED_NUMBER = new RegExp(
   'gu',
 )
 
-/** "Ml" and "ML" after a number are megalitres; in lower case, "ml" is millilitres. */
-const MEGALITRES = /(?<=\d\s?)M[lL](?![\p{L}])/gu
+/**
+ * "Ml" and "ML" after a number are megalitres; in lower case, "ml" is millilitres. Not after a year:
+ * "in 2024 ML spending rose" is machine learning's.
+ */
+const MEGALITRES = /(?<=\d\s?)(?<!(?:^|\D)(?:19|20)\d\d\s?)M[lL](?![\p{L}])/gu
 const SEASON = /(?<![\d,.])((?:19|20)\d{2})[-/](\d{2})(?![\d,.%])/gu
 const SMALL_NUMBER = String.raw`\d{1,3}|${COUNT_WORDS.slice(1).join('|')}`
 const PROPORTION = new RegExp(
@@ -404,6 +407,8 @@ function readFigure(text: string, match: RegExpExecArray): Figure | 'year' | und
     end += scale[0].length
   }
   const named = UNIT_PHRASE.exec(text.slice(end))
+  // A year before an abbreviation is a year ("in 2024 ML spending rose"), not 2,024 millilitres.
+  if (named && bareYear && !scaled && unit === '' && SHORT_UNITS.has(named[1] as string)) return 'year'
   if (named) {
     const alias = UNIT_ALIASES[named[1] as string] ?? (named[1] as string)
     // A currency word after the number names what a bare "80" was: "80 dollars" is "$80".

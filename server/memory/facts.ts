@@ -31,7 +31,8 @@ export function readClaim(text: string): Pick<Fact, 'statements' | 'subject' | '
  * ("League Two club") is no count. 10: a measure is read in one unit of its kind ("3,100 megalitres"
  * is "3.1 billion litres", "40kt" is "40,000 tonnes", a rate in time is its quantity), a unit after
  * a hyphen is its unit ("a 22-year life"), "three in five" is a share, "the 2028-29 season" a date,
- * and a change denied ("does not change the price", "has not risen") is no negation.
+ * a change denied ("does not change the price", "has not risen") is no negation, a negated phrase
+ * turns round its own clause's stance ("failed to win approval"), and freezing is a stance.
  */
 export const READING = 10
 

@@ -396,7 +396,8 @@ test('a fact read by an older edition of the rules is read again on load; a curr
   }
   const upgraded = upgradeFact(stale)
   expect(upgraded).toMatchObject({ ...readClaim(text), readWith: READING, lastConfirmed: stale.lastConfirmed })
-  expect(upgraded.polarity.negated).toBe(true)
+  // Read again, "no longer" turns round the stance of its clause: on track no more.
+  expect(upgraded.polarity).toEqual({ negated: false, directions: ['stance:down'] })
   expect(upgraded.subject).not.toContain('longer')
   const current = { ...stale, subject: ['kept'], readWith: READING }
   expect(upgradeFact(current)).toBe(current)
