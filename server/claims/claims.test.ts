@@ -27,6 +27,11 @@ function classifyClaims<K extends KnownClaim>(
   return classify(claims, memory, judge && byClosest(judge))
 }
 
+/** A judge that calls every claim new: a slip the rules' sure verdicts stand against. */
+async function callsAllNew(request: JudgeRequest): Promise<Verdict[]> {
+  return request.items.map((_, index) => ({ index, class: 'new' as const, candidate: null }))
+}
+
 function byClosest(judge: (items: ClosestItem[]) => Promise<Verdict[]>) {
   return async ({ memory, items }: JudgeRequest) => {
     const verdicts = await judge(
@@ -339,9 +344,7 @@ test('a changed figure the model paraphrased is matched by its quote, in the wor
     'Homeowners in Germany can claim up to 6,300 euros in subsidy for a heat pump.',
   )
   // A judge that slips and calls it new does not stand against quotes that differ only in the figure.
-  const [result] = await classifyClaims([claim], memory, async (items) =>
-    items.map((_, index) => ({ index, class: 'new' as const, candidate: null })),
-  )
+  const [result] = await classify([claim], memory, callsAllNew)
   expect(result).toMatchObject({ class: 'updated', match: { id: 'a' } })
 })
 
@@ -721,10 +724,10 @@ test('a sum memory states, with nothing memory lacks and in its stance, is that 
   )
   expect([workforce?.class, workforce?.match?.id]).toEqual(['confirmed', 'jobs'])
   // Evidence that stands against a judge's slip: it called the same sum in other words new.
-  const [judged] = await classifyClaims(
+  const [judged] = await classify(
     [fresh('Pellan Water had set aside 180 million pounds to build it.')],
     memory,
-    async (items) => items.map((_, index) => ({ index, class: 'new' as const, candidate: null })),
+    callsAllNew,
   )
   expect([judged?.class, judged?.match?.id]).toEqual(['confirmed', 'budget'])
 })
@@ -970,14 +973,14 @@ test('a change denied is what held before, still holding: no refusal, no rise or
   // A decision refused is still a refusal.
   expect(polarity('The council did not approve the plan.').directions).toEqual(['stance:down'])
   const memory = [known('fare', 'An adult return on the crossing currently costs £14.50.')]
-  const [stays] = await classifyClaims(
+  const [stays] = await classify(
     [
       fresh(
         'The standard return for an adult stays at £14.50, and Kestrel says it has no plans to raise it this year.',
       ),
     ],
     memory,
-    async (items) => items.map((_, index) => ({ index, class: 'new' as const, candidate: null })),
+    callsAllNew,
   )
   expect([stays?.class, stays?.match?.id]).toEqual(['confirmed', 'fare'])
 })
@@ -1021,8 +1024,6 @@ test('a restatement by its figures is found beside a closer claim the rules cann
     known('roles', 'Cinderbrook says the site will support 420 permanent roles, most of them from the county.'),
     known('trial', 'People taking velorastat had 4.2 fewer headache days each month, compared with 1.6 fewer days.'),
   ]
-  const never = async (request: JudgeRequest) =>
-    request.items.map((_, index) => ({ index, class: 'new' as const, candidate: null }))
   const [workforce, trial] = await classify(
     [
       fresh('Once the site is running, Cinderbrook still expects a permanent workforce of 420.'),
@@ -1031,7 +1032,7 @@ test('a restatement by its figures is found beside a closer claim the rules cann
       ),
     ],
     memory,
-    never,
+    callsAllNew,
   )
   expect(workforce?.class).toBe('confirmed')
   expect([trial?.class, trial?.match?.id]).toEqual(['confirmed', 'trial'])
@@ -1043,15 +1044,13 @@ test('a sum or a measure said to have changed is its update against a judge\'s "
     known('cost', 'Cinderbrook has put the cost of building the mine at $1.2 billion.'),
     known('members', 'The angling club has 280 members.'),
   ]
-  const never = async (request: JudgeRequest) =>
-    request.items.map((_, index) => ({ index, class: 'new' as const, candidate: null }))
   const [cost, members] = await classify(
     [
       fresh("The mine's cost, meanwhile, has risen to $1.45 billion."),
       fresh('The angling club now has 310 junior members.'),
     ],
     memory,
-    never,
+    callsAllNew,
   )
   expect([cost?.class, cost?.match?.id]).toEqual(['updated', 'cost'])
   expect(members?.class).toBe('new')

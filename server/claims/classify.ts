@@ -14,6 +14,7 @@ import {
   isYearless,
   type Statements,
   sameDate,
+  statesCount,
   statesFigure,
   unsupportedFigures,
 } from '#server/claims/figures.ts'
@@ -256,11 +257,7 @@ function restatesByFigures(
  * a month with no year only where `b` gives a date.
  */
 function statesMore(a: Statements, b: Statements): boolean {
-  const stated = (figure: Figure) =>
-    b.figures.some(
-      (other) =>
-        statesFigure(figure, other) || (other.value === figure.value && countsANoun(other) && countsANoun(figure)),
-    )
+  const stated = (figure: Figure) => b.figures.some((other) => statesCount(figure, other))
   // A month with no year says when the story happened ("walked away from its £2.5m commitment in
   // July"), not another quantity: it states more only against a date it differs from.
   return (
@@ -334,16 +331,13 @@ function wordsVerdict<K extends KnownClaim>(claim: VerifiedClaim, found: Candida
   // A sum or a large count memory states, with nothing it does not, in the same stance: the same fact
   // in other words, however few words they share ("had set aside 180 million pounds to build it" /
   // "it is budgeted at £180m"), sure enough to stand against a judge's "new".
-  const restated = closest(found.filter((candidate) => restatesByFigures(claim, candidate)))
+  const restating = found.filter((candidate) => restatesByFigures(claim, candidate))
+  const restated = closest(restating)
   if (!best || best.lexical < RELATED_SUBJECT)
     return restated ? { class: 'confirmed', match: restated.known, sure: true } : { class: 'new', sure: false }
   // Beside a closer claim the rules cannot decide on, only one that takes the same stance: "thought
   // better of the $300 million loan" is no restatement of "approved a $300 million loan".
-  const alike = closest(
-    found.filter(
-      (candidate) => sameStance(claim.polarity, candidate.known.polarity, true) && restatesByFigures(claim, candidate),
-    ),
-  )
+  const alike = closest(restating.filter(({ known }) => sameStance(claim.polarity, known.polarity, true)))
   const restatement = alike && { class: 'confirmed' as const, match: alike.known, sure: true }
   const comparison = compareStatements(claim.statements, best.known.statements)
   const differs = comparison.figuresDiffer || comparison.datesDiffer
@@ -649,27 +643,44 @@ function readNames(items: Array<{ text: string; quote: string }>): void {
 }
 
 /**
- * The two-word names of things (subjectPhrases) each claim of a classification gives, read once, less
- * those most claims give: the story's own subject ("Harbrook Mutual", "the harbourside tram").
+ * The two-word names of things (subjectPhrases) each claim of a classification gives, less those most
+ * claims give: the story's own subject ("Harbrook Mutual", "the harbourside tram"). Read for every
+ * claim the first time two are compared (only a decision turned round asks), not for each
+ * classification: most never need them.
  */
-const PHRASES = new WeakMap<object, Set<string>>()
+type PhraseBook = (item: object) => ReadonlySet<string>
+const PHRASES = new WeakMap<object, PhraseBook>()
 
 function readPhrases(items: Array<{ text: string; quote: string }>, stem: Stem): void {
+  let read: Map<object, Set<string>> | undefined
+  const book: PhraseBook = (item) => {
+    read ??= phrasesOf(items, stem)
+    return read.get(item) ?? new Set()
+  }
+  for (const item of items) PHRASES.set(item, book)
+}
+
+function phrasesOf(items: Array<{ text: string; quote: string }>, stem: Stem): Map<object, Set<string>> {
   const phrases = items.map(
     ({ text, quote }) => new Set([text, quote].flatMap((wording) => (wording ? subjectPhrases(wording, stem) : []))),
   )
   const holders = new Map<string, number>()
   for (const held of phrases) for (const phrase of held) holders.set(phrase, (holders.get(phrase) ?? 0) + 1)
   const ownSubject = Math.max(MIN_SUBJECT_CLAIMS, items.length * SUBJECT_SHARE)
-  items.forEach((item, index) => {
-    PHRASES.set(item, new Set([...(phrases[index] ?? [])].filter((phrase) => (holders.get(phrase) ?? 0) < ownSubject)))
-  })
+  return new Map(
+    items.map((item, index) => [
+      item,
+      new Set([...(phrases[index] ?? [])].filter((phrase) => (holders.get(phrase) ?? 0) < ownSubject)),
+    ]),
+  )
 }
 
 /** Both name a thing in the same two words (PHRASES), other than the story's own subject. */
 function sharesAPhrase(a: object, b: object): boolean {
-  const theirs = PHRASES.get(b)
-  return theirs !== undefined && [...(PHRASES.get(a) ?? [])].some((phrase) => theirs.has(phrase))
+  const book = PHRASES.get(a)
+  if (!book) return false
+  const theirs = book(b)
+  return [...book(a)].some((phrase) => theirs.has(phrase))
 }
 
 /** A name in this many claims, and this share of them, is the story's subject. */
@@ -754,11 +765,9 @@ function sharesExactDate(a: Statements, b: Statements): boolean {
  * members"): the words before a noun may be read as what is counted, so this is no agreement.
  */
 function countsDiffer(a: Statements, b: Statements): boolean {
-  const counts = (statements: Statements) => statements.figures.filter(countsANoun)
-  const [mine, theirs] = [counts(a), counts(b)]
-  return (
-    mine.length > 0 && theirs.length > 0 && !sharesValue({ figures: mine, dates: [] }, { figures: theirs, dates: [] })
-  )
+  const [mine, theirs] = [a.figures.filter(countsANoun), b.figures.filter(countsANoun)]
+  const values = new Set(mine.map((figure) => figure.value))
+  return mine.length > 0 && theirs.length > 0 && !theirs.some((figure) => values.has(figure.value))
 }
 
 /** Some figure of one is numerically a figure of the other, whatever each says it counts. */

@@ -270,7 +270,7 @@ const PROPORTION = new RegExp(
   'gu',
 )
 /** The unit of a proportion's share (0.6 for "three in five"). */
-export const PROPORTION_UNIT = 'share'
+const PROPORTION_UNIT = 'share'
 
 function countValue(written: string): number {
   const index = COUNT_WORDS.indexOf(written)
@@ -459,7 +459,7 @@ export function statesFigure(figure: Figure, other: Figure): boolean {
   const [measure, divisor] = figure.unit.split('/')
   const [otherMeasure, otherDivisor] = other.unit.split('/')
   if (other.value === figure.value && measure === otherMeasure && measure !== '' && (!divisor || !otherDivisor))
-    return !countsANoun({ value: 0, unit: measure as string })
+    return measures(measure as string)
   const [share, percent] = figure.unit === PROPORTION_UNIT ? [figure, other] : [other, figure]
   return (
     share.unit === PROPORTION_UNIT &&
@@ -474,7 +474,20 @@ export function statesFigure(figure: Figure, other: Figure): boolean {
  * two units of measure of different kinds (dollars and gigawatt-hours) never do.
  */
 export function countsANoun(figure: Figure): boolean {
-  return !figure.unit.split(/[ /]/u).some((part) => MEASURES.has(part))
+  return !measures(figure.unit)
+}
+
+/** A unit names a currency, a percentage or a unit of measure (in any of its parts: "usd/kwh"). */
+function measures(unit: string): boolean {
+  return unit.split(/[ /]/u).some((part) => MEASURES.has(part))
+}
+
+/**
+ * A figure `other` states as one quantity: as `statesFigure` does, or as the same count under another
+ * noun ("a workforce of 420" / "employ 420 people", "21,000 riders" / "21,000 people").
+ */
+export function statesCount(figure: Figure, other: Figure): boolean {
+  return statesFigure(figure, other) || (other.value === figure.value && countsANoun(other) && countsANoun(figure))
 }
 
 export function figureKey(figure: Figure): string {

@@ -1,7 +1,7 @@
 // The engine's own synthesizer: used when no language model is configured, and when a model's report
 // is not worth writing or fails (step-synthesize.ts). It writes nothing of its own: findings are
 // sentences taken from the sources, ranked against the brief, each cited to the source it came from.
-import { countsANoun, extractStatements, type Figure, statesFigure } from '#server/claims/figures.ts'
+import { extractStatements, type Figure, statesCount } from '#server/claims/figures.ts'
 import { decides, polarity, stanceSign, stemsOnce } from '#server/claims/subject.ts'
 import { contentTerms, type FindingSignature, findingSignature, sameFinding } from '#server/claims/terms.ts'
 import type { Finding, LanguageModel, Synthesis, SynthesisInput, Usage } from '#server/providers/types.ts'
@@ -314,12 +314,7 @@ function saysAgain(candidate: Candidate, other: Said): boolean {
   // The same number is the same figure under another noun ("21,000 riders" / "21,000 people", "19
   // teaching posts" / "19 vacancies"), not as a count of things and a measure ("two makers" / "two years").
   const theirs = other.figures()
-  const stated = (figure: Figure) =>
-    theirs.some(
-      (their) =>
-        statesFigure(figure, their) || (their.value === figure.value && countsANoun(their) && countsANoun(figure)),
-    )
-  if (!figures.every(stated)) return false
+  if (!figures.every((figure) => theirs.some((their) => statesCount(figure, their)))) return false
   for (const term of candidate.signature.terms) if (other.signature.terms.has(term)) return true
   return false
 }
