@@ -30,6 +30,21 @@ test('two processes on one database admit a rate once between them, not once eac
   expect(allowed.slice(5).some(Boolean)).toBe(false)
 })
 
+test('checks at the same moment from two processes, each in another slice of the window, admit the rate and no more', async () => {
+  // Each check reads the clock a few milliseconds after the last: sixty of them fall in 17 slices of
+  // one second. Counted in parallel, each in its own slice, they read the window one key at a time;
+  // read side by side, each saw the window without the others and 22 of 20 went through.
+  let clock = Date.UTC(2030, 0, 1, 12, 30)
+  const policy = { name: 'provider:race', limit: 20, windowSeconds: 1, description: 'Twenty a second.', extraSlices: 2 }
+  const [one, two] = pools.map((pool) => createLimiter({ pool, policy, now: () => (clock += 5) }))
+  for (let round = 0; round < 3; round++) {
+    const decisions = await Promise.all(
+      Array.from({ length: 60 }, (_, index) => (index % 2 === 0 ? one : two)?.check(`round-${round}`)),
+    )
+    expect(decisions.filter((decision) => decision?.allowed)).toHaveLength(20)
+  }
+})
+
 test('a call over the rate waits for its turn, and goes when the window has moved on', async () => {
   let clock = Date.UTC(2030, 0, 1, 13)
   const turnsOf = pools.map((pool) =>
@@ -68,19 +83,25 @@ test('a run that ends while its call waits stops waiting at once', async () => {
   await expect(waiting).rejects.toThrow('the run was cancelled')
 })
 
-/** A pool that counts the limiter's statements on it. */
+/** A pool that counts the limiter's statements on it, on the pool or on a client it hands out. */
 function countingPool(pool: pg.Pool): { pool: pg.Pool; statements: () => number } {
   let statements = 0
-  const counted = new Proxy(pool, {
-    get(target, property, receiver) {
-      if (property !== 'query') return Reflect.get(target, property, receiver)
-      return (text: unknown, ...rest: unknown[]) => {
-        if (typeof text === 'string' && text.includes('rate_limit_slices')) statements += 1
-        return (target.query as (...args: unknown[]) => unknown)(text, ...rest)
-      }
-    },
-  })
-  return { pool: counted, statements: () => statements }
+  const counting = <T extends object>(target: T): T =>
+    new Proxy(target, {
+      get(inner, property, receiver) {
+        const value = Reflect.get(inner, property, receiver)
+        if (typeof value !== 'function') return value
+        if (property === 'query') {
+          return (text: unknown, ...rest: unknown[]) => {
+            if (typeof text === 'string' && /\brate_limit_/.test(text)) statements += 1
+            return value.call(inner, text, ...rest)
+          }
+        }
+        if (property === 'connect') return async () => counting(await value.call(inner))
+        return value.bind(inner)
+      },
+    })
+  return { pool: counting(pool), statements: () => statements }
 }
 
 async function heldBy(provider: string): Promise<number> {

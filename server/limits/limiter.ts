@@ -1,7 +1,8 @@
 // A sliding-window rate limiter stored in Postgres (`rate_limit_slices`): per limited key, the
-// requests admitted in each sixtieth of the window (sliding-window.ts). One statement counts a
-// request and reads the window, so every process shares the limit; a slow or failing store is
-// replaced by the same count in this process's memory, never by no limit at all.
+// requests admitted in each sixtieth of the window (sliding-window.ts). One statement, one key at a
+// time (`rate_limit_take`), reads the window and counts a request that fits, so every process shares
+// the limit; a slow or failing store is replaced by the same count in this process's memory, never by
+// no limit at all.
 import { sql } from 'kysely'
 import { LRUCache } from 'lru-cache'
 import type pg from 'pg'
@@ -56,13 +57,21 @@ const STORE_FAILURE_LOG_INTERVAL_MS = 60_000
 /** Keys the in-memory stand-in keeps while the store is down: the least recently limited go first. */
 const MEMORY_KEYS = 100_000
 
-/** The window with this request in it, as a store counted it. */
-type Counted = { counted: number; oldest: number }
+/**
+ * The window with this request in it (`counted`, whether or not it fit), the oldest slice holding
+ * any, whether the request was counted, and where in the window it was.
+ */
+type Taken = { counted: number; oldest: number; taken: boolean; position: SlicePosition }
 
 /** Where slices are counted: Postgres, or this process while Postgres fails. */
 type SliceStore = {
-  count(key: string, position: SlicePosition, cost: number): Promise<Counted>
-  /** Takes `cost` requests back out of `slice` (a refusal, or a refund). */
+  /**
+   * Reads the key's window and counts `cost` requests in the slice of `at()` when they fit under
+   * `limit`, as one step per key. `at` is asked when the store is ready to count (a connection
+   * free), so time spent queueing does not put the request in an earlier slice than it is sent in.
+   */
+  take(key: string, at: () => SlicePosition, cost: number, limit: number): Promise<Taken>
+  /** Takes `cost` requests back out of `slice` (a refund). */
   uncount(key: string, slice: number, cost: number): Promise<void>
 }
 
@@ -103,15 +112,9 @@ export function createLimiter(options: {
   return {
     async check(subject, cost = 1) {
       if (!Number.isInteger(cost) || cost < 1) throw new Error(`${policy.name}: cost must be a whole number >= 1`)
-      const checkedAtMs = now()
-      const position = slicePosition(checkedAtMs, policy.windowSeconds, policy.extraSlices ?? 0)
-      const key = keyOf(subject)
-      // Counting first and taking a refusal back keeps concurrent checks from all slipping under the
-      // limit: each sees its own count. A refusal in flight can make a concurrent check see one
-      // request too many and be refused too (never admitted).
-      const window = await store((slices) => slices.count(key, position, cost))
+      const at = () => slicePosition(now(), policy.windowSeconds, policy.extraSlices ?? 0)
+      const { position, ...window } = await store((slices) => slices.take(keyOf(subject), at, cost, policy.limit))
       const outcome = evaluateSlidingWindow(policy.limit, window, position, cost)
-      if (!outcome.allowed) await store((slices) => slices.uncount(key, position.slice, cost))
       return {
         allowed: outcome.allowed,
         policy,
@@ -119,7 +122,7 @@ export function createLimiter(options: {
         resetSeconds: Math.ceil(outcome.resetMs / 1000),
         retryAfterSeconds: outcome.allowed ? 0 : Math.max(1, Math.ceil(outcome.retryAfterMs / 1000)),
         retryAfterMs: outcome.retryAfterMs,
-        checkedAt: new Date(checkedAtMs),
+        checkedAt: new Date(position.nowMs),
       }
     },
     async refund(subject, decision, cost = 1) {
@@ -132,22 +135,20 @@ export function createLimiter(options: {
 
 function postgresSlices(pool: pg.Pool): SliceStore {
   return {
-    async count(key, { slice, oldestCounted, windowMs, extraSlices }, cost) {
-      // One statement: drop the key's slices that no longer count, count this request in its slice,
-      // and read the rest of the window (a statement's own writes are not in its snapshot, so the
-      // slice counted is read from what the insert returns).
-      const { rows } = await pool.query<{ hits: number; earlier: number; oldest: string | null }>(
-        `with gone as (delete from rate_limit_slices where key = $1 and slice < $3),
-           hit as (
-             insert into rate_limit_slices (key, slice, hits, expires_at) values ($1, $2, $5, to_timestamp($4::bigint / 1000.0))
-             on conflict (key, slice) do update set hits = rate_limit_slices.hits + $5
-             returning hits)
-         select (select hits from hit) as hits, coalesce(sum(hits), 0)::int as earlier, min(slice)::text as oldest
-         from rate_limit_slices where key = $1 and slice >= $3 and slice < $2 and hits > 0`,
-        [key, slice, oldestCounted, sliceExpiresAtMs(slice, windowMs, extraSlices), cost],
-      )
-      const row = rows[0] as { hits: number; earlier: number; oldest: string | null }
-      return { counted: row.hits + row.earlier, oldest: row.oldest === null ? slice : Number(row.oldest) }
+    async take(key, at, cost, limit) {
+      const client = await pool.connect()
+      try {
+        const position = at()
+        const { slice, oldestCounted, windowMs, extraSlices } = position
+        const { rows } = await client.query<{ counted: number; oldest: string; taken: boolean }>(
+          'select counted, oldest::text, taken from rate_limit_take($1, $2, $3, $4, $5, $6)',
+          [key, slice, oldestCounted, sliceExpiresAtMs(slice, windowMs, extraSlices), cost, limit],
+        )
+        const row = rows[0] as { counted: number; oldest: string; taken: boolean }
+        return { counted: row.counted, oldest: Number(row.oldest), taken: row.taken, position }
+      } finally {
+        client.release()
+      }
     },
     async uncount(key, slice, cost) {
       await pool.query(
@@ -161,19 +162,25 @@ function postgresSlices(pool: pg.Pool): SliceStore {
 function memorySlices(): SliceStore {
   const keys = new LRUCache<string, Map<number, number>>({ max: MEMORY_KEYS })
   return {
-    async count(key, { slice, oldestCounted }, cost) {
+    async take(key, at, cost, limit) {
+      const position = at()
+      const { slice, oldestCounted } = position
       const slices = keys.get(key) ?? new Map<number, number>()
       keys.set(key, slices)
       for (const counted of slices.keys()) if (counted < oldestCounted) slices.delete(counted)
-      slices.set(slice, (slices.get(slice) ?? 0) + cost)
-      let counted = 0
-      let oldest = slice
+      let held = 0
+      let oldest = Number.POSITIVE_INFINITY
       for (const [each, hits] of slices) {
         if (hits === 0) continue
-        counted += hits
+        held += hits
         oldest = Math.min(oldest, each)
       }
-      return { counted, oldest }
+      const taken = held + cost <= limit
+      if (taken) {
+        slices.set(slice, (slices.get(slice) ?? 0) + cost)
+        oldest = Math.min(oldest, slice)
+      }
+      return { counted: held + cost, oldest: Number.isFinite(oldest) ? oldest : slice, taken, position }
     },
     async uncount(key, slice, cost) {
       const slices = keys.get(key)
