@@ -120,6 +120,17 @@ test('subjects leave out figures, negation and direction; polarity reads them', 
   // A negated phrase is one negation, not two ("no" and "no longer"), and turns round the stance of
   // its clause as "not" does.
   expect(polarity('The fab is no longer on track to open')).toEqual({ negated: false, directions: ['stance:down'] })
+  // A denial denied accepts what follows: "nobody disputes", "no longer disputes", "does not deny".
+  expect(polarity('Nobody, the company included, disputes that 23% leaked away').negated).toBe(false)
+  expect(
+    opposed(
+      polarity('The company no longer disputes that its creamery was the source'),
+      polarity('Brennock denied that its creamery was the source'),
+    ),
+  ).toBe(true)
+  expect(opposed(polarity('It does not deny that it was the source'), polarity('It accepted it was the source'))).toBe(
+    false,
+  )
   expect(polarity('The bid failed to win approval').directions).toEqual(['stance:down'])
   expect(polarity('Work on the glass extension remains frozen.').directions).toEqual(['stance:down'])
   // One stance however it is worded, and a negation in another clause does not turn it round.
@@ -893,6 +904,27 @@ test('a measure restated at another scale, or a share in words of a percentage, 
   // A share that does not round to memory's percentage is not that fact.
   const [fewer] = await classifyClaims([fresh('Only two in five parents now back the shorter week.')], memory)
   expect(fewer?.class).not.toBe('confirmed')
+  // A share in words meets a percentage by chance: no restatement on the figure alone, with no word
+  // of one subject; a judge that read the two as one fact stands on it.
+  const shares = [
+    known('demand', "Its output would cover roughly a fifth of the valley's demand in a dry summer."),
+    known('leaks', 'Customers are asked to let their gardens die while nearly a quarter of their water seeps away.'),
+  ]
+  const [full] = await classifyClaims([fresh('The reservoir is now just 21 per cent full.')], shares)
+  expect(full?.class).toBe('new')
+  const judged = async (request: JudgeRequest) => [
+    {
+      index: 0,
+      class: 'confirmed' as const,
+      candidate: request.memory.findIndex(({ text }) => text.includes('seeps')),
+    },
+  ]
+  const [leaked] = await classify(
+    [fresh('Nobody disputes that 23% of the supply leaked away before it reached a home.')],
+    shares,
+    judged,
+  )
+  expect([leaked?.class, leaked?.match?.id]).toEqual(['confirmed', 'leaks'])
 })
 
 test('the same month of a written year, on a subject both name, in one stance, is that date again', async () => {

@@ -11,6 +11,7 @@ import {
   compareStatements,
   countsANoun,
   type Figure,
+  isShareInWords,
   isYearless,
   type Statements,
   sameDate,
@@ -233,17 +234,21 @@ function ruleVerdict<K extends KnownClaim>(claim: VerifiedClaim, found: Candidat
 
 /**
  * Whether `claim` states a distinctive figure of `known` (sharesDistinctiveValue), or the same month
- * or day of a year on a subject they share a word of ("whose finish date has slipped to October
- * 2027" / "will not be finished until October 2027"), and nothing it does not, in the same stance,
- * naming no one it does not.
+ * or day of a year, or a share in words of its percentage, on a subject they share a word of ("whose
+ * finish date has slipped to October 2027" / "will not be finished until October 2027"), and nothing
+ * it does not, in the same stance, naming no one it does not. A judge that read the two as one fact
+ * stands on the date or the share without a word in common ("23% of the supply leaked away" /
+ * "nearly a quarter of their water seeps into the ground"): that is too little for the rules alone.
  */
 function restatesByFigures(
   claim: VerifiedClaim,
   { known, lexical }: Pick<Candidate<KnownClaim>, 'known' | 'lexical'>,
+  judged = false,
 ): boolean {
   const distinctive =
     sharesDistinctiveValue(claim.statements, known.statements) ||
-    (lexical > 0 && sharesExactDate(claim.statements, known.statements))
+    ((lexical > 0 || judged) &&
+      (sharesExactDate(claim.statements, known.statements) || sharesAShare(claim.statements, known.statements)))
   if (!distinctive) return false
   const comparison = compareStatements(claim.statements, known.statements)
   if (comparison.figuresDiffer || comparison.datesDiffer) return false
@@ -454,7 +459,8 @@ function readsAs(verdict: ClaimClass, claim: VerifiedClaim, candidate: Candidate
   const { known } = candidate
   const comparison = compareStatements(claim.statements, known.statements)
   const differs = comparison.figuresDiffer || comparison.datesDiffer
-  if (verdict === 'confirmed') return restatesByFigures(claim, candidate) || decidesAlike(claim, candidate, differs)
+  if (verdict === 'confirmed')
+    return restatesByFigures(claim, candidate, true) || decidesAlike(claim, candidate, differs)
   if (verdict === 'updated') return comparison.comparable && differs && !namesDiffer(claim, known)
   if (verdict !== 'contradicted') return false
   // Opposite stances, or one refusing what the other states ("insurer turns down the pill" / "would
@@ -584,6 +590,7 @@ function figuresMayMeet(a: Statements, b: Statements): boolean {
   return (
     compareStatements(a, b).comparable ||
     sharesValue(a, b) ||
+    sharesAShare(a, b) ||
     (a.figures.some(countsANoun) && b.figures.some(countsANoun))
   )
 }
@@ -735,9 +742,9 @@ function restatesAndChanges(claim: Statements, known: Statements): boolean {
 
 /**
  * A figure both state that is unlikely to meet twice by chance: a sum of money or a measure of the
- * same unit (a share in words of the percentage it rounds), or a count of a hundred or more ("£142m"
- * / "142 million pounds", "3,200 people" / "a payroll of 3,200"), however few words the two sentences
- * share.
+ * same unit, or a count of a hundred or more ("£142m" / "142 million pounds", "3,200 people" / "a
+ * payroll of 3,200"), however few words the two sentences share. Not a share in words: "a fifth of
+ * demand" is no restatement of "21 per cent full" without words of one subject.
  */
 function sharesDistinctiveValue(a: Statements, b: Statements): boolean {
   return a.figures.some((figure) =>
@@ -745,9 +752,20 @@ function sharesDistinctiveValue(a: Statements, b: Statements): boolean {
       (other) =>
         // A count of a hundred or more, or a figure given to a decimal ("fall by 4.2"): precise enough
         // not to meet twice by chance.
-        (other.value === figure.value && (Math.abs(figure.value) >= 100 || !Number.isInteger(figure.value))) ||
-        (statesFigure(figure, other) && !countsANoun(figure)),
+        (other.value === figure.value &&
+          !isShareInWords(figure) &&
+          (Math.abs(figure.value) >= 100 || !Number.isInteger(figure.value))) ||
+        (statesFigure(figure, other) && !countsANoun(figure) && !isShareInWords(figure) && !isShareInWords(other)),
     ),
+  )
+}
+
+/** A share in words one states and the percentage it rounds the other states ("three in five" / "58%"). */
+function sharesAShare(a: Statements, b: Statements): boolean {
+  return a.figures.some(
+    (figure) =>
+      b.figures.some((other) => statesFigure(figure, other)) &&
+      (isShareInWords(figure) || b.figures.some((other) => isShareInWords(other) && statesFigure(figure, other))),
   )
 }
 

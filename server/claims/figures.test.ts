@@ -125,8 +125,46 @@ test('a count written in words is a figure, before what it counts or with a scal
   // A number word in a name counts nothing ("League Two", "Formula One"); in a title-case headline it does.
   expect(extractStatements('The League Two club has signed a naming-rights deal.').figures).toEqual([])
   expect(extractStatements('Council Adds Five Stops to Tram Plan').figures).toEqual([{ value: 5, unit: 'stop' }])
-  // "Three hundred and twenty" is more than the words read here: left alone rather than misread.
-  expect(extractStatements('Three hundred and twenty staff.').figures).toEqual([])
+  // Numbers in words as newsrooms write them: compounds, teens, scales, sentence openings, halves.
+  const counted = (text: string) => extractStatements(text).figures
+  expect(counted('Three hundred and twenty staff.')).toEqual([{ value: 320, unit: 'staff' }])
+  expect(counted('Fourteen batches were recalled.')).toEqual([{ value: 14, unit: 'batch' }])
+  expect(counted('The two sites are thirty-eight miles apart.')).toEqual(counted('The two sites are 38 miles apart.'))
+  expect(counted('It lent thirty million pounds.')).toEqual(counted('It lent £30m.'))
+  expect(counted('Half a million people live there.')).toEqual(counted('500,000 people live there.'))
+  expect(counted('Two and a half million pounds.')).toEqual([{ value: 2_500_000, unit: 'gbp' }])
+  expect(counted('A dozen stores.')).toEqual([{ value: 12, unit: 'store' }])
+  // Not an ordinal, nor a number word in a name, nor "one" alone.
+  expect(counted('The twenty-first century.')).toEqual([])
+  expect(counted('He wrote Catch Twenty-Two.')).toEqual([])
+  expect(counted('It is one of the seven.')).toEqual([])
+})
+
+test('a length of time is read in minutes, and a share in words as a proportion', () => {
+  const counted = (text: string) => extractStatements(text).figures
+  expect(counted('The trip can be done in three-quarters of an hour.')).toEqual(counted('The drive takes 45 minutes.'))
+  expect(counted('A 90-minute drive.')).toEqual(counted('A drive of an hour and a half.'))
+  expect(counted('Within half an hour.')).toEqual([{ value: 30, unit: 'min' }])
+  expect(counted('A strike of 48 hours.')).toEqual(counted('A strike of two days.'))
+  expect(counted('Half of the staff.')).toEqual([{ value: 0.5, unit: 'share' }])
+  expect(counted('Two-thirds of members.')).toEqual([{ value: 0.6667, unit: 'share' }])
+  expect(counted('A quarter of the budget.')).toEqual([{ value: 0.25, unit: 'share' }])
+  expect(counted('Sales rose in the first half of the year.')).toEqual([])
+  // A share of a figure relates another quantity to it: the figure is what is stated.
+  expect(counted("The loan covers a quarter of the project's £142m cost.")).toEqual([{ value: 142e6, unit: 'gbp' }])
+  expect(counted("That is close to half the creamery's 310-strong workforce.")).toEqual(
+    counted('The creamery has a workforce of 310.').map((figure) => ({ ...figure, unit: 'workforc' })),
+  )
+  expect(counted('Some 300-odd jobs.')).toEqual([{ value: 300, unit: 'job' }])
+  expect(counted('It placed 85 of its workers on lay-off.')).toEqual([{ value: 85, unit: 'worker' }])
+})
+
+test('two days of one month are two dates', () => {
+  const dates = (text: string) => extractStatements(text).dates
+  expect(dates('It was heard on 21 and 22 October 2026.')).toEqual(['2026-10-21', '2026-10-22'])
+  expect(dates('Hearings on Oct. 21-22, 2026.')).toEqual(['2026-10-21', '2026-10-22'])
+  // "May" after two numbers is a verb when no year or stop follows.
+  expect(dates('Those aged 18 to 24 may apply.')).toEqual([])
 })
 
 test('a quarter or a half is read however a newsroom names it', () => {
@@ -149,9 +187,10 @@ test('a measure is read in one unit of its kind, at any metric scale and as a ra
   expect(figures('The planned draw of 3.1 gigalitres a year was accepted.')).toEqual(water)
   expect(figures('It would take roughly 3.1 million cubic metres of water a year.')).toEqual(water)
   // "Ml" is megalitres, "ml" millilitres; a rate in time is the quantity it measures.
-  expect(figures('Its 40 Ml/d of output would cover a fifth of demand.')).toEqual(
-    figures('The plant would have supplied 40 million litres of fresh water every day.'),
-  )
+  expect(figures('Its 40 Ml/d of output would cover a fifth of demand.')).toEqual([
+    { value: 0.2, unit: 'share' },
+    ...figures('The plant would have supplied 40 million litres of fresh water every day.'),
+  ])
   expect(figures('A 5 ml dose.')).toEqual([{ value: 0.005, unit: 'l' }])
   expect(figures('A 40ML dam.')).toEqual([{ value: 40_000_000, unit: 'l' }])
   // After a year, "ML" is machine learning's.

@@ -4,6 +4,7 @@
 // precision the text gives) plus quarters, halves and bare years, which it does not read.
 import * as chrono from 'chrono-node'
 import { stemmer } from 'stemmer'
+import { NUMBER_WORDS, numbersInDigits } from '#server/claims/number-words.ts'
 
 /** A number with its unit: "usd/kwh" 80, "%" 18, "gw" 3.5, "job" 1200, "" for a bare count. */
 export type Figure = { value: number; unit: string }
@@ -119,6 +120,10 @@ const UNIT_ALIASES: Record<string, string> = {
   days: 'day',
   hour: 'hour',
   hours: 'hour',
+  minute: 'min',
+  minutes: 'min',
+  min: 'min',
+  mins: 'min',
 }
 const SHORT_UNITS = new Set([
   'wh',
@@ -177,6 +182,11 @@ const IN_BASE_UNIT: Record<string, [string, number]> = {
   m3: ['l', 1e3],
   megalitre: ['l', 1e6],
   gl: ['l', 1e9],
+  // A length of time in minutes: "three-quarters of an hour" is "45 minutes", "two days" "48 hours".
+  min: ['min', 1],
+  hour: ['min', 60],
+  day: ['min', 1440],
+  week: ['min', 10_080],
 }
 // A unit joined to its number by a hyphen is its unit too ("a 22-year life", "a 400-megawatt plant").
 const UNIT_PHRASE = new RegExp(
@@ -200,6 +210,9 @@ const TIME_DIVISORS = new Set(['year', 'annum', 'yr', 'month', 'week', 'day', 'd
 /** One person, however a rate names them. */
 const PERSON_DIVISORS = new Set(['head', 'person', 'capita', 'resident', 'people'])
 const NEXT_WORD = /^[\s-]([\p{L}][\p{L}-]{2,})/u
+const PARTITIVE = /^ of (?:the|its|their|his|her|our|your)(?= [\p{L}])/u
+/** Words that say how a count is held, not what it counts. */
+const COUNT_MODIFIERS = new Set(['strong', 'odd', 'plus'])
 const SCALE_WORD = new RegExp(String.raw`^\s?(${Object.keys(SCALES).join('|')})(?![\p{L}\p{N}])`, 'u')
 
 // Words after a number that are not what it counts.
@@ -234,17 +247,6 @@ const ORDINAL: Record<string, number> = {
 }
 
 const COUNT_WORDS = 'zero one two three four five six seven eight nine ten eleven twelve'.split(' ')
-const WORD_SCALES: Record<string, number> = { hundred: 100, thousand: 1000 }
-const WORDED_COUNT = new RegExp(
-  String.raw`\b(a|${COUNT_WORDS.slice(1).join('|')}) (hundred|thousand)\b(?! (?:and|of)\b)`,
-  'gu',
-)
-
-const SMALL_COUNT = new RegExp(
-  String.raw`(?<!\b(?:first|last|past|next|previous|coming|recent) )\b(${COUNT_WORDS.slice(2).join('|')})\b` +
-    String.raw`(?= (?!(?:of|and|or|to|in|on|at|by|for|from|the|a|an|as|is|was|were|are|than|with|per|more|less|fewer|times|percent|per cent|hundred|thousand|million|billion)\b)[a-z])`,
-  'gu',
-)
 
 /**
  * A number word written with a capital after a capitalised word is part of a name ("League Two",
@@ -252,9 +254,9 @@ const SMALL_COUNT = new RegExp(
  * before another capitalised word is a title-case headline's count ("Council Adds Five New Stops").
  */
 const NAMED_NUMBER = new RegExp(
-  String.raw`(?<=\b\p{Lu}[\p{L}'’-]*\s)(?:${COUNT_WORDS.slice(1)
-    .map((word) => word[0]?.toUpperCase() + word.slice(1))
-    .join('|')})\b(?!\s\p{Lu})`,
+  String.raw`(?<=\b\p{Lu}[\p{L}'’-]*\s)(?:${NUMBER_WORDS.map((word) => word[0]?.toUpperCase() + word.slice(1)).join(
+    '|',
+  )})\b(?!\s\p{Lu})`,
   'gu',
 )
 
@@ -271,11 +273,31 @@ const PROPORTION = new RegExp(
 )
 /** The unit of a proportion's share (0.6 for "three in five"). */
 const PROPORTION_UNIT = 'share'
+/**
+ * "Half of", "half the", "a third of", "two-thirds of", "three quarters of": a share. Not a part of
+ * a period ("in the first half of the year", "the final quarter of the season").
+ */
+const SHARE_IN_WORDS =
+  /(?<!\b(?:first|second|third|fourth|last|latter|other|next|past|final) )\b(?:(a|one|two|three|four)[- ])?(half|thirds?|quarters?|fifths?)(?= of\b(?! an? \b)| the\b)(?!(?: of)?(?: [\p{L}'’]+){0,3} [\d£$€])/gu
+const FRACTIONS: Record<string, number> = { half: 2, third: 3, quarter: 4, fifth: 5 }
+const SHARE_WORD = /half|third|quarter|fifth/u
 
 function countValue(written: string): number {
   const index = COUNT_WORDS.indexOf(written)
   return index >= 0 ? index : Number(written)
 }
+
+const MONTH_NAME = String.raw`(?:january|february|march|april|may|june|july|august|september|october|november|december|jan\.?|feb\.?|mar\.?|apr\.?|jun\.?|jul\.?|aug\.?|sept?\.?|oct\.?|nov\.?|dec\.?)`
+/** A cheap look for what DAY_PAIR and MONTH_DAY_PAIR need: two numbers joined. */
+const DAY_PAIR_WORD = /\d(?:st|nd|rd|th)?\s?(?:and|to|-|&)\s?\d/u
+const DAY_PAIR = new RegExp(
+  String.raw`\b(\d{1,2})(?:st|nd|rd|th)?\s?(?:and|to|-|&)\s?(\d{1,2})(?:st|nd|rd|th)?\s(${MONTH_NAME})(?![\p{L}])((?:,)?\s(?:19|20)\d{2}\b)?`,
+  'gu',
+)
+const MONTH_DAY_PAIR = new RegExp(
+  String.raw`\b(${MONTH_NAME})\s(\d{1,2})(?:st|nd|rd|th)?\s?(?:and|to|-|&)\s?(\d{1,2})(?:st|nd|rd|th)?\b((?:,)?\s(?:19|20)\d{2}\b)?`,
+  'gu',
+)
 
 /** The year of a date that writes none ("in September"). */
 const YEARLESS = 'XXXX'
@@ -301,6 +323,8 @@ export function extractStatements(text: string): Statements {
   let rest = text
     .normalize('NFKC')
     .replace(NAMED_NUMBER, '$&_')
+    // "May" is the month; "may" in lower case ("those aged 18 to 24 may apply") is a verb.
+    .replace(/\bmay\b/gu, 'may_')
     .replace(MEGALITRES, 'megalitres')
     .toLowerCase()
     .replace(/[‐‑‒–—―−]/gu, '-')
@@ -331,6 +355,15 @@ export function extractStatements(text: string): Statements {
     dates.add(String(first))
     mask(match.index, match.index + match[0].length)
   }
+  // Two days of one month ("on 21 and 22 October 2026", "Oct. 21-22"): each a date.
+  if (DAY_PAIR_WORD.test(rest))
+    rest = rest
+      .replace(DAY_PAIR, (_, first: string, second: string, month: string, year = '') => {
+        return `${first} ${month}${year} and ${second} ${month}${year}`
+      })
+      .replace(MONTH_DAY_PAIR, (_, month: string, first: string, second: string, year = '') => {
+        return `${month} ${first}${year} and ${month} ${second}${year}`
+      })
   for (const parsed of writtenDates(rest)) {
     const start = parsed.start
     const year = String(start.get('year')).padStart(4, '0')
@@ -358,15 +391,18 @@ export function extractStatements(text: string): Statements {
       proportions.push({ value: Number((part / whole).toPrecision(4)), unit: PROPORTION_UNIT })
     mask(match.index, match.index + match[0].length)
   }
-  // A count written in words with a scale ("six hundred people", "two thousand jobs") is a figure,
-  // written with a thousands comma, so "two thousand" is a count, not the year 2000.
-  rest = rest.replace(WORDED_COUNT, (_, count: string, scale: string) =>
-    ((count === 'a' ? 1 : COUNT_WORDS.indexOf(count)) * (WORD_SCALES[scale] as number)).toLocaleString('en-US'),
-  )
-  // A small count written in words before what it counts ("five stops", "six return sailings"), as
-  // newsrooms write numbers under ten: not "one" (as often "one of the"), nor one followed by "of",
-  // nor the length of a period ("the first six months" is the first half).
-  rest = rest.replace(SMALL_COUNT, (_, count: string) => String(COUNT_WORDS.indexOf(count)))
+  // Numbers in words ("thirty-eight miles", "two thousand jobs", "five stops"): in digits, written
+  // with a thousands comma, so "two thousand" is a count, not the year 2000.
+  rest = numbersInDigits(rest)
+  // A share in words ("half of the staff", "two-thirds of members"): a proportion as above. Not
+  // one of a figure ("a quarter of the project's £142m", "half the 310-strong workforce"): that
+  // relates another quantity to it, which the sentence need not give.
+  for (const match of SHARE_WORD.test(rest) ? [...rest.matchAll(SHARE_IN_WORDS)] : []) {
+    const part = match[1] && match[1] !== 'a' ? countValue(match[1]) : 1
+    const whole = FRACTIONS[(match[2] as string).replace(/s$/u, '')] as number
+    if (part < whole) proportions.push({ value: Number((part / whole).toPrecision(4)), unit: PROPORTION_UNIT })
+    mask(match.index, match.index + match[0].length)
+  }
   const figures = new Map<string, Figure>(proportions.map((figure) => [figureKey(figure), figure]))
   for (const match of [...rest.matchAll(NUMBER_AT)]) {
     const figure = readFigure(rest, match)
@@ -416,10 +452,21 @@ function readFigure(text: string, match: RegExpExecArray): Figure | 'year' | und
     end += named[0].length
   } else if (unit === '') {
     if (bareYear && !scaled) return 'year'
-    const word = NEXT_WORD.exec(text.slice(end))?.[1]
+    let next = NEXT_WORD.exec(text.slice(end))
+    // "A 310-strong workforce", "300-odd jobs": the noun after the modifier is what is counted; "85
+    // of its workers" counts workers.
+    const partitive = PARTITIVE.exec(text.slice(end))
+    if (next && COUNT_MODIFIERS.has(next[1] as string)) {
+      end += next[0].length
+      next = NEXT_WORD.exec(text.slice(end))
+    } else if (partitive) {
+      end += partitive[0].length
+      next = NEXT_WORD.exec(text.slice(end))
+    }
+    const word = next?.[1]
     if (word && !NOT_UNITS.has(word) && !MONTHS.includes(word)) {
       unit = stemmer(word)
-      end += (NEXT_WORD.exec(text.slice(end))?.[0] ?? '').length
+      end += (next?.[0] ?? '').length
     }
   }
   const per = PER_UNIT.exec(text.slice(end))
@@ -444,6 +491,11 @@ const MEASURES = new Set([
   ...CURRENCY_BEFORE.map(([, code]) => code),
   PROPORTION_UNIT,
 ])
+
+/** A share in words ("three in five", "a fifth of"): a round number, which meets a percentage by chance. */
+export function isShareInWords(figure: Figure): boolean {
+  return figure.unit === PROPORTION_UNIT
+}
 
 /** Points of a percentage within which a proportion in words restates it ("three in five", "58%"). */
 const PROPORTION_POINTS = 5

@@ -304,8 +304,16 @@ const UNCONTRACTED: Record<string, string> = { wo: 'will', ca: 'can', sha: 'shal
 const DENIED_CHANGE =
   /\b(?:(?:not|never|(?:\p{L}+)n['’]t)(?:\s+(?:been|be|yet|so|far|much|really|significantly|materially))*|no (?:plans?|intention) to)\s+(?:change[ds]?|alter(?:ed|s)?|rise|risen|rose|raised?|fall(?:en)?|fell|move[ds]?|budged?|increased?|decreased?|revised?|affect(?:ed|s)?|in (?:question|doubt))\b/giu
 
+/**
+ * "Nobody disputes that", "does not deny", "no longer contests": a denial denied, which accepts what
+ * follows. Read as "accepts", not as a negation of the clause.
+ */
+const DENIAL_DENIED =
+  /\b(?:(?:nobody|no one|no-one)(?:,[^,]{1,40},)?\s+(?:now\s+|seriously\s+)?(?:disputes?|denies|doubts?|questions?|contests?)|(?:no longer|not|never|(?:\p{L}+)n['’]t)\s+(?:disputes?|deny|denies|contests?|challenges?))\b/giu
+
 function withoutTemporalNegation(text: string): string {
   return text
+    .replace(DENIAL_DENIED, 'accepts')
     .replace(DENIED_CHANGE, 'remains')
     .replace(TEMPORAL_NEGATION, (_, verb: string | undefined) =>
       verb ? (UNCONTRACTED[verb.toLowerCase()] ?? verb) : ' ',
