@@ -120,6 +120,25 @@ test('subjects leave out figures, negation and direction; polarity reads them', 
   // A negated phrase is one negation, not two ("no" and "no longer"), and turns round the stance of
   // its clause as "not" does.
   expect(polarity('The fab is no longer on track to open')).toEqual({ negated: false, directions: ['stance:down'] })
+  // Dropping a thing is a decision against it, approving a change is the change's stance; "sales
+  // dropped" is a fall.
+  expect(polarity('The firm dropped its bid').directions).toEqual(['stance:down'])
+  expect(polarity('Sales dropped 5% in March').directions).toEqual(['trend:down'])
+  expect(polarity('Councillors approved dropping the 9.15pm sailing').directions).toEqual(['stance:down'])
+  expect(polarity('They approved opening the bridge').directions).toEqual(['stance:up'])
+  // An end put to a decision is the decision's opposite: "walked back its decision to drop" keeps.
+  expect(
+    opposed(
+      polarity('The council has walked back its decision to drop the 9.15pm winter sailing'),
+      polarity('The committee voted to scrap the 9.15pm departure'),
+    ),
+  ).toBe(true)
+  expect(
+    opposed(
+      polarity('The airline has scrapped its plan to launch the routes'),
+      polarity('The airline will launch nine routes'),
+    ),
+  ).toBe(true)
   // A denial denied accepts what follows: "nobody disputes", "no longer disputes", "does not deny".
   expect(polarity('Nobody, the company included, disputes that 23% leaked away').negated).toBe(false)
   expect(
@@ -1015,6 +1034,32 @@ test('a change denied is what held before, still holding: no refusal, no rise or
     callsAllNew,
   )
   expect([stays?.class, stays?.match?.id]).toEqual(['confirmed', 'fare'])
+})
+
+test("a judge's contradiction stands on a reversal said as one, and its confirmation on the same count of one thing", async () => {
+  const memory = [
+    known('merge', "The board approved merging the hospital's two maternity units."),
+    known('cheeses', 'Shops were asked to take seven of its cheeses off sale.'),
+  ]
+  const judge = (candidate: string, verdict: 'contradicted' | 'confirmed') => async (request: JudgeRequest) => {
+    const at = request.memory.findIndex((claim) => claim.text.includes(candidate))
+    return request.items.map((_, index) => ({ index, class: verdict, candidate: at }))
+  }
+  const [reversed] = await classify(
+    [fresh('Health chiefs reversed course on Tuesday.')],
+    memory,
+    judge('maternity', 'contradicted'),
+  )
+  expect([reversed?.class, reversed?.match?.id]).toEqual(['contradicted', 'merge'])
+  const [same] = await classify(
+    [fresh('They come from the same seven cheeses that were named at the start.')],
+    memory,
+    judge('cheeses', 'confirmed'),
+  )
+  expect([same?.class, same?.match?.id]).toEqual(['confirmed', 'cheeses'])
+  // Without the words of a reversal, a judge's contradiction of a claim that takes no stance is no proof.
+  const [plain] = await classify([fresh('Health chiefs met on Tuesday.')], memory, judge('maternity', 'contradicted'))
+  expect(plain?.class).not.toBe('contradicted')
 })
 
 test("a judge's match on the same decision told again stands, however few words the two share", async () => {

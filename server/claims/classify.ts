@@ -12,6 +12,7 @@ import {
   countsANoun,
   type Figure,
   isShareInWords,
+  isTimeOfDay,
   isYearless,
   type Statements,
   sameDate,
@@ -248,7 +249,8 @@ function restatesByFigures(
   const distinctive =
     sharesDistinctiveValue(claim.statements, known.statements) ||
     ((lexical > 0 || judged) &&
-      (sharesExactDate(claim.statements, known.statements) || sharesAShare(claim.statements, known.statements)))
+      (sharesExactDate(claim.statements, known.statements) || sharesAShare(claim.statements, known.statements))) ||
+    (judged && sharesANamedCount(claim.statements, known.statements))
   if (!distinctive) return false
   const comparison = compareStatements(claim.statements, known.statements)
   if (comparison.figuresDiffer || comparison.datesDiffer) return false
@@ -466,8 +468,14 @@ function readsAs(verdict: ClaimClass, claim: VerifiedClaim, candidate: Candidate
   // Opposite stances, or one refusing what the other states ("insurer turns down the pill" / "would
   // cover velorastat"): the stance words of the other may be in no list.
   const [mine, its] = [stanceOf(claim), stanceOf(known)]
-  return opposed(claim.polarity, known.polarity) || (mine !== its && Math.min(mine, its) < 0)
+  if (opposed(claim.polarity, known.polarity) || (mine !== its && Math.min(mine, its) < 0)) return true
+  // A reversal said as one ("reversed course", "a U-turn") turns round whatever was decided before.
+  return its !== 0 && (ANNOUNCES_REVERSAL.test(claim.quote) || ANNOUNCES_REVERSAL.test(claim.text))
 }
+
+/** Words by which a sentence says a decision was turned round, whichever way it went. */
+const ANNOUNCES_REVERSAL =
+  /\b(?:reversed (?:course|(?:its|their|the|that|this) (?:own )?(?:decision|plans?|position|stance|vote))|u-?turn(?:ed)?|about-turn|volte-face|backtrack(?:ed|s)?|climb-?down|changed (?:its|their|his|her) mind|change of heart|went back on|rowed back|overturned (?:its|their) own)\b/iu
 
 /**
  * The same decision told again: both take one stance, on a subject they share a word of, naming no
@@ -744,7 +752,7 @@ function restatesAndChanges(claim: Statements, known: Statements): boolean {
  * A figure both state that is unlikely to meet twice by chance: a sum of money or a measure of the
  * same unit, or a count of a hundred or more ("£142m" / "142 million pounds", "3,200 people" / "a
  * payroll of 3,200"), however few words the two sentences share. Not a share in words: "a fifth of
- * demand" is no restatement of "21 per cent full" without words of one subject.
+ * demand" is no restatement of "21 per cent full" without words of one subject; nor a time of day.
  */
 function sharesDistinctiveValue(a: Statements, b: Statements): boolean {
   return a.figures.some((figure) =>
@@ -754,9 +762,24 @@ function sharesDistinctiveValue(a: Statements, b: Statements): boolean {
         // not to meet twice by chance.
         (other.value === figure.value &&
           !isShareInWords(figure) &&
+          !isTimeOfDay(figure) &&
           (Math.abs(figure.value) >= 100 || !Number.isInteger(figure.value))) ||
-        (statesFigure(figure, other) && !countsANoun(figure) && !isShareInWords(figure) && !isShareInWords(other)),
+        (statesFigure(figure, other) &&
+          !countsANoun(figure) &&
+          !isTimeOfDay(figure) &&
+          !isShareInWords(figure) &&
+          !isShareInWords(other)),
     ),
+  )
+}
+
+/** The same count of the same thing ("the same seven cheeses" / "seven of its cheeses"). */
+function sharesANamedCount(a: Statements, b: Statements): boolean {
+  return a.figures.some(
+    (figure) =>
+      figure.unit !== '' &&
+      countsANoun(figure) &&
+      b.figures.some((other) => other.unit === figure.unit && other.value === figure.value),
   )
 }
 

@@ -116,12 +116,16 @@ test('a count written in words is a figure, before what it counts or with a scal
     dates: [],
   })
   expect(extractStatements('A hundred jobs will go.').figures).toEqual([{ value: 100, unit: 'job' }])
-  // A small count before what it counts is a figure, as newsrooms write numbers under ten; "one" and
-  // a count followed by "of" are not ("one of the", "two of the councillors").
+  // A small count before what it counts is a figure, as newsrooms write numbers under ten, and so is
+  // one of a group ("two of the councillors"); "one" is not, nor a count of nothing named ("two of
+  // them").
   expect(extractStatements('The finished extension will have five stops.').figures).toEqual([
     { value: 5, unit: 'stop' },
   ])
-  expect(extractStatements('Two of the councillors voted against; one abstained.').figures).toEqual([])
+  expect(extractStatements('Two of the councillors voted against; one abstained.').figures).toEqual([
+    { value: 2, unit: 'councillor' },
+  ])
+  expect(extractStatements('Two of them voted against; one of the others abstained.').figures).toEqual([])
   // A number word in a name counts nothing ("League Two", "Formula One"); in a title-case headline it does.
   expect(extractStatements('The League Two club has signed a naming-rights deal.').figures).toEqual([])
   expect(extractStatements('Council Adds Five Stops to Tram Plan').figures).toEqual([{ value: 5, unit: 'stop' }])
@@ -157,6 +161,11 @@ test('a length of time is read in minutes, and a share in words as a proportion'
   )
   expect(counted('Some 300-odd jobs.')).toEqual([{ value: 300, unit: 'job' }])
   expect(counted('It placed 85 of its workers on lay-off.')).toEqual([{ value: 85, unit: 'worker' }])
+  expect(counted('Shops took seven of its cheeses off sale.')).toEqual(counted('Seven cheeses were taken off sale.'))
+  expect(counted('The half-million-euro fund.')).toEqual(counted('A fund of €500,000.'))
+  // A time of day, however written.
+  expect(counted('No flights between 11pm and 6am.')).toEqual(counted('No flights between 23:00 and 06:00.'))
+  expect(counted('At 9.30am.')).toEqual([{ value: 570, unit: 'clock' }])
 })
 
 test('two days of one month are two dates', () => {

@@ -271,6 +271,12 @@ const PROPORTION = new RegExp(
   String.raw`(?<![\d,.])\b(${SMALL_NUMBER}) (?:in|out of)(?: every)? (${SMALL_NUMBER})\b(?![,.]?\d)`,
   'gu',
 )
+/** A time of day, in minutes after midnight. */
+const CLOCK_UNIT = 'clock'
+const CLOCK_WORD = /\d(?:\s?[ap]\.?m\b|:\d\d)|midnight|noon|midday/u
+const TIME_OF_DAY =
+  /(?<![\d.,:])\b(?:(\d{1,2})(?:[:.]([0-5]\d))?\s?([ap])\.?m\.?(?![\p{L}])|([01]?\d|2[0-3]):([0-5]\d)(?![\d:])|(midnight|noon|midday)\b)/gu
+
 /** The unit of a proportion's share (0.6 for "three in five"). */
 const PROPORTION_UNIT = 'share'
 /**
@@ -306,7 +312,7 @@ export function isYearless(date: DateMention): boolean {
   return date.startsWith(YEARLESS)
 }
 const YEARLESS_MONTH = new RegExp(
-  String.raw`(\b(?:in|from|by|until|till|to|since|before|after|of|on|next|last|this|early|late|mid|end of)\s(?:(?:a|an|the)\s)?(?:\p{L}+day,?\s)?|` +
+  String.raw`(\b(?:in|into|from|by|until|till|to|since|before|after|of|on|next|last|this|early|late|mid|end of)\s(?:(?:a|an|the)\s)?(?:\p{L}+day,?\s)?|` +
     // or after a weekday and a comma, as newsrooms write a date ("is now Tuesday, Sept. 8")
     String.raw`\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday),\s)` +
     String.raw`(?:(\d{1,2})(?:st|nd|rd|th)?\s)?` +
@@ -383,8 +389,22 @@ export function extractStatements(text: string): Statements {
     mask(match.index + (match[1] as string).length, match.index + match[0].length)
   }
 
-  // A proportion ("three in five parents", "one out of four"): a share, not two counts.
+  // Figures read before the numbers: times of day, proportions and shares.
   const proportions: Figure[] = []
+  // A time of day ("11pm", "23:00", "9.30am", "midnight"): minutes after midnight, however written.
+  for (const match of CLOCK_WORD.test(rest) ? [...rest.matchAll(TIME_OF_DAY)] : []) {
+    const [, hour, minute, half, hours, minutes, noon] = match
+    const value = noon
+      ? noon === 'midnight'
+        ? 0
+        : 720
+      : hours
+        ? Number(hours) * 60 + Number(minutes)
+        : (Number(hour) % 12) * 60 + Number(minute ?? 0) + (half === 'p' ? 720 : 0)
+    proportions.push({ value, unit: CLOCK_UNIT })
+    mask(match.index, match.index + match[0].length)
+  }
+  // A proportion ("three in five parents", "one out of four"): a share, not two counts.
   for (const match of [...rest.matchAll(PROPORTION)]) {
     const [part, whole] = [countValue(match[1] as string), countValue(match[2] as string)]
     if (whole > 0 && part <= whole)
@@ -490,11 +510,17 @@ const MEASURES = new Set([
   ...SHORT_UNITS,
   ...CURRENCY_BEFORE.map(([, code]) => code),
   PROPORTION_UNIT,
+  CLOCK_UNIT,
 ])
 
 /** A share in words ("three in five", "a fifth of"): a round number, which meets a percentage by chance. */
 export function isShareInWords(figure: Figure): boolean {
   return figure.unit === PROPORTION_UNIT
+}
+
+/** A time of day names a thing ("the 9.15pm sailing") as often as it states when something happens. */
+export function isTimeOfDay(figure: Figure): boolean {
+  return figure.unit === CLOCK_UNIT
 }
 
 /** Points of a percentage within which a proportion in words restates it ("three in five", "58%"). */

@@ -46,12 +46,16 @@ const IN_WORDS = new RegExp(
 /** A count under a hundred said alone is often no count ("one of the", "two of them", "in one go"). */
 const BARE_COUNT_AFTER =
   /^ (?!(?:of|and|or|to|in|on|at|by|for|from|the|a|an|as|is|was|were|are|than|with|per|more|less|fewer|times|percent|per cent)\b)[a-z]/u
+/** "Seven of its cheeses", "two of the councillors": a count of what follows, as "85 of its workers". */
+const PARTITIVE_AFTER = /^ of (?:the|its|their|his|her|our|your) [a-z]/u
 /** Nor "the first six months" (the first half), which dates a period rather than counting it. */
 const PERIOD_BEFORE = /\b(?:first|last|past|next|previous|coming|recent) $/u
 
 /** Halves and quarters of a unit: "half an hour", "a quarter of a mile", "three-quarters of an hour". */
 const PART_OF_UNIT =
   /\b(half|(?:a|one) quarter of|quarter of|three[- ]quarters of) (?:a|an) (hour|day|week|month|year|mile|kilometre|kilometer|million|billion)\b/gu
+/** "The half-million-euro fund", "a quarter-million people". */
+const PART_MILLION = /\b(half|quarter)[- ](million|billion)\b/gu
 /** "An hour and a half", "two and a half years", "one and a half million". */
 const AND_A_HALF_AFTER =
   /\b(a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d{1,3}) (hour|day|week|month|year|mile|million|billion)s? and a half\b/gu
@@ -97,6 +101,7 @@ export function numbersInDigits(text: string): string {
     })
     .replace(AND_A_HALF_AFTER, (_, count: string, unit: string) => `${small(count) + 0.5} ${plural(unit)}`)
     .replace(AND_A_HALF_BEFORE, (_, count: string, unit: string) => `${small(count) + 0.5} ${unit}`)
+    .replace(PART_MILLION, (_, part: string, scale: string) => `${part === 'half' ? 0.5 : 0.25} ${scale}`)
     .replace(IN_WORDS, (written: string, words: string, scale: string | undefined, at: number, whole: string) => {
       if ((words === 'a' || words === 'an') && !scale) return written
       const value = valueOf(words)
@@ -107,7 +112,8 @@ export function numbersInDigits(text: string): string {
       if (value >= 13 || /hundred/u.test(words)) return String(value)
       if (value < 2) return written
       const after = whole.slice(at + written.length)
-      if (!BARE_COUNT_AFTER.test(after) || PERIOD_BEFORE.test(whole.slice(0, at))) return written
+      const counts = BARE_COUNT_AFTER.test(after) || PARTITIVE_AFTER.test(after)
+      if (!counts || PERIOD_BEFORE.test(whole.slice(0, at))) return written
       return String(value)
     })
 }

@@ -193,6 +193,8 @@ function readStance(written: string, stem: Stem): { polarity: Polarity; decision
   let taken = false
   const words = taggedWords(lower.replace(NEGATED_PHRASES, ' not '))
   const particles = new Set<number>()
+  // Gerunds after a word of approval ("approved dropping"): stances whatever the tagger calls them.
+  const approved = new Set<number>()
   const note = (into: Map<string, boolean>, way: string, decision: boolean) =>
     into.set(way, (into.get(way) ?? false) || decision)
   let subordinate = false
@@ -242,9 +244,21 @@ function readStance(written: string, stem: Stem): { polarity: Polarity; decision
       read = lemma
       way = direction(lemma, stem)
     }
+    // "Approved dropping the sailing", "backed closing the unit": what was approved is the stance.
+    const next = words[index + 1]?.word ?? ''
+    const nextWay = next.endsWith('ing') ? direction(next, stem) : undefined
+    if (way === 'stance:up' && (nextWay?.startsWith('stance:') || (nextWay && stem(next) === 'drop'))) {
+      approved.add(index + 1)
+      return
+    }
+    // "Drop the 9.15pm sailing", "dropped its bid": dropping a thing is a decision against it; "sales
+    // dropped" is a fall.
+    if (way === 'trend:down' && stem(read) === 'drop' && DETERMINERS.has(next)) {
+      way = 'stance:down'
+    }
     // A stance is taken by a verb ("approved", "terminated") or said of a thing by an adjective
     // ("ineligible"): the noun "terminal", or the "grant" of "the $300 million grant", takes none.
-    if (way && (!way.startsWith('stance:') || STANCE_TAGS.has(tag))) {
+    if (way && (!way.startsWith('stance:') || STANCE_TAGS.has(tag) || approved.has(index))) {
       const decision = way.startsWith('stance:') && DECISIONS.has(stem(read))
       note(into, stance(way), decision)
       if (decision && !subordinate && !hypothetical) taken = true
@@ -311,14 +325,26 @@ const DENIED_CHANGE =
 const DENIAL_DENIED =
   /\b(?:(?:nobody|no one|no-one)(?:,[^,]{1,40},)?\s+(?:now\s+|seriously\s+)?(?:disputes?|denies|doubts?|questions?|contests?)|(?:no longer|not|never|(?:\p{L}+)n['’]t)\s+(?:disputes?|deny|denies|contests?|challenges?))\b/giu
 
+/**
+ * "Walked back its decision to drop the sailing", "scrapped its plan to close the unit", "dropped its
+ * pledge to cut fares": an end put to a decision is the decision's opposite, read as "decided not to"
+ * ("decided not to drop": the sailing is kept), not as a second stance of its own.
+ */
+const DECISION_ENDED =
+  /\b(?:walk(?:s|ed|ing)? back|revers(?:e|es|ed|ing)|overturn(?:s|ed|ing)?|rescind(?:s|ed|ing)?|scrap(?:s|ped|ping)?|abandon(?:s|ed|ing)?|drop(?:s|ped|ping)?|ditch(?:es|ed|ing)?|shelv(?:e|es|ed|ing)|withdr(?:aw|aws|ew|awn|awing)|u-turn(?:s|ed)? on|backtrack(?:s|ed)? on|(?:went|go|goes|gone) back on)\s+(?:its|the|their|his|her|a|that|this)\s+(?:own\s+|earlier\s+|original\s+)?(?:decision|plans?|vote|move|proposal|bid|pledge|promise|commitment|intention)\s+to\b\s*/giu
+
 function withoutTemporalNegation(text: string): string {
   return text
+    .replace(DECISION_ENDED, 'decided not to ')
     .replace(DENIAL_DENIED, 'accepts')
     .replace(DENIED_CHANGE, 'remains')
     .replace(TEMPORAL_NEGATION, (_, verb: string | undefined) =>
       verb ? (UNCONTRACTED[verb.toLowerCase()] ?? verb) : ' ',
     )
 }
+
+/** Words that open a noun phrase: after a verb, its object. */
+const DETERMINERS = new Set(['the', 'its', 'their', 'his', 'her', 'a', 'an', 'this', 'that', 'these', 'those', 'our'])
 
 /** Words that join two clauses: a negation in one does not reach the other. */
 const CLAUSE_JOINS = new Set(['and', 'but', 'or', 'yet', 'while', 'whereas'])
