@@ -946,6 +946,14 @@ test('a measure restated at another scale, or a share in words of a percentage, 
   expect([leaked?.class, leaked?.match?.id]).toEqual(['confirmed', 'leaks'])
 })
 
+test('what a claim says still holds is that fact again, the same count under another noun too', async () => {
+  const memory = [known('staff', 'All 46 employees of the museum are staying on through the closure.')]
+  const [still] = await classifyClaims([fresh('The museum still has 46 people on its payroll.')], memory)
+  expect([still?.class, still?.match?.id]).toEqual(['confirmed', 'staff'])
+  const [fewer] = await classifyClaims([fresh('The museum still has 40 people on its payroll.')], memory)
+  expect(fewer?.class).not.toBe('confirmed')
+})
+
 test('the same month of a written year, on a subject both name, in one stance, is that date again', async () => {
   const memory = [
     known('old', 'The Tarne transfer main, which should be finished by March 2027, will help only if it rains.'),

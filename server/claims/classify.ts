@@ -288,8 +288,13 @@ const ANNOUNCES_CONTINUITY =
 function reaffirms(claim: VerifiedClaim, known: KnownClaim, lexical: number): boolean {
   if (lexical === 0 || !(ANNOUNCES_CONTINUITY.test(claim.quote) || ANNOUNCES_CONTINUITY.test(claim.text))) return false
   const comparison = compareStatements(claim.statements, known.statements)
-  if (!comparison.comparable || comparison.figuresDiffer || comparison.datesDiffer) return false
-  if (unsupportedFigures(claim.statements, known.statements).length > 0) return false
+  // The same count under another noun gives it too ("still has 46 people on the payroll" / "all 46
+  // employees are staying on").
+  const gives =
+    comparison.comparable ||
+    claim.statements.figures.some((figure) => known.statements.figures.some((other) => statesCount(figure, other)))
+  if (!gives || comparison.figuresDiffer || comparison.datesDiffer) return false
+  if (statesMore(claim.statements, known.statements)) return false
   return !opposed(claim.polarity, known.polarity) && !namesDiffer(claim, known)
 }
 

@@ -518,6 +518,14 @@ export function isShareInWords(figure: Figure): boolean {
   return figure.unit === PROPORTION_UNIT
 }
 
+/**
+ * `text` with its times of day taken out: "Valley Sound News will have more on Drivetime from 4pm"
+ * states no figure a reader could check.
+ */
+export function withoutTimesOfDay(text: string): string {
+  return CLOCK_WORD.test(text.toLowerCase()) ? text.toLowerCase().replace(TIME_OF_DAY, ' ') : text
+}
+
 /** A time of day names a thing ("the 9.15pm sailing") as often as it states when something happens. */
 export function isTimeOfDay(figure: Figure): boolean {
   return figure.unit === CLOCK_UNIT

@@ -1,7 +1,7 @@
 // The engine's own synthesizer: used when no language model is configured, and when a model's report
 // is not worth writing or fails (step-synthesize.ts). It writes nothing of its own: findings are
 // sentences taken from the sources, ranked against the brief, each cited to the source it came from.
-import { extractStatements, type Figure, statesCount } from '#server/claims/figures.ts'
+import { extractStatements, type Figure, statesCount, withoutTimesOfDay } from '#server/claims/figures.ts'
 import { decides, polarity, stanceSign, stemsOnce } from '#server/claims/subject.ts'
 import { contentTerms, type FindingSignature, findingSignature, sameFinding } from '#server/claims/terms.ts'
 import type { Finding, LanguageModel, Synthesis, SynthesisInput, Usage } from '#server/providers/types.ts'
@@ -196,10 +196,11 @@ function sentenceCandidates(pages: readonly ReadPage[], boilerplate: ReadonlySet
         const words = wordTokens(text).length
         // A decision is reported in the story's voice; one in quotation marks is someone's words, which
         // state something checkable only with a quantity or a date closer than a year ("40,000 tonnes a
-        // year", "in the fourth quarter"), not "by 2:30" or "until 2028".
+        // year", "in the fourth quarter"), not "by 2:30" or "until 2028". A time of day alone ("more on
+        // Drivetime from 4pm") states nothing either.
         const quoted = QUOTATION.test(text)
         const decision = !quoted && decides(text, stem)
-        const states = quoted ? quotesAFact(text) : DIGIT.test(text) || decision
+        const states = quoted ? quotesAFact(text) : DIGIT.test(withoutTimesOfDay(text)) || decision
         candidates.push({
           sourceId: source.id,
           position,
