@@ -31,8 +31,8 @@ const TENS = ['twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty'
 /** Every word of a number, for figures.ts to mark those in names ("Formula One", "Catch Twenty-Two"). */
 export const NUMBER_WORDS = [...ONES.slice(1), ...TENS]
 
-const UNDER_HUNDRED = String.raw`(?:(?:${TENS.join('|')})(?:[- ](?:${ONES.slice(1, 10).join('|')}))?|${ONES.join('|')})`
-const UNDER_THOUSAND = String.raw`(?:(?:a|${UNDER_HUNDRED}) hundred(?:(?: and)? ${UNDER_HUNDRED})?|${UNDER_HUNDRED})`
+const UNDER_HUNDRED = `(?:(?:${TENS.join('|')})(?:[- ](?:${ONES.slice(1, 10).join('|')}))?|${ONES.join('|')})`
+const UNDER_THOUSAND = `(?:(?:a|${UNDER_HUNDRED}) hundred(?:(?: and)? ${UNDER_HUNDRED})?|${UNDER_HUNDRED})`
 /**
  * A number in words: under a thousand, then a scale ("two hundred and fifty thousand", "thirty
  * million", "a dozen"). Not followed by a letter or a hyphen: "twenty-first" is an ordinal, "two-
