@@ -62,7 +62,7 @@ const AND_A_HALF_AFTER =
 const AND_A_HALF_BEFORE =
   /\b(one|two|three|four|five|six|seven|eight|nine|ten|\d{1,3}) and a half (hours?|days?|weeks?|months?|years?|miles?|million|billion)\b/gu
 
-function valueOf(words: string): number {
+function wordsValue(words: string): number {
   let total = 0
   for (const part of words.split(/ and | /u)) {
     if (part === 'hundred') total *= 100
@@ -104,7 +104,7 @@ export function numbersInDigits(text: string): string {
     .replace(PART_MILLION, (_, part: string, scale: string) => `${part === 'half' ? 0.5 : 0.25} ${scale}`)
     .replace(IN_WORDS, (written: string, words: string, scale: string | undefined, at: number, whole: string) => {
       if ((words === 'a' || words === 'an') && !scale) return written
-      const value = valueOf(words)
+      const value = wordsValue(words)
       if (scale === 'dozen') return String(value * 12)
       if (scale === 'thousand') return (value * 1000).toLocaleString('en-US')
       if (scale) return `${value} ${scale}`
