@@ -596,8 +596,17 @@ test('a phrasal verb, an irregular form and a stance taken in the main clause ar
   expect(stance('The company said that it had withdrawn the application.')).toEqual(['stance:down'])
   // Alone in a subordinate clause, a stance is still the sentence's.
   expect(stance('The permit that the board granted in March covers the whole ridge.')).toEqual(['stance:up'])
-  // "Set aside" is a reversal of a ruling and a reserve of money: read as neither.
+  // "Set aside" is a reserve of money, no stance; a ruling or a permission set aside is quashed.
   expect(stance('Lawmakers set aside a $300 million grant for the line.')).toEqual([])
+  expect(stance('A High Court judge set aside the planning consent for the extension.')).toEqual(['stance:down'])
+  // A denial withdrawn accepts; a thing removed is a decision against it.
+  expect(
+    opposed(
+      polarity('The company has withdrawn its denial and accepted that its creamery was the source'),
+      polarity('The company has denied that its creamery is the source'),
+    ),
+  ).toBe(true)
+  expect(stance('Kellway has removed all Brennock products from its stores.')).toEqual(['stance:down'])
 })
 
 test('a decision is a stance someone takes, not what happens; a quote, a question and words to the reader are no report', () => {
@@ -944,6 +953,26 @@ test('a measure restated at another scale, or a share in words of a percentage, 
     judged,
   )
   expect([leaked?.class, leaked?.match?.id]).toEqual(['confirmed', 'leaks'])
+})
+
+test('a reversal of a decision on a thing both name stands, whatever else each names', async () => {
+  const memory = [
+    known(
+      'close',
+      'The health board voted last month to end births at Hollins General and move them to Westbridge Royal.',
+    ),
+  ]
+  const [scrapped] = await classifyClaims(
+    [fresh('Carrow Valley Health Board has scrapped its plan to end births at Hollins General.')],
+    memory,
+  )
+  expect([scrapped?.class, scrapped?.match?.id]).toEqual(['contradicted', 'close'])
+  // Naming nothing in common, two decisions are two ("a factory in Texas" / "its Valencia factory").
+  const [other] = await classifyClaims(
+    [fresh('Carrow Valley Health Board has scrapped its plan to end births at Northmere Infirmary.')],
+    memory,
+  )
+  expect(other?.class).not.toBe('contradicted')
 })
 
 test('what a claim says still holds is that fact again, the same count under another noun too', async () => {

@@ -636,7 +636,10 @@ function sharesAName(a: { text: string; quote: string }, b: { text: string; quot
 function namesDiffer(a: { text: string; quote: string }, b: { text: string; quote: string }): boolean {
   const [left, right] = [NAMES.get(a) ?? namesIn(a, new Set()), NAMES.get(b) ?? namesIn(b, new Set())]
   const missing = (from: Set<string>, other: Set<string>) => [...from].some((name) => !other.has(name))
-  return missing(left, right) && missing(right, left)
+  // A name both give anchors one thing, whatever else each names ("births at Hollins General" /
+  // "move them from Hollins General to Westbridge Royal").
+  const shared = [...left].some((name) => right.has(name))
+  return !shared && missing(left, right) && missing(right, left)
 }
 
 /**

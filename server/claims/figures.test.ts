@@ -150,6 +150,9 @@ test('a length of time is read in minutes, and a share in words as a proportion'
   expect(counted('A 90-minute drive.')).toEqual(counted('A drive of an hour and a half.'))
   expect(counted('Within half an hour.')).toEqual([{ value: 30, unit: 'min' }])
   expect(counted('A strike of 48 hours.')).toEqual(counted('A strike of two days.'))
+  // A time counted from another event is when, not a length stated.
+  expect(counted('It restored them ten weeks after it cleared them off its shelves.')).toEqual([])
+  expect(counted('Two years later, it opened.')).toEqual([])
   expect(counted('Half of the staff.')).toEqual([{ value: 0.5, unit: 'share' }])
   expect(counted('Two-thirds of members.')).toEqual([{ value: 0.6667, unit: 'share' }])
   expect(counted('A quarter of the budget.')).toEqual([{ value: 0.25, unit: 'share' }])

@@ -211,6 +211,8 @@ const TIME_DIVISORS = new Set(['year', 'annum', 'yr', 'month', 'week', 'day', 'd
 const PERSON_DIVISORS = new Set(['head', 'person', 'capita', 'resident', 'people'])
 const NEXT_WORD = /^[\s-]([\p{L}][\p{L}-]{2,})/u
 const PARTITIVE = /^ of (?:the|its|their|his|her|our|your)(?= [\p{L}])/u
+const TIME_UNITS = new Set(['min', 'hour', 'day', 'week', 'month', 'year'])
+const RELATES_TIMES = /^,?\s(?:after|ago|later|earlier|before|on from|into|since)\b/u
 /** Words that say how a count is held, not what it counts. */
 const COUNT_MODIFIERS = new Set(['strong', 'odd', 'plus'])
 const SCALE_WORD = new RegExp(String.raw`^\s?(${Object.keys(SCALES).join('|')})(?![\p{L}\p{N}])`, 'u')
@@ -497,6 +499,9 @@ function readFigure(text: string, match: RegExpExecArray): Figure | 'year' | und
     if (!TIME_DIVISORS.has(divisor as string)) unit += `/${PERSON_DIVISORS.has(divisor as string) ? 'person' : divisor}`
   }
   const [measure = '', ...divisors] = unit.split('/')
+  // "Ten weeks after it cleared them", "four months ago": when, counted from another event, not a
+  // length the sentence states.
+  if (TIME_UNITS.has(measure) && divisors.length === 0 && RELATES_TIMES.test(text.slice(end))) return undefined
   const base = IN_BASE_UNIT[measure]
   if (base) {
     value *= base[1]

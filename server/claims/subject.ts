@@ -34,7 +34,7 @@ for (const [axis, up, down] of [
       'pledg promis commit vow guarante',
     'reject deni deny block veto ban refus prohibit forbid withdraw withdrew withdrawn revok overturn close shut stop cancel halt end ' +
       'suspend paus abandon scrap shelv termin collaps expir laps lose lost fail loss miss oppos bar rescind repeal ' +
-      'quash annul void axe ditch kill overrul freez froze frozen',
+      'quash annul void axe ditch kill overrul freez froze frozen remov',
   ],
 ] as const) {
   for (const stem of up.split(' ')) DIRECTIONS.set(stem, `${axis}:up`)
@@ -319,11 +319,11 @@ const DENIED_CHANGE =
   /\b(?:(?:not|never|(?:\p{L}+)n['’]t)(?:\s+(?:been|be|yet|so|far|much|really|significantly|materially))*|no (?:plans?|intention) to)\s+(?:change[ds]?|alter(?:ed|s)?|rise|risen|rose|raised?|fall(?:en)?|fell|move[ds]?|budged?|increased?|decreased?|revised?|affect(?:ed|s)?|in (?:question|doubt))\b/giu
 
 /**
- * "Nobody disputes that", "does not deny", "no longer contests": a denial denied, which accepts what
- * follows. Read as "accepts", not as a negation of the clause.
+ * "Nobody disputes that", "does not deny", "no longer contests", "withdrew its denial": a denial
+ * denied, which accepts what follows. Read as "accepts", not as a negation of the clause.
  */
 const DENIAL_DENIED =
-  /\b(?:(?:nobody|no one|no-one)(?:,[^,]{1,40},)?\s+(?:now\s+|seriously\s+)?(?:disputes?|denies|doubts?|questions?|contests?)|(?:no longer|not|never|(?:\p{L}+)n['’]t)\s+(?:disputes?|deny|denies|contests?|challenges?))\b/giu
+  /\b(?:withdr(?:aw|aws|ew|awn)\s+(?:its|their|his|her)\s+(?:denial|objections?|opposition)\b(?:\s+and)?|(?:nobody|no one|no-one)(?:,[^,]{1,40},)?\s+(?:now\s+|seriously\s+)?(?:disputes?|denies|doubts?|questions?|contests?)|(?:no longer|not|never|(?:\p{L}+)n['’]t)\s+(?:disputes?|deny|denies|contests?|challenges?))\b/giu
 
 /**
  * "Walked back its decision to drop the sailing", "scrapped its plan to close the unit", "dropped its
@@ -333,8 +333,16 @@ const DENIAL_DENIED =
 const DECISION_ENDED =
   /\b(?:walk(?:s|ed|ing)? back|revers(?:e|es|ed|ing)|overturn(?:s|ed|ing)?|rescind(?:s|ed|ing)?|scrap(?:s|ped|ping)?|abandon(?:s|ed|ing)?|drop(?:s|ped|ping)?|ditch(?:es|ed|ing)?|shelv(?:e|es|ed|ing)|withdr(?:aw|aws|ew|awn|awing)|u-turn(?:s|ed)? on|backtrack(?:s|ed)? on|(?:went|go|goes|gone) back on)\s+(?:its|the|their|his|her|a|that|this)\s+(?:own\s+|earlier\s+|original\s+)?(?:decision|plans?|vote|move|proposal|bid|pledge|promise|commitment|intention)\s+to\b\s*/giu
 
+/**
+ * A ruling or a permission "set aside" is quashed ("a judge set aside the planning consent"); money
+ * set aside is a reserve ("set aside a $300 million grant"), no stance.
+ */
+const SET_ASIDE_RULING =
+  /\bset aside (?=(?:the|its|their|that|this|a|an) (?:[\p{L}-]+ )?(?:consent|permission|approval|decision|ruling|verdict|conviction|order|permit|judgment|judgement|sentence|award)\b)/giu
+
 function withoutTemporalNegation(text: string): string {
   return text
+    .replace(SET_ASIDE_RULING, 'quashed ')
     .replace(DECISION_ENDED, 'decided not to ')
     .replace(DENIAL_DENIED, 'accepts')
     .replace(DENIED_CHANGE, 'remains')
