@@ -793,10 +793,9 @@ function sharesANamedCount(a: Statements, b: Statements): boolean {
 
 /** A share in words one states and the percentage it rounds the other states ("three in five" / "58%"). */
 function sharesAShare(a: Statements, b: Statements): boolean {
-  return a.figures.some(
-    (figure) =>
-      b.figures.some((other) => statesFigure(figure, other)) &&
-      (isShareInWords(figure) || b.figures.some((other) => isShareInWords(other) && statesFigure(figure, other))),
+  // Not two shares in words: "a third of its sales" and "a third of the cost" meet by chance.
+  return a.figures.some((figure) =>
+    b.figures.some((other) => isShareInWords(figure) !== isShareInWords(other) && statesFigure(figure, other)),
   )
 }
 

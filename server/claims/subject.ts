@@ -34,7 +34,7 @@ for (const [axis, up, down] of [
       'pledg promis commit vow guarante',
     'reject deni deny block veto ban refus prohibit forbid withdraw withdrew withdrawn revok overturn close shut stop cancel halt end ' +
       'suspend paus abandon scrap shelv termin collaps expir laps lose lost fail loss miss oppos bar rescind repeal ' +
-      'quash annul void axe ditch kill overrul freez froze frozen remov',
+      'quash annul void axe ditch kill overrul freez froze frozen',
   ],
 ] as const) {
   for (const stem of up.split(' ')) DIRECTIONS.set(stem, `${axis}:up`)

@@ -1,7 +1,14 @@
 // The engine's own synthesizer: used when no language model is configured, and when a model's report
 // is not worth writing or fails (step-synthesize.ts). It writes nothing of its own: findings are
 // sentences taken from the sources, ranked against the brief, each cited to the source it came from.
-import { extractStatements, type Figure, statesCount, withoutTimesOfDay } from '#server/claims/figures.ts'
+import {
+  extractStatements,
+  type Figure,
+  isShareInWords,
+  isTimeOfDay,
+  statesCount,
+  withoutTimesOfDay,
+} from '#server/claims/figures.ts'
 import { decides, polarity, stanceSign, stemsOnce } from '#server/claims/subject.ts'
 import { contentTerms, type FindingSignature, findingSignature, sameFinding } from '#server/claims/terms.ts'
 import type { Finding, LanguageModel, Synthesis, SynthesisInput, Usage } from '#server/providers/types.ts'
@@ -223,7 +230,7 @@ function sentenceCandidates(pages: readonly ReadPage[], boilerplate: ReadonlySet
 function quotesAFact(text: string): boolean {
   if (!DIGIT.test(text)) return false
   const { figures, dates } = extractStatements(text)
-  return figures.some((figure) => figure.unit !== '') || dates.some((date) => date.length > 4)
+  return figures.some((figure) => figure.unit !== '' && !isTimeOfDay(figure)) || dates.some((date) => date.length > 4)
 }
 
 /**
@@ -306,7 +313,9 @@ function said(text: string): Said {
  */
 function saysAgain(candidate: Candidate, other: Said): boolean {
   if (sameFinding(candidate.signature, other.signature)) return true
-  const figures = candidate.figures()
+  // A share in words or a time of day is a round number: it meets another by chance ("a third of its
+  // sales" / "a third of the cost of recycling").
+  const figures = candidate.figures().filter((figure) => !isShareInWords(figure) && !isTimeOfDay(figure))
   if (figures.length === 0) return false
   // The same figure in a decision turned round is news: "withdrew its £2.5m pledge" after "pledged
   // £2.5m", "approved the grant" after "voted the grant down" (a "not" alone is no decision).
