@@ -138,6 +138,7 @@ test('a count written in words is a figure, before what it counts or with a scal
   expect(counted('Half a million people live there.')).toEqual(counted('500,000 people live there.'))
   expect(counted('Two and a half million pounds.')).toEqual([{ value: 2_500_000, unit: 'gbp' }])
   expect(counted('A dozen stores.')).toEqual([{ value: 12, unit: 'store' }])
+  expect(counted('Two point four million visits.')).toEqual(counted('2.4 million visits.'))
   // Not an ordinal, nor a number word in a name, nor "one" alone.
   expect(counted('The twenty-first century.')).toEqual([])
   expect(counted('He wrote Catch Twenty-Two.')).toEqual([])

@@ -54,6 +54,11 @@ const PERIOD_BEFORE = /\b(?:first|last|past|next|previous|coming|recent) $/u
 /** Halves and quarters of a unit: "half an hour", "a quarter of a mile", "three-quarters of an hour". */
 const PART_OF_UNIT =
   /\b(half|(?:a|one) quarter of|quarter of|three[- ]quarters of) (?:a|an) (hour|day|week|month|year|mile|kilometre|kilometer|million|billion)\b/gu
+/** "Two point four million visits": a decimal in words, with its scale. */
+const POINT = new RegExp(
+  String.raw`\b(${UNDER_HUNDRED}) point ((?:${ONES.slice(0, 10).join('|')})(?: (?:${ONES.slice(0, 10).join('|')}))*) (million|billion)\b`,
+  'gu',
+)
 /** "The half-million-euro fund", "a quarter-million people". */
 const PART_MILLION = /\b(half|quarter)[- ](million|billion)\b/gu
 /** "An hour and a half", "two and a half years", "one and a half million". */
@@ -95,6 +100,12 @@ const ANY_NUMBER_WORD = new RegExp(
 export function numbersInDigits(text: string): string {
   if (!ANY_NUMBER_WORD.test(text)) return text
   return text
+    .replace(POINT, (_, whole: string, digits: string, scale: string) => {
+      return `${wordsValue(whole)}.${digits
+        .split(' ')
+        .map((digit) => ONES.indexOf(digit))
+        .join('')} ${scale}`
+    })
     .replace(PART_OF_UNIT, (_, part: string, unit: string) => {
       const share = part === 'half' ? 0.5 : part.startsWith('three') ? 0.75 : 0.25
       return `${share} ${plural(unit)}`

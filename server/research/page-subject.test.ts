@@ -1,5 +1,11 @@
 import { expect, test } from 'vitest'
-import { isFurniture, pagesAboutTopic, readPage, speaksToReader } from '#server/research/page-subject.ts'
+import {
+  isFurniture,
+  pagesAboutTopic,
+  readPage,
+  speaksToReader,
+  topicSubjectTerms,
+} from '#server/research/page-subject.ts'
 
 function page(id: number, url: string, title: string, paragraphs: string[]) {
   return readPage({ id, url, title, text: paragraphs.join('\n\n') })
@@ -48,4 +54,26 @@ test('a copyright line and a dateline are the page furniture, though each holds 
   expect(isFurniture('Updated: 12 March 2026 09:14 GMT')).toBe(true)
   expect(isFurniture('The vote is on July 16, 2026.')).toBe(false)
   expect(isFurniture('The copyright holder sued the station in 2026.')).toBe(false)
+})
+
+test("a headline naming only the topic's place is another story from the same place", () => {
+  expect([...topicSubjectTerms('Ostrava Chemicals chlorine leak at Tenby Marsh')]).toEqual([
+    'ostrava',
+    'chemical',
+    'chlorine',
+    'leak',
+  ])
+  // A condition is no place: "in cold climates" stays in what the topic is about.
+  expect(topicSubjectTerms('heat pumps in cold climates').has('cold')).toBe(true)
+  const leak = page(1, 'https://www.echo.example/news/2026/03/chlorine-leak', 'Chlorine leak forces evacuation', [
+    'Hundreds of people were told to stay indoors after chlorine escaped from the Ostrava Chemicals works at Tenby Marsh.',
+  ])
+  const pool = page(2, 'https://www.echo.example/news/2026/04/pool-reopens', 'Tenby Marsh pool reopens after refit', [
+    'Swimmers queued from seven in the morning as the town pool opened its doors again after a refit that took most of the winter.',
+    'The main pool has new tiles, a moveable floor for lessons and changing rooms that families have asked for since 2019.',
+    'Season tickets go on sale next week, and the first lane swims are already fully booked for the month.',
+    'The leisure centre was used as a rest centre during the chlorine leak in March.',
+  ])
+  const about = pagesAboutTopic('Ostrava Chemicals chlorine leak at Tenby Marsh', [leak, pool], new Set())
+  expect([...(about ?? [])]).toEqual([1])
 })

@@ -141,7 +141,9 @@ export function pagesAboutTopic(
   boilerplate: ReadonlySet<string>,
 ): Set<number> | undefined {
   const topicTerms = new Set(contentTerms(topic))
+  const subject = topicSubjectTerms(topic)
   const held = (text: string) => new Set(contentTerms(text).filter((term) => topicTerms.has(term))).size
+  const namesSubject = (text: string) => contentTerms(text).some((term) => subject.has(term))
   const needed = Math.min(MAX_TOPIC_WORDS_NEEDED, Math.ceil(topicTerms.size / 2))
   const about = new Set<number>()
   let named = false
@@ -154,12 +156,26 @@ export function pagesAboutTopic(
     const feature = !topicOfAKind && isFeature(page)
     const names = feature
       ? held(page.title) >= Math.max(needed, Math.min(2, topicTerms.size))
-      : held(headline) > 0 || held(lede(page, boilerplate)) >= needed
+      : namesSubject(headline) || held(lede(page, boilerplate)) >= needed
     if (names) about.add(page.id)
     else if (!named && held(page.paragraphs.flat().join(' ')) > 0) named = true
   }
   return about.size > 0 || named ? about : undefined
 }
+
+/**
+ * A topic's words that say what it is about, not where: "Ostrava Chemicals chlorine leak at Tenby
+ * Marsh" is about the company and the leak; a headline naming Tenby Marsh alone ("Tenby Marsh pool
+ * reopens") is another story from the same place. A place is a run of capitalised words after "at",
+ * "in", "near", "outside" or "around" ("heat pumps in cold climates" names none). A topic that is all
+ * place keeps its words.
+ */
+export function topicSubjectTerms(topic: string): Set<string> {
+  const place = topic.replace(PLACE, ' ')
+  const terms = contentTerms(place)
+  return new Set(terms.length > 0 ? terms : contentTerms(topic))
+}
+const PLACE = /\b(?:at|in|near|outside|around)\s+(?:\p{Lu}[\p{L}'’-]*\s*)+/gu
 
 /**
  * Sections and headline labels of the pages a news site writes about something by its kind, not by
@@ -179,7 +195,7 @@ const FEATURE_WORDS =
 /** A headline's label: a few words before a colon ("Restaurant review:", "Weekend weather:"). */
 const LABEL = /^([^:]{1,30}):/u
 
-function isFeature(page: Pick<ReadPage, 'url' | 'title'>): boolean {
+export function isFeature(page: Pick<ReadPage, 'url' | 'title'>): boolean {
   const label = LABEL.exec(page.title)?.[1]
   if (label && FEATURE_WORDS.test(label)) return true
   try {

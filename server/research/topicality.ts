@@ -13,6 +13,7 @@
 // when, not what about, and do not count. Decision 023.
 import { contentTerms } from '#server/claims/terms.ts'
 import type { SourceForSynthesis } from '#server/providers/types.ts'
+import { isFeature, topicSubjectTerms } from '#server/research/page-subject.ts'
 import { saysWhenOrHowMuch } from '#server/research/report-themes.ts'
 
 /** A source is about the topic when it holds half the topic's words; three always suffice. */
@@ -28,6 +29,7 @@ export function sourcesOnTopic(topic: string, sources: readonly TopicalSource[])
   if (topicTerms.size === 0) return new Set(sources.map((source) => source.id))
   const needed = Math.min(MAX_TOPIC_WORDS_NEEDED, Math.ceil(topicTerms.size / 2))
   const ownWords = ownCompounds(topic)
+  const subject = topicSubjectTerms(topic)
   const onTopic = new Set<number>()
   let anyHeld = false
   for (const source of sources) {
@@ -37,10 +39,20 @@ export function sourcesOnTopic(topic: string, sources: readonly TopicalSource[])
       for (const term of contentTerms(ownWords(text))) if (topicTerms.has(term)) held.add(term)
     }
     // A slug's hyphens part its words, so its compounds cannot be told from them.
-    hold(`${ownWords(source.title)} ${urlPathWords(source.url)}`)
+    const headline = `${ownWords(source.title)} ${urlPathWords(source.url)}`
+    hold(headline)
     if (held.size < needed) hold(source.text)
     if (held.size > 0) anyHeld = true
-    if (held.size >= needed) onTopic.add(source.id)
+    // A page headlined with what the topic is about, that names all but one of the words needed, is
+    // about it in its own words ("Traders breathe easier after park board trims its charge", of the
+    // Glenmarra National Park entry fee): not a review or a column, and not a headline naming only
+    // the topic's place.
+    const headlined =
+      needed >= MAX_TOPIC_WORDS_NEEDED &&
+      held.size >= needed - 1 &&
+      !isFeature(source) &&
+      contentTerms(ownWords(headline)).some((term) => subject.has(term))
+    if (held.size >= needed || headlined) onTopic.add(source.id)
   }
   if (anyHeld) return onTopic
   return new Set(sources.filter((source) => source.matchedByMeaning).map((source) => source.id))
