@@ -238,8 +238,9 @@ function ruleVerdict<K extends KnownClaim>(claim: VerifiedClaim, found: Candidat
  * or day of a year, or a share in words of its percentage, on a subject they share a word of ("whose
  * finish date has slipped to October 2027" / "will not be finished until October 2027"), and nothing
  * it does not, in the same stance, naming no one it does not. A judge that read the two as one fact
- * stands on the date or the share without a word in common ("23% of the supply leaked away" /
- * "nearly a quarter of their water seeps into the ground"): that is too little for the rules alone.
+ * stands on the date, the share, or the same count of one thing ("the same seven cheeses"), without
+ * a word in common ("23% of the supply leaked away" / "nearly a quarter of their water seeps into
+ * the ground"): that is too little for the rules alone.
  */
 function restatesByFigures(
   claim: VerifiedClaim,
