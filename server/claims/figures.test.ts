@@ -139,6 +139,10 @@ test('a count written in words is a figure, before what it counts or with a scal
   expect(counted('Two and a half million pounds.')).toEqual([{ value: 2_500_000, unit: 'gbp' }])
   expect(counted('A dozen stores.')).toEqual([{ value: 12, unit: 'store' }])
   expect(counted('Two point four million visits.')).toEqual(counted('2.4 million visits.'))
+  // A letter written onto a number before a plural noun is its scale; before a thing, a metre.
+  expect(counted("The park's 2.4m visits a year.")).toEqual(counted('2.4 million visits.'))
+  expect(counted('A 2.4m wall.')).toEqual([{ value: 2.4, unit: 'm' }])
+  expect(counted('Residents within an 800m radius were evacuated.')).toEqual([{ value: 800, unit: 'm' }])
   // Not an ordinal, nor a number word in a name, nor "one" alone.
   expect(counted('The twenty-first century.')).toEqual([])
   expect(counted('He wrote Catch Twenty-Two.')).toEqual([])
@@ -170,6 +174,20 @@ test('a length of time is read in minutes, and a share in words as a proportion'
   // A time of day, however written.
   expect(counted('No flights between 11pm and 6am.')).toEqual(counted('No flights between 23:00 and 06:00.'))
   expect(counted('At 9.30am.')).toEqual([{ value: 570, unit: 'clock' }])
+})
+
+test('a price and its rate per thing are one price, so another value of it differs', () => {
+  const read = (text: string) => extractStatements(text)
+  expect(compareStatements(read('Visitors will pay five pounds a day.'), read('Drivers will pay £7 per car.'))).toEqual(
+    {
+      comparable: true,
+      figuresDiffer: true,
+      datesDiffer: false,
+    },
+  )
+  expect(
+    compareStatements(read('Drivers will pay £7 per car.'), read('Visitors will pay £7 a day.')).figuresDiffer,
+  ).toBe(false)
 })
 
 test('two days of one month are two dates', () => {

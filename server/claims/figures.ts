@@ -42,6 +42,12 @@ const SCALES: Record<string, number> = {
 }
 /** Single letters are scales only after a currency ("$5m"); alone, "5 m" is metres and "5 t" tonnes. */
 const LETTER_SCALES = new Set(['k', 'm', 'b', 't'])
+/**
+ * A plural noun next ("visits", "people"), not a unit's ("metres", "tonnes"), nor a word that only
+ * ends in "s" ("radius", "gas", "class").
+ */
+const PLURAL_AFTER =
+  /^\s(?!(?:metres|meters|miles|tonnes|tons|kilometres|litres|hours|minutes|years|days|weeks|months)\b)(?:[a-z]+[a-hj-rtvwxyz]s|people)\b/u
 
 const UNIT_ALIASES: Record<string, string> = {
   '%': '%',
@@ -459,7 +465,10 @@ function readFigure(text: string, match: RegExpExecArray): Figure | 'year' | und
   let unit = CURRENCY_BEFORE.find(([pattern]) => pattern.test(before))?.[1] ?? ''
 
   const scale = SCALE_WORD.exec(text.slice(end))
-  const scaled = scale !== null && (unit !== '' || !LETTER_SCALES.has(scale[1] as string))
+  // A letter after a number is a scale with a currency ("£2.4m"), or written onto it before a plural
+  // noun ("2.4m visits", "3k runners"); "a 2.4m wall" and "2.4 m" are metres.
+  const counted = scale !== null && scale[0] === scale[1] && PLURAL_AFTER.test(text.slice(end + scale[0].length))
+  const scaled = scale !== null && (unit !== '' || !LETTER_SCALES.has(scale[1] as string) || counted)
   if (scale && scaled) {
     value *= SCALES[scale[1] as string] as number
     end += scale[0].length
@@ -603,7 +612,17 @@ export function compareStatements(a: Statements, b: Statements): Comparison {
   let figuresDiffer = false
   for (const unit of new Set(a.figures.map((figure) => figure.unit))) {
     const theirs = valuesOf(b, unit)
-    if (theirs.length === 0) continue
+    if (theirs.length === 0) {
+      // A sum or a measure and its rate per thing ("£5 a day" / "£7 per car"): one price, another
+      // value of it, when neither side states it the other way too.
+      const mine = valuesOf(a, unit)
+      const other = [...new Set(b.figures.map((figure) => figure.unit))].filter((its) => asRate(unit, its))
+      if (other.length === 1 && valuesOf(a, other[0] as string).length === 0) {
+        comparable = true
+        if (mine.join() !== valuesOf(b, other[0] as string).join()) figuresDiffer = true
+      }
+      continue
+    }
     comparable = true
     if (valuesOf(a, unit).join() !== theirs.join()) figuresDiffer = true
   }
@@ -613,6 +632,13 @@ export function compareStatements(a: Statements, b: Statements): Comparison {
     datesDiffer = !a.dates.some((x) => b.dates.some((y) => sameDate(x, y)))
   }
   return { figuresDiffer, datesDiffer, comparable }
+}
+
+/** The same measure, one as a rate per thing and the other not ("gbp/car" and "gbp"). */
+function asRate(unit: string, other: string): boolean {
+  const [measure, divisor] = unit.split('/')
+  const [otherMeasure, otherDivisor] = other.split('/')
+  return measure === otherMeasure && measure !== '' && !divisor !== !otherDivisor && measures(measure as string)
 }
 
 function valuesOf(statements: Statements, unit: string): number[] {
