@@ -120,6 +120,11 @@ test('subjects leave out figures, negation and direction; polarity reads them', 
   // A negated phrase is one negation, not two ("no" and "no longer"), and turns round the stance of
   // its clause as "not" does.
   expect(polarity('The fab is no longer on track to open')).toEqual({ negated: false, directions: ['stance:down'] })
+  // A clause that had its verb ends at an auxiliary, and "since" after one is no clause of its own.
+  expect(polarity('The permit that the board granted in March has since been revoked').directions).toEqual([
+    'stance:down',
+  ])
+  expect(polarity('The bridge has since closed').directions).toEqual(['stance:down'])
   // Dropping a thing is a decision against it, approving a change is the change's stance; "sales
   // dropped" is a fall.
   expect(polarity('The firm dropped its bid').directions).toEqual(['stance:down'])

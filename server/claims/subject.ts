@@ -198,6 +198,7 @@ function readStance(written: string, stem: Stem): { polarity: Polarity; decision
   const note = (into: Map<string, boolean>, way: string, decision: boolean) =>
     into.set(way, (into.get(way) ?? false) || decision)
   let subordinate = false
+  let subordinateVerb = false
   // A negation not yet spent on a stance word of its clause: "did not approve" is a refusal, one
   // stance, not an approval and a negation; the "not" of "was shelved and is not part of the plan"
   // belongs to another clause, and turns nothing round.
@@ -225,8 +226,15 @@ function readStance(written: string, stem: Stem): { polarity: Polarity; decision
     if (particles.has(index)) return
     if (opensSubordinateClause(words, index)) {
       subordinate = true
+      subordinateVerb = false
+      negation = false
+    } else if (subordinate && subordinateVerb && tag === 'AUX') {
+      // The clause had its verb; an auxiliary after it is the main clause's ("the sign-off that the
+      // authority won in March has since been withdrawn").
+      subordinate = false
       negation = false
     }
+    if (subordinate && tag === 'VERB') subordinateVerb = true
     const into = subordinate ? aside : directions
     if (tag === 'VERB') {
       const phrasal = phrasalStance(lemma, words, index)
@@ -402,8 +410,10 @@ const SUBORDINATORS = new Set(
  */
 function opensSubordinateClause(words: TaggedWord[], index: number): boolean {
   const { word } = words[index] as TaggedWord
-  if (SUBORDINATORS.has(word)) return true
   const before = words[index - 1]
+  // "Has since been withdrawn": "since" after an auxiliary is an adverb of time, no clause of its own.
+  if (word === 'since' && before?.tag === 'AUX') return false
+  if (SUBORDINATORS.has(word)) return true
   return word === 'that' && before !== undefined && !before.pause && (before.tag === 'NOUN' || before.tag === 'PROPN')
 }
 
