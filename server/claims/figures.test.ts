@@ -194,6 +194,8 @@ test('two days of one month are two dates', () => {
   const dates = (text: string) => extractStatements(text).dates
   expect(dates('It was heard on 21 and 22 October 2026.')).toEqual(['2026-10-21', '2026-10-22'])
   expect(dates('Hearings on Oct. 21-22, 2026.')).toEqual(['2026-10-21', '2026-10-22'])
+  // A day and a month are a date wherever they stand.
+  expect(dates('The earliest charging could now begin was 1 September.')).toEqual(['XXXX-09-01'])
   // "May" after two numbers is a verb when no year or stop follows.
   expect(dates('Those aged 18 to 24 may apply.')).toEqual([])
 })

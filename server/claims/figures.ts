@@ -305,11 +305,17 @@ const MONTH_NAME = String.raw`(?:january|february|march|april|may|june|july|augu
 /** A cheap look for what DAY_PAIR and MONTH_DAY_PAIR need: two numbers joined. */
 const DAY_PAIR_WORD = /\d(?:st|nd|rd|th)?\s?(?:and|to|-|&)\s?\d/u
 const DAY_PAIR = new RegExp(
-  String.raw`\b(\d{1,2})(?:st|nd|rd|th)?\s?(?:and|to|-|&)\s?(\d{1,2})(?:st|nd|rd|th)?\s(${MONTH_NAME})(?![\p{L}])((?:,)?\s(?:19|20)\d{2}\b)?`,
+  String.raw`\b(\d{1,2})(?:st|nd|rd|th)?\s?(?:and|to|-|&)\s?(\d{1,2})(?:st|nd|rd|th)?\s(${MONTH_NAME})(?![\p{L}_])((?:,)?\s(?:19|20)\d{2}\b)?`,
   'gu',
 )
 const MONTH_DAY_PAIR = new RegExp(
   String.raw`\b(${MONTH_NAME})\s(\d{1,2})(?:st|nd|rd|th)?\s?(?:and|to|-|&)\s?(\d{1,2})(?:st|nd|rd|th)?\b((?:,)?\s(?:19|20)\d{2}\b)?`,
+  'gu',
+)
+
+const FULL_MONTHS = 'january|february|march|april|may|june|july|august|september|october|november|december'
+const DAY_AND_MONTH = new RegExp(
+  String.raw`\b(?:([12]?\d|3[01])(?:st|nd|rd|th)?\s(${FULL_MONTHS})|(${FULL_MONTHS})\s([12]?\d|3[01])(?:st|nd|rd|th)?)\b(?![\s,]*\d{3,4})(?![\p{L}\d])`,
   'gu',
 )
 
@@ -395,6 +401,15 @@ export function extractStatements(text: string): Statements {
     const day = written ? `-${written.padStart(2, '0')}` : ''
     dates.add(`${YEARLESS}-${String(month).padStart(2, '0')}${day}`)
     mask(match.index + (match[1] as string).length, match.index + match[0].length)
+  }
+  // A day and a month's full name are a date wherever they stand ("the earliest it could begin was 1
+  // September"): no word of time is needed, as it is for a month alone ("to march", "a may").
+  for (const match of [...rest.matchAll(DAY_AND_MONTH)]) {
+    const name = (match[2] ?? match[3]) as string
+    const month = MONTHS.findIndex((each) => each.startsWith(name)) + 1
+    const day = (match[1] ?? match[4]) as string
+    dates.add(`${YEARLESS}-${String(month).padStart(2, '0')}-${day.padStart(2, '0')}`)
+    mask(match.index, match.index + match[0].length)
   }
 
   // Figures read before the numbers: times of day, proportions and shares.
