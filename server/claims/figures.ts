@@ -44,7 +44,7 @@ const SCALES: Record<string, number> = {
 const LETTER_SCALES = new Set(['k', 'm', 'b', 't'])
 /**
  * A plural noun next ("visits", "people"), not a unit's ("metres", "tonnes"), nor a word that only
- * ends in "s" ("radius", "gas", "class").
+ * ends in "s" ("radius", "class").
  */
 const PLURAL_AFTER =
   /^\s(?!(?:metres|meters|miles|tonnes|tons|kilometres|litres|hours|minutes|years|days|weeks|months)\b)(?:[a-z]+[a-hj-rtvwxyz]s|people)\b/u
@@ -412,7 +412,7 @@ export function extractStatements(text: string): Statements {
     mask(match.index, match.index + match[0].length)
   }
 
-  // Figures read before the numbers: times of day, proportions and shares.
+  // Figures read before the numbers in words: times of day and proportions (shares after them).
   const proportions: Figure[] = []
   // A time of day ("11pm", "23:00", "9.30am", "midnight"): minutes after midnight, however written.
   for (const match of CLOCK_WORD.test(rest) ? [...rest.matchAll(TIME_OF_DAY)] : []) {
