@@ -57,6 +57,9 @@ const dateLikeText = fc
   )
   .map((parts) => parts.join(''))
 
+/** The figures a text states, as extractStatements reads them. */
+const counted = (text: string) => extractStatements(text).figures
+
 test('writtenDates keeps exactly the dates that parsing every text would keep', () => {
   fc.assert(
     fc.property(dateLikeText, (text) => {
@@ -130,7 +133,6 @@ test('a count written in words is a figure, before what it counts or with a scal
   expect(extractStatements('The League Two club has signed a naming-rights deal.').figures).toEqual([])
   expect(extractStatements('Council Adds Five Stops to Tram Plan').figures).toEqual([{ value: 5, unit: 'stop' }])
   // Numbers in words as newsrooms write them: compounds, teens, scales, sentence openings, halves.
-  const counted = (text: string) => extractStatements(text).figures
   expect(counted('Three hundred and twenty staff.')).toEqual([{ value: 320, unit: 'staff' }])
   expect(counted('Fourteen batches were recalled.')).toEqual([{ value: 14, unit: 'batch' }])
   expect(counted('The two sites are thirty-eight miles apart.')).toEqual(counted('The two sites are 38 miles apart.'))
@@ -150,7 +152,6 @@ test('a count written in words is a figure, before what it counts or with a scal
 })
 
 test('a length of time is read in minutes, and a share in words as a proportion', () => {
-  const counted = (text: string) => extractStatements(text).figures
   expect(counted('The trip can be done in three-quarters of an hour.')).toEqual(counted('The drive takes 45 minutes.'))
   expect(counted('A 90-minute drive.')).toEqual(counted('A drive of an hour and a half.'))
   expect(counted('Within half an hour.')).toEqual([{ value: 30, unit: 'min' }])

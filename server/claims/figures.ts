@@ -4,7 +4,7 @@
 // precision the text gives) plus quarters, halves and bare years, which it does not read.
 import * as chrono from 'chrono-node'
 import { stemmer } from 'stemmer'
-import { NUMBER_WORDS, numbersInDigits } from '#server/claims/number-words.ts'
+import { NUMBER_WORDS, numbersInDigits, ONES } from '#server/claims/number-words.ts'
 
 /** A number with its unit: "usd/kwh" 80, "%" 18, "gw" 3.5, "job" 1200, "" for a bare count. */
 export type Figure = { value: number; unit: string }
@@ -254,7 +254,8 @@ const ORDINAL: Record<string, number> = {
   last: 4,
 }
 
-const COUNT_WORDS = 'zero one two three four five six seven eight nine ten eleven twelve'.split(' ')
+/** The counts newsrooms write in words as often as in digits, zero to twelve. */
+const COUNT_WORDS = ONES.slice(0, 13)
 
 /**
  * A number word written with a capital after a capitalised word is part of a name ("League Two",
@@ -313,7 +314,7 @@ const MONTH_DAY_PAIR = new RegExp(
   'gu',
 )
 
-const FULL_MONTHS = 'january|february|march|april|may|june|july|august|september|october|november|december'
+const FULL_MONTHS = MONTHS.join('|')
 const DAY_AND_MONTH = new RegExp(
   String.raw`\b(?:([12]?\d|3[01])(?:st|nd|rd|th)?\s(${FULL_MONTHS})|(${FULL_MONTHS})\s([12]?\d|3[01])(?:st|nd|rd|th)?)\b(?![\s,]*\d{3,4})(?![\p{L}\d])`,
   'gu',
@@ -552,7 +553,8 @@ export function isShareInWords(figure: Figure): boolean {
  * states no figure a reader could check.
  */
 export function withoutTimesOfDay(text: string): string {
-  return CLOCK_WORD.test(text.toLowerCase()) ? text.toLowerCase().replace(TIME_OF_DAY, ' ') : text
+  const lower = text.toLowerCase()
+  return CLOCK_WORD.test(lower) ? lower.replace(TIME_OF_DAY, ' ') : text
 }
 
 /** A time of day names a thing ("the 9.15pm sailing") as often as it states when something happens. */

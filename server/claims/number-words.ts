@@ -4,7 +4,7 @@
 // hours, "an hour and a half" 1.5 hours. figures.ts reads the digits as it reads any others.
 
 /** 0-19 by their names; 20-90 by theirs. */
-const ONES = [
+export const ONES = [
   'zero',
   'one',
   'two',

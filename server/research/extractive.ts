@@ -207,7 +207,9 @@ function sentenceCandidates(pages: readonly ReadPage[], boilerplate: ReadonlySet
         // Drivetime from 4pm") states nothing either.
         const quoted = QUOTATION.test(text)
         const decision = !quoted && decides(text, stem)
-        const states = quoted ? quotesAFact(text) : DIGIT.test(withoutTimesOfDay(text)) || decision
+        const states = quoted
+          ? quotesAFact(text)
+          : (DIGIT.test(text) && DIGIT.test(withoutTimesOfDay(text))) || decision
         candidates.push({
           sourceId: source.id,
           position,

@@ -218,7 +218,8 @@ function lede(page: ReadPage, boilerplate: ReadonlySet<string>): string {
   return (story.length > 0 ? story : paragraphs).slice(0, LEDE_PARAGRAPHS).join(' ')
 }
 
-function slugWords(url: string): string {
+/** The words of a URL's path ("/ai-agents/long-runs": "ai agents long runs"): a slug names its page. */
+export function slugWords(url: string): string {
   try {
     return decodeURIComponent(new URL(url).pathname).replace(/[/_.-]+/g, ' ')
   } catch {

@@ -13,7 +13,7 @@
 // when, not what about, and do not count. Decision 023.
 import { contentTerms } from '#server/claims/terms.ts'
 import type { SourceForSynthesis } from '#server/providers/types.ts'
-import { isFeature, topicSubjectTerms } from '#server/research/page-subject.ts'
+import { isFeature, slugWords, topicSubjectTerms } from '#server/research/page-subject.ts'
 import { saysWhenOrHowMuch } from '#server/research/report-themes.ts'
 
 /** A source is about the topic when it holds half the topic's words; three always suffice. */
@@ -39,7 +39,7 @@ export function sourcesOnTopic(topic: string, sources: readonly TopicalSource[])
       for (const term of contentTerms(ownWords(text))) if (topicTerms.has(term)) held.add(term)
     }
     // A slug's hyphens part its words, so its compounds cannot be told from them.
-    const headline = `${ownWords(source.title)} ${urlPathWords(source.url)}`
+    const headline = `${ownWords(source.title)} ${slugWords(source.url)}`
     hold(headline)
     if (held.size < needed) hold(source.text)
     if (held.size > 0) anyHeld = true
@@ -88,13 +88,4 @@ function ownCompounds(topic: string): (text: string) => string {
 /** A compound's words as contentTerms folds them ("Solid-State": "solid", "state"). */
 function compoundTerms(compound: string): string[] {
   return contentTerms(compound.replaceAll('-', ' '))
-}
-
-/** The words of a URL's path ("/ai-agents/long-runs": "ai agents long runs"): a slug names its page. */
-function urlPathWords(url: string): string {
-  try {
-    return decodeURIComponent(new URL(url).pathname).replace(/[/_.-]+/g, ' ')
-  } catch {
-    return ''
-  }
 }
