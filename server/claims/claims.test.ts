@@ -155,6 +155,29 @@ test('subjects leave out figures, negation and direction; polarity reads them', 
   expect(opposed(polarity('It does not deny that it was the source'), polarity('It accepted it was the source'))).toBe(
     false,
   )
+  // A stance taken on a stance is one stance, the signs multiplied: refusing a restart is against
+  // going ahead, approving a closure is for the closure, refusing a closure keeps what is there.
+  expect(polarity("The agency refused the firm's application to restart.").directions).toEqual(['stance:down'])
+  expect(decides("The agency refused the firm's application to restart.")).toBe(true)
+  expect(polarity('The board agreed to close the unit.').directions).toEqual(['stance:down'])
+  expect(polarity('The council approved the plan to close the library.').directions).toEqual(['stance:down'])
+  expect(polarity('The court upheld the decision to close the unit.').directions).toEqual(['stance:down'])
+  expect(polarity('The board refused to close the unit.').directions).toEqual(['stance:up'])
+  expect(polarity('The union refused to call off the strike.').directions).toEqual(['stance:up'])
+  expect(polarity('The agency rejected the plan to reopen the line.').directions).toEqual(['stance:down'])
+  // "Declined to" refuses what follows; "declined to comment" takes no stance, and sales that
+  // declined fell.
+  expect(polarity('The board declined to renew the contract.').directions).toEqual(['stance:down'])
+  expect(decides('The board declined to renew the contract.')).toBe(true)
+  expect(polarity('The company declined to comment.').directions).toEqual([])
+  expect(polarity('Sales declined to 400 units.').directions).toEqual(['trend:down'])
+  // A contract is an agreement; only a verb "contracts" is a fall.
+  expect(polarity('The firm signed the contract.').directions).toEqual(['stance:up'])
+  expect(polarity('Output contracted by 3%.').directions).toEqual(['trend:down'])
+  // A word between a determiner and its noun says which thing, not what was done to it.
+  expect(polarity('The failed section of pipe has been replaced.').directions).toEqual([])
+  expect(polarity('The rejected scheme will return to committee.').directions).toEqual([])
+  expect(polarity('The drug is ineligible for funding.').directions).toEqual(['stance:down'])
   expect(polarity('The bid failed to win approval').directions).toEqual(['stance:down'])
   expect(polarity('Work on the glass extension remains frozen.').directions).toEqual(['stance:down'])
   // One stance however it is worded, and a negation in another clause does not turn it round.

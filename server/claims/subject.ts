@@ -47,7 +47,7 @@ const PHRASAL_STANCES = new Map<string, string>([
   ...['go ahead', 'press ahead', 'push ahead', 'vote through', 'wave through', 'sign off'].map(
     (phrase) => [phrase, 'stance:up'] as const,
   ),
-  ...['vote down', 'turn down', 'throw out', 'strike down', 'back out', 'walk back', 'shut down'].map(
+  ...['vote down', 'turn down', 'throw out', 'strike down', 'back out', 'walk back', 'shut down', 'call off'].map(
     (phrase) => [phrase, 'stance:down'] as const,
   ),
 ])
@@ -252,6 +252,25 @@ function readStance(written: string, stem: Stem): { polarity: Polarity; decision
       read = lemma
       way = direction(lemma, stem)
     }
+    // A contract shrinks only as a verb: "the contract" is an agreement, no fall.
+    if (way === 'trend:down' && tag !== 'VERB' && stem(read) === 'contract') way = undefined
+    // "Refused to restart", "approved the plan to close the unit", "upheld the decision to close it":
+    // a stance taken on a stance is one stance, the two signs multiplied (refusing a restart is
+    // against going ahead; approving a closure is for the closure). "Declined to" refuses what
+    // follows, and "declined to comment" takes no stance at all.
+    const declines =
+      tag === 'VERB' && lemma === 'decline' && words[index + 1]?.word === 'to' && words[index + 2]?.tag === 'VERB'
+    if (declines) way = 'stance:down'
+    const complement = tag === 'VERB' && way?.startsWith('stance:') ? stanceComplement(words, index, stem) : undefined
+    if (complement && way) {
+      const composed = way.endsWith(':up') === complement.way.endsWith(':up') ? 'stance:up' : 'stance:down'
+      const decision = declines || DECISIONS.has(stem(read)) || complement.decision
+      note(into, stance(composed), decision)
+      if (decision && !subordinate && !hypothetical) taken = true
+      for (const skipped of complement.words) particles.add(skipped)
+      return
+    }
+    if (declines) return
     // "Approved dropping the sailing", "backed closing the unit": what was approved is the stance.
     const next = words[index + 1]?.word ?? ''
     const nextWay = next.endsWith('ing') ? direction(next, stem) : undefined
@@ -265,8 +284,10 @@ function readStance(written: string, stem: Stem): { polarity: Polarity; decision
       way = 'stance:down'
     }
     // A stance is taken by a verb ("approved", "terminated") or said of a thing by an adjective
-    // ("ineligible"): the noun "terminal", or the "grant" of "the $300 million grant", takes none.
-    if (way && (!way.startsWith('stance:') || STANCE_TAGS.has(tag) || approved.has(index))) {
+    // ("ineligible"): the noun "terminal", or the "grant" of "the $300 million grant", takes none;
+    // nor does a word that only names which thing ("the failed section of pipe" was replaced).
+    const takes = STANCE_TAGS.has(tag) && !attributive(words, index)
+    if (way && (!way.startsWith('stance:') || takes || approved.has(index))) {
       const decision = way.startsWith('stance:') && DECISIONS.has(stem(read))
       note(into, stance(way), decision)
       if (decision && !subordinate && !hypothetical) taken = true
@@ -387,6 +408,48 @@ function phrasalStance(
   return undefined
 }
 
+/**
+ * A word between a determiner and its noun ("the failed section", "a new, rejected design") describes
+ * the thing named; it says nothing of what the sentence reports about it.
+ */
+function attributive(words: TaggedWord[], index: number): boolean {
+  const [before, after] = [words[index - 1], words[index + 1]]
+  if (!before || !after || after.pause) return false
+  return (before.tag === 'DET' || before.word === "'s" || before.word === '’s') && NOUN_TAGS.has(after.tag)
+}
+
+const NOUN_TAGS = new Set(['NOUN', 'PROPN'])
+
+/**
+ * The stance of the verb a stance verb at `index` governs through "to", after a short object or
+ * none ("refused to restart", "refused the firm's application to restart", "refused to call off
+ * the strike"), with the words it spans.
+ */
+function stanceComplement(
+  words: TaggedWord[],
+  index: number,
+  stem: Stem,
+): { way: string; decision: boolean; words: number[] } | undefined {
+  for (let at = index + 1; at <= index + 2 + MAX_OBJECT_WORDS && at + 1 < words.length; at++) {
+    const word = words[at] as TaggedWord
+    if (word.pause) return undefined
+    if (word.word === 'to') {
+      const verb = words[at + 1] as TaggedWord
+      if (verb.pause || verb.tag !== 'VERB') return undefined
+      const phrasal = phrasalStance(verb.lemma, words, at + 1)
+      if (phrasal) return { way: phrasal.way, decision: true, words: [at + 1, phrasal.particle] }
+      const way = direction(verb.word, stem) ?? direction(verb.lemma, stem)
+      if (!way?.startsWith('stance:')) return undefined
+      return { way, decision: DECISIONS.has(stem(verb.lemma)) || DECISIONS.has(stem(verb.word)), words: [at + 1] }
+    }
+    if (!COMPLEMENT_OBJECT_TAGS.has(word.tag)) return undefined
+  }
+  return undefined
+}
+
+/** An object before "to" may hold a possessive ("the firm's application"). */
+const COMPLEMENT_OBJECT_TAGS = new Set(['PRON', 'DET', 'ADJ', 'NOUN', 'PROPN', 'PART'])
+
 /** Words an object between a verb and its particle may have ("the revised scheme"), and their tags. */
 const MAX_OBJECT_WORDS = 3
 const OBJECT_TAGS = new Set(['PRON', 'DET', 'ADJ', 'NOUN', 'PROPN'])
@@ -474,7 +537,7 @@ const DECISIONS = new Set(
   (
     'approv accept grant authoris authoriz sign agre ratifi back endors support award sanction adopt upheld uphold ' +
     'reinstat reject deni deny block veto ban refus prohibit forbid withdraw withdrew withdrawn revok overturn cancel ' +
-    'halt suspend abandon scrap shelv termin oppos bar rescind repeal quash annul axe ditch overrul'
+    'halt suspend abandon scrap shelv termin oppos bar rescind repeal quash annul axe ditch overrul declin'
   ).split(' '),
 )
 

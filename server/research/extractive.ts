@@ -116,7 +116,7 @@ function extractSynthesis(input: SynthesisInput): Synthesis {
   const mentions = candidates.some((candidate) => candidate.relevance > 0)
   // A page that names the topic only below its headline and lede mentions it in passing (a review of
   // a café by the building site): it gives nothing, as pages about something else give nothing.
-  const about = pagesAboutTopic(input.topic, pages, boilerplate)
+  const about = pagesAboutTopic(input.topic, pages, boilerplate, input.knownFacts)
   const topical = candidates.filter(
     (candidate) => onTopic.has(candidate.sourceId) && (!about || about.has(candidate.sourceId)),
   )
@@ -133,11 +133,16 @@ function extractSynthesis(input: SynthesisInput): Synthesis {
   // lede that names the topic, a quote, a scene, say less than the sentence beside them that counts.
   const checkable = pool.filter((candidate) => candidate.states)
   let characters = 0
-  while (chosen.length < MAX_FINDINGS && (chosen.length < MIN_FINDINGS || characters < FINDINGS_CHARACTERS)) {
-    const next = pick(chosen.length < MIN_FINDINGS ? pool : checkable, score)
+  while (chosen.length < MAX_FINDINGS && characters < FINDINGS_CHARACTERS) {
+    const next = pick(checkable, score)
     if (!next) break
     chosen.push(next)
     characters += next.text.length
+  }
+  while (chosen.length < MIN_FINDINGS) {
+    const next = pick(pool, score)
+    if (!next) break
+    chosen.push(next)
   }
 
   // Every focus area and framework section gets its best supporting sentence, if any source has one.
@@ -207,9 +212,10 @@ function sentenceCandidates(pages: readonly ReadPage[], boilerplate: ReadonlySet
         // Drivetime from 4pm") states nothing either.
         const quoted = QUOTATION.test(text)
         const decision = !quoted && decides(text, stem)
+        const stated = withoutPersonsDescription(text)
         const states = quoted
           ? quotesAFact(text)
-          : (DIGIT.test(text) && DIGIT.test(withoutTimesOfDay(text))) || decision
+          : (DIGIT.test(stated) && DIGIT.test(withoutTimesOfDay(stated))) || decision
         candidates.push({
           sourceId: source.id,
           position,
@@ -227,6 +233,16 @@ function sentenceCandidates(pages: readonly ReadPage[], boilerplate: ReadonlySet
     }
   }
   return candidates
+}
+
+/**
+ * A clause that describes a person ("Gillian Rowe, who is 71 and has lived in Thornby since the
+ * 1980s, keeps a notebook") tells who is speaking, not what the story states: its figures are the
+ * person's, not the topic's.
+ */
+const PERSONS_DESCRIPTION = /,\s*who\b[^,;]*(?:,|$)/giu
+function withoutPersonsDescription(text: string): string {
+  return text.replace(PERSONS_DESCRIPTION, ' ')
 }
 
 function quotesAFact(text: string): boolean {
