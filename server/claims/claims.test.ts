@@ -171,6 +171,25 @@ test('subjects leave out figures, negation and direction; polarity reads them', 
   expect(decides('The board declined to renew the contract.')).toBe(true)
   expect(polarity('The company declined to comment.').directions).toEqual([])
   expect(polarity('Sales declined to 400 units.').directions).toEqual(['trend:down'])
+  // An appeal brought is a stand against what it names, and a challenge not brought accepts it; a
+  // bonus waived is given up, a payment stood by is kept.
+  expect(polarity('Corrin Water lodged an appeal against the civil penalty on 29 May.').directions).toEqual([
+    'stance:down',
+  ])
+  expect(decides('Corrin Water lodged an appeal against the civil penalty on 29 May.')).toBe(true)
+  expect(
+    opposed(
+      polarity('The company is now challenging the penalty it was handed in May.'),
+      polarity('The company said it would not contest the penalty.'),
+    ),
+  ).toBe(true)
+  expect(
+    opposed(polarity('The chief executive has waived his bonus.'), polarity('The company has stood by the payment.')),
+  ).toBe(true)
+  // A phrasal verb's other forms are negations; its bare form after "to" is read with what governs it.
+  expect(polarity('Carrick Homes walks away from the final phase').negated).toBe(true)
+  expect(polarity('The union agreed to call off the strike.').directions).toEqual(['stance:down'])
+  expect(polarity('The firm refused to pull out of the deal.').directions).toEqual(['stance:up'])
   // A contract is an agreement; only a verb "contracts" is a fall.
   expect(polarity('The firm signed the contract.').directions).toEqual(['stance:up'])
   expect(polarity('Output contracted by 3%.').directions).toEqual(['trend:down'])

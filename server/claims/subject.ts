@@ -12,7 +12,8 @@ import { wordTokens } from '#server/text/words.ts'
 
 // Words that flip a statement. "n't" is split off by the word segmenter as part of the token ("isn't").
 const NEGATIONS = new Set(['not', 'no', 'never', 'none', 'neither', 'nor', 'without', 'cannot', 'nobody', 'nothing'])
-const NEGATED_PHRASES = /\b(?:no longer|failed to|fails to|fail to|ruled out|called off|walked away|pulled out)\b/gu
+const NEGATED_PHRASES =
+  /\b(?:no longer|fail(?:s|ed)? to|rul(?:es|ed|ing) out|call(?:s|ed|ing) off|walk(?:s|ed|ing) away|pull(?:s|ed|ing) out)\b/gu
 
 // Pairs of opposed directions, by stem. Two axes: a trend (rose / fell) and a stance, where going
 // ahead, approving, passing and winning stand against stopping, rejecting, failing and cancelling
@@ -29,12 +30,12 @@ for (const [axis, up, down] of [
     'stance',
     'approv accept pass grant authoris authoriz allow sign agre ratifi clear certifi elig qualifi ' +
       'valid open start launch begin began resum restart proceed extend renew continu win won ' +
-      'succeed profit beat back endors support favour favor award sanction adopt upheld uphold reinstat restor ' +
+      'succeed profit beat back endors support favour favor award sanction adopt upheld uphold reinstat restor defend ' +
       // Commissives: a party binds itself ("pledged £2.5m", "promised to keep every branch open").
       'pledg promis commit vow guarante',
     'reject deni deny block veto ban refus prohibit forbid withdraw withdrew withdrawn revok overturn close shut stop cancel halt end ' +
       'suspend paus abandon scrap shelv termin collaps expir laps lose lost fail loss miss oppos bar rescind repeal ' +
-      'quash annul void axe ditch kill overrul freez froze frozen',
+      'quash annul void axe ditch kill overrul freez froze frozen waiv contest challeng appeal',
   ],
 ] as const) {
   for (const stem of up.split(' ')) DIRECTIONS.set(stem, `${axis}:up`)
@@ -44,12 +45,23 @@ for (const [axis, up, down] of [
 // alone would read as a fall). The verb is a lemma, so "threw out" and "struck down" are found too.
 // ("walked away", "pulled out", "ruled out" and "called off" are negations: NEGATED_PHRASES.)
 const PHRASAL_STANCES = new Map<string, string>([
-  ...['go ahead', 'press ahead', 'push ahead', 'vote through', 'wave through', 'sign off'].map(
+  ...['go ahead', 'press ahead', 'push ahead', 'vote through', 'wave through', 'sign off', 'stand by'].map(
     (phrase) => [phrase, 'stance:up'] as const,
   ),
-  ...['vote down', 'turn down', 'throw out', 'strike down', 'back out', 'walk back', 'shut down', 'call off'].map(
-    (phrase) => [phrase, 'stance:down'] as const,
-  ),
+  ...[
+    'vote down',
+    'turn down',
+    'throw out',
+    'strike down',
+    'back out',
+    'walk back',
+    'shut down',
+    // Their other forms are negations (NEGATED_PHRASES); the bare verb after "to" is read with it.
+    'call off',
+    'walk away',
+    'pull out',
+    'rule out',
+  ].map((phrase) => [phrase, 'stance:down'] as const),
 ])
 
 // A negative prefix turns a stance word round: "ineligible", "unapproved", "disallowed", "invalid".
@@ -369,8 +381,16 @@ const DECISION_ENDED =
 const SET_ASIDE_RULING =
   /\bset aside (?=(?:the|its|their|that|this|a|an) (?:[\p{L}-]+ )?(?:consent|permission|approval|decision|ruling|verdict|conviction|order|permit|judgment|judgement|sentence|award)\b)/giu
 
+/**
+ * "Lodged an appeal against the penalty", "launched a legal challenge": the noun says what the verb
+ * "appealed" says, a stand against what it names.
+ */
+const CHALLENGE_BROUGHT =
+  /\b(?:lodg(?:e|es|ed|ing)|fil(?:e|es|ed|ing)|launch(?:es|ed|ing)?|mount(?:s|ed|ing)?|brought|bring(?:s|ing)?)\s+(?:an?|its|their|his|her)\s+(?:legal\s+)?(?:appeal|challenge)\b/giu
+
 function withoutTemporalNegation(text: string): string {
   return text
+    .replace(CHALLENGE_BROUGHT, 'appealed')
     .replace(SET_ASIDE_RULING, 'quashed ')
     .replace(DECISION_ENDED, 'decided not to ')
     .replace(DENIAL_DENIED, 'accepts')
@@ -537,7 +557,8 @@ const DECISIONS = new Set(
   (
     'approv accept grant authoris authoriz sign agre ratifi back endors support award sanction adopt upheld uphold ' +
     'reinstat reject deni deny block veto ban refus prohibit forbid withdraw withdrew withdrawn revok overturn cancel ' +
-    'halt suspend abandon scrap shelv termin oppos bar rescind repeal quash annul axe ditch overrul declin'
+    'halt suspend abandon scrap shelv termin oppos bar rescind repeal quash annul axe ditch overrul declin waiv contest ' +
+    'challeng appeal'
   ).split(' '),
 )
 

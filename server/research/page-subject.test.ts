@@ -53,6 +53,12 @@ test('a copyright line and a dateline are the page furniture, though each holds 
   expect(isFurniture('July 16, 2026, 6:30 a.m.')).toBe(true)
   expect(isFurniture('Updated: 12 March 2026 09:14 GMT')).toBe(true)
   expect(isFurniture('The vote is on July 16, 2026.')).toBe(false)
+  // A contact line: a telephone number or an email address.
+  expect(isFurniture('Media enquiries: Communications Team, 01632 960418 (Monday to Friday, 9am to 5pm).')).toBe(true)
+  expect(isFurniture('Media enquiries: press office, press@ashcombe-dc[.]example')).toBe(true)
+  expect(isFurniture('Call +44 20 7946 0958 to book.')).toBe(true)
+  expect(isFurniture('The fund rose from 2,400 to 160 000 in 2026.')).toBe(false)
+  expect(isFurniture('Entries reached 412 in 2026, beating 367 in 2019.')).toBe(false)
   expect(isFurniture('The copyright holder sued the station in 2026.')).toBe(false)
 })
 

@@ -111,6 +111,8 @@ export function isBoilerplate(sentence: string, boilerplate: ReadonlySet<string>
 
 /** A copyright line: the site's, on every page, whether or not this run read two of them. */
 const COPYRIGHT = /^\s*(?:copyright\b|\(c\)\s)|©|\ball rights reserved\b/iu
+/** A telephone number ("01632 960418", "+44 20 7946 0958") or an email address: a site's contact line. */
+const CONTACT = /(?:^|[\s(])(?:\+\d{1,3}[\s-]?)?\d{2,5}[\s-]\d{3,4}[\s-]?\d{3,4}\b|[\w.+-]+@[\w-]+(?:\.|\[\.\])[\w.]+/u
 /** What a dateline or a timestamp is made of: dates, times, and the words that write them. */
 const TIMESTAMP_WORDS =
   /^(?:\p{N}[\p{N}.:,/-]*|a\.?m\.?|p\.?m\.?|am|pm|gmt|utc|bst|[ecmp][sd]t|updated|published|posted|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?|(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?\.?)$/iu
@@ -121,7 +123,7 @@ const TIMESTAMP_WORDS =
  * each holds a number.
  */
 export function isFurniture(sentence: string): boolean {
-  if (COPYRIGHT.test(sentence)) return true
+  if (COPYRIGHT.test(sentence) || CONTACT.test(sentence)) return true
   const words = sentence
     .split(/[\s,|·]+/u)
     .map((word) => word.replace(/[:;]+$/u, ''))
