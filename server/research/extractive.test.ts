@@ -506,7 +506,7 @@ test("a news story gives its facts, though they say 'the company' instead of the
   expect(texts.join(' ')).not.toMatch(/Cookies|inbox/)
 })
 
-test("sentences that state the topic's figures come first; a person's age or years in a clause about them state none", async () => {
+test("sentences that state the topic's figures come first; a person's age or years, in a clause about them or in their own words, state none", async () => {
   const story = newsPage(1, 'Courier', 'Velorastat factory: what we know', [
     'Corvane will spend $310m on the velorastat migraine drug factory at the old brickworks.',
     'The plant will employ 420 people once it is running in 2028.',
@@ -515,11 +515,12 @@ test("sentences that state the topic's figures come first; a person's age or yea
     'The firm has applied for a £4.5m grant from the regional growth fund.',
     'A second packaging line, costing $12m, is planned for 2029.',
     'The factory will make 40 million tablets a year at full output.',
+    '"I have lived next to that site for 31 years," said Ms Rowe.',
   ])
   const { synthesis } = await synthesize(synthesisInput({ topic: 'velorastat migraine drug', sources: [story] }))
   const texts = synthesis.findings.map((finding) => finding.text)
   expect(texts).toHaveLength(6)
-  expect(texts.join(' ')).not.toContain('Gillian Rowe')
+  expect(texts.join(' ')).not.toMatch(/Gillian Rowe|31 years/)
 })
 
 test('a sentence stating the figures memory holds about the same thing, in other words, is not reported again', async () => {

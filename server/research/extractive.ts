@@ -214,7 +214,7 @@ function sentenceCandidates(pages: readonly ReadPage[], boilerplate: ReadonlySet
         const decision = !quoted && decides(text, stem)
         const stated = withoutPersonsDescription(text)
         const states = quoted
-          ? quotesAFact(text)
+          ? quotesAFact(stated)
           : (DIGIT.test(stated) && DIGIT.test(withoutTimesOfDay(stated))) || decision
         candidates.push({
           sourceId: source.id,
@@ -235,6 +235,13 @@ function sentenceCandidates(pages: readonly ReadPage[], boilerplate: ReadonlySet
   return candidates
 }
 
+const FIRST_PERSON_SINGULAR = /\b(?:I|I'm|I’m|I've|I’ve|I'll|I’ll|I'd|I’d|me|my|mine)\b/u
+
+/** The words inside a sentence's quotation marks, each quotation apart. */
+function quotedWords(text: string): string[] {
+  return [...text.matchAll(/["“]([^"”]*)["”]?/gu)].map((match) => match[1] ?? '')
+}
+
 /**
  * A clause that describes a person ("Gillian Rowe, who is 71 and has lived in Thornby since the
  * 1980s, keeps a notebook") tells who is speaking, not what the story states: its figures are the
@@ -245,8 +252,12 @@ function withoutPersonsDescription(text: string): string {
   return text.replace(PERSONS_DESCRIPTION, ' ')
 }
 
+/**
+ * A quote states a quantity or a date closer than a year, and not in the speaker's own first person:
+ * "I have lived here 31 years", "I'm 86 and I've got two new knees" tell who is speaking.
+ */
 function quotesAFact(text: string): boolean {
-  if (!DIGIT.test(text)) return false
+  if (!DIGIT.test(text) || quotedWords(text).some((words) => FIRST_PERSON_SINGULAR.test(words))) return false
   const { figures, dates } = extractStatements(text)
   return figures.some((figure) => figure.unit !== '' && !isTimeOfDay(figure)) || dates.some((date) => date.length > 4)
 }

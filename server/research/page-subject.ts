@@ -98,11 +98,28 @@ const OPENING_WORDS = 5
 function bidsTheReader(sentence: string): boolean {
   // The opening words are enough to tag the first one, and cheaper to read than the whole sentence.
   const opening = sentence.split(/\s+/u).slice(0, OPENING_WORDS).join(' ')
-  const tokens = english().readDoc(opening).tokens()
-  const [first, second] = tokens.out(nlpIts().pos) as string[]
+  const [first, second] = tagged(opening)
+  if (!first || !second) return false
+  if (first.tag === 'VERB' && first.base && second.tag !== 'VERB' && second.tag !== 'AUX') return true
+  // A capital at a sentence's start makes the tagger read a verb as a name or a noun ("Sign up to
+  // the newsletter", "Use the station car park", "Contact us"). No noun opens a sentence bare and
+  // goes straight on to an object; a verb after "you" is read as one.
+  if (!OBJECT_OPENERS.has(second.tag)) return false
+  const asBid = tagged(`you ${opening.charAt(0).toLowerCase()}${opening.slice(1)}`)[1]
+  return asBid?.tag === 'VERB' && asBid.base
+}
+
+/** The tags of what may follow a verb bidding the reader: "the", "us", "up to", "0800 123 456". */
+const OBJECT_OPENERS = new Set(['DET', 'PRON', 'ADP', 'NUM', 'PART'])
+
+function tagged(text: string): { tag: string; base: boolean }[] {
+  const tokens = english().readDoc(text).tokens()
+  const tags = tokens.out(nlpIts().pos) as string[]
   const lemmas = tokens.out(nlpIts().lemma as never) as string[]
-  const words = (tokens.out() as string[]).map((word) => word.toLowerCase())
-  return first === 'VERB' && lemmas[0] === words[0] && second !== 'VERB' && second !== 'AUX'
+  return (tokens.out() as string[]).map((word, index) => ({
+    tag: tags[index] ?? '',
+    base: lemmas[index] === word.toLowerCase(),
+  }))
 }
 
 export function isBoilerplate(sentence: string, boilerplate: ReadonlySet<string>): boolean {
