@@ -213,6 +213,20 @@ test('a quarter or a half is read however a newsroom names it', () => {
   expect(dates('in the July-September quarter of 2027')).toEqual(['2027-Q3'])
 })
 
+test('a season of a year is a date as near as a quarter, told from another season and agreeing with its year', () => {
+  const dates = (text: string) => extractStatements(text).dates
+  expect(dates('before the spring of 2029')).toEqual(['2029-S1'])
+  expect(dates('Carrick is sticking to spring 2029')).toEqual(['2029-S1'])
+  expect(dates('by the autumn of 2028')).toEqual(['2028-S3'])
+  expect(sameDate('2029-S1', '2029-S1')).toBe(true)
+  expect(sameDate('2029-S1', '2029-S3')).toBe(false)
+  expect(sameDate('2029-S1', '2029')).toBe(true)
+  expect(sameDate('2029-S1', '2029-Q2')).toBe(true)
+  expect(sameDate('2029-S1', '2030-04')).toBe(false)
+  // "Fall" is left to the verb.
+  expect(dates('Prices could fall 2029 onwards')).toEqual(['2029'])
+})
+
 test('a measure is read in one unit of its kind, at any metric scale and as a rate in time', () => {
   const figures = (text: string) => extractStatements(text).figures
   const water = [{ value: 3_100_000_000, unit: 'l' }]

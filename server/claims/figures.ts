@@ -9,7 +9,7 @@ import { NUMBER_WORDS, numbersInDigits, ONES } from '#server/claims/number-words
 /** A number with its unit: "usd/kwh" 80, "%" 18, "gw" 3.5, "job" 1200, "" for a bare count. */
 export type Figure = { value: number; unit: string }
 
-/** "2026", "2026-03", "2026-03-04", "2026-Q3" or "2026-H1". */
+/** "2026", "2026-03", "2026-03-04", "2026-Q3", "2026-H1" or "2026-S1" (a season: spring, summer, autumn, winter). */
 export type DateMention = string
 
 export type Statements = { figures: Figure[]; dates: DateMention[] }
@@ -236,6 +236,12 @@ const QUARTER =
 const MONTHS_QUARTER =
   /\b(jan|apr|jul|oct)[a-z]*(?:[- ](?:to|through|until)[- ]|[-/])(?:mar|jun|sep|dec)[a-z]* quarter(?: of)?,? ((?:19|20)\d{2})\b/gu
 const HALF = /\b(?:h([12])|(first|second|latter|back) half)(?: of)?,? ((?:19|20)\d{2})\b/gu
+/**
+ * "The spring of 2029", "summer 2027": a season of a year, as near a date as a quarter is. ("Fall"
+ * is left to the verb.)
+ */
+const SEASON_OF_YEAR = /\b(spring|summer|autumn|winter)(?: of)?,? ((?:19|20)\d{2})\b/gu
+const SEASONS = ['spring', 'summer', 'autumn', 'winter']
 const WRITTEN_YEAR = /(?<!\d)(?:1[6-9]|20|21)\d{2}(?!\d)/u
 // WRITTEN_YEAR without its lookarounds: whatever WRITTEN_YEAR finds in a part of a text, this finds in
 // the whole of it. A text it finds nothing in has no date chrono could return that writtenDates keeps.
@@ -367,6 +373,10 @@ export function extractStatements(text: string): Statements {
   }
   for (const match of [...rest.matchAll(HALF)]) {
     dates.add(`${match[3]}-H${match[1] ?? (match[2] === 'first' ? 1 : 2)}`)
+    mask(match.index, match.index + match[0].length)
+  }
+  for (const match of [...rest.matchAll(SEASON_OF_YEAR)]) {
+    dates.add(`${match[2]}-S${SEASONS.indexOf(match[1] as string) + 1}`)
     mask(match.index, match.index + match[0].length)
   }
   // A season or a financial year ("the 2028-29 season") is dated by the year it starts in.
@@ -674,7 +684,9 @@ export function sameDate(x: DateMention, y: DateMention): boolean {
     const length = Math.min(left.length, right.length)
     return left.slice(0, length) === right.slice(0, length)
   }
-  const kind = (date: string) => (/-[QH]/.test(date) ? 'period' : 'calendar')
+  // Quarters and halves, seasons, and the calendar's months and days are told apart within a kind;
+  // across kinds, by their year ("the spring of 2029" may be its second quarter).
+  const kind = (date: string) => (/-[QH]/.test(date) ? 'period' : /-S/.test(date) ? 'season' : 'calendar')
   if (kind(x) !== kind(y)) return x.slice(0, 4) === y.slice(0, 4)
   const length = Math.min(x.length, y.length)
   return x.slice(0, length) === y.slice(0, length)
