@@ -125,6 +125,10 @@ test('subjects leave out figures, negation and direction; polarity reads them', 
     'stance:down',
   ])
   expect(polarity('The bridge has since closed').directions).toEqual(['stance:down'])
+  // A phrasal verb made a noun by its hyphen may be qualified like any noun.
+  expect(
+    polarity("The ministerial sign-off that Glenmarra's authority won in March has since been withdrawn.").directions,
+  ).toEqual(['stance:down'])
   // Dropping a thing is a decision against it, approving a change is the change's stance; "sales
   // dropped" is a fall.
   expect(polarity('The firm dropped its bid').directions).toEqual(['stance:down'])

@@ -139,6 +139,22 @@ test('a count written in words is a figure, before what it counts or with a scal
   expect(counted('It lent thirty million pounds.')).toEqual(counted('It lent £30m.'))
   expect(counted('Half a million people live there.')).toEqual(counted('500,000 people live there.'))
   expect(counted('Two and a half million pounds.')).toEqual([{ value: 2_500_000, unit: 'gbp' }])
+  expect(counted('The deal was a rise of five and a half per cent.')).toEqual([{ value: 5.5, unit: '%' }])
+  // A bare number that answers a figure before it counts what that one counts.
+  expect(
+    counted('Councillors capped the crowd at 18,000 people a day, well short of the 25,000 the company had asked for.'),
+  ).toEqual([
+    { value: 18_000, unit: 'peopl' },
+    { value: 25_000, unit: 'peopl' },
+  ])
+  expect(counted('Ridership rose to 24,500 riders a day, up from 21,000.')).toEqual([
+    { value: 24_500, unit: 'rider' },
+    { value: 21_000, unit: 'rider' },
+  ])
+  expect(counted('The club redrew it for 22,500 spectators rather than the 24,000 first planned.')).toEqual([
+    { value: 22_500, unit: 'spectat' },
+    { value: 24_000, unit: 'spectat' },
+  ])
   expect(counted('A dozen stores.')).toEqual([{ value: 12, unit: 'store' }])
   expect(counted('Two point four million visits.')).toEqual(counted('2.4 million visits.'))
   // A letter written onto a number before a plural noun is its scale; before a thing, a metre.

@@ -225,7 +225,7 @@ const SCALE_WORD = new RegExp(String.raw`^\s?(${Object.keys(SCALES).join('|')})(
 
 // Words after a number that are not what it counts.
 const NOT_UNITS = new Set(
-  'and or to of in on at by for from the a an as is was were are be been than with per about over under nearly almost around more less fewer among between across against after before into through during since until within without while when where which who that this these those its their his her it they'.split(
+  'and or to of in on at by for from the a an as is was were are be been than with per about over under nearly almost around more less fewer among between across against after before into through during since until within without while when where which who that this these those its their his her it they first originally initially previously now still already only just then once'.split(
     ' ',
   ),
 )
@@ -458,10 +458,18 @@ export function extractStatements(text: string): Statements {
     mask(match.index, match.index + match[0].length)
   }
   const figures = new Map<string, Figure>(proportions.map((figure) => [figureKey(figure), figure]))
+  let counted: Figure | undefined
   for (const match of [...rest.matchAll(NUMBER_AT)]) {
-    const figure = readFigure(rest, match)
+    let figure = readFigure(rest, match)
     if (figure === 'year') dates.add(match[2] as string)
-    else if (figure) figures.set(figureKey(figure), figure)
+    else if (figure) {
+      // "Capped the crowd at 18,000 people a day, well short of the 25,000 it had asked for", "up
+      // from 21,000": a bare number that answers a figure before it counts what that one counts.
+      if (figure.unit === '' && counted && ELLIPSIS_BEFORE.test(rest.slice(0, match.index)))
+        figure = { ...figure, unit: counted.unit }
+      if (figure.unit !== '') counted = figure
+      figures.set(figureKey(figure), figure)
+    }
   }
   return { figures: [...figures.values()], dates: [...dates].sort() }
 }
@@ -552,6 +560,9 @@ const MEASURES = new Set([
   PROPORTION_UNIT,
   CLOCK_UNIT,
 ])
+
+/** Words before a bare number that answers an earlier figure: "of the 25,000", "up from 21,000", "than 300". */
+const ELLIPSIS_BEFORE = /\b(?:the|from|than)\s+(?:[$£€]\s*)?$/u
 
 /** A share in words ("three in five", "a fifth of"): a round number, which meets a percentage by chance. */
 export function isShareInWords(figure: Figure): boolean {

@@ -61,11 +61,11 @@ const POINT = new RegExp(
 )
 /** "The half-million-euro fund", "a quarter-million people". */
 const PART_MILLION = /\b(half|quarter)[- ](million|billion)\b/gu
-/** "An hour and a half", "two and a half years", "one and a half million". */
+/** "An hour and a half", "two and a half years", "one and a half million", "five and a half per cent". */
 const AND_A_HALF_AFTER =
   /\b(a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d{1,3}) (hour|day|week|month|year|mile|million|billion)s? and a half\b/gu
 const AND_A_HALF_BEFORE =
-  /\b(one|two|three|four|five|six|seven|eight|nine|ten|\d{1,3}) and a half (hours?|days?|weeks?|months?|years?|miles?|million|billion)\b/gu
+  /\b(one|two|three|four|five|six|seven|eight|nine|ten|\d{1,3}) and a half (hours?|days?|weeks?|months?|years?|miles?|million|billion|per ?cent|percentage points?)\b/gu
 
 function wordsValue(words: string): number {
   let total = 0

@@ -479,6 +479,8 @@ const OBJECT_TAGS = new Set(['PRON', 'DET', 'ADJ', 'NOUN', 'PROPN'])
  */
 type TaggedWord = { word: string; tag: string; lemma: string; pause: boolean }
 
+const PARTICLE_TAGS = new Set(['ADP', 'ADV', 'PART'])
+
 /** Words that open a clause subordinate to another: of time, cause, concession and condition. */
 const SUBORDINATORS = new Set(
   'after before since while whilst although though because until unless once whereas if which who whom whose'.split(
@@ -511,7 +513,11 @@ function taggedWords(text: string): TaggedWord[] {
   let pause = false
   words.forEach((word, index) => {
     if (/[\p{L}\p{N}]/u.test(word)) {
-      tagged.push({ word, tag: tags[index] ?? '', lemma: lemmas[index] ?? word, pause })
+      // A phrasal verb made a noun by its hyphen ("the sign-off", "a lay-off", "the go-ahead") ends in
+      // a noun, not a particle: what follows it may qualify it ("the sign-off that the authority won").
+      const compound = words[index - 1] === '-' && /[\p{L}]/u.test(words[index - 2] ?? '')
+      const tag = compound && PARTICLE_TAGS.has(tags[index] ?? '') ? 'NOUN' : (tags[index] ?? '')
+      tagged.push({ word, tag, lemma: lemmas[index] ?? word, pause })
       pause = false
     } else if (/^[,;:()\u2013\u2014.!?]$/u.test(word) || word === '--') pause = true
   })
