@@ -506,7 +506,7 @@ test("a news story gives its facts, though they say 'the company' instead of the
   expect(texts.join(' ')).not.toMatch(/Cookies|inbox/)
 })
 
-test("sentences that state the topic's figures come first; a person's age or years, in a clause about them or in their own words, state none", async () => {
+test("a person's age or years, in a clause about them or in their own words, state nothing of the topic", async () => {
   const story = newsPage(1, 'Courier', 'Velorastat factory: what we know', [
     'Corvane will spend $310m on the velorastat migraine drug factory at the old brickworks.',
     'The plant will employ 420 people once it is running in 2028.',

@@ -116,7 +116,7 @@ function extractSynthesis(input: SynthesisInput): Synthesis {
   const mentions = candidates.some((candidate) => candidate.relevance > 0)
   // A page that names the topic only below its headline and lede mentions it in passing (a review of
   // a café by the building site): it gives nothing, as pages about something else give nothing.
-  const about = pagesAboutTopic(input.topic, pages, boilerplate, input.knownFacts)
+  const about = pagesAboutTopic(input.topic, pages, boilerplate)
   const topical = candidates.filter(
     (candidate) => onTopic.has(candidate.sourceId) && (!about || about.has(candidate.sourceId)),
   )
@@ -133,16 +133,11 @@ function extractSynthesis(input: SynthesisInput): Synthesis {
   // lede that names the topic, a quote, a scene, say less than the sentence beside them that counts.
   const checkable = pool.filter((candidate) => candidate.states)
   let characters = 0
-  while (chosen.length < MAX_FINDINGS && characters < FINDINGS_CHARACTERS) {
-    const next = pick(checkable, score)
+  while (chosen.length < MAX_FINDINGS && (chosen.length < MIN_FINDINGS || characters < FINDINGS_CHARACTERS)) {
+    const next = pick(chosen.length < MIN_FINDINGS ? pool : checkable, score)
     if (!next) break
     chosen.push(next)
     characters += next.text.length
-  }
-  while (chosen.length < MIN_FINDINGS) {
-    const next = pick(pool, score)
-    if (!next) break
-    chosen.push(next)
   }
 
   // Every focus area and framework section gets its best supporting sentence, if any source has one.
@@ -243,11 +238,12 @@ function quotedWords(text: string): string[] {
 }
 
 /**
- * A clause that describes a person ("Gillian Rowe, who is 71 and has lived in Thornby since the
- * 1980s, keeps a notebook") tells who is speaking, not what the story states: its figures are the
- * person's, not the topic's.
+ * A clause that describes a named person ("Gillian Rowe, who is 71 and has lived in Thornby since
+ * the 1980s, keeps a notebook") tells who is speaking, not what the story states: its figures are the
+ * person's, not the topic's. A group's ("members, who voted 78% in favour") may be the topic's.
  */
-const PERSONS_DESCRIPTION = /,\s*who\b[^,;]*(?:,|$)/giu
+const PERSONS_DESCRIPTION =
+  /(?<=\b(?:(?:Mr|Mrs|Ms|Miss|Dr|Prof)\.?\s+\p{Lu}[\p{L}'’-]+|\p{Lu}[\p{L}'’-]+\s+\p{Lu}[\p{L}'’-]+)),\s*who\b[^,;]*(?:,|$)/gu
 function withoutPersonsDescription(text: string): string {
   return text.replace(PERSONS_DESCRIPTION, ' ')
 }

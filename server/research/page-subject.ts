@@ -4,7 +4,6 @@
 // cookie banner and the newsletter box that every page of one site repeats (issue 40, decision 033).
 import { contentTerms } from '#server/claims/terms.ts'
 import type { SourceForSynthesis } from '#server/providers/types.ts'
-import { topicReader } from '#server/research/topic-names.ts'
 import { english, nlpIts } from '#server/text/english.ts'
 import { completeSentences, proseParagraphs } from '#server/text/prose.ts'
 import { wordTokens } from '#server/text/words.ts'
@@ -109,8 +108,11 @@ function bidsTheReader(sentence: string): boolean {
   return asBid?.tag === 'VERB' && asBid.base
 }
 
-/** The tags of what may follow a verb bidding the reader: "the", "us", "up to", "0800 123 456". */
-const OBJECT_OPENERS = new Set(['DET', 'PRON', 'ADP', 'NUM', 'PART'])
+/**
+ * The tags of what may follow a verb bidding the reader: "the", "us", "0800 123 456". Not a particle
+ * or a preposition: "Close to 500 people", "Set up in 2019, the firm" open statements.
+ */
+const OBJECT_OPENERS = new Set(['DET', 'PRON', 'NUM'])
 
 function tagged(text: string): { tag: string; base: boolean }[] {
   const tokens = english().readDoc(text).tokens()
@@ -159,34 +161,27 @@ export function pagesAboutTopic(
   topic: string,
   pages: readonly ReadPage[],
   boilerplate: ReadonlySet<string>,
-  known: readonly string[] = [],
 ): Set<number> | undefined {
   const topicTerms = new Set(contentTerms(topic))
   const subject = topicSubjectTerms(topic)
   const held = (text: string) => new Set(contentTerms(text).filter((term) => topicTerms.has(term))).size
   const namesSubject = (text: string) => contentTerms(text).some((term) => subject.has(term))
   const needed = Math.min(MAX_TOPIC_WORDS_NEEDED, Math.ceil(topicTerms.size / 2))
+  const about = new Set<number>()
+  let named = false
   // A review, a forecast, a sports roundup, a column: a page of a section that is about something
   // else by its kind is about the topic only when its headline names it whole (or the topic is of
   // that kind itself: "restaurant reviews in Leeds").
   const topicOfAKind = FEATURE_WORDS.test(topic)
-  // A headline and a lede as written: a URL's slug writes every name in lower case, and is read beside them.
-  const openings = pages.map((page) => `${page.title}. ${lede(page, boilerplate)}`)
-  const signals = topicReader(topic, openings, known)
-  const about = new Set<number>()
-  let named = false
-  pages.forEach((page, index) => {
-    const feature = !topicOfAKind && isFeature(page)
+  for (const page of pages) {
     const headline = `${page.title} ${slugWords(page.url)}`
-    const byWords = () => namesSubject(headline) || held(lede(page, boilerplate)) >= needed
+    const feature = !topicOfAKind && isFeature(page)
     const names = feature
       ? held(page.title) >= Math.max(needed, Math.min(2, topicTerms.size))
-      : signals
-        ? signals(openings[index] as string, slugWords(page.url), byWords())
-        : byWords()
+      : namesSubject(headline) || held(lede(page, boilerplate)) >= needed
     if (names) about.add(page.id)
     else if (!named && held(page.paragraphs.flat().join(' ')) > 0) named = true
-  })
+  }
   return about.size > 0 || named ? about : undefined
 }
 
@@ -237,7 +232,7 @@ export function isFeature(page: Pick<ReadPage, 'url' | 'title'>): boolean {
  * The story's first paragraphs of prose, past the site's furniture and the byline (paragraphs too
  * short to be a story's); a page of only short paragraphs is its own lede.
  */
-export function lede(page: ReadPage, boilerplate: ReadonlySet<string>): string {
+function lede(page: ReadPage, boilerplate: ReadonlySet<string>): string {
   const paragraphs = page.paragraphs.map((paragraph) =>
     paragraph.filter((sentence) => !isBoilerplate(sentence, boilerplate)).join(' '),
   )
