@@ -28,7 +28,9 @@ for (const line of lines('index.sense')) {
   const [key, , senseNumber, count] = line.split(' ')
   if (senseNumber !== '1') continue
   const [lemma, rest] = (key as string).split('%')
-  firstSenseCount.set(`${lemma} ${(rest as string)[0] === '2' ? 'verb' : 'noun'}`, Number(count))
+  // The synset type: 1 a noun, 2 a verb (3 to 5, adjectives and adverbs, are not read here).
+  const pos = { '1': 'noun', '2': 'verb' }[(rest as string)[0] as string]
+  if (pos) firstSenseCount.set(`${lemma} ${pos}`, Number(count))
 }
 
 const heads = new Map<string, { pos: string; head: string | undefined }>()

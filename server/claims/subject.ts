@@ -43,7 +43,8 @@ for (const [axis, up, down] of [
 }
 // Phrasal verbs of stance: a verb and its particle, read together ("voted down" rejects; the "down"
 // alone would read as a fall). The verb is a lemma, so "threw out" and "struck down" are found too.
-// ("walked away", "pulled out", "ruled out" and "called off" are negations: NEGATED_PHRASES.)
+// ("Walks away", "pulled out", "ruling out", "called off" are negations: NEGATED_PHRASES. Their bare
+// forms are read here, as a stance that another may govern: "refused to pull out".)
 const PHRASAL_STANCES = new Map<string, string>([
   ...['go ahead', 'press ahead', 'push ahead', 'vote through', 'wave through', 'sign off', 'stand by'].map(
     (phrase) => [phrase, 'stance:up'] as const,

@@ -110,7 +110,7 @@ function bidsTheReader(sentence: string): boolean {
 
 /**
  * The tags of what may follow a verb bidding the reader: "the", "us", "0800 123 456". Not a particle
- * or a preposition: "Close to 500 people", "Set up in 2019, the firm" open statements.
+ * or a preposition: "Close to 500 people" opens a statement.
  */
 const OBJECT_OPENERS = new Set(['DET', 'PRON', 'NUM'])
 
