@@ -38,6 +38,10 @@ test('reference definitions, autolinks, bare URLs, www. and e-mail addresses are
   expect(sanitizeMarkdown('<https://evil.test/x> <mailto:a@evil.test> <a@evil.test>')).toBe(
     'https[:]//evil[.]test/x mailto:a@evil[.]test a@evil[.]test',
   )
+  // Slack's "<url|label>", whose label may hold a space, as a property test's seed found.
+  expect(sanitizeMarkdown('<https://evil.test|Sextant report> <javascript:alert(1)| >')).toBe(
+    'https[:]//evil[.]test Sextant report javascript:alert(1)  ',
+  )
   expect(sanitizeMarkdown('Go to www.evil.test or WWW.evil.test/x, ftp://1.2.3.4/y, xhttps://evil.test')).toBe(
     'Go to www[.]evil.test or WWW[.]evil.test/x, ftp[:]//1[.]2[.]3[.]4/y, xhttps[:]//evil[.]test',
   )

@@ -6,7 +6,7 @@
 // - an image, and an inline link whose target is not an allowed URL, become their label text; a
 //   "](" that does not open a valid target is broken apart;
 // - reference definitions ("[x]: url" opening a line) are broken, so no reference link resolves;
-// - autolinks ("<https://...>", "<a@b.c>") lose their angle brackets;
+// - autolinks ("<https://...>", "<a@b.c>") and Slack's "<url|label>" lose their angle brackets;
 // - bare URLs, "www." addresses and e-mail domains, which GitHub and Slack link by themselves, are
 //   defanged the way security reports write them: "https[:]//evil[.]test", "www[.]evil.test";
 // - raw HTML tags with attributes ("<a href>", "<img src>": how HTML links and loads) get a space
@@ -28,7 +28,8 @@ const PLACEHOLDER = /\uE002(\d+)\uE003/g
 const MAX_PASSES = 8
 const MAX_TARGET_CHARACTERS = 2048
 
-const ANGLE_AUTOLINK = /<([A-Za-z][A-Za-z0-9+.-]{1,31}:[^\s<>]*)>/g
+// An autolink, or Slack's "<url|label>" (whose label may hold spaces): the target, then the label as text.
+const ANGLE_AUTOLINK = /<([A-Za-z][A-Za-z0-9+.-]{1,31}:[^\s<>|]*)(?:\|([^<>\n]*))?>/g
 const ANGLE_EMAIL = /<([A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[^\s<>]*)>/g
 const URL_AUTHORITY = /:\/\/([^/?#\s]*)/g
 const DOT_IN_HOST = /\.(?=[\p{L}\p{N}_-])/gu
@@ -60,7 +61,11 @@ export function sanitizeMarkdown(markdown: string, allowedUrls: Iterable<string>
 
 function sanitizePass(input: string, allowed: ReadonlySet<string>): string {
   const kept: KeptLink[] = []
-  let text = input.replace(ANGLE_AUTOLINK, '$1').replace(ANGLE_EMAIL, '$1')
+  let text = input
+    .replace(ANGLE_AUTOLINK, (_, url: string, label: string | undefined) =>
+      label === undefined ? url : `${url} ${label}`,
+    )
+    .replace(ANGLE_EMAIL, '$1')
   text = flattenInlineLinks(text, allowed, kept)
   text = defang(breakDefinitions(text))
   return text.replace(PLACEHOLDER, (_, index: string) => {
