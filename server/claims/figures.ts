@@ -360,32 +360,28 @@ export function extractStatements(text: string): Statements {
     rest = rest.slice(0, start) + ' '.repeat(end - start) + rest.slice(end)
   }
 
-  for (const match of [...rest.matchAll(QUARTER)]) {
-    const quarter = match[1] ? Number(match[1]) : ORDINAL[match[2] as string]
-    dates.add(`${match[3]}-Q${quarter}`)
-    mask(match.index, match.index + match[0].length)
+  // A period named whole is a date, taken out of the text so that nothing reads it twice.
+  const period = (pattern: RegExp, toDate: (match: RegExpExecArray) => DateMention | undefined) => {
+    for (const match of [...rest.matchAll(pattern)]) {
+      const date = toDate(match)
+      if (date === undefined) continue
+      dates.add(date)
+      mask(match.index, match.index + match[0].length)
+    }
   }
+  period(QUARTER, (match) => `${match[3]}-Q${match[1] ? Number(match[1]) : ORDINAL[match[2] as string]}`)
   // "The April-to-June quarter of 2028": a quarter named by its months.
-  for (const match of [...rest.matchAll(MONTHS_QUARTER)]) {
+  period(MONTHS_QUARTER, (match) => {
     const first = MONTHS.findIndex((name) => name.startsWith(match[1] as string))
-    dates.add(`${match[2]}-Q${Math.floor(first / 3) + 1}`)
-    mask(match.index, match.index + match[0].length)
-  }
-  for (const match of [...rest.matchAll(HALF)]) {
-    dates.add(`${match[3]}-H${match[1] ?? (match[2] === 'first' ? 1 : 2)}`)
-    mask(match.index, match.index + match[0].length)
-  }
-  for (const match of [...rest.matchAll(SEASON_OF_YEAR)]) {
-    dates.add(`${match[2]}-S${SEASONS.indexOf(match[1] as string) + 1}`)
-    mask(match.index, match.index + match[0].length)
-  }
+    return `${match[2]}-Q${Math.floor(first / 3) + 1}`
+  })
+  period(HALF, (match) => `${match[3]}-H${match[1] ?? (match[2] === 'first' ? 1 : 2)}`)
+  period(SEASON_OF_YEAR, (match) => `${match[2]}-S${SEASONS.indexOf(match[1] as string) + 1}`)
   // A season or a financial year ("the 2028-29 season") is dated by the year it starts in.
-  for (const match of [...rest.matchAll(SEASON)]) {
+  period(SEASON, (match) => {
     const first = Number(match[1])
-    if ((first + 1) % 100 !== Number(match[2])) continue
-    dates.add(String(first))
-    mask(match.index, match.index + match[0].length)
-  }
+    return (first + 1) % 100 === Number(match[2]) ? String(first) : undefined
+  })
   // Two days of one month ("on 21 and 22 October 2026", "Oct. 21-22"): each a date.
   if (DAY_PAIR_WORD.test(rest))
     rest = rest
@@ -415,13 +411,12 @@ export function extractStatements(text: string): Statements {
   }
   // A day and a month's full name are a date wherever they stand ("the earliest it could begin was 1
   // September"): no word of time is needed, as it is for a month alone ("to march", "a may").
-  for (const match of [...rest.matchAll(DAY_AND_MONTH)]) {
+  period(DAY_AND_MONTH, (match) => {
     const name = (match[2] ?? match[3]) as string
     const month = MONTHS.findIndex((each) => each.startsWith(name)) + 1
     const day = (match[1] ?? match[4]) as string
-    dates.add(`${YEARLESS}-${String(month).padStart(2, '0')}-${day.padStart(2, '0')}`)
-    mask(match.index, match.index + match[0].length)
-  }
+    return `${YEARLESS}-${String(month).padStart(2, '0')}-${day.padStart(2, '0')}`
+  })
 
   // Figures read before the numbers in words: times of day and proportions (shares after them).
   const proportions: Figure[] = []

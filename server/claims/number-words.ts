@@ -55,8 +55,9 @@ const PERIOD_BEFORE = /\b(?:first|last|past|next|previous|coming|recent) $/u
 const PART_OF_UNIT =
   /\b(half|(?:a|one) quarter of|quarter of|three[- ]quarters of) (?:a|an) (hour|day|week|month|year|mile|kilometre|kilometer|million|billion)\b/gu
 /** "Two point four million visits": a decimal in words, with its scale. */
+const DIGIT_WORDS = ONES.slice(0, 10).join('|')
 const POINT = new RegExp(
-  String.raw`\b(${UNDER_HUNDRED}) point ((?:${ONES.slice(0, 10).join('|')})(?: (?:${ONES.slice(0, 10).join('|')}))*) (million|billion)\b`,
+  String.raw`\b(${UNDER_HUNDRED}) point ((?:${DIGIT_WORDS})(?: (?:${DIGIT_WORDS}))*) (million|billion)\b`,
   'gu',
 )
 /** "The half-million-euro fund", "a quarter-million people". */
