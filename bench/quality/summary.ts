@@ -13,7 +13,14 @@ import {
 } from '#bench/quality/score.ts'
 
 export type Path = 'model' | 'extractive' | 'oracle'
-export type Integrity = { claims: number; shown: number; droppedUnsupported: number; recited: number }
+export type Integrity = {
+  claims: number
+  shown: number
+  droppedUnsupported: number
+  recited: number
+  /** Claims dropped as from pages not about the topic (the engine's count, where it gives one). */
+  offTopic?: number
+}
 
 export type ScoredRun = {
   path: Path
@@ -247,7 +254,7 @@ type TracedClaim = { sloppy: string[]; judge?: TracedVerdict }
  * Why a fact version came out wrong, from what the sloppy model did to its claims and what its judge
  * answered (model path); the extractive path has no trace, so only the outcome is named.
  */
-export function causeOf(mistake: Mistake, path: Path): string {
+export function causeOf(mistake: Mistake, path: Path, integrity?: Integrity): string {
   if (mistake.expected === 'no fact') return 'boilerplate shown as a finding'
   if (mistake.expected === 'another topic') return 'a fact of another topic (a stray page) shown as a finding'
   const claims = (mistake.trace?.claims ?? []) as TracedClaim[]
@@ -261,7 +268,15 @@ export function causeOf(mistake: Mistake, path: Path): string {
     if (matched) {
       return `confirmed against another fact: the judge said ${matched.verdict}${matched.random ? ' at random' : ''} and the guard let it pass`
     }
-    if (faithful.length > 0) return 'a faithful claim was dropped by the quote check'
+    if (faithful.length > 0) {
+      // The engine counts a run's drops by check, not claim by claim: a run that dropped claims only
+      // as off the topic dropped this one so.
+      const offTopic = (integrity?.offTopic ?? 0) > 0
+      if (offTopic && integrity?.droppedUnsupported === 0) return 'a faithful claim was dropped by the topic check'
+      return offTopic
+        ? 'a faithful claim was dropped by the quote check or the topic check'
+        : 'a faithful claim was dropped by the quote check'
+    }
     const sloppy = new Set(claims.flatMap((claim) => claim.sloppy.filter((kind) => /invented|misstated/.test(kind))))
     return `dropped: ${[...sloppy].join(' + ')}`
   }
@@ -289,7 +304,7 @@ export function explainMistakes(
   for (const run of runs.filter((scored) => scored.epoch > 1)) {
     for (const mistake of run.score.mistakes) {
       const outcome = `${mistake.expected} -> ${mistake.got}`
-      const cause = causeOf(mistake, run.path)
+      const cause = causeOf(mistake, run.path, run.integrity)
       causes[outcome] ??= {}
       const row = causes[outcome] as Record<string, number>
       row[cause] = (row[cause] ?? 0) + 1
