@@ -34,7 +34,8 @@ import {
 } from '#server/claims/subject.ts'
 import { STOPWORDS } from '#server/claims/terms.ts'
 import type { VerifiedClaim } from '#server/claims/verify.ts'
-import { english, nlpIts } from '#server/text/english.ts'
+import { opensWithName } from '#server/text/english.ts'
+import { CALENDAR, nameWords } from '#server/text/names.ts'
 
 export type ClaimClass = 'new' | 'updated' | 'contradicted' | 'confirmed'
 
@@ -653,7 +654,7 @@ const NAMES = new WeakMap<object, Set<string>>()
 function readNames(items: Array<{ text: string; quote: string }>): void {
   const lower = new Set<string>()
   for (const { text, quote } of items) {
-    for (const word of wordsOf(`${text} ${quote}`)) if (word === word.toLowerCase()) lower.add(word)
+    for (const word of nameWords(`${text} ${quote}`)) if (word === word.toLowerCase()) lower.add(word)
   }
   const named = items.map((item) => namesIn(item, lower))
   // A name most claims give is the story's own subject ("Corvane", "Rovers"), which a sentence as
@@ -711,23 +712,6 @@ function sharesAPhrase(a: object, b: object): boolean {
 const MIN_SUBJECT_CLAIMS = 3
 const SUBJECT_SHARE = 0.25
 
-const CALENDAR =
-  /^(?:january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec|monday|tuesday|wednesday|thursday|friday|saturday|sunday)$/u
-
-function wordsOf(text: string): string[] {
-  return (text.normalize('NFKC').match(/[\p{L}][\p{L}\p{N}'’-]*/gu) ?? []).map((word) => word.replace(/['’]s$/u, ''))
-}
-
-const OPENING_WORDS = 5
-
-/** Whether the tagger reads a sentence's first word as a proper noun ("Voltfjord will", not "First production"). */
-function taggedAsName(sentence: string): boolean {
-  // The opening words are enough to tag the first one, and cheaper to read than the whole sentence.
-  const opening = sentence.split(/\s+/u).slice(0, OPENING_WORDS).join(' ')
-  const tags = english().readDoc(opening).tokens().out(nlpIts().pos) as string[]
-  return tags.find((tag) => tag !== 'PUNCT') === 'PROPN'
-}
-
 /**
  * A clause set off by commas that tells more about what the sentence names (", which is headquartered
  * in Tallisford,", ", who chairs the residents' association,"): it does not say which thing is meant,
@@ -738,10 +722,10 @@ const NON_RESTRICTIVE = /,\s(?:which|who|whose|where)\b[^,;]*,/gu
 function namesIn({ text, quote }: { text: string; quote: string }, common: ReadonlySet<string>): Set<string> {
   const names = new Set<string>()
   for (const sentence of new Set([text, quote])) {
-    wordsOf(sentence.replace(NON_RESTRICTIVE, ',')).forEach((word, index) => {
+    nameWords(sentence.replace(NON_RESTRICTIVE, ',')).forEach((word, index) => {
       const lower = word.toLowerCase()
       if (!/^\p{Lu}/u.test(word) || CALENDAR.test(lower) || STOPWORDS.has(lower)) return
-      if (index > 0 || (!common.has(lower) && taggedAsName(sentence))) names.add(lower)
+      if (index > 0 || (!common.has(lower) && opensWithName(sentence))) names.add(lower)
     })
   }
   return names

@@ -15,3 +15,14 @@ export function english(): ReturnType<typeof winkNLP> {
 export function nlpIts(): ReturnType<typeof winkNLP>['its'] {
   return english().its
 }
+
+/** The words of a sentence's opening that the tagger reads to tag its first word. */
+const OPENING_WORDS = 5
+
+/** Whether the tagger reads a sentence's first word as a proper noun ("Voltfjord will", not "First production"). */
+export function opensWithName(sentence: string): boolean {
+  // The opening words are enough to tag the first one, and cheaper to read than the whole sentence.
+  const opening = sentence.split(/\s+/u).slice(0, OPENING_WORDS).join(' ')
+  const tags = english().readDoc(opening).tokens().out(nlpIts().pos) as string[]
+  return tags.find((tag) => tag !== 'PUNCT') === 'PROPN'
+}
