@@ -112,7 +112,7 @@ test('a month with no year is read as a newsroom writes it, and its day is no fi
 
 test('a count written in words is a figure, before what it counts or with a scale, and "two thousand" is no year', () => {
   expect(extractStatements('The April march drew some six hundred people.').figures).toEqual([
-    { value: 600, unit: 'peopl' },
+    { value: 600, unit: 'peopl', bound: 'about' },
   ])
   expect(extractStatements('Two thousand fans signed the letter.')).toEqual({
     figures: [{ value: 2000, unit: 'fan' }],
@@ -184,7 +184,7 @@ test('a length of time is read in minutes, and a share in words as a proportion'
   expect(counted("That is close to half the creamery's 310-strong workforce.")).toEqual(
     counted('The creamery has a workforce of 310.').map((figure) => ({ ...figure, unit: 'workforc' })),
   )
-  expect(counted('Some 300-odd jobs.')).toEqual([{ value: 300, unit: 'job' }])
+  expect(counted('Some 300-odd jobs.')).toEqual([{ value: 300, unit: 'job', bound: 'about' }])
   expect(counted('It placed 85 of its workers on lay-off.')).toEqual([{ value: 85, unit: 'worker' }])
   expect(counted('Shops took seven of its cheeses off sale.')).toEqual(counted('Seven cheeses were taken off sale.'))
   expect(counted('The half-million-euro fund.')).toEqual(counted('A fund of €500,000.'))
@@ -249,7 +249,9 @@ test('a measure is read in one unit of its kind, at any metric scale and as a ra
   expect(figures('The plant would use 3.1 billion litres of water a year.')).toEqual(water)
   expect(figures('Its application puts the annual draw at 3,100 megalitres.')).toEqual(water)
   expect(figures('The planned draw of 3.1 gigalitres a year was accepted.')).toEqual(water)
-  expect(figures('It would take roughly 3.1 million cubic metres of water a year.')).toEqual(water)
+  expect(figures('It would take roughly 3.1 million cubic metres of water a year.')).toEqual([
+    { ...water[0], bound: 'about' },
+  ])
   // "Ml" is megalitres, "ml" millilitres; a rate in time is the quantity it measures.
   expect(figures('Its 40 Ml/d of output would cover a fifth of demand.')).toEqual([
     { value: 0.2, unit: 'share' },
@@ -260,7 +262,7 @@ test('a measure is read in one unit of its kind, at any metric scale and as a ra
   // After a year, "ML" is machine learning's.
   expect(extractStatements('In 2024 ML spending rose.')).toEqual({ figures: [], dates: ['2024'] })
   expect(figures('That is a third of the 32kt per annum it now plans.')).toEqual([{ value: 32e9, unit: 'g' }])
-  expect(figures('It would produce 40,000 tonnes a year.')).toEqual(figures('It would produce about 40kt.'))
+  expect(figures('It would produce 40,000 tonnes a year.')).toEqual(figures('It would produce 40kt.'))
   expect(figures('A 1.2 GWh battery')).toEqual(figures('a 1,200 megawatt-hour battery'))
   // A rate per person, however it names the person; a price per unit keeps its unit.
   expect(figures('Use fell to 128 litres a head each day.')).toEqual([{ value: 128, unit: 'l/person' }])
@@ -279,7 +281,7 @@ test('a unit joined by a hyphen, a proportion in words and a season are read as 
   expect(read("Over the mine's 22-year life.").figures).toEqual(read('It has 22 years of operation.').figures)
   expect(read('A 400-seat hall.').figures).toEqual([{ value: 400, unit: 'seat' }])
   expect(read('Nearly three in five parents, 58 percent, backed it.').figures).toEqual([
-    { value: 0.6, unit: 'share' },
+    { value: 0.6, unit: 'share', bound: 'under' },
     { value: 58, unit: '%' },
   ])
   expect(read('One out of four homes.').figures).toEqual([{ value: 0.25, unit: 'share' }])
@@ -299,4 +301,42 @@ test('a proportion in words restates the percentage it rounds, and no other', ()
   expect(unsupportedFigures(extractStatements('three in five parents'), extractStatements('58% of parents'))).toEqual(
     [],
   )
+})
+
+test('a range of dates states both its ends, and a date that moved gives the old and the new', () => {
+  expect(extractStatements('The finish date has moved from March 2028 to December 2028.').dates).toEqual([
+    '2028-03',
+    '2028-12',
+  ])
+  expect(extractStatements('The road will close from 1 to 14 March 2027.').dates).toEqual(['2027-03-01', '2027-03-14'])
+})
+
+test('a rough or bounded figure stands for the range its words and its last digit allow', () => {
+  const compare = (a: string, b: string) => compareStatements(extractStatements(a), extractStatements(b))
+  // "Just over £21m" is £21m up to £22m; "nearly 7,000" above 6,000 up to 7,000; "about 140" 130 to 150.
+  expect(compare('Last year it booked revenue of just over £21m.', 'Revenue rose to £21.4m.').figuresDiffer).toBe(false)
+  expect(compare('Nearly 7,000 premises can order it.', 'It reaches 6,940 premises.').figuresDiffer).toBe(false)
+  expect(compare('About 140 people work there.', 'It has 146 people on site.').figuresDiffer).toBe(false)
+  expect(compare('Nearly four in five were against it.', 'More than three-quarters of them were against it.')).toEqual({
+    figuresDiffer: false,
+    datesDiffer: false,
+    comparable: true,
+  })
+  // Outside the range, or written plainly, another value differs.
+  expect(compare('Just over £21m.', 'Revenue rose to £23m.').figuresDiffer).toBe(true)
+  expect(compare('About 140 people work there.', 'Around 85 people work there.').figuresDiffer).toBe(true)
+  expect(compare('It employs 230 people.', 'It employs 234 people.').figuresDiffer).toBe(true)
+  expect(compare('More than 3,000 people signed it.', 'It was signed by 11,400 people.').figuresDiffer).toBe(true)
+})
+
+test('a measure joined to its count by a hyphen is read in words too, and a noun before "of" can be what is counted', () => {
+  expect(extractStatements('It means no daily eleven-mile bus ride.').figures).toEqual(
+    extractStatements('The school is 11 miles away.').figures,
+  )
+  // A length of time or a count so joined names a kind: "a four-day week" states no quantity.
+  expect(extractStatements('The board approved the four-day calendar.').figures).toEqual([])
+  expect(extractStatements("Ashcombe's workforce of 58 faces an anxious wait.").figures).toEqual([
+    { value: 58, unit: 'workforc' },
+  ])
+  expect(extractStatements('It has a fleet of 12 boats.').figures).toEqual([{ value: 12, unit: 'boat' }])
 })

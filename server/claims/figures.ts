@@ -7,7 +7,17 @@ import { stemmer } from 'stemmer'
 import { NUMBER_WORDS, numbersInDigits, ONES } from '#server/claims/number-words.ts'
 
 /** A number with its unit: "usd/kwh" 80, "%" 18, "gw" 3.5, "job" 1200, "" for a bare count. */
-export type Figure = { value: number; unit: string }
+export type Figure = {
+  value: number
+  unit: string
+  /**
+   * A word before it that says the value is rough or a bound ("about 140", "just over £21m", "nearly
+   * four in five"): it then stands for a range, not a point (figuresAgree).
+   */
+  bound?: Bound
+}
+
+type Bound = 'about' | 'over' | 'under'
 
 /** "2026", "2026-03", "2026-03-04", "2026-Q3", "2026-H1" or "2026-S1" (a season: spring, summer, autumn, winter). */
 export type DateMention = string
@@ -346,6 +356,23 @@ const YEARLESS_MONTH = new RegExp(
 )
 
 /** Every figure and date a text states, each once, in a stable order. */
+/** Words before a number that make it rough or a bound, as English writes them ("some 4,870", "close to 90"). */
+const BOUND_BEFORE =
+  /\b(?:(about|around|roughly|approximately|some|circa|an estimated|close to)|(more than|over|above|just over|upwards of|in excess of|at least|north of)|(nearly|almost|just under|under|fewer than|less than|up to|at most|below|not quite))\s+(?:[$£€]\s?)?$/u
+
+/** The bound the words before `index` put on the number there, if any. */
+function boundAt(text: string, index: number): Bound | undefined {
+  const match = BOUND_BEFORE.exec(text.slice(Math.max(0, index - 20), index))
+  if (!match) return undefined
+  return match[1] ? 'about' : match[2] ? 'over' : 'under'
+}
+
+/** `figure`, with the bound the text before it puts on it. */
+function bounded(figure: Figure, text: string, index: number): Figure {
+  const bound = boundAt(text, index)
+  return bound ? { ...figure, bound } : figure
+}
+
 export function extractStatements(text: string): Statements {
   let rest = text
     .normalize('NFKC')
@@ -392,11 +419,9 @@ export function extractStatements(text: string): Statements {
         return `${month} ${first}${year} and ${month} ${second}${year}`
       })
   for (const parsed of writtenDates(rest)) {
-    const start = parsed.start
-    const year = String(start.get('year')).padStart(4, '0')
-    const month = start.isCertain('month') ? `-${String(start.get('month')).padStart(2, '0')}` : ''
-    const day = month && start.isCertain('day') ? `-${String(start.get('day')).padStart(2, '0')}` : ''
-    dates.add(`${year}${month}${day}`)
+    // A range ("moved from March 2028 to December 2028", "between June and August 2027") states both
+    // of its ends.
+    for (const end of parsed.end ? [parsed.start, parsed.end] : [parsed.start]) dates.add(writtenDate(end))
     mask(parsed.index, parsed.index + parsed.text.length)
   }
 
@@ -437,7 +462,9 @@ export function extractStatements(text: string): Statements {
   for (const match of [...rest.matchAll(PROPORTION)]) {
     const [part, whole] = [countValue(match[1] as string), countValue(match[2] as string)]
     if (whole > 0 && part <= whole)
-      proportions.push({ value: Number((part / whole).toPrecision(4)), unit: PROPORTION_UNIT })
+      proportions.push(
+        bounded({ value: Number((part / whole).toPrecision(4)), unit: PROPORTION_UNIT }, rest, match.index),
+      )
     mask(match.index, match.index + match[0].length)
   }
   // Numbers in words ("thirty-eight miles", "two thousand jobs", "five stops"): in digits, written
@@ -449,7 +476,10 @@ export function extractStatements(text: string): Statements {
   for (const match of SHARE_WORD.test(rest) ? [...rest.matchAll(SHARE_IN_WORDS)] : []) {
     const part = match[1] && match[1] !== 'a' ? countValue(match[1]) : 1
     const whole = FRACTIONS[(match[2] as string).replace(/s$/u, '')] as number
-    if (part < whole) proportions.push({ value: Number((part / whole).toPrecision(4)), unit: PROPORTION_UNIT })
+    if (part < whole)
+      proportions.push(
+        bounded({ value: Number((part / whole).toPrecision(4)), unit: PROPORTION_UNIT }, rest, match.index),
+      )
     mask(match.index, match.index + match[0].length)
   }
   const figures = new Map<string, Figure>(proportions.map((figure) => [figureKey(figure), figure]))
@@ -463,10 +493,19 @@ export function extractStatements(text: string): Statements {
       if (figure.unit === '' && counted && ELLIPSIS_BEFORE.test(rest.slice(0, match.index)))
         figure = { ...figure, unit: counted.unit }
       if (figure.unit !== '') counted = figure
-      figures.set(figureKey(figure), figure)
+      figure = bounded(figure, rest, match.index)
+      if (!figures.has(figureKey(figure))) figures.set(figureKey(figure), figure)
     }
   }
   return { figures: [...figures.values()], dates: [...dates].sort() }
+}
+
+/** A date chrono read, to the month or the day where the text gives them ("2028", "2028-03", "2028-03-31"). */
+function writtenDate(component: chrono.ParsedComponents): DateMention {
+  const year = String(component.get('year')).padStart(4, '0')
+  const month = component.isCertain('month') ? `-${String(component.get('month')).padStart(2, '0')}` : ''
+  const day = month && component.isCertain('day') ? `-${String(component.get('day')).padStart(2, '0')}` : ''
+  return `${year}${month}${day}`
 }
 
 /**
@@ -523,11 +562,15 @@ function readFigure(text: string, match: RegExpExecArray): Figure | 'year' | und
       end += partitive[0].length
       next = NEXT_WORD.exec(text.slice(end))
     }
-    const word = next?.[1]
-    if (word && !NOT_UNITS.has(word) && !MONTHS.includes(word)) {
-      unit = stemmer(word)
-      end += (next?.[0] ?? '').length
-    }
+    let word = next?.[1]
+    // "A workforce of 58", "Ashcombe's staff of 58 faces a wait": what is counted is named before
+    // "of", when nothing after the number is a noun it counts (a word followed by "a" or "the" is a
+    // verb with its object).
+    const namedBefore = COUNTED_BEFORE.exec(text.slice(0, start))?.[1]
+    if (namedBefore && (!word || VERB_OBJECT.test(text.slice(end + (next?.[0] ?? '').length)))) word = namedBefore
+    else if (word && !NOT_UNITS.has(word) && !MONTHS.includes(word)) end += (next?.[0] ?? '').length
+    else word = undefined
+    if (word) unit = stemmer(word)
   }
   const per = PER_UNIT.exec(text.slice(end))
   // Own keys only: "per constructor" is not Object.prototype's constructor.
@@ -555,6 +598,12 @@ const MEASURES = new Set([
   PROPORTION_UNIT,
   CLOCK_UNIT,
 ])
+
+/** A noun and "of" before a number, after a determiner or a possessive: "a workforce of", "its fleet of". */
+const COUNTED_BEFORE =
+  /\b(?:a|an|the|its|their|his|her|our|[\p{L}]+['’]s)\s+([\p{L}][\p{L}-]{2,})\s+of\s+(?:(?:about|around|some|nearly|almost|more than|over|just over|just under)\s+)?$/u
+/** What follows a verb with its object: "faces an anxious wait", "needs the money". */
+const VERB_OBJECT = /^\s+(?:a|an|the|its|their|his|her|our|this|that|these|those)\b/u
 
 /** Words before a bare number that answers an earlier figure: "of the 25,000", "up from 21,000", "than 300". */
 const ELLIPSIS_BEFORE = /\b(?:the|from|than)\s+(?:[$£€]\s*)?$/u
@@ -657,7 +706,7 @@ export function compareStatements(a: Statements, b: Statements): Comparison {
       continue
     }
     comparable = true
-    if (valuesOf(a, unit).join() !== theirs.join()) figuresDiffer = true
+    if (!figuresAgree(ofUnit(a, unit), ofUnit(b, unit))) figuresDiffer = true
   }
   let datesDiffer = false
   if (a.dates.length > 0 && b.dates.length > 0) {
@@ -672,6 +721,49 @@ function asRate(unit: string, other: string): boolean {
   const [measure, divisor] = unit.split('/')
   const [otherMeasure, otherDivisor] = other.split('/')
   return measure === otherMeasure && measure !== '' && !divisor !== !otherDivisor && measures(measure as string)
+}
+
+function ofUnit(statements: Statements, unit: string): Figure[] {
+  return statements.figures.filter((figure) => figure.unit === unit)
+}
+
+/**
+ * Two sets of figures of one unit agree when each figure of either meets one of the other's: the same
+ * value, or a range that holds it. A bound or rough figure stands for the range its words and its
+ * last written digit allow ("just over £21m" is £21m up to £22m, and meets "£21.4m"; "nearly 7,000" is
+ * above 6,000 up to 7,000, and meets "6,940"; "about 140" is 130 to 150). A figure written plainly is
+ * that value only: "230 jobs" and "234 jobs" differ.
+ */
+function figuresAgree(mine: Figure[], theirs: Figure[]): boolean {
+  const meets = (figure: Figure, others: Figure[]) => others.some((other) => rangesMeet(figure, other))
+  return mine.every((figure) => meets(figure, theirs)) && theirs.every((figure) => meets(figure, mine))
+}
+
+function rangesMeet(a: Figure, b: Figure): boolean {
+  if (a.value === b.value) return true
+  const [aLow, aHigh] = rangeOf(a)
+  const [bLow, bHigh] = rangeOf(b)
+  return aLow <= bHigh && bLow <= aHigh
+}
+
+/** The values a figure may stand for: its own, or what its bound and its last written digit allow. */
+function rangeOf({ value, bound }: Figure): [number, number] {
+  if (!bound) return [value, value]
+  // The place of its last digit that is not zero: 1,000,000 of "21m", 10 of "140", 0.1 of "0.8".
+  const step = lastPlace(value)
+  // Ends that the words leave open ("more than 3,000" is not 3,000) stay in: a bound is written round.
+  if (bound === 'over') return [value, value + step * 0.999]
+  if (bound === 'under') return [value - step * 0.999, value]
+  return [value - step * 0.999, value + step * 0.999]
+}
+
+function lastPlace(value: number): number {
+  const magnitude = Math.abs(value)
+  if (magnitude === 0) return 1
+  let place = 10 ** Math.floor(Math.log10(magnitude))
+  // Down to the place of the last digit that is not zero, to within the precision figures are kept to.
+  while (place > 1e-6 && Math.abs(magnitude / place - Math.round(magnitude / place)) > 1e-6) place /= 10
+  return place
 }
 
 function valuesOf(statements: Statements, unit: string): number[] {

@@ -43,6 +43,17 @@ const IN_WORDS = new RegExp(
   'gu',
 )
 
+/**
+ * A count joined by a hyphen to a measure of length, area, weight or volume ("an eleven-mile ride", "a
+ * forty-hectare site"): in digits as "11-mile", which figures.ts reads as it reads "a 400-metre
+ * wall". A length of time or a count so joined names a kind more often than it measures ("a
+ * four-day week", "a two-day strike", "a three-bedroom house"), so those stay words.
+ */
+const HYPHENED_MEASURE = new RegExp(
+  String.raw`\b(${UNDER_HUNDRED})-(?=(?:miles?|kilomet(?:re|er)s?|met(?:re|er)s?|foot|feet|yards?|acres?|hectares?|tonnes?|tons?|lit(?:re|er)s?|gallons?)\b)`,
+  'gu',
+)
+
 /** A count under a hundred said alone is often no count ("one of the", "two of them", "in one go"). */
 const BARE_COUNT_AFTER =
   /^ (?!(?:of|and|or|to|in|on|at|by|for|from|the|a|an|as|is|was|were|are|than|with|per|more|less|fewer|times|percent|per cent)\b)[a-z]/u
@@ -114,6 +125,10 @@ export function numbersInDigits(text: string): string {
     .replace(AND_A_HALF_AFTER, (_, count: string, unit: string) => `${small(count) + 0.5} ${plural(unit)}`)
     .replace(AND_A_HALF_BEFORE, (_, count: string, unit: string) => `${small(count) + 0.5} ${unit}`)
     .replace(PART_MILLION, (_, part: string, scale: string) => `${part === 'half' ? 0.5 : 0.25} ${scale}`)
+    .replace(HYPHENED_MEASURE, (written: string, words: string) => {
+      const value = wordsValue(words)
+      return value >= 2 ? `${value}-` : written
+    })
     .replace(IN_WORDS, (written: string, words: string, scale: string | undefined, at: number, whole: string) => {
       if ((words === 'a' || words === 'an') && !scale) return written
       const value = wordsValue(words)
