@@ -542,6 +542,28 @@ test("a judge's reversal stands when the rules read no stance in either wording:
   expect([result?.class, result?.match?.id]).toEqual(['contradicted', 'filing'])
 })
 
+test("times of day and a length of time within a day may tell one day's hours: a judge's reversal stands", async () => {
+  const memory = [known('hours', 'The library desk at the town hall will stay open 24 hours a day, all year round.')]
+  const [result] = await classifyClaims(
+    [
+      fresh(
+        'The library desk at the town hall will no longer open around the clock, and will shut between 9pm and 7am.',
+      ),
+    ],
+    memory,
+    async (items) => items.map((_, index) => ({ index, class: 'contradicted', candidate: 0 })),
+  )
+  expect([result?.class, result?.match?.id]).toEqual(['contradicted', 'hours'])
+})
+
+test('a firm hired ("is contracted to connect", "was contracted by") takes no fall; an economy that contracted fell', () => {
+  expect(polarity('Dunlow Networks is contracted to connect 9,400 homes.').directions).toEqual([])
+  expect(polarity('The builder was contracted by the council in May.').directions).toEqual([])
+  expect(polarity('The economy contracted by 2% last year.').directions).toEqual(['trend:down'])
+  expect(polarity('Output has contracted sharply.').directions).toEqual(['trend:down'])
+  expect(polarity('Sales contracted to £4m.').directions).toEqual(['trend:down'])
+})
+
 test('counts of things named in other nouns may be one quantity; a count and a sum of money never are', async () => {
   const memory = [known('seats', 'The new arena will hold 31,000 seats.'), known('cost', 'The arena will cost $410m.')]
   const claim = fresh('The redesigned arena will take 28,500 spectators.')

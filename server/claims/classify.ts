@@ -606,9 +606,23 @@ function figuresMayMeet(a: Statements, b: Statements): boolean {
     compareStatements(a, b).comparable ||
     sharesValue(a, b) ||
     sharesAShare(a, b) ||
-    (a.figures.some(countsANoun) && b.figures.some(countsANoun))
+    (a.figures.some(countsANoun) && b.figures.some(countsANoun)) ||
+    hoursOfTheDay(a, b) ||
+    hoursOfTheDay(b, a)
   )
 }
+
+/**
+ * Times of day and a length of time within a day may tell one day's hours ("will close between 10pm
+ * and 8am" / "will open 24 hours a day", "runs until 11pm" / "runs 18 hours a day").
+ */
+function hoursOfTheDay(a: Statements, b: Statements): boolean {
+  return (
+    a.figures.some(isTimeOfDay) &&
+    b.figures.some((figure) => figure.unit === 'min' && figure.value > 0 && figure.value <= MINUTES_A_DAY)
+  )
+}
+const MINUTES_A_DAY = 1440
 
 function closeness<K>(candidate: Candidate<K>): number {
   return Math.max(candidate.lexical, candidate.cosine, candidate.cover / 2)

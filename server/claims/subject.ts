@@ -265,8 +265,12 @@ function readStance(written: string, stem: Stem): { polarity: Polarity; decision
       read = lemma
       way = direction(lemma, stem)
     }
-    // A contract shrinks only as a verb: "the contract" is an agreement, no fall.
-    if (way === 'trend:down' && tag !== 'VERB' && stem(read) === 'contract') way = undefined
+    // A contract shrinks only as a verb, and not in the passive: "the contract" is an agreement, and a
+    // firm "is contracted to connect 14,200 homes" has been hired; "the economy contracted" fell.
+    const hired =
+      PASSIVE_BE.has(words[index - 1]?.word ?? '') ||
+      (words[index + 1]?.word === 'to' && words[index + 2]?.tag === 'VERB')
+    if (way === 'trend:down' && (tag !== 'VERB' || hired) && stem(read) === 'contract') way = undefined
     // "Refused to restart", "approved the plan to close the unit", "upheld the decision to close it":
     // a stance taken on a stance is one stance, the two signs multiplied (refusing a restart is
     // against going ahead; approving a closure is for the closure). "Declined to" refuses what
@@ -402,6 +406,8 @@ function withoutTemporalNegation(text: string): string {
 }
 
 /** Words that open a noun phrase: after a verb, its object. */
+/** The forms of "be" that make a passive ("is contracted", "was contracted"). */
+const PASSIVE_BE = new Set(['is', 'are', 'was', 'were', 'be', 'been', 'being'])
 const DETERMINERS = new Set(['the', 'its', 'their', 'his', 'her', 'a', 'an', 'this', 'that', 'these', 'those', 'our'])
 
 /** Words that join two clauses: a negation in one does not reach the other. */
