@@ -169,6 +169,18 @@ test('subjects leave out figures, negation and direction; polarity reads them', 
   expect(polarity('The board refused to close the unit.').directions).toEqual(['stance:up'])
   expect(polarity('The union refused to call off the strike.').directions).toEqual(['stance:up'])
   expect(polarity('The agency rejected the plan to reopen the line.').directions).toEqual(['stance:down'])
+  // A stance a noun of the object names is taken on as one a verb names: scrapping a closure plan is
+  // scrapping a plan to close, and reverses approving a proposal to close.
+  expect(polarity('The council scrapped its closure proposal last week.').directions).toEqual(['stance:up'])
+  expect(polarity('The board rejected the closure.').directions).toEqual(['stance:up'])
+  expect(polarity('The cabinet approved the closure of the depot.').directions).toEqual(['stance:down'])
+  expect(
+    opposed(
+      polarity('The council scrapped its closure proposal last week.'),
+      polarity('The council approved a proposal to close the school.'),
+    ),
+  ).toBe(true)
+  expect(polarity('The council approved the grant.').directions).toEqual(['stance:up'])
   // "Declined to" refuses what follows; "declined to comment" takes no stance, and sales that
   // declined fell.
   expect(polarity('The board declined to renew the contract.').directions).toEqual(['stance:down'])

@@ -33,7 +33,7 @@ for (const [axis, up, down] of [
       'succeed profit beat back endors support favour favor award sanction adopt upheld uphold reinstat restor defend ' +
       // Commissives: a party binds itself ("pledged £2.5m", "promised to keep every branch open").
       'pledg promis commit vow guarante',
-    'reject deni deny block veto ban refus prohibit forbid withdraw withdrew withdrawn revok overturn close shut stop cancel halt end ' +
+    'reject deni deny block veto ban refus prohibit forbid withdraw withdrew withdrawn revok overturn close closur shut stop cancel halt end ' +
       'suspend paus abandon scrap shelv termin collaps expir laps lose lost fail loss miss oppos bar rescind repeal ' +
       'quash annul void axe ditch kill overrul freez froze frozen waiv contest challeng appeal',
   ],
@@ -457,21 +457,28 @@ function stanceComplement(
   index: number,
   stem: Stem,
 ): { way: string; decision: boolean; words: number[] } | undefined {
-  for (let at = index + 1; at <= index + 2 + MAX_OBJECT_WORDS && at + 1 < words.length; at++) {
+  // A stance named by a noun of the object ("scrapped its closure proposal", "dropped the ban",
+  // "rejected the appeal"), when no verb after "to" names one.
+  let named: { way: string; decision: boolean; words: number[] } | undefined
+  for (let at = index + 1; at <= index + 2 + MAX_OBJECT_WORDS && at < words.length; at++) {
     const word = words[at] as TaggedWord
-    if (word.pause) return undefined
+    if (word.pause) return named
+    if (word.tag === 'NOUN' && !named) {
+      const way = direction(word.word, stem) ?? direction(word.lemma, stem)
+      if (way?.startsWith('stance:')) named = { way, decision: true, words: [at] }
+    }
     if (word.word === 'to') {
-      const verb = words[at + 1] as TaggedWord
-      if (verb.pause || verb.tag !== 'VERB') return undefined
+      const verb = words[at + 1]
+      if (!verb || verb.pause || verb.tag !== 'VERB') return undefined
       const phrasal = phrasalStance(verb.lemma, words, at + 1)
       if (phrasal) return { way: phrasal.way, decision: true, words: [at + 1, phrasal.particle] }
       const way = direction(verb.word, stem) ?? direction(verb.lemma, stem)
       if (!way?.startsWith('stance:')) return undefined
       return { way, decision: DECISIONS.has(stem(verb.lemma)) || DECISIONS.has(stem(verb.word)), words: [at + 1] }
     }
-    if (!COMPLEMENT_OBJECT_TAGS.has(word.tag)) return undefined
+    if (!COMPLEMENT_OBJECT_TAGS.has(word.tag)) return named
   }
-  return undefined
+  return named
 }
 
 /** An object before "to" may hold a possessive ("the firm's application"). */
