@@ -11,6 +11,7 @@ import {
   compareStatements,
   countsANoun,
   type Figure,
+  figuresMeet,
   isShareInWords,
   isTimeOfDay,
   isYearless,
@@ -820,7 +821,8 @@ function countsDiffer(a: Statements, b: Statements): boolean {
 /** Some figure of one is numerically a figure of the other, whatever each says it counts. */
 function sharesValue(a: Statements, b: Statements): boolean {
   const values = new Set(a.figures.map((figure) => figure.value))
-  return b.figures.some((figure) => values.has(figure.value))
+  // Or one of its own unit within the range a rough figure stands for ("just over £21m" / "£21.4m").
+  return b.figures.some((figure) => values.has(figure.value) || a.figures.some((mine) => figuresMeet(mine, figure)))
 }
 
 /**

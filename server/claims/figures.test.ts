@@ -155,6 +155,12 @@ test('a count written in words is a figure, before what it counts or with a scal
     { value: 22_500, unit: 'spectat' },
     { value: 24_000, unit: 'spectat' },
   ])
+  // What was done with the answering number says nothing of what it counts; alone, "the injured" are counted.
+  expect(counted('It would now cut 165 jobs, up from the 110 announced in May.')).toEqual([
+    { value: 165, unit: 'job' },
+    { value: 110, unit: 'job' },
+  ])
+  expect(counted('The 12 injured were taken to hospital.')).toEqual([{ value: 12, unit: 'injur' }])
   expect(counted('A dozen stores.')).toEqual([{ value: 12, unit: 'store' }])
   expect(counted('Two point four million visits.')).toEqual(counted('2.4 million visits.'))
   // A letter written onto a number before a plural noun is its scale; before a thing, a metre.

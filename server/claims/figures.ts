@@ -485,7 +485,7 @@ export function extractStatements(text: string): Statements {
   const figures = new Map<string, Figure>(proportions.map((figure) => [figureKey(figure), figure]))
   let counted: Figure | undefined
   for (const match of [...rest.matchAll(NUMBER_AT)]) {
-    let figure = readFigure(rest, match)
+    let figure = readFigure(rest, match, counted !== undefined)
     if (figure === 'year') dates.add(match[2] as string)
     else if (figure) {
       // "Capped the crowd at 18,000 people a day, well short of the 25,000 it had asked for", "up
@@ -521,7 +521,8 @@ export function writtenDates(text: string): chrono.ParsedResult[] {
     .filter((parsed) => parsed.start.isCertain('year') && WRITTEN_YEAR.test(parsed.text))
 }
 
-function readFigure(text: string, match: RegExpExecArray): Figure | 'year' | undefined {
+/** `answering`: a figure stands before this one, which a bare number may answer (ELLIPSIS_BEFORE). */
+function readFigure(text: string, match: RegExpExecArray, answering = false): Figure | 'year' | undefined {
   const start = match.index
   let end = start + match[0].length
   const digits = (match[2] as string).replace(/,/g, '')
@@ -568,7 +569,13 @@ function readFigure(text: string, match: RegExpExecArray): Figure | 'year' | und
     // verb with its object).
     const namedBefore = COUNTED_BEFORE.exec(text.slice(0, start))?.[1]
     if (namedBefore && (!word || VERB_OBJECT.test(text.slice(end + (next?.[0] ?? '').length)))) word = namedBefore
-    else if (word && !NOT_UNITS.has(word) && !MONTHS.includes(word)) end += (next?.[0] ?? '').length
+    else if (
+      word &&
+      !NOT_UNITS.has(word) &&
+      !MONTHS.includes(word) &&
+      !(answering && participleAfterEllipsis(word, text, start))
+    )
+      end += (next?.[0] ?? '').length
     else word = undefined
     if (word) unit = stemmer(word)
   }
@@ -604,6 +611,15 @@ const COUNTED_BEFORE =
   /\b(?:a|an|the|its|their|his|her|our|[\p{L}]+['’]s)\s+([\p{L}][\p{L}-]{2,})\s+of\s+(?:(?:about|around|some|nearly|almost|more than|over|just over|just under)\s+)?$/u
 /** What follows a verb with its object: "faces an anxious wait", "needs the money". */
 const VERB_OBJECT = /^\s+(?:a|an|the|its|their|his|her|our|this|that|these|those)\b/u
+
+/**
+ * A past participle after a number that answers an earlier figure ("up from the 110 announced in
+ * May") says what was done with that number, not what it counts: the number counts what the earlier
+ * figure counts (ELLIPSIS_BEFORE).
+ */
+function participleAfterEllipsis(word: string, text: string, start: number): boolean {
+  return word.length > 4 && word.endsWith('ed') && ELLIPSIS_BEFORE.test(text.slice(0, start))
+}
 
 /** Words before a bare number that answers an earlier figure: "of the 25,000", "up from 21,000", "than 300". */
 const ELLIPSIS_BEFORE = /\b(?:the|from|than)\s+(?:[$£€]\s*)?$/u
@@ -737,6 +753,11 @@ function ofUnit(statements: Statements, unit: string): Figure[] {
 function figuresAgree(mine: Figure[], theirs: Figure[]): boolean {
   const meets = (figure: Figure, others: Figure[]) => others.some((other) => rangesMeet(figure, other))
   return mine.every((figure) => meets(figure, theirs)) && theirs.every((figure) => meets(figure, mine))
+}
+
+/** Two figures of one unit may be one value: the same, or within the range a rough one stands for. */
+export function figuresMeet(a: Figure, b: Figure): boolean {
+  return a.unit === b.unit && rangesMeet(a, b)
 }
 
 function rangesMeet(a: Figure, b: Figure): boolean {
