@@ -598,6 +598,22 @@ test('a decision that turns round the figure memory holds is news, not a restate
   )
 })
 
+test('a decision turned round in the words memory holds the thing in is news, figure or none', async () => {
+  const page = newsPage(1, 'Gazette', 'Walkouts paused for a vote', [
+    'The drivers union has suspended the Dunlow bus strikes planned for next month.',
+  ])
+  const { synthesis } = await synthesize(
+    synthesisInput({
+      topic: 'Dunlow bus strikes',
+      sources: [page],
+      knownFacts: ['The drivers union has called Dunlow bus strikes for next month.'],
+    }),
+  )
+  expect(synthesis.findings.map((finding) => finding.text)).toContain(
+    'The drivers union has suspended the Dunlow bus strikes planned for next month.',
+  )
+})
+
 test("a person's words give a finding with a quantity or a close date, not with a year or a time of day", async () => {
   const page = newsPage(1, 'Gazette', 'Orla Maritime Museum: the works in numbers', [
     'The Orla Maritime Museum renovation will cost £14.2 million, the trust said.',

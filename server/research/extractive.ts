@@ -337,15 +337,17 @@ function said(text: string): Said {
  * it states that the other does not ("24,500, up from 21,000") is news.
  */
 function saysAgain(candidate: Candidate, other: Said): boolean {
+  // A decision turned round is news, in the same words or with the same figure: "suspended the
+  // strikes planned for March" after "strikes are planned for March", "withdrew its £2.5m pledge"
+  // after "pledged £2.5m", "approved the grant" after "voted the grant down" (a "not" alone is no
+  // decision).
+  const [mine, its] = [candidate.stance(), other.stance()]
+  if (candidate.decides && ((mine < 0 && its >= 0) || (mine > 0 && its < 0))) return false
   if (sameFinding(candidate.signature, other.signature)) return true
   // A share in words or a time of day is a round number: it meets another by chance ("a third of its
   // sales" / "a third of the cost of recycling").
   const figures = candidate.figures().filter((figure) => !isShareInWords(figure) && !isTimeOfDay(figure))
   if (figures.length === 0) return false
-  // The same figure in a decision turned round is news: "withdrew its £2.5m pledge" after "pledged
-  // £2.5m", "approved the grant" after "voted the grant down" (a "not" alone is no decision).
-  const [mine, its] = [candidate.stance(), other.stance()]
-  if (candidate.decides && ((mine < 0 && its >= 0) || (mine > 0 && its < 0))) return false
   // The same number is the same figure under another noun ("21,000 riders" / "21,000 people", "19
   // teaching posts" / "19 vacancies"), not as a count of things and a measure ("two makers" / "two years").
   const theirs = other.figures()
