@@ -181,6 +181,13 @@ test('subjects leave out figures, negation and direction; polarity reads them', 
     ),
   ).toBe(true)
   expect(polarity('The council approved the grant.').directions).toEqual(['stance:up'])
+  // What was shelved and is brought back is restored.
+  expect(
+    opposed(
+      polarity('The district council has brought back its voucher scheme.'),
+      polarity('The district council has shelved its voucher scheme.'),
+    ),
+  ).toBe(true)
   // "Declined to" refuses what follows; "declined to comment" takes no stance, and sales that
   // declined fell.
   expect(polarity('The board declined to renew the contract.').directions).toEqual(['stance:down'])

@@ -46,9 +46,16 @@ for (const [axis, up, down] of [
 // ("Walks away", "pulled out", "ruling out", "called off" are negations: NEGATED_PHRASES. Their bare
 // forms are read here, as a stance that another may govern: "refused to pull out".)
 const PHRASAL_STANCES = new Map<string, string>([
-  ...['go ahead', 'press ahead', 'push ahead', 'vote through', 'wave through', 'sign off', 'stand by'].map(
-    (phrase) => [phrase, 'stance:up'] as const,
-  ),
+  ...[
+    'go ahead',
+    'press ahead',
+    'push ahead',
+    'vote through',
+    'wave through',
+    'sign off',
+    'stand by',
+    'bring back',
+  ].map((phrase) => [phrase, 'stance:up'] as const),
   ...[
     'vote down',
     'turn down',
