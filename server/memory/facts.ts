@@ -32,9 +32,16 @@ export function readClaim(text: string): Pick<Fact, 'statements' | 'subject' | '
  * is "3.1 billion litres", "40kt" is "40,000 tonnes", a rate in time is its quantity), a unit after
  * a hyphen is its unit ("a 22-year life"), "three in five" is a share, "the 2028-29 season" a date,
  * a change denied ("does not change the price", "has not risen") is no negation, a negated phrase
- * turns round its own clause's stance ("failed to win approval"), and freezing is a stance.
+ * turns round its own clause's stance ("failed to win approval"), and freezing is a stance. 11
+ * (decisions 045 and 046): a stance taken on a stance, by a verb or a noun of its object, is one
+ * stance, its signs multiplied ("refused to restart", "scrapped its closure proposal"); appeals,
+ * challenges and waivers are stances, and "walks away", "calls off", "brought back" are read in every
+ * form; seasons of a year are dates, and a range of dates states both ends; a bare number answering
+ * a figure counts what that one counts; a rough or bounded figure ("just over £21m", "nearly four in
+ * five") stands for a range; a measure joined by a hyphen to a count in words ("an eleven-mile
+ * ride") is read; WordNet's most frequent sense names a word's subject term.
  */
-export const READING = 10
+export const READING = 11
 
 /** A fact as stored before claims (id, text, sources, first seen) read as a claim without a quote. */
 export type StoredFact = Pick<Fact, 'id' | 'text' | 'sourceUrls' | 'firstSeen'> & Partial<Fact>
