@@ -355,7 +355,6 @@ const YEARLESS_MONTH = new RegExp(
   'gu',
 )
 
-/** Every figure and date a text states, each once, in a stable order. */
 /** Words before a number that make it rough or a bound, as English writes them ("some 4,870", "close to 90"). */
 const BOUND_BEFORE =
   /\b(?:(about|around|roughly|approximately|some|circa|an estimated|close to)|(more than|over|above|just over|upwards of|in excess of|at least|north of)|(nearly|almost|just under|under|fewer than|less than|up to|at most|below|not quite))\s+(?:[$£€]\s?)?$/u
@@ -373,6 +372,7 @@ function bounded(figure: Figure, text: string, index: number): Figure {
   return bound ? { ...figure, bound } : figure
 }
 
+/** Every figure and date a text states, each once, in a stable order. */
 export function extractStatements(text: string): Statements {
   let rest = text
     .normalize('NFKC')

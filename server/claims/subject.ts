@@ -412,9 +412,9 @@ function withoutTemporalNegation(text: string): string {
     )
 }
 
-/** Words that open a noun phrase: after a verb, its object. */
 /** The forms of "be" that make a passive ("is contracted", "was contracted"). */
 const PASSIVE_BE = new Set(['is', 'are', 'was', 'were', 'be', 'been', 'being'])
+/** Words that open a noun phrase: after a verb, its object. */
 const DETERMINERS = new Set(['the', 'its', 'their', 'his', 'her', 'a', 'an', 'this', 'that', 'these', 'those', 'our'])
 
 /** Words that join two clauses: a negation in one does not reach the other. */
@@ -464,8 +464,8 @@ function stanceComplement(
   index: number,
   stem: Stem,
 ): { way: string; decision: boolean; words: number[] } | undefined {
-  // A stance named by a noun of the object ("scrapped its closure proposal", "dropped the ban",
-  // "rejected the appeal"), when no verb after "to" names one.
+  // A stance named by a noun of the object ("scrapped its closure proposal", "rejected the appeal"),
+  // taken on when the object ends the clause; a verb after "to" decides instead, stance or none.
   let named: { way: string; decision: boolean; words: number[] } | undefined
   for (let at = index + 1; at <= index + 2 + MAX_OBJECT_WORDS && at < words.length; at++) {
     const word = words[at] as TaggedWord

@@ -33,7 +33,8 @@ function sentenceKey(sentence: string): string {
   return sentence.toLowerCase().replace(/\s+/g, ' ').trim()
 }
 
-function host(url: string): string {
+/** A page's site: its host, without "www.". */
+export function host(url: string): string {
   try {
     return new URL(url).host.replace(/^www\./, '')
   } catch {

@@ -14,6 +14,7 @@
 import { contentTerms, STOPWORDS } from '#server/claims/terms.ts'
 import type { SourceForSynthesis } from '#server/providers/types.ts'
 import {
+  host,
   isBoilerplate,
   isFeature,
   readPage,
@@ -74,7 +75,7 @@ export function sourcesOnTopic(topic: string, sources: readonly TopicalSource[])
  * Of the pages that name a topic's place or company but too few of its other words, those about it
  * all the same: a story says "full-fibre" and "the build" for a "Tarnside broadband rollout", and
  * calls a fine by its company ("CNA fines Lendrigg Fibre £950,000 following Tarnside investigation").
- * Such a page names in its headline whom the run's pages about the topic name (topicNames). A page
+ * Such a page names in its headline whom the run's pages about the topic name (storyNames). A page
  * that only mentions the place ("Busiest year yet for Tarnside Fell Rescue") names no one the
  * stories do. Only for a topic that writes a name with a capital: "heat pumps" names no one.
  */
@@ -84,7 +85,7 @@ function namedByTheStory(
   onTopic: ReadonlySet<number>,
   short: readonly TopicalSource[],
 ): number[] {
-  const topicNames = new Set(
+  const capitalised = new Set(
     contentTerms(
       topic
         .split(/\s+/u)
@@ -93,7 +94,7 @@ function namedByTheStory(
     ),
   )
   const candidates = short.filter((source) =>
-    contentTerms(`${source.title} ${source.text}`).some((term) => topicNames.has(term)),
+    contentTerms(`${source.title} ${source.text}`).some((term) => capitalised.has(term)),
   )
   if (candidates.length === 0 || onTopic.size === 0) return []
   const named = storyNames(
@@ -123,7 +124,7 @@ function storyNames(topic: string, about: readonly TopicalSource[], all: readonl
   const boilerplate = siteBoilerplate(pages)
   const sites = new Map<string, Set<string>>()
   for (const page of pages) {
-    const site = hostOf(page.url)
+    const site = host(page.url)
     for (const sentence of page.paragraphs.flat()) {
       if (isBoilerplate(sentence, boilerplate)) continue
       for (const name of namesIn(sentence, { lower })) {
@@ -154,14 +155,6 @@ function namesIn(text: string, sentence?: { lower: ReadonlySet<string> }): strin
     names.push(lower)
   })
   return names
-}
-
-function hostOf(url: string): string {
-  try {
-    return new URL(url).host.replace(/^www\./u, '')
-  } catch {
-    return url
-  }
 }
 
 /** The topic's words that say what it is about: without "today" or "2026", unless it has no other. */
