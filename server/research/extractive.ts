@@ -341,8 +341,11 @@ function saysAgain(candidate: Candidate, other: Said): boolean {
   // strikes planned for March" after "strikes are planned for March", "withdrew its £2.5m pledge"
   // after "pledged £2.5m", "approved the grant" after "voted the grant down" (a "not" alone is no
   // decision).
-  const [mine, its] = [candidate.stance(), other.stance()]
-  if (candidate.decides && ((mine < 0 && its >= 0) || (mine > 0 && its < 0))) return false
+  if (candidate.decides) {
+    // (Stances are read only for a decision: each is a tagger's pass over the sentence.)
+    const [mine, its] = [candidate.stance(), other.stance()]
+    if ((mine < 0 && its >= 0) || (mine > 0 && its < 0)) return false
+  }
   if (sameFinding(candidate.signature, other.signature)) return true
   // A share in words or a time of day is a round number: it meets another by chance ("a third of its
   // sales" / "a third of the cost of recycling").
