@@ -1266,3 +1266,61 @@ test('a sum or a measure said to have changed is its update against a judge\'s "
   expect([cost?.class, cost?.match?.id]).toEqual(['updated', 'cost'])
   expect(members?.class).toBe('new')
 })
+
+test('idioms of calling a thing off turn its stance round: pulling the plug, off the table, on hold, on ice', () => {
+  const plan = polarity('The trust plans a stock market flotation in 2028.')
+  for (const text of [
+    'A flotation, once pencilled in for 2028, is now off the table.',
+    'The extension has been put on hold until the spring.',
+    'Plans for a second depot are on ice.',
+  ])
+    expect(opposed(polarity(text), plan), text).toBe(true)
+  expect(opposed(polarity('The trust still plans a flotation, its chair said.'), plan)).toBe(false)
+  expect(
+    opposed(
+      polarity('The Treasury pulled the plug on the £40m grant for the tramway.'),
+      polarity('The Treasury approved a £40m grant for the tramway.'),
+    ),
+  ).toBe(true)
+})
+
+test("a judge's match stands on a number both give under other nouns, or a month both give, with no word in common", async () => {
+  const memory = [
+    known('staff', 'The hospital employs 73 people, from surgeons to porters.'),
+    known('closing', 'The firm has also pushed back the closure of the depot until the end of September.'),
+    known('fare', 'Adult season tickets will cost £395.'),
+  ]
+  const claims = [
+    fresh('Its staff of 73 have been told to wait for news.'),
+    fresh('Their last shift is now due on 30 September.'),
+    fresh('Its staff of 80 have been told to wait for news.'),
+  ]
+  const { judge } = judgeMatching({
+    [claims[0]?.text as string]: { class: 'confirmed', memory: memory[0]?.text as string },
+    [claims[1]?.text as string]: { class: 'confirmed', memory: memory[1]?.text as string },
+    [claims[2]?.text as string]: { class: 'confirmed', memory: memory[2]?.text as string },
+  })
+  const [staff, shift, other] = await classify(claims, memory, judge)
+  expect([staff?.class, staff?.match?.id]).toEqual(['confirmed', 'staff'])
+  expect([shift?.class, shift?.match?.id]).toEqual(['confirmed', 'closing'])
+  // A match that shares no number, date or word with the claim is no evidence: the rules decide.
+  expect(other?.class).toBe('new')
+})
+
+test("a judge's reversal stands against a restatement the rules found by its figures, when they read no stance in the claim", async () => {
+  const memory = [
+    known('pledged', 'Ministers have agreed to put £40 million of public money into the Harwell tramway.'),
+    known('headline', 'Trams to return to Harwell as ministers put up £40m'),
+  ]
+  const judge = async (request: JudgeRequest) =>
+    request.items.map((_, index) => ({
+      index,
+      class: 'contradicted' as const,
+      candidate: request.memory.findIndex((claim) => claim.text.startsWith('Trams to return')),
+    }))
+  const claim = fresh('Treasury snatches £40m from Harwell tram scheme')
+  // The rules alone read a restatement of the closer pledge.
+  expect((await classify([claim], memory))[0]?.class).toBe('confirmed')
+  const [taken] = await classify([claim], memory, judge)
+  expect([taken?.class, taken?.match?.id]).toEqual(['contradicted', 'headline'])
+})

@@ -182,7 +182,11 @@ export async function classifyClaims<K extends KnownClaim>(
     if (verdict.class === 'new') {
       return ruled.sure ? guarded(claim, ruled.class, ruled.match) : { claim, class: 'new' as const }
     }
-    if (ruled.sure && ruled.match !== chosen?.known && (chosen?.lexical ?? 0) < SAME_SUBJECT)
+    // A judge's reversal stands against a restatement the rules found by its figures alone, when they
+    // read no stance in the claim: its words of reversal may be in no list ("pull the plug on £95m" /
+    // "put up £95m").
+    const stanceUnread = verdict.class === 'contradicted' && ruled.class === 'confirmed' && stanceOf(claim) === 0
+    if (ruled.sure && ruled.match !== chosen?.known && (chosen?.lexical ?? 0) < SAME_SUBJECT && !stanceUnread)
       return guarded(claim, ruled.class, ruled.match)
     const judged = guarded(claim, verdict.class, chosen?.known)
     // A "confirmed" the figures disprove was a match with the wrong claim, or a changed figure: an
@@ -240,7 +244,8 @@ function ruleVerdict<K extends KnownClaim>(claim: VerifiedClaim, found: Candidat
  * or day of a year, or a share in words of its percentage, on a subject they share a word of ("whose
  * finish date has slipped to October 2027" / "will not be finished until October 2027"), and nothing
  * it does not, in the same stance, naming no one it does not. A judge that read the two as one fact
- * stands on the date, the share, or the same count of one thing ("the same seven cheeses"), without
+ * stands on the date, the share, the same count of one thing ("the same seven cheeses"), or a month
+ * both give, one of them to the day ("30 September" / "the end of September"), without
  * a word in common ("23% of the supply leaked away" / "nearly a quarter of their water seeps into
  * the ground"): that is too little for the rules alone.
  */
@@ -253,7 +258,8 @@ function restatesByFigures(
     sharesDistinctiveValue(claim.statements, known.statements) ||
     ((lexical > 0 || judged) &&
       (sharesExactDate(claim.statements, known.statements) || sharesAShare(claim.statements, known.statements))) ||
-    (judged && sharesANamedCount(claim.statements, known.statements))
+    (judged &&
+      (sharesANamedCount(claim.statements, known.statements) || sharesAMonth(claim.statements, known.statements)))
   if (!distinctive) return false
   const comparison = compareStatements(claim.statements, known.statements)
   if (comparison.figuresDiffer || comparison.datesDiffer) return false
@@ -469,8 +475,14 @@ function readsAs(verdict: ClaimClass, claim: VerifiedClaim, candidate: Candidate
   const { known } = candidate
   const comparison = compareStatements(claim.statements, known.statements)
   const differs = comparison.figuresDiffer || comparison.datesDiffer
+  // The same number in both, whatever noun each puts after it, is the judge's evidence ("a workforce
+  // of 58" / "employs 58 people"); the guard still holds the rest of their figures to each other.
   if (verdict === 'confirmed')
-    return restatesByFigures(claim, candidate, true) || decidesAlike(claim, candidate, differs)
+    return (
+      restatesByFigures(claim, candidate, true) ||
+      decidesAlike(claim, candidate, differs) ||
+      sharesValue(claim.statements, known.statements)
+    )
   if (verdict === 'updated') return comparison.comparable && differs && !namesDiffer(claim, known)
   if (verdict !== 'contradicted') return false
   // Opposite stances, or one refusing what the other states ("insurer turns down the pill" / "would
@@ -806,6 +818,12 @@ function sharesAShare(a: Statements, b: Statements): boolean {
 function sharesExactDate(a: Statements, b: Statements): boolean {
   const exact = (date: string) => (isYearless(date) ? date.length >= 10 : date.length >= 7)
   return a.dates.some((date) => exact(date) && b.dates.includes(date))
+}
+
+/** A month both give, one of them maybe to the day ("their last day is 30 September" / "until the end of September"). */
+function sharesAMonth(a: Statements, b: Statements): boolean {
+  const month = (date: string) => /^(?:\d{4}|XXXX)-\d{2}/u.test(date)
+  return a.dates.some((date) => month(date) && b.dates.some((other) => month(other) && sameDate(date, other)))
 }
 
 /**

@@ -13,7 +13,7 @@ import { wordTokens } from '#server/text/words.ts'
 // Words that flip a statement. "n't" is split off by the word segmenter as part of the token ("isn't").
 const NEGATIONS = new Set(['not', 'no', 'never', 'none', 'neither', 'nor', 'without', 'cannot', 'nobody', 'nothing'])
 const NEGATED_PHRASES =
-  /\b(?:no longer|fail(?:s|ed)? to|rul(?:es|ed|ing) out|call(?:s|ed|ing) off|walk(?:s|ed|ing) away|pull(?:s|ed|ing) out)\b/gu
+  /\b(?:no longer|fail(?:s|ed)? to|rul(?:es|ed|ing) out|call(?:s|ed|ing) off|walk(?:s|ed|ing) away|pull(?:s|ed|ing) out|pull(?:s|ed|ing)? the plug|off the table|on (?:hold|ice))\b/gu
 
 // Pairs of opposed directions, by stem. Two axes: a trend (rose / fell) and a stance, where going
 // ahead, approving, passing and winning stand against stopping, rejecting, failing and cancelling
