@@ -1324,3 +1324,30 @@ test("a judge's reversal stands against a restatement the rules found by its fig
   const [taken] = await classify([claim], memory, judge)
   expect([taken?.class, taken?.match?.id]).toEqual(['contradicted', 'headline'])
 })
+
+test("a judge's match with no word in common stands when another claim of the run, about the same thing, has the same match", async () => {
+  const memory = [
+    known('approved', 'Councillors approved the Harwell depot in March.'),
+    known('fare', 'Adult season tickets will cost £395.'),
+  ]
+  const first = fresh('Planners gave the green light to the tram shed.')
+  const second = fresh('The green light for the tram shed came after a long hearing.')
+  const unrelated = fresh('Buses will stop at the hospital every ten minutes.')
+  const { judge } = judgeMatching({
+    [first.text]: { class: 'confirmed', memory: memory[0]?.text as string },
+    [second.text]: { class: 'confirmed', memory: memory[0]?.text as string },
+    [unrelated.text]: { class: 'confirmed', memory: memory[0]?.text as string },
+  })
+  // Alone, or beside a claim about something else, the match rests on nothing the rules can see.
+  expect((await classify([first], memory, judge))[0]?.class).toBe('new')
+  expect((await classify([first, unrelated], memory, judge)).map((item) => item.class)).toEqual(['new', 'new'])
+  const both = await classify([first, second, unrelated], memory, judge)
+  expect(both.map((item) => [item.class, item.match?.id])).toEqual([
+    ['confirmed', 'approved'],
+    ['confirmed', 'approved'],
+    ['new', undefined],
+  ])
+  // The same wording twice is one reading.
+  const twice = await classify([first, fresh(first.text)], memory, judge)
+  expect(twice.map((item) => item.class)).toEqual(['new', 'new'])
+})

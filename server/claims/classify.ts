@@ -158,6 +158,25 @@ export async function classifyClaims<K extends KnownClaim>(
     }
   }
 
+  // A judge's match is corroborated by another claim of the run about the same thing, in words or a
+  // number, that it matched with the same memory claim: a judge answering at random seldom picks one
+  // memory claim for two related claims, a careful one does whenever two pages restate one fact.
+  // The two must be read alike (one verdict, no opposed stances); claims worded alike are one
+  // reading, not two.
+  const corroborated = (index: number) => {
+    const own = verdicts.get(index)
+    const claim = claims[index] as VerifiedClaim
+    return [...verdicts].some(([other, verdict]) => {
+      const peer = claims[other] as VerifiedClaim
+      if (other === index || verdict.match !== own?.match || verdict.class !== own?.class) return false
+      if (opposed(claim.polarity, peer.polarity)) return false
+      if (quoteText(peer.quote) === quoteText(claim.quote) || quoteText(peer.text) === quoteText(claim.text))
+        return false
+      const { lexical, cover } = bestOverlap(wordings.get(claim) ?? [], wordings.get(peer) ?? [], weight)
+      return lexical >= MIN_CANDIDATE || cover >= MIN_COVER || sharesDistinctiveValue(claim.statements, peer.statements)
+    })
+  }
+
   return claims.map((claim, index) => {
     const found = candidates[index] ?? []
     const restated = restatementOf(claim)
@@ -171,7 +190,8 @@ export async function classifyClaims<K extends KnownClaim>(
     // reversal the rules cannot read in the words ("pulled the application" / "filed an application")
     // is no proof against the judge.
     const related =
-      chosen !== undefined && (aboutTheSame(claim, chosen) || readsAs(verdict?.class ?? 'new', claim, chosen))
+      chosen !== undefined &&
+      (aboutTheSame(claim, chosen) || readsAs(verdict?.class ?? 'new', claim, chosen) || corroborated(index))
     if (!verdict || (verdict.class !== 'new' && !related)) {
       return ruled.related
         ? { claim, class: 'new' as const, related: ruled.related }
