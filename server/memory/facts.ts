@@ -39,9 +39,10 @@ export function readClaim(text: string): Pick<Fact, 'statements' | 'subject' | '
  * form; seasons of a year are dates, and a range of dates states both ends; a bare number answering
  * a figure counts what that one counts; a rough or bounded figure ("just over £21m", "nearly four in
  * five") stands for a range; a measure joined by a hyphen to a count in words ("an eleven-mile
- * ride") is read; WordNet's most frequent sense names a word's subject term.
+ * ride") is read; WordNet's most frequent sense names a word's subject term. 12 (decision 047):
+ * "pulled the plug on", "off the table", "on hold" and "on ice" call a thing off.
  */
-export const READING = 11
+export const READING = 12
 
 /** A fact as stored before claims (id, text, sources, first seen) read as a claim without a quote. */
 export type StoredFact = Pick<Fact, 'id' | 'text' | 'sourceUrls' | 'firstSeen'> & Partial<Fact>
