@@ -1351,3 +1351,11 @@ test("a judge's match with no word in common stands when another claim of the ru
   const twice = await classify([first, fresh(first.text)], memory, judge)
   expect(twice.map((item) => item.class)).toEqual(['new', 'new'])
 })
+
+test('counts of two kinds said with the same qualifier ("new homes", "new jobs") are not one figure changed', async () => {
+  const memory = [known('homes', 'The developer will build 290 new homes at Fenwick Hill.')]
+  const [jobs] = await classify([fresh('The developer will create 350 new jobs at Fenwick Hill.')], memory)
+  expect(jobs?.class).toBe('new')
+  const [more] = await classify([fresh('The developer will now build 320 new homes at Fenwick Hill.')], memory)
+  expect([more?.class, more?.match?.id]).toEqual(['updated', 'homes'])
+})

@@ -346,3 +346,11 @@ test('a measure joined to its count by a hyphen is read in words too, and a noun
   ])
   expect(extractStatements('It has a fleet of 12 boats.').figures).toEqual([{ value: 12, unit: 'boat' }])
 })
+
+test('a word that says which of a kind is counted is read with the noun after it: "new homes" and "new jobs" are two kinds', () => {
+  const units = (text: string) => extractStatements(text).figures.map((figure) => figure.unit)
+  expect(units('The developer will build 290 new homes.')).not.toEqual(units('The developer will create 350 new jobs.'))
+  expect(units('It will hire 12 extra rangers.')).toEqual(units('It will now hire 15 extra rangers.'))
+  // What a figure beside it counts, it counts too.
+  expect(units('Inspectors found 3 new cases, up from 2.')).toEqual(['new case', 'new case'])
+})

@@ -239,6 +239,12 @@ const NOT_UNITS = new Set(
     ' ',
   ),
 )
+/** Words before a noun that say which of its kind are counted, not what kind. */
+const QUALIFIERS = new Set(
+  'new extra additional further other existing full-time part-time permanent temporary current former remaining'.split(
+    ' ',
+  ),
+)
 const MONTHS = 'january february march april may june july august september october november december'.split(' ')
 
 const QUARTER =
@@ -578,6 +584,14 @@ function readFigure(text: string, match: RegExpExecArray, answering = false): Fi
       end += (next?.[0] ?? '').length
     else word = undefined
     if (word) unit = stemmer(word)
+    // A word that says which of a kind, not what kind ("290 new homes", "12 extra rangers"), is read
+    // with the noun after it: "new homes" and "new jobs" are two kinds.
+    const qualified =
+      word && word !== namedBefore && QUALIFIERS.has(word) ? /^ ([\p{Ll}][\p{L}-]{2,})/u.exec(text.slice(end)) : null
+    if (qualified && !NOT_UNITS.has(qualified[1] as string)) {
+      unit = `${unit} ${stemmer(qualified[1] as string)}`
+      end += qualified[0].length
+    }
   }
   const per = PER_UNIT.exec(text.slice(end))
   // Own keys only: "per constructor" is not Object.prototype's constructor.

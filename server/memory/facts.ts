@@ -40,7 +40,8 @@ export function readClaim(text: string): Pick<Fact, 'statements' | 'subject' | '
  * a figure counts what that one counts; a rough or bounded figure ("just over £21m", "nearly four in
  * five") stands for a range; a measure joined by a hyphen to a count in words ("an eleven-mile
  * ride") is read; WordNet's most frequent sense names a word's subject term. 12 (decision 047):
- * "pulled the plug on", "off the table", "on hold" and "on ice" call a thing off.
+ * "pulled the plug on", "off the table", "on hold" and "on ice" call a thing off, and a count
+ * qualified by a word such as "new" or "extra" counts that word with its noun ("new homes").
  */
 export const READING = 12
 
