@@ -185,10 +185,10 @@ export async function classifyClaims<K extends KnownClaim>(
     const verdict = verdicts.get(index)
     const chosen =
       verdict?.match && (found.find(({ known }) => known === verdict.match) ?? scored(claim, verdict.match))
-    // A judge's match stands on a claim that may be about the same thing (aboutTheSame), or that
-    // reads as its verdict says (readsAs); the rules then overrule it only on proof (guarded). A
-    // reversal the rules cannot read in the words ("pulled the application" / "filed an application")
-    // is no proof against the judge.
+    // A judge's match stands on a claim that may be about the same thing (aboutTheSame), that reads
+    // as its verdict says (readsAs), or that another claim's match corroborates (corroborated); the
+    // rules then overrule it only on proof (guarded). A reversal the rules cannot read in the words
+    // ("pulled the application" / "filed an application") is no proof against the judge.
     const related =
       chosen !== undefined &&
       (aboutTheSame(claim, chosen) || readsAs(verdict?.class ?? 'new', claim, chosen) || corroborated(index))
