@@ -7,11 +7,11 @@ import { afterAll, beforeAll, expect, test } from 'vitest'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { startTestApp, type TestApp } from '#test/support/app.ts'
 import { logIn } from '#test/support/browser-session.ts'
-import { encodeSegment, nastyString } from '#test/support/hostile-input.ts'
+import { encodeSegment, fuzzRuns, nastyString } from '#test/support/hostile-input.ts'
 import { postBrief } from '#test/support/runs.ts'
 import { expectSameState, snapshotState } from '#test/support/state.ts'
 
-const NUM_RUNS = Number(process.env.FUZZ_RUNS ?? 60)
+const { numRuns: NUM_RUNS, timeout: FUZZ_TIMEOUT } = fuzzRuns(60, 2000)
 
 let app: TestApp
 let user: Awaited<ReturnType<typeof createTestAccount>>
@@ -139,7 +139,7 @@ function encode(fields: Record<string, string | undefined>, extra: Array<[string
 }
 
 for (const [name, makeForm] of Object.entries(forms)) {
-  test(`${name} form: never a 5xx, and a refused post changes nothing`, async () => {
+  test(`${name} form: never a 5xx, and a refused post changes nothing`, { timeout: FUZZ_TIMEOUT }, async () => {
     const form = makeForm()
     const post = fc.record({
       path: form.path,
@@ -182,10 +182,12 @@ for (const [name, makeForm] of Object.entries(forms)) {
       }),
       { numRuns: NUM_RUNS },
     )
-  }, 120_000)
+  })
 }
 
-test('the page query strings (topic search, compare, trial run, login redirect) never answer a 5xx', async () => {
+test('the page query strings (topic search, compare, trial run, login redirect) never answer a 5xx', {
+  timeout: FUZZ_TIMEOUT,
+}, async () => {
   const query = fc.record({
     path: fc.constantFrom('/dashboard/topics', '/dashboard/topics/compare', '/trial', '/login', '/dashboard/runs/x'),
     pairs: fc.array(fc.tuple(fc.constantFrom('q', 'a', 'b', 'run', 'redirectTo', 'lastEventId'), nastyString), {
@@ -203,4 +205,4 @@ test('the page query strings (topic search, compare, trial run, login redirect) 
     }),
     { numRuns: NUM_RUNS },
   )
-}, 120_000)
+})

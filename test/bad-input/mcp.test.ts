@@ -8,11 +8,11 @@ import fc from 'fast-check'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { startTestApp, type TestApp } from '#test/support/app.ts'
-import { anyJson, nastyString, valueFor } from '#test/support/hostile-input.ts'
+import { anyJson, fuzzRuns, nastyString, valueFor } from '#test/support/hostile-input.ts'
 import { postBrief } from '#test/support/runs.ts'
 import { expectSameState, snapshotState } from '#test/support/state.ts'
 
-const NUM_RUNS = Number(process.env.FUZZ_RUNS ?? 150)
+const { numRuns: NUM_RUNS, timeout: FUZZ_TIMEOUT } = fuzzRuns(150, 800)
 
 /** The failures the tools and the SDK's argument check are meant to give, each saying what to do. */
 // The `s` flag: a caller's value is quoted in these messages, and "." must match whatever it holds.
@@ -112,7 +112,9 @@ function argumentsFor(tool: { inputSchema: Record<string, unknown> }): fc.Arbitr
   return fc.oneof({ weight: 6, arbitrary: valueFor(withRunIds as never, {}) }, anyJson)
 }
 
-test('every tool, any arguments: never a 5xx or an internal error, and failures change nothing', async () => {
+test('every tool, any arguments: never a 5xx or an internal error, and failures change nothing', {
+  timeout: FUZZ_TIMEOUT,
+}, async () => {
   expect(tools.map((tool) => tool.name)).toHaveLength(9)
   const called = new Set<string>()
   const call = fc
@@ -153,9 +155,11 @@ test('every tool, any arguments: never a 5xx or an internal error, and failures 
     { numRuns: NUM_RUNS },
   )
   for (const tool of tools) expect(called.has(tool.name), `${tool.name} was never called`).toBe(true)
-}, 120_000)
+})
 
-test('malformed JSON-RPC (not a call, no params, arguments that are not an object) is refused, never a 5xx', async () => {
+test('malformed JSON-RPC (not a call, no params, arguments that are not an object) is refused, never a 5xx', {
+  timeout: FUZZ_TIMEOUT,
+}, async () => {
   const message = fc.oneof(
     anyJson,
     fc.record(
@@ -190,7 +194,7 @@ test('malformed JSON-RPC (not a call, no params, arguments that are not an objec
     }),
     { numRuns: NUM_RUNS },
   )
-}, 120_000)
+})
 
 test('a run id or topic of control characters is quoted with them escaped, never echoed raw', async () => {
   const calls = [

@@ -8,7 +8,7 @@ import { createApiKey } from '#server/auth/api-keys.ts'
 import { buildOpenApiDocument } from '#server/http/api/openapi.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { startTestApp, type TestApp } from '#test/support/app.ts'
-import { hostileSegment, nastyString, valueFor } from '#test/support/hostile-input.ts'
+import { fuzzRuns, hostileSegment, nastyString, valueFor } from '#test/support/hostile-input.ts'
 import { postBrief } from '#test/support/runs.ts'
 import { expectSameState, snapshotState } from '#test/support/state.ts'
 
@@ -21,7 +21,7 @@ type Operation = {
   public: boolean
 }
 
-const NUM_RUNS = Number(process.env.FUZZ_RUNS ?? 60)
+const { numRuns: NUM_RUNS, timeout: FUZZ_TIMEOUT } = fuzzRuns(60, 2000)
 const document = buildOpenApiDocument('test') as {
   paths: Record<string, Record<string, Record<string, unknown>>>
   components: { parameters: Record<string, Parameter> }
@@ -196,7 +196,9 @@ async function send(
 }
 
 for (const op of operations) {
-  test(`${op.method} ${op.path}: never a 5xx; refusals are problems and change nothing`, async () => {
+  test(`${op.method} ${op.path}: never a 5xx; refusals are problems and change nothing`, {
+    timeout: FUZZ_TIMEOUT,
+  }, async () => {
     const requestArbitrary = fc.record({
       path: pathArbitrary(op),
       query: queryArbitrary(op),
@@ -222,7 +224,7 @@ for (const op of operations) {
       }),
       { numRuns: NUM_RUNS },
     )
-  }, 120_000)
+  })
 }
 
 test('every documented REST operation but webhooks and MCP is fuzzed', () => {

@@ -6,10 +6,10 @@ import { afterAll, beforeAll, expect, test } from 'vitest'
 import { signGithubPayload } from '#server/integrations/github/verify.ts'
 import { signSlackRequest } from '#server/integrations/slack/verify.ts'
 import { startTestApp, type TestApp } from '#test/support/app.ts'
-import { anyJson, nastyString } from '#test/support/hostile-input.ts'
+import { anyJson, fuzzRuns, nastyString } from '#test/support/hostile-input.ts'
 import { expectSameState, snapshotState } from '#test/support/state.ts'
 
-const NUM_RUNS = Number(process.env.FUZZ_RUNS ?? 150)
+const { numRuns: NUM_RUNS, timeout: FUZZ_TIMEOUT } = fuzzRuns(150)
 const SLACK_SECRET = 'slack-fuzz-secret'
 const GITHUB_SECRET = 'github-fuzz-secret'
 
@@ -142,7 +142,9 @@ async function post(path: string, body: string, headers: Record<string, string>)
   return { response, text, json: text ? JSON.parse(text) : {} }
 }
 
-test('Slack: without a valid signature, any body is a 401 problem and stores nothing', async () => {
+test('Slack: without a valid signature, any body is a 401 problem and stores nothing', {
+  timeout: FUZZ_TIMEOUT,
+}, async () => {
   const headers = fc.record(
     {
       timestamp: fc.oneof(fc.constant(String(Math.floor(Date.now() / 1000))), nastyString, fc.integer().map(String)),
@@ -172,7 +174,9 @@ test('Slack: without a valid signature, any body is a 401 problem and stores not
   )
 })
 
-test('Slack: a correctly signed body of garbage is refused or ignored, never a 5xx, and stores only an accepted mention', async () => {
+test('Slack: a correctly signed body of garbage is refused or ignored, never a 5xx, and stores only an accepted mention', {
+  timeout: FUZZ_TIMEOUT,
+}, async () => {
   await fc.assert(
     fc.asyncProperty(rawBody(slackPayload), async (body) => {
       const before = await snapshotState(app.db)
@@ -193,7 +197,9 @@ test('Slack: a correctly signed body of garbage is refused or ignored, never a 5
   )
 })
 
-test('GitHub: without a valid signature, any body is a 401 problem and stores nothing', async () => {
+test('GitHub: without a valid signature, any body is a 401 problem and stores nothing', {
+  timeout: FUZZ_TIMEOUT,
+}, async () => {
   const headers = fc.record(
     {
       signature: fc.oneof(
@@ -222,7 +228,9 @@ test('GitHub: without a valid signature, any body is a 401 problem and stores no
   )
 })
 
-test('GitHub: a correctly signed body of garbage is refused or ignored, never a 5xx, and stores only an accepted mention', async () => {
+test('GitHub: a correctly signed body of garbage is refused or ignored, never a 5xx, and stores only an accepted mention', {
+  timeout: FUZZ_TIMEOUT,
+}, async () => {
   const headers = fc.record({
     event: fc.oneof({ weight: 4, arbitrary: fc.constant('issue_comment') }, fc.constantFrom('ping', '', 'push')),
     delivery: fc.oneof(
