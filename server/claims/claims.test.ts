@@ -1312,13 +1312,8 @@ test("a judge's reversal stands against a restatement the rules found by its fig
     known('pledged', 'Ministers have agreed to put £40 million of public money into the Harwell tramway.'),
     known('headline', 'Trams to return to Harwell as ministers put up £40m'),
   ]
-  const judge = async (request: JudgeRequest) =>
-    request.items.map((_, index) => ({
-      index,
-      class: 'contradicted' as const,
-      candidate: request.memory.findIndex((claim) => claim.text.startsWith('Trams to return')),
-    }))
   const claim = fresh('Treasury snatches £40m from Harwell tram scheme')
+  const { judge } = judgeMatching({ [claim.text]: { class: 'contradicted', memory: memory[1]?.text as string } })
   // The rules alone read a restatement of the closer pledge.
   expect((await classify([claim], memory))[0]?.class).toBe('confirmed')
   const [taken] = await classify([claim], memory, judge)

@@ -41,19 +41,6 @@ async function deliverJobs(id: string) {
   return rows.map((row) => row.state)
 }
 
-/**
- * The delivery's jobs once the worker is done with them: the handler writes the row before pg-boss
- * marks its job completed, so a job seen right after the row moved may still be active.
- */
-async function settledJobs(id: string) {
-  const deadline = Date.now() + 30_000
-  for (;;) {
-    const states = await deliverJobs(id)
-    if (!states.includes('active') || Date.now() > deadline) return states
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
-}
-
 test('the sweep retries a delivery whose job is gone, fails one whose job failed at the attempt limit, and leaves live ones alone', async () => {
   expect(await app.jobs.boss.getSchedules('deliveries.sweep')).toEqual([
     expect.objectContaining({ name: 'deliveries.sweep', cron: '*/5 * * * *' }),
@@ -99,7 +86,8 @@ test('the sweep retries a delivery whose job is gone, fails one whose job failed
     attempts: 2,
     last_error: 'Slack workspace T-unlinked is no longer linked',
   })
-  expect(await settledJobs(orphan)).toEqual(['completed'])
+  // The handler writes the row before pg-boss marks its job completed.
+  await expect.poll(() => deliverJobs(orphan), { timeout: 30_000 }).toEqual(['completed'])
 
   expect(await delivery(waiting)).toMatchObject({ status: 'pending', attempts: 0, last_error: null })
   expect(await deliverJobs(waiting)).toEqual(['created'])
@@ -117,5 +105,6 @@ test('a swept delivery gets exactly one new job, however many sweeps run at once
     await new Promise((resolve) => setTimeout(resolve, 100))
   }
   expect(await delivery(orphan)).toMatchObject({ status: 'failed', attempts: 3 })
-  expect(await settledJobs(orphan)).toEqual(['completed'])
+  // The handler writes the row before pg-boss marks its job completed.
+  await expect.poll(() => deliverJobs(orphan), { timeout: 30_000 }).toEqual(['completed'])
 })

@@ -141,8 +141,9 @@ export const hostileSegment = fc.oneof(
 
 /**
  * How many cases a property test of hostile input runs (`FUZZ_RUNS`, or the file's default), and the
- * time it may take: `perCaseMs` for each case, so the budget grows with the cases, so a deeper run (`FUZZ_RUNS=1000`) beside
- * other work is not failed by the clock (issue 41, item 2). A test that hangs still fails.
+ * time it may take: `perCaseMs` a case. The budget grows with the cases, so a deeper run
+ * (`FUZZ_RUNS=1000`) beside other work is not failed by the clock (issue 41, item 2). A test that
+ * hangs still fails.
  */
 export function fuzzRuns(fallback: number, perCaseMs = 300): { numRuns: number; timeout: number } {
   const numRuns = Number(process.env.FUZZ_RUNS ?? fallback)
