@@ -631,3 +631,43 @@ test("a person's words give a finding with a quantity or a close date, not with 
   expect(texts).toContain('40,000 visitors')
   expect(texts).not.toMatch(/until 2028|By 2:30/)
 })
+
+test("an age beside a name, or a clause about a person or their family, gives the person's figures, not the topic's", async () => {
+  const story = newsPage(1, 'Courier', 'Velorastat factory: what we know', [
+    'Corvane will spend $310m on the velorastat migraine drug factory at the old brickworks.',
+    'The plant will employ 420 people once it is running in 2028.',
+    'Engineer Mark Tunstall, 38, left the open evening with two interview dates.',
+    'Building work is due to start on 4 May and take 26 months.',
+    'Dana Whitcomb, whose son is 12, said the traffic on Church Lane worried her.',
+    'The firm has applied for a £4.5m grant from the regional growth fund.',
+    'Brereton, who played 400 games for the town side, said he would apply for a job there.',
+    // A group's clause may be what the story reports.
+    'Shareholders, who backed the plan by 78% to 22%, will meet again in March.',
+    'The factory will make 40 million tablets a year at full output.',
+  ])
+  const { synthesis } = await synthesize(synthesisInput({ topic: 'velorastat migraine drug', sources: [story] }))
+  const texts = synthesis.findings.map((finding) => finding.text).join(' ')
+  expect(texts).not.toMatch(/Tunstall|Whitcomb|Brereton/)
+  expect(texts).toContain('backed the plan by 78%')
+  expect(synthesis.findings).toHaveLength(6)
+})
+
+test('a sentence that sets the story beside others, or says what holds for anyone, is no finding about the topic', async () => {
+  const story = newsPage(1, 'Courier', 'Velorastat factory: what we know', [
+    'Corvane will spend $310m on the velorastat migraine drug factory at the old brickworks.',
+    'The plant will employ 420 people once it is running in 2028.',
+    'Nationally, about 78% of drug factories now run on renewable power, according to industry figures.',
+    'Building work is due to start on 4 May and take 26 months.',
+    'Elsewhere in the region, Halden Pharma opened a £9m warehouse this month.',
+    'The firm has applied for a £4.5m grant from the regional growth fund.',
+    'Construction costs for clean rooms rose by 9% across the country last year.',
+    'A second packaging line, costing $12m, is planned for 2029.',
+    'Under the Planning Act 2008, the council must decide within 16 weeks.',
+    'The factory will make 40 million tablets a year at full output.',
+    'Anyone who wants to comment on the plans has 21 days to write to the council.',
+  ])
+  const { synthesis } = await synthesize(synthesisInput({ topic: 'velorastat migraine drug', sources: [story] }))
+  const texts = synthesis.findings.map((finding) => finding.text).join(' ')
+  expect(texts).not.toMatch(/Nationally|Halden|9%|Planning Act|21 days/)
+  expect(synthesis.findings).toHaveLength(6)
+})

@@ -26,6 +26,7 @@ import { markers } from '#server/research/report-citations.ts'
 import { NO_EVIDENCE } from '#server/research/report-render.ts'
 import { surfaceForm, themeWords } from '#server/research/report-themes.ts'
 import { sourcesOnTopic } from '#server/research/topicality.ts'
+import { isPluralNoun } from '#server/text/english.ts'
 import { wordTokens } from '#server/text/words.ts'
 
 const MIN_FINDINGS = 5
@@ -190,7 +191,7 @@ function extractSynthesis(input: SynthesisInput): Synthesis {
   return synthesis
 }
 
-function sentenceCandidates(pages: readonly ReadPage[], boilerplate: ReadonlySet<string>): Candidate[] {
+export function sentenceCandidates(pages: readonly ReadPage[], boilerplate: ReadonlySet<string>): Candidate[] {
   const candidates: Candidate[] = []
   const stem = stemsOnce()
   for (const source of pages) {
@@ -208,9 +209,11 @@ function sentenceCandidates(pages: readonly ReadPage[], boilerplate: ReadonlySet
         const quoted = QUOTATION.test(text)
         const decision = !quoted && decides(text, stem)
         const stated = withoutPersonsDescription(text)
-        const states = quoted
-          ? quotesAFact(stated)
-          : (DIGIT.test(stated) && DIGIT.test(withoutTimesOfDay(stated))) || decision
+        const states = widerPicture(text)
+          ? false
+          : quoted
+            ? quotesAFact(stated)
+            : (DIGIT.test(stated) && DIGIT.test(withoutTimesOfDay(stated))) || decision
         candidates.push({
           sourceId: source.id,
           position,
@@ -230,6 +233,29 @@ function sentenceCandidates(pages: readonly ReadPage[], boilerplate: ReadonlySet
   return candidates
 }
 
+/**
+ * A sentence that sets the story beside others states the wider picture, not the topic's news: it
+ * says where else it looks ("Elsewhere in the region, ...", "Nationally, about 78% of homes...",
+ * "Neighbouring Caldermoor Police went down a similar road", "costs rose 9% across the country"),
+ * or what holds for anyone ("Any party to the hearing may appeal within 21 days", "Under the
+ * Licensing Act 2003, the council must...", "Anyone who notices a smell can report it"). English
+ * newsroom usage: the scope is said before the figures it frames.
+ */
+const WIDER_PICTURE = new RegExp(
+  [
+    String.raw`^(?:elsewhere|nationally|nationwide|neighbou?ring)\b`,
+    String.raw`^across the (?:country|sector|industry|region|nation|world)\b`,
+    String.raw`^(?:any(?:one|body)\b|any \p{L}+ (?:who|that|to|of|with)\b)`,
+    String.raw`^under (?:the )?[^,]{0,40}\b(?:act|law|rules|limits|regulations)\b`,
+    String.raw`\b(?:across|throughout) (?:the (?:country|sector|industry|nation|world)|England|the UK|Britain|Scotland|Wales)\b`,
+    String.raw`\bnational (?:review|average|figures|survey|picture)\b`,
+  ].join('|'),
+  'iu',
+)
+function widerPicture(text: string): boolean {
+  return WIDER_PICTURE.test(text)
+}
+
 const FIRST_PERSON_SINGULAR = /\b(?:I|I'm|I’m|I've|I’ve|I'll|I’ll|I'd|I’d|me|my|mine)\b/u
 
 /** The words inside a sentence's quotation marks, each quotation apart. */
@@ -238,14 +264,20 @@ function quotedWords(text: string): string[] {
 }
 
 /**
- * A clause that describes a named person ("Gillian Rowe, who is 71 and has lived in Thornby since
- * the 1980s, keeps a notebook") tells who is speaking, not what the story states: its figures are the
- * person's, not the topic's. A group's ("members, who voted 78% in favour") may be the topic's.
+ * What describes a named person tells who they are, not what the story states: its figures are the
+ * person's, not the topic's. A clause ("Gillian Rowe, who is 71 and has lived in Thornby since the
+ * 1980s, keeps a notebook", "Dana Whitcomb, whose son is 12, said"), or an age set beside the name
+ * ("Mark Tunstall, 38, left", "Doreen Underhill, now 85, had been sitting"). A group's clause
+ * ("members, who voted 78% in favour") may be the topic's: one word opening the sentence is a
+ * person's name when the tagger reads no plural there ("Brereton, who played 400 games").
  */
-const PERSONS_DESCRIPTION =
-  /(?<=\b(?:(?:Mr|Mrs|Ms|Miss|Dr|Prof)\.?\s+\p{Lu}[\p{L}'’-]+|\p{Lu}[\p{L}'’-]+\s+\p{Lu}[\p{L}'’-]+)),\s*who\b[^,;]*(?:,|$)/gu
+const PERSONS_DESCRIPTION = /(?<=\b\p{Lu}[\p{L}'’-]+),\s*(?:(?:who|whose)\b[^,;]*(?:,|$)|(?:now\s+|aged\s+)?\d{1,3},)/gu
 function withoutPersonsDescription(text: string): string {
-  return text.replace(PERSONS_DESCRIPTION, ' ')
+  return text.replace(PERSONS_DESCRIPTION, (description, offset: number) => {
+    // A single word before it at the sentence's start may be a group ("Members, who voted...").
+    const opening = text.slice(0, offset)
+    return /^\p{Lu}[\p{L}'’-]+$/u.test(opening) && isPluralNoun(opening) ? description : ' '
+  })
 }
 
 /**

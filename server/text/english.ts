@@ -26,3 +26,12 @@ export function opensWithName(sentence: string): boolean {
   const tags = english().readDoc(opening).tokens().out(nlpIts().pos) as string[]
   return tags.find((tag) => tag !== 'PUNCT') === 'PROPN'
 }
+
+/** Whether the tagger reads a word as a noun's plural ("Members", "Shareholders"; not "Brereton", "Davies"). */
+export function isPluralNoun(word: string): boolean {
+  const lower = word.toLowerCase()
+  const tokens = english().readDoc(`the ${lower}`).tokens()
+  const [, lemma] = tokens.out(nlpIts().lemma as never) as string[]
+  const [, tag] = tokens.out(nlpIts().pos) as string[]
+  return tag === 'NOUN' && lemma !== undefined && lemma !== lower
+}
