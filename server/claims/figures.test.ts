@@ -139,6 +139,8 @@ test('a count written in words is a figure, before what it counts or with a scal
   expect(counted('It lent thirty million pounds.')).toEqual(counted('It lent £30m.'))
   expect(counted('Half a million people live there.')).toEqual(counted('500,000 people live there.'))
   expect(counted('Two and a half million pounds.')).toEqual([{ value: 2_500_000, unit: 'gbp' }])
+  expect(counted('It must pay fourteen and a half million pounds.')).toEqual(counted('It must pay £14.5m.'))
+  expect(counted('A wait of fourteen and a half months.')).toEqual([{ value: 14.5, unit: 'month' }])
   expect(counted('The deal was a rise of five and a half per cent.')).toEqual([{ value: 5.5, unit: '%' }])
   // A bare number that answers a figure before it counts what that one counts.
   expect(
@@ -159,6 +161,16 @@ test('a count written in words is a figure, before what it counts or with a scal
   expect(counted('It would now cut 165 jobs, up from the 110 announced in May.')).toEqual([
     { value: 165, unit: 'job' },
     { value: 110, unit: 'job' },
+  ])
+  // A length of time between them says over what time; the number answers the quantity that changed.
+  expect(counted('It expects to lose 85 officer posts in two years, down from the 120 it planned.')).toEqual([
+    { value: 85, unit: 'offic' },
+    { value: 2, unit: 'year' },
+    { value: 120, unit: 'offic' },
+  ])
+  expect(counted('The wait is now 6 years, up from 4.')).toEqual([
+    { value: 6, unit: 'year' },
+    { value: 4, unit: 'year' },
   ])
   expect(counted('The 12 injured were taken to hospital.')).toEqual([{ value: 12, unit: 'injur' }])
   expect(counted('A dozen stores.')).toEqual([{ value: 12, unit: 'store' }])

@@ -489,16 +489,22 @@ export function extractStatements(text: string): Statements {
     mask(match.index, match.index + match[0].length)
   }
   const figures = new Map<string, Figure>(proportions.map((figure) => [figureKey(figure), figure]))
+  // The figures a bare number may answer: the last before it, and the last that is no length of time.
   let counted: Figure | undefined
+  let quantity: Figure | undefined
   for (const match of [...rest.matchAll(NUMBER_AT)]) {
     let figure = readFigure(rest, match, counted !== undefined)
     if (figure === 'year') dates.add(match[2] as string)
     else if (figure) {
       // "Capped the crowd at 18,000 people a day, well short of the 25,000 it had asked for", "up
-      // from 21,000": a bare number that answers a figure before it counts what that one counts.
-      if (figure.unit === '' && counted && ELLIPSIS_BEFORE.test(rest.slice(0, match.index)))
-        figure = { ...figure, unit: counted.unit }
+      // from 21,000": a bare number that answers a figure before it counts what that one counts. A
+      // length of time between them says over what time ("85 posts over two years, down from the
+      // 120"): the number answers the quantity that changed, unless only lengths of time came before.
+      const answered = quantity ?? counted
+      if (figure.unit === '' && answered && ELLIPSIS_BEFORE.test(rest.slice(0, match.index)))
+        figure = { ...figure, unit: answered.unit }
       if (figure.unit !== '') counted = figure
+      if (figure.unit !== '' && !TIME_UNITS.has(figure.unit)) quantity = figure
       figure = bounded(figure, rest, match.index)
       if (!figures.has(figureKey(figure))) figures.set(figureKey(figure), figure)
     }

@@ -73,11 +73,18 @@ const POINT = new RegExp(
 )
 /** "The half-million-euro fund", "a quarter-million people". */
 const PART_MILLION = /\b(half|quarter)[- ](million|billion)\b/gu
-/** "An hour and a half", "two and a half years", "one and a half million", "five and a half per cent". */
-const AND_A_HALF_AFTER =
-  /\b(a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d{1,3}) (hour|day|week|month|year|mile|million|billion)s? and a half\b/gu
-const AND_A_HALF_BEFORE =
-  /\b(one|two|three|four|five|six|seven|eight|nine|ten|\d{1,3}) and a half (hours?|days?|weeks?|months?|years?|miles?|million|billion|per ?cent|percentage points?)\b/gu
+/**
+ * "An hour and a half", "two and a half years", "one and a half million", "fourteen and a half
+ * million", "five and a half per cent".
+ */
+const AND_A_HALF_AFTER = new RegExp(
+  String.raw`\b(a|an|${UNDER_HUNDRED}|\d{1,3}) (hour|day|week|month|year|mile|million|billion)s? and a half\b`,
+  'gu',
+)
+const AND_A_HALF_BEFORE = new RegExp(
+  String.raw`\b(${UNDER_HUNDRED}|\d{1,3}) and a half (hours?|days?|weeks?|months?|years?|miles?|million|billion|per ?cent|percentage points?)\b`,
+  'gu',
+)
 
 function wordsValue(words: string): number {
   let total = 0
@@ -98,8 +105,8 @@ function plural(unit: string): string {
   return unit.endsWith('illion') ? unit : `${unit}s`
 }
 
-function small(word: string): number {
-  return /^\d/u.test(word) ? Number(word) : word === 'a' || word === 'an' ? 1 : ONES.indexOf(word)
+function small(words: string): number {
+  return /^\d/u.test(words) ? Number(words) : wordsValue(words)
 }
 
 /** Any word a number in words needs: most sentences have none, and are left at this one look. */
