@@ -1354,3 +1354,27 @@ test('counts of two kinds said with the same qualifier ("new homes", "new jobs")
   const [more] = await classify([fresh('The developer will now build 320 new homes at Fenwick Hill.')], memory)
   expect([more?.class, more?.match?.id]).toEqual(['updated', 'homes'])
 })
+
+test("a judge's match stands when it is the memory claim that shares the most words with the claim, however few; another is no evidence", async () => {
+  const memory = [
+    known(
+      'programme',
+      'Corrin says the money is ringfenced and that the programme will go ahead regardless of the outcome of the appeal.',
+    ),
+    known('fine', 'The regulator fined Corrin Water £14.5m for sewage spills into the River Addle.'),
+    known('bonus', 'The chief executive has waived his annual bonus.'),
+    known('beaches', 'Bathing water at Addlemouth was rated poor for a second year.'),
+  ]
+  const claim = fresh('Management describes the programme as “non-negotiable”.')
+  const answer = (id: string) =>
+    judgeMatching({ [claim.text]: { class: 'confirmed', memory: memory.find((item) => item.id === id)?.text ?? '' } })
+  const [likeliest] = await classify([claim], memory, answer('programme').judge)
+  expect([likeliest?.class, likeliest?.match?.id]).toEqual(['confirmed', 'programme'])
+  // A match sharing no word with the claim, where another shares one, is what a judge at random gives.
+  const [other] = await classify([claim], memory, answer('bonus').judge)
+  expect(other?.class).toBe('new')
+  // Without the judge, one shared word is no restatement; in a memory of three claims, a judge at
+  // random would name the likeliest one time in three.
+  expect((await classify([claim], memory))[0]?.class).toBe('new')
+  expect((await classify([claim], memory.slice(0, 3), answer('programme').judge))[0]?.class).toBe('new')
+})

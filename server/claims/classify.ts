@@ -92,6 +92,8 @@ const UPDATED_SUBJECT = 0.25
  * in clauses ("after ground surveys showed...") that sink a Jaccard, not this.
  */
 const MIN_COVER = 0.3
+/** The memory claims among which a judge at random names the likeliest (candidatesFor) one time in four at most. */
+const LIKELIEST_AMONG = 4
 
 type Candidate<K> = { known: K; lexical: number; cosine: number; cover: number }
 
@@ -124,7 +126,8 @@ export async function classifyClaims<K extends KnownClaim>(
     ...overlap(claim, known),
     cosine: claim.vector && known.vector ? dot(claim.vector, known.vector) : 0,
   })
-  const candidates = claims.map((claim) => candidatesFor(claim, memory, scored))
+  const searched = claims.map((claim) => candidatesFor(claim, memory, scored))
+  const candidates = searched.map(({ top }) => top)
   const restatementOf = (claim: VerifiedClaim) =>
     byQuote.get(quoteText(claim.quote)) ?? byQuote.get(quoteText(claim.text))
   // A word-for-word restatement is confirmed without asking: the judge is paid only for the doubtful.
@@ -186,12 +189,16 @@ export async function classifyClaims<K extends KnownClaim>(
     const chosen =
       verdict?.match && (found.find(({ known }) => known === verdict.match) ?? scored(claim, verdict.match))
     // A judge's match stands on a claim that may be about the same thing (aboutTheSame), that reads
-    // as its verdict says (readsAs), or that another claim's match corroborates (corroborated); the
-    // rules then overrule it only on proof (guarded). A reversal the rules cannot read in the words
+    // as its verdict says (readsAs), that another claim's match corroborates (corroborated), or that
+    // the rules would guess too, by however few words (likeliest); the rules then overrule it only on
+    // proof (guarded). A reversal the rules cannot read in the words
     // ("pulled the application" / "filed an application") is no proof against the judge.
     const related =
       chosen !== undefined &&
-      (aboutTheSame(claim, chosen) || readsAs(verdict?.class ?? 'new', claim, chosen) || corroborated(index))
+      (aboutTheSame(claim, chosen) ||
+        readsAs(verdict?.class ?? 'new', claim, chosen) ||
+        corroborated(index) ||
+        searched[index]?.likeliest === chosen.known)
     if (!verdict || (verdict.class !== 'new' && !related)) {
       return ruled.related
         ? { claim, class: 'new' as const, related: ruled.related }
@@ -435,15 +442,26 @@ function guarded<K extends KnownClaim>(claim: VerifiedClaim, verdict: ClaimClass
   return { claim, class: verdict, match }
 }
 
+/**
+ * A claim's candidates in memory: the closest that may be about the same thing (`top`, at most
+ * MAX_CANDIDATES), and the one memory claim that shares more of its words than any other, however few
+ * (`likeliest`; none on a tie, or in a memory so small that a judge answering at random names it
+ * often). A judge answering at random seldom names the likeliest; a careful one often does, when a
+ * fact is told again in other words that share one or two with the first telling.
+ */
 function candidatesFor<K extends KnownClaim>(
   claim: VerifiedClaim & { vector?: number[] },
   memory: K[],
   score: (claim: VerifiedClaim & { vector?: number[] }, known: K) => Candidate<K>,
-): Candidate<K>[] {
+): { top: Candidate<K>[]; likeliest: K | undefined } {
   const scored: Candidate<K>[] = []
+  let likeliest: K | undefined
+  let most = 0
   for (const known of memory) {
     const candidate = score(claim, known)
     const { lexical, cosine } = candidate
+    if (memory.length >= LIKELIEST_AMONG && lexical > most) [likeliest, most] = [known, lexical]
+    else if (lexical === most) likeliest = undefined
     if (
       lexical > 0 ||
       cosine >= MIN_COSINE ||
@@ -467,7 +485,7 @@ function candidatesFor<K extends KnownClaim>(
   // "first production in late 2027"), which dates of other things may push out of the closest.
   const revised = about.find(({ known, lexical }) => revises(claim, known, lexical))
   if (revised && !top.includes(revised)) top[MAX_CANDIDATES - 3] = revised
-  return top
+  return { top, likeliest }
 }
 
 /**
