@@ -1378,3 +1378,18 @@ test("a judge's match stands when it is the memory claim that shares the most wo
   expect((await classify([claim], memory))[0]?.class).toBe('new')
   expect((await classify([claim], memory.slice(0, 3), answer('programme').judge))[0]?.class).toBe('new')
 })
+
+test('a count of one noun changed is an update though the sentences wrap it in other clauses; a sum is not', async () => {
+  const memory = [
+    known(
+      'routes',
+      'The airline will operate 14 routes from Aberquell through the winter season, which runs from late October to the end of March.',
+    ),
+    known('fares', 'The airline will charge £14m more in landing fees from Aberquell through the winter season.'),
+    known('staff', 'Kittiwake Air employs 310 people, most of them at its Aberquell base.'),
+  ]
+  const [fewer] = await classify([fresh('From the same date the airline will operate 11 routes.')], memory)
+  expect([fewer?.class, fewer?.match?.id]).toEqual(['updated', 'routes'])
+  const [sum] = await classify([fresh('From the same date the airline will charge £11m.')], memory)
+  expect(sum?.class).toBe('new')
+})

@@ -72,6 +72,8 @@ export type Judge = (request: JudgeRequest) => Promise<Verdict[]>
 
 /** Share of the shorter claim's words at which a decision turned round is about the same thing. */
 const REVERSED_COVER = 0.34
+/** Share of the shorter claim's words at which a count of one noun, changed, is an update (wordsVerdict). */
+const RECOUNTED_COVER = 0.34
 
 /** Candidates the rules weigh per claim, named to a judge as the closest. */
 export const MAX_CANDIDATES = 5
@@ -294,6 +296,11 @@ function restatesByFigures(
   return !opposed(claim.polarity, known.polarity) && !namesDiffer(claim, known)
 }
 
+/** The counts of things a noun names ("14 routes", not "£14m", "14%" or a bare "14"), and no dates. */
+function namedCounts(statements: Statements): Statements {
+  return { figures: statements.figures.filter((figure) => figure.unit !== '' && countsANoun(figure)), dates: [] }
+}
+
 /**
  * Whether `a` states a figure or a date `b` does not: a count is stated by the same number under
  * another noun ("a workforce of 420" / "employ 420 people"), a sum or a measure only in its unit, and
@@ -381,6 +388,22 @@ function wordsVerdict<K extends KnownClaim>(claim: VerifiedClaim, found: Candida
   // "it is budgeted at £180m"), sure enough to stand against a judge's "new".
   const restating = found.filter((candidate) => restatesByFigures(claim, candidate))
   const restated = closest(restating)
+  // A count of one thing changed, in a sentence that wraps it in other clauses than memory's ("From
+  // the same date the airline will operate 11 routes" / "The airline will operate 14 routes from
+  // Aberquell through the winter season, which..."): the counted noun says which quantity it is, and
+  // the shorter claim's words say of what. (Sums and measures are many in one story; dates too.)
+  const recounted =
+    !restated &&
+    closest(
+      found.filter(
+        ({ known, cover }) =>
+          cover >= RECOUNTED_COVER &&
+          compareStatements(namedCounts(claim.statements), namedCounts(known.statements)).figuresDiffer &&
+          !namesDiffer(claim, known),
+      ),
+    )
+  if (recounted && (!best || best.lexical < RELATED_SUBJECT))
+    return { class: 'updated', match: recounted.known, sure: announcesChange(claim) }
   if (!best || best.lexical < RELATED_SUBJECT)
     return restated ? { class: 'confirmed', match: restated.known, sure: true } : { class: 'new', sure: false }
   // Beside a closer claim the rules cannot decide on, only one that takes the same stance: "thought
