@@ -172,6 +172,13 @@ test('a count written in words is a figure, before what it counts or with a scal
     { value: 6, unit: 'year' },
     { value: 4, unit: 'year' },
   ])
+  // What a part counts is the noun after a possessive; an auxiliary after a number counts nothing.
+  expect(counted("Seven of Brennock's cheeses were recalled.")).toEqual([{ value: 7, unit: 'chees' }])
+  expect(counted("Two of the company's directors resigned.")).toEqual([{ value: 2, unit: 'director' }])
+  expect(counted('The firm had 640 staff; 85 have been laid off.')).toEqual([
+    { value: 640, unit: 'staff' },
+    { value: 85, unit: '' },
+  ])
   expect(counted('The 12 injured were taken to hospital.')).toEqual([{ value: 12, unit: 'injur' }])
   expect(counted('A dozen stores.')).toEqual([{ value: 12, unit: 'store' }])
   expect(counted('Two point four million visits.')).toEqual(counted('2.4 million visits.'))

@@ -226,7 +226,7 @@ const TIME_DIVISORS = new Set(['year', 'annum', 'yr', 'month', 'week', 'day', 'd
 /** One person, however a rate names them. */
 const PERSON_DIVISORS = new Set(['head', 'person', 'capita', 'resident', 'people'])
 const NEXT_WORD = /^[\s-]([\p{L}][\p{L}-]{2,})/u
-const PARTITIVE = /^ of (?:the|its|their|his|her|our|your)(?= [\p{L}])/u
+const PARTITIVE = /^ of (?:the|its|their|his|her|our|your|[\p{L}]+['’]s)(?: [\p{L}]+['’]s)?(?= [\p{L}])/u
 const TIME_UNITS = new Set(['min', 'hour', 'day', 'week', 'month', 'year'])
 const RELATES_TIMES = /^,?\s(?:after|ago|later|earlier|before|on from|into|since)\b/u
 /** Words that say how a count is held, not what it counts. */
@@ -235,7 +235,7 @@ const SCALE_WORD = new RegExp(String.raw`^\s?(${Object.keys(SCALES).join('|')})(
 
 // Words after a number that are not what it counts.
 const NOT_UNITS = new Set(
-  'and or to of in on at by for from the a an as is was were are be been than with per about over under nearly almost around more less fewer among between across against after before into through during since until within without while when where which who that this these those its their his her it they first originally initially previously now still already only just then once'.split(
+  'and or to of in on at by for from the a an as is was were are be been than with per about over under nearly almost around more less fewer among between across against after before into through during since until within without while when where which who that this these those its their his her it they first originally initially previously now still already only just then once have has had will would can could may might must should do does did'.split(
     ' ',
   ),
 )

@@ -57,8 +57,11 @@ const HYPHENED_MEASURE = new RegExp(
 /** A count under a hundred said alone is often no count ("one of the", "two of them", "in one go"). */
 const BARE_COUNT_AFTER =
   /^ (?!(?:of|and|or|to|in|on|at|by|for|from|the|a|an|as|is|was|were|are|than|with|per|more|less|fewer|times|percent|per cent)\b)[a-z]/u
-/** "Seven of its cheeses", "two of the councillors": a count of what follows, as "85 of its workers". */
-const PARTITIVE_AFTER = /^ of (?:the|its|their|his|her|our|your) [a-z]/u
+/**
+ * "Seven of its cheeses", "two of the councillors", "seven of Brennock's cheeses": a count of what
+ * follows, as "85 of its workers".
+ */
+const PARTITIVE_AFTER = /^ of (?:the|its|their|his|her|our|your|[a-z]+['’]s)(?: [a-z]+['’]s)? [a-z]/u
 /** Nor "the first six months" (the first half), which dates a period rather than counting it. */
 const PERIOD_BEFORE = /\b(?:first|last|past|next|previous|coming|recent) $/u
 
