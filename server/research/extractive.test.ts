@@ -641,15 +641,17 @@ test("an age beside a name, or a clause about a person or their family, gives th
     'Dana Whitcomb, whose son is 12, said the traffic on Church Lane worried her.',
     'The firm has applied for a £4.5m grant from the regional growth fund.',
     'Brereton, who played 400 games for the town side, said he would apply for a job there.',
-    // A group's clause may be what the story reports.
+    // A group's clause, or a company's, may be what the story reports.
     'Shareholders, who backed the plan by 78% to 22%, will meet again in March.',
+    'Corvane, whose 14 sites make 90 million tablets a year, expects to hire more staff.',
     'The factory will make 40 million tablets a year at full output.',
   ])
   const { synthesis } = await synthesize(synthesisInput({ topic: 'velorastat migraine drug', sources: [story] }))
   const texts = synthesis.findings.map((finding) => finding.text).join(' ')
   expect(texts).not.toMatch(/Tunstall|Whitcomb|Brereton/)
   expect(texts).toContain('backed the plan by 78%')
-  expect(synthesis.findings).toHaveLength(6)
+  expect(texts).toContain('whose 14 sites')
+  expect(synthesis.findings).toHaveLength(7)
 })
 
 test('a sentence that sets the story beside others, or says what holds for anyone, is no finding about the topic', async () => {

@@ -266,12 +266,14 @@ function quotedWords(text: string): string[] {
 /**
  * What describes a named person tells who they are, not what the story states: its figures are the
  * person's, not the topic's. A clause ("Gillian Rowe, who is 71 and has lived in Thornby since the
- * 1980s, keeps a notebook", "Dana Whitcomb, whose son is 12, said"), or an age set beside the name
- * ("Mark Tunstall, 38, left", "Doreen Underhill, now 85, had been sitting"). A group's clause
+ * 1980s, keeps a notebook", "Dana Whitcomb, whose son is 12, said": "whose" only of family, as
+ * "Kettlewick, whose 40 branches" is a company's), or an age set beside the name ("Mark Tunstall,
+ * 38, left", "Doreen Underhill, now 85, had been sitting"). A group's clause
  * ("members, who voted 78% in favour") may be the topic's: one word opening the sentence is a
  * person's name when the tagger reads no plural there ("Brereton, who played 400 games").
  */
-const PERSONS_DESCRIPTION = /(?<=\b\p{Lu}[\p{L}'’-]+),\s*(?:(?:who|whose)\b[^,;]*(?:,|$)|(?:now\s+|aged\s+)?\d{1,3},)/gu
+const PERSONS_DESCRIPTION =
+  /(?<=\b\p{Lu}[\p{L}'’-]+),\s*(?:(?:who|whose (?:sons?|daughters?|child|children|husband|wife|partner|family|mother|father|parents|grandchildren))\b[^,;]*(?:,|$)|(?:now\s+|aged\s+)?\d{1,3},)/gu
 function withoutPersonsDescription(text: string): string {
   return text.replace(PERSONS_DESCRIPTION, (description, offset: number) => {
     // A single word before it at the sentence's start may be a group ("Members, who voted...").
