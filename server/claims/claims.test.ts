@@ -1393,3 +1393,18 @@ test('a count of one noun changed is an update though the sentences wrap it in o
   const [sum] = await classify([fresh('From the same date the airline will charge £11m.')], memory)
   expect(sum?.class).toBe('new')
 })
+
+test('what a quantity was before ("down from the 120") need not be told again: the count now is the same fact', async () => {
+  const memory = [
+    known(
+      'posts',
+      'The force now expects to lose around 85 officer posts over two years, down from the 120 it first planned.',
+    ),
+    known('first', 'Around 120 officer posts would also disappear, mostly by not replacing officers who retire.'),
+  ]
+  const [again] = await classify([fresh('Around 85 officer posts are still due to go over the two years.')], memory)
+  expect([again?.class, again?.match?.id]).toEqual(['confirmed', 'posts'])
+  // A count that is neither is news against both.
+  const [other] = await classify([fresh('Around 100 officer posts are now due to go over the two years.')], memory)
+  expect(other?.class).not.toBe('confirmed')
+})

@@ -151,26 +151,26 @@ test('a count written in words is a figure, before what it counts or with a scal
   ])
   expect(counted('Ridership rose to 24,500 riders a day, up from 21,000.')).toEqual([
     { value: 24_500, unit: 'rider' },
-    { value: 21_000, unit: 'rider' },
+    { value: 21_000, unit: 'rider', earlier: true },
   ])
   expect(counted('The club redrew it for 22,500 spectators rather than the 24,000 first planned.')).toEqual([
     { value: 22_500, unit: 'spectat' },
-    { value: 24_000, unit: 'spectat' },
+    { value: 24_000, unit: 'spectat', earlier: true },
   ])
   // What was done with the answering number says nothing of what it counts; alone, "the injured" are counted.
   expect(counted('It would now cut 165 jobs, up from the 110 announced in May.')).toEqual([
     { value: 165, unit: 'job' },
-    { value: 110, unit: 'job' },
+    { value: 110, unit: 'job', earlier: true },
   ])
   // A length of time between them says over what time; the number answers the quantity that changed.
   expect(counted('It expects to lose 85 officer posts in two years, down from the 120 it planned.')).toEqual([
     { value: 85, unit: 'offic' },
     { value: 2, unit: 'year' },
-    { value: 120, unit: 'offic' },
+    { value: 120, unit: 'offic', earlier: true },
   ])
   expect(counted('The wait is now 6 years, up from 4.')).toEqual([
     { value: 6, unit: 'year' },
-    { value: 4, unit: 'year' },
+    { value: 4, unit: 'year', earlier: true },
   ])
   // What a part counts is the noun after a possessive; an auxiliary after a number counts nothing.
   expect(counted("Seven of Brennock's cheeses were recalled.")).toEqual([{ value: 7, unit: 'chees' }])

@@ -15,6 +15,11 @@ export type Figure = {
    * four in five"): it then stands for a range, not a point (figuresAgree).
    */
   bound?: Bound
+  /**
+   * The value is what the quantity was before ("£79m, up from £68m", "22,500 rather than the
+   * 24,000 first planned"): the sentence states the other as now (figuresAgree).
+   */
+  earlier?: true
 }
 
 type Bound = 'about' | 'over' | 'under'
@@ -506,6 +511,7 @@ export function extractStatements(text: string): Statements {
       if (figure.unit !== '') counted = figure
       if (figure.unit !== '' && !TIME_UNITS.has(figure.unit)) quantity = figure
       figure = bounded(figure, rest, match.index)
+      if (EARLIER_BEFORE.test(rest.slice(0, match.index))) figure = { ...figure, earlier: true }
       if (!figures.has(figureKey(figure))) figures.set(figureKey(figure), figure)
     }
   }
@@ -641,6 +647,9 @@ function participleAfterEllipsis(word: string, text: string, start: number): boo
   return word.length > 4 && word.endsWith('ed') && ELLIPSIS_BEFORE.test(text.slice(0, start))
 }
 
+/** Words before a number that say it is what the quantity was: "up from 21,000", "rather than the £68m". */
+const EARLIER_BEFORE = /\b(?:(?:up|down) from|rather than|instead of)\s+(?:the\s+|a\s+)?(?:[$£€]\s*)?$/u
+
 /** Words before a bare number that answers an earlier figure: "of the 25,000", "up from 21,000", "than 300". */
 const ELLIPSIS_BEFORE = /\b(?:the|from|than)\s+(?:[$£€]\s*)?$/u
 
@@ -768,11 +777,14 @@ function ofUnit(statements: Statements, unit: string): Figure[] {
  * value, or a range that holds it. A bound or rough figure stands for the range its words and its
  * last written digit allow ("just over £21m" is £21m up to £22m, and meets "£21.4m"; "nearly 7,000" is
  * above 6,000 up to 7,000, and meets "6,940"; "about 140" is 130 to 150). A figure written plainly is
- * that value only: "230 jobs" and "234 jobs" differ.
+ * that value only: "230 jobs" and "234 jobs" differ. What a quantity was ("up from 120") need not be
+ * stated by the other.
  */
 function figuresAgree(mine: Figure[], theirs: Figure[]): boolean {
   const meets = (figure: Figure, others: Figure[]) => others.some((other) => rangesMeet(figure, other))
-  return mine.every((figure) => meets(figure, theirs)) && theirs.every((figure) => meets(figure, mine))
+  // What a quantity was before need not be told again: "85 posts" agrees with "85 posts, down from 120".
+  const told = (figure: Figure, others: Figure[]) => figure.earlier === true || meets(figure, others)
+  return mine.every((figure) => told(figure, theirs)) && theirs.every((figure) => told(figure, mine))
 }
 
 /** Two figures of one unit may be one value: the same, or within the range a rough one stands for. */
