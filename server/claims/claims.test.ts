@@ -1408,3 +1408,14 @@ test('what a quantity was before ("down from the 120") need not be told again: t
   const [other] = await classify([fresh('Around 100 officer posts are now due to go over the two years.')], memory)
   expect(other?.class).not.toBe('confirmed')
 })
+
+test('a day both give, with its year or without, makes a restatement of what happens on it, in whatever words', async () => {
+  const memory = [
+    known('hearing', 'The licensing sub-committee will hear from all sides on 14 May.'),
+    known('days', 'The festival would run for three days.'),
+  ]
+  const [heard] = await classify([fresh('The application by Fieldhouse Events Ltd was heard on 14 May 2026.')], memory)
+  expect([heard?.class, heard?.match?.id]).toEqual(['confirmed', 'hearing'])
+  const [later] = await classify([fresh('The application by Fieldhouse Events Ltd was heard on 21 May 2026.')], memory)
+  expect(later?.class).not.toBe('confirmed')
+})

@@ -285,6 +285,7 @@ function restatesByFigures(
 ): boolean {
   const distinctive =
     sharesDistinctiveValue(claim.statements, known.statements) ||
+    sharesADay(claim.statements, known.statements) ||
     ((lexical > 0 || judged) &&
       (sharesExactDate(claim.statements, known.statements) || sharesAShare(claim.statements, known.statements))) ||
     (judged &&
@@ -489,6 +490,7 @@ function candidatesFor<K extends KnownClaim>(
       lexical > 0 ||
       cosine >= MIN_COSINE ||
       sharesDistinctiveValue(claim.statements, known.statements) ||
+      sharesADay(claim.statements, known.statements) ||
       revises(claim, known, lexical)
     )
       scored.push(candidate)
@@ -520,7 +522,7 @@ function aboutTheSame<K extends KnownClaim>(claim: VerifiedClaim, candidate: Can
   const { known, lexical, cosine, cover } = candidate
   if (lexical >= MIN_CANDIDATE || cover >= MIN_COVER || cosine >= MIN_COSINE) return true
   if (sharesDistinctiveValue(claim.statements, known.statements) || revises(claim, known, lexical)) return true
-  if (sharesAName(claim, known)) return true
+  if (sharesAName(claim, known) || sharesADay(claim.statements, known.statements)) return true
   return lexical > 0 && figuresMayMeet(claim.statements, known.statements)
 }
 
@@ -879,6 +881,15 @@ function sharesAShare(a: Statements, b: Statements): boolean {
 function sharesExactDate(a: Statements, b: Statements): boolean {
   const exact = (date: string) => (isYearless(date) ? date.length >= 10 : date.length >= 7)
   return a.dates.some((date) => exact(date) && b.dates.includes(date))
+}
+
+/**
+ * A day both give, with its year or without ("heard on 14 May 2026" / "a hearing set for Thursday 14
+ * May"): a story names few days, and a day is what it names to say when one thing happens.
+ */
+function sharesADay(a: Statements, b: Statements): boolean {
+  const day = (date: string) => /^(?:\d{4}|XXXX)-\d{2}-\d{2}$/u.test(date)
+  return a.dates.some((date) => day(date) && b.dates.some((other) => day(other) && sameDate(date, other)))
 }
 
 /** A month both give, one of them maybe to the day ("their last day is 30 September" / "until the end of September"). */
