@@ -193,8 +193,8 @@ export async function classifyClaims<K extends KnownClaim>(
     // A judge's match stands on a claim that may be about the same thing (aboutTheSame), that reads
     // as its verdict says (readsAs), that another claim's match corroborates (corroborated), or that
     // the rules would guess too, by however few words (likeliest); the rules then overrule it only on
-    // proof (guarded). A reversal the rules cannot read in the words
-    // ("pulled the application" / "filed an application") is no proof against the judge.
+    // proof (guarded). A reversal the rules cannot read in the words ("pulled the application" /
+    // "filed an application") is no proof against the judge.
     const related =
       chosen !== undefined &&
       (aboutTheSame(claim, chosen) ||
@@ -484,7 +484,7 @@ function candidatesFor<K extends KnownClaim>(
   for (const known of memory) {
     const candidate = score(claim, known)
     const { lexical, cosine } = candidate
-    if (memory.length >= LIKELIEST_AMONG && lexical > most) [likeliest, most] = [known, lexical]
+    if (lexical > most) [likeliest, most] = [known, lexical]
     else if (lexical === most) likeliest = undefined
     if (
       lexical > 0 ||
@@ -510,7 +510,7 @@ function candidatesFor<K extends KnownClaim>(
   // "first production in late 2027"), which dates of other things may push out of the closest.
   const revised = about.find(({ known, lexical }) => revises(claim, known, lexical))
   if (revised && !top.includes(revised)) top[MAX_CANDIDATES - 3] = revised
-  return { top, likeliest }
+  return { top, likeliest: memory.length >= LIKELIEST_AMONG ? likeliest : undefined }
 }
 
 /**

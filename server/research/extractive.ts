@@ -191,7 +191,7 @@ function extractSynthesis(input: SynthesisInput): Synthesis {
   return synthesis
 }
 
-export function sentenceCandidates(pages: readonly ReadPage[], boilerplate: ReadonlySet<string>): Candidate[] {
+function sentenceCandidates(pages: readonly ReadPage[], boilerplate: ReadonlySet<string>): Candidate[] {
   const candidates: Candidate[] = []
   const stem = stemsOnce()
   for (const source of pages) {
@@ -209,11 +209,9 @@ export function sentenceCandidates(pages: readonly ReadPage[], boilerplate: Read
         const quoted = QUOTATION.test(text)
         const decision = !quoted && decides(text, stem)
         const stated = withoutPersonsDescription(text)
-        const states = widerPicture(text)
-          ? false
-          : quoted
-            ? quotesAFact(stated)
-            : (DIGIT.test(stated) && DIGIT.test(withoutTimesOfDay(stated))) || decision
+        const states =
+          !WIDER_PICTURE.test(text) &&
+          (quoted ? quotesAFact(stated) : (DIGIT.test(stated) && DIGIT.test(withoutTimesOfDay(stated))) || decision)
         candidates.push({
           sourceId: source.id,
           position,
@@ -252,9 +250,6 @@ const WIDER_PICTURE = new RegExp(
   ].join('|'),
   'iu',
 )
-function widerPicture(text: string): boolean {
-  return WIDER_PICTURE.test(text)
-}
 
 const FIRST_PERSON_SINGULAR = /\b(?:I|I'm|I’m|I've|I’ve|I'll|I’ll|I'd|I’d|me|my|mine)\b/u
 
