@@ -41,9 +41,13 @@ export function readClaim(text: string): Pick<Fact, 'statements' | 'subject' | '
  * five") stands for a range; a measure joined by a hyphen to a count in words ("an eleven-mile
  * ride") is read; WordNet's most frequent sense names a word's subject term. 12 (decision 047):
  * "pulled the plug on", "off the table", "on hold" and "on ice" call a thing off, and a count
- * qualified by a word such as "new" or "extra" counts that word with its noun ("new homes").
+ * qualified by a word such as "new" or "extra" counts that word with its noun ("new homes"). 13
+ * (decision 048): what a quantity was ("down from the 120") is marked as such, and a number answering
+ * an earlier figure answers the quantity, not a length of time between them; "fourteen and a half
+ * million" is one number; a part after a possessive ("two of the company's directors") counts the
+ * noun, and an auxiliary after a number is no counted noun.
  */
-export const READING = 12
+export const READING = 13
 
 /** A fact as stored before claims (id, text, sources, first seen) read as a claim without a quote. */
 export type StoredFact = Pick<Fact, 'id' | 'text' | 'sourceUrls' | 'firstSeen'> & Partial<Fact>
