@@ -239,6 +239,10 @@ test('subjects leave out figures, negation and direction; polarity reads them', 
   expect(subjectTerms('the company')).not.toEqual(subjectTerms('the firm'))
   expect(subjectTerms('the production of lithium')).toEqual(subjectTerms('producing lithium'))
   expect(subjectTerms('the decision of the employees')).toEqual(subjectTerms('the employees decided').toReversed())
+  // An irregular form is its verb: "heard" is "hear", "sold" "sell", "built" "build".
+  expect(subjectTerms('The tribunal heard the appeal')).toEqual(subjectTerms('The tribunal will hear the appeal'))
+  expect(subjectTerms('The trust sold the hall')).toEqual(subjectTerms('The trust will sell the hall'))
+  expect(subjectTerms('Builders built the wing')).toEqual(subjectTerms('Builders will build the wing'))
   // A negative prefix turns a stance word round; words that only begin like one are left alone.
   expect(opposed(polarity('Air-to-air units are eligible'), polarity('Air-to-air units remain ineligible'))).toBe(true)
   expect(opposed(polarity('The scheme will be extended'), polarity('The scheme was discontinued'))).toBe(true)

@@ -6,7 +6,7 @@ import { lancasterStemmer } from 'lancaster-stemmer'
 import { stemmer } from 'stemmer'
 import { STOPWORDS } from '#server/claims/terms.ts'
 import WORDNET from '#server/claims/wordnet-synonyms.json' with { type: 'json' }
-import { english, nlpIts } from '#server/text/english.ts'
+import { english, nlpIts, verbBase } from '#server/text/english.ts'
 import { baseForms } from '#server/text/inflections.ts'
 import { wordTokens } from '#server/text/words.ts'
 
@@ -652,7 +652,15 @@ const SYNONYMS: Readonly<Record<string, string>> = WORDNET.synonyms
  * "adolescent"), read through its base forms, as WordNet lists words; itself when it has none. The
  * table holds no inflected form whose base is a word of its own ("stops", the card game).
  */
-function synonym(token: string): string {
+function synonym(written: string): string {
+  const token = REGULAR_ENDING.test(written) ? written : verbBase(written)
   for (const form of [token, ...baseForms(token)]) if (Object.hasOwn(SYNONYMS, form)) return SYNONYMS[form] as string
   return token
 }
+
+/**
+ * Endings a word's base form is read from by rule (baseForms, and the stemmers); a word without one
+ * may be an irregular form, which only a lexicon knows ("heard" is "hear", "sold" "sell", "built"
+ * "build"), and the tagger holds one.
+ */
+const REGULAR_ENDING = /(?:s|ed|ing|ly)$/u

@@ -45,7 +45,8 @@ export function readClaim(text: string): Pick<Fact, 'statements' | 'subject' | '
  * (decision 048): what a quantity was ("down from the 120") is marked as such, and a number answering
  * an earlier figure answers the quantity, not a length of time between them; "fourteen and a half
  * million" is one number; a part after a possessive ("two of the company's directors") counts the
- * noun, and an auxiliary after a number is no counted noun.
+ * noun, and an auxiliary after a number is no counted noun; an irregular form is its verb's base in
+ * a subject ("heard" is "hear", "sold" "sell").
  */
 export const READING = 13
 

@@ -35,3 +35,26 @@ export function isPluralNoun(word: string): boolean {
   const [, tag] = tokens.out(nlpIts().pos) as string[]
   return tag === 'NOUN' && lemma !== undefined && lemma !== lower
 }
+
+/** A verb's base form as the tagger reads the word alone, remembered for each word (of at most this many). */
+const REMEMBERED_BASES = 50_000
+const bases = new Map<string, string>()
+
+/**
+ * The base form of a word the tagger reads alone as a verb ("heard" is "hear", "sold" "sell",
+ * "built" "build"), or the word itself: the irregular forms no rule of endings finds. Remembered
+ * per word, as a run reads the same words again and again; forgotten all at once past
+ * REMEMBERED_BASES words.
+ */
+export function verbBase(word: string): string {
+  let base = bases.get(word)
+  if (base === undefined) {
+    const tokens = english().readDoc(word).tokens()
+    const [lemma] = tokens.out(nlpIts().lemma as never) as string[]
+    const [tag] = tokens.out(nlpIts().pos) as string[]
+    base = tag === 'VERB' && lemma ? lemma : word
+    if (bases.size >= REMEMBERED_BASES) bases.clear()
+    bases.set(word, base)
+  }
+  return base
+}
