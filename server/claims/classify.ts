@@ -888,14 +888,18 @@ function sharesExactDate(a: Statements, b: Statements): boolean {
  * May"): a story names few days, and a day is what it names to say when one thing happens.
  */
 function sharesADay(a: Statements, b: Statements): boolean {
-  const day = (date: string) => /^(?:\d{4}|XXXX)-\d{2}-\d{2}$/u.test(date)
-  return a.dates.some((date) => day(date) && b.dates.some((other) => day(other) && sameDate(date, other)))
+  return sharesADateTo(a, b, /^(?:\d{4}|XXXX)-\d{2}-\d{2}$/u)
 }
 
 /** A month both give, one of them maybe to the day ("their last day is 30 September" / "until the end of September"). */
 function sharesAMonth(a: Statements, b: Statements): boolean {
-  const month = (date: string) => /^(?:\d{4}|XXXX)-\d{2}/u.test(date)
-  return a.dates.some((date) => month(date) && b.dates.some((other) => month(other) && sameDate(date, other)))
+  return sharesADateTo(a, b, /^(?:\d{4}|XXXX)-\d{2}/u)
+}
+
+/** A date both give that each writes at least as precisely as `precision` says, and that agree. */
+function sharesADateTo(a: Statements, b: Statements, precision: RegExp): boolean {
+  const precise = (date: string) => precision.test(date)
+  return a.dates.some((date) => precise(date) && b.dates.some((other) => precise(other) && sameDate(date, other)))
 }
 
 /**

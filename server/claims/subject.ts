@@ -6,7 +6,7 @@ import { lancasterStemmer } from 'lancaster-stemmer'
 import { stemmer } from 'stemmer'
 import { STOPWORDS } from '#server/claims/terms.ts'
 import WORDNET from '#server/claims/wordnet-synonyms.json' with { type: 'json' }
-import { english, nlpIts, verbBase } from '#server/text/english.ts'
+import { taggedTokens, verbBase } from '#server/text/english.ts'
 import { baseForms } from '#server/text/inflections.ts'
 import { wordTokens } from '#server/text/words.ts'
 
@@ -525,11 +525,11 @@ function opensSubordinateClause(words: TaggedWord[], index: number): boolean {
 
 /** A text's words, lower case, each with its part of speech and lemma as wink-nlp reads them (decision 034). */
 function taggedWords(text: string): TaggedWord[] {
-  const tokens = english().readDoc(text).tokens()
+  const tokens = taggedTokens(text)
   // The words as written, lower case: wink's "normal" form respells them ("thru", "councilors").
-  const words = (tokens.out() as string[]).map((word) => word.toLowerCase())
-  const tags = tokens.out(nlpIts().pos) as string[]
-  const lemmas = tokens.out(nlpIts().lemma as never) as string[]
+  const words = tokens.map(({ word }) => word.toLowerCase())
+  const tags = tokens.map(({ tag }) => tag)
+  const lemmas = tokens.map(({ lemma }) => lemma)
   const tagged: TaggedWord[] = []
   let pause = false
   words.forEach((word, index) => {

@@ -4,7 +4,7 @@
 // cookie banner and the newsletter box that every page of one site repeats (issue 40, decision 033).
 import { contentTerms } from '#server/claims/terms.ts'
 import type { SourceForSynthesis } from '#server/providers/types.ts'
-import { english, nlpIts } from '#server/text/english.ts'
+import { taggedTokens } from '#server/text/english.ts'
 import { completeSentences, proseParagraphs } from '#server/text/prose.ts'
 import { wordTokens } from '#server/text/words.ts'
 
@@ -116,13 +116,7 @@ function bidsTheReader(sentence: string): boolean {
 const OBJECT_OPENERS = new Set(['DET', 'PRON', 'NUM'])
 
 function tagged(text: string): { tag: string; base: boolean }[] {
-  const tokens = english().readDoc(text).tokens()
-  const tags = tokens.out(nlpIts().pos) as string[]
-  const lemmas = tokens.out(nlpIts().lemma as never) as string[]
-  return (tokens.out() as string[]).map((word, index) => ({
-    tag: tags[index] ?? '',
-    base: lemmas[index] === word.toLowerCase(),
-  }))
+  return taggedTokens(text).map(({ word, tag, lemma }) => ({ tag, base: lemma === word.toLowerCase() }))
 }
 
 export function isBoilerplate(sentence: string, boilerplate: ReadonlySet<string>): boolean {

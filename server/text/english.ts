@@ -27,13 +27,23 @@ export function opensWithName(sentence: string): boolean {
   return tags.find((tag) => tag !== 'PUNCT') === 'PROPN'
 }
 
+/** A text's tokens as the tagger reads them: each as written, its part of speech and its lemma. */
+export function taggedTokens(text: string): Array<{ word: string; tag: string; lemma: string }> {
+  const tokens = english().readDoc(text).tokens()
+  const tags = tokens.out(nlpIts().pos) as string[]
+  const lemmas = tokens.out(nlpIts().lemma as never) as string[]
+  return (tokens.out() as string[]).map((word, index) => ({
+    word,
+    tag: tags[index] ?? '',
+    lemma: lemmas[index] ?? word,
+  }))
+}
+
 /** Whether the tagger reads a word as a noun's plural ("Members", "Shareholders"; not "Brereton", "Davies"). */
 export function isPluralNoun(word: string): boolean {
   const lower = word.toLowerCase()
-  const tokens = english().readDoc(`the ${lower}`).tokens()
-  const [, lemma] = tokens.out(nlpIts().lemma as never) as string[]
-  const [, tag] = tokens.out(nlpIts().pos) as string[]
-  return tag === 'NOUN' && lemma !== undefined && lemma !== lower
+  const read = taggedTokens(`the ${lower}`)[1]
+  return read?.tag === 'NOUN' && read.lemma !== lower
 }
 
 /** A verb's base form as the tagger reads the word alone, remembered for each word (of at most this many). */
@@ -49,10 +59,8 @@ const bases = new Map<string, string>()
 export function verbBase(word: string): string {
   let base = bases.get(word)
   if (base === undefined) {
-    const tokens = english().readDoc(word).tokens()
-    const [lemma] = tokens.out(nlpIts().lemma as never) as string[]
-    const [tag] = tokens.out(nlpIts().pos) as string[]
-    base = tag === 'VERB' && lemma ? lemma : word
+    const [read] = taggedTokens(word)
+    base = read?.tag === 'VERB' && read.lemma ? read.lemma : word
     if (bases.size >= REMEMBERED_BASES) bases.clear()
     bases.set(word, base)
   }
