@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { expect, test } from 'vitest'
-import { paragraphLines, proseParagraphs } from '#server/text/prose.ts'
+import { completeSentences, paragraphLines, proseParagraphs } from '#server/text/prose.ts'
 import { renderedText } from '#server/text/rendered-text.ts'
 
 test('prose paragraphs drop markdown that is not prose and keep list items and short lines apart', () => {
@@ -122,4 +122,19 @@ test('a page the renderer leaves as it is has no line, nor run of lines, the ren
     }),
     { numRuns: Number(process.env.FUZZ_RUNS ?? 1000) },
   )
+})
+
+test('a short answer before a sentence is a sentence of its own; an abbreviation joins the words after it', () => {
+  const paragraph = (text: string) => proseParagraphs(text).flatMap(completeSentences)
+  // A question page answers "No." or "Not necessarily." and then says the fact: the fact is the sentence.
+  expect(paragraph('No. Health board members voted on Tuesday to overturn their decision.')).toEqual([
+    'Health board members voted on Tuesday to overturn their decision.',
+  ])
+  expect(paragraph('Not necessarily. Councillors will be asked to vote again on 20 January.')).toEqual([
+    'Councillors will be asked to vote again on 20 January.',
+  ])
+  // ICU breaks after an abbreviation too: a title, initials and "No." before a number are one sentence.
+  expect(paragraph('Dr. Ama Osei will chair the inquiry.')).toEqual(['Dr. Ama Osei will chair the inquiry.'])
+  expect(paragraph('J. R. Hartley joined the board in May.')).toEqual(['J. R. Hartley joined the board in May.'])
+  expect(paragraph('No. 4 Quay Street will close in June.')).toEqual(['No. 4 Quay Street will close in June.'])
 })

@@ -2,6 +2,7 @@
 // engine ranks these sentences (server/research/extractive.ts) and cuts pages into passages
 // (passages.ts, novelty.ts); whatever reads a page for its sentences reads it the same way.
 import type { Nodes } from 'mdast'
+import { taggedTokens } from '#server/text/english.ts'
 import { normalizeLineEndings, parseBlocks } from '#server/text/markdown/parse.ts'
 import { renderedText } from '#server/text/rendered-text.ts'
 import { singleSpaced } from '#server/text/spacing.ts'
@@ -128,13 +129,19 @@ function withoutFrontMatter(text: string): string {
 
 /**
  * A paragraph's complete sentences. ICU also breaks after "Dr." and "U.S.": a fragment too short to
- * be a sentence joins the next one, and a piece starting in lower case continues the one before.
- * What is left must open and close like a sentence, so the tail of a text cut mid-sentence is dropped.
+ * be a sentence that ends in an abbreviation joins the next one, and a piece starting in lower case
+ * continues the one before. A short answer ("No.", "Not necessarily.") is a sentence of its own, too
+ * short to keep: the one after it says the fact. What is left must open and close like a sentence, so
+ * the tail of a text cut mid-sentence is dropped.
  */
 export function completeSentences(paragraph: string): string[] {
   const pieces: string[] = []
   let carried = ''
   for (const { segment } of sentenceSegmenter.segment(paragraph)) {
+    if (carried && !abbreviationBefore(carried, segment)) {
+      pieces.push(carried)
+      carried = ''
+    }
     const text = `${carried} ${segment}`.trim()
     carried = ''
     if (!text) continue
@@ -146,7 +153,19 @@ export function completeSentences(paragraph: string): string[] {
       pieces.push(text)
     }
   }
+  if (carried) pieces.push(carried)
   return pieces.filter(isSentence)
+}
+
+/**
+ * Whether a fragment's last full stop belongs to an abbreviation ("Dr.", "U.S.", "J.") rather than
+ * ending an answer ("No.", "Yes.", "Not yet."), as the tagger's lexicon reads it: it keeps an
+ * abbreviation's stop in the word. "No." abbreviates "number" only before one ("No. 10").
+ */
+function abbreviationBefore(fragment: string, next: string): boolean {
+  const last = taggedTokens(fragment).at(-1)
+  if (!last || last.tag === 'PUNCT' || !last.word.endsWith('.')) return false
+  return !/^nos?\.$/iu.test(last.word) || /^\s*\p{Nd}/u.test(next)
 }
 
 function isSentence(text: string): boolean {
