@@ -1383,6 +1383,33 @@ test("a judge's match stands when it is the memory claim that shares the most wo
   expect((await classify([claim], memory.slice(0, 3), answer('programme').judge))[0]?.class).toBe('new')
 })
 
+test("a judge's match stands when it tells what the likeliest tells, and few of memory's claims tell it", async () => {
+  const memory = [
+    known(
+      'programme',
+      'Corrin says the money is ringfenced and that the programme will go ahead regardless of the outcome of the appeal.',
+    ),
+    known('committed', 'The company said the work was fully committed and would go ahead whatever the penalty.'),
+    known('fine', 'The regulator fined Corrin Water £14.5m for sewage spills into the River Addle.'),
+    known('bonus', 'The chief executive has waived his annual bonus.'),
+    known('beaches', 'Bathing water at Addlemouth was rated poor for a second year.'),
+    known('tribunal', 'The company has lodged an appeal with the environmental tribunal.'),
+    known('overflows', 'Storm overflows at Gullhaven spilled for 1,240 hours last year.'),
+    known('swimmers', 'Swimmers were told to stay out of the water at Gullhaven for a week.'),
+  ]
+  const claim = fresh('Management describes the programme as “non-negotiable”.')
+  const answer = (id: string) =>
+    judgeMatching({ [claim.text]: { class: 'confirmed', memory: memory.find((item) => item.id === id)?.text ?? '' } })
+  // "committed" shares no word with the claim, but tells what "programme" (its likeliest) tells.
+  const [telling] = await classify([claim], memory, answer('committed').judge)
+  expect([telling?.class, telling?.match?.id]).toEqual(['confirmed', 'committed'])
+  // A match that tells something else is what a judge at random gives.
+  expect((await classify([claim], memory, answer('bonus').judge))[0]?.class).toBe('new')
+  // In a memory of four, two tellings of one fact are half of it: a judge at random names one often.
+  const small = memory.filter((item) => ['programme', 'committed', 'bonus', 'beaches'].includes(item.id))
+  expect((await classify([claim], small, answer('committed').judge))[0]?.class).toBe('new')
+})
+
 test('a count of one noun changed is an update though the sentences wrap it in other clauses; a sum is not', async () => {
   const memory = [
     known(

@@ -163,6 +163,12 @@ export async function classifyClaims<K extends KnownClaim>(
     }
   }
 
+  // Two claims about one thing, by their words or a number.
+  const alike = (a: KnownClaim | VerifiedClaim, b: KnownClaim | VerifiedClaim) => {
+    const { lexical, cover } = bestOverlap(wordings.get(a) ?? [], wordings.get(b) ?? [], weight)
+    return lexical >= MIN_CANDIDATE || cover >= MIN_COVER || sharesDistinctiveValue(a.statements, b.statements)
+  }
+
   // A judge's match is corroborated by another claim of the run about the same thing, in words or a
   // number, that it matched with the same memory claim: a judge answering at random seldom picks one
   // memory claim for two related claims, a careful one does whenever two pages restate one fact.
@@ -177,11 +183,19 @@ export async function classifyClaims<K extends KnownClaim>(
       if (opposed(claim.polarity, peer.polarity)) return false
       if (quoteText(peer.quote) === quoteText(claim.quote) || quoteText(peer.text) === quoteText(claim.text))
         return false
-      const { lexical, cover } = bestOverlap(wordings.get(claim) ?? [], wordings.get(peer) ?? [], weight)
-      return lexical >= MIN_CANDIDATE || cover >= MIN_COVER || sharesDistinctiveValue(claim.statements, peer.statements)
+      return alike(claim, peer)
     })
   }
 
+  // Memory holds a fact as often as pages told it. A judge's match that tells what the likeliest
+  // tells (two memory claims about one thing, in words or a number) is as good as the likeliest, when
+  // so few of memory's claims tell it that a judge at random names one of them one time in four at most.
+  const tellsTheLikeliest = (index: number, known: K) => {
+    const likeliest = searched[index]?.likeliest
+    if (!likeliest || likeliest === known || !alike(likeliest, known)) return false
+    const tellings = memory.filter((other) => other === likeliest || alike(likeliest, other)).length
+    return tellings * LIKELIEST_AMONG <= memory.length
+  }
   return claims.map((claim, index) => {
     const found = candidates[index] ?? []
     const restated = restatementOf(claim)
@@ -200,7 +214,8 @@ export async function classifyClaims<K extends KnownClaim>(
       (aboutTheSame(claim, chosen) ||
         readsAs(verdict?.class ?? 'new', claim, chosen) ||
         corroborated(index) ||
-        searched[index]?.likeliest === chosen.known)
+        searched[index]?.likeliest === chosen.known ||
+        tellsTheLikeliest(index, chosen.known))
     if (!verdict || (verdict.class !== 'new' && !related)) {
       return ruled.related
         ? { claim, class: 'new' as const, related: ruled.related }
