@@ -288,6 +288,10 @@ test('a measure is read in one unit of its kind, at any metric scale and as a ra
   expect(extractStatements('In 2024 ML spending rose.')).toEqual({ figures: [], dates: ['2024'] })
   expect(figures('That is a third of the 32kt per annum it now plans.')).toEqual([{ value: 32e9, unit: 'g' }])
   expect(figures('It would produce 40,000 tonnes a year.')).toEqual(figures('It would produce 40kt.'))
+  // Tonnes per annum as industry writes them: "240ktpa", "5 mtpa", "3 Mt".
+  expect(figures('A throughput of 240ktpa.')).toEqual(figures('It would burn 240,000 tonnes a year.'))
+  expect(figures('The terminal will export 5 mtpa of gas.')).toEqual(figures('It will ship 5 million tonnes a year.'))
+  expect(figures('It emits 3 Mt of carbon dioxide.')).toEqual(figures('It emits 3 million tonnes of it.'))
   expect(figures('A 1.2 GWh battery')).toEqual(figures('a 1,200 megawatt-hour battery'))
   // A rate per person, however it names the person; a price per unit keeps its unit.
   expect(figures('Use fell to 128 litres a head each day.')).toEqual([{ value: 128, unit: 'l/person' }])

@@ -103,6 +103,11 @@ const UNIT_ALIASES: Record<string, string> = {
   tons: 't',
   kilotonne: 'kt',
   kilotonnes: 'kt',
+  // Tonnes, thousands and millions of tonnes per annum, as industry and its trade press write them
+  // ("a 240ktpa plant", "5 mtpa of LNG"): a rate in time is the quantity it measures.
+  tpa: 't',
+  ktpa: 'kt',
+  mtpa: 'mt',
   kilogram: 'kg',
   kilograms: 'kg',
   litre: 'l',
@@ -195,6 +200,7 @@ const IN_BASE_UNIT: Record<string, [string, number]> = {
   kg: ['g', 1e3],
   t: ['g', 1e6],
   kt: ['g', 1e9],
+  mt: ['g', 1e12],
   m: ['m', 1],
   km: ['m', 1e3],
   ml: ['l', 1e-3],
