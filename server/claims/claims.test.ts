@@ -236,6 +236,8 @@ test('subjects leave out figures, negation and direction; polarity reads them', 
   // is its most frequent sense, whichever of its synonyms says it.
   expect(subjectTerms('approval for teenagers')).toEqual(subjectTerms('approval for adolescents'))
   expect(subjectTerms('parking spots')).toEqual(subjectTerms('parking places'))
+  // A word read far more often as an adjective is not folded by a noun's sense ("full", the full moon).
+  expect(subjectTerms('the work will go ahead in full')).toEqual(subjectTerms('the work will go ahead fully'))
   expect(subjectTerms('the company')).not.toEqual(subjectTerms('the firm'))
   expect(subjectTerms('the production of lithium')).toEqual(subjectTerms('producing lithium'))
   expect(subjectTerms('the decision of the employees')).toEqual(subjectTerms('the employees decided').toReversed())
