@@ -164,10 +164,17 @@ test('a count written in words is a figure, before what it counts or with a scal
   ])
   // A length of time between them says over what time; the number answers the quantity that changed.
   expect(counted('It expects to lose 85 officer posts in two years, down from the 120 it planned.')).toEqual([
-    { value: 85, unit: 'offic' },
+    { value: 85, unit: 'post' },
     { value: 2, unit: 'year' },
-    { value: 120, unit: 'offic', earlier: true },
+    { value: 120, unit: 'post', earlier: true },
   ])
+  // Nouns before the counted noun say what kind ("officer posts", "PCSO roles", "teaching jobs"): the
+  // count is of the noun that closes the phrase. An adjective says which of a kind: "310 junior
+  // members" count junior members, not members.
+  expect(counted('The reduction of 40 PCSO roles is unchanged.')).toEqual([{ value: 40, unit: 'role' }])
+  expect(counted('40 police community support officer posts will go.')).toEqual([{ value: 40, unit: 'post' }])
+  expect(counted('It still has 19 teaching jobs to fill.')).toEqual(counted('It still has 19 jobs to fill.'))
+  expect(counted('The club now has 310 junior members.')).not.toEqual(counted('The club now has 310 members.'))
   expect(counted('The wait is now 6 years, up from 4.')).toEqual([
     { value: 6, unit: 'year' },
     { value: 4, unit: 'year', earlier: true },

@@ -5,6 +5,7 @@
 import * as chrono from 'chrono-node'
 import { stemmer } from 'stemmer'
 import { NUMBER_WORDS, numbersInDigits, ONES } from '#server/claims/number-words.ts'
+import { taggedTokens } from '#server/text/english.ts'
 
 /** A number with its unit: "usd/kwh" 80, "%" 18, "gw" 3.5, "job" 1200, "" for a bare count. */
 export type Figure = {
@@ -601,6 +602,13 @@ function readFigure(text: string, match: RegExpExecArray, answering = false): Fi
     )
       end += (next?.[0] ?? '').length
     else word = undefined
+    // "19 teaching posts", "40 PCSO roles", "12 police community support officer posts": words that
+    // say what kind come before the noun that is counted, the plural that closes the phrase.
+    const head = word && word !== namedBefore && !QUALIFIERS.has(word) ? headNoun(word, text.slice(end)) : undefined
+    if (head) {
+      word = head.noun
+      end += head.length
+    }
     if (word) unit = stemmer(word)
     // A word that says which of a kind, not what kind ("290 new homes", "12 extra rangers"), is read
     // with the noun after it: "new homes" and "new jobs" are two kinds.
@@ -628,6 +636,52 @@ function readFigure(text: string, match: RegExpExecArray, answering = false): Fi
     unit = [base[0], ...divisors].join('/')
   }
   return { value: Number(value.toPrecision(6)), unit }
+}
+
+/** Words of a noun phrase that say what kind ("teaching", "PCSO", "police community"), at most this many. */
+const MAX_MODIFIERS = 4
+const MODIFIER_WORD = /^ ([\p{L}][\p{L}-]*)/u
+/** A plural noun (PLURAL_AFTER's reading): "posts", "roles", "buses"; not "status", "basis" or "this". */
+const PLURAL = /^(?:[a-z]+[a-hj-rtvwxyz]s|people)$/u
+/** Noun phrases read for their head, remembered (at most this many). */
+const REMEMBERED_PHRASES = 10_000
+const classifiers = new Map<string, boolean>()
+
+/**
+ * The plural noun that closes a noun phrase opened by `first`, a word that is not itself plural, when
+ * every word before it is a noun that says what kind, as the tagger reads them ("19 teaching posts",
+ * "40 PCSO roles", "40 police community support officer posts" count posts and roles). An adjective
+ * says which of the kind, a count of its own: "310 junior members" are not "280 members" again.
+ */
+function headNoun(first: string, rest: string): { noun: string; length: number } | undefined {
+  if (PLURAL.test(first) || NOT_UNITS.has(first)) return undefined
+  const phrase = [first]
+  let length = 0
+  for (let words = 1; words <= MAX_MODIFIERS; words++) {
+    const next = MODIFIER_WORD.exec(rest.slice(length))
+    if (!next) return undefined
+    const word = next[1] as string
+    if (NOT_UNITS.has(word) || MONTHS.includes(word)) return undefined
+    length += next[0].length
+    phrase.push(word)
+    if (PLURAL.test(word)) return classifies(phrase) ? { noun: word, length } : undefined
+  }
+  return undefined
+}
+
+/** Whether every word of a noun phrase but its last is a noun (or a gerund: "teaching", "charging"). */
+function classifies(phrase: string[]): boolean {
+  const key = phrase.join(' ')
+  let read = classifiers.get(key)
+  if (read === undefined) {
+    const tokens = taggedTokens(`the ${key}`).slice(1, -1)
+    read = tokens.every(
+      ({ word, tag }) => tag === 'NOUN' || tag === 'PROPN' || (tag === 'VERB' && word.endsWith('ing')) || word === '-',
+    )
+    if (classifiers.size >= REMEMBERED_PHRASES) classifiers.clear()
+    classifiers.set(key, read)
+  }
+  return read
 }
 
 const MEASURES = new Set([
