@@ -1273,6 +1273,14 @@ test('a sum or a measure said to have changed is its update against a judge\'s "
   expect(members?.class).toBe('new')
 })
 
+test('a negation in a condition is the condition\'s: "a gap of £14.6m if no action is taken" asserts the gap', () => {
+  const gap = polarity('The force expects a funding gap of £14.6m by 2029 if no action is taken.')
+  expect(gap.negated).toBe(false)
+  expect(opposed(gap, polarity('The force expects a funding gap of £14.6m by 2029.'))).toBe(false)
+  // Outside the condition, a negation is the sentence's.
+  expect(polarity('The force does not expect a funding gap if the grant is paid.').negated).toBe(true)
+})
+
 test('idioms of calling a thing off turn its stance round: pulling the plug, off the table, on hold, on ice', () => {
   const plan = polarity('The trust plans a stock market flotation in 2028.')
   for (const text of [

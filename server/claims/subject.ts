@@ -223,14 +223,18 @@ function readStance(written: string, stem: Stem): { polarity: Polarity; decision
   // stance, not an approval and a negation; the "not" of "was shelved and is not part of the plan"
   // belongs to another clause, and turns nothing round.
   let negation = false
+  // A negation in a condition ("a gap of £14.6m if no action is taken") is the condition's: it may
+  // turn round the condition's stance word, not the sentence, which asserts the rest.
+  let counted = false
+  let conditional = false
   const stance = (way: string) => {
     if (!negation || !way.startsWith('stance:')) return way
     negation = false
-    negations -= 1
+    if (counted) negations -= 1
     return way.endsWith(':up') ? 'stance:down' : 'stance:up'
   }
   words.forEach(({ word: token, tag, lemma, pause }, index) => {
-    if (pause) subordinate = false
+    if (pause) subordinate = conditional = false
     if (pause || CLAUSE_JOINS.has(token)) {
       negation = false
       hypothetical = false
@@ -240,18 +244,20 @@ function readStance(written: string, stem: Stem): { polarity: Polarity; decision
       hypothetical = true
     }
     if (NEGATIONS.has(token) || token.endsWith("n't") || token.endsWith('n’t')) {
-      negations += 1
+      counted = !conditional
+      if (counted) negations += 1
       negation = true
     }
     if (particles.has(index)) return
     if (opensSubordinateClause(words, index)) {
+      conditional = token === 'if'
       subordinate = true
       subordinateVerb = false
       negation = false
     } else if (subordinate && subordinateVerb && tag === 'AUX') {
       // The clause had its verb; an auxiliary after it is the main clause's ("the sign-off that the
       // authority won in March has since been withdrawn").
-      subordinate = false
+      subordinate = conditional = false
       negation = false
     }
     if (subordinate && tag === 'VERB') subordinateVerb = true
