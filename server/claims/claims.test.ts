@@ -1281,6 +1281,14 @@ test('a negation in a condition is the condition\'s: "a gap of £14.6m if no act
   expect(polarity('The force does not expect a funding gap if the grant is paid.').negated).toBe(true)
 })
 
+test('a negation left in a clause that "but" sets aside is not the sentence\'s', () => {
+  const worth = polarity('Neither company would put a price on the work, but the contract is worth about £65m.')
+  expect(worth.negated).toBe(false)
+  expect(polarity('It is not a closure but a pause.').negated).toBe(false)
+  // A negation spent on its clause's stance word still turns that stance round.
+  expect(polarity('The plan was not approved, but will be reconsidered.').directions).toEqual(['stance:down'])
+})
+
 test('idioms of calling a thing off turn its stance round: pulling the plug, off the table, on hold, on ice', () => {
   const plan = polarity('The trust plans a stock market flotation in 2028.')
   for (const text of [

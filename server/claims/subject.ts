@@ -236,6 +236,9 @@ function readStance(written: string, stem: Stem): { polarity: Polarity; decision
   words.forEach(({ word: token, tag, lemma, pause }, index) => {
     if (pause) subordinate = conditional = false
     if (pause || CLAUSE_JOINS.has(token)) {
+      // "Neither company would put a price on the work, but the contract is worth about £65m": a
+      // negation that turned no stance round is its clause's, and "but" asserts what follows.
+      if (CONTRASTS.has(token) && negation && counted) negations -= 1
       negation = false
       hypothetical = false
     }
@@ -423,6 +426,8 @@ const PASSIVE_BE = new Set(['is', 'are', 'was', 'were', 'be', 'been', 'being'])
 /** Words that open a noun phrase: after a verb, its object. */
 const DETERMINERS = new Set(['the', 'its', 'their', 'his', 'her', 'a', 'an', 'this', 'that', 'these', 'those', 'our'])
 
+/** Words that set a clause against the one before: the sentence asserts the clause after. */
+const CONTRASTS = new Set(['but', 'yet'])
 /** Words that join two clauses: a negation in one does not reach the other. */
 const CLAUSE_JOINS = new Set(['and', 'but', 'or', 'yet', 'while', 'whereas'])
 
