@@ -46,9 +46,12 @@ export function readClaim(text: string): Pick<Fact, 'statements' | 'subject' | '
  * an earlier figure answers the quantity, not a length of time between them; "fourteen and a half
  * million" is one number; a part after a possessive ("two of the company's directors") counts the
  * noun, and an auxiliary after a number is no counted noun; an irregular form is its verb's base in
- * a subject ("heard" is "hear", "sold" "sell").
+ * a subject ("heard" is "hear", "sold" "sell"). 14 (decision 049): tonnes per annum ("240ktpa") are
+ * tonnes; nouns before a counted noun say its kind ("40 PCSO roles" counts roles); a word read more
+ * often as an adjective is not folded by a noun's sense ("full"); a negation inside an "if" clause, or
+ * left in a clause "but" sets aside, is not the sentence's.
  */
-export const READING = 13
+export const READING = 14
 
 /** A fact as stored before claims (id, text, sources, first seen) read as a claim without a quote. */
 export type StoredFact = Pick<Fact, 'id' | 'text' | 'sourceUrls' | 'firstSeen'> & Partial<Fact>
