@@ -673,3 +673,14 @@ test('a sentence that sets the story beside others, or says what holds for anyon
   expect(texts).not.toMatch(/Nationally|Halden|9%|Planning Act|21 days/)
   expect(synthesis.findings).toHaveLength(6)
 })
+
+test('a sentence dated to the news cycle ("on Tuesday", "last week") is picked before one that states its figure undated', async () => {
+  const story = newsPage(1, 'Courier', 'Velorastat migraine drug: the latest', [
+    'Velorastat costs $545 a month in the United States.',
+    'Velorastat was tested on 1,840 adults in its main study.',
+    'Velorastat is made at a plant with 420 staff.',
+    'Velorastat sales reached $38m last week, Corvane said.',
+  ])
+  const { synthesis } = await synthesize(synthesisInput({ topic: 'velorastat migraine drug', sources: [story] }))
+  expect(synthesis.findings[0]?.text).toBe('Velorastat sales reached $38m last week, Corvane said.')
+})

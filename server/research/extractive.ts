@@ -296,8 +296,25 @@ function formWeight(text: string, words: number, states: boolean): number {
   const length = words < 8 ? 0.5 : words <= 40 ? 1 : words <= 70 ? 0.7 : 0.4
   const figures = states ? FIGURE_WEIGHT : 1
   const standsAlone = POINTS_BACK.test(text) && !NOW.test(text) ? POINTING_BACK_WEIGHT : 1
-  return length * figures * standsAlone
+  const dated = states && NEWS_PEG.test(text) ? NEWS_PEG_WEIGHT : 1
+  return length * figures * standsAlone * dated
 }
+
+/**
+ * The news peg: a day of the news cycle ("on Tuesday", "Monday's meeting", "yesterday", "this week",
+ * "last month", "on 14 May"). A newsroom dates the event a story reports and leaves background
+ * undated, so a sentence that states something on such a day is more likely the news than one that
+ * states it undated (on the development pool's re-runs, 83% of such sentences were facts the earlier
+ * run's pages did not state, against 54% of the others that state something).
+ */
+const NEWS_PEG = new RegExp(
+  String.raw`\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|yesterday|today|tonight|` +
+    `this (?:week|morning|afternoon|evening|month)|last (?:week|night|month)|` +
+    String.raw`on \d{1,2} (?:january|february|march|april|may|june|july|august|september|october|november|december))\b`,
+  'iu',
+)
+/** A sentence dated to the news cycle counts as much again as one undated, as a figure does. */
+const NEWS_PEG_WEIGHT = 2
 
 /** Sums IDF over all sentences of the run: a word in most sentences says little about any of them. */
 function idfWeigher(candidates: Candidate[]): Weigh {
