@@ -138,10 +138,8 @@ export function completeSentences(paragraph: string): string[] {
   const pieces: string[] = []
   let carried = ''
   for (const { segment } of sentenceSegmenter.segment(paragraph)) {
-    if (carried && !abbreviationBefore(carried, segment)) {
-      pieces.push(carried)
-      carried = ''
-    }
+    // A short answer ends where it stops: too short to be a sentence, it is left out.
+    if (carried && !abbreviationBefore(carried, segment)) carried = ''
     const text = `${carried} ${segment}`.trim()
     carried = ''
     if (!text) continue
@@ -153,7 +151,6 @@ export function completeSentences(paragraph: string): string[] {
       pieces.push(text)
     }
   }
-  if (carried) pieces.push(carried)
   return pieces.filter(isSentence)
 }
 
