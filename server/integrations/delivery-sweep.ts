@@ -25,9 +25,10 @@ const DELIVERY_JOBS: DeliveryJobs = { jobsSchema: JOBS_SCHEMA, queue: DELIVER.qu
 export async function sweepDeliveries(deps: SweepDeps): Promise<{ retried: number; failed: number }> {
   const stranded = await findStrandedDeliveries(deps.db, DELIVERY_JOBS, SWEEP_BATCH)
   const swept = { retried: 0, failed: 0 }
-  for (const { id } of stranded) {
+  for (const found of stranded) {
+    const { id } = found
     const outcome = await deps.jobs.transaction(deps.db, async (trx) => {
-      const row = await lockStrandedDelivery(trx, DELIVERY_JOBS, id)
+      const row = await lockStrandedDelivery(trx, DELIVERY_JOBS, found)
       if (!row) return undefined
       const attempts = row.attempts + 1
       const final = attempts >= MAX_ATTEMPTS

@@ -106,15 +106,23 @@ export async function findStrandedDeliveries(db: Db, jobs: DeliveryJobs, limit: 
 }
 
 /**
- * The delivery, locked until the transaction ends, if it is still stranded; undefined when another
- * sweep holds it or it has moved on (sent, failed, or given a job) since it was found.
+ * The delivery, locked until the transaction ends, if it is still stranded as it was found (with the
+ * attempts it was found with); undefined when another sweep holds it or it has moved on (sent,
+ * failed, or given a job) since. The attempts are what tell: a sweep that locks the row just after
+ * another committed reads the row as that one left it, but the job that one queued may be newer than
+ * its statement's snapshot, so "no job left" alone would queue a second.
  */
 export async function lockStrandedDelivery(
   trx: Db,
   jobs: DeliveryJobs,
-  id: string,
+  found: Pick<StrandedDelivery, 'id' | 'attempts'>,
 ): Promise<StrandedDelivery | undefined> {
-  return strandedDeliveries(trx, jobs).where('deliveries.id', '=', id).forUpdate().skipLocked().executeTakeFirst()
+  return strandedDeliveries(trx, jobs)
+    .where('deliveries.id', '=', found.id)
+    .where('deliveries.attempts', '=', found.attempts)
+    .forUpdate()
+    .skipLocked()
+    .executeTakeFirst()
 }
 
 /** A webhook event's row; undefined when the run already owes that event to that target. */

@@ -6,7 +6,9 @@ import { sql } from 'kysely'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { MAX_ATTEMPTS } from '#server/integrations/delivery-attempts.ts'
 import { sweepDeliveries } from '#server/integrations/delivery-sweep.ts'
+import { JOBS_SCHEMA } from '#server/jobs/boss.ts'
 import { DELIVER } from '#server/jobs/queues.ts'
+import { findStrandedDeliveries, lockStrandedDelivery } from '#server/repositories/deliveries.ts'
 import { startTestApp, type TestApp } from '#test/support/app.ts'
 import { testLogger } from '#test/support/logger.ts'
 
@@ -107,4 +109,26 @@ test('a swept delivery gets exactly one new job, however many sweeps run at once
   expect(await delivery(orphan)).toMatchObject({ status: 'failed', attempts: 3 })
   // The handler writes the row before pg-boss marks its job completed.
   await expect.poll(() => deliverJobs(orphan), { timeout: 30_000 }).toEqual(['completed'])
+})
+
+test('a sweep that found a row before another sweep retried it does not retry it again', async () => {
+  const jobs = { jobsSchema: JOBS_SCHEMA, queue: DELIVER.queue }
+  const orphan = await addDelivery({ attempts: 1 })
+  const found = (await findStrandedDeliveries(app.db, jobs, 1_000)).find((row) => row.id === orphan)
+  expect(found).toMatchObject({ id: orphan, attempts: 1 })
+  // Another sweep locks the row, counts its attempt and queues a job, and commits. A sweep whose
+  // statement began before that commit reads the row as it was left but not the new job: here the
+  // job is left out to stand for that, and the attempts alone must tell the row has moved on.
+  await app.db.updateTable('deliveries').set({ attempts: 2 }).where('id', '=', orphan).execute()
+  const locked = await app.db
+    .transaction()
+    .execute((trx) => lockStrandedDelivery(trx, jobs, found as { id: string; attempts: number }))
+  expect(locked).toBeUndefined()
+  // As found now, it is stranded again, and one sweep may take it.
+  const again = (await findStrandedDeliveries(app.db, jobs, 1_000)).find((row) => row.id === orphan)
+  const taken = await app.db
+    .transaction()
+    .execute((trx) => lockStrandedDelivery(trx, jobs, again as { id: string; attempts: number }))
+  expect(taken).toMatchObject({ id: orphan, attempts: 2 })
+  await app.db.updateTable('deliveries').set({ status: 'failed' }).where('id', '=', orphan).execute()
 })
