@@ -61,22 +61,30 @@ export async function deliverWebhookEvent(deps: WebhookDeliverDeps, row: Deliver
   }
   const failure = await attempt(deps.settings, destination, row.id, body as string)
   if (failure === undefined) {
-    await markSent(deps.db, row.id)
-    if (destination.endpointId) await recordEndpointSuccess(deps.db, destination.endpointId)
+    const { endpointId } = destination
+    await deps.db.transaction().execute(async (trx) => {
+      await markSent(trx, row.id)
+      if (endpointId) await recordEndpointSuccess(trx, endpointId)
+    })
     return
   }
   const attempts = row.attempts + 1
   const { settings } = deps
-  const disabled = destination.endpointId
-    ? (
-        await recordEndpointFailure(deps.db, destination.endpointId, {
-          disableAfter: settings.disableAfter,
-          reason: `${settings.disableAfter} consecutive failed attempts; the last: ${failure}`,
-        })
-      )?.disabled
-    : false
-  const final = disabled === true || attempts >= settings.maxAttempts
-  await recordFailedAttempt(deps.db, row.id, { attempts, error: failure, final })
+  // The endpoint's count and the delivery's attempt change together: no one reads an endpoint
+  // disabled by this failure beside a delivery still pending for it.
+  const { disabled, final } = await deps.db.transaction().execute(async (trx) => {
+    const disabled = destination.endpointId
+      ? (
+          await recordEndpointFailure(trx, destination.endpointId, {
+            disableAfter: settings.disableAfter,
+            reason: `${settings.disableAfter} consecutive failed attempts; the last: ${failure}`,
+          })
+        )?.disabled
+      : false
+    const final = disabled === true || attempts >= settings.maxAttempts
+    await recordFailedAttempt(trx, row.id, { attempts, error: failure, final })
+    return { disabled, final }
+  })
   const log = { deliveryId: row.id, endpointId: destination.endpointId, attempts, error: failure }
   if (disabled) deps.log.warn(log, 'a webhook endpoint was disabled after repeated failures')
   if (final) {
