@@ -5,7 +5,8 @@
 import * as chrono from 'chrono-node'
 import { stemmer } from 'stemmer'
 import { NUMBER_WORDS, numbersInDigits, ONES } from '#server/claims/number-words.ts'
-import { taggedTokens } from '#server/text/english.ts'
+import { classifiedNounPhrase } from '#server/text/english.ts'
+import { MONTH_NAMES } from '#server/text/names.ts'
 
 /** A number with its unit: "usd/kwh" 80, "%" 18, "gw" 3.5, "job" 1200, "" for a bare count. */
 export type Figure = {
@@ -257,7 +258,7 @@ const QUALIFIERS = new Set(
     ' ',
   ),
 )
-const MONTHS = 'january february march april may june july august september october november december'.split(' ')
+const MONTHS: readonly string[] = MONTH_NAMES
 
 const QUARTER =
   /\b(?:q([1-4])|(first|second|third|fourth|final|last|1st|2nd|3rd|4th) quarter)(?: of)?,? ((?:19|20)\d{2})\b/gu
@@ -643,9 +644,6 @@ const MAX_MODIFIERS = 4
 const MODIFIER_WORD = /^ ([\p{L}][\p{L}-]*)/u
 /** A plural noun (PLURAL_AFTER's reading): "posts", "roles", "buses"; not "status", "basis" or "this". */
 const PLURAL = /^(?:[a-z]+[a-hj-rtvwxyz]s|people)$/u
-/** Noun phrases read for their head, remembered (at most this many). */
-const REMEMBERED_PHRASES = 10_000
-const classifiers = new Map<string, boolean>()
 
 /**
  * The plural noun that closes a noun phrase opened by `first`, a word that is not itself plural, when
@@ -664,24 +662,9 @@ function headNoun(first: string, rest: string): { noun: string; length: number }
     if (NOT_UNITS.has(word) || MONTHS.includes(word)) return undefined
     length += next[0].length
     phrase.push(word)
-    if (PLURAL.test(word)) return classifies(phrase) ? { noun: word, length } : undefined
+    if (PLURAL.test(word)) return classifiedNounPhrase(phrase.join(' ')) ? { noun: word, length } : undefined
   }
   return undefined
-}
-
-/** Whether every word of a noun phrase but its last is a noun (or a gerund: "teaching", "charging"). */
-function classifies(phrase: string[]): boolean {
-  const key = phrase.join(' ')
-  let read = classifiers.get(key)
-  if (read === undefined) {
-    const tokens = taggedTokens(`the ${key}`).slice(1, -1)
-    read = tokens.every(
-      ({ word, tag }) => tag === 'NOUN' || tag === 'PROPN' || (tag === 'VERB' && word.endsWith('ing')) || word === '-',
-    )
-    if (classifiers.size >= REMEMBERED_PHRASES) classifiers.clear()
-    classifiers.set(key, read)
-  }
-  return read
 }
 
 const MEASURES = new Set([

@@ -27,6 +27,7 @@ import { NO_EVIDENCE } from '#server/research/report-render.ts'
 import { surfaceForm, themeWords } from '#server/research/report-themes.ts'
 import { sourcesOnTopic } from '#server/research/topicality.ts'
 import { isPluralNoun } from '#server/text/english.ts'
+import { MONTH_NAMES, WEEKDAYS } from '#server/text/names.ts'
 import { wordTokens } from '#server/text/words.ts'
 
 const MIN_FINDINGS = 5
@@ -308,9 +309,9 @@ function formWeight(text: string, words: number, states: boolean): number {
  * run's pages did not state, against 54% of the others that state something).
  */
 const NEWS_PEG = new RegExp(
-  String.raw`\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|yesterday|today|tonight|` +
+  String.raw`\b(?:${WEEKDAYS.join('|')}|yesterday|today|tonight|` +
     `this (?:week|morning|afternoon|evening|month)|last (?:week|night|month)|` +
-    String.raw`on \d{1,2} (?:january|february|march|april|may|june|july|august|september|october|november|december))\b`,
+    String.raw`on \d{1,2} (?:${MONTH_NAMES.join('|')}))\b`,
   'iu',
 )
 /** A sentence dated to the news cycle counts as much again as one undated, as a figure does. */

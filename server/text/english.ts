@@ -46,23 +46,41 @@ export function isPluralNoun(word: string): boolean {
   return read?.tag === 'NOUN' && read.lemma !== lower
 }
 
-/** A verb's base form as the tagger reads the word alone, remembered for each word (of at most this many). */
-const REMEMBERED_BASES = 50_000
-const bases = new Map<string, string>()
+/**
+ * `read` remembered for each key, as a run reads the same words and phrases again and again;
+ * forgotten all at once past `limit` keys.
+ */
+function remembered<T>(limit: number, read: (key: string) => T): (key: string) => T {
+  const memory = new Map<string, T>()
+  return (key) => {
+    if (memory.has(key)) return memory.get(key) as T
+    const value = read(key)
+    if (memory.size >= limit) memory.clear()
+    memory.set(key, value)
+    return value
+  }
+}
 
 /**
  * The base form of a word the tagger reads alone as a verb ("heard" is "hear", "sold" "sell",
- * "built" "build"), or the word itself: the irregular forms no rule of endings finds. Remembered
- * per word, as a run reads the same words again and again; forgotten all at once past
- * REMEMBERED_BASES words.
+ * "built" "build"), or the word itself: the irregular forms no rule of endings finds. Remembered for
+ * up to 50,000 words.
  */
-export function verbBase(word: string): string {
-  let base = bases.get(word)
-  if (base === undefined) {
-    const [read] = taggedTokens(word)
-    base = read?.tag === 'VERB' && read.lemma ? read.lemma : word
-    if (bases.size >= REMEMBERED_BASES) bases.clear()
-    bases.set(word, base)
-  }
-  return base
-}
+export const verbBase = remembered(50_000, (word) => {
+  const [read] = taggedTokens(word)
+  return read?.tag === 'VERB' && read.lemma ? read.lemma : word
+})
+
+/**
+ * Whether every word of a noun phrase but its last is a noun that says what kind, as the tagger reads
+ * them ("teaching posts", "PCSO roles", "police community support officer posts"; a gerund such as
+ * "charging" too), not an adjective that says which ("junior members"). Remembered for up to 10,000
+ * phrases.
+ */
+export const classifiedNounPhrase = remembered(10_000, (phrase) =>
+  taggedTokens(`the ${phrase}`)
+    .slice(1, -1)
+    .every(
+      ({ word, tag }) => tag === 'NOUN' || tag === 'PROPN' || (tag === 'VERB' && word.endsWith('ing')) || word === '-',
+    ),
+)
