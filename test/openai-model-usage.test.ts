@@ -1,7 +1,7 @@
 // What the OpenAI-compatible model spends: every call is capped in output tokens, and a call whose
 // answer could not be used still reports the tokens the server billed for it (issue 17, item 5).
 import { expect, test } from 'vitest'
-import type { JudgeRequest } from '#server/claims/classify.ts'
+import type { JudgeRequest, PairRequest } from '#server/claims/classify.ts'
 import { tokenLimitParameter } from '#server/providers/llm/output-limits.ts'
 import { PlanParseError, ProviderError } from '#server/providers/types.ts'
 import { planInput, setupOpenAiModel as setup, synthesisInput } from '#test/support/openai-model.ts'
@@ -15,6 +15,15 @@ function judgeItems(count: number): JudgeRequest {
     items: Array.from({ length: count }, (_, index) => ({
       claim: { text: `Claim ${index} about cells.`, quote: `Claim ${index}` },
       closest: [index],
+    })),
+  }
+}
+
+function pairs(count: number): PairRequest {
+  return {
+    pairs: Array.from({ length: count }, (_, index) => ({
+      claim: { text: `Claim ${index} about cells.`, quote: `Claim ${index}` },
+      known: { text: `Known ${index} about cells.`, quote: `Known ${index}` },
     })),
   }
 }
@@ -138,6 +147,49 @@ test('verdicts the judge could not give carry their usage', async () => {
   expect(failure).toBeInstanceOf(ProviderError)
   // The answer and the repair request's.
   expect(failure).toMatchObject({ usage: { inputTokens: 1400, outputTokens: 80 } })
+})
+
+test('a second reading asks about each pair alone, in the "pairs" format, and counts what it cost', async () => {
+  const { stub, model, signal } = await setup()
+  const usage = { prompt_tokens: 210, completion_tokens: 30 }
+  stub.onPairs({
+    content: {
+      answers: [
+        { pair: 1, verdict: 'updated' },
+        { pair: 0, verdict: 'confirmed' },
+        // A pair that was not asked about is no answer.
+        { pair: 7, verdict: 'confirmed' },
+      ],
+    },
+    usage,
+  })
+
+  const answer = await model.judgePairs?.(pairs(2), { signal, topic: 'solid-state batteries' })
+
+  expect(answer).toEqual({
+    verdicts: [
+      { index: 1, class: 'updated' },
+      { index: 0, class: 'confirmed' },
+    ],
+    usage: { inputTokens: 210, outputTokens: 30 },
+  })
+  const [request] = stub.requests
+  expect(request?.responseFormat?.json_schema?.name).toBe('pairs')
+  expect(request?.maxTokens).toBe(256 + 2 * 48)
+  expect(request?.text).toContain('Pair 1: <claim>Claim 1 about cells.</claim> <memory>Known 1 about cells.</memory>')
+  // Each pair stands alone: no numbered memory to choose from.
+  expect(request?.text).not.toMatch(/^M\d+:/m)
+})
+
+test('pair verdicts the model could not give carry their usage', async () => {
+  const { stub, model, signal } = await setup()
+  const usage = { prompt_tokens: 300, completion_tokens: 20 }
+  stub.onPairs({ content: { answers: [{ pair: 0 }] }, usage }, { content: { answers: [{ pair: 0 }] }, usage })
+
+  const failure = await failureOf(model.judgePairs?.(pairs(1), { signal, topic: 'solid-state batteries' }))
+
+  expect(failure).toBeInstanceOf(ProviderError)
+  expect(failure).toMatchObject({ retryable: false, usage: { inputTokens: 600, outputTokens: 40 } })
 })
 
 test("a 500 then a good answer: the call succeeds with the answer's usage", async () => {

@@ -7,11 +7,12 @@ import {
   parseJudgePrompt,
   type Sloppiness,
   sloppyFindings,
+  sloppyPairs,
   sloppyVerdicts,
 } from '#bench/quality/sloppy-model.ts'
 import { generateWeb } from '#bench/quality/web.ts'
 import { extractStatements, unsupportedFigures } from '#server/claims/figures.ts'
-import { judgeMessages } from '#server/providers/llm/judge.ts'
+import { judgeMessages, pairMessages } from '#server/providers/llm/judge.ts'
 
 const web = generateWeb({ seed: 1, factsPerTopic: 20 })
 const rngFor = (...parts: Array<string | number>) => createRng('test', ...parts)
@@ -101,4 +102,38 @@ test("the judge reads the engine's own judge prompt and answers as a careful rea
   ])
   const random = sloppyVerdicts(text, web, { ...careful, judgeRandom: 1 }, rngFor, emptyLog())
   for (const verdict of random) expect(verdict.match === null).toBe(verdict.verdict === 'new')
+})
+
+test("the second reading reads the engine's pair prompt: each pair by the truth, and at random at the judge's rate, drawn apart", () => {
+  const fact = [...web.facts.values()].find((candidate) => candidate.kind === 'figure')
+  const flip = [...web.facts.values()].find((candidate) => candidate.kind === 'polarity')
+  const other = [...web.facts.values()].find((candidate) => candidate !== fact && candidate.kind === 'figure')
+  const say = (key: typeof fact, version: number, wording = 0) => ({
+    text: key?.versions[version]?.wordings[wording] as string,
+    quote: '',
+  })
+  const pairs = [
+    { claim: say(fact, 0, 1), known: say(fact, 0, 2) },
+    { claim: say(fact, 1), known: say(fact, 0) },
+    { claim: say(flip, 1), known: say(flip, 0) },
+    { claim: say(other, 1), known: say(fact, 0) },
+  ]
+  const text = pairMessages({ pairs }, 'grid batteries')
+    .map((message) => message.content)
+    .join('\n')
+  const log = emptyLog()
+  expect(sloppyPairs(text, web, careful, rngFor, log)).toEqual([
+    { pair: 0, verdict: 'confirmed' },
+    { pair: 1, verdict: 'updated' },
+    { pair: 2, verdict: 'contradicted' },
+    { pair: 3, verdict: 'new' },
+  ])
+  expect(log).toMatchObject({ judged: 4, judgedAtRandom: 0 })
+  // At random every time: answers drawn for each pair, not the careful ones.
+  const atRandom = emptyLog()
+  const random = Array.from({ length: 20 }, (_, round) =>
+    sloppyPairs(text, web, { ...careful, judgeRandom: 1 }, (...parts) => createRng('round', round, ...parts), atRandom),
+  )
+  expect(atRandom).toMatchObject({ judged: 80, judgedAtRandom: 80 })
+  expect(new Set(random.flatMap((answers) => answers.map((answer) => answer.verdict))).size).toBe(4)
 })

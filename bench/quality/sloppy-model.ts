@@ -90,6 +90,8 @@ export function createSloppyModel(options: {
           verdicts: sloppyVerdicts(request.text, options.knowledge(), rates, rngFor, options.log, options.trace),
         },
       }
+    if (request.kind === 'pairs')
+      return { content: { answers: sloppyPairs(request.text, options.knowledge(), rates, rngFor, options.log) } }
     return { status: 400, error: { message: 'The sloppy model has no answer for this request.' } }
   }
 }
@@ -223,6 +225,31 @@ export function sloppyVerdicts(
     }
     trace?.verdicts.set(item.text, { at: Date.now(), candidates: item.candidates, ...answer, random })
     return { claim: item.claim, ...answer }
+  })
+}
+
+/**
+ * The second reading (server/providers/llm/judge.ts, pairMessages): a claim beside one memory claim.
+ * The judge reads it as it reads a claim among all of memory, and answers at random at the same
+ * rate, drawn apart from its first reading: another question, in another form.
+ */
+export function sloppyPairs(
+  prompt: string,
+  knowledge: Knowledge,
+  rates: Sloppiness,
+  rngFor: RngFor,
+  log: SloppyLog,
+): Array<{ pair: number; verdict: Verdict['verdict'] }> {
+  return [...prompt.matchAll(/^Pair (\d+): <claim>(.*)<\/claim> <memory>(.*)<\/memory>$/gm)].map((match) => {
+    const [, pair, text = '', known = ''] = match
+    log.judged += 1
+    const rng = rngFor('pair', text, known)
+    if (rng.chance(rates.judgeRandom)) {
+      log.judgedAtRandom += 1
+      return { pair: Number(pair), verdict: rng.pick(VERDICTS) }
+    }
+    const { verdict } = readVerdict({ claim: 0, text, candidates: [known], closest: [0] }, knowledge)
+    return { pair: Number(pair), verdict }
   })
 }
 

@@ -5,6 +5,8 @@ import {
   JUDGE_MEMORY_CHARS,
   type JudgeRequest,
   type KnownClaim,
+  type PairJudge,
+  type PairRequest,
   type Verdict,
 } from '#server/claims/classify.ts'
 import { compareStatements, extractStatements } from '#server/claims/figures.ts'
@@ -988,6 +990,84 @@ test("a judge's match beyond the words that does not read as its verdict is no m
     const result = await classify(claims, memory, judge)
     expect(result.map((item) => item.class)).toEqual(['new', 'new'])
   }
+})
+
+/** A second reading that answers each pair from `answers` (by the claim's text), and records what it was asked. */
+function secondReadingOf(answers: Record<string, Verdict['class']>) {
+  const asked: PairRequest['pairs'][] = []
+  const reading: PairJudge = async ({ pairs }) => {
+    asked.push(pairs)
+    return pairs.map((pair, index) => ({ index, class: answers[pair.claim.text] ?? 'new' }))
+  }
+  return { reading, asked }
+}
+
+test("a judge's match the rules find no tie to stands when a second reading of the pair alone gives the same verdict", async () => {
+  const memory = [
+    known('ship', 'The replacement ferry is due to enter service in September 2026.'),
+    known('fare', 'A return ticket for an adult is £14.50.'),
+  ]
+  // No word, number or date in common: the rules alone cannot tell a careful judge from a slip.
+  const claim = fresh('There will be no new boat this year, the operator said.')
+  const { judge } = judgeMatching({ [claim.text]: { class: 'confirmed', memory: memory[0]?.text as string } })
+  expect((await classify([claim], memory, judge)).map((item) => item.class)).toEqual(['new'])
+
+  const agrees = secondReadingOf({ [claim.text]: 'confirmed' })
+  const [kept] = await classify([claim], memory, judge, agrees.reading)
+  expect([kept?.class, kept?.match?.id]).toEqual(['confirmed', 'ship'])
+  // Asked about that one pair, with nothing else of memory beside it.
+  expect(agrees.asked).toEqual([
+    [{ claim: { text: claim.text, quote: claim.quote }, known: { text: memory[0]?.text, quote: memory[0]?.quote } }],
+  ])
+
+  // Another answer, or none, leaves the rules to decide.
+  for (const answer of ['new', 'updated', 'contradicted'] as const) {
+    const other = secondReadingOf({ [claim.text]: answer })
+    expect((await classify([claim], memory, judge, other.reading)).map((item) => item.class)).toEqual(['new'])
+  }
+  const failing: PairJudge = async () => {
+    throw new Error('the model is down')
+  }
+  expect((await classify([claim], memory, judge, failing)).map((item) => item.class)).toEqual(['new'])
+})
+
+test("the judge's 'new' against a claim the rules read as memory's, unsure, gives way when a second reading finds what the rules found", async () => {
+  const memory = [known('dock', 'The ferry terminal will close for repairs in October 2026.')]
+  const claim = fresh('The terminal now expects to shut in February 2027.')
+  const rules = await classify([claim], memory)
+  expect(rules.map((item) => item.class)).toEqual(['updated'])
+  // The rules are not sure of it: the judge's "new" stands against them alone.
+  expect((await classify([claim], memory, callsAllNew)).map((item) => item.class)).toEqual(['new'])
+  const agrees = secondReadingOf({ [claim.text]: 'updated' })
+  const [read] = await classify([claim], memory, callsAllNew, agrees.reading)
+  expect([read?.class, read?.match?.id]).toEqual(['updated', 'dock'])
+  const disagrees = secondReadingOf({ [claim.text]: 'confirmed' })
+  expect((await classify([claim], memory, callsAllNew, disagrees.reading)).map((item) => item.class)).toEqual(['new'])
+})
+
+test('a second reading is asked only where the judge and the rules disagree, all such claims in one request', async () => {
+  const memory = [
+    known('ship', 'The replacement ferry is due to enter service in September 2026.'),
+    known('fare', 'A return ticket for an adult is £14.50.'),
+  ]
+  const agreed = fresh('A return ticket for an adult now costs £16.')
+  const disputed = [
+    fresh('There will be no new boat this year, the operator said.'),
+    fresh('The Marram left the Ardveck yard under her own power to begin sea trials.'),
+  ]
+  const { judge } = judgeMatching({
+    [agreed.text]: { class: 'updated', memory: memory[1]?.text as string },
+    [disputed[0]?.text as string]: { class: 'confirmed', memory: memory[0]?.text as string },
+    [disputed[1]?.text as string]: { class: 'confirmed', memory: memory[0]?.text as string },
+  })
+  const { reading, asked } = secondReadingOf({ [disputed[0]?.text as string]: 'confirmed' })
+  const result = await classify([agreed, ...disputed], memory, judge, reading)
+  expect(result.map((item) => item.class)).toEqual(['updated', 'confirmed', 'new'])
+  expect(asked.map((pairs) => pairs.map((pair) => pair.claim.text))).toEqual([disputed.map((claim) => claim.text)])
+  // Nothing disputed, nothing asked.
+  const quiet = secondReadingOf({})
+  await classify([agreed], memory, judge, quiet.reading)
+  expect(quiet.asked).toEqual([])
 })
 
 test('a judge is shown memory within its budget, each claim closest memory claims first, and named the closest', async () => {

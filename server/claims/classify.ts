@@ -69,6 +69,16 @@ export type JudgeRequest = { memory: Array<{ text: string; quote: string }>; ite
 /** A judge's answer for item `index`: its class, and which memory claim it matches (null for new). */
 export type Verdict = { index: number; class: ClaimClass; candidate: number | null }
 export type Judge = (request: JudgeRequest) => Promise<Verdict[]>
+/**
+ * A second reading: one claim beside the one memory claim in dispute, with nothing else to choose
+ * from. Asked only where the judge and the rules disagree (secondReadings).
+ */
+export type PairRequest = {
+  pairs: Array<{ claim: { text: string; quote: string }; known: { text: string; quote: string } }>
+}
+/** A second reading's answer for pair `index`: "new" when the two are about different things. */
+export type PairVerdict = { index: number; class: ClaimClass }
+export type PairJudge = (request: PairRequest) => Promise<PairVerdict[]>
 
 /** Share of the shorter claim's words at which a decision turned round is about the same thing. */
 const REVERSED_COVER = 0.34
@@ -107,6 +117,7 @@ export async function classifyClaims<K extends KnownClaim>(
   claims: Array<VerifiedClaim & { vector?: number[] }>,
   memory: K[],
   judge?: Judge,
+  secondReading?: PairJudge,
 ): Promise<Classified<K>[]> {
   // Against an empty memory every claim is new (no candidate, no restatement, nothing to ask).
   if (memory.length === 0) return claims.map((claim) => ({ claim, class: 'new' }))
@@ -196,11 +207,10 @@ export async function classifyClaims<K extends KnownClaim>(
     const tellings = memory.filter((other) => other === likeliest || alike(likeliest, other)).length
     return tellings * LIKELIEST_AMONG <= memory.length
   }
-  return claims.map((claim, index) => {
-    const found = candidates[index] ?? []
+  const readings = claims.map((claim, index): Reading<K> => {
     const restated = restatementOf(claim)
-    if (restated) return guarded(claim, 'confirmed', restated)
-    const ruled = ruleVerdict(claim, found)
+    if (restated) return { restated }
+    const found = candidates[index] ?? []
     const verdict = verdicts.get(index)
     const chosen =
       verdict?.match && (found.find(({ known }) => known === verdict.match) ?? scored(claim, verdict.match))
@@ -216,15 +226,26 @@ export async function classifyClaims<K extends KnownClaim>(
         corroborated(index) ||
         searched[index]?.likeliest === chosen.known ||
         tellsTheLikeliest(index, chosen.known))
+    return { ruled: ruleVerdict(claim, found), verdict, chosen, related }
+  })
+  const seconded = await secondReadings(claims, readings, secondReading)
+
+  return claims.map((claim, index) => {
+    const reading = readings[index] as (typeof readings)[number]
+    if (!('ruled' in reading)) return guarded(claim, 'confirmed', reading.restated)
+    const { ruled, verdict, chosen } = reading
+    const related = reading.related || seconded.get(index) === 'judge'
     if (!verdict || (verdict.class !== 'new' && !related)) {
       return ruled.related
         ? { claim, class: 'new' as const, related: ruled.related }
         : guarded(claim, ruled.class, ruled.match)
     }
     // The model's "new", or its match with another claim, does not stand against a same-subject
-    // match the rules are sure of.
+    // match the rules are sure of, nor against one its second reading found as the rules did.
     if (verdict.class === 'new') {
-      return ruled.sure ? guarded(claim, ruled.class, ruled.match) : { claim, class: 'new' as const }
+      return ruled.sure || seconded.get(index) === 'rules'
+        ? guarded(claim, ruled.class, ruled.match)
+        : { claim, class: 'new' as const }
     }
     // A judge's reversal stands against a restatement the rules found by its figures alone, when they
     // read no stance in the claim: its words of reversal may be in no list ("pull the plug on £95m" /
@@ -239,6 +260,58 @@ export async function classifyClaims<K extends KnownClaim>(
       return { claim, class: 'new', related: chosen.known }
     return judged
   })
+}
+
+/** A claim as memory restates it word for word, or as the rules and the judge read it. */
+type Reading<K extends KnownClaim> =
+  | { restated: K }
+  | {
+      ruled: RuleVerdict<K>
+      verdict: { class: ClaimClass; match?: K } | undefined
+      chosen: Candidate<K> | undefined
+      related: boolean
+    }
+
+/**
+ * Where the judge and the rules disagree, the judge is asked again about the one memory claim in
+ * dispute, with nothing else beside it: a match of the judge's that the rules find no tie to (no
+ * word, number or date in common: "There will be no new boat this year" / "the new ship is due in
+ * September 2026"), or the judge's "new" where the rules found a claim about the same thing. A judge
+ * that answered at random, or slipped to another memory number among hundreds, seldom answers a
+ * question of another form the same way; a careful one does. Per disputed claim: 'judge' when the
+ * second reading gives the judge's verdict on its match, which then stands; 'rules' when it gives the
+ * rules' verdict on theirs. Without an answer, the first readings and the rules decide.
+ */
+async function secondReadings<K extends KnownClaim>(
+  claims: VerifiedClaim[],
+  readings: Reading<K>[],
+  secondReading: PairJudge | undefined,
+): Promise<Map<number, 'judge' | 'rules'>> {
+  const agreed = new Map<number, 'judge' | 'rules'>()
+  if (!secondReading) return agreed
+  const disputes: Array<{ index: number; known: K; expected: ClaimClass; side: 'judge' | 'rules' }> = []
+  readings.forEach((reading, index) => {
+    if (!('ruled' in reading) || !reading.verdict) return
+    const { ruled, verdict, chosen, related } = reading
+    if (verdict.class !== 'new' && chosen && !related)
+      disputes.push({ index, known: chosen.known, expected: verdict.class, side: 'judge' })
+    else if (verdict.class === 'new' && !ruled.sure && ruled.class !== 'new' && ruled.match)
+      disputes.push({ index, known: ruled.match, expected: ruled.class, side: 'rules' })
+  })
+  if (disputes.length === 0) return agreed
+  const pairs = disputes.map(({ index, known }) => ({
+    claim: { text: claims[index]?.text ?? '', quote: claims[index]?.quote ?? '' },
+    known: { text: known.text, quote: known.quote },
+  }))
+  try {
+    for (const answer of await secondReading({ pairs })) {
+      const dispute = disputes[answer.index]
+      if (dispute && answer.class === dispute.expected) agreed.set(dispute.index, dispute.side)
+    }
+  } catch {
+    agreed.clear()
+  }
+  return agreed
 }
 
 /**

@@ -1,7 +1,7 @@
 // The contracts between the research engine and its providers. Adapters: search/exa.ts, tavily.ts,
 // brave.ts, searxng.ts, search/corpus.ts and the open sources of search/open.ts (SearchProvider);
 // llm/openai.ts, and the engine's own server/research/extractive.ts (LanguageModel).
-import type { JudgeRequest, Verdict } from '#server/claims/classify.ts'
+import type { JudgeRequest, PairRequest, PairVerdict, Verdict } from '#server/claims/classify.ts'
 import type { CorpusKind } from '#server/contracts/report.ts'
 
 export type Depth = 'quick' | 'deep'
@@ -156,6 +156,14 @@ export interface LanguageModel {
     request: JudgeRequest,
     options: { signal: AbortSignal; topic: string },
   ): Promise<{ verdicts: Verdict[]; usage: Usage }>
+  /**
+   * A second reading of the claims whose judge's verdict the rules dispute: each beside the one memory
+   * claim in question. Absent without a model.
+   */
+  judgePairs?(
+    request: PairRequest,
+    options: { signal: AbortSignal; topic: string },
+  ): Promise<{ verdicts: PairVerdict[]; usage: Usage }>
   /** The embedding model `embed` uses; vectors made by another are not compared with its. */
   readonly embeddingModel?: string
   /** Embeddings of the texts, in order (`/v1/embeddings`). Absent without an embedding model. */

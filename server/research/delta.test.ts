@@ -1,5 +1,7 @@
 import { expect, test } from 'vitest'
 import { foldVector, packVector } from '#server/claims/vectors.ts'
+import { verifyClaims } from '#server/claims/verify.ts'
+import type { Fact, TopicMemory } from '#server/memory/types.ts'
 import type { LanguageModel } from '#server/providers/types.ts'
 import { classifyRunClaims } from '#server/research/delta.ts'
 
@@ -99,4 +101,82 @@ test('a run cancelled while its embeddings are asked for fails with the cancel, 
     },
   )
   await expect(classified).rejects.toThrow('the run was cancelled')
+})
+
+/** A topic's memory holding `texts`, each read as the claim check reads a page's sentence. */
+function memoryOf(texts: string[]): TopicMemory {
+  const facts: Fact[] = texts.map((text, index) => {
+    const [claim] = verifyClaims([{ text, quote: text, sourceIds: [1] }], [{ id: 1, text }]).claims
+    if (!claim) throw new Error(`not a claim: ${text}`)
+    const seen = '2026-10-01T00:00:00.000Z'
+    return {
+      id: `f${index}`,
+      text,
+      quote: text,
+      sourceUrls: ['https://news.example/earlier'],
+      statements: claim.statements,
+      subject: claim.subject,
+      polarity: claim.polarity,
+      firstSeen: { runId: 'r0', at: seen },
+      lastConfirmed: seen,
+    }
+  })
+  return {
+    topic: 'the island ferry',
+    facts,
+    sources: [],
+    ledger: [],
+    runs: [],
+    topicId: 't1',
+    runCount: 1,
+    urlsIndexed: 1,
+    factsStored: facts.length,
+    lastRunAt: new Date('2026-10-01'),
+    expiresAt: new Date('2026-10-31'),
+  }
+}
+
+test("a judge's match the rules dispute is read a second time, pair alone, and both calls are paid for", async () => {
+  const ferryPage = 'There will be no new boat this year, the operator said. Fares stay at £14.50 for a return.'
+  const asked: string[] = []
+  const model: LanguageModel = {
+    name: 'fake',
+    kind: 'model',
+    plan: () => Promise.reject(new Error('not asked')),
+    synthesize: () => Promise.reject(new Error('not asked')),
+    async judgeClaims({ items }) {
+      asked.push('judge')
+      // The first memory claim, which shares no word, number or date with the claim.
+      return {
+        verdicts: items.map((_, index) => ({ index, class: 'confirmed' as const, candidate: 0 })),
+        usage: { inputTokens: 500, outputTokens: 20 },
+      }
+    },
+    async judgePairs({ pairs }) {
+      asked.push(`pairs: ${pairs.map((pair) => `${pair.claim.text} / ${pair.known.text}`).join('; ')}`)
+      return {
+        verdicts: pairs.map((_, index) => ({ index, class: 'confirmed' as const })),
+        usage: { inputTokens: 80, outputTokens: 10 },
+      }
+    },
+  }
+  const claim = 'There will be no new boat this year, the operator said.'
+  const result = await classifyRunClaims(
+    { model },
+    {
+      topic: 'the island ferry',
+      memory: memoryOf([
+        'The replacement ferry is due to enter service in September 2026.',
+        'The council is spending 4.1 million pounds on a new vehicle ramp.',
+      ]),
+      synthesis: { headline: 'No boat', findings: [{ text: claim, quote: claim, sourceIds: [1] }], gaps: [] },
+      sources: [{ id: 1, url: 'https://news.example/ferry', title: 'Ferry', publishedDate: null, text: ferryPage }],
+      onTopic: new Set([1]),
+      signal: new AbortController().signal,
+    },
+  )
+  expect(asked).toEqual(['judge', `pairs: ${claim} / The replacement ferry is due to enter service in September 2026.`])
+  expect(result.claims.map((shown) => shown.class)).toEqual(['confirmed'])
+  expect(result.facts[0]?.change).toEqual({ class: 'confirmed', factId: 'f0' })
+  expect(result.usage).toEqual({ inputTokens: 580, outputTokens: 30 })
 })

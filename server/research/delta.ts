@@ -3,7 +3,13 @@
 // when there is one. The result feeds both the report and the memory save.
 
 import { setImmediate } from 'node:timers/promises'
-import { type ClaimClass, classifyClaims, type Judge, type KnownClaim } from '#server/claims/classify.ts'
+import {
+  type ClaimClass,
+  classifyClaims,
+  type Judge,
+  type KnownClaim,
+  type PairJudge,
+} from '#server/claims/classify.ts'
 import { foldVector, packVector, unpackVector } from '#server/claims/vectors.ts'
 import {
   draftWords,
@@ -93,29 +99,16 @@ export async function classifyRunClaims(
     ...fact,
     vector: unpackVector(embedded.vectors?.byFact[fact.id] ?? (embedded.sameModel ? vector : undefined)),
   }))
+  const options = { signal: input.signal, topic: input.topic }
   const judge: Judge | undefined = deps.model.judgeClaims
-    ? async ({ memory, items }) => {
-        const verdicts = []
-        for (let start = 0; start < items.length; start += JUDGE_BATCH) {
-          const batch = { memory, items: items.slice(start, start + JUDGE_BATCH) }
-          const answer = await deps.model
-            .judgeClaims?.(batch, { signal: input.signal, topic: input.topic })
-            .catch((error: unknown) => {
-              // The rules decide instead (classify.ts), but an unusable answer was still paid for.
-              usage.inputTokens += usageOf(error).inputTokens
-              usage.outputTokens += usageOf(error).outputTokens
-              throw error
-            })
-          if (!answer) break
-          usage.inputTokens += answer.usage.inputTokens
-          usage.outputTokens += answer.usage.outputTokens
-          verdicts.push(...answer.verdicts.map((verdict) => ({ ...verdict, index: verdict.index + start })))
-        }
-        return verdicts
-      }
+    ? ({ memory, items }) =>
+        inBatches(items, usage, (batch) => deps.model.judgeClaims?.({ memory, items: batch }, options))
+    : undefined
+  const secondReading: PairJudge | undefined = deps.model.judgePairs
+    ? ({ pairs }) => inBatches(pairs, usage, (batch) => deps.model.judgePairs?.({ pairs: batch }, options))
     : undefined
   const withVectors = verified.map((claim, index) => ({ ...claim, vector: embedded.claims[index] }))
-  const classified = await classifyClaims(withVectors, known, known.length > 0 ? judge : undefined)
+  const classified = await classifyClaims(withVectors, known, judge, secondReading)
   input.signal.throwIfAborted()
 
   const urlOf = new Map(input.sources.map((source) => [source.id, source.url]))
@@ -230,4 +223,29 @@ async function embedAll(model: LanguageModel, texts: string[], signal: AbortSign
     vectors.push(...answer.vectors)
   }
   return vectors
+}
+
+/**
+ * Asks the model about `items` JUDGE_BATCH at a time, counting each answer's tokens in `usage`, a
+ * failed answer's too (the rules then decide: classify.ts); verdicts are numbered over all items.
+ */
+async function inBatches<T, V extends { index: number }>(
+  items: T[],
+  usage: Usage,
+  ask: (batch: T[]) => Promise<{ verdicts: V[]; usage: Usage }> | undefined,
+): Promise<V[]> {
+  const verdicts: V[] = []
+  for (let start = 0; start < items.length; start += JUDGE_BATCH) {
+    const answer = await ask(items.slice(start, start + JUDGE_BATCH))?.catch((error: unknown) => {
+      // An unusable answer was still paid for.
+      usage.inputTokens += usageOf(error).inputTokens
+      usage.outputTokens += usageOf(error).outputTokens
+      throw error
+    })
+    if (!answer) break
+    usage.inputTokens += answer.usage.inputTokens
+    usage.outputTokens += answer.usage.outputTokens
+    verdicts.push(...answer.verdicts.map((verdict) => ({ ...verdict, index: verdict.index + start })))
+  }
+  return verdicts
 }

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net'
 import { setTimeout as sleep } from 'node:timers/promises'
 
 export type StubRequest = {
-  kind: 'plan' | 'synthesize' | 'judge' | 'embed' | 'other'
+  kind: 'plan' | 'synthesize' | 'judge' | 'pairs' | 'embed' | 'other'
   model: string
   messages: Array<{ role: string; content: string }>
   /** Every message's content, joined: what to assert prompts against. */
@@ -65,6 +65,8 @@ export type StubOpenAi = {
   onPlan: (...replies: StubScript[]) => void
   onSynthesize: (...replies: StubScript[]) => void
   onJudge: (...replies: StubScript[]) => void
+  /** The second reading's calls (response_format "pairs"). */
+  onPairs: (...replies: StubScript[]) => void
   /** Queue answers for the next embedding calls (a `status` reply fails one). */
   onEmbed: (...replies: StubScript[]) => void
   /** Requests to Ollama's own API (/api/...), by path: what start-up probed. */
@@ -98,6 +100,7 @@ export async function startStubOpenAi(
     plan: [],
     synthesize: [],
     judge: [],
+    pairs: [],
     embed: [],
     other: [],
   }
@@ -243,6 +246,7 @@ export async function startStubOpenAi(
     onPlan: (...replies) => queues.plan.push(...replies),
     onSynthesize: (...replies) => queues.synthesize.push(...replies),
     onJudge: (...replies) => queues.judge.push(...replies),
+    onPairs: (...replies) => queues.pairs.push(...replies),
     onEmbed: (...replies) => queues.embed.push(...replies),
     reset: () => {
       for (const queue of Object.values(queues)) queue.length = 0
@@ -255,6 +259,14 @@ export async function startStubOpenAi(
   }
 }
 
+/** The engine's response_format names, by the call kind they belong to. */
+const KINDS: Record<string, StubRequest['kind']> = {
+  plan: 'plan',
+  synthesis: 'synthesize',
+  verdicts: 'judge',
+  pairs: 'pairs',
+}
+
 function recordOf(body: Record<string, unknown>, authorization: string | undefined): StubRequest {
   const messages = (Array.isArray(body.messages) ? body.messages : []).map((message: Record<string, unknown>) => ({
     role: String(message.role),
@@ -264,7 +276,7 @@ function recordOf(body: Record<string, unknown>, authorization: string | undefin
   // Without json_schema (JSON mode, or no response_format) the schema's name is in the system prompt.
   const name = responseFormat?.json_schema?.name ?? /JSON schema "(\w+)"/.exec(messages[0]?.content ?? '')?.[1]
   return {
-    kind: name === 'plan' ? 'plan' : name === 'synthesis' ? 'synthesize' : name === 'verdicts' ? 'judge' : 'other',
+    kind: KINDS[name ?? ''] ?? 'other',
     model: String(body.model),
     messages,
     text: messages.map((message) => message.content).join('\n'),
@@ -291,6 +303,13 @@ export function defaultReply(request: StubRequest): StubReply {
         : { claim: Number(match[1]), verdict: 'new', match: null }
     })
     return { content: { verdicts } }
+  }
+  if (request.kind === 'pairs') {
+    // Confirms a pair whose two claims are word for word the same; everything else is new.
+    const answers = [...request.text.matchAll(/^Pair (\d+): <claim>(.*)<\/claim> <memory>(.*)<\/memory>$/gm)].map(
+      (match) => ({ pair: Number(match[1]), verdict: match[2] === match[3] ? 'confirmed' : 'new' }),
+    )
+    return { content: { answers } }
   }
   if (request.kind === 'synthesize') {
     const sources = synthesisSources(request.text)

@@ -6,7 +6,14 @@ import type { ChatCompletion } from 'openai/resources/chat/completions'
 import { z } from 'zod'
 import { VECTOR_DIMENSIONS } from '#server/claims/vectors.ts'
 import type { Logger } from '#server/logger.ts'
-import { JudgeSchema, judgeMessages, toVerdicts } from '#server/providers/llm/judge.ts'
+import {
+  JudgeSchema,
+  judgeMessages,
+  PairsSchema,
+  pairMessages,
+  toPairVerdicts,
+  toVerdicts,
+} from '#server/providers/llm/judge.ts'
 import {
   judgeMaxOutputTokens,
   PLAN_MAX_OUTPUT_TOKENS,
@@ -51,6 +58,7 @@ const SynthesisSchema = z.object({
 const PLAN_FORMAT = outputFormat(PlanSchema, 'plan')
 const SYNTHESIS_FORMAT = outputFormat(SynthesisSchema, 'synthesis')
 const JUDGE_FORMAT = outputFormat(JudgeSchema, 'verdicts')
+const PAIRS_FORMAT = outputFormat(PairsSchema, 'pairs')
 
 /** The answer could not be used: refused, empty, truncated, not JSON, or not the schema. */
 type Unusable = { unusable: string }
@@ -291,6 +299,17 @@ export function createOpenAiModel(options: {
         })
       }
       return { verdicts: toVerdicts(answer.value, request.items.length), usage: answer.usage }
+    },
+    async judgePairs(request, { signal, topic }) {
+      const limit = judgeMaxOutputTokens(request.pairs.length)
+      const answer = await complete(pairMessages(request, topic), PAIRS_FORMAT, limit, signal)
+      if ('unusable' in answer) {
+        throw new ProviderError(PROVIDER, `${options.model} did not return usable pair verdicts: ${answer.unusable}`, {
+          retryable: false,
+          usage: answer.usage,
+        })
+      }
+      return { verdicts: toPairVerdicts(answer.value, request.pairs.length), usage: answer.usage }
     },
   }
 }
