@@ -139,6 +139,12 @@ export type Synthesis = {
   implications?: string
   /** What the sources did not answer (drives a deep run's follow-up and the report's open questions). */
   gaps: string[]
+  /**
+   * Sentences of the pages that state something about the topic and that the report leaves out, as
+   * the extractive path writes them (a model reports every fact it finds): memory keeps them, so the
+   * next run knows them; one that changes a figure or a date memory held is shown (delta.ts).
+   */
+  remembered?: Finding[]
 }
 
 export interface LanguageModel {

@@ -180,3 +180,53 @@ test("a judge's match the rules dispute is read a second time, pair alone, and b
   expect(result.facts[0]?.change).toEqual({ class: 'confirmed', factId: 'f0' })
   expect(result.usage).toEqual({ inputTokens: 580, outputTokens: 30 })
 })
+
+test('sentences memory keeps beside the report: a changed figure among them is shown, the rest are kept unshown, a reversal read by the rules alone neither', async () => {
+  const fee = 'The council raised the parking fee at Skerrin harbour to £4.20 a day from June.'
+  const halted = 'Northvolt will not open its Vasteras sodium-ion plant in 2027, the company said.'
+  const again = 'Independent tests showed Natron cells keeping 80 percent capacity after 5000 cycles.'
+  const fresh = 'BYD opened a recycling line in Hefei that recovers sodium from spent cells.'
+  const shown = 'The ferry company carried 212,000 passengers last year, up 4 percent.'
+  const pageText = [shown, fee, halted, again, fresh].join(' ')
+  const model: LanguageModel = {
+    name: 'extractive (no language model)',
+    kind: 'extractive',
+    plan: () => Promise.reject(new Error('not asked')),
+    synthesize: () => Promise.reject(new Error('not asked')),
+  }
+  const say = (text: string) => ({ text, quote: text, sourceIds: [1] })
+  const result = await classifyRunClaims(
+    { model },
+    {
+      topic: 'the island ferry',
+      memory: memoryOf([
+        'The council set the parking fee at Skerrin harbour at £3.50 a day in March.',
+        'Northvolt will open its Vasteras sodium-ion plant in 2027, the company said.',
+        again,
+      ]),
+      synthesis: {
+        headline: 'Passengers',
+        findings: [say(shown)],
+        remembered: [say(fee), say(halted), say(again), say(fresh)],
+        gaps: [],
+      },
+      sources: [{ id: 1, url: 'https://news.example/ferry', title: 'Ferry', publishedDate: null, text: pageText }],
+      onTopic: new Set([1]),
+      signal: new AbortController().signal,
+    },
+  )
+  expect(result.claims.map((claim) => [claim.text, claim.class])).toEqual([
+    [shown, 'new'],
+    [fee, 'updated'],
+  ])
+  expect(result.claims[1]?.previous?.text).toBe(
+    'The council set the parking fee at Skerrin harbour at £3.50 a day in March.',
+  )
+  expect(result.facts.map((fact) => [fact.text, fact.change])).toEqual([
+    [shown, { class: 'new' }],
+    [fee, { class: 'updated', factId: 'f0' }],
+    [again, { class: 'confirmed', factId: 'f2' }],
+    [fresh, { class: 'new' }],
+  ])
+  expect(result.integrity).toMatchObject({ claims: 2, shown: 2 })
+})

@@ -94,6 +94,10 @@ export async function classifyRunClaims(
   const verified = checked.claims.filter((claim) => claim.sourceIds.some((id) => input.onTopic.has(id)))
   const offTopic = checked.claims.length - verified.length
   const integrity = { ...checked.integrity, shown: checked.integrity.shown - offTopic, offTopic }
+  // What the report leaves out and memory keeps: each a page's own sentence, so checked only for that.
+  const remembered = verifyClaims(input.synthesis.remembered ?? [], input.sources).claims.filter((claim) =>
+    claim.sourceIds.some((id) => input.onTopic.has(id)),
+  )
   const embedded = await embedClaims(deps.model, verified, await early.answer, input.signal, usage)
   const known: KnownFact[] = current.map(({ vector, ...fact }) => ({
     ...fact,
@@ -108,7 +112,13 @@ export async function classifyRunClaims(
     ? ({ pairs }) => inBatches(pairs, usage, (batch) => deps.model.judgePairs?.({ pairs: batch }, options))
     : undefined
   const withVectors = verified.map((claim, index) => ({ ...claim, vector: embedded.claims[index] }))
-  const classified = await classifyClaims(withVectors, known, judge, secondReading)
+  const all = await classifyClaims([...withVectors, ...remembered], known, judge, secondReading)
+  // A sentence memory keeps beside the report is shown when it changes a figure or a date memory
+  // held: that is news. A reversal the rules read in it alone is not asserted, nor kept.
+  const classified = all.filter((item, index) => index < verified.length || item.class === 'updated')
+  const kept = all.filter((item, index) => index < verified.length || item.class !== 'contradicted')
+  integrity.claims += classified.length - verified.length
+  integrity.shown += classified.length - verified.length
   input.signal.throwIfAborted()
 
   const urlOf = new Map(input.sources.map((source) => [source.id, source.url]))
@@ -125,7 +135,8 @@ export async function classifyRunClaims(
     previous: match && kind !== 'confirmed' ? held(match) : undefined,
     ...(related && kind === 'new' ? { memoryHeld: held(related) } : {}),
   }))
-  const facts: ContributedFact[] = classified.map(({ claim, class: kind, match }, index) => ({
+  // The report's claims come first in `kept`, in order: each has its embedding at its index.
+  const facts: ContributedFact[] = kept.map(({ claim, class: kind, match }, index) => ({
     text: claim.text,
     quote: claim.quote,
     sourceUrls: claim.sourceIds.flatMap((id) => urlOf.get(id) ?? []),

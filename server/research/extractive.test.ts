@@ -684,3 +684,53 @@ test('a sentence dated to the news cycle ("on Tuesday", "last week") is picked b
   const { synthesis } = await synthesize(synthesisInput({ topic: 'velorastat migraine drug', sources: [story] }))
   expect(synthesis.findings[0]?.text).toBe('Velorastat sales reached $38m last week, Corvane said.')
 })
+
+test('memory keeps every other sentence that states something about the topic, each once: not the report’s, not colour, not a passing page', async () => {
+  const facts = [
+    'The company plans to spend $310m on the plant, which will employ 420 people once it is running.',
+    'Construction of the velorastat factory will start in March 2027, Corvane said.',
+    'The brickworks site covers 14 hectares on the edge of Harrowby.',
+    'Corvane bought the site from the district council for £6.2m last year.',
+    'The plant will make 90 million velorastat tablets a year at full output.',
+    'About 1,200 construction jobs will be created while the factory is built.',
+    'The council approved the outline planning application in June 2026.',
+    'Velorastat sales reached $410m in the first half of 2026.',
+    'The drug is prescribed to about 85,000 patients in the UK.',
+    'Corvane employs 2,300 people at its other four sites.',
+    'The factory is due to open in the autumn of 2029.',
+    'A new road junction, costing £3.4m, will serve the site from the A614.',
+    'The site has stood empty since the brickworks closed in 1998.',
+    'Corvane will train 60 apprentices a year at the plant.',
+    'The company expects to recruit 150 of the staff locally in the first year.',
+    'A second production line could add 40 million tablets a year after 2031.',
+    'Corvane will put £1.5m into a fund for local schools over ten years.',
+    'Velorastat was approved for adults in the UK in May 2025.',
+    'The company said the plant would cut its shipping costs by 18%.',
+    'Harrowby’s unemployment rate stood at 5.1% in the last quarter, the council said.',
+  ]
+  const colour = 'Residents said they were pleased to see the old velorastat brickworks site used again.'
+  const story = newsPage(1, 'Courier', 'Velorastat migraine pill maker picks old brickworks for factory', [
+    ...facts.slice(0, 10),
+    colour,
+    ...facts.slice(10),
+  ])
+  const passing = newsPage(2, 'Courier', 'Review: The Kiln Room serves proper pies', [
+    'The Kiln Room has the best pies in town, a short walk from the market square and the station.',
+    'A steak pie costs £14 and the portions are generous, with a crust worth the wait.',
+    'Builders from the site of the new velorastat migraine drug factory pack the room at lunchtime.',
+  ])
+  const { synthesis } = await synthesize(
+    synthesisInput({ topic: 'velorastat migraine drug', sources: [story, passing] }),
+  )
+  const shown = synthesis.findings.map((finding) => finding.text)
+  const kept = (synthesis.remembered ?? []).map((finding) => finding.text)
+  // The report is a few of them; memory keeps the others, so together they are every fact, once.
+  expect(shown.length).toBeLessThan(facts.length)
+  expect(kept.filter((text) => shown.includes(text))).toEqual([])
+  expect(new Set(kept).size).toBe(kept.length)
+  expect([...shown, ...kept].filter((text) => facts.includes(text)).sort()).toEqual([...facts].sort())
+  expect(kept).not.toContain(colour)
+  expect(
+    synthesis.remembered?.every((finding) => finding.sourceIds.join() === '1' && finding.quote === finding.text),
+  ).toBe(true)
+})

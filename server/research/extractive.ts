@@ -37,6 +37,11 @@ const MIN_FINDINGS = 5
  */
 const FINDINGS_CHARACTERS = 2400
 const MAX_FINDINGS = 16
+/**
+ * Sentences that state something memory keeps beyond the report's, at most: about two pages' worth,
+ * where a quick run's pages state forty or so.
+ */
+const MAX_REMEMBERED = 80
 /** Words a decision shares with one memory holds to be the same decision again. */
 const MIN_SHARED_DECISION_WORDS = 2
 /** A sentence that states a figure or a date is checkable; a lede that only names the topic is not. */
@@ -176,6 +181,8 @@ function extractSynthesis(input: SynthesisInput): Synthesis {
   }))
   const gaps = goals.filter((goal) => !chosen.some(goal.supports)).map((goal) => goal.gap)
   const synthesis: Synthesis = { headline: headline(findings, input, relevant.length, onTopic.size), findings, gaps }
+  const remembered = rememberedBeside(chosen, checkable, score)
+  if (remembered.length > 0) synthesis.remembered = remembered
   if (input.reportStyle === 'framework' && input.framework) {
     synthesis.sections = sections.map((section, index) => {
       const lines = findings
@@ -190,6 +197,27 @@ function extractSynthesis(input: SynthesisInput): Synthesis {
       : undefined
   if (implications) synthesis.implications = implications
   return synthesis
+}
+
+/**
+ * What memory keeps beside the report: every other sentence that states a figure, a date or a decision
+ * about the topic, best first, each once. The report shows a few; memory holding the rest means the
+ * next run neither reports them as news nor misses a figure of theirs that changed.
+ */
+function rememberedBeside(
+  chosen: Candidate[],
+  checkable: Candidate[],
+  score: (candidate: Candidate) => number,
+): Finding[] {
+  const texts = new Set(chosen.map((candidate) => candidate.text))
+  const remembered: Finding[] = []
+  for (const candidate of [...checkable].sort((a, b) => score(b) - score(a))) {
+    if (remembered.length >= MAX_REMEMBERED) break
+    if (texts.has(candidate.text)) continue
+    texts.add(candidate.text)
+    remembered.push({ text: candidate.text, quote: candidate.text, sourceIds: [candidate.sourceId] })
+  }
+  return remembered
 }
 
 function sentenceCandidates(pages: readonly ReadPage[], boilerplate: ReadonlySet<string>): Candidate[] {
