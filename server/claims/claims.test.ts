@@ -798,6 +798,23 @@ test('a claim that announces a change of a figure or a date memory states is its
   expect([hotel?.class, hotel?.match?.id]).toEqual(['new', undefined])
 })
 
+test('a "not" set after its clause denies the alternative it names: the clause keeps its stance, and a date moved is an update', async () => {
+  expect(polarity('This is a pause, not a cancellation, she said.').negated).toBe(false)
+  expect(polarity('The council wants jobs on that land, not flats.').negated).toBe(false)
+  expect(polarity('The terminal repairs will now start in February 2027, not October 2026.').negated).toBe(false)
+  // A "not" before a verb still turns its clause's stance round, after a comma or not.
+  expect(polarity('The plant will not open in 2027.').directions).toEqual(['stance:down'])
+  expect(polarity('The board met on Tuesday, and, not surprisingly, did not approve the permit.').directions).toEqual([
+    'stance:down',
+  ])
+  const memory = [known('dock', 'Repairs to the ferry terminal will start in October 2026.')]
+  const [moved] = await classifyClaims(
+    [fresh('The terminal repairs will now start in February 2027, not October 2026.')],
+    memory,
+  )
+  expect(moved?.class).toBe('updated')
+})
+
 test('a negation turns round the stance of its own clause only; a refusal is one stance however it is worded', async () => {
   const stance = (text: string) => polarity(text)
   // "did not approve" refuses: one stance, no separate negation.

@@ -212,6 +212,7 @@ function readStance(written: string, stem: Stem): { polarity: Polarity; decision
   let hypothetical = false
   let taken = false
   const words = taggedWords(lower.replace(NEGATED_PHRASES, ' not '))
+  const contrasts = CONTRASTED.test(lower)
   const particles = new Set<number>()
   // Gerunds after a word of approval ("approved dropping"): stances whatever the tagger calls them.
   const approved = new Set<number>()
@@ -246,7 +247,12 @@ function readStance(written: string, stem: Stem): { polarity: Polarity; decision
     if (MODALS.has(token) && !(token === 'may' && MONTH_PREPOSITIONS.has(words[index - 1]?.word ?? ''))) {
       hypothetical = true
     }
-    if (NEGATIONS.has(token) || token.endsWith("n't") || token.endsWith('n’t')) {
+    // "In February 2027, not October 2026", "a pause, not a cancellation": a "not" set after the
+    // clause, before no verb, denies the alternative it names; the clause asserts its own.
+    const after = words[index + 1]
+    const contrasting =
+      contrasts && token === 'not' && pause && after !== undefined && after.word !== 'to' && !VERBAL.has(after.tag)
+    if (!contrasting && (NEGATIONS.has(token) || token.endsWith("n't") || token.endsWith('n’t'))) {
       counted = !conditional
       if (counted) negations += 1
       negation = true
@@ -428,6 +434,9 @@ const DETERMINERS = new Set(['the', 'its', 'their', 'his', 'her', 'a', 'an', 'th
 
 /** Words that set a clause against the one before: the sentence asserts the clause after. */
 const CONTRASTS = new Set(['but', 'yet'])
+/** A "not" after a comma or a dash, as written (a negated phrase read as "not" is not one). */
+const CONTRASTED = /[,;\u2013\u2014]\s*not\s/u
+const VERBAL = new Set(['VERB', 'AUX'])
 /** Words that join two clauses: a negation in one does not reach the other. */
 const CLAUSE_JOINS = new Set(['and', 'but', 'or', 'yet', 'while', 'whereas'])
 
