@@ -49,9 +49,11 @@ export function readClaim(text: string): Pick<Fact, 'statements' | 'subject' | '
  * a subject ("heard" is "hear", "sold" "sell"). 14 (decision 049): tonnes per annum ("240ktpa") are
  * tonnes; nouns before a counted noun say its kind ("40 PCSO roles" counts roles); a word read more
  * often as an adjective is not folded by a noun's sense ("full"); a negation inside an "if" clause, or
- * left in a clause "but" sets aside, is not the sentence's.
+ * left in a clause "but" sets aside, is not the sentence's. 15 (decision 050): a "not" set after its
+ * clause before no verb ("in February 2027, not October 2026") denies the alternative it names, not
+ * the clause.
  */
-export const READING = 14
+export const READING = 15
 
 /** A fact as stored before claims (id, text, sources, first seen) read as a claim without a quote. */
 export type StoredFact = Pick<Fact, 'id' | 'text' | 'sourceUrls' | 'firstSeen'> & Partial<Fact>
