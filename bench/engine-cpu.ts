@@ -13,7 +13,14 @@ import { parseArgs } from 'node:util'
 import { pagesFor } from '#bench/stub-providers.ts'
 import { mergeMemory } from '#server/memory/merge.ts'
 import type { MemoryContent, TopicMemory } from '#server/memory/types.ts'
-import { JudgeSchema, judgeMessages, toVerdicts } from '#server/providers/llm/judge.ts'
+import {
+  JudgeSchema,
+  judgeMessages,
+  PairsSchema,
+  pairMessages,
+  toPairVerdicts,
+  toVerdicts,
+} from '#server/providers/llm/judge.ts'
 import { synthesisMessages } from '#server/providers/llm/prompts.ts'
 import type { LanguageModel, SearchResult, SynthesisInput } from '#server/providers/types.ts'
 import { BriefSchema, focusAreas } from '#server/research/brief.ts'
@@ -91,6 +98,10 @@ const model: LanguageModel = {
   async judgeClaims(request, { topic }) {
     const answer = JudgeSchema.parse(stubAnswer('judge', judgeMessages(request, topic)))
     return { verdicts: toVerdicts(answer, request.items.length), usage: { inputTokens: 0, outputTokens: 0 } }
+  },
+  async judgePairs(request, { topic }) {
+    const answer = PairsSchema.parse(stubAnswer('pairs', pairMessages(request, topic)))
+    return { verdicts: toPairVerdicts(answer, request.pairs.length), usage: { inputTokens: 0, outputTokens: 0 } }
   },
 }
 
