@@ -7,7 +7,7 @@
 import { lookup, normalizeText, type RegistryEntry } from '#bench/quality/registry.ts'
 import { createRng, type Rng } from '#bench/quality/rng.ts'
 import type { Fact } from '#bench/quality/web.ts'
-import { type StubReply, type StubRequest, synthesisSources } from '#test/support/stub-openai.ts'
+import { pairPrompt, type StubReply, type StubRequest, synthesisSources } from '#test/support/stub-openai.ts'
 
 export type Sloppiness = {
   /** The claim's text is another wording of the same fact version (same figures). */
@@ -240,16 +240,15 @@ export function sloppyPairs(
   rngFor: RngFor,
   log: SloppyLog,
 ): Array<{ pair: number; verdict: Verdict['verdict'] }> {
-  return [...prompt.matchAll(/^Pair (\d+): <claim>(.*)<\/claim> <memory>(.*)<\/memory>$/gm)].map((match) => {
-    const [, pair, text = '', known = ''] = match
+  return pairPrompt(prompt).map(({ pair, claim: text, known }) => {
     log.judged += 1
     const rng = rngFor('pair', text, known)
     if (rng.chance(rates.judgeRandom)) {
       log.judgedAtRandom += 1
-      return { pair: Number(pair), verdict: rng.pick(VERDICTS) }
+      return { pair, verdict: rng.pick(VERDICTS) }
     }
     const { verdict } = readVerdict({ claim: 0, text, candidates: [known], closest: [0] }, knowledge)
-    return { pair: Number(pair), verdict }
+    return { pair, verdict }
   })
 }
 

@@ -111,7 +111,8 @@ type Candidate<K> = { known: K; lexical: number; cosine: number; cover: number }
 
 /**
  * Classifies a run's claims against memory. `judge` (the model) is asked once about every claim that
- * has candidates; when it fails or answers nonsense, the rules decide.
+ * has candidates; when it fails or answers nonsense, the rules decide. `secondReading` (the model
+ * again) is asked once about the claims where the judge and the rules disagree (secondReadings).
  */
 export async function classifyClaims<K extends KnownClaim>(
   claims: Array<VerifiedClaim & { vector?: number[] }>,
@@ -231,7 +232,7 @@ export async function classifyClaims<K extends KnownClaim>(
   const seconded = await secondReadings(claims, readings, secondReading)
 
   return claims.map((claim, index) => {
-    const reading = readings[index] as (typeof readings)[number]
+    const reading = readings[index] as Reading<K>
     if (!('ruled' in reading)) return guarded(claim, 'confirmed', reading.restated)
     const { ruled, verdict, chosen } = reading
     const related = reading.related || seconded.get(index) === 'judge'
@@ -280,16 +281,19 @@ type Reading<K extends KnownClaim> =
  * that answered at random, or slipped to another memory number among hundreds, seldom answers a
  * question of another form the same way; a careful one does. Per disputed claim: 'judge' when the
  * second reading gives the judge's verdict on its match, which then stands; 'rules' when it gives the
- * rules' verdict on theirs. Without an answer, the first readings and the rules decide.
+ * rules' verdict on theirs.
  */
+/** Whose verdict a second reading upheld: the judge's on its match, or the rules' on theirs. */
+type Side = 'judge' | 'rules'
+
 async function secondReadings<K extends KnownClaim>(
   claims: VerifiedClaim[],
   readings: Reading<K>[],
   secondReading: PairJudge | undefined,
-): Promise<Map<number, 'judge' | 'rules'>> {
-  const agreed = new Map<number, 'judge' | 'rules'>()
+): Promise<Map<number, Side>> {
+  const agreed = new Map<number, Side>()
   if (!secondReading) return agreed
-  const disputes: Array<{ index: number; known: K; expected: ClaimClass; side: 'judge' | 'rules' }> = []
+  const disputes: Array<{ index: number; known: K; expected: ClaimClass; side: Side }> = []
   readings.forEach((reading, index) => {
     if (!('ruled' in reading) || !reading.verdict) return
     const { ruled, verdict, chosen, related } = reading
@@ -303,13 +307,11 @@ async function secondReadings<K extends KnownClaim>(
     claim: { text: claims[index]?.text ?? '', quote: claims[index]?.quote ?? '' },
     known: { text: known.text, quote: known.quote },
   }))
-  try {
-    for (const answer of await secondReading({ pairs })) {
-      const dispute = disputes[answer.index]
-      if (dispute && answer.class === dispute.expected) agreed.set(dispute.index, dispute.side)
-    }
-  } catch {
-    agreed.clear()
+  // Without an answer, the first readings and the rules decide.
+  const answers = await secondReading({ pairs }).catch((): PairVerdict[] => [])
+  for (const answer of answers) {
+    const dispute = disputes[answer.index]
+    if (dispute && answer.class === dispute.expected) agreed.set(dispute.index, dispute.side)
   }
   return agreed
 }

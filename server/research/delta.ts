@@ -1,6 +1,7 @@
 // From a synthesis to what changed: its claims verified against the pages (server/claims/verify.ts),
 // then classified against the topic's memory (server/claims/classify.ts), with the model as judge
-// when there is one. The result feeds both the report and the memory save.
+// when there is one. The result feeds both the report and the memory save; the sentences a synthesis
+// remembers beside its report (the extractive path's) feed the memory save, and the report when news.
 
 import { setImmediate } from 'node:timers/promises'
 import {

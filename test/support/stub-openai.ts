@@ -1,5 +1,6 @@
 // An OpenAI Chat Completions server for tests: the real wire format at POST /v1/chat/completions,
-// scripted per call kind (the response_format name: "plan" or "synthesis"), sensible answers otherwise.
+// scripted per call kind (the response_format name: "plan", "synthesis", "verdicts" or "pairs"),
+// sensible answers otherwise.
 // The benchmark gives it a fixed latency and reads when each answer was served and its token usage.
 // With `ollama` it is also an Ollama server (GET /api/tags, /api/version); with `rejectFormats` a
 // server that refuses a response_format with the 400 real ones send.
@@ -260,12 +261,12 @@ export async function startStubOpenAi(
 }
 
 /** The engine's response_format names, by the call kind they belong to. */
-const KINDS: Record<string, StubRequest['kind']> = {
-  plan: 'plan',
-  synthesis: 'synthesize',
-  verdicts: 'judge',
-  pairs: 'pairs',
-}
+const KINDS = new Map<string | undefined, StubRequest['kind']>([
+  ['plan', 'plan'],
+  ['synthesis', 'synthesize'],
+  ['verdicts', 'judge'],
+  ['pairs', 'pairs'],
+])
 
 function recordOf(body: Record<string, unknown>, authorization: string | undefined): StubRequest {
   const messages = (Array.isArray(body.messages) ? body.messages : []).map((message: Record<string, unknown>) => ({
@@ -276,7 +277,7 @@ function recordOf(body: Record<string, unknown>, authorization: string | undefin
   // Without json_schema (JSON mode, or no response_format) the schema's name is in the system prompt.
   const name = responseFormat?.json_schema?.name ?? /JSON schema "(\w+)"/.exec(messages[0]?.content ?? '')?.[1]
   return {
-    kind: KINDS[name ?? ''] ?? 'other',
+    kind: KINDS.get(name) ?? 'other',
     model: String(body.model),
     messages,
     text: messages.map((message) => message.content).join('\n'),
@@ -285,6 +286,15 @@ function recordOf(body: Record<string, unknown>, authorization: string | undefin
     maxCompletionTokens: body.max_completion_tokens,
     authorization,
   }
+}
+
+/** The pairs of a second reading's prompt (server/providers/llm/judge.ts, pairMessages). */
+export function pairPrompt(text: string): Array<{ pair: number; claim: string; known: string }> {
+  return [...text.matchAll(/^Pair (\d+): <claim>(.*)<\/claim> <memory>(.*)<\/memory>$/gm)].map((match) => ({
+    pair: Number(match[1]),
+    claim: match[2] ?? '',
+    known: match[3] ?? '',
+  }))
 }
 
 /** Answers made from the prompt itself, so engine tests need not script every call. */
@@ -306,9 +316,10 @@ export function defaultReply(request: StubRequest): StubReply {
   }
   if (request.kind === 'pairs') {
     // Confirms a pair whose two claims are word for word the same; everything else is new.
-    const answers = [...request.text.matchAll(/^Pair (\d+): <claim>(.*)<\/claim> <memory>(.*)<\/memory>$/gm)].map(
-      (match) => ({ pair: Number(match[1]), verdict: match[2] === match[3] ? 'confirmed' : 'new' }),
-    )
+    const answers = pairPrompt(request.text).map(({ pair, claim, known }) => ({
+      pair,
+      verdict: claim === known ? 'confirmed' : 'new',
+    }))
     return { content: { answers } }
   }
   if (request.kind === 'synthesize') {
