@@ -712,6 +712,9 @@ test('a decision is a stance someone takes, not what happens; a quote, a questio
   expect(decides('The planning committee approved the stadium by eight votes to three.')).toBe(true)
   expect(decides('Halvorsen Energy pulled out of its naming-rights agreement with the club.')).toBe(true)
   expect(decides('Councillors voted the scheme down.')).toBe(true)
+  // Dropping a thing one pursued is a decision, as scrapping it is; a figure that drops is no one's.
+  expect(decides('Hollins Town Council has dropped its legal action against the board.')).toBe(true)
+  expect(decides('House prices dropped 4% last month.')).toBe(false)
   expect(decides('Rovers open their League Two campaign at home to Castlebury Town.')).toBe(false)
   expect(decides('Some supporters were disappointed to lose the upper tier.')).toBe(false)
   expect(decides('The pier reopened to walkers after the storm.')).toBe(false)

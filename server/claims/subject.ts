@@ -604,7 +604,7 @@ const DECISIONS = new Set(
   (
     'approv accept grant authoris authoriz sign agre ratifi back endors support award sanction adopt upheld uphold ' +
     'reinstat reject deni deny block veto ban refus prohibit forbid withdraw withdrew withdrawn revok overturn cancel ' +
-    'halt suspend abandon scrap shelv termin oppos bar rescind repeal quash annul axe ditch overrul declin waiv contest ' +
+    'halt suspend abandon scrap drop shelv termin oppos bar rescind repeal quash annul axe ditch overrul declin waiv contest ' +
     'challeng appeal'
   ).split(' '),
 )
