@@ -1,7 +1,8 @@
 // The claim judge's prompt and answer schema: one call decides, for every claim of a run, whether it
 // is new, updates a memory claim (same subject, another figure or date), contradicts one, or repeats
 // one. Memory is shown once for all the claims (the part of it closest to them, when it is long).
-// Code checks the answer afterwards (server/claims/classify.ts).
+// Code checks the answer afterwards (server/claims/classify.ts); where it disputes a verdict, a second
+// call asks about each disputed claim beside the one memory claim in question (pairMessages).
 import { z } from 'zod'
 import type { JudgeRequest, PairRequest, PairVerdict, Verdict } from '#server/claims/classify.ts'
 
