@@ -67,14 +67,16 @@ test('a misstated figure is one the quote does not state', () => {
   expect(misstate('Its R290 model reaches a COP of 4.7.')).toBe('Its R290 model reaches a COP of 5.2.')
 })
 
+/** A figure, a reversal and another figure of the web, and a wording of one of their versions. */
+const fact = [...web.facts.values()].find((candidate) => candidate.kind === 'figure')
+const flip = [...web.facts.values()].find((candidate) => candidate.kind === 'polarity')
+const other = [...web.facts.values()].find((candidate) => candidate !== fact && candidate.kind === 'figure')
+const say = (key: typeof fact, version: number, wording = 0) => ({
+  text: key?.versions[version]?.wordings[wording] as string,
+  quote: '',
+})
+
 test("the judge reads the engine's own judge prompt and answers as a careful reader would", () => {
-  const fact = [...web.facts.values()].find((candidate) => candidate.kind === 'figure')
-  const flip = [...web.facts.values()].find((candidate) => candidate.kind === 'polarity')
-  const other = [...web.facts.values()].find((candidate) => candidate !== fact && candidate.kind === 'figure')
-  const say = (key: typeof fact, version: number, wording = 0) => ({
-    text: key?.versions[version]?.wordings[wording] as string,
-    quote: '',
-  })
   // Memory once; each claim may match any of it, whatever it is named closest to.
   const memory = [say(other, 0), say(fact, 0), say(flip, 0), say(fact, 0, 2)]
   const items = [
@@ -105,13 +107,6 @@ test("the judge reads the engine's own judge prompt and answers as a careful rea
 })
 
 test("the second reading reads the engine's pair prompt: each pair by the truth, and at random at the judge's rate, drawn apart", () => {
-  const fact = [...web.facts.values()].find((candidate) => candidate.kind === 'figure')
-  const flip = [...web.facts.values()].find((candidate) => candidate.kind === 'polarity')
-  const other = [...web.facts.values()].find((candidate) => candidate !== fact && candidate.kind === 'figure')
-  const say = (key: typeof fact, version: number, wording = 0) => ({
-    text: key?.versions[version]?.wordings[wording] as string,
-    quote: '',
-  })
   const pairs = [
     { claim: say(fact, 0, 1), known: say(fact, 0, 2) },
     { claim: say(fact, 1), known: say(fact, 0) },

@@ -273,6 +273,9 @@ type Reading<K extends KnownClaim> =
       related: boolean
     }
 
+/** Whose verdict a second reading upheld: the judge's on its match, or the rules' on theirs. */
+type Side = 'judge' | 'rules'
+
 /**
  * Where the judge and the rules disagree, the judge is asked again about the one memory claim in
  * dispute, with nothing else beside it: a match of the judge's that the rules find no tie to (no
@@ -283,9 +286,6 @@ type Reading<K extends KnownClaim> =
  * second reading gives the judge's verdict on its match, which then stands; 'rules' when it gives the
  * rules' verdict on theirs.
  */
-/** Whose verdict a second reading upheld: the judge's on its match, or the rules' on theirs. */
-type Side = 'judge' | 'rules'
-
 async function secondReadings<K extends KnownClaim>(
   claims: VerifiedClaim[],
   readings: Reading<K>[],
