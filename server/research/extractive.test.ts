@@ -633,12 +633,15 @@ test("a person's words give a finding with a quantity or a close date, not with 
 })
 
 test("an age beside a name, or a clause about a person or their family, gives the person's figures, not the topic's", async () => {
+  // Two stories, each short: far down one, a sentence would need another source (NEWS_DEPTH).
   const story = newsPage(1, 'Courier', 'Velorastat factory: what we know', [
     'Corvane will spend $310m on the velorastat migraine drug factory at the old brickworks.',
     'The plant will employ 420 people once it is running in 2028.',
     'Engineer Mark Tunstall, 38, left the open evening with two interview dates.',
     'Building work is due to start on 4 May and take 26 months.',
     'Dana Whitcomb, whose son is 12, said the traffic on Church Lane worried her.',
+  ])
+  const more = newsPage(2, 'Gazette', 'Velorastat migraine drug factory: the jobs', [
     'The firm has applied for a £4.5m grant from the regional growth fund.',
     'Brereton, who played 400 games for the town side, said he would apply for a job there.',
     // A group's clause, or a company's, may be what the story reports.
@@ -646,7 +649,7 @@ test("an age beside a name, or a clause about a person or their family, gives th
     'Corvane, whose 14 sites make 90 million tablets a year, expects to hire more staff.',
     'The factory will make 40 million tablets a year at full output.',
   ])
-  const { synthesis } = await synthesize(synthesisInput({ topic: 'velorastat migraine drug', sources: [story] }))
+  const { synthesis } = await synthesize(synthesisInput({ topic: 'velorastat migraine drug', sources: [story, more] }))
   const texts = synthesis.findings.map((finding) => finding.text).join(' ')
   expect(texts).not.toMatch(/Tunstall|Whitcomb|Brereton/)
   expect(texts).toContain('backed the plan by 78%')
@@ -661,6 +664,8 @@ test('a sentence that sets the story beside others, or says what holds for anyon
     'Nationally, about 78% of drug factories now run on renewable power, according to industry figures.',
     'Building work is due to start on 4 May and take 26 months.',
     'Elsewhere in the region, Halden Pharma opened a £9m warehouse this month.',
+  ])
+  const more = newsPage(2, 'Gazette', 'Velorastat migraine drug factory: the plans', [
     'The firm has applied for a £4.5m grant from the regional growth fund.',
     'Construction costs for clean rooms rose by 9% across the country last year.',
     'A second packaging line, costing $12m, is planned for 2029.',
@@ -668,7 +673,7 @@ test('a sentence that sets the story beside others, or says what holds for anyon
     'The factory will make 40 million tablets a year at full output.',
     'Anyone who wants to comment on the plans has 21 days to write to the council.',
   ])
-  const { synthesis } = await synthesize(synthesisInput({ topic: 'velorastat migraine drug', sources: [story] }))
+  const { synthesis } = await synthesize(synthesisInput({ topic: 'velorastat migraine drug', sources: [story, more] }))
   const texts = synthesis.findings.map((finding) => finding.text).join(' ')
   expect(texts).not.toMatch(/Nationally|Halden|9%|Planning Act|21 days/)
   expect(synthesis.findings).toHaveLength(6)
@@ -733,4 +738,46 @@ test('memory keeps every other sentence that states something about the topic, e
   expect(
     synthesis.remembered?.every((finding) => finding.sourceIds.join() === '1' && finding.quote === finding.text),
   ).toBe(true)
+})
+
+test('far down a story, a sentence is shown only when another source tells its figure too; memory keeps the rest', async () => {
+  const opening = [
+    'Corvane Therapeutics will build its velorastat migraine drug factory on the old brickworks site at Harrowby.',
+    'The company plans to spend $310m on the plant.',
+    'It will employ 420 people once it is running.',
+    'Construction will start in March 2027.',
+    'The council approved the planning application on Tuesday.',
+    'The factory is due to open in the autumn of 2029.',
+    'A new road junction, costing £3.4m, will serve the site.',
+    'Corvane will train 60 apprentices a year at the plant.',
+  ]
+  const background = [
+    'The brickworks closed in 1998 with the loss of 140 jobs.',
+    'Harrowby’s unemployment rate stood at 5.1% in the last quarter.',
+  ]
+  const toldTwice = 'At full output the plant will make 90 million velorastat tablets a year.'
+  const story = newsPage(1, 'Courier', 'Velorastat migraine drug factory for Harrowby', [
+    ...opening,
+    ...background,
+    toldTwice,
+  ])
+  const other = newsPage(2, 'Gazette', 'Velorastat migraine drug maker picks Harrowby', [
+    'Corvane Therapeutics has chosen Harrowby for its first velorastat migraine drug factory in Britain.',
+    'The company said the decision followed a two-year search.',
+    'Its chief executive, Maren Holt, visited the site on Tuesday.',
+    'The velorastat migraine drug was approved for adults in May 2025.',
+    'Demand for the drug has grown faster than Corvane expected.',
+    'Its existing plant in Ghent is running at capacity.',
+    'The company employs 2,300 people worldwide.',
+    'Shares in Corvane rose 3% on the news.',
+    'Ms Holt said the Harrowby plant would make 90 million tablets a year.',
+  ])
+  const { synthesis } = await synthesize(synthesisInput({ topic: 'velorastat migraine drug', sources: [story, other] }))
+  const shown = synthesis.findings.map((finding) => finding.text)
+  const kept = (synthesis.remembered ?? []).map((finding) => finding.text)
+  for (const sentence of background) {
+    expect(shown).not.toContain(sentence)
+    expect(kept).toContain(sentence)
+  }
+  expect(shown.some((text) => text.includes('90 million'))).toBe(true)
 })

@@ -6,6 +6,7 @@ import {
   type Figure,
   isShareInWords,
   isTimeOfDay,
+  type Statements,
   statesCount,
   withoutTimesOfDay,
 } from '#server/claims/figures.ts'
@@ -49,6 +50,11 @@ const FIGURE_WEIGHT = 2
 const TOPIC_CHARACTERS = 60
 /** Each further pick from one source counts for less, so one long page does not fill the report. */
 const SAME_SOURCE_DECAY = 0.75
+/**
+ * A story tells its news in its first sentences (four or five paragraphs of one or two sentences) and
+ * the background below them: past this many of a page's sentences, a finding must be told elsewhere.
+ */
+const NEWS_DEPTH = 8
 /** A sentence supports a focus area or section when it holds this share of its words' weight. */
 const TARGET_COVERAGE = 0.5
 const MAX_THEMES = 3
@@ -69,6 +75,8 @@ type Candidate = {
   signature: FindingSignature
   /** The figures it states, read when first compared (most sentences never are). */
   figures: () => readonly Figure[]
+  /** The dates it states, read with its figures. */
+  dates: () => readonly string[]
   /**
    * It states something a reader can check: a figure, a date, or a decision ("the council voted the
    * plan down", "Oskarsen walked away from the project").
@@ -139,9 +147,18 @@ function extractSynthesis(input: SynthesisInput): Synthesis {
   // The best few whatever they state; past those, only sentences that state a figure or a date: a
   // lede that names the topic, a quote, a scene, say less than the sentence beside them that counts.
   const checkable = pool.filter((candidate) => candidate.states)
+  // The news is told near a story's top; what comes far below it (a scene, a statistic of the wider
+  // picture, a person's age, the history) is the writer's background, unless another source tells it
+  // too. Memory keeps it (rememberedBeside); the report does not show it.
+  const told = pool.some((candidate) => candidate.position >= NEWS_DEPTH) ? toldElsewhere(pool) : new Set()
+  const shown = (candidate: Candidate) => candidate.position < NEWS_DEPTH || told.has(candidate)
+  const shownPool = pool.filter(shown)
+  const shownCheckable = checkable.filter(shown)
+  // A short report may still take a sentence from far down, before a lede that states nothing.
+  const exhausted = () => shownCheckable.every((candidate) => chosen.includes(candidate) || rejected.has(candidate))
   let characters = 0
   while (chosen.length < MAX_FINDINGS && (chosen.length < MIN_FINDINGS || characters < FINDINGS_CHARACTERS)) {
-    const next = pick(chosen.length < MIN_FINDINGS ? pool : checkable, score)
+    const next = pick(chosen.length >= MIN_FINDINGS ? shownCheckable : exhausted() ? pool : shownPool, score)
     if (!next) break
     chosen.push(next)
     characters += next.text.length
@@ -228,7 +245,7 @@ function sentenceCandidates(pages: readonly ReadPage[], boilerplate: ReadonlySet
     for (const paragraph of source.paragraphs) {
       for (const text of paragraph) {
         if (isBoilerplate(text, boilerplate) || speaksToReader(text)) continue
-        const { signature, figures, stance } = said(text)
+        const { signature, figures, dates, stance } = said(text)
         if (signature.terms.size === 0) continue
         const words = wordTokens(text).length
         // A decision is reported in the story's voice; one in quotation marks is someone's words, which
@@ -247,6 +264,7 @@ function sentenceCandidates(pages: readonly ReadPage[], boilerplate: ReadonlySet
           text,
           signature,
           figures,
+          dates,
           states,
           decides: decision,
           stance,
@@ -388,17 +406,19 @@ function pickBest(
   }
 }
 
-type Said = Pick<Candidate, 'signature' | 'figures' | 'stance'>
+type Said = Pick<Candidate, 'signature' | 'figures' | 'dates' | 'stance'>
 
 function said(text: string): Said {
-  let figures: readonly Figure[] | undefined
+  let statements: Statements | undefined
   let stance: number | undefined
+  const read = () => {
+    statements ??= extractStatements(text)
+    return statements
+  }
   return {
     signature: findingSignature(text),
-    figures: () => {
-      figures ??= extractStatements(text).figures
-      return figures
-    },
+    figures: () => read().figures,
+    dates: () => read().dates,
     stance: () => {
       stance ??= stanceSign(polarity(text))
       return stance
@@ -455,6 +475,33 @@ function sharedWords(candidate: Said, other: Said, ofShorter: number): boolean {
   const shared = [...candidate.signature.terms].filter((term) => theirs.has(term)).length
   const shorter = Math.min(candidate.signature.terms.size, theirs.size)
   return shared >= Math.max(MIN_SHARED_DECISION_WORDS, Math.ceil(shorter * ofShorter))
+}
+
+/**
+ * The sentences that state a figure or a date another source states too (a sum, a measure, a count of
+ * ten or more, a month or a day): what two outlets report is the news; a scene, a person's age, a
+ * statistic of the wider picture is one writer's colour.
+ */
+function toldElsewhere(pool: Candidate[]): Set<Candidate> {
+  const keysOf = (candidate: Candidate) => [
+    ...candidate
+      .figures()
+      .filter(
+        (figure) =>
+          !isShareInWords(figure) && !isTimeOfDay(figure) && (figure.unit !== '' || Math.abs(figure.value) >= 10),
+      )
+      .map((figure) => `${figure.value} ${figure.unit}`),
+    ...candidate.dates().filter((date) => date.length > 4),
+  ]
+  const sources = new Map<string, Set<number>>()
+  const keyed = pool
+    .filter((candidate) => candidate.states && DIGIT.test(candidate.text))
+    .map((candidate) => ({ candidate, keys: keysOf(candidate) }))
+  for (const { candidate, keys } of keyed)
+    for (const key of keys) sources.set(key, (sources.get(key) ?? new Set()).add(candidate.sourceId))
+  return new Set(
+    keyed.filter(({ keys }) => keys.some((key) => (sources.get(key)?.size ?? 0) > 1)).map(({ candidate }) => candidate),
+  )
 }
 
 function openingSentences(candidates: Candidate[]): Candidate[] {
