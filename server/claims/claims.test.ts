@@ -1568,3 +1568,27 @@ test('a day both give, with its year or without, makes a restatement of what hap
   const [later] = await classify([fresh('The application by Fieldhouse Events Ltd was heard on 21 May 2026.')], memory)
   expect(later?.class).not.toBe('confirmed')
 })
+
+test('a date said to have been due before, and now extended, deferred or postponed, is that date updated', async () => {
+  const memory = [
+    known('pay', 'The company must pay the penalty by 30 June 2026.'),
+    known('consult', 'The consultation with staff on the closure runs until 20 March.'),
+  ]
+  const [deferred, extended] = await classifyClaims(
+    [
+      fresh('The payment, previously due by 30 June, has been deferred until 31 August 2026.'),
+      fresh('The consultation with staff, which had been due to finish on 20 March, has been extended to 3 April.'),
+    ],
+    memory,
+  )
+  expect([deferred?.class, deferred?.match?.id]).toEqual(['updated', 'pay'])
+  expect([extended?.class, extended?.match?.id]).toEqual(['updated', 'consult'])
+})
+
+test('a plural noun opening a sentence ("Governors", "Councillors") names no one: it does not set two decisions apart', async () => {
+  const [rejected] = await classifyClaims(
+    [fresh('Governors rejected the plan.')],
+    [known('approved', 'The Ashcombe trust approved the plan in June.')],
+  )
+  expect([rejected?.class, rejected?.match?.id]).toEqual(['contradicted', 'approved'])
+})

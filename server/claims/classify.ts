@@ -35,7 +35,7 @@ import {
 } from '#server/claims/subject.ts'
 import { STOPWORDS } from '#server/claims/terms.ts'
 import type { VerifiedClaim } from '#server/claims/verify.ts'
-import { opensWithName } from '#server/text/english.ts'
+import { isPluralNoun, opensWithName } from '#server/text/english.ts'
 import { CALENDAR, nameWords } from '#server/text/names.ts'
 
 export type ClaimClass = 'new' | 'updated' | 'contradicted' | 'confirmed'
@@ -685,7 +685,7 @@ function stanceOf(claim: { polarity: Polarity; statements: Statements }): number
  * be finished until October 2027").
  */
 const ANNOUNCES_CHANGE =
-  /\b(?:now|no longer|rather than|instead of|revised|latest|pushed back|put back|delayed|brought forward|later than|earlier than|up from|down from|not\b[^.;]{0,60}?\b(?:until|before|till))\b/iu
+  /\b(?:now|no longer|rather than|instead of|revised|latest|pushed back|put back|delayed|brought forward|later than|earlier than|up from|down from|not\b[^.;]{0,60}?\b(?:until|before|till)|previously|originally|first (?:planned|proposed|announced)|had (?:been )?(?:due|expected|planned|scheduled|intended|hoped)|postponed|deferred|rescheduled|extended (?:to|until|by)|moved (?:back|forward))\b/iu
 
 /**
  * The claim says that something changed: ANNOUNCES_CHANGE, or a rise or a fall. Asked of each claim
@@ -905,7 +905,7 @@ function namesIn({ text, quote }: { text: string; quote: string }, common: Reado
     nameWords(sentence.replace(NON_RESTRICTIVE, ',')).forEach((word, index) => {
       const lower = word.toLowerCase()
       if (!/^\p{Lu}/u.test(word) || CALENDAR.test(lower) || STOPWORDS.has(lower)) return
-      if (index > 0 || (!common.has(lower) && opensWithName(sentence))) names.add(lower)
+      if (index > 0 || (!common.has(lower) && opensWithName(sentence) && !isPluralNoun(word))) names.add(lower)
     })
   }
   return names
