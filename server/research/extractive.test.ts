@@ -781,3 +781,21 @@ test('far down a story, a sentence is shown only when another source tells its f
   }
   expect(shown.some((text) => text.includes('90 million'))).toBe(true)
 })
+
+test('a report still gets its first findings from far down a page when its top states nothing more', async () => {
+  const story = newsPage(1, 'Courier', 'Velorastat migraine drug factory: the story so far', [
+    'The velorastat factory has divided Harrowby like nothing since the bypass.',
+    'Some welcome the velorastat plant as a sign of confidence in the town.',
+    'Others fear that velorastat lorries will crowd the narrow streets of the old town.',
+    'The velorastat plans were the talk of the market on Saturday morning.',
+    'Few in Harrowby had heard of velorastat before the plans were published.',
+    'The velorastat scheme has its own page on the council website.',
+    'Corvane will spend $310m on the velorastat migraine drug factory.',
+    'The plant will employ 420 people once it is running in 2028.',
+    'Building work is due to start on 4 May and take 26 months.',
+  ])
+  const { synthesis } = await synthesize(synthesisInput({ topic: 'velorastat migraine drug', sources: [story] }))
+  const texts = synthesis.findings.map((finding) => finding.text)
+  expect(texts).toContain('The plant will employ 420 people once it is running in 2028.')
+  expect(texts).toContain('Building work is due to start on 4 May and take 26 months.')
+})

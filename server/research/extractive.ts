@@ -478,9 +478,10 @@ function sharedWords(candidate: Said, other: Said, ofShorter: number): boolean {
 }
 
 /**
- * The sentences that state a figure or a date another source states too (a sum, a measure, a count of
- * ten or more, a month or a day): what two outlets report is the news; a scene, a person's age, a
- * statistic of the wider picture is one writer's colour.
+ * The sentences that state a figure or a date another source states too (a figure with its unit or a
+ * bare number of ten or more, not a share in words or a time of day; a month or a day, not a year
+ * alone): what two outlets report is the news; a scene, a person's age, a statistic of the wider
+ * picture is one writer's colour.
  */
 function toldElsewhere(pool: Candidate[]): Set<Candidate> {
   const keysOf = (candidate: Candidate) => [
