@@ -84,7 +84,7 @@ test('a run that ends while its call waits stops waiting at once', async () => {
 })
 
 /** A pool that counts the limiter's statements on it, on the pool or on a client it hands out. */
-function countingPool(pool: pg.Pool): { pool: pg.Pool; statements: () => number } {
+function countingPool(pool: pg.Pool, table = /\brate_limit_/): { pool: pg.Pool; statements: () => number } {
   let statements = 0
   const counting = <T extends object>(target: T): T =>
     new Proxy(target, {
@@ -93,7 +93,7 @@ function countingPool(pool: pg.Pool): { pool: pg.Pool; statements: () => number 
         if (typeof value !== 'function') return value
         if (property === 'query') {
           return (text: unknown, ...rest: unknown[]) => {
-            if (typeof text === 'string' && /\brate_limit_/.test(text)) statements += 1
+            if (typeof text === 'string' && table.test(text)) statements += 1
             return value.call(inner, text, ...rest)
           }
         }
@@ -124,6 +124,21 @@ test('turns are counted a few at a time, and the next few while a call runs: not
   await vi.waitFor(async () => expect(await heldBy('model')).toBe(15))
   // The first batch, and two more each taken when the one before ran out (the last is for call 11).
   expect(statements()).toBe(3)
+})
+
+test("a process reads other processes' pauses at most once a second, before its batches as beside its calls", async () => {
+  let clock = Date.UTC(2030, 0, 1, 15, 30)
+  const { pool, statements } = countingPool(pools[0] as pg.Pool, /\bprovider_pauses\b/)
+  // 100 a minute: five turns a statement, so ten calls take three batches.
+  const turn = createProviderTurns({ pool, rates: { model: { limit: 100, windowSeconds: 60 } }, now: () => clock })(
+    'model',
+  )
+  const signal = AbortSignal.timeout(60_000)
+  for (let call = 0; call < 10; call++) await turn?.take(signal)
+  expect(statements()).toBe(1)
+  clock += 1000
+  for (let call = 0; call < 10; call++) await turn?.take(signal)
+  await vi.waitFor(() => expect(statements()).toBe(2))
 })
 
 test('turns a process took and did not use soon are given back to every process', async () => {

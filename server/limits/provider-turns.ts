@@ -147,9 +147,14 @@ function providerTurn(
    */
   const takeMore = (): Promise<number> => {
     taking ??= (async () => {
-      // Paused by a 429, here or in another process: no turn until the pause ends. (When the pause
-      // cannot be read, this process's own is all it knows; the rate still holds.)
-      pausedTill(await pauses.until().catch(() => 0))
+      // Paused by a 429, here or in another process: no turn until the pause ends. Another process's
+      // pause is read at most once a PAUSE_CHECK_MS, before a batch as beside the calls: a pause is
+      // seen within a second and a batch either way. (When the pause cannot be read, this process's
+      // own is all it knows; the rate still holds.)
+      if (now() - pauseCheckedAt >= PAUSE_CHECK_MS) {
+        pauseCheckedAt = now()
+        pausedTill(await pauses.until().catch(() => 0))
+      }
       const paused = pausedUntil - now()
       if (paused > 0) return paused
       // Refused a moment ago: no statement until the slice that frees a turn has passed. Callers
