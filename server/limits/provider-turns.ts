@@ -151,10 +151,7 @@ function providerTurn(
       // pause is read at most once a PAUSE_CHECK_MS, before a batch as beside the calls: a pause is
       // seen within a second and a batch either way. (When the pause cannot be read, this process's
       // own is all it knows; the rate still holds.)
-      if (now() - pauseCheckedAt >= PAUSE_CHECK_MS) {
-        pauseCheckedAt = now()
-        pausedTill(await pauses.until().catch(() => 0))
-      }
+      await lookForPause()
       const paused = pausedUntil - now()
       if (paused > 0) return paused
       // Refused a moment ago: no statement until the slice that frees a turn has passed. Callers
@@ -188,18 +185,19 @@ function providerTurn(
     for (const batch of batches) if (batch.left > 0) giveBack(batch)
     batches = []
   }
-  // A pause another process recorded, looked for beside the calls at most once a PAUSE_CHECK_MS.
-  const lookForPause = () => {
+  // A pause another process recorded, looked for at most once a PAUSE_CHECK_MS: before a batch of
+  // turns (awaited) and beside the calls (not).
+  const lookForPause = async () => {
     if (now() - pauseCheckedAt < PAUSE_CHECK_MS) return
     pauseCheckedAt = now()
-    pauses.until().then(pausedTill, () => {})
+    await pauses.until().then(pausedTill, () => {})
   }
   let reportedUntil = 0
   return {
     async take(signal) {
       for (;;) {
         signal.throwIfAborted()
-        lookForPause()
+        void lookForPause()
         if (pausedUntil <= now() && take()) {
           // The next call's turns are counted while this one runs.
           if (batches.every((batch) => batch.left === 0)) takeMore().catch(() => {})
