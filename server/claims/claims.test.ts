@@ -1592,3 +1592,77 @@ test('a plural noun opening a sentence ("Governors", "Councillors") names no one
   )
   expect([rejected?.class, rejected?.match?.id]).toEqual(['contradicted', 'approved'])
 })
+
+test('an appeal against a decision, or a reversal asked for, is news that turns nothing round: the decision stands until it is granted', async () => {
+  const memory = [
+    known('licence', 'The licensing board granted the Corbel Arms a late licence in March.'),
+    known('ruling', 'A tribunal ruled last month that the Halden mill must stop discharging into the river.'),
+  ]
+  const [appeal, asked, petition] = await classifyClaims(
+    [
+      fresh("Residents have lodged an appeal against the licensing board's decision on the Corbel Arms."),
+      fresh("The mill's owners will ask the High Court to overturn the tribunal's ruling, the company said."),
+      fresh('Neighbours urged the board to revoke the late licence.'),
+    ],
+    memory,
+  )
+  expect(appeal?.class).toBe('new')
+  expect(asked?.class).toBe('new')
+  expect(petition?.class).toBe('new')
+  // Each is still a decision someone took, and news; an appeal against a penalty refuses to pay it.
+  expect(decides("The mill's owners will ask the High Court to overturn the tribunal's ruling.")).toBe(true)
+  expect(polarity('The mill lodged an appeal against the £40,000 fine.').directions).toEqual(['stance:down'])
+  // The decision itself overturned is the reversal, though the appeal shares more of its words.
+  const [overturned] = await classifyClaims(
+    [fresh("An inspector has overturned the council's refusal and granted permission for the Linthorpe depot.")],
+    [
+      known('refused', 'Councillors refused the Linthorpe scheme in January.'),
+      known(
+        'appealed',
+        "Dorvale Freight has appealed against the council's refusal of permission for the Linthorpe depot.",
+      ),
+    ],
+  )
+  expect([overturned?.class, overturned?.match?.id]).toEqual(['contradicted', 'refused'])
+})
+
+test('a figure trimmed, narrowed or slashed is changed, and a bare number after the change names the quantity before it', async () => {
+  const memory = [
+    known('deficit', 'The trust expects a deficit of £9.4m this financial year.'),
+    known('members', 'The choir has a membership of 146, its largest since 2010.'),
+    known('fleet', 'Its fleet stands at 62.'),
+  ]
+  const [narrowed, members, fleet] = await classifyClaims(
+    [
+      fresh('The deficit has since narrowed to £7.1m after a one-off grant.'),
+      fresh('Its membership is down to 121.'),
+      fresh('The fleet has been trimmed to 48.'),
+    ],
+    memory,
+  )
+  expect([narrowed?.class, narrowed?.match?.id]).toEqual(['updated', 'deficit'])
+  expect([members?.class, members?.match?.id]).toEqual(['updated', 'members'])
+  expect([fleet?.class, fleet?.match?.id]).toEqual(['updated', 'fleet'])
+  // An adjective is no change: "a narrow majority" moves nothing.
+  expect(polarity('The motion passed by a narrow majority.').directions).toEqual(['stance:up'])
+})
+
+test('more words say a figure or a date replaced another: slipping into, a new target, than first thought, moved from', async () => {
+  const memory = [
+    known('finish', 'The resurfacing is due to be finished by the end of October 2026.'),
+    known('bill', 'Engineers put the cost of the repairs at £2.2m.'),
+    known('launch', 'The first trains are expected to run in May 2027.'),
+  ]
+  const [slips, bill, moved] = await classifyClaims(
+    [
+      fresh('The resurfacing will slip into the new year, with the end of February 2027 the new target.'),
+      fresh('The board approved £3.1m for the work after inspectors found more damage than first thought.'),
+      fresh('The start of services has moved from May 2027 to September 2027, the operator confirmed.'),
+    ],
+    memory,
+  )
+  expect([slips?.class, slips?.match?.id]).toEqual(['updated', 'finish'])
+  expect([bill?.class, bill?.match?.id]).toEqual(['updated', 'bill'])
+  // Who confirmed it names a source, not another thing.
+  expect([moved?.class, moved?.match?.id]).toEqual(['updated', 'launch'])
+})

@@ -23,6 +23,7 @@ import {
 } from '#server/claims/figures.ts'
 import { quoteText } from '#server/claims/quote.ts'
 import {
+  contested,
   opposed,
   type Polarity,
   reversesStance,
@@ -471,8 +472,11 @@ function wordsVerdict<K extends KnownClaim>(claim: VerifiedClaim, found: Candida
     ),
   )
   // The reversal is of the thing the claim is about, not of another the claim shares more words with;
-  // a thing both name in the same two words is that thing ("the glass harbour wing" / "halted").
-  if (reversed && (reversed.lexical >= (best?.lexical ?? 0) - 0.1 || sharesAPhrase(claim, reversed.known)))
+  // a thing both name in the same two words is that thing ("the glass harbour wing" / "halted"). A
+  // contest of the decision is no other thing: "overturned the council's refusal" is closest to
+  // "appealed against the council's refusal", and reverses the refusal.
+  const rival = closest(found.filter(({ known }) => !contested(known.polarity)))
+  if (reversed && (reversed.lexical >= (rival?.lexical ?? 0) - 0.1 || sharesAPhrase(claim, reversed.known)))
     return { class: 'contradicted', match: reversed.known, sure: reversed.lexical >= SAME_SUBJECT }
   // A sum or a large count memory states, with nothing it does not, in the same stance: the same fact
   // in other words, however few words they share ("had set aside 180 million pounds to build it" /
@@ -685,7 +689,7 @@ function stanceOf(claim: { polarity: Polarity; statements: Statements }): number
  * be finished until October 2027").
  */
 const ANNOUNCES_CHANGE =
-  /\b(?:now|no longer|rather than|instead of|revised|latest|pushed back|put back|delayed|brought forward|later than|earlier than|up from|down from|not\b[^.;]{0,60}?\b(?:until|before|till)|previously|originally|first (?:planned|proposed|announced)|had (?:been )?(?:due|expected|planned|scheduled|intended|hoped)|postponed|deferred|rescheduled|extended (?:to|until|by)|moved (?:back|forward))\b/iu
+  /\b(?:now|no longer|rather than|instead of|revised|latest|pushed back|put back|delayed|brought forward|later than|earlier than|up from|down from|not\b[^.;]{0,60}?\b(?:until|before|till)|previously|originally|first (?:planned|proposed|announced)|had (?:been )?(?:due|expected|planned|scheduled|intended|hoped)|postponed|deferred|rescheduled|extended (?:to|until|by)|moved (?:back|forward|from)|slip(?:s|ped|ping)? (?:to|into|back)|unlikely\b[^.;]{0,60}?\b(?:until|before)|(?:new|initial) (?:target|date|deadline|timetable|estimate|forecast|figure|total)|than (?:(?:first|originally|previously|initially) )?(?:thought|expected|estimated|planned|forecast|feared))\b/iu
 
 /**
  * The claim says that something changed: ANNOUNCES_CHANGE, or a rise or a fall. Asked of each claim
@@ -720,7 +724,9 @@ function revises(claim: VerifiedClaim, known: KnownClaim, lexical: number): bool
   // whatever noun each counts.
   const besideMemory = sharesValue(claim.statements, known.statements)
   const sameKind = (figure: Figure, other: Figure) =>
-    (other.unit === figure.unit && figure.unit !== '') || (besideMemory && countsANoun(figure) && countsANoun(other))
+    (other.unit === figure.unit && figure.unit !== '') ||
+    (besideMemory && countsANoun(figure) && countsANoun(other)) ||
+    namedBefore(claim, figure, other, lexical)
   const moved = claim.statements.figures.some((figure) =>
     figures.some(
       (other) =>
@@ -746,6 +752,20 @@ function revises(claim: VerifiedClaim, known: KnownClaim, lexical: number): bool
       (date) => !dates.some((other) => sameDate(date, other)) && dates.some((other) => near(date, other)),
     )
   return moved || rescheduled
+}
+
+/**
+ * A number that a change sentence gives bare names its quantity before it, as the thing that moved
+ * ("Its roll is down to 389", "the number of premises falls to 13,050"): the same quantity as memory's
+ * bare number on a subject they share words of ("Its roll stands at 412"), or as memory's count of the
+ * thing the claim names ("a roll of 412").
+ */
+function namedBefore(claim: VerifiedClaim, figure: Figure, other: Figure, lexical: number): boolean {
+  if (figure.unit !== '' || isTimeOfDay(other) || isShareInWords(other)) return false
+  if (other.unit === '') return lexical >= MIN_CANDIDATE
+  if (!countsANoun(other)) return false
+  const subject = new Set(claim.subject)
+  return subjectTerms(other.unit).some((term) => subject.has(term))
 }
 
 /**
@@ -898,11 +918,17 @@ const SUBJECT_SHARE = 0.25
  * so a name in it tells no two facts apart.
  */
 const NON_RESTRICTIVE = /,\s(?:which|who|whose|where)\b[^,;]*,/gu
+/**
+ * Who said it, after the fact it tells (", the agency confirmed.", ", chief executive Simon Ferrier
+ * said on Monday.", ", according to the council."): a source, not which thing the fact is about.
+ */
+const ATTRIBUTION =
+  /,\s(?:according to [^,;]+|[^,;]{1,60}?\s(?:said|says|confirmed|confirms|announced|added|told [^,;]{1,40}?)(?:\s(?:on|in|at|this|last|yesterday|today|earlier|late)\b[^,;]*)?)[.!?]?[\s"”’']*$/u
 
 function namesIn({ text, quote }: { text: string; quote: string }, common: ReadonlySet<string>): Set<string> {
   const names = new Set<string>()
   for (const sentence of new Set([text, quote])) {
-    nameWords(sentence.replace(NON_RESTRICTIVE, ',')).forEach((word, index) => {
+    nameWords(sentence.replace(NON_RESTRICTIVE, ',').replace(ATTRIBUTION, '.')).forEach((word, index) => {
       const lower = word.toLowerCase()
       if (!/^\p{Lu}/u.test(word) || CALENDAR.test(lower) || STOPWORDS.has(lower)) return
       if (index > 0 || (!common.has(lower) && opensWithName(sentence) && !isPluralNoun(word))) names.add(lower)

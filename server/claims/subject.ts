@@ -23,8 +23,8 @@ const DIRECTIONS = new Map<string, string>()
 for (const [axis, up, down] of [
   [
     'trend',
-    'rise rose risen increas grew grow grown climb gain jump surg soar up higher expand boost',
-    'fall fell fallen decreas declin drop dip shrank shrink slump plung down lower contract cut reduc',
+    'rise rose risen increas grew grow grown climb gain jump surg soar up higher expand boost doubl tripl',
+    'fall fell fallen decreas declin drop dip shrank shrink slump plung down lower contract cut reduc trim slash halv narrow',
   ],
   [
     'stance',
@@ -41,6 +41,8 @@ for (const [axis, up, down] of [
   for (const stem of up.split(' ')) DIRECTIONS.set(stem, `${axis}:up`)
   for (const stem of down.split(' ')) DIRECTIONS.set(stem, `${axis}:down`)
 }
+/** Trend words that say a change only as verbs. */
+const VERBS_ONLY = new Set(['narrow', 'doubl', 'tripl', 'halv'])
 // Phrasal verbs of stance: a verb and its particle, read together ("voted down" rejects; the "down"
 // alone would read as a fall). The verb is a lemma, so "threw out" and "struck down" are found too.
 // ("Walks away", "pulled out", "ruling out", "called off" are negations: NEGATED_PHRASES. Their bare
@@ -228,6 +230,8 @@ function readStance(written: string, stem: Stem): { polarity: Polarity; decision
   // turn round the condition's stance word, not the sentence, which asserts the rest.
   let counted = false
   let conditional = false
+  // A stance asked for, or a decision appealed against, in this clause: pending (PENDING).
+  let pending = false
   const stance = (way: string) => {
     if (!negation || !way.startsWith('stance:')) return way
     negation = false
@@ -242,6 +246,7 @@ function readStance(written: string, stem: Stem): { polarity: Polarity; decision
       if (CONTRASTS.has(token) && negation && counted) negations -= 1
       negation = false
       hypothetical = false
+      pending = false
     }
     // ("In May" is the month, not the modal.)
     if (MODALS.has(token) && !(token === 'may' && MONTH_PREPOSITIONS.has(words[index - 1]?.word ?? ''))) {
@@ -273,6 +278,12 @@ function readStance(written: string, stem: Stem): { polarity: Polarity; decision
     const into = subordinate ? aside : directions
     if (tag === 'VERB') {
       const phrasal = phrasalStance(lemma, words, index)
+      if (phrasal && pending) {
+        note(into, PENDING, true)
+        if (!subordinate && !hypothetical) taken = true
+        particles.add(phrasal.particle)
+        return
+      }
       if (phrasal) {
         note(into, stance(phrasal.way), true)
         if (!subordinate && !hypothetical) taken = true
@@ -293,6 +304,22 @@ function readStance(written: string, stem: Stem): { polarity: Polarity; decision
       PASSIVE_BE.has(words[index - 1]?.word ?? '') ||
       (words[index + 1]?.word === 'to' && words[index + 2]?.tag === 'VERB')
     if (way === 'trend:down' && (tag !== 'VERB' || hired) && stem(read) === 'contract') way = undefined
+    // A gap "narrowed", a deficit "doubled": verbs of change; "a narrow majority", "a double room" not.
+    if (way?.startsWith('trend:') && tag !== 'VERB' && VERBS_ONLY.has(stem(read))) way = undefined
+    // "Asked the court to overturn", "urged ministers to block it": the stance asked for is pending.
+    if (tag === 'VERB' && REQUESTS.has(lemma)) pending = true
+    // "Appealed against the council's refusal", "is challenging last week's ruling that halted the
+    // permit": a decision contested still stands; the contest is news, and reverses nothing yet.
+    const contests =
+      tag === 'VERB' && way?.startsWith('stance:') && CONTESTS.has(stem(read)) && contestsADecision(words, index)
+    if (pending || contests) {
+      if (way?.startsWith('stance:') && STANCE_TAGS.has(tag) && !attributive(words, index)) {
+        note(into, PENDING, DECISIONS.has(stem(read)))
+        if (!subordinate && !hypothetical) taken = true
+      }
+      if (contests) pending = true
+      return
+    }
     // "Refused to restart", "approved the plan to close the unit", "upheld the decision to close it":
     // a stance taken on a stance is one stance, the two signs multiplied (refusing a restart is
     // against going ahead; approving a closure is for the closure). "Declined to" refuses what
@@ -332,7 +359,9 @@ function readStance(written: string, stem: Stem): { polarity: Polarity; decision
       if (decision && !subordinate && !hypothetical) taken = true
     }
   })
-  const mainStance = [...directions.keys()].some((direction) => direction.startsWith('stance:'))
+  const mainStance = [...directions.keys()].some(
+    (direction) => direction.startsWith('stance:') || direction === PENDING,
+  )
   for (const [direction, decision] of aside) {
     if (!mainStance || !direction.startsWith('stance:')) note(directions, direction, decision)
   }
@@ -365,6 +394,50 @@ const MONTH_PREPOSITIONS = new Set([
   'next',
   'this',
 ])
+
+/**
+ * A stance someone asks for ("urged the council to reject it", "will ask the Court of Appeal to
+ * overturn the judgment") or a decision someone contests ("lodged an appeal against the refusal"):
+ * news, a decision of its own, but it turns nothing round until it is granted. Read as its own axis,
+ * so that it neither reverses nor restates a stance.
+ */
+const PENDING = 'pending:contest'
+/** A stance asked for or a decision contested (PENDING). */
+export function contested(polarity: Polarity): boolean {
+  return polarity.directions.includes(PENDING)
+}
+/** The verbs of asking, as lemmas. */
+const REQUESTS = new Set(['ask', 'urge', 'petition', 'lobby', 'seek', 'demand', 'implore', 'beg'])
+/** The verbs of contesting, by stem: against a decision, not a penalty or a charge, which they refuse. */
+const CONTESTS = new Set(['appeal', 'challeng', 'contest'])
+const DECISION_NOUNS = new Set([
+  'decision',
+  'ruling',
+  'judgment',
+  'judgement',
+  'refusal',
+  'verdict',
+  'approval',
+  'permission',
+  'consent',
+])
+
+/**
+ * Whether what a verb of contesting at `index` contests, in its clause, is a decision ("the county
+ * council's decision", "with the Court of Appeal against last week's ruling").
+ */
+function contestsADecision(words: TaggedWord[], index: number): boolean {
+  for (let at = index + 1; at <= index + CONTESTED_WORDS && at < words.length; at++) {
+    const word = words[at] as TaggedWord
+    if (word.pause) return false
+    if (DECISION_NOUNS.has(word.word)) return true
+    if (!CONTESTED_TAGS.has(word.tag)) return false
+  }
+  return false
+}
+/** Words between a verb of contesting and the decision it contests, at most, and their tags. */
+const CONTESTED_WORDS = 15
+const CONTESTED_TAGS = new Set(['ADP', 'NUM', 'PRON', 'DET', 'ADJ', 'NOUN', 'PROPN', 'PART'])
 
 /** Modals of possibility: the stance they govern is one that may be taken, not one that was. */
 const MODALS = new Set(['could', 'would', 'might', 'may', 'should', "'d", '’d'])
