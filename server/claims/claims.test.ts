@@ -1666,3 +1666,39 @@ test('more words say a figure or a date replaced another: slipping into, a new t
   // Who confirmed it names a source, not another thing.
   expect([moved?.class, moved?.match?.id]).toEqual(['updated', 'launch'])
 })
+
+test('a reversal said as one ("withdrew its support", "walked back her promise", "rescinded its decision") turns round what memory holds decided, either way', async () => {
+  const memory = [
+    known('backing', 'The nurses’ union endorsed the new rota before the trust board voted on it.'),
+    known('jobs', 'The mayor has ruled out compulsory redundancies among library staff.'),
+    known('merger', 'The two parish councils approved plans to merge their grounds teams in June.'),
+  ]
+  const [support, promise, rescinded] = await classifyClaims(
+    [
+      fresh('The union has voted to withdraw its support for the rota.'),
+      fresh('The mayor has walked back her promise that no library staff would be made compulsorily redundant.'),
+      fresh('Both councils voted last night to rescind their June decision and keep separate grounds teams.'),
+    ],
+    memory,
+  )
+  expect([support?.class, support?.match?.id]).toEqual(['contradicted', 'backing'])
+  expect([promise?.class, promise?.match?.id]).toEqual(['contradicted', 'jobs'])
+  expect([rescinded?.class, rescinded?.match?.id]).toEqual(['contradicted', 'merger'])
+})
+
+test('a go-ahead given is an approval, and an application made is a bid its maker may withdraw', async () => {
+  const memory = [
+    known('go', 'The county gave the go-ahead in May for a cycle bridge over the Hessle road.'),
+    known('bid', 'Tarnmouth Water has applied to the regulator for a permit to abstract more from the Leven.'),
+  ]
+  const [hold, withdrawn] = await classifyClaims(
+    [
+      fresh('The cycle bridge over the Hessle road has been put on hold.'),
+      fresh('Tarnmouth Water has withdrawn its application for the Leven abstraction permit.'),
+    ],
+    memory,
+  )
+  expect([hold?.class, hold?.match?.id]).toEqual(['contradicted', 'go'])
+  expect([withdrawn?.class, withdrawn?.match?.id]).toEqual(['contradicted', 'bid'])
+  expect(polarity('The rules apply to lorries over 7.5 tonnes.').directions).toEqual([])
+})

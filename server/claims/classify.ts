@@ -460,12 +460,16 @@ function wordsVerdict<K extends KnownClaim>(claim: VerifiedClaim, found: Candida
   // reversal, whatever the tallies: a vote lost 26-22 is not an update of one won 31-17.
   // Each naming a thing the other does not ("a factory in Texas" / "its Valencia factory") are two
   // decisions, not one turned round.
+  // A reversal said as one ("withdrew its support", "walked back her promise") turns round whatever
+  // memory holds decided on the thing, either way.
+  const saysReversal = ANNOUNCES_REVERSAL.test(claim.quote) || ANNOUNCES_REVERSAL.test(claim.text)
   const reversed = closest(
     found.filter(
       ({ known, lexical, cover }) =>
-        reversesStance(claim.polarity, known.polarity) &&
+        (reversesStance(claim.polarity, known.polarity) || (saysReversal && stanceOf(known) !== 0)) &&
         (lexical >= RELATED_SUBJECT ||
           cover >= REVERSED_COVER ||
+          (cover >= MIN_COVER && saysReversal) ||
           sharesDistinctiveValue(claim.statements, known.statements) ||
           sharesAPhrase(claim, known)) &&
         !namesDiffer(claim, known),
@@ -652,7 +656,7 @@ function readsAs(verdict: ClaimClass, claim: VerifiedClaim, candidate: Candidate
 
 /** Words by which a sentence says a decision was turned round, whichever way it went. */
 const ANNOUNCES_REVERSAL =
-  /\b(?:reversed (?:course|(?:its|their|the|that|this) (?:own )?(?:decision|plans?|position|stance|vote))|u-?turn(?:ed)?|about-turn|volte-face|backtrack(?:ed|s)?|climb-?down|changed (?:its|their|his|her) mind|change of heart|went back on|rowed back|overturned (?:its|their) own)\b/iu
+  /\b(?:reversed (?:course|(?:its|their|the|that|this) (?:own )?(?:decision|plans?|position|stance|vote))|u-?turn(?:ed)?|about-turn|volte-face|backtrack(?:ed|s)?|climb-?down|changed (?:its|their|his|her) mind|change of heart|went back on|rowed back|(?:walk(?:s|ed|ing)? back|rescind(?:s|ed|ing)?|revers(?:e|es|ed|ing)|overturn(?:s|ed|ing)?|withdr(?:aw|aws|ew|awn|awing)|(?:go|goes|going|gone) back on) (?:its|their|his|her) (?:own )?(?:[\p{L}-]+ )?(?:decision|promise|pledge|commitment|assurance|guarantee|vote|approval|support|backing))\b/iu
 
 /**
  * The same decision told again: both take one stance, on a subject they share a word of, naming no

@@ -57,6 +57,7 @@ const PHRASAL_STANCES = new Map<string, string>([
     'sign off',
     'stand by',
     'bring back',
+    'apply for',
   ].map((phrase) => [phrase, 'stance:up'] as const),
   ...[
     'vote down',
@@ -488,8 +489,19 @@ const SET_ASIDE_RULING =
 const CHALLENGE_BROUGHT =
   /\b(?:lodg(?:e|es|ed|ing)|fil(?:e|es|ed|ing)|launch(?:es|ed|ing)?|mount(?:s|ed|ing)?|brought|bring(?:s|ing)?)\s+(?:an?|its|their|his|her)\s+(?:legal\s+)?(?:appeal|challenge)\b/giu
 
+/**
+ * "Gave the go-ahead for", "was given the green light": approved. "Applied to the agency for a permit",
+ * "filed an application": a party going ahead with a bid, which it may later withdraw.
+ */
+const GO_AHEAD =
+  /\b(?:g(?:ave|ive|iven|ives|iving)|got|gets|won|wins) (?:(?:it|them|the [\p{L}-]+) )?(?:the |its |their |a )?(?:go-ahead|green light)\b/giu
+const APPLIED =
+  /\b(?:appl(?:y|ies|ied|ying)\s+(?:to\s+[^,;.]{1,60}?\s+)?for|(?:fil|submitt|lodg)(?:e|es|ed|ing)\s+(?:an?|its|their)\s+(?:[\p{L}-]+\s+)?application)\b/giu
+
 function withoutTemporalNegation(text: string): string {
   return text
+    .replace(GO_AHEAD, 'approved')
+    .replace(APPLIED, 'applied for')
     .replace(CHALLENGE_BROUGHT, 'appealed')
     .replace(SET_ASIDE_RULING, 'quashed ')
     .replace(DECISION_ENDED, 'decided not to ')
