@@ -1702,3 +1702,19 @@ test('a go-ahead given is an approval, and an application made is a bid its make
   expect([withdrawn?.class, withdrawn?.match?.id]).toEqual(['contradicted', 'bid'])
   expect(polarity('The rules apply to lorries over 7.5 tonnes.').directions).toEqual([])
 })
+
+test('a rough count the other allows is no other count, and what a quantity was before is no change of it now', async () => {
+  const memory = [
+    known('took', 'More than two thousand one hundred people took part in the survey this spring.'),
+    known('stops', 'The scaled-back route has three new stops.'),
+  ]
+  const [some, before] = await classifyClaims(
+    [
+      fresh('Some 2,140 people took part in the survey.'),
+      fresh('The route will now have three new stops, rather than the five first proposed.'),
+    ],
+    memory,
+  )
+  expect([some?.class, some?.match?.id]).toEqual(['confirmed', 'took'])
+  expect(before?.class).not.toBe('updated')
+})

@@ -15,6 +15,7 @@ import {
   isShareInWords,
   isTimeOfDay,
   isYearless,
+  rangesMeet,
   type Statements,
   sameDate,
   statesCount,
@@ -731,18 +732,21 @@ function revises(claim: VerifiedClaim, known: KnownClaim, lexical: number): bool
     (other.unit === figure.unit && figure.unit !== '') ||
     (besideMemory && countsANoun(figure) && countsANoun(other)) ||
     namedBefore(claim, figure, other, lexical)
-  const moved = claim.statements.figures.some((figure) =>
-    figures.some(
-      (other) =>
-        sameKind(figure, other) &&
-        // Shares are many in one story (of a market, of votes, of capacity): one needs a word in common,
-        // and may move any way within its hundred ("stood at 21%" / "now close to half full, at 47%").
-        (figure.unit !== '%' || lexical >= MIN_CANDIDATE) &&
-        other.value !== figure.value &&
-        other.value > 0 &&
-        figure.value > 0 &&
-        (figure.unit === '%' || Math.max(other.value, figure.value) / Math.min(other.value, figure.value) <= 2),
-    ),
+  // (What the quantity was, "rather than the four first proposed", moved nothing now.)
+  const moved = claim.statements.figures.some(
+    (figure) =>
+      !figure.earlier &&
+      figures.some(
+        (other) =>
+          sameKind(figure, other) &&
+          // Shares are many in one story (of a market, of votes, of capacity): one needs a word in common,
+          // and may move any way within its hundred ("stood at 21%" / "now close to half full, at 47%").
+          (figure.unit !== '%' || lexical >= MIN_CANDIDATE) &&
+          other.value !== figure.value &&
+          other.value > 0 &&
+          figure.value > 0 &&
+          (figure.unit === '%' || Math.max(other.value, figure.value) / Math.min(other.value, figure.value) <= 2),
+      ),
   )
   // A date with no year ("moved to September") is near any date: its year is the story's.
   const near = (date: string, other: string) =>
@@ -941,12 +945,17 @@ function namesIn({ text, quote }: { text: string; quote: string }, common: Reado
   return names
 }
 
-/** `claim` states a figure of `known` and, in the same unit, one `known` does not. */
+/**
+ * `claim` states a figure of `known` and, in the same unit, one `known` does not, as the quantity now:
+ * "24,500, up from 21,000" changes memory's 21,000; "three stations, rather than the four first
+ * proposed" tells memory's three again, with what it was before.
+ */
 function restatesAndChanges(claim: Statements, known: Statements): boolean {
   for (const unit of new Set(claim.figures.map((figure) => figure.unit))) {
     const theirs = new Set(known.figures.filter((figure) => figure.unit === unit).map((figure) => figure.value))
-    const ours = claim.figures.filter((figure) => figure.unit === unit).map((figure) => figure.value)
-    if (ours.some((value) => theirs.has(value)) && ours.some((value) => !theirs.has(value))) return true
+    const ours = claim.figures.filter((figure) => figure.unit === unit)
+    const now = ours.filter((figure) => !figure.earlier).map((figure) => figure.value)
+    if (ours.some(({ value }) => theirs.has(value)) && now.some((value) => !theirs.has(value))) return true
   }
   return false
 }
@@ -1028,8 +1037,8 @@ function sharesADateTo(a: Statements, b: Statements, precision: RegExp): boolean
  */
 function countsDiffer(a: Statements, b: Statements): boolean {
   const [mine, theirs] = [a.figures.filter(countsANoun), b.figures.filter(countsANoun)]
-  const values = new Set(mine.map((figure) => figure.value))
-  return mine.length > 0 && theirs.length > 0 && !theirs.some((figure) => values.has(figure.value))
+  // ("Some 2,140 people" is a count "more than 2,100 people" allows.)
+  return mine.length > 0 && theirs.length > 0 && !theirs.some((figure) => mine.some((own) => rangesMeet(own, figure)))
 }
 
 /** Some figure of one is numerically a figure of the other, whatever each says it counts. */

@@ -384,3 +384,16 @@ test('a word that says which of a kind is counted is read with the noun after it
   // What a figure beside it counts, it counts too.
   expect(units('Inspectors found 3 new cases, up from 2.')).toEqual(['new case', 'new case'])
 })
+
+test('thousands in words with what follows them are one number, and "to X, from Y" says what the quantity was', () => {
+  expect(extractStatements('More than two thousand one hundred people took part.').figures).toEqual([
+    { value: 2100, unit: 'peopl', bound: 'over' },
+  ])
+  expect(extractStatements('The site will have three thousand and forty homes.').figures).toEqual([
+    { value: 3040, unit: 'home' },
+  ])
+  expect(extractStatements('Revenue doubled to £21.4m, from £9.8m.').figures).toEqual([
+    { value: 21_400_000, unit: 'gbp' },
+    { value: 9_800_000, unit: 'gbp', earlier: true },
+  ])
+})

@@ -690,8 +690,12 @@ function participleAfterEllipsis(word: string, text: string, start: number): boo
   return word.length > 4 && word.endsWith('ed') && ELLIPSIS_BEFORE.test(text.slice(0, start))
 }
 
-/** Words before a number that say it is what the quantity was: "up from 21,000", "rather than the £68m". */
-const EARLIER_BEFORE = /\b(?:(?:up|down) from|rather than|instead of)\s+(?:the\s+|a\s+)?(?:[$£€]\s*)?$/u
+/**
+ * Words before a number that say it is what the quantity was: "up from 21,000", "rather than the
+ * £68m", "doubled to £21.4m, from £9.8m" (not "compared with 1.6 on placebo", another group).
+ */
+const EARLIER_BEFORE =
+  /\b(?:(?:up|down) from|rather than|instead of|to\s[^,;]{1,40},\s+from)\s+(?:the\s+|a\s+)?(?:[$£€]\s*)?$/u
 
 /** Words before a bare number that answers an earlier figure: "of the 25,000", "up from 21,000", "than 300". */
 const ELLIPSIS_BEFORE = /\b(?:the|from|than)\s+(?:[$£€]\s*)?$/u
@@ -711,6 +715,11 @@ export function withoutTimesOfDay(text: string): string {
 }
 
 /** A time of day names a thing ("the 9.15pm sailing") as often as it states when something happens. */
+/** A length of time ("two years", "six weeks"): when, not how many of a thing. */
+export function isLengthOfTime(figure: Figure): boolean {
+  return TIME_UNITS.has(figure.unit)
+}
+
 export function isTimeOfDay(figure: Figure): boolean {
   return figure.unit === CLOCK_UNIT
 }
@@ -835,7 +844,8 @@ export function figuresMeet(a: Figure, b: Figure): boolean {
   return a.unit === b.unit && rangesMeet(a, b)
 }
 
-function rangesMeet(a: Figure, b: Figure): boolean {
+/** Two figures may be one number, whatever each counts: the same, or within a rough one's range. */
+export function rangesMeet(a: Figure, b: Figure): boolean {
   if (a.value === b.value) return true
   const [aLow, aHigh] = rangeOf(a)
   const [bLow, bHigh] = rangeOf(b)

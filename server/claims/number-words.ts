@@ -39,7 +39,7 @@ const UNDER_THOUSAND = `(?:(?:a|${UNDER_HUNDRED}) hundred(?:(?: and)? ${UNDER_HU
  * thirds" a fraction, "Twenty_" a name figures.ts marked.
  */
 const IN_WORDS = new RegExp(
-  String.raw`\b(${UNDER_THOUSAND}|a|an)(?: (thousand|million|billion|dozen))?\b(?![\p{L}\p{N}_-])`,
+  String.raw`\b(${UNDER_THOUSAND}|a|an)(?: (thousand)(?:,? (?:and )?(${UNDER_THOUSAND}))?| (million|billion|dozen))?\b(?![\p{L}\p{N}_-])`,
   'gu',
 )
 
@@ -139,11 +139,15 @@ export function numbersInDigits(text: string): string {
       const value = wordsValue(words)
       return value >= 2 ? `${value}-` : written
     })
-    .replace(IN_WORDS, (written: string, words: string, scale: string | undefined, at: number, whole: string) => {
+    .replace(IN_WORDS, (...match: Array<string | undefined>) => {
+      const [written = '', words = '', thousand, hundreds, other] = match
+      const [at, whole] = match.slice(-2) as unknown as [number, string]
+      const scale = thousand ?? other
       if ((words === 'a' || words === 'an') && !scale) return written
       const value = wordsValue(words)
       if (scale === 'dozen') return String(value * 12)
-      if (scale === 'thousand') return (value * 1000).toLocaleString('en-US')
+      // "Two thousand one hundred", "three thousand and forty": the thousands and what follows them.
+      if (scale === 'thousand') return (value * 1000 + (hundreds ? wordsValue(hundreds) : 0)).toLocaleString('en-US')
       if (scale) return `${value} ${scale}`
       // A count under thirteen said alone: only before what it counts, never "one".
       if (value >= 13 || /hundred/u.test(words)) return String(value)

@@ -799,3 +799,21 @@ test('a report still gets its first findings from far down a page when its top s
   expect(texts).toContain('The plant will employ 420 people once it is running in 2028.')
   expect(texts).toContain('Building work is due to start on 4 May and take 26 months.')
 })
+
+test('a count written in words, as a newsroom opens a sentence with one, states a figure; "the two villages" and "four decades" do not', async () => {
+  const story = newsPage(1, 'Herald', 'Orrin Valley library cuts: what we know', [
+    'The Orrin Valley library service is to be reorganised from the spring.',
+    'Eleven part-time posts will go under the plan, the county said.',
+    'Four branches have already moved into shared buildings with the county’s health visitors.',
+    'The county expects the changes to save £410,000 a year from April 2027.',
+    'A consultation on the plan runs until 14 March.',
+    'Opening hours at the Orrin branch will fall to 22 a week.',
+    'The two villages at the head of the valley have long shared a mobile library.',
+    'Eileen Marsh, who has volunteered at the Orrin branch for four decades, was among those at the meeting.',
+  ])
+  const { synthesis } = await synthesize(synthesisInput({ topic: 'Orrin Valley library cuts', sources: [story] }))
+  const texts = synthesis.findings.map((finding) => finding.text)
+  expect(texts).toContain('Eleven part-time posts will go under the plan, the county said.')
+  expect(texts).toContain('Four branches have already moved into shared buildings with the county’s health visitors.')
+  expect(texts.join(' ')).not.toMatch(/two villages|four decades/)
+})

@@ -2,14 +2,17 @@
 // is not worth writing or fails (step-synthesize.ts). It writes nothing of its own: findings are
 // sentences taken from the sources, ranked against the brief, each cited to the source it came from.
 import {
+  countsANoun,
   extractStatements,
   type Figure,
+  isLengthOfTime,
   isShareInWords,
   isTimeOfDay,
   type Statements,
   statesCount,
   withoutTimesOfDay,
 } from '#server/claims/figures.ts'
+import { NUMBER_WORDS } from '#server/claims/number-words.ts'
 import { decides, polarity, stanceSign, stemsOnce } from '#server/claims/subject.ts'
 import { contentTerms, type FindingSignature, findingSignature, sameFinding } from '#server/claims/terms.ts'
 import type { Finding, LanguageModel, Synthesis, SynthesisInput, Usage } from '#server/providers/types.ts'
@@ -257,7 +260,9 @@ function sentenceCandidates(pages: readonly ReadPage[], boilerplate: ReadonlySet
         const stated = withoutPersonsDescription(text)
         const states =
           !WIDER_PICTURE.test(text) &&
-          (quoted ? quotesAFact(stated) : (DIGIT.test(stated) && DIGIT.test(withoutTimesOfDay(stated))) || decision)
+          (quoted
+            ? quotesAFact(stated)
+            : (DIGIT.test(stated) && DIGIT.test(withoutTimesOfDay(stated))) || decision || countsInWords(stated))
         candidates.push({
           sourceId: source.id,
           position,
@@ -277,6 +282,29 @@ function sentenceCandidates(pages: readonly ReadPage[], boilerplate: ReadonlySet
   }
   return candidates
 }
+
+/**
+ * A count written in words, as a newsroom writes a number that opens a sentence or is under ten
+ * ("Thirty-eight jobs are to go", "Three stations have already shut", "fourteen productions"): of
+ * three or more of a thing a noun names, not a length of time ("for four decades"), a time of day
+ * ("at ten past eight") or a share ("a third"). "The two villages", "two of its projects" point at
+ * things more often than they count them, and "a dozen supporters" is a crowd's size.
+ */
+function countsInWords(text: string): boolean {
+  if (!COUNT_WORD.test(text)) return false
+  return extractStatements(text).figures.some(
+    (figure) =>
+      figure.value >= 3 &&
+      figure.unit !== '' &&
+      countsANoun(figure) &&
+      !isLengthOfTime(figure) &&
+      !LONGER_TIMES.has(figure.unit) &&
+      !isShareInWords(figure),
+  )
+}
+const COUNT_WORD = new RegExp(`\\b(?:${NUMBER_WORDS.slice(2).join('|')}|hundred)\\b`, 'iu')
+/** Units of time beyond a year's, and the clock's "past", as figures.ts writes them. */
+const LONGER_TIMES = new Set(['decad', 'centuri', 'generat', 'past'])
 
 /**
  * A sentence that sets the story beside others states the wider picture, not the topic's news: it
