@@ -1718,3 +1718,23 @@ test('a rough count the other allows is no other count, and what a quantity was 
   expect([some?.class, some?.match?.id]).toEqual(['confirmed', 'took'])
   expect(before?.class).not.toBe('updated')
 })
+
+test('a thing both name in the same two words, with a sum or a measure that moved, is that figure updated, however many other words wrap each', async () => {
+  const memory = [
+    known('bypass', 'The developer has promised a £9m relief road, though residents doubt it will ease the queues.'),
+    known('homes', 'The scheme is for 900 homes on the edge of the village.'),
+    known('hearing', 'The inquiry opened on 4 March at the town hall.'),
+    known('objectors', 'More than 2,000 people objected to the plans.'),
+    known('site', 'The site covers 60 hectares of farmland.'),
+  ]
+  const [road, count] = await classifyClaims(
+    [
+      fresh('The legal agreement secures the £12.5m Marston relief road before the 300th home is occupied.'),
+      // A count may count another thing: two counts of homes are not one figure moved.
+      fresh('The legal agreement allows 650 homes before the new junction opens.'),
+    ],
+    memory,
+  )
+  expect([road?.class, road?.match?.id]).toEqual(['updated', 'bypass'])
+  expect(count?.class).not.toBe('updated')
+})

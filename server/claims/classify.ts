@@ -504,8 +504,15 @@ function wordsVerdict<K extends KnownClaim>(claim: VerifiedClaim, found: Candida
     )
   if (recounted && (!best || best.lexical < RELATED_SUBJECT))
     return { class: 'updated', match: recounted.known, sure: announcesChange(claim) }
-  if (!best || best.lexical < RELATED_SUBJECT)
+  // A thing both name in the same two words, with a sum or a measure of one unit that moved ("the
+  // £19.5m Fenwick Hill link road" / "a £14m link road"): that thing's figure, however many other
+  // words wrap each.
+  const renamed =
+    !restated && closest(found.filter(({ known }) => sharesAPhrase(claim, known) && movedAMeasure(claim, known)))
+  if (!best || best.lexical < RELATED_SUBJECT) {
+    if (renamed) return { class: 'updated', match: renamed.known, sure: false }
     return restated ? { class: 'confirmed', match: restated.known, sure: true } : { class: 'new', sure: false }
+  }
   // Beside a closer claim the rules cannot decide on, only one that takes the same stance: "thought
   // better of the $300 million loan" is no restatement of "approved a $300 million loan".
   const alike = closest(restating.filter(({ known }) => sameStance(claim.polarity, known.polarity, true)))
@@ -539,7 +546,28 @@ function wordsVerdict<K extends KnownClaim>(claim: VerifiedClaim, found: Candida
   // day" / "120,000 passengers last year"), and a judge who read both may know it.
   if ((comparison.figuresDiffer || comparison.datesDiffer) && best.lexical >= UPDATED_SUBJECT)
     return { class: 'updated', match: best.known, sure: announcesChange(claim) }
+  if (renamed) return { class: 'updated', match: renamed.known, sure: false }
   return restatement ?? { class: 'new', sure: false }
+}
+
+/**
+ * A sum or a measure (not a count, which may count another thing) of a unit both give, with no value
+ * in common and within half or double of each other: one quantity revised, not two.
+ */
+function movedAMeasure(claim: VerifiedClaim, known: KnownClaim): boolean {
+  if (namesDiffer(claim, known) || sharesValue(claim.statements, known.statements)) return false
+  return claim.statements.figures.some(
+    (figure) =>
+      !figure.earlier &&
+      !countsANoun(figure) &&
+      figure.value > 0 &&
+      known.statements.figures.some(
+        (other) =>
+          other.unit === figure.unit &&
+          other.value > 0 &&
+          Math.max(other.value, figure.value) / Math.min(other.value, figure.value) <= 2,
+      ),
+  )
 }
 
 /**
