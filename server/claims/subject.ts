@@ -32,10 +32,12 @@ for (const [axis, up, down] of [
       'valid open start launch begin began resum restart proceed extend renew continu win won ' +
       'succeed profit beat back endors support favour favor award sanction adopt upheld uphold reinstat restor defend ' +
       // Commissives: a party binds itself ("pledged £2.5m", "promised to keep every branch open").
-      'pledg promis commit vow guarante',
+      'pledg promis commit vow guarante ' +
+      // Who is put in charge: appointed, hired, named to a post by a decision.
+      'appoint hire designat nominat',
     'reject deni deny block veto ban refus prohibit forbid withdraw withdrew withdrawn revok overturn close closur shut stop cancel halt end ' +
       'suspend paus abandon scrap shelv termin collaps expir laps lose lost fail loss miss oppos bar rescind repeal ' +
-      'quash annul void axe ditch kill overrul freez froze frozen waiv contest challeng appeal',
+      'quash annul void axe ditch kill overrul freez froze frozen waiv contest challeng appeal resign sack dismiss',
   ],
 ] as const) {
   for (const stem of up.split(' ')) DIRECTIONS.set(stem, `${axis}:up`)
@@ -66,6 +68,8 @@ const PHRASAL_STANCES = new Map<string, string>([
     'strike down',
     'back out',
     'walk back',
+    'step down',
+    'stand down',
     'shut down',
     // Their other forms are negations (NEGATED_PHRASES); the bare verb after "to" is read with it.
     'call off',
@@ -690,7 +694,7 @@ const DECISIONS = new Set(
     'approv accept grant authoris authoriz sign agre ratifi back endors support award sanction adopt upheld uphold ' +
     'reinstat reject deni deny block veto ban refus prohibit forbid withdraw withdrew withdrawn revok overturn cancel ' +
     'halt suspend abandon scrap drop shelv termin oppos bar rescind repeal quash annul axe ditch overrul declin waiv contest ' +
-    'challeng appeal'
+    'challeng appeal appoint hire designat nominat resign sack dismiss'
   ).split(' '),
 )
 
