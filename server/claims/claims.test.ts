@@ -1750,3 +1750,11 @@ test('who is put in charge and who leaves are decisions: appointed, hired, resig
     ),
   ).toBe(true)
 })
+
+test('something called off is a decision in the main clause, not in an aside, as a possibility, or as a length', () => {
+  expect(decides('The bank has walked away from the deal.')).toBe(true)
+  expect(decides('Residents were consulted on a package that no longer exists.')).toBe(false)
+  expect(decides('The trust said it could no longer be confident of finishing the work.')).toBe(false)
+  expect(decides('Branches must be cut into pieces no longer than a metre.')).toBe(false)
+  expect(polarity('Branches must be cut into pieces no longer than a metre.').directions).not.toContain('stance:down')
+})
