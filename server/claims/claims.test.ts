@@ -1738,23 +1738,3 @@ test('a thing both name in the same two words, with a sum or a measure that move
   expect([road?.class, road?.match?.id]).toEqual(['updated', 'bypass'])
   expect(count?.class).not.toBe('updated')
 })
-
-test('who is put in charge and who leaves are decisions: appointed, hired, resigned, stood down', () => {
-  expect(decides('The trust has appointed Orme & Pike as its main contractor.')).toBe(true)
-  expect(decides('The museum’s director, Ada Quist, has resigned and will leave in June.')).toBe(true)
-  expect(decides('Colin Marr stood down as chair of the parish council in the summer.')).toBe(true)
-  expect(
-    opposed(
-      polarity('The board appointed Ada Quist as director in 2024.'),
-      polarity('Ada Quist has resigned as director.'),
-    ),
-  ).toBe(true)
-})
-
-test('something called off is a decision in the main clause, not in an aside, as a possibility, or as a length', () => {
-  expect(decides('The bank has walked away from the deal.')).toBe(true)
-  expect(decides('Residents were consulted on a package that no longer exists.')).toBe(false)
-  expect(decides('The trust said it could no longer be confident of finishing the work.')).toBe(false)
-  expect(decides('Branches must be cut into pieces no longer than a metre.')).toBe(false)
-  expect(polarity('Branches must be cut into pieces no longer than a metre.').directions).not.toContain('stance:down')
-})

@@ -13,7 +13,7 @@ import { wordTokens } from '#server/text/words.ts'
 // Words that flip a statement. "n't" is split off by the word segmenter as part of the token ("isn't").
 const NEGATIONS = new Set(['not', 'no', 'never', 'none', 'neither', 'nor', 'without', 'cannot', 'nobody', 'nothing'])
 const NEGATED_PHRASES =
-  /\b(?:no longer(?! than)|fail(?:s|ed)? to|rul(?:es|ed|ing) out|call(?:s|ed|ing) off|walk(?:s|ed|ing) away|pull(?:s|ed|ing) out|pull(?:s|ed|ing)? the plug|off the table|on (?:hold|ice))\b/gu
+  /\b(?:no longer|fail(?:s|ed)? to|rul(?:es|ed|ing) out|call(?:s|ed|ing) off|walk(?:s|ed|ing) away|pull(?:s|ed|ing) out|pull(?:s|ed|ing)? the plug|off the table|on (?:hold|ice))\b/gu
 
 // Pairs of opposed directions, by stem. Two axes: a trend (rose / fell) and a stance, where going
 // ahead, approving, passing and winning stand against stopping, rejecting, failing and cancelling
@@ -32,12 +32,10 @@ for (const [axis, up, down] of [
       'valid open start launch begin began resum restart proceed extend renew continu win won ' +
       'succeed profit beat back endors support favour favor award sanction adopt upheld uphold reinstat restor defend ' +
       // Commissives: a party binds itself ("pledged £2.5m", "promised to keep every branch open").
-      'pledg promis commit vow guarante ' +
-      // Who is put in charge: appointed, hired, named to a post by a decision.
-      'appoint hire designat nominat',
+      'pledg promis commit vow guarante',
     'reject deni deny block veto ban refus prohibit forbid withdraw withdrew withdrawn revok overturn close closur shut stop cancel halt end ' +
       'suspend paus abandon scrap shelv termin collaps expir laps lose lost fail loss miss oppos bar rescind repeal ' +
-      'quash annul void axe ditch kill overrul freez froze frozen waiv contest challeng appeal resign sack dismiss',
+      'quash annul void axe ditch kill overrul freez froze frozen waiv contest challeng appeal',
   ],
 ] as const) {
   for (const stem of up.split(' ')) DIRECTIONS.set(stem, `${axis}:up`)
@@ -68,8 +66,6 @@ const PHRASAL_STANCES = new Map<string, string>([
     'strike down',
     'back out',
     'walk back',
-    'step down',
-    'stand down',
     'shut down',
     // Their other forms are negations (NEGATED_PHRASES); the bare verb after "to" is read with it.
     'call off',
@@ -204,7 +200,7 @@ export function polarity(text: string, stem: Stem = stemmer): Polarity {
  * A sentence's polarity, and whether its stance is a decision someone took (DECISIONS, a phrasal
  * verb of stance) rather than something that happened ("opened", "lost").
  */
-function readStance(written: string, stem: Stem): { polarity: Polarity; decision: boolean; negatedMain: boolean } {
+function readStance(written: string, stem: Stem): { polarity: Polarity; decision: boolean } {
   const text = withoutTemporalNegation(written)
   const lower = text.normalize('NFKC').toLowerCase()
   // A negated phrase is read as one "not" where it stands, so that it turns round the stance word of
@@ -237,8 +233,6 @@ function readStance(written: string, stem: Stem): { polarity: Polarity; decision
   let conditional = false
   // A stance asked for, or a decision appealed against, in this clause: pending (PENDING).
   let pending = false
-  // A negation of the sentence's own main clause, not of an aside or a possibility.
-  let mainNegation = false
   const stance = (way: string) => {
     if (!negation || !way.startsWith('stance:')) return way
     negation = false
@@ -267,7 +261,6 @@ function readStance(written: string, stem: Stem): { polarity: Polarity; decision
     if (!contrasting && (NEGATIONS.has(token) || token.endsWith("n't") || token.endsWith('n’t'))) {
       counted = !conditional
       if (counted) negations += 1
-      if (counted && !subordinate && !hypothetical) mainNegation = true
       negation = true
     }
     if (particles.has(index)) return
@@ -384,7 +377,6 @@ function readStance(written: string, stem: Stem): { polarity: Polarity; decision
     // The sentence's own decision: taken in its main clause, not only possible ("could reject"),
     // nor said of someone in passing ("Ms Carrow, who led the campaign, thanked everyone who signed").
     decision: taken && oneWay.some((direction) => directions.get(direction) === true),
-    negatedMain: mainNegation,
   }
 }
 
@@ -698,7 +690,7 @@ const DECISIONS = new Set(
     'approv accept grant authoris authoriz sign agre ratifi back endors support award sanction adopt upheld uphold ' +
     'reinstat reject deni deny block veto ban refus prohibit forbid withdraw withdrew withdrawn revok overturn cancel ' +
     'halt suspend abandon scrap drop shelv termin oppos bar rescind repeal quash annul axe ditch overrul declin waiv contest ' +
-    'challeng appeal appoint hire designat nominat resign sack dismiss'
+    'challeng appeal'
   ).split(' '),
 )
 
@@ -709,12 +701,7 @@ const DECISIONS = new Set(
  */
 export function decides(text: string, stem: Stem = stemmer): boolean {
   const lower = text.normalize('NFKC').toLowerCase()
-  // Something called off in the main clause ("Oskarsen has walked away from the deal"), not in an
-  // aside or as a possibility ("a package that no longer exists", "could no longer be confident").
-  if (lower.search(NEGATED_PHRASES) >= 0) {
-    const read = readStance(text, stem)
-    return read.decision || read.negatedMain
-  }
+  if (lower.search(NEGATED_PHRASES) >= 0) return true
   const hint = wordTokens(lower).some((token) => PARTICLES.has(token) || DECISIONS.has(stem(token)))
   return hint && readStance(text, stem).decision
 }

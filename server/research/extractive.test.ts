@@ -817,25 +817,3 @@ test('a count written in words, as a newsroom opens a sentence with one, states 
   expect(texts).toContain('Four branches have already moved into shared buildings with the county’s health visitors.')
   expect(texts.join(' ')).not.toMatch(/two villages|four decades/)
 })
-
-test('a lede that names the topic but states nothing gives way to the sentences that state something; a page of nothing else still gives a report', async () => {
-  const story = newsPage(1, 'Echo', 'Harlow Quay ferry timetable cut', [
-    'The Harlow Quay ferry has had a difficult winter, and the spring will not be much kinder.',
-    'From 4 May the crossing will run eight times a day instead of eleven.',
-    'The operator says it has lost 14 of its 40 deckhands since October.',
-    'The council pays a subsidy of £310,000 a year under a contract that runs to 2029.',
-    'Fares will rise by 6% from the same date.',
-    'A consultation on the new timetable closes on 20 April.',
-  ])
-  const { synthesis } = await synthesize(synthesisInput({ topic: 'Harlow Quay ferry', sources: [story] }))
-  const texts = synthesis.findings.map((finding) => finding.text)
-  expect(texts).toHaveLength(5)
-  expect(texts.join(' ')).not.toMatch(/difficult winter/)
-  // The same lede beside nothing that states anything is still the best the page has.
-  const colour = newsPage(2, 'Echo', 'Harlow Quay ferry: a winter on the water', [
-    'The Harlow Quay ferry has had a difficult winter, and the spring will not be much kinder.',
-    'Regulars say the crossing has never felt so quiet.',
-  ])
-  const { synthesis: thin } = await synthesize(synthesisInput({ topic: 'Harlow Quay ferry', sources: [colour] }))
-  expect(thin.findings.map((finding) => finding.text).join(' ')).toMatch(/difficult winter/)
-})

@@ -147,9 +147,8 @@ function extractSynthesis(input: SynthesisInput): Synthesis {
   const mostRelevant = Math.max(0, ...pool.map((candidate) => candidate.relevance))
   const score = (candidate: Candidate) =>
     candidate.form * (1 + (mostRelevant > 0 ? candidate.relevance / mostRelevant : 0))
-  // Sentences that state a figure, a date or a decision: a lede that names the topic ("The biggest
-  // order on its books has gone"), a quote, a scene, say less than the sentence beside them that
-  // counts. Only when those run out does a short report take the best of the rest.
+  // The best few whatever they state; past those, only sentences that state a figure or a date: a
+  // lede that names the topic, a quote, a scene, say less than the sentence beside them that counts.
   const checkable = pool.filter((candidate) => candidate.states)
   // The news is told near a story's top; what comes far below it (a scene, a statistic of the wider
   // picture, a person's age, the history) is the writer's background, unless another source tells it
@@ -162,9 +161,7 @@ function extractSynthesis(input: SynthesisInput): Synthesis {
   const exhausted = () => shownCheckable.every((candidate) => chosen.includes(candidate) || rejected.has(candidate))
   let characters = 0
   while (chosen.length < MAX_FINDINGS && (chosen.length < MIN_FINDINGS || characters < FINDINGS_CHARACTERS)) {
-    const next =
-      pick(shownCheckable, score) ??
-      (chosen.length < MIN_FINDINGS ? pick(exhausted() ? pool : shownPool, score) : undefined)
+    const next = pick(chosen.length >= MIN_FINDINGS ? shownCheckable : exhausted() ? pool : shownPool, score)
     if (!next) break
     chosen.push(next)
     characters += next.text.length
