@@ -714,12 +714,12 @@ export function withoutTimesOfDay(text: string): string {
   return CLOCK_WORD.test(lower) ? lower.replace(TIME_OF_DAY, ' ') : text
 }
 
-/** A time of day names a thing ("the 9.15pm sailing") as often as it states when something happens. */
 /** A length of time ("two years", "six weeks"): when, not how many of a thing. */
 export function isLengthOfTime(figure: Figure): boolean {
   return TIME_UNITS.has(figure.unit)
 }
 
+/** A time of day names a thing ("the 9.15pm sailing") as often as it states when something happens. */
 export function isTimeOfDay(figure: Figure): boolean {
   return figure.unit === CLOCK_UNIT
 }
