@@ -1738,3 +1738,25 @@ test('a thing both name in the same two words, with a sum or a measure that move
   expect([road?.class, road?.match?.id]).toEqual(['updated', 'bypass'])
   expect(count?.class).not.toBe('updated')
 })
+
+test('a claim that says what it replaces revises that, not another figure or date memory holds', async () => {
+  const memory = [
+    known('consult', 'The consultation with staff on the closure runs until 20 March.'),
+    known('staff', 'The depot employs 210 people.'),
+  ]
+  const [kept, posts] = await classifyClaims(
+    [
+      fresh('The depot will keep running until 30 September, rather than closing at the end of June as first planned.'),
+      fresh('The firm now expects 45 posts to go, down from 60.'),
+    ],
+    memory,
+  )
+  expect(kept?.class).toBe('new')
+  expect(posts?.class).toBe('new')
+  // What memory held is what it replaces: that is the revision.
+  const [moved] = await classifyClaims(
+    [fresh('The depot will keep running until 30 September, rather than closing at the end of June.')],
+    [known('close', 'The depot will close at the end of June.'), ...memory],
+  )
+  expect([moved?.class, moved?.match?.id]).toEqual(['updated', 'close'])
+})

@@ -10,6 +10,7 @@
 import {
   compareStatements,
   countsANoun,
+  extractStatements,
   type Figure,
   figuresMeet,
   isShareInWords,
@@ -544,7 +545,11 @@ function wordsVerdict<K extends KnownClaim>(claim: VerifiedClaim, found: Candida
   // in other words, sure enough to stand against a judge's "new" only when the claim says that it
   // changed: two figures of one unit on a shared subject may be two quantities ("800 passengers a
   // day" / "120,000 passengers last year"), and a judge who read both may know it.
-  if ((comparison.figuresDiffer || comparison.datesDiffer) && best.lexical >= UPDATED_SUBJECT)
+  if (
+    (comparison.figuresDiffer || comparison.datesDiffer) &&
+    best.lexical >= UPDATED_SUBJECT &&
+    !replacesAnother(claim, best.known)
+  )
     return { class: 'updated', match: best.known, sure: announcesChange(claim) }
   if (renamed) return { class: 'updated', match: renamed.known, sure: false }
   return restatement ?? { class: 'new', sure: false }
@@ -751,7 +756,7 @@ const ANNOUNCED = new WeakMap<VerifiedClaim, boolean>()
  * club puts the cost of the build at £142m").
  */
 function revises(claim: VerifiedClaim, known: KnownClaim, lexical: number): boolean {
-  if (!announcesChange(claim) || namesDiffer(claim, known)) return false
+  if (!announcesChange(claim) || namesDiffer(claim, known) || replacesAnother(claim, known)) return false
   const { figures, dates } = known.statements
   // A count it gives beside memory's own ("210 kerbside spots rather than the 340 first proposed"),
   // whatever noun each counts.
@@ -789,6 +794,43 @@ function revises(claim: VerifiedClaim, known: KnownClaim, lexical: number): bool
     )
   return moved || rescheduled
 }
+
+/**
+ * The claim says what it replaces, and that is not what `known` states: "until 30 September, rather
+ * than closing it at the end of June" revises a June date, not memory's "consultation runs until 20
+ * March"; "45 posts, down from 60" revises 60, not memory's 210 staff. Memory's value of the kind
+ * replaced is neither the claim's earlier value nor its value now.
+ */
+function replacesAnother(claim: VerifiedClaim, known: KnownClaim): boolean {
+  const { figures, dates } = claim.statements
+  const otherFigure = figures.some((earlier) => {
+    if (!earlier.earlier) return false
+    const theirs = known.statements.figures.filter((figure) => figure.unit === earlier.unit)
+    const mine = figures.filter((figure) => figure.unit === earlier.unit)
+    return theirs.length > 0 && !theirs.some((figure) => mine.some((own) => rangesMeet(own, figure)))
+  })
+  if (otherFigure) return true
+  const replaced = earlierDates(claim)
+  return (
+    replaced.length > 0 &&
+    known.statements.dates.length > 0 &&
+    !known.statements.dates.some((date) => [...replaced, ...dates].some((own) => sameDate(own, date)))
+  )
+}
+
+/** The dates a claim says it replaces: those after "rather than" or "instead of". */
+function earlierDates(claim: VerifiedClaim): string[] {
+  let dates = EARLIER_DATES.get(claim)
+  if (!dates) {
+    const text = claim.quote || claim.text
+    const at = text.search(REPLACED)
+    dates = at < 0 ? [] : extractStatements(text.slice(at)).dates
+    EARLIER_DATES.set(claim, dates)
+  }
+  return dates
+}
+const EARLIER_DATES = new WeakMap<VerifiedClaim, string[]>()
+const REPLACED = /\b(?:rather than|instead of)\b/iu
 
 /**
  * A number that a change sentence gives bare names its quantity before it, as the thing that moved
