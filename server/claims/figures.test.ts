@@ -397,3 +397,10 @@ test('thousands in words with what follows them are one number, and "to X, from 
     { value: 9_800_000, unit: 'gbp', earlier: true },
   ])
 })
+
+test('"each way" and "each direction" say in which direction, not per person', () => {
+  expect(extractStatements('The island has six sailings each way every day.').figures).toEqual([
+    { value: 6, unit: 'sail' },
+  ])
+  expect(extractStatements('Households use 128 litres each a day.').figures).toEqual([{ value: 128, unit: 'l/person' }])
+})

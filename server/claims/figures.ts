@@ -227,10 +227,11 @@ const UNIT_PHRASE = new RegExp(
 )
 /**
  * "Per person", "/kWh", "a head", "each resident": what a figure is a rate of. "Each" alone is each
- * one of those it is said of ("128 litres each a day"): a rate per person.
+ * one of those it is said of ("128 litres each a day"): a rate per person; "six sailings each way" is
+ * six in each direction, not per person.
  */
 const PER_UNIT =
-  /^\s?(?:(?:\/|per\s|(?:a|an|each|every)\s(?=(?:head|person|capita|resident|household)\b))\s?([\p{L}-]+)|each\b(?!\s(?:of|day|week|month|year|hour)\b))/u
+  /^\s?(?:(?:\/|per\s|(?:a|an|each|every)\s(?=(?:head|person|capita|resident|household)\b))\s?([\p{L}-]+)|each\b(?!\s(?:of|day|week|month|year|hour|way|direction|side)\b))/u
 /**
  * A rate in time is the quantity it measures: newsrooms write "40,000 tonnes a year", "32kt per
  * annum" and "an annual 40kt" of one output, and "per year" is read where "a year" is not.
