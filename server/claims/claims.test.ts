@@ -1760,3 +1760,27 @@ test('a claim that says what it replaces revises that, not another figure or dat
   )
   expect([moved?.class, moved?.match?.id]).toEqual(['updated', 'close'])
 })
+
+test('a figure said to hold still updates nothing, and memory that holds the very figure already knows it', async () => {
+  const memory = [
+    known('march', 'The contractor remains on course to finish the pipeline by 31 March 2028.'),
+    known('dec', 'The pipeline is now due to be finished in December 2028.'),
+    known('first', 'The petition passed 3,000 signatures in its first week.'),
+    known('now', 'Campaigners say their petition has now gathered 9,400 signatures.'),
+  ]
+  const [stays, petition] = await classifyClaims(
+    [
+      fresh('The completion date for the pipeline stays at December 2028.'),
+      fresh('That petition gathered 9,400 signatures in its first weeks.'),
+    ],
+    memory,
+  )
+  expect(stays?.class).not.toBe('updated')
+  expect([petition?.class, petition?.match?.id]).toEqual(['confirmed', 'now'])
+  // "Still" as often means "even so": a figure that moved is an update whatever "still" says.
+  const [gap] = await classifyClaims(
+    [fresh('Even with the grant, the trust still has a funding gap of £2.3m.')],
+    [known('gap', 'The trust has a funding gap of £2.6m.')],
+  )
+  expect([gap?.class, gap?.match?.id]).toEqual(['updated', 'gap'])
+})

@@ -351,14 +351,30 @@ function ruleVerdict<K extends KnownClaim>(claim: VerifiedClaim, found: Candidat
   const confirmedRevision =
     ruled.class === 'confirmed' && found.find(({ known }) => known === ruled.match && revises(claim, known, 0))
   if (confirmedRevision) return { class: 'updated', match: confirmedRevision.known, sure: ruled.sure }
-  if (ruled.class !== 'new') return ruled
+  // One that says its figure or date holds still, and not that it changed ("the completion date stays
+  // at December 2028", "the forecast of 1.1m is unchanged"), updates nothing: it is memory's claim
+  // that states it again, or news beside the one it differs from.
+  const holds =
+    ruled.class === 'updated' && (HOLDS.test(claim.quote) || HOLDS.test(claim.text)) && !announcesChange(claim)
+  if (ruled.class !== 'new' && !holds) return ruled
   // Nothing else said: a claim that announces a change of a figure or a date memory states is its
   // revision, the closest such claim in words (not sure: a judge's "new" stands against it).
-  const revised = closest(found.filter(({ known, lexical }) => revises(claim, known, lexical)))
+  const revised = !holds && closest(found.filter(({ known, lexical }) => revises(claim, known, lexical)))
   if (revised) return { class: 'updated', match: revised.known, sure: revisesAMeasure(claim, revised) }
   // One that says a figure or a date memory states still holds is that claim again.
   const reaffirmed = closest(found.filter(({ known, lexical }) => reaffirms(claim, known, lexical)))
-  return reaffirmed ? { class: 'confirmed', match: reaffirmed.known, sure: false } : ruled
+  if (reaffirmed) return { class: 'confirmed', match: reaffirmed.known, sure: false }
+  return holds ? { class: 'new', sure: false, related: ruled.match } : ruled
+}
+
+/**
+ * Words that say a figure or a date did not move ("stays at", "is unchanged", "remains"): not "still",
+ * which as often means "even so" ("it still has £2.3m left to find").
+ */
+const HOLDS = /\b(?:unchanged|stays?|stayed|remains?|remained|as planned)\b/iu
+
+function continues(claim: VerifiedClaim): boolean {
+  return ANNOUNCES_CONTINUITY.test(claim.quote) || ANNOUNCES_CONTINUITY.test(claim.text)
 }
 
 /**
@@ -414,7 +430,7 @@ function statesMore(a: Statements, b: Statements): boolean {
 
 /** Words by which a sentence says that what it states held before and holds still. */
 const ANNOUNCES_CONTINUITY =
-  /\b(?:still|remains?|remained|reiterated|reaffirmed|unchanged|as planned|on (?:course|track|schedule|programme|program)|stands? by)\b/iu
+  /\b(?:still|remains?|remained|reiterated|reaffirmed|unchanged|as planned|on (?:course|track|schedule|programme|program)|stands? by|stays?|stayed)\b/iu
 
 /**
  * Whether `claim` says that a figure or a date of `known` still holds ("Braymoor's programme still has
@@ -423,7 +439,7 @@ const ANNOUNCES_CONTINUITY =
  * the same stance, on a subject they share a word of, naming no one `known` does not.
  */
 function reaffirms(claim: VerifiedClaim, known: KnownClaim, lexical: number): boolean {
-  if (lexical === 0 || !(ANNOUNCES_CONTINUITY.test(claim.quote) || ANNOUNCES_CONTINUITY.test(claim.text))) return false
+  if (lexical === 0 || !continues(claim)) return false
   const comparison = compareStatements(claim.statements, known.statements)
   // The same count under another noun gives it too ("still has 46 people on the payroll" / "all 46
   // employees are staying on").
@@ -532,7 +548,8 @@ function wordsVerdict<K extends KnownClaim>(claim: VerifiedClaim, found: Candida
     if (opposed(claim.polarity, best.known.polarity) && !comparison.figuresDiffer) {
       return { class: 'contradicted', match: best.known, sure: true }
     }
-    if (differs) return { class: 'updated', match: best.known, sure: true }
+    // Memory holding these very figures in another claim knows them already: the change was told.
+    if (differs) return restatement ?? { class: 'updated', match: best.known, sure: true }
     return confirmedOrUndecided
   }
   // Related but not plainly the same subject: the same figures and dates in the same stance make it
@@ -550,7 +567,7 @@ function wordsVerdict<K extends KnownClaim>(claim: VerifiedClaim, found: Candida
     best.lexical >= UPDATED_SUBJECT &&
     !replacesAnother(claim, best.known)
   )
-    return { class: 'updated', match: best.known, sure: announcesChange(claim) }
+    return restatement ?? { class: 'updated', match: best.known, sure: announcesChange(claim) }
   if (renamed) return { class: 'updated', match: renamed.known, sure: false }
   return restatement ?? { class: 'new', sure: false }
 }
