@@ -572,6 +572,11 @@ function wordsVerdict<K extends KnownClaim>(claim: VerifiedClaim, found: Candida
   return restatement ?? { class: 'new', sure: false }
 }
 
+/** Two positive values within half or double of each other: one quantity revised, more likely than two. */
+function withinDouble(a: number, b: number): boolean {
+  return Math.max(a, b) / Math.min(a, b) <= 2
+}
+
 /**
  * A sum or a measure (not a count, which may count another thing) of a unit both give, with no value
  * in common and within half or double of each other: one quantity revised, not two.
@@ -584,10 +589,7 @@ function movedAMeasure(claim: VerifiedClaim, known: KnownClaim): boolean {
       !countsANoun(figure) &&
       figure.value > 0 &&
       known.statements.figures.some(
-        (other) =>
-          other.unit === figure.unit &&
-          other.value > 0 &&
-          Math.max(other.value, figure.value) / Math.min(other.value, figure.value) <= 2,
+        (other) => other.unit === figure.unit && other.value > 0 && withinDouble(other.value, figure.value),
       ),
   )
 }
@@ -795,7 +797,7 @@ function revises(claim: VerifiedClaim, known: KnownClaim, lexical: number): bool
           other.value !== figure.value &&
           other.value > 0 &&
           figure.value > 0 &&
-          (figure.unit === '%' || Math.max(other.value, figure.value) / Math.min(other.value, figure.value) <= 2),
+          (figure.unit === '%' || withinDouble(other.value, figure.value)),
       ),
   )
   // A date with no year ("moved to September") is near any date: its year is the story's.

@@ -715,10 +715,12 @@ export function withoutTimesOfDay(text: string): string {
   return CLOCK_WORD.test(lower) ? lower.replace(TIME_OF_DAY, ' ') : text
 }
 
-/** A length of time ("two years", "six weeks"): when, not how many of a thing. */
+/** A length of time ("two years", "six weeks", "four decades"): when, not how many of a thing. */
 export function isLengthOfTime(figure: Figure): boolean {
-  return TIME_UNITS.has(figure.unit)
+  return TIME_UNITS.has(figure.unit) || LONGER_TIMES.has(figure.unit)
 }
+/** Lengths of time beyond a year's, as the stemmer writes their units. */
+const LONGER_TIMES = new Set(['decad', 'centuri', 'generat'])
 
 /** A time of day names a thing ("the 9.15pm sailing") as often as it states when something happens. */
 export function isTimeOfDay(figure: Figure): boolean {

@@ -437,9 +437,8 @@ function contestsADecision(words: TaggedWord[], index: number): boolean {
   }
   return false
 }
-/** Words between a verb of contesting and the decision it contests, at most, and their tags. */
+/** Words between a verb of contesting and the decision it contests, at most. */
 const CONTESTED_WORDS = 15
-const CONTESTED_TAGS = new Set(['ADP', 'NUM', 'PRON', 'DET', 'ADJ', 'NOUN', 'PROPN', 'PART'])
 
 /** Modals of possibility: the stance they govern is one that may be taken, not one that was. */
 const MODALS = new Set(['could', 'would', 'might', 'may', 'should', "'d", '’d'])
@@ -596,6 +595,8 @@ function stanceComplement(
 
 /** An object before "to" may hold a possessive ("the firm's application"). */
 const COMPLEMENT_OBJECT_TAGS = new Set(['PRON', 'DET', 'ADJ', 'NOUN', 'PROPN', 'PART'])
+/** What may stand between a verb of contesting and the decision: an object's words, and prepositions. */
+const CONTESTED_TAGS = new Set(['ADP', 'NUM', ...COMPLEMENT_OBJECT_TAGS])
 
 /** Words an object between a verb and its particle may have ("the revised scheme"), and their tags. */
 const MAX_OBJECT_WORDS = 3

@@ -298,13 +298,13 @@ function countsInWords(text: string): boolean {
       figure.unit !== '' &&
       countsANoun(figure) &&
       !isLengthOfTime(figure) &&
-      !LONGER_TIMES.has(figure.unit) &&
+      figure.unit !== CLOCK_PAST &&
       !isShareInWords(figure),
   )
 }
 const COUNT_WORD = new RegExp(`\\b(?:${NUMBER_WORDS.slice(2).join('|')}|hundred)\\b`, 'iu')
-/** Units of time beyond a year's, and the clock's "past", as figures.ts writes them. */
-const LONGER_TIMES = new Set(['decad', 'centuri', 'generat', 'past'])
+/** "Ten past eight" is a time of day, which figures.ts reads as ten of "past". */
+const CLOCK_PAST = 'past'
 
 /**
  * A sentence that sets the story beside others states the wider picture, not the topic's news: it
