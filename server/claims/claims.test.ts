@@ -1686,6 +1686,32 @@ test('a reversal said as one ("withdrew its support", "walked back her promise",
   expect([rescinded?.class, rescinded?.match?.id]).toEqual(['contradicted', 'merger'])
 })
 
+test('a decision turned round is of a thing both name in common words: a place, a name or "plans" shared are two things', async () => {
+  const memory = [
+    known('span', 'The old swing bridge over the River Tane at Holmford opened in 1902.'),
+    known('permit', 'The district council granted planning permission for a bakery at Coldwell Trading Estate.'),
+    known(
+      'fee',
+      'The board of Tollmere Harbour Authority agreed on Monday to introduce a landing fee of £4 per passenger.',
+    ),
+    known('buses', 'Harlow Buses has agreed to run the evening services.'),
+  ]
+  const [ferry, hold, withdrawn, pulled] = await classifyClaims(
+    [
+      fresh('Plans for a passenger ferry across the River Tane at Holmford have been shelved by the harbour board.'),
+      fresh('Pennock Foods has put its plans for a distribution hub at Coldwell Trading Estate on hold.'),
+      fresh("The ministerial sign-off that Tollmere's authority won in May has since been withdrawn."),
+      fresh('Harlow Buses has pulled out of its agreement to run the evening services.'),
+    ],
+    memory,
+  )
+  expect(ferry?.class).not.toBe('contradicted')
+  expect(hold?.class).not.toBe('contradicted')
+  // A decision named as the thing turned round is memory's decision, in whatever words it was told.
+  expect([withdrawn?.class, withdrawn?.match?.id]).toEqual(['contradicted', 'fee'])
+  expect([pulled?.class, pulled?.match?.id]).toEqual(['contradicted', 'buses'])
+})
+
 test('a go-ahead given is an approval, and an application made is a bid its maker may withdraw', async () => {
   const memory = [
     known('go', 'The county gave the go-ahead in May for a cycle bridge over the Hessle road.'),

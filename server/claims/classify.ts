@@ -26,6 +26,7 @@ import {
 import { quoteText } from '#server/claims/quote.ts'
 import {
   contested,
+  DECISION_NOUNS,
   opposed,
   type Polarity,
   reversesStance,
@@ -490,7 +491,8 @@ function wordsVerdict<K extends KnownClaim>(claim: VerifiedClaim, found: Candida
           (cover >= MIN_COVER && saysReversal) ||
           sharesDistinctiveValue(claim.statements, known.statements) ||
           sharesAPhrase(claim, known)) &&
-        !namesDiffer(claim, known),
+        !namesDiffer(claim, known) &&
+        (sharesDistinctiveValue(claim.statements, known.statements) || sharesAThing(claim, known)),
     ),
   )
   // The reversal is of the thing the claim is about, not of another the claim shares more words with;
@@ -996,6 +998,41 @@ function phrasesOf(items: Array<{ text: string; quote: string }>, stem: Stem): M
     ]),
   )
 }
+
+/**
+ * A decision is turned round on the thing it was about, and a thing is named by a common noun ("the
+ * $300 million grant", "its agreement to run services"): two sentences that share only names, a
+ * place ("over the River Wendle at Kilverton", "at Marlpit Business Park") or the words of deciding
+ * itself ("decision", "plans") are about two things there ("shelved a temporary footbridge" / "the
+ * span opened in 1891"; "put its plans for a plant on hold" / "granted planning permission").
+ */
+function sharesAThing(claim: VerifiedClaim, known: KnownClaim): boolean {
+  if (NAMES_A_DECISION.test(claim.quote) || NAMES_A_DECISION.test(claim.text)) return true
+  const theirs = new Set(commonTerms(known.quote || known.text))
+  return commonTerms(claim.quote || claim.text).some((term) => theirs.has(term))
+}
+
+function commonTerms(text: string): string[] {
+  const lowerCase = text.replace(DECIDING, ' ').replace(/(?<![\p{L}\p{N}])\p{Lu}[\p{L}\p{N}'’-]*/gu, ' ')
+  return subjectTerms(lowerCase)
+}
+
+/**
+ * Words of deciding before what was decided ("plans for a footbridge", "a decision to scrap", "the
+ * planned sidings", "planning permission"): the thing is named after them. "Rejected the plan" names
+ * the plan.
+ */
+const DECIDING = /\b(?:(?:plans?|decisions?|proposals?|moves?|bids?)\s+(?:for|to|by|of|on)|plann(?:ed|ing))\b/giu
+
+/**
+ * A decision named as the thing turned round ("the original approval was quashed", "the ministerial
+ * sign-off … has since been withdrawn"): memory's decision is that thing, in whatever words it told
+ * it. "A decision to scrap the sidings" and "a decision by the council to grant" name what was decided.
+ */
+const NAMES_A_DECISION = new RegExp(
+  String.raw`\b(?:${[...DECISION_NOUNS, 'sign-off', 'go-ahead'].join('|')})\b(?!\s+(?:to|by)\b)`,
+  'iu',
+)
 
 /** Both name a thing in the same two words (PHRASES), other than the story's own subject. */
 function sharesAPhrase(a: object, b: object): boolean {

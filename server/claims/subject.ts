@@ -411,8 +411,8 @@ export function contested(polarity: Polarity): boolean {
 const REQUESTS = new Set(['ask', 'urge', 'petition', 'lobby', 'seek', 'demand', 'implore', 'beg'])
 /** The verbs of contesting, by stem: against a decision, not a penalty or a charge, which they refuse. */
 const CONTESTS = new Set(['appeal', 'challeng', 'contest'])
-/** What a decision is called when someone contests it. */
-const DECISION_NOUNS = new Set([
+/** What a decision is called when someone contests it, or turns it round. */
+export const DECISION_NOUNS = new Set([
   'decision',
   'ruling',
   'judgment',
