@@ -1712,6 +1712,19 @@ test('a decision turned round is of a thing both name in common words: a place, 
   expect([pulled?.class, pulled?.match?.id]).toEqual(['contradicted', 'buses'])
 })
 
+test('a contest going ahead turns nothing round: a hearing that begins is no reversal of the challenge it hears', async () => {
+  const [hearing] = await classifyClaims(
+    [fresh('A judge will hear the challenge to the Hollin Edge quarry over two days beginning on 3 May.')],
+    [
+      known(
+        'challenge',
+        "Campaigners against the Hollin Edge quarry have lodged a legal challenge at the High Court, asking a judge to overturn the county's decision to approve it.",
+      ),
+    ],
+  )
+  expect(hearing?.class).not.toBe('contradicted')
+})
+
 test('a go-ahead given is an approval, and an application made is a bid its maker may withdraw', async () => {
   const memory = [
     known('go', 'The county gave the go-ahead in May for a cycle bridge over the Hessle road.'),

@@ -486,6 +486,9 @@ function wordsVerdict<K extends KnownClaim>(claim: VerifiedClaim, found: Candida
     found.filter(
       ({ known, lexical, cover }) =>
         (reversesStance(claim.polarity, known.polarity) || (saysReversal && stanceOf(known) !== 0)) &&
+        // A contest going ahead ("a judge will hear the challenge", "the appeal was upheld") turns round
+        // no contest; what it may turn round is the decision contested, which memory tells apart.
+        !(contested(known.polarity) && stanceSign(claim.polarity) > 0) &&
         (lexical >= RELATED_SUBJECT ||
           cover >= REVERSED_COVER ||
           (cover >= MIN_COVER && saysReversal) ||
