@@ -1725,6 +1725,18 @@ test('a contest going ahead turns nothing round: a hearing that begins is no rev
   expect(hearing?.class).not.toBe('contradicted')
 })
 
+test("a measure that moved, in a sentence holding most of the shorter telling's words, is that thing updated however much wraps it", async () => {
+  const [generate] = await classifyClaims(
+    [
+      fresh(
+        'Once built, the smaller plant at Wexcombe Quarry will generate 36 megawatts of electricity, enough to run itself with a healthy surplus left over for the grid, its owners said on Tuesday.',
+      ),
+    ],
+    [known('output', 'The plant will export 48 megawatts of electricity to the grid.')],
+  )
+  expect([generate?.class, generate?.match?.id]).toEqual(['updated', 'output'])
+})
+
 test('a go-ahead given is an approval, and an application made is a bid its maker may withdraw', async () => {
   const memory = [
     known('go', 'The county gave the go-ahead in May for a cycle bridge over the Hessle road.'),

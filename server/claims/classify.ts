@@ -103,6 +103,8 @@ const MIN_COSINE = 0.55
 /** Overlap at which a changed figure of the same unit is an update even when the judge is silent. */
 const UPDATED_SUBJECT = 0.25
 
+/** Share of the shorter telling's words the other holds, for a measure that moved to be that thing's. */
+const RENAMED_COVER = 0.5
 /**
  * Share of the shorter claim's weighted words the other has too: a narrative sentence wraps a fact
  * in clauses ("after ground surveys showed...") that sink a Jaccard, not this.
@@ -528,9 +530,18 @@ function wordsVerdict<K extends KnownClaim>(claim: VerifiedClaim, found: Candida
     return { class: 'updated', match: recounted.known, sure: announcesChange(claim) }
   // A thing both name in the same two words, with a sum or a measure of one unit that moved ("the
   // £19.5m Fenwick Hill link road" / "a £14m link road"): that thing's figure, however many other
-  // words wrap each.
+  // words wrap each. So too when most of the shorter telling's words are in the other ("will export 32
+  // megawatts of electricity to the grid" / "will generate 22 megawatts of electricity, enough to run
+  // itself with a surplus for the grid"): what wraps the longer one is more said of the same thing.
   const renamed =
-    !restated && closest(found.filter(({ known }) => sharesAPhrase(claim, known) && movedAMeasure(claim, known)))
+    !restated &&
+    closest(
+      found.filter(
+        ({ known, cover }) =>
+          (sharesAPhrase(claim, known) || (cover >= RENAMED_COVER && saysMoreOf(claim, known))) &&
+          movedAMeasure(claim, known),
+      ),
+    )
   if (!best || best.lexical < RELATED_SUBJECT) {
     if (renamed) return { class: 'updated', match: renamed.known, sure: false }
     return restated ? { class: 'confirmed', match: restated.known, sure: true } : { class: 'new', sure: false }
@@ -575,6 +586,11 @@ function wordsVerdict<K extends KnownClaim>(claim: VerifiedClaim, found: Candida
     return restatement ?? { class: 'updated', match: best.known, sure: announcesChange(claim) }
   if (renamed) return { class: 'updated', match: renamed.known, sure: false }
   return restatement ?? { class: 'new', sure: false }
+}
+
+/** The claim is the longer telling: memory's is the one its words cover, not the other way round. */
+function saysMoreOf(claim: VerifiedClaim, known: KnownClaim): boolean {
+  return known.subject.length <= claim.subject.length
 }
 
 /** Two positive values within half or double of each other: one quantity revised, more likely than two. */
