@@ -300,6 +300,9 @@ test('a measure is read in one unit of its kind, at any metric scale and as a ra
   expect(figures('The terminal will export 5 mtpa of gas.')).toEqual(figures('It will ship 5 million tonnes a year.'))
   expect(figures('It emits 3 Mt of carbon dioxide.')).toEqual(figures('It emits 3 million tonnes of it.'))
   expect(figures('A 1.2 GWh battery')).toEqual(figures('a 1,200 megawatt-hour battery'))
+  // Loudness as a licence writes it and as a newsroom does.
+  expect(figures('Music must not exceed 65 dB LAeq at the nearest homes.')).toEqual(figures('a 65-decibel ceiling'))
+  expect(figures('up to 70dB')).toEqual([{ value: 70, unit: 'db', bound: 'under' }])
   // A rate per person, however it names the person; a price per unit keeps its unit.
   expect(figures('Use fell to 128 litres a head each day.')).toEqual([{ value: 128, unit: 'l/person' }])
   expect(figures('At 142 litres per person per day.')).toEqual([{ value: 142, unit: 'l/person' }])

@@ -110,6 +110,9 @@ const UNIT_ALIASES: Record<string, string> = {
   tpa: 't',
   ktpa: 'kt',
   mtpa: 'mt',
+  // Loudness as licences and newsrooms write it: "65 dB LAeq", "70dB", "70 decibels".
+  decibel: 'db',
+  decibels: 'db',
   kilogram: 'kg',
   kilograms: 'kg',
   litre: 'l',
@@ -179,6 +182,7 @@ const SHORT_UNITS = new Set([
   'ml',
   'kl',
   'gl',
+  'db',
 ])
 
 /**
