@@ -1737,6 +1737,23 @@ test("a measure that moved, in a sentence holding most of the shorter telling's 
   expect([generate?.class, generate?.match?.id]).toEqual(['updated', 'output'])
 })
 
+test('what a decision settled, told again without the deciding, is that fact; a decision on what memory only told is news', async () => {
+  const memory = [
+    known('deadline', 'Redlow has agreed to give the buyers until 15 June to complete the sale.'),
+    known('earlier', 'The two sides had until 1 May to complete the deal.'),
+    known('price', "The buyers will pay £3.2m for Redlow's shares in the club, according to a statement on Tuesday."),
+    known('share', 'The sale gives the buyers 90 per cent of the club.'),
+    known('vote', 'Supporters voted by 71% to 29% to back the sale in March.'),
+  ]
+  const [settled] = await classifyClaims([fresh('The buyers had until 15 June to complete the sale.')], memory)
+  expect([settled?.class, settled?.match?.id]).toEqual(['confirmed', 'deadline'])
+  const [decided] = await classifyClaims(
+    [fresh('Redlow has agreed to give the buyers until 15 June to complete the sale.')],
+    [known('state', 'The buyers had until 15 June to complete the sale.'), ...memory.slice(1)],
+  )
+  expect(decided?.class).not.toBe('confirmed')
+})
+
 test('a go-ahead given is an approval, and an application made is a bid its maker may withdraw', async () => {
   const memory = [
     known('go', 'The county gave the go-ahead in May for a cycle bridge over the Hessle road.'),

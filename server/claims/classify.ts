@@ -556,7 +556,8 @@ function wordsVerdict<K extends KnownClaim>(claim: VerifiedClaim, found: Candida
   // that fact again, when another memory claim states its figures: "a workforce of 420" beside the
   // "420 permanent roles" that the closest words name as "420 people").
   const confirmedOrUndecided =
-    sameStance(claim.polarity, best.known.polarity, comparison.comparable && !differs) &&
+    (sameStance(claim.polarity, best.known.polarity, comparison.comparable && !differs) ||
+      (comparison.comparable && !differs && toldWithoutItsDecision(claim, best))) &&
     !countsDiffer(claim.statements, best.known.statements)
       ? { class: 'confirmed' as const, match: best.known, sure: true }
       : (restatement ?? { class: 'new' as const, sure: false, related: best.known })
@@ -592,6 +593,23 @@ function wordsVerdict<K extends KnownClaim>(claim: VerifiedClaim, found: Candida
 function saysMoreOf(claim: VerifiedClaim, known: KnownClaim): boolean {
   return known.subject.length <= claim.subject.length
 }
+
+/**
+ * What a decision settled, told again without the deciding ("The consortium had until 30 April to
+ * complete the purchase" / "Tolley has also agreed to give the consortium until 30 April to complete
+ * the purchase"): a claim that takes no stance, in words memory's decision for it nearly all holds.
+ * Not the other way round: a decision taken on what memory only told is news.
+ */
+function toldWithoutItsDecision(claim: VerifiedClaim, { known, cover }: Candidate<KnownClaim>): boolean {
+  return (
+    cover >= TOLD_AGAIN_COVER &&
+    !claim.polarity.negated &&
+    claim.polarity.directions.length === 0 &&
+    stanceSign(known.polarity) > 0
+  )
+}
+/** Share of a claim's words that memory's telling holds, for the claim to be that telling's content. */
+const TOLD_AGAIN_COVER = 0.75
 
 /** Two positive values within half or double of each other: one quantity revised, more likely than two. */
 function withinDouble(a: number, b: number): boolean {
