@@ -1754,6 +1754,31 @@ test('what a decision settled, told again without the deciding, is that fact; a 
   expect(decided?.class).not.toBe('confirmed')
 })
 
+test('a number with no noun ("at 3.9 million rather than 1.4 million") counts what memory\'s figure of that value counts', async () => {
+  const [higher] = await classifyClaims(
+    [
+      fresh(
+        'The insurer also said the number of people whose details were taken was far higher than first thought, at 3.9 million rather than 1.4 million.',
+      ),
+    ],
+    [
+      known(
+        'people',
+        'Around 1.4 million people who are insured by Hallam Mutual have had their details taken, the insurer says.',
+      ),
+      known(
+        'records',
+        'Hallam Mutual said the stolen records covered roughly 1.4 million people whose employers buy its cover.',
+      ),
+      known(
+        'employees',
+        'The insurer said details belonging to about 1.4 million employees had been taken, including names, home addresses and dates of birth.',
+      ),
+    ],
+  )
+  expect(higher?.class).toBe('updated')
+})
+
 test('a go-ahead given is an approval, and an application made is a bid its maker may withdraw', async () => {
   const memory = [
     known('go', 'The county gave the go-ahead in May for a cycle bridge over the Hessle road.'),

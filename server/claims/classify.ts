@@ -1115,12 +1115,23 @@ function namesIn({ text, quote }: { text: string; quote: string }, common: Reado
  */
 function restatesAndChanges(claim: Statements, known: Statements): boolean {
   for (const unit of new Set(claim.figures.map((figure) => figure.unit))) {
-    const theirs = new Set(known.figures.filter((figure) => figure.unit === unit).map((figure) => figure.value))
+    // A number with no noun ("at 3.4 million rather than 1.2 million") counts what memory's figure of
+    // that value counts, when the value is too precise to meet by chance.
+    const theirs = new Set(
+      known.figures
+        .filter((figure) => figure.unit === unit || (unit === '' && countsANoun(figure) && isPrecise(figure.value)))
+        .map((figure) => figure.value),
+    )
     const ours = claim.figures.filter((figure) => figure.unit === unit)
     const now = ours.filter((figure) => !figure.earlier).map((figure) => figure.value)
     if (ours.some(({ value }) => theirs.has(value)) && now.some((value) => !theirs.has(value))) return true
   }
   return false
+}
+
+/** A count of a hundred or more, or a figure given to a decimal: precise enough not to meet twice by chance. */
+function isPrecise(value: number): boolean {
+  return Math.abs(value) >= 100 || !Number.isInteger(value)
 }
 
 /**
@@ -1133,12 +1144,8 @@ function sharesDistinctiveValue(a: Statements, b: Statements): boolean {
   return a.figures.some((figure) =>
     b.figures.some(
       (other) =>
-        // A count of a hundred or more, or a figure given to a decimal ("fall by 4.2"): precise enough
-        // not to meet twice by chance.
-        (other.value === figure.value &&
-          !isShareInWords(figure) &&
-          !isTimeOfDay(figure) &&
-          (Math.abs(figure.value) >= 100 || !Number.isInteger(figure.value))) ||
+        // "Fall by 4.2", "3,200 people": a precise value.
+        (other.value === figure.value && !isShareInWords(figure) && !isTimeOfDay(figure) && isPrecise(figure.value)) ||
         (statesFigure(figure, other) &&
           !countsANoun(figure) &&
           !isTimeOfDay(figure) &&

@@ -300,6 +300,11 @@ test('a measure is read in one unit of its kind, at any metric scale and as a ra
   expect(figures('The terminal will export 5 mtpa of gas.')).toEqual(figures('It will ship 5 million tonnes a year.'))
   expect(figures('It emits 3 Mt of carbon dioxide.')).toEqual(figures('It emits 3 million tonnes of it.'))
   expect(figures('A 1.2 GWh battery')).toEqual(figures('a 1,200 megawatt-hour battery'))
+  // "Rather than" and "instead of" compare two figures; neither word is what they count.
+  expect(figures('at 3.4 million rather than 1.2 million')).toEqual([
+    { value: 3.4e6, unit: '' },
+    { value: 1.2e6, unit: '', earlier: true },
+  ])
   // Loudness as a licence writes it and as a newsroom does.
   expect(figures('Music must not exceed 65 dB LAeq at the nearest homes.')).toEqual(figures('a 65-decibel ceiling'))
   expect(figures('up to 70dB')).toEqual([{ value: 70, unit: 'db', bound: 'under' }])

@@ -253,7 +253,7 @@ const SCALE_WORD = new RegExp(String.raw`^\s?(${Object.keys(SCALES).join('|')})(
 
 // Words after a number that are not what it counts.
 const NOT_UNITS = new Set(
-  'and or to of in on at by for from the a an as is was were are be been than with per about over under nearly almost around more less fewer among between across against after before into through during since until within without while when where which who that this these those its their his her it they first originally initially previously now still already only just then once have has had will would can could may might must should do does did'.split(
+  'and or to of in on at by for from the a an as is was were are be been than rather instead not with per about over under nearly almost around more less fewer among between across against after before into through during since until within without while when where which who that this these those its their his her it they first originally initially previously now still already only just then once have has had will would can could may might must should do does did'.split(
     ' ',
   ),
 )
