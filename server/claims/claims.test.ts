@@ -1712,6 +1712,41 @@ test('a decision turned round is of a thing both name in common words: a place, 
   expect([pulled?.class, pulled?.match?.id]).toEqual(['contradicted', 'buses'])
 })
 
+test("the story's own subject is no thing a decision turns round: plans for a base shelved do not reverse the consent for the wind farm", async () => {
+  const [shelved] = await classifyClaims(
+    [
+      fresh(
+        'Halden Power has shelved its plan to run the Orrin Bank wind farm from Portcallow and will build its operations and maintenance base at Ernsford instead.',
+      ),
+    ],
+    [
+      known(
+        'consent',
+        'The Marine Consents Office on Tuesday granted development consent to Halden Power for the Orrin Bank offshore wind farm.',
+      ),
+      known('turbines', 'The wind farm will have 60 turbines.'),
+      known('power', 'The wind farm is due to send its first power ashore in 2029.'),
+      known('workers', 'Building the wind farm will need 500 workers at the busiest point.'),
+      known('offshore', 'The turbines will stand 40 kilometres off the coast.'),
+    ],
+  )
+  expect(shelved?.class).not.toBe('contradicted')
+})
+
+test('a thing named in two words ("its Lindau plant") is the thing turned round, though every word of it is a name or the story\'s own', async () => {
+  const [late] = await classifyClaims(
+    [fresh('The Lindau plant of Corvex is no longer on track to open in 2028.')],
+    [
+      known('lindau', 'Corvex still plans to open its Lindau plant in 2028.'),
+      known('cost', "Corvex's Ohio plant will cost $4bn."),
+      known('jobs', 'The Ohio plant of Corvex will employ 900 people.'),
+      known('ohio', 'Corvex expects its Ohio plant to start production in 2029.'),
+      known('osaka', 'Corvex will build a third plant in Osaka.'),
+    ],
+  )
+  expect([late?.class, late?.match?.id]).toEqual(['contradicted', 'lindau'])
+})
+
 test('a contest going ahead turns nothing round: a hearing that begins is no reversal of the challenge it hears', async () => {
   const [hearing] = await classifyClaims(
     [fresh('A judge will hear the challenge to the Hollin Edge quarry over two days beginning on 3 May.')],

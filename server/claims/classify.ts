@@ -133,7 +133,7 @@ export async function classifyClaims<K extends KnownClaim>(
   for (const item of [...claims, ...memory]) wordings.set(item, subjectWordings(item, stem))
   const weight = idfWeights([...wordings.values()].flat())
   readNames([...claims, ...memory])
-  readPhrases([...claims, ...memory], stem)
+  readThings([...claims, ...memory], stem)
   const byQuote = new Map<string, K>()
   for (const known of memory) {
     for (const text of [known.quote, known.text]) if (text) byQuote.set(quoteText(text), known)
@@ -1004,55 +1004,66 @@ function readNames(items: Array<{ text: string; quote: string }>): void {
 }
 
 /**
- * The two-word names of things (subjectPhrases) each claim of a classification gives, less those most
- * claims give: the story's own subject ("Harbrook Mutual", "the harbourside tram"). Read for every
- * claim the first time two are compared (only a decision turned round asks), not for each
- * classification: most never need them.
+ * The things each claim of a classification names, less those most claims name, the story's own
+ * subject ("Harbrook Mutual", "the harbourside tram", "the merger"): its two-word names
+ * (subjectPhrases), and the words it writes in lower case (`things`), less the words of deciding. Read for every claim the first time two are compared (only a decision turned
+ * round asks), not for each classification: most never need them.
  */
-type PhraseBook = (item: object) => ReadonlySet<string>
-const PHRASES = new WeakMap<object, PhraseBook>()
+type Named = { phrases: ReadonlySet<string>; things: ReadonlySet<string> }
+type ThingBook = (item: object) => Named
+const THINGS = new WeakMap<object, ThingBook>()
 
-function readPhrases(items: Array<{ text: string; quote: string }>, stem: Stem): void {
-  let read: Map<object, Set<string>> | undefined
-  const book: PhraseBook = (item) => {
-    read ??= phrasesOf(items, stem)
-    return read.get(item) ?? new Set()
+function readThings(items: Array<{ text: string; quote: string }>, stem: Stem): void {
+  let read: Map<object, Named> | undefined
+  const book: ThingBook = (item) => {
+    read ??= thingsOf(items, stem)
+    return read.get(item) ?? { phrases: new Set(), things: new Set() }
   }
-  for (const item of items) PHRASES.set(item, book)
+  for (const item of items) THINGS.set(item, book)
 }
 
-function phrasesOf(items: Array<{ text: string; quote: string }>, stem: Stem): Map<object, Set<string>> {
-  const phrases = items.map(
-    ({ text, quote }) => new Set([text, quote].flatMap((wording) => (wording ? subjectPhrases(wording, stem) : []))),
-  )
-  const holders = new Map<string, number>()
-  for (const held of phrases) for (const phrase of held) holders.set(phrase, (holders.get(phrase) ?? 0) + 1)
+function thingsOf(items: Array<{ text: string; quote: string }>, stem: Stem): Map<object, Named> {
+  const wordings = ({ text, quote }: { text: string; quote: string }) => [text, quote].filter(Boolean)
+  const phrases = items.map((item) => new Set(wordings(item).flatMap((wording) => subjectPhrases(wording, stem))))
+  const things = items.map((item) => new Set(wordings(item).flatMap((wording) => thingTerms(wording, stem))))
   const ownSubject = Math.max(MIN_SUBJECT_CLAIMS, items.length * SUBJECT_SHARE)
+  const lessOwnSubject = (sets: Set<string>[]) => {
+    const holders = new Map<string, number>()
+    for (const held of sets) for (const word of held) holders.set(word, (holders.get(word) ?? 0) + 1)
+    return sets.map((held) => new Set([...held].filter((word) => (holders.get(word) ?? 0) < ownSubject)))
+  }
+  const [phrasesHeld, thingsHeld] = [lessOwnSubject(phrases), lessOwnSubject(things)]
   return new Map(
     items.map((item, index) => [
       item,
-      new Set([...(phrases[index] ?? [])].filter((phrase) => (holders.get(phrase) ?? 0) < ownSubject)),
+      { phrases: phrasesHeld[index] ?? new Set<string>(), things: thingsHeld[index] ?? new Set<string>() },
     ]),
   )
 }
 
 /**
- * A decision is turned round on the thing it was about, and a thing is named by a common noun ("the
- * $300 million grant", "its agreement to run services"): two sentences that share only names, a
- * place ("over the River Wendle at Kilverton", "at Marlpit Business Park") or the words of deciding
- * itself ("decision", "plans") are about two things there ("shelved a temporary footbridge" / "the
- * span opened in 1891"; "put its plans for a plant on hold" / "granted planning permission").
+ * A decision is turned round on the thing it was about, named by a common noun ("the $300 million
+ * grant", "its agreement to run services") or in two words ("its Dresden fab"): two sentences that
+ * share only names, a place ("over the River Wendle at Kilverton", "at Marlpit Business Park"), the
+ * words of deciding itself ("decision", "plans") or the story's own subject ("the merger") are about
+ * two things there
+ * ("shelved a temporary footbridge" / "the span opened in 1891"; "put its plans for a plant on hold"
+ * / "granted planning permission").
  */
 function sharesAThing(claim: VerifiedClaim, known: KnownClaim): boolean {
   if (NAMES_A_DECISION.test(claim.quote) || NAMES_A_DECISION.test(claim.text)) return true
-  const theirs = new Set(commonTerms(known.quote || known.text))
-  return commonTerms(claim.quote || claim.text).some((term) => theirs.has(term))
+  const book = THINGS.get(claim)
+  if (!book) return false
+  const theirs = book(known).things
+  return [...book(claim).things].some((term) => theirs.has(term)) || sharesAPhrase(claim, known)
 }
 
-function commonTerms(text: string): string[] {
-  const lowerCase = text.replace(DECIDING, ' ').replace(/(?<![\p{L}\p{N}])\p{Lu}[\p{L}\p{N}'’-]*/gu, ' ')
-  return subjectTerms(lowerCase)
+function thingTerms(text: string, stem: Stem): string[] {
+  return subjectTerms(text.replace(DECIDING, ' ').replace(NAME_WORD, ' '), stem)
 }
+
+/** A word written with a capital: a name, or a sentence's first word. */
+const NAME_WORD = /(?<![\p{L}\p{N}])\p{Lu}[\p{L}\p{N}'’-]*/gu
 
 /**
  * Words of deciding before what was decided ("plans for a footbridge", "a decision to scrap", "the
@@ -1071,12 +1082,12 @@ const NAMES_A_DECISION = new RegExp(
   'iu',
 )
 
-/** Both name a thing in the same two words (PHRASES), other than the story's own subject. */
+/** Both name a thing in the same two words (THINGS), other than the story's own subject. */
 function sharesAPhrase(a: object, b: object): boolean {
-  const book = PHRASES.get(a)
+  const book = THINGS.get(a)
   if (!book) return false
-  const theirs = book(b)
-  return [...book(a)].some((phrase) => theirs.has(phrase))
+  const theirs = book(b).phrases
+  return [...book(a).phrases].some((phrase) => theirs.has(phrase))
 }
 
 /** A name in this many claims, and this share of them, is the story's subject. */
