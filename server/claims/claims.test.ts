@@ -1814,6 +1814,25 @@ test('a number with no noun ("at 3.9 million rather than 1.4 million") counts wh
   expect(higher?.class).toBe('updated')
 })
 
+test('a date said to replace memory\'s ("on 3 March, not in mid-April as the company had said") changes it', async () => {
+  const [earlier] = await classifyClaims(
+    [
+      fresh(
+        "An audit published with the regulator's notice shows the pumps first failed on 3 March, not in mid-April as the water company had said.",
+      ),
+    ],
+    [
+      known(
+        'failed',
+        'According to the company, the pumps first failed on 18 April, about a week before anyone noticed.',
+      ),
+      known('fault', 'The company says the fault dates from 18 April.'),
+      known('repay', 'The company has promised to repay customers by 30 June.'),
+    ],
+  )
+  expect([earlier?.class, earlier?.match?.id]).toEqual(['updated', 'failed'])
+})
+
 test('a go-ahead given is an approval, and an application made is a bid its maker may withdraw', async () => {
   const memory = [
     known('go', 'The county gave the go-ahead in May for a cycle bridge over the Hessle road.'),

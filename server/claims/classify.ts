@@ -475,7 +475,9 @@ function wordsVerdict<K extends KnownClaim>(claim: VerifiedClaim, found: Candida
   const best = comparable && comparable.lexical >= RELATED_SUBJECT ? comparable : closest(found)
   // A claim that gives memory's figure beside a new one of the same unit ("$545, down from $690") says
   // which figure it replaces, in whatever words it names the thing.
-  const replaced = found.find(({ known }) => restatesAndChanges(claim.statements, known.statements))
+  const replaced = found.find(
+    ({ known }) => restatesAndChanges(claim.statements, known.statements) || redates(claim, known),
+  )
   if (replaced && (!best || best.lexical < SAME_SUBJECT)) return { class: 'updated', match: replaced.known, sure: true }
   // A decision turned round ("voted down" / "approved", "withdrew" / "filed") on a thing both name is a
   // reversal, whatever the tallies: a vote lost 26-22 is not an update of one won 31-17.
@@ -876,7 +878,20 @@ function replacesAnother(claim: VerifiedClaim, known: KnownClaim): boolean {
   )
 }
 
-/** The dates a claim says it replaces: those after "rather than" or "instead of". */
+/**
+ * `claim` gives a date of `known` as the one it replaces, and another as the date now ("first logged
+ * in on 9 January, not in mid-February as the company had said" / "first got into its network on 14
+ * February"): that date changed.
+ */
+function redates(claim: VerifiedClaim, known: KnownClaim): boolean {
+  const replaced = earlierDates(claim)
+  const theirs = known.statements.dates
+  if (!replaced.some((date) => theirs.some((other) => sameDate(date, other)))) return false
+  const now = claim.statements.dates.filter((date) => !replaced.includes(date))
+  return now.some((date) => !theirs.some((other) => sameDate(date, other)))
+}
+
+/** The dates a claim says it replaces: those after "rather than", "instead of" or a contrasting ", not". */
 function earlierDates(claim: VerifiedClaim): string[] {
   let dates = EARLIER_DATES.get(claim)
   if (!dates) {
@@ -888,7 +903,7 @@ function earlierDates(claim: VerifiedClaim): string[] {
   return dates
 }
 const EARLIER_DATES = new WeakMap<VerifiedClaim, string[]>()
-const REPLACED = /\b(?:rather than|instead of)\b/iu
+const REPLACED = /\b(?:rather than|instead of)\b|,\s+not\b/iu
 
 /**
  * A number that a change sentence gives bare names its quantity before it, as the thing that moved

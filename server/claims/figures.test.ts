@@ -92,6 +92,8 @@ test('a month with no year is read as a newsroom writes it, and its day is no fi
   })
   expect(read('The vote is on 23 June.').dates).toEqual(['XXXX-06-23'])
   expect(read('The rollout has been moved to September.').dates).toEqual(['XXXX-09'])
+  // A month hyphenated as newsrooms write its middle.
+  expect(read('The intruders got in on 9 January, not in mid-February.').dates).toEqual(['XXXX-01-09', 'XXXX-02'])
   expect(read('The council may approve it.').dates).toEqual([])
   expect(read('The towers would mar the view.').dates).toEqual([])
   expect(read('The museum opens in Sept.').dates).toEqual(['XXXX-09'])

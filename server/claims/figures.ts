@@ -367,7 +367,8 @@ export function isYearless(date: DateMention): boolean {
   return date.startsWith(YEARLESS)
 }
 const YEARLESS_MONTH = new RegExp(
-  String.raw`(\b(?:in|into|from|by|until|till|to|since|before|after|of|on|next|last|this|early|late|mid|end of)\s(?:(?:a|an|the)\s)?(?:\p{L}+day,?\s)?|` +
+  // ("mid-February" as newsrooms hyphenate it.)
+  String.raw`(\b(?:(?:in|into|from|by|until|till|to|since|before|after|of|on|next|last|this|early|late|mid|end of)\s|mid-)(?:(?:a|an|the)\s)?(?:\p{L}+day,?\s)?|` +
     // or after a weekday and a comma, as newsrooms write a date ("is now Tuesday, Sept. 8")
     String.raw`\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday),\s)` +
     String.raw`(?:(\d{1,2})(?:st|nd|rd|th)?\s)?` +
