@@ -1833,6 +1833,20 @@ test('a date said to replace memory\'s ("on 3 March, not in mid-April as the com
   expect([earlier?.class, earlier?.match?.id]).toEqual(['updated', 'failed'])
 })
 
+test("a figure memory's claim gives, beside another it gave before, is no change of it", async () => {
+  const [same] = await classifyClaims(
+    [fresh('Even once the tolls begin, the bridge is expected to bring in 1.6 million pounds a year.')],
+    [
+      known(
+        'tolls',
+        'It now expects the bridge tolls to bring in £1.6m a year, against the £2.9m it forecast in March.',
+      ),
+      known('start', 'The tolls start on 1 May.'),
+    ],
+  )
+  expect(same?.class).not.toBe('updated')
+})
+
 test('a go-ahead given is an approval, and an application made is a bid its maker may withdraw', async () => {
   const memory = [
     known('go', 'The county gave the go-ahead in May for a cycle bridge over the Hessle road.'),

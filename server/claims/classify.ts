@@ -553,7 +553,12 @@ function wordsVerdict<K extends KnownClaim>(claim: VerifiedClaim, found: Candida
   const alike = closest(restating.filter(({ known }) => sameStance(claim.polarity, known.polarity, true)))
   const restatement = alike && { class: 'confirmed' as const, match: alike.known, sure: true }
   const comparison = compareStatements(claim.statements, best.known.statements)
-  const differs = comparison.figuresDiffer || comparison.datesDiffer
+  // A claim whose every figure and date memory's claim gives tells nothing changed, though memory's
+  // gives another beside it ("will yield £2.1m a year" / "expects to raise £2.1m a year, against the
+  // £3.4m it forecast").
+  const differs =
+    (comparison.figuresDiffer || comparison.datesDiffer) &&
+    unsupportedFigures(claim.statements, best.known.statements).length > 0
   // Positive evidence confirms; without it the claim is new, with this memory claim beside it (or
   // that fact again, when another memory claim states its figures: "a workforce of 420" beside the
   // "420 permanent roles" that the closest words name as "420 people").
