@@ -1847,6 +1847,22 @@ test("a figure memory's claim gives, beside another it gave before, is no change
   expect(same?.class).not.toBe('updated')
 })
 
+test("a claim's own figure, given by another memory claim in a stance not turned round, is known, though a closer claim gives another", async () => {
+  const [known8200] = await classifyClaims(
+    [fresh("That campaign's petition gathered 8,200 signatures.")],
+    [
+      known('first', 'The petition gathered 2,000 signatures in its first week, its organisers say.'),
+      known(
+        'signed',
+        'The decision takes account of a petition signed by 8,200 people, which Holmby Town Council presented to the board in January.',
+      ),
+      known('open', 'Campaigners want the library kept open.'),
+      known('books', 'The library lends 40,000 books a year.'),
+    ],
+  )
+  expect([known8200?.class, known8200?.match?.id]).toEqual(['confirmed', 'signed'])
+})
+
 test('a go-ahead given is an approval, and an application made is a bid its maker may withdraw', async () => {
   const memory = [
     known('go', 'The county gave the go-ahead in May for a cycle bridge over the Hessle road.'),

@@ -552,6 +552,15 @@ function wordsVerdict<K extends KnownClaim>(claim: VerifiedClaim, found: Candida
   // better of the $300 million loan" is no restatement of "approved a $300 million loan".
   const alike = closest(restating.filter(({ known }) => sameStance(claim.polarity, known.polarity, true)))
   const restatement = alike && { class: 'confirmed' as const, match: alike.known, sure: true }
+  // Against a closer claim whose figure differs, another that gives the claim's own figure in a stance
+  // not turned round ("That campaign's petition gathered 11,400 signatures" / "a petition signed by
+  // 11,400 people", beside "The petition passed 3,000 signatures in its first week"): memory knew it.
+  const unturned = closest(
+    restating.filter(
+      ({ known }) => !opposed(claim.polarity, known.polarity) && !reversesStance(claim.polarity, known.polarity),
+    ),
+  )
+  const toldElsewhere = unturned && { class: 'confirmed' as const, match: unturned.known, sure: false }
   const comparison = compareStatements(claim.statements, best.known.statements)
   // A claim whose every figure and date memory's claim gives tells nothing changed, though memory's
   // gives another beside it ("will yield £2.1m a year" / "expects to raise £2.1m a year, against the
@@ -573,7 +582,7 @@ function wordsVerdict<K extends KnownClaim>(claim: VerifiedClaim, found: Candida
       return { class: 'contradicted', match: best.known, sure: true }
     }
     // Memory holding these very figures in another claim knows them already: the change was told.
-    if (differs) return restatement ?? { class: 'updated', match: best.known, sure: true }
+    if (differs) return restatement ?? toldElsewhere ?? { class: 'updated', match: best.known, sure: true }
     return confirmedOrUndecided
   }
   // Related but not plainly the same subject: the same figures and dates in the same stance make it
@@ -591,7 +600,7 @@ function wordsVerdict<K extends KnownClaim>(claim: VerifiedClaim, found: Candida
     best.lexical >= UPDATED_SUBJECT &&
     !replacesAnother(claim, best.known)
   )
-    return restatement ?? { class: 'updated', match: best.known, sure: announcesChange(claim) }
+    return restatement ?? toldElsewhere ?? { class: 'updated', match: best.known, sure: announcesChange(claim) }
   if (renamed) return { class: 'updated', match: renamed.known, sure: false }
   return restatement ?? { class: 'new', sure: false }
 }
