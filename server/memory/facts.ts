@@ -51,9 +51,10 @@ export function readClaim(text: string): Pick<Fact, 'statements' | 'subject' | '
  * often as an adjective is not folded by a noun's sense ("full"); a negation inside an "if" clause, or
  * left in a clause "but" sets aside, is not the sentence's. 15 (decision 050): a "not" set after its
  * clause before no verb ("in February 2027, not October 2026") denies the alternative it names, not
- * the clause.
+ * the clause. 16 (decision 053): loudness in decibels ("65 dB"); "rather than" and "instead of" are no
+ * counted noun; "mid-February" is a month.
  */
-export const READING = 15
+export const READING = 16
 
 /** A fact as stored before claims (id, text, sources, first seen) read as a claim without a quote. */
 export type StoredFact = Pick<Fact, 'id' | 'text' | 'sourceUrls' | 'firstSeen'> & Partial<Fact>
