@@ -1035,8 +1035,9 @@ function readNames(items: Array<{ text: string; quote: string }>): void {
 /**
  * The things each claim of a classification names, less those most claims name, the story's own
  * subject ("Harbrook Mutual", "the harbourside tram", "the merger"): its two-word names
- * (subjectPhrases), and the words it writes in lower case (`things`), less the words of deciding. Read for every claim the first time two are compared (only a decision turned
- * round asks), not for each classification: most never need them.
+ * (subjectPhrases), and the words it writes in lower case less the words of deciding (`things`).
+ * Read for every claim the first time two are compared (only a decision turned round asks), not for
+ * each classification: most never need them.
  */
 type Named = { phrases: ReadonlySet<string>; things: ReadonlySet<string> }
 type ThingBook = (item: object) => Named
@@ -1072,12 +1073,11 @@ function thingsOf(items: Array<{ text: string; quote: string }>, stem: Stem): Ma
 
 /**
  * A decision is turned round on the thing it was about, named by a common noun ("the $300 million
- * grant", "its agreement to run services") or in two words ("its Dresden fab"): two sentences that
+ * grant", "its agreement to run services") or in two words ("its Dresden fab"). Two sentences that
  * share only names, a place ("over the River Wendle at Kilverton", "at Marlpit Business Park"), the
- * words of deciding itself ("decision", "plans") or the story's own subject ("the merger") are about
- * two things there
- * ("shelved a temporary footbridge" / "the span opened in 1891"; "put its plans for a plant on hold"
- * / "granted planning permission").
+ * words of deciding ("decision", "plans") or the story's own subject ("the merger") are about two
+ * things ("shelved a temporary footbridge" / "the span opened in 1891"; "put its plans for a plant on
+ * hold" / "granted planning permission"), unless the claim names a decision as the thing turned round.
  */
 function sharesAThing(claim: VerifiedClaim, known: KnownClaim): boolean {
   if (NAMES_A_DECISION.test(claim.quote) || NAMES_A_DECISION.test(claim.text)) return true
