@@ -487,20 +487,22 @@ function wordsVerdict<K extends KnownClaim>(claim: VerifiedClaim, found: Candida
   // memory holds decided on the thing, either way.
   const saysReversal = ANNOUNCES_REVERSAL.test(claim.quote) || ANNOUNCES_REVERSAL.test(claim.text)
   const reversed = closest(
-    found.filter(
-      ({ known, lexical, cover }) =>
-        (reversesStance(claim.polarity, known.polarity) || (saysReversal && stanceOf(known) !== 0)) &&
-        // A contest going ahead ("a judge will hear the challenge", "the appeal was upheld") turns round
-        // no contest; what it may turn round is the decision contested, which memory tells apart.
-        !(contested(known.polarity) && stanceSign(claim.polarity) > 0) &&
-        (lexical >= RELATED_SUBJECT ||
-          cover >= REVERSED_COVER ||
-          (cover >= MIN_COVER && saysReversal) ||
-          sharesDistinctiveValue(claim.statements, known.statements) ||
-          sharesAPhrase(claim, known)) &&
-        !namesDiffer(claim, known) &&
-        (sharesDistinctiveValue(claim.statements, known.statements) || sharesAThing(claim, known)),
-    ),
+    found.filter(({ known, lexical, cover }) => {
+      if (!reversesStance(claim.polarity, known.polarity) && !(saysReversal && stanceOf(known) !== 0)) return false
+      // A contest going ahead ("a judge will hear the challenge", "the appeal was upheld") turns round
+      // no contest; what it may turn round is the decision contested, which memory tells apart.
+      if (contested(known.polarity) && stanceSign(claim.polarity) > 0) return false
+      if (namesDiffer(claim, known)) return false
+      // A figure too precise to meet by chance is the thing both are about; otherwise they must name
+      // one thing (sharesAThing) and be close enough in words.
+      if (sharesDistinctiveValue(claim.statements, known.statements)) return true
+      const close =
+        lexical >= RELATED_SUBJECT ||
+        cover >= REVERSED_COVER ||
+        (cover >= MIN_COVER && saysReversal) ||
+        sharesAPhrase(claim, known)
+      return close && sharesAThing(claim, known)
+    }),
   )
   // The reversal is of the thing the claim is about, not of another the claim shares more words with;
   // a thing both name in the same two words is that thing ("the glass harbour wing" / "halted"). A
