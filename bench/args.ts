@@ -32,7 +32,8 @@ function benchUsage(scenarioNames: readonly string[], optIn: readonly string[] =
     ...(optIn.length > 0 ? [`run only when --only names them (long): ${quoted(optIn)}`] : []),
     '',
     'environment: BENCH_MODEL_MS, BENCH_SEARCH_MS (stub latencies), BENCH_WORKER_CONCURRENCY,',
-    '  BENCH_SERVER_NODE_OPTIONS, BENCH_DATABASE_URL, BENCH_QUALITY_FIRST_SEED, BENCH_WORKER_PROCESSES',
+    '  BENCH_SERVER_NODE_OPTIONS, BENCH_DATABASE_URL, BENCH_QUALITY_FIRST_SEED, BENCH_QUALITY_PATHS,',
+    '  BENCH_QUALITY_WEBS, BENCH_WORKER_PROCESSES',
     '  (see "Benchmarks" in the README)',
   ].join('\n')
 }

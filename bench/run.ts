@@ -15,6 +15,8 @@ import { formatTable, mib, type Row, seconds } from '#bench/measure.ts'
 import {
   type BenchContext,
   FULL_SIZES,
+  QUALITY_PATHS,
+  QUALITY_WEBS,
   QUICK_SIZES,
   type Scenario,
   type ScenarioResult,
@@ -49,6 +51,14 @@ import { type BenchStubs, startBenchStubs } from '#bench/stubs.ts'
 import { runningEmbeddedPostgresUrl } from '#db/embedded.ts'
 import { projectRoot } from '#server/http/app-build.ts'
 
+/** A comma-separated list of some of `values`, each at most once. */
+function commaList<const T extends string>(values: readonly [T, ...T[]]) {
+  return z
+    .string()
+    .transform((text) => [...new Set(text.split(',').map((each) => each.trim().toLowerCase()))])
+    .pipe(z.array(z.enum(values)).min(1))
+}
+
 const flag = z.enum(['', '0', '1', 'true', 'false']).transform((value) => value === '1' || value === 'true')
 const EnvSchema = z.object({
   BENCH_QUICK: flag.default(false),
@@ -62,6 +72,10 @@ const EnvSchema = z.object({
   BENCH_SERVER_NODE_OPTIONS: z.string().optional(),
   // The quality scenario's first seed: start elsewhere (say 101) to score webs nobody tuned against.
   BENCH_QUALITY_FIRST_SEED: z.coerce.number().int().min(1).optional(),
+  // The quality scenario's paths and webs, comma-separated (default all): "extractive" and
+  // "development" iterate on a rule without running, or reading, the held-out topics.
+  BENCH_QUALITY_PATHS: commaList(QUALITY_PATHS).optional(),
+  BENCH_QUALITY_WEBS: commaList(QUALITY_WEBS).optional(),
   // Worker processes (`npm run worker`) beside a server started with RUN_ROLE=web, instead of one
   // process doing both: what a deployment that spreads the runs over the cores would measure.
   BENCH_WORKER_PROCESSES: z.coerce.number().int().min(0).max(8).default(0),
@@ -92,6 +106,8 @@ const quick = args.quick || env.BENCH_QUICK
 const sizes: Sizes = {
   ...(quick ? QUICK_SIZES : FULL_SIZES),
   ...(env.BENCH_QUALITY_FIRST_SEED ? { qualityFirstSeed: env.BENCH_QUALITY_FIRST_SEED } : {}),
+  ...(env.BENCH_QUALITY_PATHS ? { qualityPaths: env.BENCH_QUALITY_PATHS } : {}),
+  ...(env.BENCH_QUALITY_WEBS ? { qualityWebs: env.BENCH_QUALITY_WEBS } : {}),
 }
 const latency = { modelMs: env.BENCH_MODEL_MS, searchMs: env.BENCH_SEARCH_MS }
 

@@ -6,6 +6,11 @@ import type { ProviderLimits } from '#bench/stub-protocol.ts'
 import type { BenchStubs } from '#bench/stubs.ts'
 import type { BriefInput } from '#server/research/brief.ts'
 
+/** The quality scenario's paths: the sloppy model, no model, the model that answers right. */
+export const QUALITY_PATHS = ['model', 'extractive', 'oracle'] as const
+/** The quality scenario's webs: the templated one and the realistic corpus's two splits. */
+export const QUALITY_WEBS = ['templated', 'development', 'held-out'] as const
+
 export type Sizes = {
   overheadQuickRuns: number
   overheadDeepRuns: number
@@ -24,6 +29,9 @@ export type Sizes = {
   qualityFactsPerTopic: number
   /** The first seed; the rest follow it. Any other start is a web the engine was never looked at on. */
   qualityFirstSeed: number
+  /** The paths and webs the quality scenario runs, when not all (`BENCH_QUALITY_PATHS`, `_WEBS`). */
+  qualityPaths?: ReadonlyArray<(typeof QUALITY_PATHS)[number]>
+  qualityWebs?: ReadonlyArray<(typeof QUALITY_WEBS)[number]>
   /** The monitors scenario: quick runs due at once, the accounts they belong to, the big account's share. */
   monitorsRuns: number
   monitorsAccounts: number

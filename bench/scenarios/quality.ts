@@ -31,7 +31,7 @@ import {
   TEMPLATED_TARGETS,
 } from '#bench/quality/summary.ts'
 import { EPOCHS, generateWeb, type Page, type TopicWeb, type Web } from '#bench/quality/web.ts'
-import type { StandaloneScenario } from '#bench/scenario.ts'
+import { QUALITY_WEBS, type StandaloneScenario } from '#bench/scenario.ts'
 import { DEPTH } from '#server/research/pipeline.ts'
 
 const PATHS: Path[] = ['model', 'extractive', 'oracle']
@@ -61,16 +61,20 @@ export const qualityScenario: StandaloneScenario = {
       seeds,
       webs: webs.map(describeWeb),
     }
-    const narrative = loadNarrativeWeb()
+    const websRun = context.sizes.qualityWebs ?? QUALITY_WEBS
+    const splits = SPLITS.filter((split) => websRun.includes(split))
+    const corpus = loadNarrativeWeb()
+    const narrative = { ...corpus, topics: corpus.topics.filter((topic) => splits.includes(topic.split)) }
     detail.realistic = describeWeb(narrative)
-    for (const path of PATHS) {
+    detail.ran = { paths: context.sizes.qualityPaths ?? PATHS, webs: websRun }
+    for (const path of PATHS.filter((each) => (context.sizes.qualityPaths ?? PATHS).includes(each))) {
       const own = await context.startServer(stubs.env[path])
       const memory = await connectMemoryReader(own.server.url, own.client.apiKey)
       const runs: ScoredRun[] = []
       const realistic: ScoredRun[] = []
       const sloppy: Array<SloppyLog & { seed: number }> = []
       // The oracle answers right on any web; it runs where the question is open, the realistic one.
-      const templated = path === 'oracle' ? [] : webs
+      const templated = path === 'oracle' || !websRun.includes('templated') ? [] : webs
       const runWeb = async (web: Web, into: ScoredRun[], on = { client: own.client, memory }) => {
         stubs.use(web)
         Object.assign(stubs.log, emptyLog())
@@ -84,7 +88,7 @@ export const qualityScenario: StandaloneScenario = {
           await runWeb(web, runs)
           if (path === 'model') sloppy.push({ seed: web.seed, ...stubs.log })
         }
-        await runWeb(narrative, realistic)
+        if (narrative.topics.length > 0) await runWeb(narrative, realistic)
       } finally {
         await memory.close()
         await own.stop()
@@ -92,7 +96,9 @@ export const qualityScenario: StandaloneScenario = {
       // The sloppy model's judge answers at random one time in seven: on a corpus this small, one draw
       // moves a figure by a fact (five points). It reads the realistic corpus under every seed, each
       // on a fresh server (the topics are the same, so memory must be too); the figures are the mean.
-      for (const seed of path === 'model' ? seeds.filter((each) => each !== narrative.seed) : []) {
+      const moreSeeds =
+        path === 'model' && narrative.topics.length > 0 ? seeds.filter((each) => each !== narrative.seed) : []
+      for (const seed of moreSeeds) {
         const fresh = await context.startServer(stubs.env[path])
         const freshMemory = await connectMemoryReader(fresh.server.url, fresh.client.apiKey)
         try {
@@ -115,7 +121,7 @@ export const qualityScenario: StandaloneScenario = {
         if (path === 'model') rows.push(...describeSloppiness(sloppy))
       }
       const bySplit = new Map(
-        SPLITS.map((split) => {
+        splits.map((split) => {
           const inSplit = realistic.filter((run) => splitOf(narrative, run.topic) === split)
           const perSeed = realisticSeeds.map((seed) =>
             seedFigures(
