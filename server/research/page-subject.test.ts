@@ -92,3 +92,64 @@ test("a headline naming only the topic's place is another story from the same pl
   const about = pagesAboutTopic('Ostrava Chemicals chlorine leak at Tenby Marsh', [leak, pool], new Set())
   expect([...(about ?? [])]).toEqual([1])
 })
+
+test("a headline that writes the topic's word inside another name is another story, in sentence case", () => {
+  const news = page(
+    1,
+    'https://www.courier.example/news/2027/02/library',
+    'Wexcombe library to shut its doors in March',
+    [
+      'Wexcombe library will close on 31 March, the county council confirmed on Monday, ending 94 years of lending on Bell Street.',
+    ],
+  )
+  const harriers = page(
+    2,
+    'https://www.courier.example/news/2027/02/relay',
+    'Wexcombe Harriers take the county relay title',
+    [
+      'The Wexcombe Harriers won the county relay title on Saturday, their first since 2019, on a course turned to mud by a week of rain.',
+    ],
+  )
+  // A party named after the town it serves is the story's when its words are all the topic's.
+  const town = page(3, 'https://www.post.example/news/2027/02/wexcombe', "Wexcombe's readers sign petition", [
+    'More than 2,000 people have signed a petition against the closure of the library, organisers said.',
+  ])
+  const about = pagesAboutTopic('Wexcombe library closure', [news, harriers, town], new Set())
+  expect([...(about ?? [])].sort()).toEqual([1, 3])
+  // A headline in title case capitalises every word: its names cannot be told, so the word counts.
+  const titled = { ...harriers, id: 4, title: 'Wexcombe Harriers Take The County Relay Title' }
+  expect(pagesAboutTopic('Wexcombe library closure', [news, titled], new Set())?.has(4)).toBe(true)
+})
+
+test('a headline that names a party the stories name on two sites is about the story; the town they happen in is not', () => {
+  const story = (id: number, site: string, text: string) =>
+    page(id, `https://www.${site}.example/news/2027/02/library-${id}`, 'Wexcombe library to close', [text])
+  const stories = [
+    story(
+      1,
+      'courier',
+      'The Carrick Reading Trust, which runs the library for the council, said the building needs £1.2m of repairs and a new branch in Ellerby would open in May.',
+    ),
+    story(
+      2,
+      'post',
+      'Staff were told on Monday that the Carrick Reading Trust would move the stock to Ellerby by April, a long bus ride away.',
+    ),
+  ]
+  const chief = page(
+    3,
+    'https://www.courier.example/news/2027/02/trust-chief',
+    'Carrick Reading Trust chief to step down',
+    [
+      'Dawn Pelling, chief executive of the Carrick Reading Trust, is to leave after six years, the trust said on Friday.',
+    ],
+  )
+  const walks = page(4, 'https://www.post.example/news/2027/02/walks', 'Five half-term walks around Ellerby', [
+    'From the river path to the old quarry, five walks for families that start and end at a tea room.',
+  ])
+  const marathon = page(5, 'https://www.post.example/news/2027/02/marathon', 'Carrick Marathon entries open', [
+    'Entries for the Carrick Marathon opened on Tuesday, with 3,000 places on a route along the coast.',
+  ])
+  const about = pagesAboutTopic('Wexcombe library closure', [...stories, chief, walks, marathon], new Set())
+  expect([...(about ?? [])].sort()).toEqual([1, 2, 3])
+})

@@ -2,9 +2,10 @@
 // subject; a page about something else (a café review near a building site, a weather roundup)
 // mentions a topic, if at all, further down. And what of a page is the site's, not the story's: the
 // cookie banner and the newsletter box that every page of one site repeats (issue 40, decision 033).
-import { contentTerms } from '#server/claims/terms.ts'
+import { contentTerms, STOPWORDS } from '#server/claims/terms.ts'
 import type { SourceForSynthesis } from '#server/providers/types.ts'
 import { taggedTokens } from '#server/text/english.ts'
+import { CALENDAR } from '#server/text/names.ts'
 import { completeSentences, proseParagraphs } from '#server/text/prose.ts'
 import { wordTokens } from '#server/text/words.ts'
 
@@ -147,10 +148,13 @@ export function isFurniture(sentence: string): boolean {
 
 /**
  * The ids of the pages whose headline (title, URL slug) or lede names the topic. One of its words is
- * enough in a headline, which rarely spells out a whole topic ("Harbour tram: what happens now?");
- * a lede holds half of them, as the topic check asks of a page (a local story's lede names the town
- * a topic is in, whatever it is about). A page that names the topic only further down mentions it in passing. Undefined
- * when no page names the topic anywhere (a brief in another language): then this tells nothing.
+ * enough in a headline, which rarely spells out a whole topic ("Harbour tram: what happens now?"),
+ * unless the headline writes it inside another name ("Tarnside Fell Rescue": inOthersNames); a lede
+ * holds half of them, as the topic check asks of a page (a local story's lede names the town a topic
+ * is in, whatever it is about). A headline naming a party the story's pages name is about the story
+ * too (storyParties). A page that names the topic only further down mentions it in passing.
+ * Undefined when no page names the topic anywhere (a brief in another language): then this tells
+ * nothing.
  */
 export function pagesAboutTopic(
   topic: string,
@@ -160,7 +164,12 @@ export function pagesAboutTopic(
   const topicTerms = new Set(contentTerms(topic))
   const subject = topicSubjectTerms(topic)
   const held = (text: string) => new Set(contentTerms(text).filter((term) => topicTerms.has(term))).size
-  const namesSubject = (text: string) => contentTerms(text).some((term) => subject.has(term))
+  const namesSubject = (page: ReadPage) => {
+    const othersNames = inOthersNames(page.title, topicTerms)
+    return contentTerms(`${page.title} ${slugWords(page.url)}`).some(
+      (term) => subject.has(term) && !othersNames.has(term),
+    )
+  }
   const needed = Math.min(MAX_TOPIC_WORDS_NEEDED, Math.ceil(topicTerms.size / 2))
   const about = new Set<number>()
   let named = false
@@ -169,16 +178,149 @@ export function pagesAboutTopic(
   // that kind itself: "restaurant reviews in Leeds").
   const topicOfAKind = FEATURE_WORDS.test(topic)
   for (const page of pages) {
-    const headline = `${page.title} ${slugWords(page.url)}`
     const feature = !topicOfAKind && isFeature(page)
     const names = feature
       ? held(page.title) >= Math.max(needed, Math.min(2, topicTerms.size))
-      : namesSubject(headline) || held(lede(page, boilerplate)) >= needed
+      : namesSubject(page) || held(lede(page, boilerplate)) >= needed
     if (names) about.add(page.id)
     else if (!named && held(page.paragraphs.flat().join(' ')) > 0) named = true
   }
+  if (about.size > 0) {
+    const parties = storyParties(pages, about, boilerplate, topicTerms)
+    for (const page of pages) {
+      if (about.has(page.id) || (!topicOfAKind && isFeature(page))) continue
+      if ((capitalisedRuns(page.title) ?? []).some((run) => parties.has(runKey(run, undefined)))) about.add(page.id)
+    }
+  }
   return about.size > 0 || named ? about : undefined
 }
+
+/** A name that pages about the topic on this many sites write is a party to the story. */
+const PARTY_SITES = 2
+
+/**
+ * The names the pages about the topic write in their prose, on PARTY_SITES sites or more: the
+ * story's parties ("Lendrigg Fibre", "Wensholme", "Lowmoor Hall"). A headline that names one is about
+ * the story, though it names nothing of the topic ("Lendrigg boss to step down"). A name is a whole
+ * run of capitalised words: "Harrowfield Carnival" is not "Harrowfield".
+ */
+function storyParties(
+  pages: readonly ReadPage[],
+  about: ReadonlySet<number>,
+  boilerplate: ReadonlySet<string>,
+  topicTerms: ReadonlySet<string>,
+): Set<string> {
+  const lower = new Set<string>()
+  for (const page of pages) {
+    for (const word of page.paragraphs
+      .flat()
+      .join(' ')
+      .split(/[^\p{L}'’-]+/u))
+      if (LOWER.test(word)) lower.add(word)
+  }
+  const sites = new Map<string, Set<string>>()
+  const places = new Set<string>()
+  for (const page of pages) {
+    if (!about.has(page.id)) continue
+    for (const sentence of page.paragraphs.flat()) {
+      if (isBoilerplate(sentence, boilerplate)) continue
+      for (const run of capitalisedRuns(sentence, false) ?? []) {
+        const key = runKey(run, lower)
+        if (!key || key.split(' ').every((term) => topicTerms.has(term))) continue
+        if (IN_A_PLACE.test(sentence.slice(0, run.start))) places.add(key)
+        sites.set(key, (sites.get(key) ?? new Set()).add(host(page.url)))
+      }
+    }
+  }
+  return new Set([...sites].filter(([key, held]) => held.size >= PARTY_SITES && !places.has(key)).map(([key]) => key))
+}
+/**
+ * A name written after these is a place the story happens in ("in Harrowfield", "around Kilbrannan"):
+ * the town's other stories name it too. "At" names a venue as often as a party ("at Carr Lane").
+ */
+const IN_A_PLACE = /\b(?:in|near|around|outside)\s+$/iu
+
+/**
+ * A run's name as compared: its words' terms. At a sentence's or clause's opening, words written
+ * elsewhere in lower case are the sentence's, not the name's ("Residents", "Council"); without the
+ * page's words to tell (`lower` undefined), an opening word is kept.
+ */
+function runKey(run: Run, lower: ReadonlySet<string> | undefined): string {
+  let words = run.words
+  if (run.opening && lower) {
+    while (words.length > 0 && lower.has((words[0] as string).toLowerCase())) words = words.slice(1)
+  }
+  return words
+    .filter((word) => !CALENDAR.test(word.toLowerCase()))
+    .flatMap((word) => contentTerms(word))
+    .join(' ')
+}
+
+/**
+ * The topic's words that a headline writes only inside another name: "Busiest year yet for Tarnside
+ * Fell Rescue" names the Tarnside Fell Rescue, not the Tarnside broadband rollout; "Lowmoor Show" is
+ * not the Lowmoor music festival. A run of capitalised words names the topic when all its words are
+ * the topic's ("Corrin Water", "Brennock"). Read only in a headline written in sentence case: one in
+ * title case capitalises every word, names or not. A capital opening the headline is the sentence's
+ * ("Keep Kettlewick Mutual campaigners march"), so a run's first word there counts only when it is
+ * the topic's.
+ */
+export function inOthersNames(title: string, topicTerms: ReadonlySet<string>): Set<string> {
+  const others = new Set<string>()
+  const runs = capitalisedRuns(title)
+  if (!runs) return others
+  const own = new Set<string>()
+  for (const { words, opening } of runs) {
+    const terms = words.map((word) => contentTerms(word))
+    const sentences = opening && words.length > 1 && terms[0]?.every((term) => !topicTerms.has(term))
+    const named = (sentences ? terms.slice(1) : terms).flat()
+    const topics = named.filter((term) => topicTerms.has(term))
+    for (const term of topics) (named.length > topics.length ? others : own).add(term)
+  }
+  for (const term of own) others.delete(term)
+  return others
+}
+
+/**
+ * A headline's or a sentence's runs of capitalised words, as written. A run ends at punctuation and
+ * after a possessive ("Brightwell's door"). `opening`: the run opens the text or a clause of it
+ * (after a colon, a dash or a quotation mark), where any word takes a capital. Undefined for a
+ * headline in title case (`headline`), where every long word does.
+ */
+function capitalisedRuns(text: string, headline = true): Run[] | undefined {
+  const title = text.normalize('NFKC')
+  const words = [...title.matchAll(/[\p{L}\p{N}][\p{L}\p{N}'’&-]*/gu)]
+  const long = words.filter(([word]) => word.length >= TITLE_CASE_WORD && !STOPWORDS.has(word.toLowerCase()))
+  const capitals = long.filter(([word]) => CAPITAL.test(word)).length
+  if (headline && long.length >= TITLE_CASE_WORDS && capitals === long.length) return undefined
+  const runs: Run[] = []
+  let run: Run | undefined
+  let end = 0
+  for (const { 0: word, index } of words) {
+    const gap = title.slice(end, index)
+    const opening = end === 0 || CLAUSE_BREAK.test(gap)
+    end = index + word.length
+    const joined = run !== undefined && /^\s+$/u.test(gap) && !/['’]s$/u.test(run.words.at(-1) ?? '')
+    if (run && (!joined || !CAPITAL.test(word))) {
+      runs.push(run)
+      run = undefined
+    }
+    if (!CAPITAL.test(word)) continue
+    run ??= { words: [], opening, start: index }
+    run.words.push(word)
+  }
+  if (run) runs.push(run)
+  return runs
+}
+/** A run of capitalised words: its words as written, whether it opens a clause, where it starts. */
+type Run = { words: string[]; opening: boolean; start: number }
+/** What opens a clause of a headline, where any word takes a capital: a colon, a dash, a quotation mark. */
+const CLAUSE_BREAK = /[:"“”‘’'—–]/u
+const CAPITAL = /^\p{Lu}/u
+const LOWER = /^\p{Ll}/u
+/** Title case is told by its long words, this long or longer, of which there are at least this many. */
+const TITLE_CASE_WORD = 4
+const TITLE_CASE_WORDS = 4
 
 /**
  * A topic's words that say what it is about, not where: "Ostrava Chemicals chlorine leak at Tenby
