@@ -727,6 +727,19 @@ test('a decision is a stance someone takes, not what happens; a quote, a questio
   expect(decides('The board voted on Tuesday to grant Cinderbrook a mining permit.')).toBe(true)
 })
 
+test('a verb of deciding makes the stance it governs a decision: voted to, decided not to, a plan scrapped', () => {
+  expect(decides('The trustees voted last week to close the reading room.')).toBe(true)
+  expect(decides('The parish council voted against the wind turbine.')).toBe(true)
+  expect(polarity('The parish council voted against the wind turbine.').directions).toEqual(['stance:down'])
+  expect(polarity('Councillors voted for the bypass by 31 votes to 17.').directions).toEqual(['stance:up'])
+  expect(decides('The club decided not to renew the lease on the ground.')).toBe(true)
+  // A plan to close, scrapped, is read as "decided not to close": a decision, for the branch.
+  expect(decides('The bank has scrapped its plan to close the branch.')).toBe(true)
+  expect(decides('Members could vote to dissolve the society next year.')).toBe(false)
+  expect(decides('Residents who voted for the bypass were angry at the delay.')).toBe(false)
+  expect(decides('The insurer decided it could wait no more.')).toBe(false)
+})
+
 test('a party that binds itself takes a stance: a pledge withdrawn is a pledge turned round', async () => {
   expect(polarity('A further £2.5m has been pledged by the Pellow Foundation.').directions).toEqual(['stance:up'])
   const memory = [

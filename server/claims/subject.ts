@@ -239,8 +239,26 @@ function readStance(written: string, stem: Stem): { polarity: Polarity; decision
     if (counted) negations -= 1
     return way.endsWith(':up') ? 'stance:down' : 'stance:up'
   }
+  // A verb of deciding in the main clause ("decided not to close it", "voted to end births", "voted
+  // against the plan"): the stance it governs is a decision someone took.
+  let decided = false
   words.forEach(({ word: token, tag, lemma, pause }, index) => {
     if (pause) subordinate = conditional = false
+    if (tag === 'VERB' && DECIDING.has(lemma) && !subordinate && !hypothetical) {
+      const next = words[index + 1]
+      // ("Voted last month to end births", "voted unanimously to", "voted 9-2 to".)
+      if (next?.word === 'not' && words[index + 2]?.word === 'to') decided = true
+      for (const ahead of words.slice(index + 1, index + 1 + DECIDING_REACH)) {
+        if (ahead.pause || !REACHED_OVER.has(ahead.tag)) break
+        if (ahead.word === 'to') decided = true
+      }
+      const side = next && !next.pause ? VOTED_ON.get(next.word) : undefined
+      if (side) {
+        note(directions, stance(side), true)
+        taken = true
+        particles.add(index + 1)
+      }
+    }
     if (pause || CLAUSE_JOINS.has(token)) {
       // "Neither company would put a price on the work, but the contract is worth about £65m": a
       // negation that turned no stance round is its clause's, and "but" asserts what follows.
@@ -376,9 +394,25 @@ function readStance(written: string, stem: Stem): { polarity: Polarity; decision
     polarity: { negated: negations % 2 === 1, directions: oneWay.sort() },
     // The sentence's own decision: taken in its main clause, not only possible ("could reject"),
     // nor said of someone in passing ("Ms Carrow, who led the campaign, thanked everyone who signed").
-    decision: taken && oneWay.some((direction) => directions.get(direction) === true),
+    decision:
+      (taken && oneWay.some((direction) => directions.get(direction) === true)) ||
+      (decided && (negations % 2 === 1 || oneWay.some((direction) => direction.startsWith('stance:')))),
   }
 }
+
+/** Verbs of deciding, as lemmas: what they govern is decided ("opted to keep the branch"). */
+const DECIDING = new Set(['decide', 'vote', 'resolve', 'opt', 'choose', 'elect'])
+/** Words between a verb of deciding and the "to" it governs: "voted on Tuesday night to". */
+const DECIDING_REACH = 5
+/** What may stand between them: "last month", "unanimously", "9-2", "on Tuesday night". */
+const REACHED_OVER = new Set(['ADV', 'ADJ', 'NOUN', 'PROPN', 'NUM', 'DET', 'ADP', 'PART', 'SYM', 'PUNCT'])
+/** The same verbs by stem, for a cheap look before the tagger reads a sentence (`decides`). */
+const DECIDING_STEMS = new Set(['decid', 'vote', 'resolv', 'opt', 'choos', 'chose', 'elect'])
+/** A vote's side, read from the preposition after it. */
+const VOTED_ON = new Map([
+  ['against', 'stance:down'],
+  ['for', 'stance:up'],
+])
 
 const MONTH_PREPOSITIONS = new Set([
   'in',
@@ -704,7 +738,12 @@ const DECISIONS = new Set(
 export function decides(text: string, stem: Stem = stemmer): boolean {
   const lower = text.normalize('NFKC').toLowerCase()
   if (lower.search(NEGATED_PHRASES) >= 0) return true
-  const hint = wordTokens(lower).some((token) => PARTICLES.has(token) || DECISIONS.has(stem(token)))
+  DECISION_ENDED.lastIndex = 0
+  const hint =
+    DECISION_ENDED.test(lower) ||
+    wordTokens(lower).some(
+      (token) => PARTICLES.has(token) || DECISIONS.has(stem(token)) || DECIDING_STEMS.has(stem(token)),
+    )
   return hint && readStance(text, stem).decision
 }
 
