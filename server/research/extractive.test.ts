@@ -817,3 +817,25 @@ test('a count written in words, as a newsroom opens a sentence with one, states 
   expect(texts).toContain('Four branches have already moved into shared buildings with the county’s health visitors.')
   expect(texts.join(' ')).not.toMatch(/two villages|four decades/)
 })
+
+test('a sentence that states nothing and names no one beyond the topic is the lede of a story told below it, not a finding', async () => {
+  const story = newsPage(1, 'Herald', 'Pemberton Mills loses its biggest customer', [
+    'The biggest order on Pemberton Mills’ books has gone.',
+    'Halloran Foods has cancelled its contract with the mill, the company told staff.',
+    'Pemberton Mills had hoped to keep the work until the spring at least.',
+    'The Textile Workers Union called the loss of the Pemberton Mills order a betrayal of the town.',
+    'Pemberton Mills employs 340 people at its Carrbridge site.',
+    'Halloran took 2.1 million metres of Pemberton Mills cloth last year, about a third of its output.',
+    'Carrbridge councillor Amir Shah said he would meet the Pemberton Mills board on Friday.',
+    '"We will fight for every one of these jobs," said Maureen Tate, the union’s regional organiser.',
+  ])
+  const { synthesis } = await synthesize(synthesisInput({ topic: 'Pemberton Mills', sources: [story] }))
+  const texts = synthesis.findings.map((finding) => finding.text)
+  expect(texts).toContain('Halloran Foods has cancelled its contract with the mill, the company told staff.')
+  expect(texts).toContain('Pemberton Mills employs 340 people at its Carrbridge site.')
+  // Who acted, named, though it states no figure.
+  expect(texts).toContain(
+    'The Textile Workers Union called the loss of the Pemberton Mills order a betrayal of the town.',
+  )
+  expect(texts.join(' ')).not.toMatch(/biggest order|had hoped|fight for every one/)
+})

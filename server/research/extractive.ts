@@ -30,7 +30,7 @@ import { markers } from '#server/research/report-citations.ts'
 import { NO_EVIDENCE } from '#server/research/report-render.ts'
 import { surfaceForm, themeWords } from '#server/research/report-themes.ts'
 import { sourcesOnTopic } from '#server/research/topicality.ts'
-import { isPluralNoun } from '#server/text/english.ts'
+import { isPluralNoun, taggedTokens } from '#server/text/english.ts'
 import { MONTH_NAMES, WEEKDAYS } from '#server/text/names.ts'
 import { wordTokens } from '#server/text/words.ts'
 
@@ -155,13 +155,23 @@ function extractSynthesis(input: SynthesisInput): Synthesis {
   // too. Memory keeps it (rememberedBeside); the report does not show it.
   const told = pool.some((candidate) => candidate.position >= NEWS_DEPTH) ? toldElsewhere(pool) : new Set()
   const shown = (candidate: Candidate) => candidate.position < NEWS_DEPTH || told.has(candidate)
-  const shownPool = pool.filter(shown)
+  // A sentence that states nothing checkable is a finding only when it names someone or something
+  // beyond the topic: "Aldwyn Bank has abandoned its promise" tells who did what; "The biggest order on
+  // Quillon Robotics' books has gone" is the lede of the story the sentences below it tell, and a
+  // quote that states nothing is someone's view of it. Such sentences fill a report only when nothing
+  // more specific is left (below), as the findings of a page that is no news story may all be.
+  const topicTerms = new Set(contentTerms(input.topic))
+  const specific = (candidate: Candidate) =>
+    candidate.states || (!QUOTATION.test(candidate.text) && namesActor(candidate.text, topicTerms))
+  const shownPool = pool.filter((candidate) => shown(candidate) && specific(candidate))
   const shownCheckable = checkable.filter(shown)
-  // A short report may still take a sentence from far down, before a lede that states nothing.
-  const exhausted = () => shownCheckable.every((candidate) => chosen.includes(candidate) || rejected.has(candidate))
+  // A short report may still take a sentence from far down, and then a lede that states nothing.
+  const left = (candidates: Candidate[]) =>
+    candidates.some((candidate) => !chosen.includes(candidate) && !rejected.has(candidate))
+  const firstFindings = () => (left(shownPool) ? shownPool : left(checkable) ? checkable : pool)
   let characters = 0
   while (chosen.length < MAX_FINDINGS && (chosen.length < MIN_FINDINGS || characters < FINDINGS_CHARACTERS)) {
-    const next = pick(chosen.length >= MIN_FINDINGS ? shownCheckable : exhausted() ? pool : shownPool, score)
+    const next = pick(chosen.length >= MIN_FINDINGS ? shownCheckable : firstFindings(), score)
     if (!next) break
     chosen.push(next)
     characters += next.text.length
@@ -531,6 +541,21 @@ function toldElsewhere(pool: Candidate[]): Set<Candidate> {
   return new Set(
     keyed.filter(({ keys }) => keys.some((key) => (sources.get(key)?.size ?? 0) > 1)).map(({ candidate }) => candidate),
   )
+}
+
+/**
+ * Whether a sentence names who acts, other than its topic: a name before its first verb ("Aldwyn Bank
+ * has abandoned", "The Minister for Health, Owen Tallis, has asked"), not one the topic's words make,
+ * nor a place or a day named after the verb ("has divided Harrowby", "on Saturday morning").
+ */
+function namesActor(text: string, topicTerms: ReadonlySet<string>): boolean {
+  for (const { word, tag } of taggedTokens(text)) {
+    if (tag === 'VERB' || tag === 'AUX') return false
+    if (!/^\p{Lu}/u.test(word) || tag !== 'PROPN') continue
+    const terms = contentTerms(word)
+    if (terms.length > 0 && terms.every((term) => !topicTerms.has(term))) return true
+  }
+  return false
 }
 
 function openingSentences(candidates: Candidate[]): Candidate[] {
