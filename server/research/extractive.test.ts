@@ -822,7 +822,8 @@ test('a sentence that states nothing and names no one beyond the topic is the le
   const story = newsPage(1, 'Herald', 'Pemberton Mills loses its biggest customer', [
     'The biggest order on Pemberton Mills’ books has gone.',
     'Halloran Foods has cancelled its contract with the mill, the company told staff.',
-    'Pemberton Mills had hoped to keep the work until the spring at least.',
+    // A sentence's first word takes a capital whatever it is.
+    'Weavers who had counted on Pemberton Mills overtime got unwelcome news.',
     'The Textile Workers Union called the loss of the Pemberton Mills order a betrayal of the town.',
     'Pemberton Mills employs 340 people at its Carrbridge site.',
     'Halloran took 2.1 million metres of Pemberton Mills cloth last year, about a third of its output.',
@@ -837,5 +838,5 @@ test('a sentence that states nothing and names no one beyond the topic is the le
   expect(texts).toContain(
     'The Textile Workers Union called the loss of the Pemberton Mills order a betrayal of the town.',
   )
-  expect(texts.join(' ')).not.toMatch(/biggest order|had hoped|fight for every one/)
+  expect(texts.join(' ')).not.toMatch(/biggest order|unwelcome news|fight for every one/)
 })

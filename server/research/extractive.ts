@@ -549,9 +549,11 @@ function toldElsewhere(pool: Candidate[]): Set<Candidate> {
  * nor a place or a day named after the verb ("has divided Harrowby", "on Saturday morning").
  */
 function namesActor(text: string, topicTerms: ReadonlySet<string>): boolean {
-  for (const { word, tag } of taggedTokens(text)) {
+  for (const [index, { word, tag }] of taggedTokens(text).entries()) {
     if (tag === 'VERB' || tag === 'AUX') return false
     if (!/^\p{Lu}/u.test(word) || tag !== 'PROPN') continue
+    // A sentence's first word takes a capital whatever it is: "Campaigners say", "Patients who".
+    if (index === 0 && isPluralNoun(word)) continue
     const terms = contentTerms(word)
     if (terms.length > 0 && terms.every((term) => !topicTerms.has(term))) return true
   }
