@@ -11,7 +11,15 @@ import {
 } from '#server/claims/classify.ts'
 import { compareStatements, extractStatements } from '#server/claims/figures.ts'
 import { locateQuote, preparePage } from '#server/claims/quote.ts'
-import { decides, opposed, polarity, stemsOnce, subjectPhrases, subjectTerms } from '#server/claims/subject.ts'
+import {
+  decides,
+  opposed,
+  polarity,
+  stanceThemes,
+  stemsOnce,
+  subjectPhrases,
+  subjectTerms,
+} from '#server/claims/subject.ts'
 import { packVector, unpackVector } from '#server/claims/vectors.ts'
 import { type VerifiedClaim, verifyClaims } from '#server/claims/verify.ts'
 
@@ -1250,6 +1258,38 @@ test('a decision turned round on a thing both name in the same two words is a re
     subjectPhrases('They approved a glass harbour wing.'),
   )
   expect(subjectPhrases('Harbrook Mutual denied it.')).toEqual([])
+})
+
+test('a decision turned round on the thing both take their stance on is a reversal, though each wraps it in other words', async () => {
+  const memory = [
+    known(
+      'supply',
+      'Fernhill Dairy has signed a three-year supply agreement with Corran Creamery to take the whole output of its Hollow Farm herd.',
+    ),
+    known('library', 'The council approved the plan for a new library on the Tanyard site in the spring.'),
+    known('rain', 'Rainfall in October was 58 per cent of the long-term average.'),
+  ]
+  const [cancelled, other] = await classifyClaims(
+    [
+      fresh(
+        'Fernhill Dairy has cancelled its agreement with the cheese maker, blaming months of late payments for milk delivered to its Dunmoor depot.',
+      ),
+      // A stance on another thing the council planned turns nothing round.
+      fresh('Six months later the council rejected the plan for a multi-storey car park beside the station.'),
+    ],
+    memory,
+  )
+  expect([cancelled?.class, cancelled?.match?.id]).toEqual(['contradicted', 'supply'])
+  expect(other?.class).toBe('new')
+  expect([...stanceThemes('Fernhill Dairy has cancelled its agreement with the Corran cheese maker.')]).toEqual([
+    'agreement',
+  ])
+  // A plan, a pledge or support is taken on what it is for; a passive's stance on its subject.
+  expect([...stanceThemes('The company has shelved plans for a stock market flotation.')]).toEqual(['flotat'])
+  expect([...stanceThemes('The union voted to withdraw its support for the calendar.')]).toEqual(['calendar'])
+  expect([...stanceThemes('The closure order was revoked on 15 May.')]).toEqual(['order'])
+  expect([...stanceThemes("The court suspended Kestrel Ridge's permit.")]).toEqual(['permit'])
+  expect([...stanceThemes('Councillors rejected the scaled-down scheme last month.')]).toEqual(['scheme'])
 })
 
 test('"not until" a later date announces the change; a percentage may move any way within its hundred', async () => {

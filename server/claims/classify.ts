@@ -33,6 +33,7 @@ import {
   type Stem,
   sameStance,
   stanceSign,
+  stanceThemes,
   stemsOnce,
   subjectPhrases,
   subjectTerms,
@@ -500,7 +501,8 @@ function wordsVerdict<K extends KnownClaim>(claim: VerifiedClaim, found: Candida
         lexical >= RELATED_SUBJECT ||
         cover >= REVERSED_COVER ||
         (cover >= MIN_COVER && saysReversal) ||
-        sharesAPhrase(claim, known)
+        sharesAPhrase(claim, known) ||
+        sharesATheme(claim, known)
       return close && sharesAThing(claim, known)
     }),
   )
@@ -999,6 +1001,25 @@ function sameFactPossible(claim: VerifiedClaim, known: KnownClaim): boolean {
 function sharesAName(a: { text: string; quote: string }, b: { text: string; quote: string }): boolean {
   const theirs = NAMES.get(b)
   return theirs !== undefined && [...(NAMES.get(a) ?? [])].some((name) => theirs.has(name))
+}
+
+/**
+ * Both take their stance on one thing (stanceThemes): "Wrenfield Grocers has cancelled its agreement
+ * with the Tovington robot maker" / "has signed a five-year agreement with Quillon Robotics".
+ */
+function sharesATheme(a: { text: string; quote: string }, b: { text: string; quote: string }): boolean {
+  const theirs = themesOf(b)
+  return [...themesOf(a)].some((theme) => theirs.has(theme))
+}
+
+const THEMES = new WeakMap<object, ReadonlySet<string>>()
+function themesOf(item: { text: string; quote: string }): ReadonlySet<string> {
+  let themes = THEMES.get(item)
+  if (!themes) {
+    themes = new Set([item.text, item.quote].filter(Boolean).flatMap((wording) => [...stanceThemes(wording)]))
+    THEMES.set(item, themes)
+  }
+  return themes
 }
 
 /** Each names someone or something (NAMES) the other does not. */

@@ -748,6 +748,101 @@ export function decides(text: string, stem: Stem = stemmer): boolean {
 }
 
 /**
+ * What the stances a sentence takes are taken on, by stem: the head noun of what a stance verb governs
+ * ("cancelled its agreement with Quillon": agreement; "rejected the scaled-down scheme": scheme;
+ * "walked away from its deal": deal), or of its subject when the verb is passive ("the closure order
+ * was revoked": order). A plan, a promise or a bid is taken on what it is for ("shelved plans for a
+ * flotation": flotation). Two tellings whose stances are taken on one thing are about that thing,
+ * however many other words wrap each.
+ */
+export function stanceThemes(text: string, stem: Stem = stemmer): Set<string> {
+  const words = taggedWords(withoutTemporalNegation(text).normalize('NFKC').toLowerCase())
+  const themes = new Set<string>()
+  words.forEach(({ word, tag, lemma }, index) => {
+    if (tag !== 'VERB') return
+    const phrasal = phrasalStance(lemma, words, index)
+    const way = phrasal?.way ?? direction(word, stem) ?? direction(lemma, stem)
+    if (!way?.startsWith('stance:')) return
+    const passive = PASSIVE_BE.has(words[index - 1]?.word ?? '')
+    const head = passive ? subjectHead(words, index) : objectHead(words, (phrasal?.particle ?? index) + 1)
+    if (head && !DECISION_NOUNS.has(head)) themes.add(stem(head))
+  })
+  return themes
+}
+
+const LEADS = new Set(['DET', 'PRON', 'ADJ', 'NUM'])
+/** Words read for a stance's object, at most. */
+const THEME_WORDS = 8
+/** What may open a noun phrase before its nouns: "its", "the", "a five-year", "120-seat", "the town's". */
+const THEME_LEAD_TAGS = new Set(['DET', 'PRON', 'ADJ', 'NUM', 'PART'])
+/**
+ * Nouns of intent and of stance, taken on what they are for ("plans for", "its promise to keep", "its
+ * support for the calendar").
+ */
+const INTENT_NOUNS = new Set([
+  'plan',
+  'proposal',
+  'bid',
+  'move',
+  'promise',
+  'pledge',
+  'commitment',
+  'intention',
+  'application',
+  'decision',
+  'support',
+  'backing',
+  'opposition',
+])
+
+/** The head noun of the noun phrase from `start`: the last of its nouns. */
+function objectHead(words: TaggedWord[], start: number): string | undefined {
+  let head: string | undefined
+  for (let at = start; at < words.length && at < start + THEME_WORDS; at++) {
+    const { word, tag, lemma, pause } = words[at] as TaggedWord
+    if (at > start && pause) break
+    if (head === undefined && tag === 'ADP') continue
+    // "Agreed to sell the police station": the stance is taken on what the verb after "to" governs.
+    if (head === undefined && word === 'to' && words[at + 1]?.tag === 'VERB') {
+      at += 1
+      continue
+    }
+    // A possessive is followed by its noun, whatever the tagger calls it ("Kestrel Ridge's permit").
+    const possessed = at > start && ["'s", '’s'].includes(words[at - 1]?.word ?? '')
+    if (NOUN_TAGS.has(tag) || (possessed && tag === 'VERB')) {
+      head = lemma
+      continue
+    }
+    // A participle before the noun describes it: "the scaled-down scheme", "the revised plan".
+    if (head === undefined && tag === 'VERB' && LEADS.has(words[at - 1]?.tag ?? '')) continue
+    if (head !== undefined) {
+      if (INTENT_NOUNS.has(head) && (word === 'for' || word === 'to' || word === 'of')) {
+        head = undefined
+        continue
+      }
+      // "Kestrel Ridge's permit": the possessor names whose; the noun after it is the thing.
+      if (word === "'s" || word === '’s') {
+        head = undefined
+        continue
+      }
+      break
+    }
+    if (!THEME_LEAD_TAGS.has(tag)) break
+  }
+  return head
+}
+
+/** The head noun of a passive verb's subject: the noun nearest before its auxiliaries ("the order was"). */
+function subjectHead(words: TaggedWord[], index: number): string | undefined {
+  for (let at = index - 1; at >= 0 && at >= index - THEME_WORDS; at--) {
+    const { tag, lemma } = words[at] as TaggedWord
+    if (NOUN_TAGS.has(tag)) return lemma
+    if (tag !== 'AUX' && tag !== 'ADV' && tag !== 'PART') return undefined
+  }
+  return undefined
+}
+
+/**
  * A decision turned round: both take a stance (a stance word, or a negation) and the two stances are
  * opposite, a trend aside ("approved" / "voted down", "agreed to invest" / "pulled out"). A rise
  * against a fall is a changed figure, not this; "withdrew" and "pulled out" are one stance.
