@@ -52,9 +52,11 @@ export function readClaim(text: string): Pick<Fact, 'statements' | 'subject' | '
  * left in a clause "but" sets aside, is not the sentence's. 15 (decision 050): a "not" set after its
  * clause before no verb ("in February 2027, not October 2026") denies the alternative it names, not
  * the clause. 16 (decision 053): loudness in decibels ("65 dB"); "rather than" and "instead of" are no
- * counted noun; "mid-February" is a month.
+ * counted noun; "mid-February" is a month. 17 (decision 054): a verb of deciding makes the stance it
+ * governs a decision ("voted last month to end", "decided not to renew"), and a vote has a side
+ * ("voted against the plan").
  */
-export const READING = 16
+export const READING = 17
 
 /** A fact as stored before claims (id, text, sources, first seen) read as a claim without a quote. */
 export type StoredFact = Pick<Fact, 'id' | 'text' | 'sourceUrls' | 'firstSeen'> & Partial<Fact>
