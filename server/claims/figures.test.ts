@@ -219,6 +219,10 @@ test('a length of time is read in minutes, and a share in words as a proportion'
     counted('The creamery has a workforce of 310.').map((figure) => ({ ...figure, unit: 'workforc' })),
   )
   expect(counted('Some 300-odd jobs.')).toEqual([{ value: 300, unit: 'job', bound: 'about' }])
+  // A comparative compares the things with those they replace: it counts the noun after it.
+  expect(counted('It will use 72 larger turbines rather than the smaller machines.')).toEqual([
+    { value: 72, unit: 'turbin' },
+  ])
   expect(counted('It placed 85 of its workers on lay-off.')).toEqual([{ value: 85, unit: 'worker' }])
   expect(counted('Shops took seven of its cheeses off sale.')).toEqual(counted('Seven cheeses were taken off sale.'))
   expect(counted('The half-million-euro fund.')).toEqual(counted('A fund of €500,000.'))

@@ -249,6 +249,15 @@ const TIME_UNITS = new Set(['min', 'hour', 'day', 'week', 'month', 'year'])
 const RELATES_TIMES = /^,?\s(?:after|ago|later|earlier|before|on from|into|since)\b/u
 /** Words that say how a count is held, not what it counts. */
 const COUNT_MODIFIERS = new Set(['strong', 'odd', 'plus'])
+/**
+ * Comparatives before a counted noun compare the things with those they replace ("72 larger
+ * turbines rather than the smaller machines it first chose"): they count the noun after them.
+ */
+const COMPARATIVES = new Set(
+  'larger bigger smaller newer older cheaper costlier heavier lighter faster slower longer shorter wider narrower taller'.split(
+    ' ',
+  ),
+)
 const SCALE_WORD = new RegExp(String.raw`^\s?(${Object.keys(SCALES).join('|')})(?![\p{L}\p{N}])`, 'u')
 
 // Words after a number that are not what it counts.
@@ -588,7 +597,7 @@ function readFigure(text: string, match: RegExpExecArray, answering = false): Fi
     // "A 310-strong workforce", "300-odd jobs": the noun after the modifier is what is counted; "85
     // of its workers" counts workers.
     const partitive = PARTITIVE.exec(text.slice(end))
-    if (next && COUNT_MODIFIERS.has(next[1] as string)) {
+    if (next && (COUNT_MODIFIERS.has(next[1] as string) || COMPARATIVES.has(next[1] as string))) {
       end += next[0].length
       next = NEXT_WORD.exec(text.slice(end))
     } else if (partitive) {

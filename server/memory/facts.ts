@@ -54,9 +54,10 @@ export function readClaim(text: string): Pick<Fact, 'statements' | 'subject' | '
  * the clause. 16 (decision 053): loudness in decibels ("65 dB"); "rather than" and "instead of" are no
  * counted noun; "mid-February" is a month. 17 (decision 054): a verb of deciding makes the stance it
  * governs a decision ("voted last month to end", "decided not to renew"), and a vote has a side
- * ("voted against the plan").
+ * ("voted against the plan"). 18: a comparative before a counted noun counts the noun ("72 larger
+ * turbines").
  */
-export const READING = 17
+export const READING = 18
 
 /** A fact as stored before claims (id, text, sources, first seen) read as a claim without a quote. */
 export type StoredFact = Pick<Fact, 'id' | 'text' | 'sourceUrls' | 'firstSeen'> & Partial<Fact>
