@@ -714,6 +714,13 @@ test('a phrasal verb, an irregular form and a stance taken in the main clause ar
       polarity('The company has denied that its creamery is the source'),
     ),
   ).toBe(true)
+  // An opposition dropped accepts.
+  expect(
+    opposed(
+      polarity("The residents' group that fought the quarry has dropped its opposition."),
+      polarity("The residents' group opposes the quarry's extension."),
+    ),
+  ).toBe(true)
 })
 
 test('a decision is a stance someone takes, not what happens; a quote, a question and words to the reader are no report', () => {

@@ -495,11 +495,11 @@ const DENIED_CHANGE =
   /\b(?:(?:not|never|(?:\p{L}+)n['’]t)(?:\s+(?:been|be|yet|so|far|much|really|significantly|materially))*|no (?:plans?|intention) to)\s+(?:change[ds]?|alter(?:ed|s)?|rise|risen|rose|raised?|fall(?:en)?|fell|move[ds]?|budged?|increased?|decreased?|revised?|affect(?:ed|s)?|in (?:question|doubt))\b/giu
 
 /**
- * "Nobody disputes that", "does not deny", "no longer contests", "withdrew its denial": a denial
- * denied, which accepts what follows. Read as "accepts", not as a negation of the clause.
+ * "Nobody disputes that", "does not deny", "no longer contests", "withdrew its denial", "dropped its
+ * opposition": a denial denied, which accepts what follows. Read as "accepts", not as a negation of the clause.
  */
 const DENIAL_DENIED =
-  /\b(?:withdr(?:aw|aws|ew|awn)\s+(?:its|their|his|her)\s+(?:denial|objections?|opposition)\b(?:\s+and)?|(?:nobody|no one|no-one)(?:,[^,]{1,40},)?\s+(?:now\s+|seriously\s+)?(?:disputes?|denies|doubts?|questions?|contests?)|(?:no longer|not|never|(?:\p{L}+)n['’]t)\s+(?:disputes?|deny|denies|contests?|challenges?))\b/giu
+  /\b(?:(?:withdr(?:aw|aws|ew|awn|awing)|drop(?:s|ped|ping)?|abandon(?:s|ed|ing)?|end(?:s|ed|ing)?)\s+(?:its|their|his|her)\s+(?:denial|objections?|opposition)\b(?:\s+and)?|(?:nobody|no one|no-one)(?:,[^,]{1,40},)?\s+(?:now\s+|seriously\s+)?(?:disputes?|denies|doubts?|questions?|contests?)|(?:no longer|not|never|(?:\p{L}+)n['’]t)\s+(?:disputes?|deny|denies|contests?|challenges?))\b/giu
 
 /**
  * "Walked back its decision to drop the sailing", "scrapped its plan to close the unit", "dropped its

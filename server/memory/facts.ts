@@ -55,7 +55,7 @@ export function readClaim(text: string): Pick<Fact, 'statements' | 'subject' | '
  * counted noun; "mid-February" is a month. 17 (decision 054): a verb of deciding makes the stance it
  * governs a decision ("voted last month to end", "decided not to renew"), and a vote has a side
  * ("voted against the plan"). 18: a comparative before a counted noun counts the noun ("72 larger
- * turbines").
+ * turbines"), and an opposition dropped accepts ("dropped its opposition").
  */
 export const READING = 18
 
