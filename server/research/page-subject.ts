@@ -210,13 +210,14 @@ function storyParties(
   boilerplate: ReadonlySet<string>,
   topicTerms: ReadonlySet<string>,
 ): Set<string> {
+  // The words the pages write in lower case: at a sentence's opening, such a word is the sentence's.
   const lower = new Set<string>()
   for (const page of pages) {
-    for (const word of page.paragraphs
+    const words = page.paragraphs
       .flat()
       .join(' ')
-      .split(/[^\p{L}'’-]+/u))
-      if (LOWER.test(word)) lower.add(word)
+      .split(/[^\p{L}'’-]+/u)
+    for (const word of words) if (LOWER.test(word)) lower.add(word)
   }
   const sites = new Map<string, Set<string>>()
   const places = new Set<string>()
@@ -272,8 +273,9 @@ export function inOthersNames(title: string, topicTerms: ReadonlySet<string>): S
   const own = new Set<string>()
   for (const { words, opening } of runs) {
     const terms = words.map((word) => contentTerms(word))
-    const sentences = opening && words.length > 1 && terms[0]?.every((term) => !topicTerms.has(term))
-    const named = (sentences ? terms.slice(1) : terms).flat()
+    // A capital that opens the headline or a clause may be the sentence's, not the name's.
+    const sentenceCapital = opening && words.length > 1 && terms[0]?.every((term) => !topicTerms.has(term))
+    const named = (sentenceCapital ? terms.slice(1) : terms).flat()
     const topics = named.filter((term) => topicTerms.has(term))
     for (const term of topics) (named.length > topics.length ? others : own).add(term)
   }
@@ -288,8 +290,8 @@ export function inOthersNames(title: string, topicTerms: ReadonlySet<string>): S
  * headline in title case (`headline`), where every long word does.
  */
 function capitalisedRuns(text: string, headline = true): Run[] | undefined {
-  const title = text.normalize('NFKC')
-  const words = [...title.matchAll(/[\p{L}\p{N}][\p{L}\p{N}'’&-]*/gu)]
+  const written = text.normalize('NFKC')
+  const words = [...written.matchAll(/[\p{L}\p{N}][\p{L}\p{N}'’&-]*/gu)]
   const long = words.filter(([word]) => word.length >= TITLE_CASE_WORD && !STOPWORDS.has(word.toLowerCase()))
   const capitals = long.filter(([word]) => CAPITAL.test(word)).length
   if (headline && long.length >= TITLE_CASE_WORDS && capitals === long.length) return undefined
@@ -297,7 +299,7 @@ function capitalisedRuns(text: string, headline = true): Run[] | undefined {
   let run: Run | undefined
   let end = 0
   for (const { 0: word, index } of words) {
-    const gap = title.slice(end, index)
+    const gap = written.slice(end, index)
     const opening = end === 0 || CLAUSE_BREAK.test(gap)
     end = index + word.length
     const joined = run !== undefined && /^\s+$/u.test(gap) && !/['’]s$/u.test(run.words.at(-1) ?? '')
