@@ -405,7 +405,7 @@ const DECIDING = new Set(['decide', 'vote', 'resolve', 'opt', 'choose', 'elect']
 /** Words between a verb of deciding and the "to" it governs: "voted on Tuesday night to". */
 const DECIDING_REACH = 5
 /** What may stand between them: "last month", "unanimously", "9-2", "on Tuesday night". */
-const REACHED_OVER = new Set(['ADV', 'ADJ', 'NOUN', 'PROPN', 'NUM', 'DET', 'ADP', 'PART', 'SYM', 'PUNCT'])
+const REACHED_OVER = new Set(['ADV', 'ADJ', 'NOUN', 'PROPN', 'NUM', 'DET', 'ADP', 'PART', 'SYM'])
 /** The same verbs by stem, for a cheap look before the tagger reads a sentence (`decides`). */
 const DECIDING_STEMS = new Set(['decid', 'vote', 'resolv', 'opt', 'choos', 'chose', 'elect'])
 /** A vote's side, read from the preposition after it. */
@@ -496,7 +496,8 @@ const DENIED_CHANGE =
 
 /**
  * "Nobody disputes that", "does not deny", "no longer contests", "withdrew its denial", "dropped its
- * opposition": a denial denied, which accepts what follows. Read as "accepts", not as a negation of the clause.
+ * opposition": a denial denied, which accepts what follows. Read as "accepts", not as a negation of
+ * the clause.
  */
 const DENIAL_DENIED =
   /\b(?:(?:withdr(?:aw|aws|ew|awn|awing)|drop(?:s|ped|ping)?|abandon(?:s|ed|ing)?|end(?:s|ed|ing)?)\s+(?:its|their|his|her)\s+(?:denial|objections?|opposition)\b(?:\s+and)?|(?:nobody|no one|no-one)(?:,[^,]{1,40},)?\s+(?:now\s+|seriously\s+)?(?:disputes?|denies|doubts?|questions?|contests?)|(?:no longer|not|never|(?:\p{L}+)n['’]t)\s+(?:disputes?|deny|denies|contests?|challenges?))\b/giu
@@ -770,6 +771,7 @@ export function stanceThemes(text: string, stem: Stem = stemmer): Set<string> {
   return themes
 }
 
+/** The tags a participle that describes a noun follows: "the revised plan", "a scaled-down scheme". */
 const LEADS = new Set(['DET', 'PRON', 'ADJ', 'NUM'])
 /** Words read for a stance's object, at most. */
 const THEME_WORDS = 8
