@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest'
-import { parseBenchArgs, parseCompareArgs } from '#bench/args.ts'
+import { commaList, parseBenchArgs, parseCompareArgs } from '#bench/args.ts'
 
 const NAMES = ['overhead', 'GET under load', 'concurrent runs']
 
@@ -77,4 +77,13 @@ test('opt-in scenarios are named apart in the usage, and --only takes them like 
   const message = help.ok ? '' : help.message
   expect(message).toContain('scenarios: "overhead", "GET under load", "concurrent runs"\n')
   expect(message).toContain('run only when --only names them (long): "monitors"')
+})
+
+test('a setting that lists values takes each once in any case, and refuses one it does not know', () => {
+  const webs = commaList(['templated', 'development', 'held-out'])
+  expect(webs.parse(' Development, templated,development')).toEqual(['development', 'templated'])
+  const refused = webs.safeParse('development,heldout')
+  expect(refused.success).toBe(false)
+  expect(JSON.stringify(refused.error?.issues)).toContain('held-out')
+  expect(webs.safeParse('').success).toBe(false)
 })

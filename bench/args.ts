@@ -2,6 +2,7 @@
 // may name, and what a mistyped one gets (the usage, exit 2) instead of a stack trace or, for a
 // scenario name, a run of nothing.
 import { parseArgs } from 'node:util'
+import { z } from 'zod'
 
 export type BenchArgs = {
   quick: boolean
@@ -129,4 +130,15 @@ function unknownScenarios(only: string[], scenarioNames: readonly string[]): str
   const unknown = only.filter((name) => !known.has(name))
   if (unknown.length === 0) return null
   return `--only names no such scenario: ${unknown.map((name) => `"${name}"`).join(', ')}`
+}
+
+/**
+ * A setting that lists some of `values`, comma-separated (`BENCH_QUALITY_WEBS=development,templated`):
+ * each at most once, in any case; a value it does not know is refused by name.
+ */
+export function commaList<const T extends string>(values: readonly [T, ...T[]]) {
+  return z
+    .string()
+    .transform((text) => [...new Set(text.split(',').map((each) => each.trim().toLowerCase()))])
+    .pipe(z.array(z.enum(values)).min(1))
 }

@@ -9,7 +9,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { z } from 'zod'
-import { parseBenchArgs } from '#bench/args.ts'
+import { commaList, parseBenchArgs } from '#bench/args.ts'
 import { createClient } from '#bench/client.ts'
 import { formatTable, mib, type Row, seconds } from '#bench/measure.ts'
 import {
@@ -50,14 +50,6 @@ import {
 import { type BenchStubs, startBenchStubs } from '#bench/stubs.ts'
 import { runningEmbeddedPostgresUrl } from '#db/embedded.ts'
 import { projectRoot } from '#server/http/app-build.ts'
-
-/** A comma-separated list of some of `values`, each at most once. */
-function commaList<const T extends string>(values: readonly [T, ...T[]]) {
-  return z
-    .string()
-    .transform((text) => [...new Set(text.split(',').map((each) => each.trim().toLowerCase()))])
-    .pipe(z.array(z.enum(values)).min(1))
-}
 
 const flag = z.enum(['', '0', '1', 'true', 'false']).transform((value) => value === '1' || value === 'true')
 const EnvSchema = z.object({
