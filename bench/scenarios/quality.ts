@@ -31,10 +31,9 @@ import {
   TEMPLATED_TARGETS,
 } from '#bench/quality/summary.ts'
 import { EPOCHS, generateWeb, type Page, type TopicWeb, type Web } from '#bench/quality/web.ts'
-import { QUALITY_WEBS, type StandaloneScenario } from '#bench/scenario.ts'
+import { QUALITY_PATHS, QUALITY_WEBS, type StandaloneScenario } from '#bench/scenario.ts'
 import { DEPTH } from '#server/research/pipeline.ts'
 
-const PATHS: Path[] = ['model', 'extractive', 'oracle']
 const SPLITS: Split[] = ['held-out', 'development']
 const RUN_TIMEOUT_MS = 120_000
 const EXAMPLES_PER_CAUSE = 3
@@ -66,8 +65,9 @@ export const qualityScenario: StandaloneScenario = {
     const corpus = loadNarrativeWeb()
     const narrative = { ...corpus, topics: corpus.topics.filter((topic) => splits.includes(topic.split)) }
     detail.realistic = describeWeb(narrative)
-    detail.ran = { paths: context.sizes.qualityPaths ?? PATHS, webs: websRun }
-    for (const path of PATHS.filter((each) => (context.sizes.qualityPaths ?? PATHS).includes(each))) {
+    const pathsRun: readonly Path[] = context.sizes.qualityPaths ?? QUALITY_PATHS
+    detail.ran = { paths: pathsRun, webs: websRun }
+    for (const path of QUALITY_PATHS.filter((each) => pathsRun.includes(each))) {
       const own = await context.startServer(stubs.env[path])
       const memory = await connectMemoryReader(own.server.url, own.client.apiKey)
       const runs: ScoredRun[] = []

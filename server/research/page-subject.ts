@@ -5,7 +5,7 @@
 import { contentTerms, STOPWORDS } from '#server/claims/terms.ts'
 import type { SourceForSynthesis } from '#server/providers/types.ts'
 import { taggedTokens } from '#server/text/english.ts'
-import { CALENDAR } from '#server/text/names.ts'
+import { CALENDAR, nameWords } from '#server/text/names.ts'
 import { completeSentences, proseParagraphs } from '#server/text/prose.ts'
 import { wordTokens } from '#server/text/words.ts'
 
@@ -213,11 +213,7 @@ function storyParties(
   // The words the pages write in lower case: at a sentence's opening, such a word is the sentence's.
   const lower = new Set<string>()
   for (const page of pages) {
-    const words = page.paragraphs
-      .flat()
-      .join(' ')
-      .split(/[^\p{L}'’-]+/u)
-    for (const word of words) if (LOWER.test(word)) lower.add(word)
+    for (const word of nameWords(page.paragraphs.flat().join(' '))) if (word === word.toLowerCase()) lower.add(word)
   }
   const sites = new Map<string, Set<string>>()
   const places = new Set<string>()
@@ -319,7 +315,6 @@ type Run = { words: string[]; opening: boolean; start: number }
 /** What opens a clause of a headline, where any word takes a capital: a colon, a dash, a quotation mark. */
 const CLAUSE_BREAK = /[:"“”‘’'—–]/u
 const CAPITAL = /^\p{Lu}/u
-const LOWER = /^\p{Ll}/u
 /** Title case is told by its long words, this long or longer, of which there are at least this many. */
 const TITLE_CASE_WORD = 4
 const TITLE_CASE_WORDS = 4
