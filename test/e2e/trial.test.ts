@@ -4,10 +4,12 @@ import { afterAll, beforeAll, expect, test } from 'vitest'
 import { startTestApp, type TestApp } from '#test/support/app.ts'
 import {
   axeFindings,
+  BROWSER_TEST_BUDGET_MS,
   collectPageErrors,
   hasChromium,
   horizontalOverflow,
   launchBrowser,
+  openContext,
   screenshot,
   tabTo,
 } from '#test/support/browser.ts'
@@ -27,7 +29,7 @@ afterAll(async () => {
 test.skipIf(!hasChromium)(
   'a visitor starts a trial run, watches it live, reads the report; another visitor sees none of it',
   async () => {
-    const visitor = await browser.newContext({ viewport: { width: 1280, height: 900 } })
+    const visitor = await openContext(browser, { viewport: { width: 1280, height: 900 } })
     const page = await visitor.newPage()
     const errors = collectPageErrors(page)
     await page.goto(app.url)
@@ -41,7 +43,7 @@ test.skipIf(!hasChromium)(
     await page
       .getByRole('heading', { name: /sources/i })
       .first()
-      .waitFor({ timeout: 30_000 })
+      .waitFor()
     // A screen reader heard the run end: the progress has a live region, which says so last.
     const live = page.locator('#trial-progress-heading ~ p[aria-live="polite"]')
     expect(await live.count()).toBe(1)
@@ -61,7 +63,7 @@ test.skipIf(!hasChromium)(
 
     // Another visitor (another cookie) opening the same run link sees nothing of it.
     const runUrl = page.url()
-    const stranger = await (await browser.newContext()).newPage()
+    const stranger = await (await openContext(browser)).newPage()
     await stranger.goto(runUrl)
     expect(await stranger.locator('a[href^="/corpus/"]').count()).toBe(0)
 
@@ -70,6 +72,7 @@ test.skipIf(!hasChromium)(
     expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0)
     await screenshot(page, 'trial-report-phone')
   },
+  BROWSER_TEST_BUDGET_MS,
 )
 
 test.skipIf(!hasChromium)(
@@ -78,7 +81,7 @@ test.skipIf(!hasChromium)(
     // A fresh app: the limit counts this address's trial runs for the day.
     const limited = await startTestApp({ env: { RATE_LIMIT_DEMO_PER_DAY: '3', RATE_LIMIT_RUNS_PER_HOUR: '100' } })
     try {
-      const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage()
+      const page = await (await openContext(browser, { viewport: { width: 1280, height: 900 } })).newPage()
       const errors = collectPageErrors(page)
       await page.goto(`${limited.url}/trial`)
       for (let run = 1; run <= 4; run++) {
@@ -92,7 +95,7 @@ test.skipIf(!hasChromium)(
         }
       }
       const alert = page.getByRole('alert').filter({ hasText: 'The trial limit is reached.' })
-      await alert.waitFor({ timeout: 10_000 })
+      await alert.waitFor()
       expect(await alert.textContent()).toMatch(
         /used today's 3 trial runs .* another in \d+ hours?.*, at \d\d:\d\d UTC/,
       )
@@ -107,12 +110,17 @@ test.skipIf(!hasChromium)(
       await limited.stop()
     }
   },
+  BROWSER_TEST_BUDGET_MS,
 )
 
-test.skipIf(!hasChromium)('the axe check the pages pass is one that finds what is wrong', async () => {
-  const page = await (await browser.newContext()).newPage()
-  await page.setContent('<html lang="en"><title>t</title><main><img src="data:,"><button></button></main></html>')
-  const findings = await axeFindings(page)
-  expect(findings.some((finding) => finding.startsWith('image-alt:'))).toBe(true)
-  expect(findings.some((finding) => finding.startsWith('button-name:'))).toBe(true)
-})
+test.skipIf(!hasChromium)(
+  'the axe check the pages pass is one that finds what is wrong',
+  async () => {
+    const page = await (await openContext(browser)).newPage()
+    await page.setContent('<html lang="en"><title>t</title><main><img src="data:,"><button></button></main></html>')
+    const findings = await axeFindings(page)
+    expect(findings.some((finding) => finding.startsWith('image-alt:'))).toBe(true)
+    expect(findings.some((finding) => finding.startsWith('button-name:'))).toBe(true)
+  },
+  BROWSER_TEST_BUDGET_MS,
+)
