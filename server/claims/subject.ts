@@ -623,7 +623,10 @@ function stanceComplement(
       if (!way?.startsWith('stance:')) return undefined
       return { way, decision: DECISIONS.has(stem(verb.lemma)) || DECISIONS.has(stem(verb.word)), words: [at + 1] }
     }
-    if (!COMPLEMENT_OBJECT_TAGS.has(word.tag)) return named
+    // "Proceed with the proposal to close it", "press on with plans to shut it": a verb that takes
+    // its object through "with" governs what the object is for, as "approved the plan to close" does.
+    const through = at === index + 1 && word.word === 'with'
+    if (!through && !COMPLEMENT_OBJECT_TAGS.has(word.tag)) return named
   }
   return named
 }
