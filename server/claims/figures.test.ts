@@ -91,6 +91,11 @@ test('a month with no year is read as a newsroom writes it, and its day is no fi
     dates: ['XXXX-09-08'],
   })
   expect(read('The vote is on 23 June.').dates).toEqual(['XXXX-06-23'])
+  // A day written as an ordinal, with "of" as newsrooms write it.
+  expect(read('The £5m scheme opens on the 21st of May.')).toEqual({
+    figures: [{ value: 5_000_000, unit: 'gbp' }],
+    dates: ['XXXX-05-21'],
+  })
   expect(read('The rollout has been moved to September.').dates).toEqual(['XXXX-09'])
   // A month hyphenated as newsrooms write its middle.
   expect(read('The intruders got in on 9 January, not in mid-February.').dates).toEqual(['XXXX-01-09', 'XXXX-02'])
@@ -417,4 +422,16 @@ test('"each way" and "each direction" say in which direction, not per person', (
     { value: 6, unit: 'sail' },
   ])
   expect(extractStatements('Households use 128 litres each a day.').figures).toEqual([{ value: 128, unit: 'l/person' }])
+})
+
+test('an ordinal is a rank, not a quantity, and answers no figure before it', () => {
+  // "The 400th home" follows a sum: it is neither £400 nor a count of homes.
+  expect(
+    extractStatements('The agreement secures the £19.5m link road before the 400th home is occupied.').figures,
+  ).toEqual([{ value: 19_500_000, unit: 'gbp' }])
+  expect(extractStatements("The hall marks the town's 800th year, and its 3rd rebuild.").figures).toEqual([])
+  // A count beside it is still read.
+  expect(extractStatements('For its 50th birthday the station has 34 volunteers.').figures).toEqual([
+    { value: 34, unit: 'volunt' },
+  ])
 })

@@ -380,7 +380,8 @@ const YEARLESS_MONTH = new RegExp(
   String.raw`(\b(?:(?:in|into|from|by|until|till|to|since|before|after|of|on|next|last|this|early|late|mid|end of)\s|mid-)(?:(?:a|an|the)\s)?(?:\p{L}+day,?\s)?|` +
     // or after a weekday and a comma, as newsrooms write a date ("is now Tuesday, Sept. 8")
     String.raw`\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday),\s)` +
-    String.raw`(?:(\d{1,2})(?:st|nd|rd|th)?\s)?` +
+    // ("On the 21st of May": a day written as an ordinal may take "of".)
+    String.raw`(?:(\d{1,2})(?:(?:st|nd|rd|th)(?:\sof)?)?\s)?` +
     // A month's full name, or its abbreviation with a point or a day ("Sept. 8", "Aug 24"): "to mar
     // the view" names no month.
     String.raw`(?:(january|february|march|april|may|june|july|august|september|october|november|december)\b|` +
@@ -521,6 +522,8 @@ export function extractStatements(text: string): Statements {
   let counted: Figure | undefined
   let quantity: Figure | undefined
   for (const match of [...rest.matchAll(NUMBER_AT)]) {
+    // "Before the 400th home is occupied", "its 150th anniversary": a rank, not a quantity of anything.
+    if (ORDINAL_SUFFIX.test(rest.slice(match.index + match[0].length))) continue
     let figure = readFigure(rest, match, counted !== undefined)
     if (figure === 'year') dates.add(match[2] as string)
     else if (figure) {
@@ -713,6 +716,7 @@ const EARLIER_BEFORE =
   /\b(?:(?:up|down) from|rather than|instead of|to\s[^,;]{1,40},\s+from)\s+(?:the\s+|a\s+)?(?:[$£€]\s*)?$/u
 
 /** Words before a bare number that answers an earlier figure: "of the 25,000", "up from 21,000", "than 300". */
+const ORDINAL_SUFFIX = /^(?:st|nd|rd|th)(?![\p{L}\p{N}])/u
 const ELLIPSIS_BEFORE = /\b(?:the|from|than)\s+(?:[$£€]\s*)?$/u
 
 /** A share in words ("three in five", "a fifth of"): a round number, which meets a percentage by chance. */
