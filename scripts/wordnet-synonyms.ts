@@ -44,7 +44,8 @@ for (const pos of ['verb', 'noun']) {
   for (const line of lines(`data.${pos}`)) {
     const fields = line.split(' ')
     const count = Number.parseInt(fields[3] as string, 16)
-    const words = Array.from({ length: count }, (_, i) => (fields[4 + 2 * i] as string).toLowerCase())
+    // Kept as WordNet writes them: a capital marks a symbol or a name ("MT", "Db"), not a word.
+    const words = Array.from({ length: count }, (_, i) => fields[4 + 2 * i] as string)
     synsets.set(
       fields[0] as string,
       words.map((word) => word.replace(/\(.*\)$/u, '')),
@@ -57,7 +58,13 @@ for (const pos of ['verb', 'noun']) {
     if (lemma.includes('_')) continue
     lemmas.add(lemma)
     const firstSense = fields[4 + Number(fields[3]) + 2] as string
-    const head = synsets.get(firstSense)?.find((word) => !word.includes('_'))
+    const words = synsets.get(firstSense) ?? []
+    // A word written with a capital in its first sense is a symbol or a name there ("db" is "Db",
+    // dubnium; "mt" is "Mt", meitnerium), and a symbol heads no sense ("MT" heads "tonne"'s, the
+    // metric ton, and then "tonne" would meet "Mt"): only words in lower case fold, and into one.
+    const written = words.find((word) => word.toLowerCase() === lemma)
+    const head =
+      written === lemma ? words.find((word) => !word.includes('_') && word === word.toLowerCase()) : undefined
     // The noun's sense, read second, wins unless the verb's was seen more often.
     const verb = heads.get(lemma)
     const count = (of: string) => firstSenseCount.get(`${lemma} ${of}`) ?? 0

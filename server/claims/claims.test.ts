@@ -255,6 +255,12 @@ test('subjects leave out figures, negation and direction; polarity reads them', 
   // A word read far more often as an adjective is not folded by a noun's sense ("full", the full moon).
   expect(subjectTerms('the work will go ahead in full')).toEqual(subjectTerms('the work will go ahead fully'))
   expect(subjectTerms('the company')).not.toEqual(subjectTerms('the firm'))
+  // A symbol or a name in WordNet folds no word: "tonnes" are not "Mt" (meitnerium), nor "dB"
+  // dubnium, and the town of Salisbury is not Harare.
+  expect(subjectTerms('tonnes released')).not.toEqual(subjectTerms('Mt released'))
+  expect(subjectTerms('tonnes released')).toEqual(subjectTerms('tonne released'))
+  expect(subjectTerms('a dB limit')).not.toEqual(subjectTerms('a dubnium limit'))
+  expect(subjectTerms('Salisbury council')).not.toEqual(subjectTerms('Harare council'))
   expect(subjectTerms('the production of lithium')).toEqual(subjectTerms('producing lithium'))
   expect(subjectTerms('the decision of the employees')).toEqual(subjectTerms('the employees decided').toReversed())
   // An irregular form is its verb: "heard" is "hear", "sold" "sell", "built" "build".
@@ -694,7 +700,12 @@ test('a phrasal verb, an irregular form and a stance taken in the main clause ar
     'stance:down',
   ])
   expect(stance('The committee voted it down on Tuesday.')).toEqual(['stance:down'])
-  expect(stance('The board threw out the appeal.')).toEqual(['stance:down'])
+  // A phrasal verb takes a stance on a stance as a verb of one word does: throwing out an appeal is
+  // rejecting it, and going ahead with a closure, or backing out of one, is a stance on the closure.
+  expect(stance('The board threw out the appeal.')).toEqual(stance('The board rejected the appeal.'))
+  expect(stance('The trust will go ahead with its plan to close the ward.')).toEqual(['stance:down'])
+  expect(stance('The firm backed out of the plan to close the site.')).toEqual(['stance:up'])
+  expect(stance('The cabinet agreed to go ahead with a formal plan to close the school.')).toEqual(['stance:down'])
   expect(stance('The Senate waved the bill through.')).toEqual(['stance:up'])
   expect(stance('The Senate voted through the bill.')).toEqual(['stance:up'])
   // Irregular forms are read by their lemma.

@@ -304,9 +304,13 @@ function readStance(written: string, stem: Stem): { polarity: Polarity; decision
         return
       }
       if (phrasal) {
-        note(into, stance(phrasal.way), true)
+        // "Went ahead with the plan to close it", "called off the closure": a stance taken on a stance,
+        // the signs multiplied, as after a verb of one word.
+        const complement = stanceComplement(words, phrasal.particle, stem)
+        note(into, stance(complement ? stanceOnStance(phrasal.way, complement.way) : phrasal.way), true)
         if (!subordinate && !hypothetical) taken = true
         particles.add(phrasal.particle)
+        for (const skipped of complement?.words ?? []) particles.add(skipped)
         return
       }
     }
@@ -348,7 +352,7 @@ function readStance(written: string, stem: Stem): { polarity: Polarity; decision
     if (declines) way = 'stance:down'
     const complement = tag === 'VERB' && way?.startsWith('stance:') ? stanceComplement(words, index, stem) : undefined
     if (complement && way) {
-      const composed = way.endsWith(':up') === complement.way.endsWith(':up') ? 'stance:up' : 'stance:down'
+      const composed = stanceOnStance(way, complement.way)
       const decision = declines || DECISIONS.has(stem(read)) || complement.decision
       note(into, stance(composed), decision)
       if (decision && !subordinate && !hypothetical) taken = true
@@ -618,19 +622,35 @@ function stanceComplement(
       const verb = words[at + 1]
       if (!verb || verb.pause || verb.tag !== 'VERB') return undefined
       const phrasal = phrasalStance(verb.lemma, words, at + 1)
-      if (phrasal) return { way: phrasal.way, decision: true, words: [at + 1, phrasal.particle] }
+      if (phrasal) {
+        // ("Agreed to go ahead with the plan to close it": the phrasal verb's own object counts too.)
+        const inner = stanceComplement(words, phrasal.particle, stem)
+        return {
+          way: inner ? stanceOnStance(phrasal.way, inner.way) : phrasal.way,
+          decision: true,
+          words: [at + 1, phrasal.particle, ...(inner?.words ?? [])],
+        }
+      }
       const way = direction(verb.word, stem) ?? direction(verb.lemma, stem)
       if (!way?.startsWith('stance:')) return undefined
       return { way, decision: DECISIONS.has(stem(verb.lemma)) || DECISIONS.has(stem(verb.word)), words: [at + 1] }
     }
-    // "Proceed with the proposal to close it", "press on with plans to shut it": a verb that takes
-    // its object through "with" governs what the object is for, as "approved the plan to close" does.
-    const through = at === index + 1 && word.word === 'with'
+    // "Proceed with the proposal to close it", "pulled out of the plan to shut it", "withdrew from the
+    // agreement to build it": a verb that takes its object through a preposition governs what the
+    // object is for, as "approved the plan to close" does.
+    const through = at === index + 1 && THROUGH.has(word.word)
     if (!through && !COMPLEMENT_OBJECT_TAGS.has(word.tag)) return named
   }
   return named
 }
 
+/** A stance taken on a stance: the two signs multiplied (refusing a closure keeps what is there). */
+function stanceOnStance(outer: string, inner: string): string {
+  return outer.endsWith(':up') === inner.endsWith(':up') ? 'stance:up' : 'stance:down'
+}
+
+/** The prepositions a verb of stance takes its object through ("go ahead with", "back out of"). */
+const THROUGH = new Set(['with', 'of', 'from'])
 /** An object before "to" may hold a possessive ("the firm's application"). */
 const COMPLEMENT_OBJECT_TAGS = new Set(['PRON', 'DET', 'ADJ', 'NOUN', 'PROPN', 'PART'])
 /** What may stand between a verb of contesting and the decision: an object's words, and prepositions. */

@@ -55,9 +55,12 @@ export function readClaim(text: string): Pick<Fact, 'statements' | 'subject' | '
  * counted noun; "mid-February" is a month. 17 (decision 054): a verb of deciding makes the stance it
  * governs a decision ("voted last month to end", "decided not to renew"), and a vote has a side
  * ("voted against the plan"). 18: a comparative before a counted noun counts the noun ("72 larger
- * turbines"), and an opposition dropped accepts ("dropped its opposition").
+ * turbines"), and an opposition dropped accepts ("dropped its opposition"). 19 (decision 055): a verb
+ * taking its object through a preposition, and a phrasal verb, govern what the object is for ("not
+ * proceed with the proposal to close", "go ahead with a plan to close"); an ordinal is a rank, not a figure ("the 400th home"), and "the 21st of May" a day; a
+ * symbol or a name in WordNet ("Mt", "Db") folds no word ("tonne", "dB").
  */
-export const READING = 18
+export const READING = 19
 
 /** A fact as stored before claims (id, text, sources, first seen) read as a claim without a quote. */
 export type StoredFact = Pick<Fact, 'id' | 'text' | 'sourceUrls' | 'firstSeen'> & Partial<Fact>
