@@ -706,6 +706,12 @@ test('a phrasal verb, an irregular form and a stance taken in the main clause ar
   expect(stance('The trust will go ahead with its plan to close the ward.')).toEqual(['stance:down'])
   expect(stance('The firm backed out of the plan to close the site.')).toEqual(['stance:up'])
   expect(stance('The cabinet agreed to go ahead with a formal plan to close the school.')).toEqual(['stance:down'])
+  // A state held until a time is the date it ends, no stance either way; what an "if" clause
+  // supposes is asserted by no one.
+  expect(stance('The school will stay open until the summer of 2028.')).toEqual([])
+  expect(stance('The bridge will remain closed to traffic until June.')).toEqual([])
+  expect(stance('The line will stay open.')).toEqual(['stance:up'])
+  expect(stance('If the closure goes ahead, the school will stay open until the summer of 2028.')).toEqual([])
   expect(stance('The Senate waved the bill through.')).toEqual(['stance:up'])
   expect(stance('The Senate voted through the bill.')).toEqual(['stance:up'])
   // Irregular forms are read by their lemma.

@@ -211,6 +211,7 @@ function readStance(written: string, stem: Stem): { polarity: Polarity; decision
   // Stances taken in a subordinate clause ("the permit that the board granted", "months after backing
   // the plan"): the sentence's own decision is its main clause's, when that takes one.
   const aside = new Map<string, boolean>()
+  const supposed = new Map<string, boolean>()
   // A stance under a modal of possibility ("could reject", "would oppose") is not yet taken.
   let hypothetical = false
   let taken = false
@@ -294,7 +295,8 @@ function readStance(written: string, stem: Stem): { polarity: Polarity; decision
       negation = false
     }
     if (subordinate && tag === 'VERB') subordinateVerb = true
-    const into = subordinate ? aside : directions
+    // What an "if" clause supposes ("If the closure goes ahead, ...") is asserted by no one.
+    const into = conditional ? supposed : subordinate ? aside : directions
     if (tag === 'VERB') {
       const phrasal = phrasalStance(lemma, words, index)
       if (phrasal && pending) {
@@ -376,6 +378,9 @@ function readStance(written: string, stem: Stem): { polarity: Polarity; decision
     // ("ineligible"): the noun "terminal", or the "grant" of "the $300 million grant", takes none;
     // nor does a word that only names which thing ("the failed section of pipe" was replaced).
     const takes = STANCE_TAGS.has(tag) && !attributive(words, index)
+    // "Will stay open until the summer of 2028": a state held until a time is the date it ends, which
+    // the sentence states; it takes no stance either way.
+    if (way?.startsWith('stance:') && !DECISIONS.has(stem(read)) && heldUntil(words, index)) return
     if (way && (!way.startsWith('stance:') || takes || approved.has(index))) {
       const decision = way.startsWith('stance:') && DECISIONS.has(stem(read))
       note(into, stance(way), decision)
@@ -643,6 +648,17 @@ function stanceComplement(
   }
   return named
 }
+
+/** A state a word at `index` names is held until a time: "until" or "till" follows in its clause. */
+function heldUntil(words: TaggedWord[], index: number): boolean {
+  for (const word of words.slice(index + 1, index + 1 + UNTIL_REACH)) {
+    if (word.pause) return false
+    if (word.word === 'until' || word.word === 'till') return true
+  }
+  return false
+}
+/** Words between the state and its "until": "open to visitors until", "closed to traffic until". */
+const UNTIL_REACH = 4
 
 /** A stance taken on a stance: the two signs multiplied (refusing a closure keeps what is there). */
 function stanceOnStance(outer: string, inner: string): string {
