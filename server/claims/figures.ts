@@ -715,8 +715,9 @@ function participleAfterEllipsis(word: string, text: string, start: number): boo
 const EARLIER_BEFORE =
   /\b(?:(?:up|down) from|rather than|instead of|to\s[^,;]{1,40},\s+from)\s+(?:the\s+|a\s+)?(?:[$£€]\s*)?$/u
 
-/** Words before a bare number that answers an earlier figure: "of the 25,000", "up from 21,000", "than 300". */
+/** What follows a number written as an ordinal ("400th", "21st"): a rank or a day, not a quantity. */
 const ORDINAL_SUFFIX = /^(?:st|nd|rd|th)(?![\p{L}\p{N}])/u
+/** Words before a bare number that answers an earlier figure: "of the 25,000", "up from 21,000", "than 300". */
 const ELLIPSIS_BEFORE = /\b(?:the|from|than)\s+(?:[$£€]\s*)?$/u
 
 /** A share in words ("three in five", "a fifth of"): a round number, which meets a percentage by chance. */

@@ -211,6 +211,7 @@ function readStance(written: string, stem: Stem): { polarity: Polarity; decision
   // Stances taken in a subordinate clause ("the permit that the board granted", "months after backing
   // the plan"): the sentence's own decision is its main clause's, when that takes one.
   const aside = new Map<string, boolean>()
+  // What an "if" clause supposes: kept apart, and never read.
   const supposed = new Map<string, boolean>()
   // A stance under a modal of possibility ("could reject", "would oppose") is not yet taken.
   let hypothetical = false
@@ -306,8 +307,8 @@ function readStance(written: string, stem: Stem): { polarity: Polarity; decision
         return
       }
       if (phrasal) {
-        // "Went ahead with the plan to close it", "called off the closure": a stance taken on a stance,
-        // the signs multiplied, as after a verb of one word.
+        // "Went ahead with the plan to close it", "backed out of the plan to close it": a stance taken
+        // on a stance, the signs multiplied, as after a verb of one word.
         const complement = stanceComplement(words, phrasal.particle, stem)
         note(into, stance(complement ? stanceOnStance(phrasal.way, complement.way) : phrasal.way), true)
         if (!subordinate && !hypothetical) taken = true

@@ -57,9 +57,10 @@ export function readClaim(text: string): Pick<Fact, 'statements' | 'subject' | '
  * ("voted against the plan"). 18: a comparative before a counted noun counts the noun ("72 larger
  * turbines"), and an opposition dropped accepts ("dropped its opposition"). 19 (decision 055): a verb
  * taking its object through a preposition, and a phrasal verb, govern what the object is for ("not
- * proceed with the proposal to close", "go ahead with a plan to close"); a state held "until" a time, and what an "if" clause supposes,
- * take no stance; an ordinal is a rank, not a figure ("the 400th home"), and "the 21st of May" a day; a
- * symbol or a name in WordNet ("Mt", "Db") folds no word ("tonne", "dB").
+ * proceed with the proposal to close", "go ahead with a plan to close"); a state held "until" a time,
+ * and what an "if" clause supposes, take no stance; an ordinal is a rank, not a figure ("the 400th
+ * home"), and "the 21st of May" a day; a symbol or a name in WordNet ("Mt", "Db") folds no word
+ * ("tonne", "dB").
  */
 export const READING = 19
 
