@@ -7,14 +7,20 @@ import { afterAll, expect, test, vi } from 'vitest'
 import { TEST_MEMORY_KEYS } from '#test/support/app.ts'
 import { logIn } from '#test/support/browser-session.ts'
 import { createDatabase } from '#test/support/database.ts'
-import { type LogLine, processesMentioning, runCli, spawnSextant } from '#test/support/process.ts'
+import {
+  type LogLine,
+  PROCESS_TEST_BUDGET_MS,
+  processesMentioning,
+  runCli,
+  spawnSextant,
+} from '#test/support/process.ts'
 import { postBrief, waitForRun } from '#test/support/runs.ts'
 import { waitUntil } from '#test/support/sse-client.ts'
 
 // Every test here starts real processes with their own Postgres, some twice: a budget, not a clock.
 // The kill -9 test (two starts and an orphan stopped) ran past 30 s once on a two-core machine with
 // the rest of the suite and two CPU-bound processes beside it (issue 41, item 2).
-vi.setConfig({ testTimeout: 120_000 })
+vi.setConfig({ testTimeout: PROCESS_TEST_BUDGET_MS })
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sextant-boot-'))
 fs.chmodSync(dataDir, 0o755)
