@@ -172,7 +172,7 @@ test('SIGTERM to `npm start` (what Docker, systemd and CI send) stops node and i
   try {
     npm.child.kill('SIGTERM')
     await npm.exited
-    await waitUntil(() => processesMentioning(dataDir).length === 0 && !isRunning(node), 20_000)
+    await waitUntil(() => processesMentioning(dataDir).length === 0 && !isRunning(node))
   } finally {
     // Left running by an npm that did not pass the signal on: stop it as npm should have.
     if (isRunning(node)) process.kill(node, 'SIGTERM')
@@ -190,14 +190,14 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     try {
       process.kill(-(npm.child.pid as number), signal)
       expect(await npm.exited).toBe(0)
-      await waitUntil(() => !isRunning(node), 20_000)
+      await waitUntil(() => !isRunning(node))
       expect(processesMentioning(dataDir)).toEqual([])
       const said = npm.lines.map((line) => line.msg)
       expect(said).toEqual(expect.arrayContaining(['shutting down', 'embedded Postgres stopped', 'stopped']))
       expect(said).not.toContain('second signal: exiting now')
     } finally {
       if (isRunning(node)) process.kill(node, 'SIGKILL')
-      await waitUntil(() => processesMentioning(dataDir).length === 0, 20_000).catch(() => {})
+      await waitUntil(() => processesMentioning(dataDir).length === 0).catch(() => {})
     }
   })
 }
@@ -212,7 +212,7 @@ test('a second request to stop exits at once, and still stops its Postgres', asy
   app.child.kill('SIGINT')
   expect(await app.exited).toBe(1)
   expect(app.lines.map((line) => line.msg)).toContain('second signal: exiting now')
-  await waitUntil(() => !isRunning(postgresPid), 20_000)
+  await waitUntil(() => !isRunning(postgresPid))
   expect(processesMentioning(dataDir)).toEqual([])
   expect(fs.existsSync(path.join(dataDir, 'sextant.pid'))).toBe(false)
 })

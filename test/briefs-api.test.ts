@@ -166,7 +166,7 @@ test('the event stream replays a run and closes; Last-Event-ID resumes without g
   const { body } = await postBrief(app.fetch, user.auth, { topic: 'streamed topic', depth: 'quick' })
   const url = new URL(`/api/briefs/${body.runId}/events`, app.url)
   const full = await openEventStream(url, user.auth)
-  await full.waitFor(() => full.closed, 20_000)
+  await full.waitFor(() => full.closed)
   const types = full.messages.map((message) => message.event)
   expect(types[0]).toBe('run_started')
   expect(types.at(-1)).toBe('complete')
@@ -178,7 +178,7 @@ test('the event stream replays a run and closes; Last-Event-ID resumes without g
 
   const middle = full.messages[2]?.id as string
   const resumed = await openEventStream(url, { ...user.auth, 'Last-Event-ID': middle })
-  await resumed.waitFor(() => resumed.closed, 20_000)
+  await resumed.waitFor(() => resumed.closed)
   expect(resumed.messages.map((message) => message.id)).toEqual(full.messages.slice(3).map((message) => message.id))
 })
 

@@ -49,7 +49,7 @@ test('a run started through the API appears and completes on the stream; others 
 
     await stream.waitFor(() => latest(stream)?.[0]?.runId === ours.body.runId)
     await waitForRun(app.fetch, user.auth, ours.body.runId)
-    await stream.waitFor(() => latest(stream)?.[0]?.status === 'complete', 10_000)
+    await stream.waitFor(() => latest(stream)?.[0]?.status === 'complete')
     await waitForRun(app.fetch, stranger.auth, theirs.body.runId)
 
     const seen = lists(stream).flat()
@@ -75,7 +75,7 @@ test('a sleeping series shows its next run, and pausing it from the API updates 
       recurring: true,
     })
     await waitForRun(app.fetch, user.auth, started.body.runId)
-    await stream.waitFor(() => latest(stream)?.[0]?.series?.state === 'sleeping', 10_000)
+    await stream.waitFor(() => latest(stream)?.[0]?.series?.state === 'sleeping')
     expect(latest(stream)?.[0]?.series?.nextRunAt).toEqual(expect.any(String))
 
     const run = await (await app.fetch(`/api/briefs/${started.body.runId}`, { headers: user.auth })).json()

@@ -208,12 +208,12 @@ test.each([
       const { body } = await postBrief(slow.fetch, user.auth, { topic: `Cancelled while in ${during}`, depth: 'quick' })
       const inFlight = during === 'plan' ? model.requests : search.requests
       const served = during === 'plan' ? model.served : search.served
-      await waitUntil(() => inFlight.length > 0, 10_000)
+      await waitUntil(() => inFlight.length > 0)
       const cancel = await slow.fetch(`/api/briefs/${body.runId}`, { method: 'DELETE', headers: user.auth })
       expect(cancel.status).toBe(200)
       // The step's answers arrive after the cancel; the engine saves them and must stop there.
       const asked = inFlight.length
-      await waitUntil(() => served.length >= asked, 5000)
+      await waitUntil(() => served.length >= asked)
       await new Promise((resolve) => setTimeout(resolve, 500))
       if (during === 'plan') expect(search.requests).toEqual([])
       expect(model.requests.map((request) => request.kind)).toEqual(['plan'])
@@ -333,7 +333,7 @@ test("a round's searches go on while their events are written; the follow-up pla
     const { body } = await withLockHeld(lock, async () => {
       const started = await postBrief(app.fetch, user.auth, { topic, depth: 'deep' })
       // Every search of round one is made while the first answer's event is still held.
-      await waitUntil(() => searched().length === 6, 10_000)
+      await waitUntil(() => searched().length === 6)
       await new Promise((resolve) => setTimeout(resolve, 400))
       expect(plans()).toHaveLength(1)
       return started
@@ -431,7 +431,7 @@ test('a step that fails tells every event it made before the run ends', async ()
     const { body } = await withLockHeld(lock, async () => {
       const started = await postBrief(app.fetch, user.auth, { topic, depth: 'quick' })
       // Three queries, three attempts each; then the step gives up.
-      await waitUntil(() => failed().length === 9, 10_000)
+      await waitUntil(() => failed().length === 9)
       await new Promise((resolve) => setTimeout(resolve, 500))
       return started
     })

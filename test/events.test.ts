@@ -294,7 +294,7 @@ test('a hub whose listen connection is terminated reconnects and delivers what w
   // Nobody listened when it committed, so its notification went nowhere: only a re-read finds it.
   expect(await listeners()).toEqual([])
 
-  await waitUntil(() => events.length === 2, 10_000)
+  await waitUntil(() => events.length === 2)
   expect(accountChanges).toEqual([runId, null])
   const [restored] = await listeners()
   expect(restored).toBeDefined()
@@ -500,7 +500,7 @@ test('streams opened at any moment of busy runs, across lost listen connections,
   await Promise.all([...runIds.map(write), terminateListener()])
   await Promise.all(openings)
   for (const runId of runIds) await append(runId, 'complete')
-  await waitUntil(() => opened.every(({ stream }) => stream.closed), 15_000)
+  await waitUntil(() => opened.every(({ stream }) => stream.closed))
   for (const { runId, afterId, stream } of opened) {
     const expected = (await readRunEvents(database.db, ring, runId, afterId, 1000)).map(message)
     expect(stream.error).toBeUndefined()

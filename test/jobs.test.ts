@@ -98,7 +98,7 @@ test('jobs queued behind a busy worker run as soon as it is free, not at its nex
     for (const n of [1, 2, 3, 4]) await jobs.send(short, { n })
     jobs.wake(short.queue)
     // A worker left to its backstop poll would take 30 s to come back for the third job.
-    await waitUntil(() => finished.length === 4, 5000)
+    await waitUntil(() => finished.length === 4)
     expect(Date.now() - sent).toBeLessThan(3000)
     expect(finished.toSorted()).toEqual([1, 2, 3, 4])
   } finally {
@@ -190,7 +190,7 @@ test("a job's NOTIFY wakes one idle worker in each process, not all of them", as
     await fetches.settle()
     // From another process: only the NOTIFY reaches the worker process.
     await web.send(herd, {})
-    await waitUntil(() => ran === 1, 5000)
+    await waitUntil(() => ran === 1)
     await new Promise((resolve) => setTimeout(resolve, 300))
     // pg-boss alone wakes all eight; seven find nothing. Here: the woken worker's fetch, and the one
     // it makes after its job (for jobs announced meanwhile; none here).
@@ -198,7 +198,7 @@ test("a job's NOTIFY wakes one idle worker in each process, not all of them", as
 
     // From the worker process itself: its own NOTIFY is the wake, not a second one.
     await worker.send(herd, {})
-    await waitUntil(() => ran === 2, 5000)
+    await waitUntil(() => ran === 2)
     await new Promise((resolve) => setTimeout(resolve, 300))
     expect(fetches.count).toBe(4)
   } finally {
@@ -245,7 +245,7 @@ test('a job announced while every worker is busy runs when one is free, not at t
   const web = await startJobs({ connectionString: database.url, definitions: [busy], work: false, log: testLogger() })
   try {
     await web.send(busy, { name: 'first' })
-    await waitUntil(() => started.length === 1, 5000)
+    await waitUntil(() => started.length === 1)
     await web.send(busy, { name: 'second' })
     // The NOTIFY found the one worker busy; give it time to arrive before the worker is free.
     await new Promise((resolve) => setTimeout(resolve, 300))
@@ -308,7 +308,7 @@ test.each([
     { notify, concurrency: 1 },
     handler,
     async () => {
-      await waitUntil(() => finished.length === 4, 5000)
+      await waitUntil(() => finished.length === 4)
       expect(finished.toSorted()).toEqual([1, 2, 3, 4])
     },
   )
@@ -330,7 +330,7 @@ test.each([
   const queue = `test.side_by_side_${notify ? 'notify' : 'looked'}`
   await fourSentTogether(queue, { notify, concurrency: 4 }, handler, async () => {
     try {
-      await waitUntil(() => started.length === 4, 5000)
+      await waitUntil(() => started.length === 4)
     } finally {
       allStarted.resolve() // so that stopping does not wait on a held job
     }

@@ -33,13 +33,13 @@ test('kill -9 of the embedded Postgres: /healthz 503, an automatic restart, then
     expect((await health(url)).status).toBe(200)
 
     process.kill(first.postgresPid as number, 'SIGKILL')
-    await waitUntil(async () => (await health(url)).status === 503, 15_000)
+    await waitUntil(async () => (await health(url)).status === 503)
     expect((await health(url)).body).toMatchObject({ status: 'down', reason: 'the database is not answering' })
 
     const restarted = await app.waitForLog((line) => line.msg === 'embedded Postgres restarted', 60_000)
     expect(restarted.postgresPid).not.toBe(first.postgresPid)
-    await waitUntil(async () => (await health(url)).status === 200, 15_000)
-    await waitUntil(async () => (await fetcher('/readyz')).status === 200, 15_000)
+    await waitUntil(async () => (await health(url)).status === 200)
+    await waitUntil(async () => (await fetcher('/readyz')).status === 200)
     await app.waitForLog((line) => line.msg === 'run events listen connection restored', 30_000)
 
     const started = await postBrief(fetcher, auth, { topic: 'sodium-ion batteries', depth: 'quick' })

@@ -85,7 +85,7 @@ test('a full disk: starts are refused with 503 + Retry-After, /readyz 503, and r
     fs.rmSync(filler)
   }
 
-  await waitUntil(async () => (await app?.fetch('/readyz'))?.status === 200, 10_000)
+  await waitUntil(async () => (await app?.fetch('/readyz'))?.status === 200)
   const feed = await app.fetch('/api/feeds', {
     method: 'POST',
     headers: { ...user.auth, 'Content-Type': 'application/json' },

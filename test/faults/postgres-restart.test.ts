@@ -102,7 +102,7 @@ test('Postgres restarts while a run searches: the run completes, the watching st
   // The hung attempts time out and are retried against a database that is back.
   const done = await waitForRun(web.fetch, user.auth, body.runId, 60_000)
   expect(done.status, JSON.stringify(done.error)).toBe('complete')
-  await stream.waitFor(() => stream.closed, 15_000)
+  await stream.waitFor(() => stream.closed)
   expect(stream.messages.at(-1)?.event).toBe('complete')
   const ids = stream.messages.map((message) => Number(message.id))
   expect(ids, 'the stream repeated or reordered an event').toEqual([...new Set(ids)].sort((a, b) => a - b))
@@ -110,14 +110,14 @@ test('Postgres restarts while a run searches: the run completes, the watching st
   await expectRunIntegrity(web.db, body.runId)
   const memory = await loadIntactMemory(web.memory, user.account.id, TOPIC)
   expect(memory?.runs.map((run) => run.runId)).toEqual([body.runId])
-  await waitUntil(async () => (await web.fetch('/readyz')).status === 200, 15_000)
+  await waitUntil(async () => (await web.fetch('/readyz')).status === 200)
 
   // Sent after the restart by the web process: the worker must hear of it and run it promptly,
   // and a new stream must see it live.
   const started = Date.now()
   const next = await postBrief(web.fetch, user.auth, { topic: 'After the restart', depth: 'quick' })
   const live = await openEventStream(new URL(`/api/briefs/${next.body.runId}/events`, web.url), user.auth)
-  await live.waitFor(() => live.closed, 20_000)
+  await live.waitFor(() => live.closed)
   expect(live.messages.at(-1)?.event).toBe('complete')
   expect(Date.now() - started).toBeLessThan(15_000)
   await expectRunIntegrity(web.db, next.body.runId)

@@ -66,7 +66,7 @@ test('the final event failing to write: the run still ends with it, and the stre
   await failOnce('run_events', "new.type = 'complete'")
   const { body } = await postBrief(app.fetch, user.auth, { topic: 'battery recycling', depth: 'quick' })
   const stream = await openEventStream(new URL(`/api/briefs/${body.runId}/events`, app.url), user.auth)
-  await stream.waitFor(() => stream.closed, 20_000)
+  await stream.waitFor(() => stream.closed)
   expect(stream.messages.at(-1)?.event).toBe('complete')
   expect((await waitForRun(app.fetch, user.auth, body.runId)).status).toBe('complete')
   // The retried job resumed after the synthesis (kept when the end failed) and saved memory once:

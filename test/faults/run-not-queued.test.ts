@@ -69,7 +69,7 @@ test('the job insert refused: 503 + Retry-After, no run left behind, /readyz 503
   }
 
   // Writes work again: ready within a probe interval, and the same brief runs to the end.
-  await waitUntil(async () => (await app.fetch('/readyz')).status === 200, 10_000)
+  await waitUntil(async () => (await app.fetch('/readyz')).status === 200)
   const { response, body } = await postBrief(app.fetch, user.auth, brief)
   expect(response.status).toBe(202)
   expect((await waitForRun(app.fetch, user.auth, body.runId)).status).toBe('complete')

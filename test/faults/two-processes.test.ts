@@ -71,7 +71,7 @@ test('a run started through one process is watched live to its end over SSE on t
 
   const stream = await openEventStream(new URL(`/api/briefs/${body.runId}/events`, second), user.auth)
   expect(stream.response.status).toBe(200)
-  await stream.waitFor(() => stream.messages.length > 0, 10_000)
+  await stream.waitFor(() => stream.messages.length > 0)
   const seenAtOnce = stream.messages.length
   await stream.waitFor(() => stream.closed, 30_000)
   expect(stream.error).toBeUndefined()

@@ -81,7 +81,7 @@ test('a dashboard session holds at most the cap of event streams; the next is re
     const retry = await open('/dashboard/events', { Cookie: cookie })
     retry.abort()
     return retry.response.status === 200
-  }, 10_000)
+  })
 })
 
 test('a trial visitor holds at most the cap of event streams', async () => {
@@ -210,5 +210,5 @@ test('streams whose end was announced while the hub was not listening are closed
   expect([events.closed, list.closed]).toEqual([false, false])
   await sql`select pg_terminate_backend(pid) from pg_stat_activity
     where application_name = 'sextant-events' and datname = current_database()`.execute(app.db)
-  await events.waitFor(() => events.closed && list.closed, 15_000)
+  await events.waitFor(() => events.closed && list.closed)
 })

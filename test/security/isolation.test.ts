@@ -355,7 +355,7 @@ test("webhooks act only for the account a workspace is linked to, never on the o
       .where('provider', '=', 'slack')
       .execute()
     return handled.length === 2 && handled.every((row) => row.handled_at !== null)
-  }, 20_000)
+  })
   const started = await app.db.selectFrom('runs').select('account_id').where('source', '=', 'slack').execute()
   expect(started.map((run) => run.account_id)).toEqual([intruder.account.id])
   expect(await ownerRuns()).toEqual(before)

@@ -231,7 +231,7 @@ test('a whole-database dump after a realistic session holds no secret and none o
       .where('id', '=', midway.body.runId)
       .executeTakeFirstOrThrow()
     return run.current_step === 'synthesize' && run.checkpoint !== null
-  }, 20_000)
+  })
 
   const everything = await dumpWholeDatabase(app.db)
   // The dump really covers what the session wrote: pg-boss's jobs and the run event log are in it.
