@@ -852,6 +852,40 @@ test('a claim that announces a change of a figure or a date memory states is its
   expect([hotel?.class, hotel?.match?.id]).toEqual(['new', undefined])
 })
 
+test('a count said to have moved is its update under another noun; the words say so as newsrooms write them', async () => {
+  const memory = [
+    known('sailings', 'The ferry makes eight return sailings a day between Pellow and Ansty.'),
+    known('jobs', 'As many as 120 jobs could go at the Harwick printing works, the company has warned.'),
+    known('seats', 'The new concert hall in Dunmere will seat 1,800 people.'),
+    known('opening', 'The concert hall is due to open in the spring of 2029.'),
+  ]
+  const [crossings, posts, capacity, aimed, engineers, awards, members] = await classifyClaims(
+    [
+      // "Down to", another noun for the same timetable.
+      fresh('The ferry is down to six crossings a day while two of its engineers are off sick.'),
+      // Against what was said before, another noun for the same headcount.
+      fresh('In the end 112 posts went at the printing works, fewer than the company had warned.'),
+      // A verb of moving, then "to" and the figure now; the number names no noun of its own.
+      fresh("The concert hall's capacity has been cut to 1,650 to make room for more wheelchair spaces."),
+      // The plan told as what was aimed at before: the date it replaces is memory's.
+      fresh('The council had been working towards opening the concert hall in the autumn of 2030.'),
+      // Counts that nothing says moved are other facts, whatever they share.
+      fresh('The ferry company has hired 6 more engineers this winter.'),
+      fresh('Eleven staff at the printing works were given long-service awards.'),
+      // A count said to have moved, on a subject memory shares no word of.
+      fresh('The union says its membership has risen to 140.'),
+    ],
+    memory,
+  )
+  expect([crossings?.class, crossings?.match?.id]).toEqual(['updated', 'sailings'])
+  expect([posts?.class, posts?.match?.id]).toEqual(['updated', 'jobs'])
+  expect([capacity?.class, capacity?.match?.id]).toEqual(['updated', 'seats'])
+  expect([aimed?.class, aimed?.match?.id]).toEqual(['updated', 'opening'])
+  expect(engineers?.class).toBe('new')
+  expect(awards?.class).toBe('new')
+  expect(members?.class).toBe('new')
+})
+
 test('a "not" set after its clause denies the alternative it names: the clause keeps its stance, and a date moved is an update', async () => {
   expect(polarity('This is a pause, not a cancellation, she said.').negated).toBe(false)
   expect(polarity('The council wants jobs on that land, not flats.').negated).toBe(false)

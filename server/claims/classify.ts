@@ -23,6 +23,7 @@ import {
   statesFigure,
   unsupportedFigures,
 } from '#server/claims/figures.ts'
+import { NUMBER_WORDS } from '#server/claims/number-words.ts'
 import { quoteText } from '#server/claims/quote.ts'
 import {
   contested,
@@ -799,13 +800,27 @@ function stanceOf(claim: { polarity: Polarity; statements: Statements }): number
   return trend === undefined ? 0 : trend.endsWith(':up') ? 1 : -1
 }
 
+/** A figure set against what was said of it before ("fewer than ministers forecast", "one fewer than the company had warned"). */
+const AGAINST_WHAT_WAS_SAID = String.raw`(?:fewer|less|more|lower|higher) than (?:the )?[^.;,]{0,40}?\b(?:forecast|warned|predicted|promised|estimated|expected|planned|announced|proposed)`
+/**
+ * A verb of a quantity moving, then "to" and the figure it is now ("cut the planned capacity of the
+ * main house to 612", "has shrunk to 31 vessels", "the island is down to five crossings").
+ */
+const MOVED_TO = String.raw`(?:shr[iau]nks?|shrunk|trim(?:s|med)?|cuts?|reduc(?:e|es|ed)|lower(?:s|ed)?|rais(?:e|es|ed)|increas(?:e|es|ed)|gr[eo]w(?:s|n)?|f[ae]ll(?:s|en)?|drop(?:s|ped)?|slash(?:es|ed)?|(?:scaled|pared) back|ris(?:e|es|en)|rose|climb(?:s|ed)?|(?:is|are|was|were) (?:down|up))\b[^.;,]{0,60}?\bto(?=\s+(?:(?:about|around|some|just|nearly|almost|only) )?(?:[\p{N}£$€]|(?:${NUMBER_WORDS.join('|')}|a (?:dozen|hundred|thousand))\b))`
+/** What a change leaves ("That will leave it with a workforce of about 255"). */
+const LEAVES_WITH = String.raw`leaves? (?:it|them|the [\p{L}-]+) with`
+/** A plan told as what was aimed at before ("Ministers had been working towards opening ... in 2031", "no sooner than"). */
+const AIMED_BEFORE = 'had been (?:working|aiming|planning|hoping) (?:towards|to|for)|no (?:sooner|earlier) than'
+
 /**
  * Words by which a sentence says that a figure or date of it replaced an earlier one ("has risen to
  * £158m", "now expects", "in June 2029 rather than December 2028", "the latest programme", "will not
  * be finished until October 2027").
  */
-const ANNOUNCES_CHANGE =
-  /\b(?:now|no longer|rather than|instead of|revised|latest|pushed back|put back|delayed|brought forward|later than|earlier than|up from|down from|not\b[^.;]{0,60}?\b(?:until|before|till)|previously|originally|first (?:planned|proposed|announced)|had (?:been )?(?:due|expected|planned|scheduled|intended|hoped)|postponed|deferred|rescheduled|extended (?:to|until|by)|moved (?:back|forward|from)|slip(?:s|ped|ping)? (?:to|into|back)|unlikely\b[^.;]{0,60}?\b(?:until|before)|(?:new|initial) (?:target|date|deadline|timetable|estimate|forecast|figure|total)|than (?:(?:first|originally|previously|initially) )?(?:thought|expected|estimated|planned|forecast|feared))\b/iu
+const ANNOUNCES_CHANGE = new RegExp(
+  String.raw`\b(?:now|no longer|rather than|instead of|revised|latest|pushed back|put back|delayed|brought forward|later than|earlier than|up from|down from|not\b[^.;]{0,60}?\b(?:until|before|till)|previously|originally|first (?:planned|proposed|announced)|had (?:been )?(?:due|expected|planned|scheduled|intended|hoped)|postponed|deferred|rescheduled|extended (?:to|until|by)|moved (?:back|forward|from)|slip(?:s|ped|ping)? (?:to|into|back)|unlikely\b[^.;]{0,60}?\b(?:until|before)|(?:new|initial) (?:target|date|deadline|timetable|estimate|forecast|figure|total)|than (?:(?:first|originally|previously|initially) )?(?:thought|expected|estimated|planned|forecast|feared)|${AGAINST_WHAT_WAS_SAID}|${MOVED_TO}|${LEAVES_WITH}|${AIMED_BEFORE})\b`,
+  'iu',
+)
 
 /**
  * The claim says that something changed: ANNOUNCES_CHANGE, or a rise or a fall. Asked of each claim
@@ -842,7 +857,12 @@ function revises(claim: VerifiedClaim, known: KnownClaim, lexical: number): bool
   const sameKind = (figure: Figure, other: Figure) =>
     (other.unit === figure.unit && figure.unit !== '') ||
     (besideMemory && countsANoun(figure) && countsANoun(other)) ||
-    namedBefore(claim, figure, other, lexical)
+    namedBefore(claim, figure, other, lexical) ||
+    // A count said to have moved, whatever noun each counts, on a subject they share words of ("the
+    // island is down to five crossings each way a day" / "the island has six sailings each way every
+    // day", "34 posts went, one fewer than the company had warned" / "as many as 35 jobs could go"):
+    // a story names one headcount or one timetable in many words, and says when it changed.
+    (lexical >= MIN_CANDIDATE && countsANoun(figure) && countsANoun(other) && other.unit !== '')
   // (What the quantity was, "rather than the four first proposed", moved nothing now.)
   const moved = claim.statements.figures.some(
     (figure) =>
