@@ -858,8 +858,9 @@ test('a count said to have moved is its update under another noun; the words say
     known('jobs', 'As many as 120 jobs could go at the Harwick printing works, the company has warned.'),
     known('seats', 'The new concert hall in Dunmere will seat 1,800 people.'),
     known('opening', 'The concert hall is due to open in the spring of 2029.'),
+    known('plant', 'The recycling plant on the Moor Lane estate is expected to take its first waste in 2030.'),
   ]
-  const [crossings, posts, capacity, aimed, engineers, awards, members] = await classifyClaims(
+  const [crossings, posts, capacity, aimed, slipped, engineers, awards, members] = await classifyClaims(
     [
       // "Down to", another noun for the same timetable.
       fresh('The ferry is down to six crossings a day while two of its engineers are off sick.'),
@@ -869,6 +870,8 @@ test('a count said to have moved is its update under another noun; the words say
       fresh("The concert hall's capacity has been cut to 1,650 to make room for more wheelchair spaces."),
       // The plan told as what was aimed at before: the date it replaces is memory's.
       fresh('The council had been working towards opening the concert hall in the autumn of 2030.'),
+      // A project's date slips by years: three is still one date moved.
+      fresh('The operator now says the recycling plant could not open before 2033.'),
       // Counts that nothing says moved are other facts, whatever they share.
       fresh('The ferry company has hired 6 more engineers this winter.'),
       fresh('Eleven staff at the printing works were given long-service awards.'),
@@ -881,6 +884,7 @@ test('a count said to have moved is its update under another noun; the words say
   expect([posts?.class, posts?.match?.id]).toEqual(['updated', 'jobs'])
   expect([capacity?.class, capacity?.match?.id]).toEqual(['updated', 'seats'])
   expect([aimed?.class, aimed?.match?.id]).toEqual(['updated', 'opening'])
+  expect([slipped?.class, slipped?.match?.id]).toEqual(['updated', 'plant'])
   expect(engineers?.class).toBe('new')
   expect(awards?.class).toBe('new')
   expect(members?.class).toBe('new')

@@ -843,10 +843,11 @@ const ANNOUNCED = new WeakMap<VerifiedClaim, boolean>()
 /**
  * Whether `claim` may be the revision of `known`: it says that something changed (ANNOUNCES_CHANGE, or
  * a rise or a fall), and a figure of a unit both state moved by no more than half or double, or a
- * date by less than three years, on a subject they share a word of or beside memory's own date; each
- * names no one the other does not (namesDiffer). A revision of a cost, a headcount or an opening date
- * is seldom written in the words of the figure it replaces ("the bill for the ground climbs to £158m" / "the
- * club puts the cost of the build at £142m").
+ * date by three years at most ("could not open before 2033" / "expected to open in 2030"), on a
+ * subject they share a word of or beside memory's own date; each names no one the other does not
+ * (namesDiffer). A revision of a cost, a headcount or an opening date is seldom written in the words
+ * of the figure it replaces ("the bill for the ground climbs to £158m" / "the club puts the cost of
+ * the build at £142m").
  */
 function revises(claim: VerifiedClaim, known: KnownClaim, lexical: number): boolean {
   if (!announcesChange(claim) || namesDiffer(claim, known) || replacesAnother(claim, known)) return false
@@ -881,7 +882,7 @@ function revises(claim: VerifiedClaim, known: KnownClaim, lexical: number): bool
   )
   // A date with no year ("moved to September") is near any date: its year is the story's.
   const near = (date: string, other: string) =>
-    isYearless(date) || isYearless(other) || Math.abs(Number(date.slice(0, 4)) - Number(other.slice(0, 4))) < 3
+    isYearless(date) || isYearless(other) || Math.abs(Number(date.slice(0, 4)) - Number(other.slice(0, 4))) <= 3
   // A date memory does not give, near one it does ("the second quarter of 2028, rather than the final
   // quarter of 2027").
   const besideMemoryDate = claim.statements.dates.some((date) => dates.some((other) => sameDate(date, other)))
