@@ -560,6 +560,24 @@ test('a decision is a finding though it states no figure; a teaser question and 
   expect(texts.join(' ')).not.toMatch(/worth saving|Subscribe/)
 })
 
+test('a figure beside a term in quotation marks, and a percentage in words, state something a reader can check', async () => {
+  const story = newsPage(1, 'Courier', 'Marsh Lane library: what changes in the spring', [
+    'Marsh Lane library will move to self-service machines in the spring, the council said.',
+    // Neither names the topic's words; each states a figure, one in words.
+    'The council has recruited 40 "digital helpers" to show readers the new machines.',
+    'Opening hours will be cut by forty per cent from April.',
+    'The reading room was busy on a wet Tuesday afternoon.',
+    'Children sat on beanbags under the window while a volunteer read aloud.',
+    'The building smells of floor polish and old paper, as it always has.',
+    'A queue formed at the returns desk just before closing time.',
+    'Outside, the car park was full and the rain had not let up.',
+  ])
+  const { synthesis } = await synthesize(synthesisInput({ topic: 'Marsh Lane library', sources: [story] }))
+  const texts = synthesis.findings.map((finding) => finding.text)
+  expect(texts).toContain('The council has recruited 40 "digital helpers" to show readers the new machines.')
+  expect(texts).toContain('Opening hours will be cut by forty per cent from April.')
+})
+
 test('a decision memory holds, taken again in other words, is not reported again; one memory also holds the opposite of is', async () => {
   const page = newsPage(1, 'Gazette', 'Brackwater ferry: what the council decided', [
     'The future of the Brackwater ferry was on the agenda again at the town hall this week.',

@@ -20,7 +20,7 @@ import { fallbackPlan } from '#server/research/fallback-plan.ts'
 import {
   isBoilerplate,
   pagesAboutTopic,
-  QUOTATION,
+  quotesSomeone,
   type ReadPage,
   readPage,
   siteBoilerplate,
@@ -162,7 +162,7 @@ function extractSynthesis(input: SynthesisInput): Synthesis {
   // more specific is left (below), as the findings of a page that is no news story may all be.
   const topicTerms = new Set(contentTerms(input.topic))
   const specific = (candidate: Candidate) =>
-    candidate.states || (!QUOTATION.test(candidate.text) && namesActor(candidate.text, topicTerms))
+    candidate.states || (!quotesSomeone(candidate.text) && namesActor(candidate.text, topicTerms))
   const shownPool = pool.filter((candidate) => shown(candidate) && specific(candidate))
   const shownCheckable = checkable.filter(shown)
   // A short report may still take a sentence from far down, and then a lede that states nothing.
@@ -265,7 +265,7 @@ function sentenceCandidates(pages: readonly ReadPage[], boilerplate: ReadonlySet
         // state something checkable only with a quantity or a date closer than a year ("40,000 tonnes a
         // year", "in the fourth quarter"), not "by 2:30" or "until 2028". A time of day alone ("more on
         // Drivetime from 4pm") states nothing either.
-        const quoted = QUOTATION.test(text)
+        const quoted = quotesSomeone(text)
         const decision = !quoted && decides(text, stem)
         const stated = withoutPersonsDescription(text)
         const states =
@@ -304,14 +304,16 @@ function countsInWords(text: string): boolean {
   if (!COUNT_WORD.test(text)) return false
   return extractStatements(text).figures.some(
     (figure) =>
-      figure.value >= 3 &&
-      figure.unit !== '' &&
-      countsANoun(figure) &&
-      !isLengthOfTime(figure) &&
-      figure.unit !== CLOCK_PAST &&
-      !isShareInWords(figure),
+      figure.unit === '%' ||
+      (figure.value >= 3 &&
+        figure.unit !== '' &&
+        countsANoun(figure) &&
+        !isLengthOfTime(figure) &&
+        figure.unit !== CLOCK_PAST &&
+        !isShareInWords(figure)),
   )
 }
+
 const COUNT_WORD = new RegExp(`\\b(?:${NUMBER_WORDS.slice(2).join('|')}|hundred)\\b`, 'iu')
 /** "Ten past eight" is a time of day, which figures.ts reads as ten of "past". */
 const CLOCK_PAST = 'past'

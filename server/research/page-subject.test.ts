@@ -2,6 +2,7 @@ import { expect, test } from 'vitest'
 import {
   isFurniture,
   pagesAboutTopic,
+  quotesSomeone,
   readPage,
   speaksToReader,
   topicSubjectTerms,
@@ -54,6 +55,19 @@ test("a question and words to the reader are the site's; a quoted one is a perso
   expect(speaksToReader('Drivers at Wensholme voted to strike.')).toBe(false)
   expect(speaksToReader('"We will appeal," the company said.')).toBe(false)
   expect(speaksToReader('The council approved the plan by 31 votes to 17.')).toBe(false)
+})
+
+test("quotation marks around a term set it off; a quote, a quote left open and a speaker's few words are someone's", () => {
+  expect(quotesSomeone('The council has recruited 40 "digital helpers" to show readers the new machines.')).toBe(false)
+  expect(quotesSomeone('Residents call it the "blue route" and the "old road".')).toBe(false)
+  expect(quotesSomeone('Cookies help us keep the Courier free.')).toBe(false)
+  expect(quotesSomeone('"We will appeal against the decision," the company said.')).toBe(true)
+  // A quote that runs on from the sentence before opens or closes in this one.
+  expect(quotesSomeone('We will not decide until we are satisfied the modelling is correct."')).toBe(true)
+  // A few words beside a verb of speaking are the speaker's.
+  expect(quotesSomeone('She said the cuts were "a step backwards" for the town.')).toBe(true)
+  // And a sentence that sets off a term still speaks to its reader.
+  expect(speaksToReader('By clicking "OK" you agree to our use of cookies.')).toBe(true)
 })
 
 test('a copyright line and a dateline are the page furniture, though each holds a number; a dated statement is not', () => {

@@ -71,7 +71,7 @@ export function siteBoilerplate(pages: readonly ReadPage[]): Set<string> {
  * the reader ("By continuing you accept our cookie policy") nor bid them ("Continue reading below").
  */
 export function addressesReader(sentence: string): boolean {
-  if (QUOTATION.test(sentence)) return false
+  if (quotesSomeone(sentence)) return false
   return READER.test(sentence) || bidsTheReader(sentence)
 }
 
@@ -82,12 +82,37 @@ export function addressesReader(sentence: string): boolean {
  * findings as "we" and "our".)
  */
 export function speaksToReader(sentence: string): boolean {
-  if (QUOTATION.test(sentence)) return false
+  if (quotesSomeone(sentence)) return false
   return QUESTION.test(sentence) || addressesReader(sentence)
 }
 
 /** Quotation marks: what stands inside them is someone's words, not the page's own. */
 export const QUOTATION = /["“”]/u
+
+/**
+ * Whether a sentence gives someone's words: a quotation mark left open (a quote that runs on from
+ * the sentence before), or a quoted span longer than a term. Marks around a few words set off a
+ * term or a name, not a speaker ("has recruited 240 "digital champions"", "the so-called "blue
+ * route"").
+ */
+export function quotesSomeone(text: string): boolean {
+  if (!QUOTATION.test(text)) return false
+  if ((text.match(QUOTATION_MARKS) ?? []).length % 2 === 1 || SPEECH.test(text)) return true
+  return [...text.matchAll(QUOTED)]
+    .map((match) => match[1] ?? '')
+    .some((words) => wordTokens(words).length > TERM_WORDS)
+}
+/**
+ * Verbs that report speech: a few words in quotation marks beside one are the speaker's ("what she
+ * called "the hard yards"", "said the revenue would "not look kindly" on it").
+ */
+const SPEECH =
+  /\b(?:said|says|say|told|tells|called|calls|described|describes|admitted|admits|added|insisted|warned|argued|claimed|wrote)\b/iu
+const QUOTATION_MARKS = /["“”]/gu
+/** A term set off in quotation marks is this many words at most. */
+const TERM_WORDS = 3
+/** A span in quotation marks, to its closing mark or the sentence's end. */
+const QUOTED = /["“]([^"”]*)["”]?/gu
 const READER = /\b(?:you|your|yours)\b/iu
 const QUESTION = /\?\s*$/u
 const OPENING_WORDS = 5
