@@ -890,6 +890,44 @@ test('a count said to have moved is its update under another noun; the words say
   expect(members?.class).toBe('new')
 })
 
+test('a telling of a change the rules matched in another telling of the run is that change; a claim that tells another thing is not', async () => {
+  const memory = [
+    known('sale', 'Carn Valley Council approved the sale of the Mill Street depot to Ardley Homes for £2.4m in March.'),
+    known('empty', 'The depot has stood empty since the buses moved out in 2019.'),
+    known('sailings', 'The ferry makes six return sailings a day between Pellow and Ansty.'),
+    known('built', 'The ferry was built in 1998 and carries 40 cars.'),
+  ]
+  const [cancelled, calledOff, showHome, crossings, fewer, hired] = await classifyClaims(
+    [
+      fresh('Carn Valley Council has cancelled the sale of the Mill Street depot to Ardley Homes.'),
+      // Shares little with memory's words, much with the telling above.
+      fresh('The sale has been called off, leaving the builder to look elsewhere for land.'),
+      fresh('Ardley Homes has opened a show home in the village.'),
+      fresh('The ferry is down to five crossings a day while two engineers are off sick.'),
+      fresh('Islanders will have five sailings a day until the engineers are back at work.'),
+      fresh('The ferry company has hired a new engineer.'),
+    ],
+    memory,
+  )
+  expect([cancelled?.class, cancelled?.match?.id]).toEqual(['contradicted', 'sale'])
+  expect([calledOff?.class, calledOff?.match?.id]).toEqual(['contradicted', 'sale'])
+  expect(showHome?.class).toBe('new')
+  expect([crossings?.class, crossings?.match?.id]).toEqual(['updated', 'sailings'])
+  expect([fewer?.class, fewer?.match?.id]).toEqual(['updated', 'sailings'])
+  expect(hired?.class).toBe('new')
+
+  // A judge's "new" was read in the claim's own words: a sibling's verdict does not overrule it.
+  const judged = await classify(
+    [
+      fresh('Carn Valley Council has cancelled the sale of the Mill Street depot to Ardley Homes.'),
+      fresh('The sale has been called off, leaving the builder to look elsewhere for land.'),
+    ],
+    memory,
+    callsAllNew,
+  )
+  expect(judged[1]?.class).toBe('new')
+})
+
 test('a "not" set after its clause denies the alternative it names: the clause keeps its stance, and a date moved is an update', async () => {
   expect(polarity('This is a pause, not a cancellation, she said.').negated).toBe(false)
   expect(polarity('The council wants jobs on that land, not flats.').negated).toBe(false)

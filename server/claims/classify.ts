@@ -239,7 +239,7 @@ export async function classifyClaims<K extends KnownClaim>(
   })
   const seconded = await secondReadings(claims, readings, secondReading)
 
-  return claims.map((claim, index) => {
+  const classified = claims.map((claim, index): Classified<K> => {
     const reading = readings[index] as Reading<K>
     if (!('ruled' in reading)) return guarded(claim, 'confirmed', reading.restated)
     const { ruled, verdict, chosen } = reading
@@ -269,6 +269,59 @@ export async function classifyClaims<K extends KnownClaim>(
       return { claim, class: 'new', related: chosen.known }
     return judged
   })
+
+  // Several pages tell one change, each in its own words, and the rules may match one telling with
+  // memory's claim and not another. A claim the rules left new that tells what another claim of the
+  // run tells as an update or a reversal is that change too (tellsTheSameChange). Not against a
+  // judge: its "new" was read with the claim's own words.
+  const cover = (a: VerifiedClaim, b: VerifiedClaim) =>
+    bestOverlap(wordings.get(a) ?? [], wordings.get(b) ?? [], weight).cover
+  return classified.map((result, index) => {
+    if (result.class !== 'new' || verdicts.has(index)) return result
+    const sibling = classified.find(
+      (other, at) => at !== index && tellsTheSameChange(result.claim, other, cover(result.claim, other.claim)),
+    )
+    if (!sibling?.match) return result
+    // A decision memory also holds in the claim's own stance may be what the claim says again.
+    const stance = stanceOf(result.claim)
+    const restates = (candidates[index] ?? []).some(
+      ({ known }) =>
+        stanceOf(known) === stance && (sharesAThing(result.claim, known) || sharesATheme(result.claim, known)),
+    )
+    if (sibling.class === 'contradicted' && restates) return result
+    return { claim: result.claim, class: sibling.class, match: sibling.match }
+  })
+}
+
+/**
+ * Whether `claim` tells the change `other` tells (an update or a reversal of memory's `other.match`),
+ * in other words: an update's figure or date, moved from memory's as the other's is, in the same
+ * stance ("The island is down to five crossings a day" / "the ferry now makes five return sailings a
+ * day", against memory's six); or a reversal, the other's stance against memory's, on the thing the
+ * other names ("Morvane walked away from its deal with Veltmar Wind" / "Morvane has cancelled its
+ * agreement with Veltmar Wind", against memory's signing). Naming no one memory's claim does not.
+ */
+function tellsTheSameChange<K extends KnownClaim>(claim: VerifiedClaim, other: Classified<K>, cover: number): boolean {
+  const known = other.match
+  if (!known || namesDiffer(claim, known) || namesDiffer(claim, other.claim)) return false
+  if (other.class === 'updated') {
+    if (opposed(claim.polarity, other.claim.polarity)) return false
+    const comparison = compareStatements(claim.statements, known.statements)
+    if (!comparison.figuresDiffer && !comparison.datesDiffer) return false
+    // The other's value now, not what it was ("down from six").
+    const figure = claim.statements.figures.some(
+      (mine) => !mine.earlier && other.claim.statements.figures.some((its) => !its.earlier && statesCount(mine, its)),
+    )
+    const date = claim.statements.dates.some((mine) => other.claim.statements.dates.some((its) => sameDate(mine, its)))
+    return (figure || date) && (cover >= MIN_COVER || sharesAThing(claim, other.claim))
+  }
+  if (other.class !== 'contradicted') return false
+  const stance = stanceOf(claim)
+  if (stance === 0 || stance !== stanceOf(other.claim) || stance === stanceOf(known)) return false
+  // Another figure of memory's quantity is an update, whatever its stance words.
+  if (compareStatements(claim.statements, known.statements).figuresDiffer) return false
+  const tellsTheOther = sharesATheme(claim, other.claim) || sharesAThing(claim, other.claim) || cover >= MIN_COVER
+  return tellsTheOther && (sharesATheme(claim, known) || sharesAThing(claim, known))
 }
 
 /** A claim as memory restates it word for word, or as the rules and the judge read it. */
@@ -1123,7 +1176,7 @@ function thingsOf(items: Array<{ text: string; quote: string }>, stem: Stem): Ma
  * things ("shelved a temporary footbridge" / "the span opened in 1891"; "put its plans for a plant on
  * hold" / "granted planning permission"), unless the claim names a decision as the thing turned round.
  */
-function sharesAThing(claim: VerifiedClaim, known: KnownClaim): boolean {
+function sharesAThing(claim: VerifiedClaim, known: object): boolean {
   if (NAMES_A_DECISION.test(claim.quote) || NAMES_A_DECISION.test(claim.text)) return true
   const book = THINGS.get(claim)
   if (!book) return false
