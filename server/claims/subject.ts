@@ -307,13 +307,10 @@ function readStance(written: string, stem: Stem): { polarity: Polarity; decision
         return
       }
       if (phrasal) {
-        // "Went ahead with the plan to close it", "backed out of the plan to close it": a stance taken
-        // on a stance, the signs multiplied, as after a verb of one word.
-        const complement = stanceComplement(words, phrasal.particle, stem)
-        note(into, stance(complement ? stanceOnStance(phrasal.way, complement.way) : phrasal.way), true)
+        const composed = withItsObject(phrasal, words, stem)
+        note(into, stance(composed.way), true)
         if (!subordinate && !hypothetical) taken = true
-        particles.add(phrasal.particle)
-        for (const skipped of complement?.words ?? []) particles.add(skipped)
+        for (const skipped of composed.words) particles.add(skipped)
         return
       }
     }
@@ -630,12 +627,8 @@ function stanceComplement(
       const phrasal = phrasalStance(verb.lemma, words, at + 1)
       if (phrasal) {
         // ("Agreed to go ahead with the plan to close it": the phrasal verb's own object counts too.)
-        const inner = stanceComplement(words, phrasal.particle, stem)
-        return {
-          way: inner ? stanceOnStance(phrasal.way, inner.way) : phrasal.way,
-          decision: true,
-          words: [at + 1, phrasal.particle, ...(inner?.words ?? [])],
-        }
+        const composed = withItsObject(phrasal, words, stem)
+        return { way: composed.way, decision: true, words: [at + 1, ...composed.words] }
       }
       const way = direction(verb.word, stem) ?? direction(verb.lemma, stem)
       if (!way?.startsWith('stance:')) return undefined
@@ -648,6 +641,23 @@ function stanceComplement(
     if (!through && !COMPLEMENT_OBJECT_TAGS.has(word.tag)) return named
   }
   return named
+}
+
+/**
+ * A phrasal verb's stance with what its own object is for composed in: "went ahead with the plan to
+ * close it" and "backed out of the plan to close it" take a stance on a stance, the signs multiplied,
+ * as after a verb of one word. With the words it spans from its particle on.
+ */
+function withItsObject(
+  phrasal: { way: string; particle: number },
+  words: TaggedWord[],
+  stem: Stem,
+): { way: string; words: number[] } {
+  const inner = stanceComplement(words, phrasal.particle, stem)
+  return {
+    way: inner ? stanceOnStance(phrasal.way, inner.way) : phrasal.way,
+    words: [phrasal.particle, ...(inner?.words ?? [])],
+  }
 }
 
 /** A state a word at `index` names is held until a time: "until" or "till" follows in its clause. */
