@@ -578,6 +578,25 @@ test('a figure beside a term in quotation marks, and a percentage in words, stat
   expect(texts).toContain('Opening hours will be cut by forty per cent from April.')
 })
 
+test('who holds a post is a fact of the story: an appointment and a departure are findings, what a closure has left is not', async () => {
+  const story = newsPage(1, 'Courier', 'Wexcombe museum extension: a new director', [
+    'The Wexcombe museum extension will open a year late, the trust said on Monday.',
+    // Neither names the topic's words, a figure or a decision.
+    'Dana Whitcombe, the director who led the project from the start, has left the trust.',
+    'Oliver Prest, previously deputy director at a gallery in Bristol, has been appointed to the role on an interim basis.',
+    'The long closure has left its mark on the high street.',
+    'Visitors wandered through the old galleries on a quiet afternoon.',
+    'Rain ran down the windows of the café by the entrance.',
+  ])
+  const { synthesis } = await synthesize(synthesisInput({ topic: 'Wexcombe museum extension', sources: [story] }))
+  const texts = synthesis.findings.map((finding) => finding.text)
+  expect(texts).toContain('Dana Whitcombe, the director who led the project from the start, has left the trust.')
+  expect(texts).toContain(
+    'Oliver Prest, previously deputy director at a gallery in Bristol, has been appointed to the role on an interim basis.',
+  )
+  expect(texts.join(' ')).not.toMatch(/left its mark|quiet afternoon/)
+})
+
 test('a decision memory holds, taken again in other words, is not reported again; one memory also holds the opposite of is', async () => {
   const page = newsPage(1, 'Gazette', 'Brackwater ferry: what the council decided', [
     'The future of the Brackwater ferry was on the agenda again at the town hall this week.',

@@ -272,7 +272,10 @@ function sentenceCandidates(pages: readonly ReadPage[], boilerplate: ReadonlySet
           !WIDER_PICTURE.test(text) &&
           (quoted
             ? quotesAFact(stated)
-            : (DIGIT.test(stated) && DIGIT.test(withoutTimesOfDay(stated))) || decision || countsInWords(stated))
+            : (DIGIT.test(stated) && DIGIT.test(withoutTimesOfDay(stated))) ||
+              decision ||
+              countsInWords(stated) ||
+              PERSONNEL.test(stated))
         candidates.push({
           sourceId: source.id,
           position,
@@ -317,6 +320,13 @@ function countsInWords(text: string): boolean {
 const COUNT_WORD = new RegExp(`\\b(?:${NUMBER_WORDS.slice(2).join('|')}|hundred)\\b`, 'iu')
 /** "Ten past eight" is a time of day, which figures.ts reads as ten of "past". */
 const CLOCK_PAST = 'past'
+
+/**
+ * Who holds a post, changed: an appointment, a departure, a successor ("has been appointed to the
+ * role on an interim basis", "has left the trust", "stood down as chair and has been replaced by").
+ */
+const PERSONNEL =
+  /\b(?:(?:has|have|had) been|was|were|is|are|will be) (?:appointed|named as|hired|sacked|dismissed|replaced (?:as [\p{L} ]{1,40} )?by \p{Lu})|\b(?:has|have|had) left (?:the|his|her|their) |\b(?:has|have|had) left \p{Lu}|\b(?:has|have|had) (?:resigned|quit|stepped down|stood down)\b|\b(?:resigned|stepped down|stood down|steps down|stands down|took over|takes over|will take over)\b/u
 
 /**
  * A sentence that sets the story beside others states the wider picture, not the topic's news: it
