@@ -853,7 +853,10 @@ function stanceOf(claim: { polarity: Polarity; statements: Statements }): number
   return trend === undefined ? 0 : trend.endsWith(':up') ? 1 : -1
 }
 
-/** A figure set against what was said of it before ("fewer than ministers forecast", "one fewer than the company had warned"). */
+/**
+ * A figure set against what was said of it before ("fewer than ministers forecast", "one fewer than
+ * the company had warned").
+ */
 const AGAINST_WHAT_WAS_SAID = String.raw`(?:fewer|less|more|lower|higher) than (?:the )?[^.;,]{0,40}?\b(?:forecast|warned|predicted|promised|estimated|expected|planned|announced|proposed)`
 /**
  * A verb of a quantity moving, then "to" and the figure it is now ("cut the planned capacity of the
@@ -862,7 +865,10 @@ const AGAINST_WHAT_WAS_SAID = String.raw`(?:fewer|less|more|lower|higher) than (
 const MOVED_TO = String.raw`(?:shr[iau]nks?|shrunk|trim(?:s|med)?|cuts?|reduc(?:e|es|ed)|lower(?:s|ed)?|rais(?:e|es|ed)|increas(?:e|es|ed)|gr[eo]w(?:s|n)?|f[ae]ll(?:s|en)?|drop(?:s|ped)?|slash(?:es|ed)?|(?:scaled|pared) back|ris(?:e|es|en)|rose|climb(?:s|ed)?|(?:is|are|was|were) (?:down|up))\b[^.;,]{0,60}?\bto(?=\s+(?:(?:about|around|some|just|nearly|almost|only) )?(?:[\p{N}£$€]|(?:${NUMBER_WORDS.join('|')}|a (?:dozen|hundred|thousand))\b))`
 /** What a change leaves ("That will leave it with a workforce of about 255"). */
 const LEAVES_WITH = String.raw`leaves? (?:it|them|the [\p{L}-]+) with`
-/** A plan told as what was aimed at before ("Ministers had been working towards opening ... in 2031", "no sooner than"). */
+/**
+ * A plan told as what was aimed at before ("Ministers had been working towards opening the first
+ * new block in spring 2031"), or a date as the earliest now ("no sooner than").
+ */
 const AIMED_BEFORE = 'had been (?:working|aiming|planning|hoping) (?:towards|to|for)|no (?:sooner|earlier) than'
 
 /**

@@ -20,6 +20,7 @@ import { fallbackPlan } from '#server/research/fallback-plan.ts'
 import {
   isBoilerplate,
   pagesAboutTopic,
+  quotedSpans,
   quotesSomeone,
   type ReadPage,
   readPage,
@@ -316,7 +317,6 @@ function countsInWords(text: string): boolean {
         !isShareInWords(figure)),
   )
 }
-
 const COUNT_WORD = new RegExp(`\\b(?:${NUMBER_WORDS.slice(2).join('|')}|hundred)\\b`, 'iu')
 /** "Ten past eight" is a time of day, which figures.ts reads as ten of "past". */
 const CLOCK_PAST = 'past'
@@ -350,11 +350,6 @@ const WIDER_PICTURE = new RegExp(
 
 const FIRST_PERSON_SINGULAR = /\b(?:I|I'm|I’m|I've|I’ve|I'll|I’ll|I'd|I’d|me|my|mine)\b/u
 
-/** The words inside a sentence's quotation marks, each quotation apart. */
-function quotedWords(text: string): string[] {
-  return [...text.matchAll(/["“]([^"”]*)["”]?/gu)].map((match) => match[1] ?? '')
-}
-
 /**
  * What describes a named person tells who they are, not what the story states: its figures are the
  * person's, not the topic's. A clause ("Gillian Rowe, who is 71 and has lived in Thornby since the
@@ -379,7 +374,7 @@ function withoutPersonsDescription(text: string): string {
  * "I have lived here 31 years", "I'm 86 and I've got two new knees" tell who is speaking.
  */
 function quotesAFact(text: string): boolean {
-  if (!DIGIT.test(text) || quotedWords(text).some((words) => FIRST_PERSON_SINGULAR.test(words))) return false
+  if (!DIGIT.test(text) || quotedSpans(text).some((words) => FIRST_PERSON_SINGULAR.test(words))) return false
   const { figures, dates } = extractStatements(text)
   return figures.some((figure) => figure.unit !== '' && !isTimeOfDay(figure)) || dates.some((date) => date.length > 4)
 }

@@ -98,9 +98,12 @@ export const QUOTATION = /["“”]/u
 export function quotesSomeone(text: string): boolean {
   if (!QUOTATION.test(text)) return false
   if ((text.match(QUOTATION_MARKS) ?? []).length % 2 === 1 || SPEECH.test(text)) return true
-  return [...text.matchAll(QUOTED)]
-    .map((match) => match[1] ?? '')
-    .some((words) => wordTokens(words).length > TERM_WORDS)
+  return quotedSpans(text).some((words) => wordTokens(words).length > TERM_WORDS)
+}
+
+/** The words inside a sentence's quotation marks, each quotation apart (to its end if left open). */
+export function quotedSpans(text: string): string[] {
+  return [...text.matchAll(QUOTED)].map((match) => match[1] ?? '')
 }
 /**
  * Verbs that report speech: a few words in quotation marks beside one are the speaker's ("what she
