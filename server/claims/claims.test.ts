@@ -926,6 +926,17 @@ test('a telling of a change the rules matched in another telling of the run is t
     callsAllNew,
   )
   expect(judged[1]?.class).toBe('new')
+
+  // A bare year in a clause about a person agrees with any day of a date with no year: no telling.
+  const dated = await classifyClaims(
+    [
+      fresh('The new winter timetable will now start on 5 April, later than planned.'),
+      fresh('Ruth Pardoe, who joined the ferry company in 2009, will run the new winter timetable.'),
+    ],
+    [known('timetable', "The ferry's new winter timetable starts on 1 March 2027."), ...memory],
+  )
+  expect([dated[0]?.class, dated[0]?.match?.id]).toEqual(['updated', 'timetable'])
+  expect(dated[1]?.class).toBe('new')
 })
 
 test('a "not" set after its clause denies the alternative it names: the clause keeps its stance, and a date moved is an update', async () => {

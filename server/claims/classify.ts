@@ -86,6 +86,8 @@ export type PairRequest = {
 export type PairVerdict = { index: number; class: ClaimClass }
 export type PairJudge = (request: PairRequest) => Promise<PairVerdict[]>
 
+/** The length of a date that gives a year and nothing finer ("2027"). */
+const YEAR = 4
 /** Share of the shorter claim's words at which a decision turned round is about the same thing. */
 const REVERSED_COVER = 0.34
 /** Share of the shorter claim's words at which a count of one noun, changed, is an update (wordsVerdict). */
@@ -312,7 +314,12 @@ function tellsTheSameChange<K extends KnownClaim>(claim: VerifiedClaim, other: C
     const figure = claim.statements.figures.some(
       (mine) => !mine.earlier && other.claim.statements.figures.some((its) => !its.earlier && statesCount(mine, its)),
     )
-    const date = claim.statements.dates.some((mine) => other.claim.statements.dates.some((its) => sameDate(mine, its)))
+    // A date to the month at least, on both: a bare year ("who joined the paper in 2009") agrees with
+    // any day of a date with no year.
+    const date = claim.statements.dates.some(
+      (mine) =>
+        mine.length > YEAR && other.claim.statements.dates.some((its) => its.length > YEAR && sameDate(mine, its)),
+    )
     return (figure || date) && (cover >= MIN_COVER || sharesAThing(claim, other.claim))
   }
   if (other.class !== 'contradicted') return false

@@ -584,6 +584,7 @@ test('who holds a post is a fact of the story: an appointment and a departure ar
     // Neither names the topic's words, a figure or a decision.
     'Dana Whitcombe, the director who led the project from the start, has left the trust.',
     'Oliver Prest, previously deputy director at a gallery in Bristol, has been appointed to the role on an interim basis.',
+    'Sam Ward, the finance director, will become interim Chief Executive.',
     'The long closure has left its mark on the high street.',
     'Visitors wandered through the old galleries on a quiet afternoon.',
     'Rain ran down the windows of the café by the entrance.',
@@ -594,6 +595,7 @@ test('who holds a post is a fact of the story: an appointment and a departure ar
   expect(texts).toContain(
     'Oliver Prest, previously deputy director at a gallery in Bristol, has been appointed to the role on an interim basis.',
   )
+  expect(texts).toContain('Sam Ward, the finance director, will become interim Chief Executive.')
   expect(texts.join(' ')).not.toMatch(/left its mark|quiet afternoon/)
 })
 

@@ -323,10 +323,11 @@ const CLOCK_PAST = 'past'
 
 /**
  * Who holds a post, changed: an appointment, a departure, a successor ("has been appointed to the
- * role on an interim basis", "has left the trust", "stood down as chair and has been replaced by").
+ * role on an interim basis", "has left the trust", "stood down as chair and has been replaced by",
+ * "will become interim Chief Executive", "takes charge of the weekly").
  */
 const PERSONNEL =
-  /\b(?:(?:has|have|had) been|was|were|is|are|will be) (?:appointed|named as|hired|sacked|dismissed|replaced (?:as [\p{L} ]{1,40} )?by \p{Lu})|\b(?:has|have|had) left (?:the|his|her|their) |\b(?:has|have|had) left \p{Lu}|\b(?:has|have|had) (?:resigned|quit|stepped down|stood down)\b|\b(?:resigned|stepped down|stood down|steps down|stands down|took over|takes over|will take over)\b/u
+  /\b(?:(?:has|have|had) been|was|were|is|are|will be) (?:appointed|named as|hired|sacked|dismissed|replaced (?:as [\p{L} ]{1,40} )?by \p{Lu})|\b(?:has|have|had) left (?:the|his|her|their) |\b(?:has|have|had) left \p{Lu}|\b(?:has|have|had) (?:resigned|quit|stepped down|stood down)\b|\b(?:resigned|stepped down|stood down|steps down|stands down|will (?:step|stand) down|took over|takes over|will take over|(?:takes|took|will take) charge of|decided to (?:leave|quit|resign|step down|stand down)|will leave (?:when|after|at the end))\b|\bwill become (?:the )?(?:new |interim |acting )?\p{Lu}/u
 
 /**
  * A sentence that sets the story beside others states the wider picture, not the topic's news: it
