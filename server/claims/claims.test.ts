@@ -890,6 +890,27 @@ test('a count said to have moved is its update under another noun; the words say
   expect(members?.class).toBe('new')
 })
 
+test('a building named for what it is, is the thing a decision closes or keeps; the place it stands in is not', async () => {
+  const memory = [
+    known(
+      'lodge',
+      'Greystone Lodge, on the edge of Harwell, is one of three care homes Brenley Council proposes to shut.',
+    ),
+    known('court', 'Meadow Court in Harwell is also on the list for closure, the council said.'),
+    known('saving', 'The council expects to save £2.1m a year.'),
+  ]
+  const [kept, dayCentre] = await classifyClaims(
+    [
+      fresh('The council has shelved its plan to close Greystone Lodge, and families in Harwell can rest easier.'),
+      // Another thing, in the same town.
+      fresh('The council has shelved its plan to close the day centre on Harwell Road.'),
+    ],
+    memory,
+  )
+  expect([kept?.class, kept?.match?.id]).toEqual(['contradicted', 'lodge'])
+  expect(dayCentre?.class).toBe('new')
+})
+
 test('a telling of a change the rules matched in another telling of the run is that change; a claim that tells another thing is not', async () => {
   const memory = [
     known('sale', 'Carn Valley Council approved the sale of the Mill Street depot to Ardley Homes for £2.4m in March.'),

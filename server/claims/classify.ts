@@ -1194,8 +1194,33 @@ function sharesAThing(claim: VerifiedClaim, known: object): boolean {
   const book = THINGS.get(claim)
   if (!book) return false
   const theirs = book(known).things
-  return [...book(claim).things].some((term) => theirs.has(term)) || sharesAPhrase(claim, known)
+  if ([...book(claim).things].some((term) => theirs.has(term)) || sharesAPhrase(claim, known)) return true
+  const facilities = facilitiesOf(known as { text?: string; quote?: string })
+  return [...facilitiesOf(claim)].some((facility) => facilities.has(facility))
 }
+
+/**
+ * The buildings and sites a claim names: a name that ends in the noun of what it is ("Alderbrook
+ * House", "Carrick Lane Works", "Tolsey Moor Depot"). Such a name is the thing a decision closes,
+ * sells or keeps, though a name is otherwise a party or a place (sharesAThing).
+ */
+function facilitiesOf(item: { text?: string; quote?: string }): Set<string> {
+  const found = new Set<string>()
+  for (const wording of new Set([item.text ?? '', item.quote ?? ''])) {
+    for (const match of wording.matchAll(FACILITY)) found.add(match[0].toLowerCase())
+  }
+  return found
+}
+const FACILITY = new RegExp(
+  String.raw`(?:\p{Lu}[\p{L}'’-]+\s+)+(?:${(
+    'House Lodge Court Hall Centre Center Station School Academy College Hospital Infirmary Library Museum ' +
+    'Pier Bridge Works Plant Depot Factory Mill Theatre Playhouse Stadium Ground Farm Quarry Mine Airport ' +
+    'Terminal Tower Building Campus Unit Ward Wing Reservoir Baths Pool Market Arcade'
+  )
+    .split(' ')
+    .join('|')})\b`,
+  'gu',
+)
 
 function thingTerms(text: string, stem: Stem): string[] {
   return subjectTerms(text.replace(DECIDING, ' ').replace(NAME_WORD, ' '), stem)
