@@ -960,6 +960,15 @@ test('a telling of a change the rules matched in another telling of the run is t
   expect(dated[1]?.class).toBe('new')
 })
 
+test('a process that opens or closes on a date runs its course: no one decided anything; a factory that closes is closed', () => {
+  const stances = (text: string) => polarity(text).directions.filter((direction) => direction.startsWith('stance:'))
+  expect(stances('The consultation on the future of the library will now close on 25 April.')).toEqual([])
+  expect(stances('The ballot closes on Friday.')).toEqual([])
+  expect(stances('The public inquiry will open on 18 May.')).toEqual([])
+  expect(polarity('The factory will close on 30 September.').directions).toContain('stance:down')
+  expect(polarity('The council will close the library in May.').directions).toContain('stance:down')
+})
+
 test('a "not" set after its clause denies the alternative it names: the clause keeps its stance, and a date moved is an update', async () => {
   expect(polarity('This is a pause, not a cancellation, she said.').negated).toBe(false)
   expect(polarity('The council wants jobs on that land, not flats.').negated).toBe(false)

@@ -329,6 +329,12 @@ function readStance(written: string, stem: Stem): { polarity: Polarity; decision
     if (way === 'trend:down' && (tag !== 'VERB' || hired) && stem(read) === 'contract') way = undefined
     // A gap "narrowed", a deficit "doubled": verbs of change; "a narrow majority", "a double room" not.
     if (way?.startsWith('trend:') && tag !== 'VERB' && VERBS_ONLY.has(stem(read))) way = undefined
+    // A process opens and closes on a date as it runs its course ("the consultation on the homes'
+    // future will now close on 25 April", "the ballot closes on Friday"): no one decided anything.
+    if (way?.startsWith('stance:') && (tag === 'VERB' || tag === 'ADJ') && RUNS_ITS_COURSE.has(stem(read))) {
+      const subject = clauseSubject(words, index)
+      if (subject && PROCESSES.has(subject)) way = undefined
+    }
     // "Asked the court to overturn", "urged ministers to block it": the stance asked for is pending.
     if (tag === 'VERB' && REQUESTS.has(lemma)) pending = true
     // "Appealed against the council's refusal", "is challenging last week's ruling that halted the
@@ -405,6 +411,30 @@ function readStance(written: string, stem: Stem): { polarity: Polarity; decision
       (taken && oneWay.some((direction) => directions.get(direction) === true)) ||
       (decided && (negations % 2 === 1 || oneWay.some((direction) => direction.startsWith('stance:')))),
   }
+}
+
+/** The stance verbs a process runs its course by, by stem. */
+const RUNS_ITS_COURSE = new Set(['open', 'close', 'start', 'begin', 'began', 'end', 'finish'])
+/** Processes that open and close on dates, as lemmas: consultations, ballots, hearings, inquiries. */
+const PROCESSES = new Set(
+  (
+    'consultation ballot vote voting survey petition inquiry hearing window period exhibition season ' +
+    'session meeting competition registration tender bidding trial'
+  ).split(' '),
+)
+
+/**
+ * The head of the subject of the verb at `index`: the first noun of its clause ("The consultation on
+ * the future of five homes will close": consultation), not the nearest.
+ */
+function clauseSubject(words: TaggedWord[], index: number): string | undefined {
+  let start = index - 1
+  while (start > 0 && !(words[start] as TaggedWord).pause) start--
+  for (let at = Math.max(0, start); at < index; at++) {
+    const { tag, lemma } = words[at] as TaggedWord
+    if (NOUN_TAGS.has(tag)) return lemma
+  }
+  return undefined
 }
 
 /** Verbs of deciding, as lemmas: what they govern is decided ("opted to keep the branch"). */

@@ -60,9 +60,10 @@ export function readClaim(text: string): Pick<Fact, 'statements' | 'subject' | '
  * proceed with the proposal to close", "go ahead with a plan to close"); a state held "until" a time,
  * and what an "if" clause supposes, take no stance; an ordinal is a rank, not a figure ("the 400th
  * home"), and "the 21st of May" a day; a symbol or a name in WordNet ("Mt", "Db") folds no word
- * ("tonne", "dB").
+ * ("tonne", "dB"). 20 (decision 056): a process that opens or closes as it runs its course takes
+ * no stance ("the consultation will now close on 25 April", "the ballot closes on Friday").
  */
-export const READING = 19
+export const READING = 20
 
 /** A fact as stored before claims (id, text, sources, first seen) read as a claim without a quote. */
 export type StoredFact = Pick<Fact, 'id' | 'text' | 'sourceUrls' | 'firstSeen'> & Partial<Fact>
