@@ -276,13 +276,14 @@ export async function classifyClaims<K extends KnownClaim>(
   // memory's claim and not another. A claim the rules left new that tells what another claim of the
   // run tells as an update or a reversal is that change too (tellsTheSameChange). Not against a
   // judge: its "new" was read with the claim's own words.
-  const cover = (a: VerifiedClaim, b: VerifiedClaim) =>
-    bestOverlap(wordings.get(a) ?? [], wordings.get(b) ?? [], weight).cover
+  const changes = classified.filter(
+    ({ class: kind, match }) => match && (kind === 'updated' || kind === 'contradicted'),
+  )
   return classified.map((result, index) => {
-    if (result.class !== 'new' || verdicts.has(index)) return result
-    const sibling = classified.find(
-      (other, at) => at !== index && tellsTheSameChange(result.claim, other, cover(result.claim, other.claim)),
-    )
+    if (result.class !== 'new' || verdicts.has(index) || changes.length === 0) return result
+    const cover = (other: VerifiedClaim) =>
+      bestOverlap(wordings.get(result.claim) ?? [], wordings.get(other) ?? [], weight).cover
+    const sibling = changes.find((other) => tellsTheSameChange(result.claim, other, () => cover(other.claim)))
     if (!sibling?.match) return result
     // A decision memory also holds in the claim's own stance may be what the claim says again.
     const stance = stanceOf(result.claim)
@@ -303,7 +304,11 @@ export async function classifyClaims<K extends KnownClaim>(
  * other names ("Morvane walked away from its deal with Veltmar Wind" / "Morvane has cancelled its
  * agreement with Veltmar Wind", against memory's signing). Naming no one memory's claim does not.
  */
-function tellsTheSameChange<K extends KnownClaim>(claim: VerifiedClaim, other: Classified<K>, cover: number): boolean {
+function tellsTheSameChange<K extends KnownClaim>(
+  claim: VerifiedClaim,
+  other: Classified<K>,
+  cover: () => number,
+): boolean {
   const known = other.match
   if (!known || namesDiffer(claim, known) || namesDiffer(claim, other.claim)) return false
   if (other.class === 'updated') {
@@ -320,14 +325,14 @@ function tellsTheSameChange<K extends KnownClaim>(claim: VerifiedClaim, other: C
       (mine) =>
         mine.length > YEAR && other.claim.statements.dates.some((its) => its.length > YEAR && sameDate(mine, its)),
     )
-    return (figure || date) && (cover >= MIN_COVER || sharesAThing(claim, other.claim))
+    return (figure || date) && (sharesAThing(claim, other.claim) || cover() >= MIN_COVER)
   }
   if (other.class !== 'contradicted') return false
   const stance = stanceOf(claim)
   if (stance === 0 || stance !== stanceOf(other.claim) || stance === stanceOf(known)) return false
   // Another figure of memory's quantity is an update, whatever its stance words.
   if (compareStatements(claim.statements, known.statements).figuresDiffer) return false
-  const tellsTheOther = sharesATheme(claim, other.claim) || sharesAThing(claim, other.claim) || cover >= MIN_COVER
+  const tellsTheOther = sharesATheme(claim, other.claim) || sharesAThing(claim, other.claim) || cover() >= MIN_COVER
   return tellsTheOther && (sharesATheme(claim, known) || sharesAThing(claim, known))
 }
 
@@ -1189,13 +1194,13 @@ function thingsOf(items: Array<{ text: string; quote: string }>, stem: Stem): Ma
  * things ("shelved a temporary footbridge" / "the span opened in 1891"; "put its plans for a plant on
  * hold" / "granted planning permission"), unless the claim names a decision as the thing turned round.
  */
-function sharesAThing(claim: VerifiedClaim, known: object): boolean {
+function sharesAThing(claim: VerifiedClaim, known: { text: string; quote: string }): boolean {
   if (NAMES_A_DECISION.test(claim.quote) || NAMES_A_DECISION.test(claim.text)) return true
   const book = THINGS.get(claim)
   if (!book) return false
   const theirs = book(known).things
   if ([...book(claim).things].some((term) => theirs.has(term)) || sharesAPhrase(claim, known)) return true
-  const facilities = facilitiesOf(known as { text?: string; quote?: string })
+  const facilities = facilitiesOf(known)
   return [...facilitiesOf(claim)].some((facility) => facilities.has(facility))
 }
 
@@ -1204,13 +1209,17 @@ function sharesAThing(claim: VerifiedClaim, known: object): boolean {
  * House", "Carrick Lane Works", "Tolsey Moor Depot"). Such a name is the thing a decision closes,
  * sells or keeps, though a name is otherwise a party or a place (sharesAThing).
  */
-function facilitiesOf(item: { text?: string; quote?: string }): Set<string> {
-  const found = new Set<string>()
-  for (const wording of new Set([item.text ?? '', item.quote ?? ''])) {
-    for (const match of wording.matchAll(FACILITY)) found.add(match[0].toLowerCase())
+function facilitiesOf(item: { text: string; quote: string }): ReadonlySet<string> {
+  let found = FACILITIES.get(item)
+  if (!found) {
+    found = new Set(
+      [item.text, item.quote].flatMap((wording) => [...wording.matchAll(FACILITY)]).map(([name]) => name.toLowerCase()),
+    )
+    FACILITIES.set(item, found)
   }
   return found
 }
+const FACILITIES = new WeakMap<object, ReadonlySet<string>>()
 const FACILITY = new RegExp(
   String.raw`(?:\p{Lu}[\p{L}'’-]+\s+)+(?:${(
     'House Lodge Court Hall Centre Center Station School Academy College Hospital Infirmary Library Museum ' +
