@@ -53,7 +53,12 @@ test('a call over the rate waits for its turn, and goes when the window has move
   const [first, second] = turnsOf.map((turns) => turns('exa'))
   expect(turnsOf[0]?.('openai')).toBeUndefined() // no rate set: no turn to wait for
   const signal = AbortSignal.timeout(60_000)
-  for (const turn of [first, second, first]) await turn?.take(signal)
+  // A process counts its next turn while its call runs. Which process holds the third turn must not
+  // depend on which count Postgres sees first: had the second process's two come before the first's
+  // second, the first's next call would wait on a clock that does not move until the test moves it.
+  await first?.take(signal)
+  await vi.waitFor(async () => expect(await heldBy('exa')).toBe(2))
+  for (const turn of [second, first]) await turn?.take(signal)
 
   let went = false
   const waiting = second?.take(signal).then(() => {
