@@ -160,6 +160,10 @@ test('precision counts shown claims, recall counts fact versions on the pages re
     't/staff@0 new -> not shown',
   ])
   expect(score.mistakes.find((mistake) => mistake.version === 't/jobs@0')?.memory).toEqual(['The plant has 900 jobs.'])
+  // The staff figure's page gave the report another finding (the plant's opening): passed over, not turned away.
+  expect(score.mistakes.find((mistake) => mistake.version === 't/staff@0')?.pageShown).toBe(true)
+  const unused = scoreRun(input({ shown: [] }), web)
+  expect(unused.mistakes.find((mistake) => mistake.version === 't/staff@0')?.pageShown).toBe(false)
 })
 
 test('a fact the run confirmed in memory is not shown, and that is right', () => {

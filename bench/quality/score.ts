@@ -46,6 +46,8 @@ export type Mistake = {
   memory: string[]
   /** What the model did to this fact's claims, and what its judge saw (model path). */
   trace?: { claims?: unknown; judge?: unknown }
+  /** A fact version no claim showed: whether a page that states it gave the report another finding. */
+  pageShown?: boolean
 }
 
 export type ClassCounts = {
@@ -146,13 +148,16 @@ export function scoreRun(
 
   // Fact versions on the pages read: was each one reported as what it is?
   const present = new Map<string, string>()
+  const pagesOf = new Map<string, string[]>()
   for (const page of input.readPages) {
     for (const statement of page.statements) {
       if (!ofTopic(statement.fact)) continue
       const key = versionKey(statement.fact, statement.version)
       if (!present.has(key)) present.set(key, statement.text)
+      pagesOf.set(key, [...(pagesOf.get(key) ?? []), page.url])
     }
   }
+  const cited = new Set(input.shown.flatMap((claim) => claim.urls))
   const confusion: RunScore['confusion'] = {}
   let confirmedTruth = 0
   let rewordedAsNew = 0
@@ -186,7 +191,8 @@ export function scoreRun(
       })
     }
     if (expected !== 'confirmed' && claims.length === 0) {
-      mistakes.push({ expected, got, version: key, claim: sentence, memory: memoryOf(key) })
+      const pageShown = (pagesOf.get(key) ?? []).some((url) => cited.has(url))
+      mistakes.push({ expected, got, version: key, claim: sentence, memory: memoryOf(key), pageShown })
     }
   }
   return {

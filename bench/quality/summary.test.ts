@@ -22,3 +22,15 @@ test('a faithful claim not shown is put down to the check that dropped it, as fa
     'a faithful claim was dropped by the quote check',
   )
 })
+
+test('a fact the extractive path did not show is put down to its page turned away, or to the sentence passed over', () => {
+  const mistake: Mistake = {
+    expected: 'new',
+    got: 'not shown',
+    version: 'd/fine@0',
+    claim: 'The regulator fined the company £950,000.',
+    memory: [],
+  }
+  expect(causeOf({ ...mistake, pageShown: false }, 'extractive')).toMatch(/^nothing of its page was shown/)
+  expect(causeOf({ ...mistake, pageShown: true }, 'extractive')).toMatch(/^its page gave other findings/)
+})

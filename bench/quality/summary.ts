@@ -261,7 +261,13 @@ export function causeOf(mistake: Mistake, path: Path, integrity?: Integrity): st
   const judge = mistake.trace?.judge as TracedVerdict | string | undefined
   const lostMemory = mistake.memory.length > 0 && mistake.memory.every((text) => text.includes('[superseded'))
   if (mistake.got === 'not shown') {
-    if (path === 'extractive') return 'not picked by the extractive synthesizer, or dropped'
+    if (path === 'extractive') {
+      // Whether the page was used at all splits the two ways a sentence is lost: the page turned away
+      // (off the topic, or none of its sentences picked) or this sentence passed over beside others.
+      return mistake.pageShown
+        ? 'its page gave other findings; this sentence was not picked, or was dropped'
+        : 'nothing of its page was shown: turned away as off the topic, or none of its picks shown'
+    }
     if (claims.length === 0) return 'the model made no claim'
     const faithful = claims.filter((claim) => !claim.sloppy.some((kind) => /invented|misstated/.test(kind)))
     const matched = faithful.find((claim) => claim.judge)?.judge
