@@ -83,6 +83,13 @@ test('a copyright line and a dateline are the page furniture, though each holds 
   expect(isFurniture('The fund rose from 2,400 to 160 000 in 2026.')).toBe(false)
   expect(isFurniture('Entries reached 412 in 2026, beating 367 in 2019.')).toBe(false)
   expect(isFurniture('The copyright holder sued the station in 2026.')).toBe(false)
+  // A cookie notice, on a site of one page as on a site of many: what the site does with cookies.
+  expect(isFurniture('We use cookies to make booking work and to improve our website.')).toBe(true)
+  expect(isFurniture('Cookies help us run this site.')).toBe(true)
+  expect(isFurniture('Tailwind uses cookies to measure readership.')).toBe(true)
+  expect(isFurniture("We'd also like to set analytics cookies to help us improve it.")).toBe(true)
+  // A bakery's cookies are counted and baked.
+  expect(isFurniture('The Daneford line baked 40,000 cookies a day until it closed in March.')).toBe(false)
 })
 
 test("a headline naming only the topic's place is another story from the same place", () => {

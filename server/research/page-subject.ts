@@ -154,6 +154,13 @@ export function isBoilerplate(sentence: string, boilerplate: ReadonlySet<string>
 
 /** A copyright line: the site's, on every page, whether or not this run read two of them. */
 const COPYRIGHT = /^\s*(?:copyright\b|\(c\)\s)|©|\ball rights reserved\b/iu
+/**
+ * A cookie notice: cookies with what a site does with them ("We use cookies to personalise content and
+ * to analyse our traffic", "Cookies help us run this site", "Tailwind uses cookies to measure
+ * readership"). Cookies in a bakery's story are counted or baked, not set on a site.
+ */
+const COOKIES =
+  /\bcookies?\b(?=.*\b(?:sites?|website|web|analytics?|analyse|analyze|consent|accept|personali[sz]e|adverts?|advertising|ads|browsing|privacy|settings|experience|traffic|readers|readership|log-?in|measure|choices|preferences)\b)|\b(?:sites?|website|web|analytics|consent|accept|privacy|settings)\b.*\bcookies\b/iu
 /** A telephone number ("01632 960418", "+44 20 7946 0958") or an email address: a site's contact line. */
 const CONTACT = /(?:^|[\s(])(?:\+\d{1,3}[\s-]?)?\d{2,5}[\s-]\d{3,4}[\s-]?\d{3,4}\b|[\w.+-]+@[\w-]+(?:\.|\[\.\])[\w.]+/u
 /** What a dateline or a timestamp is made of: dates, times, and the words that write them. */
@@ -166,7 +173,7 @@ const TIMESTAMP_WORDS =
  * each holds a number.
  */
 export function isFurniture(sentence: string): boolean {
-  if (COPYRIGHT.test(sentence) || CONTACT.test(sentence)) return true
+  if (COPYRIGHT.test(sentence) || CONTACT.test(sentence) || COOKIES.test(sentence)) return true
   const words = sentence
     .split(/[\s,|·]+/u)
     .map((word) => word.replace(/[:;]+$/u, ''))
