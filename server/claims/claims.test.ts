@@ -2161,3 +2161,28 @@ test('a figure said to hold still updates nothing, and memory that holds the ver
   )
   expect([gap?.class, gap?.match?.id]).toEqual(['updated', 'gap'])
 })
+
+test('a thing memory told as planned, dropped by its owner, is a reversal; a first decision on it by another is news', async () => {
+  const memory = [
+    known('studio', 'The plans also include a new 120-seat studio theatre on the site of the old scene dock.'),
+    known('school', 'The plans also set aside land at the heart of the estate for a new 420-place primary school.'),
+    known('decide', 'The planning committee is expected to decide the application on 14 July.'),
+  ]
+  const [shelved, scrapped] = await classifyClaims(
+    [
+      fresh(
+        'To claw some of that back, the trust has shelved the 120-seat studio it had planned for the old scene dock.',
+      ),
+      fresh('The higher offer has been paid for partly by scrapping the on-site primary school, which frees up land.'),
+    ],
+    memory,
+  )
+  expect([shelved?.class, shelved?.match?.id]).toEqual(['contradicted', 'studio'])
+  expect([scrapped?.class, scrapped?.match?.id]).toEqual(['contradicted', 'school'])
+  // The committee was to decide; refusing is what it decided, not a plan dropped.
+  const [refused] = await classifyClaims(
+    [fresh("The district council's planning committee refused permission for the expansion last night.")],
+    memory,
+  )
+  expect(refused?.class).toBe('new')
+})

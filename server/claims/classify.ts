@@ -555,7 +555,12 @@ function wordsVerdict<K extends KnownClaim>(claim: VerifiedClaim, found: Candida
   const saysReversal = ANNOUNCES_REVERSAL.test(claim.quote) || ANNOUNCES_REVERSAL.test(claim.text)
   const reversed = closest(
     found.filter(({ known, lexical, cover }) => {
-      if (!reversesStance(claim.polarity, known.polarity) && !(saysReversal && stanceOf(known) !== 0)) return false
+      if (
+        !reversesStance(claim.polarity, known.polarity) &&
+        !(saysReversal && stanceOf(known) !== 0) &&
+        !undoesWhatWasPlanned(claim, known)
+      )
+        return false
       // A contest going ahead ("a judge will hear the challenge", "the appeal was upheld") turns round
       // no contest; what it may turn round is the decision contested, which memory tells apart.
       if (contested(known.polarity) && stanceSign(claim.polarity) > 0) return false
@@ -831,6 +836,25 @@ function readsAs(verdict: ClaimClass, claim: VerifiedClaim, candidate: Candidate
   // A reversal said as one ("reversed course", "a U-turn") turns round whatever was decided before.
   return its !== 0 && (ANNOUNCES_REVERSAL.test(claim.quote) || ANNOUNCES_REVERSAL.test(claim.text))
 }
+
+/**
+ * A thing memory told as planned, with no stance of its own ("The plans also include a new 120-seat
+ * studio theatre", "set aside land for a new primary school"), which the claim says was dropped ("has
+ * shelved the 120-seat studio", "scrapping the on-site primary school"): the same thing, named in the
+ * same two words.
+ */
+function undoesWhatWasPlanned(claim: VerifiedClaim, known: KnownClaim): boolean {
+  if (stanceOf(claim) >= 0 || known.polarity.negated || stanceOf(known) !== 0) return false
+  if (!(UNDOES.test(claim.quote) || UNDOES.test(claim.text)) || !PLANNED.test(known.quote)) return false
+  // One company's plant in Texas dropped is not its plant in Valencia: each names a place the other does not.
+  return sharesAPhrase(claim, known) && !eachNamesAnother(claim, known)
+}
+/** What its owner does to a plan it drops (not what another does to it: "refused", "turned down"). */
+const UNDOES =
+  /\b(?:shelv(?:e|es|ed|ing)|scrap(?:s|ped|ping)?|abandon(?:s|ed|ing)?|drop(?:s|ped|ping)?|ditch(?:es|ed|ing)?|ax(?:e|es|ed|ing)|call(?:s|ed|ing)? off|pull(?:s|ed|ing)? out of|walk(?:s|ed|ing)? away from|withdr(?:aw|aws|ew|awn|awing)|cancel(?:s|led|ling|ed|ing)?|no longer|(?:chosen|chose|decided) not to|mothball(?:s|ed|ing)?)\b/iu
+/** Memory told the thing as planned, proposed or promised. */
+const PLANNED =
+  /\b(?:plans?|planned|planning to|proposals?|proposed|includes?|including|intends?|pledged?|promised?|set aside|earmarked|to build|will build|would build)\b/iu
 
 /** Words by which a sentence says a decision was turned round, whichever way it went. */
 const ANNOUNCES_REVERSAL =
@@ -1116,12 +1140,24 @@ function themesOf(item: { text: string; quote: string }): ReadonlySet<string> {
 
 /** Each names someone or something (NAMES) the other does not. */
 function namesDiffer(a: { text: string; quote: string }, b: { text: string; quote: string }): boolean {
-  const [left, right] = [NAMES.get(a) ?? namesIn(a, new Set()), NAMES.get(b) ?? namesIn(b, new Set())]
-  const missing = (from: Set<string>, other: Set<string>) => [...from].some((name) => !other.has(name))
   // A name both give anchors one thing, whatever else each names ("births at Hollins General" /
   // "move them from Hollins General to Westbridge Royal").
-  const shared = [...left].some((name) => right.has(name))
-  return !shared && missing(left, right) && missing(right, left)
+  const [left, right] = namesOfBoth(a, b)
+  return ![...left].some((name) => right.has(name)) && eachNamesAnother(a, b)
+}
+
+/** Each gives a name the other does not ("its plant in Texas" / "its plant in Valencia"), whatever both give. */
+function eachNamesAnother(a: { text: string; quote: string }, b: { text: string; quote: string }): boolean {
+  const [left, right] = namesOfBoth(a, b)
+  const missing = (from: Set<string>, other: Set<string>) => [...from].some((name) => !other.has(name))
+  return missing(left, right) && missing(right, left)
+}
+
+function namesOfBoth(
+  a: { text: string; quote: string },
+  b: { text: string; quote: string },
+): [Set<string>, Set<string>] {
+  return [NAMES.get(a) ?? namesIn(a, new Set()), NAMES.get(b) ?? namesIn(b, new Set())]
 }
 
 /**
