@@ -2179,6 +2179,18 @@ test('a thing memory told as planned, dropped by its owner, is a reversal; a fir
   )
   expect([shelved?.class, shelved?.match?.id]).toEqual(['contradicted', 'studio'])
   expect([scrapped?.class, scrapped?.match?.id]).toEqual(['contradicted', 'school'])
+  // What memory said was being prepared, shelved; not what a maker says it has not dropped.
+  const listing = [known('ipo', 'She also said Quillon was preparing for a stock market listing, possibly in 2028.')]
+  const [shelvedListing] = await classifyClaims(
+    [fresh('The company has shelved plans for a stock market flotation, its chief executive told staff.')],
+    listing,
+  )
+  expect([shelvedListing?.class, shelvedListing?.match?.id]).toEqual(['contradicted', 'ipo'])
+  const [kept] = await classifyClaims(
+    [fresh('The trust has not scrapped the 120-seat studio it planned for the old scene dock.')],
+    memory,
+  )
+  expect(kept?.class).not.toBe('contradicted')
   // The committee was to decide; refusing is what it decided, not a plan dropped.
   const [refused] = await classifyClaims(
     [fresh("The district council's planning committee refused permission for the expansion last night.")],

@@ -844,17 +844,26 @@ function readsAs(verdict: ClaimClass, claim: VerifiedClaim, candidate: Candidate
  * same two words.
  */
 function undoesWhatWasPlanned(claim: VerifiedClaim, known: KnownClaim): boolean {
-  if (stanceOf(claim) >= 0 || known.polarity.negated || stanceOf(known) !== 0) return false
-  if (!(UNDOES.test(claim.quote) || UNDOES.test(claim.text)) || !PLANNED.test(known.quote)) return false
+  if (known.polarity.negated || stanceOf(known) !== 0) return false
+  if (!(undoes(claim.quote) || undoes(claim.text)) || !PLANNED.test(known.quote)) return false
   // One company's plant in Texas dropped is not its plant in Valencia: each names a place the other does not.
   return sharesAPhrase(claim, known) && !eachNamesAnother(claim, known)
 }
-/** What its owner does to a plan it drops (not what another does to it: "refused", "turned down"). */
+/**
+ * Whether a sentence says its maker dropped something, not that it did not: "has shelved", "revoked
+ * its closure order", "called off", not "has not scrapped" or "will never abandon".
+ */
+function undoes(text: string): boolean {
+  const found = UNDOES.exec(text)
+  return found !== null && !NOT_BEFORE.test(text.slice(Math.max(0, found.index - 24), found.index))
+}
+/** What its maker does to a plan or an order it drops (not what another does to it: "refused", "turned down"). */
 const UNDOES =
-  /\b(?:shelv(?:e|es|ed|ing)|scrap(?:s|ped|ping)?|abandon(?:s|ed|ing)?|drop(?:s|ped|ping)?|ditch(?:es|ed|ing)?|ax(?:e|es|ed|ing)|call(?:s|ed|ing)? off|pull(?:s|ed|ing)? out of|walk(?:s|ed|ing)? away from|withdr(?:aw|aws|ew|awn|awing)|cancel(?:s|led|ling|ed|ing)?|no longer|(?:chosen|chose|decided) not to|mothball(?:s|ed|ing)?)\b/iu
-/** Memory told the thing as planned, proposed or promised. */
+  /\b(?:shelv(?:e|es|ed|ing)|scrap(?:s|ped|ping)?|abandon(?:s|ed|ing)?|drop(?:s|ped|ping)?|ditch(?:es|ed|ing)?|ax(?:e|es|ed|ing)|call(?:s|ed|ing)? off|pull(?:s|ed|ing)? out of|walk(?:s|ed|ing)? away from|withdr(?:aw|aws|ew|awn|awing)|revok(?:e|es|ed|ing)|cancel(?:s|led|ling|ed|ing)?|no longer|(?:chosen|chose|decided) not to|mothball(?:s|ed|ing)?)\b/iu
+const NOT_BEFORE = /\b(?:not|never|no)\b[^.;,]*$|n['’]t\s+(?:\p{L}+\s+)?$/iu
+/** Memory told the thing as planned, proposed or promised, or as in force. */
 const PLANNED =
-  /\b(?:plans?|planned|planning to|proposals?|proposed|includes?|including|intends?|pledged?|promised?|set aside|earmarked|to build|will build|would build)\b/iu
+  /\b(?:plans?|planned|planning to|proposals?|proposed|includes?|including|intends?|pledged?|promised?|set aside|earmarked|to build|will build|would build|prepar(?:ing|es?) (?:for|to)|wants? to|aims? to|in (?:force|place|effect))\b/iu
 
 /** Words by which a sentence says a decision was turned round, whichever way it went. */
 const ANNOUNCES_REVERSAL =
