@@ -2198,3 +2198,30 @@ test('a thing memory told as planned, dropped by its owner, is a reversal; a fir
   )
   expect(refused?.class).toBe('new')
 })
+
+test('a deal one side walked away from reverses the deal memory told agreed, with the same other side', async () => {
+  const memory = [
+    known('sale', 'It has also agreed to sell the police station in Fenwold Market to Saltwick Homes for £1.2m.'),
+    known('supplier', 'Morvane has signed a preferred supplier agreement with Veltmar Wind to provide the turbines.'),
+  ]
+  const [pulled, walked, another] = await classifyClaims(
+    [
+      fresh('Saltwick Homes has pulled out of its deal to buy the building.'),
+      fresh(
+        "Morvane walked away from its deal with Veltmar Wind earlier this month after delays at Veltmar's factory.",
+      ),
+      // The deal is another side's.
+      fresh('Tidemark Leisure has pulled out of its deal to buy the pier.'),
+    ],
+    memory,
+  )
+  expect([pulled?.class, pulled?.match?.id]).toEqual(['contradicted', 'sale'])
+  expect([walked?.class, walked?.match?.id]).toEqual(['contradicted', 'supplier'])
+  expect(another?.class).toBe('new')
+  // What the other side dropped is no deal.
+  const [objection] = await classifyClaims(
+    [fresh('Saltwick Homes has scrapped its plans for flats at the old library.')],
+    memory,
+  )
+  expect(objection?.class).toBe('new')
+})

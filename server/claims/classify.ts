@@ -567,7 +567,7 @@ function wordsVerdict<K extends KnownClaim>(claim: VerifiedClaim, found: Candida
       if (namesDiffer(claim, known)) return false
       // A figure too precise to meet by chance is the thing both are about; otherwise they must name
       // one thing (sharesAThing) and be close enough in words.
-      if (sharesDistinctiveValue(claim.statements, known.statements)) return true
+      if (sharesDistinctiveValue(claim.statements, known.statements) || undoesADeal(claim, known)) return true
       const close =
         lexical >= RELATED_SUBJECT ||
         cover >= REVERSED_COVER ||
@@ -582,7 +582,12 @@ function wordsVerdict<K extends KnownClaim>(claim: VerifiedClaim, found: Candida
   // contest of the decision is no other thing: "overturned the council's refusal" is closest to
   // "appealed against the council's refusal", and reverses the refusal.
   const rival = closest(found.filter(({ known }) => !contested(known.polarity)))
-  if (reversed && (reversed.lexical >= (rival?.lexical ?? 0) - 0.1 || sharesAPhrase(claim, reversed.known)))
+  if (
+    reversed &&
+    (reversed.lexical >= (rival?.lexical ?? 0) - 0.1 ||
+      sharesAPhrase(claim, reversed.known) ||
+      undoesADeal(claim, reversed.known))
+  )
     return { class: 'contradicted', match: reversed.known, sure: reversed.lexical >= SAME_SUBJECT }
   // A sum or a large count memory states, with nothing it does not, in the same stance: the same fact
   // in other words, however few words they share ("had set aside 180 million pounds to build it" /
@@ -849,6 +854,28 @@ function undoesWhatWasPlanned(claim: VerifiedClaim, known: KnownClaim): boolean 
   // One company's plant in Texas dropped is not its plant in Valencia: each names a place the other does not.
   return sharesAPhrase(claim, known) && !eachNamesAnother(claim, known)
 }
+/**
+ * A deal one side walked away from, after memory told it agreed: "Saltwick Homes has pulled out of its
+ * deal to buy the building" / "agreed to sell the police station in Fenwold Market to Saltwick
+ * Homes"; "Morvane walked away from its deal with Veltmar Wind" / "has signed a preferred supplier
+ * agreement with Veltmar Wind". A name both give, other than the story's own subject, is the deal's
+ * other side, however differently each tells what was traded.
+ */
+function undoesADeal(claim: VerifiedClaim, known: KnownClaim): boolean {
+  if (known.polarity.negated || stanceOf(known) <= 0 || !AGREED.test(known.quote)) return false
+  if (!undoesADealIn(claim.quote) && !undoesADealIn(claim.text)) return false
+  const [mine, theirs] = namesOfBoth(claim, known)
+  return [...mine].some((name) => theirs.has(name))
+}
+/** The deal is what was dropped: the undoing's object ("pulled out of its deal", "withdrew its offer"). */
+function undoesADealIn(text: string): boolean {
+  const found = UNDOES.exec(text)
+  return found !== null && undoes(text) && DEAL.test(text.slice(found.index + found[0].length))
+}
+const DEAL =
+  /^\s+(?:(?:its|their|his|her|the|a|an)\s+)?(?:[\p{L}-]+\s+)?(?:deals?|agreements?|contracts?|purchase|takeover|bid|offer|partnership|talks|arrangement|sale)\b/iu
+const AGREED = /\b(?:agreed|agrees|signed|signs|chose|chosen|selected|preferred bidder|deal|agreement|contract)\b/iu
+
 /**
  * Whether a sentence says its maker dropped something, not that it did not: "has shelved", "revoked
  * its closure order", "called off", not "has not scrapped" or "will never abandon".
