@@ -2225,3 +2225,25 @@ test('a deal one side walked away from reverses the deal memory told agreed, wit
   )
   expect(objection?.class).toBe('new')
 })
+
+test('a figure said to be a multiple of what it was updates the figure of which it is that multiple, whatever each counts', async () => {
+  const memory = [
+    known('petition', 'Our petition against the expansion has now been signed by 4,300 people from the village.'),
+    known('records', 'Around 1.2 million people who are paid through Tallyforge have had their data taken.'),
+    known('ferry', 'The ferry carries 300 passengers on a busy day.'),
+  ]
+  const [names, workers, length] = await classifyClaims(
+    [
+      fresh('Our petition has now passed 9,800 names, more than twice the total we had in the spring.'),
+      fresh(
+        'Tallyforge now says 3.4 million workers had their personal data stolen, almost three times its first estimate.',
+      ),
+      // A multiple of something else: 900 is three times 300, not twice.
+      fresh('The new leaflet, handed to 900 households, is twice the length of the old one.'),
+    ],
+    memory,
+  )
+  expect([names?.class, names?.match?.id]).toEqual(['updated', 'petition'])
+  expect([workers?.class, workers?.match?.id]).toEqual(['updated', 'records'])
+  expect(length?.class).toBe('new')
+})

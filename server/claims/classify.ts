@@ -431,10 +431,66 @@ function ruleVerdict<K extends KnownClaim>(claim: VerifiedClaim, found: Candidat
   // revision, the closest such claim in words (not sure: a judge's "new" stands against it).
   const revised = !holds && closest(found.filter(({ known, lexical }) => revises(claim, known, lexical)))
   if (revised) return { class: 'updated', match: revised.known, sure: revisesAMeasure(claim, revised) }
+  // A figure said to be a multiple of what it was, that multiple of memory's: the figure it replaced.
+  const multiplied = !holds && closest(found.filter(({ known }) => isTheMultipleSaid(claim, known)))
+  if (multiplied) return { class: 'updated', match: multiplied.known, sure: false }
   // One that says a figure or a date memory states still holds is that claim again.
   const reaffirmed = closest(found.filter(({ known, lexical }) => reaffirms(claim, known, lexical)))
   if (reaffirmed) return { class: 'confirmed', match: reaffirmed.known, sure: false }
   return holds ? { class: 'new', sure: false, related: ruled.match } : ruled
+}
+
+/**
+ * A figure the claim says is a multiple of what it was before ("passed 9,800 names, more than twice
+ * the total we had in the spring"; "3.4 million workers had their data stolen, almost three times its
+ * original estimate"; "has doubled to 36"), and memory's figure of which it is that multiple: a count
+ * against a count, whatever noun each counts, or two values of one unit. A ratio stated and met is
+ * hard to meet by chance, where two nouns alone say little.
+ */
+function isTheMultipleSaid(claim: VerifiedClaim, known: KnownClaim): boolean {
+  const [low, high] = multipleSaid(claim.quote) ?? multipleSaid(claim.text) ?? [0, 0]
+  if (high === 0) return false
+  return claim.statements.figures.some(
+    (figure) =>
+      !figure.earlier &&
+      figure.value > 0 &&
+      known.statements.figures.some(
+        (other) =>
+          other.value > 0 &&
+          (other.unit === figure.unit || (countsANoun(other) && countsANoun(figure))) &&
+          figure.value / other.value >= low &&
+          figure.value / other.value <= high,
+      ),
+  )
+}
+
+/** The ratio a sentence says its figure stands in to an earlier one, as a range; undefined when it says none. */
+function multipleSaid(text: string): [number, number] | undefined {
+  const found = MULTIPLE.exec(text)
+  if (!found) return undefined
+  const [, hedge = '', said, verb] = found
+  const factor = FACTORS[(said ?? verb ?? '').toLowerCase().replace(/\s+/gu, ' ')]
+  if (factor === undefined) return undefined
+  if (/more than|over/iu.test(hedge)) return [factor, factor * 1.5]
+  if (/almost|nearly|close to|just under/iu.test(hedge)) return [factor * 0.8, factor]
+  return [factor * 0.85, factor * 1.15]
+}
+const MULTIPLE =
+  /\b(more than |over |almost |nearly |close to |just under |about |around |roughly )?(twice|double|three times|four times|five times|ten times|half|treble|triple)\s+(?:the|its|their|our|his|her|what|that|as)\b|\b(doubled|tripled|trebled|halved)\b/iu
+const FACTORS: Readonly<Record<string, number>> = {
+  twice: 2,
+  double: 2,
+  doubled: 2,
+  'three times': 3,
+  treble: 3,
+  triple: 3,
+  tripled: 3,
+  trebled: 3,
+  'four times': 4,
+  'five times': 5,
+  'ten times': 10,
+  half: 0.5,
+  halved: 0.5,
 }
 
 /**
