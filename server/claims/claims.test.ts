@@ -2191,6 +2191,12 @@ test('a thing memory told as planned, dropped by its owner, is a reversal; a fir
     memory,
   )
   expect(kept?.class).not.toBe('contradicted')
+  // A plan of another step of the thing, at another date: dropping the opening is not dropping the groundbreaking.
+  const [opening] = await classifyClaims(
+    [fresh('Meridian has dropped its plan to open the Dresden fab in 2027.')],
+    [known('ground', 'Groundbreaking for the Dresden fab of Meridian is planned for June 2026.')],
+  )
+  expect(opening?.class).not.toBe('contradicted')
   // The committee was to decide; refusing is what it decided, not a plan dropped.
   const [refused] = await classifyClaims(
     [fresh("The district council's planning committee refused permission for the expansion last night.")],

@@ -907,7 +907,10 @@ function readsAs(verdict: ClaimClass, claim: VerifiedClaim, candidate: Candidate
 function undoesWhatWasPlanned(claim: VerifiedClaim, known: KnownClaim): boolean {
   if (known.polarity.negated || stanceOf(known) !== 0) return false
   if (!(undoes(claim.quote) || undoes(claim.text)) || !PLANNED.test(known.quote)) return false
-  // One company's plant in Texas dropped is not its plant in Valencia: each names a place the other does not.
+  // One company's plant in Texas dropped is not its plant in Valencia: each names a place the other
+  // does not. An opening in 2027 dropped is not the groundbreaking planned for June 2026.
+  const comparison = compareStatements(claim.statements, known.statements)
+  if (comparison.figuresDiffer || comparison.datesDiffer) return false
   return sharesAPhrase(claim, known) && !eachNamesAnother(claim, known)
 }
 /**
