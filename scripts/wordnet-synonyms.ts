@@ -37,6 +37,11 @@ for (const line of lines('index.sense')) {
 }
 
 const heads = new Map<string, { pos: string; head: string | undefined }>()
+// Words folded by their verb's sense, the verb's having been seen more often: after "a", "the", "its"
+// such a word is a noun ("its deal", "a grant", "the base"), which the verb's sense ("cover", "let",
+// "establish") does not name. The noun's own first sense is often not the news's ("a bid" is first "a
+// command"), so the engine reads the word there as itself.
+const verbFolded = new Set<string>()
 const lemmas = new Set<string>()
 for (const pos of ['verb', 'noun']) {
   // data.<pos>: "<offset> <lex_filenum> <ss_type> <w_cnt in hex> <word> <lex_id> ...".
@@ -69,6 +74,7 @@ for (const pos of ['verb', 'noun']) {
     const verb = heads.get(lemma)
     const count = (of: string) => firstSenseCount.get(`${lemma} ${of}`) ?? 0
     if (!verb || count('noun') >= count('verb')) heads.set(lemma, { pos, head })
+    else if (pos === 'noun' && written === lemma) verbFolded.add(lemma)
   }
 }
 // A word seen more often as an adjective or an adverb than as a noun or a verb is not folded by its
@@ -101,5 +107,6 @@ for (const lemma of synonyms.keys()) if (baseForms(lemma).some((form) => lemmas.
 
 const NOTICE = readFileSync(path.join(dict, '..', 'LICENSE'), 'utf8').trim()
 const sorted = Object.fromEntries([...synonyms].sort(([a], [b]) => (a < b ? -1 : 1)))
-writeFileSync(out, `${JSON.stringify({ source: 'WordNet 3.1', license: NOTICE, synonyms: sorted })}\n`)
-console.log(`${synonyms.size} words to ${out.pathname}`)
+const verbSenses = [...verbFolded].filter((lemma) => synonyms.has(lemma)).sort()
+writeFileSync(out, `${JSON.stringify({ source: 'WordNet 3.1', license: NOTICE, synonyms: sorted, verbSenses })}\n`)
+console.log(`${synonyms.size} words (${verbSenses.length} by their verb's sense) to ${out.pathname}`)

@@ -2253,3 +2253,20 @@ test('a figure said to be a multiple of what it was updates the figure of which 
   expect([workers?.class, workers?.match?.id]).toEqual(['updated', 'records'])
   expect(length?.class).toBe('new')
 })
+
+test('a word the table folds by its verb is itself as a noun, after "a", "the" or "its"', () => {
+  const stem = stemsOnce()
+  // "Deal" the verb is "cover"; "its deal" is a deal, and "a grant" no "let".
+  const [cover] = subjectTerms('cover', stem)
+  expect(subjectTerms('deal', stem)).toEqual([cover])
+  const deal = subjectTerms('Morvane walked away from its deal with Veltmar Wind.', stem)
+  expect(deal).not.toContain(cover)
+  expect(deal).toEqual(subjectTerms('Morvane walked away from the deal with Veltmar Wind.', stem))
+  expect(subjectTerms('The council awarded a grant.', stem)).not.toEqual(
+    subjectTerms('The council awarded a let.', stem),
+  )
+  // The verb is still read by its sense: "will deal with" is "will cover".
+  expect(subjectTerms('The board will deal with the complaints.', stem)).toEqual(
+    subjectTerms('The board will cover the complaints.', stem),
+  )
+})

@@ -161,9 +161,9 @@ function subjectRun(text: string, stem: Stem, tagStance = true): Array<{ token: 
   let taken: Set<string> | undefined
   return wordTokens(withoutNegatedPhrases(text))
     .map((word) => word.replace(/['’]s$/u, ''))
-    .map((token) => ({ token, term: subjectTerm(token) }))
+    .map((token, index, tokens) => ({ token, term: subjectTerm(token, tokens[index - 1]) }))
 
-  function subjectTerm(token: string): string | null {
+  function subjectTerm(token: string, before: string | undefined): string | null {
     if (STOPWORDS.has(token) || NEGATIONS.has(token) || token.endsWith("n't") || token.endsWith('n’t')) return null
     if (MONTH_WORDS.has(token) || UNIT_WORDS.has(token) || /\p{N}/u.test(token) || /^[a-z]$/.test(token)) return null
     if (NUMBER_WORDS.has(token)) return null
@@ -179,7 +179,8 @@ function subjectRun(text: string, stem: Stem, tagStance = true): Array<{ token: 
     // The subject's terms are roots of a word's most frequent sense: "teenagers" are "adolescents",
     // and Lancaster folds what Porter keeps apart ("production" and "producing", "decision" and
     // "decided", "employees" and "employs"), as a reader does.
-    return lancasterStemmer(synonym(token))
+    // After a determiner the word is a noun ("its deal", "a grant", "the base").
+    return lancasterStemmer(synonym(token, before !== undefined && DETERMINERS.has(before)))
   }
 }
 
@@ -975,11 +976,19 @@ const SYNONYMS: Readonly<Record<string, string>> = WORDNET.synonyms
  * "adolescent"), read through its base forms, as WordNet lists words; itself when it has none. The
  * table holds no inflected form whose base is a word of its own ("stops", the card game).
  */
-function synonym(written: string): string {
-  const token = REGULAR_ENDING.test(written) ? written : verbBase(written)
-  for (const form of [token, ...baseForms(token)]) if (Object.hasOwn(SYNONYMS, form)) return SYNONYMS[form] as string
+function synonym(written: string, noun = false): string {
+  const token = REGULAR_ENDING.test(written) || noun ? written : verbBase(written)
+  for (const form of [token, ...baseForms(token)]) {
+    if (noun && VERB_SENSES.has(form)) return form
+    if (Object.hasOwn(SYNONYMS, form)) return SYNONYMS[form] as string
+  }
   return token
 }
+/**
+ * Words the table folds by their verb's sense ("deal" to "cover", "grant" to "let"): as a noun, after
+ * "a", "the" or "its", such a word is itself (scripts/wordnet-synonyms.ts).
+ */
+const VERB_SENSES: ReadonlySet<string> = new Set(WORDNET.verbSenses)
 
 /**
  * Endings a word's base form is read from by rule (baseForms, and the stemmers); a word without one
