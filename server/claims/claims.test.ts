@@ -2270,3 +2270,33 @@ test('a word the table folds by its verb is itself as a noun, after "a", "the" o
     subjectTerms('The board will cover the complaints.', stem),
   )
 })
+
+test('a decision dated before the news, in the stance memory holds on the same thing, is told again', async () => {
+  const memory = [
+    known(
+      'stadium',
+      "The borough council's planning committee granted full planning permission for the stadium on Wednesday night.",
+    ),
+    known(
+      'births',
+      'Members of the health board voted by eight to three on Thursday to close the consultant-led maternity unit at Hollins General and send births to Westbridge Royal.',
+    ),
+  ]
+  const [stadium, births, reversed, fresh1] = await classifyClaims(
+    [
+      fresh('The council approved the stadium in April and says it stands by the decision.'),
+      fresh(
+        'The health board voted last month to end consultant-led births at Hollins General and move them to Westbridge Royal.',
+      ),
+      // Turned round, however dated: no telling again.
+      fresh('The council refused permission for the stadium in April.'),
+      // Dated before the news, but of another thing.
+      fresh('The council approved a new car park beside the station in April.'),
+    ],
+    memory,
+  )
+  expect([stadium?.class, stadium?.match?.id]).toEqual(['confirmed', 'stadium'])
+  expect([births?.class, births?.match?.id]).toEqual(['confirmed', 'births'])
+  expect(reversed?.class).not.toBe('confirmed')
+  expect(fresh1?.class).toBe('new')
+})

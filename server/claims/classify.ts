@@ -28,6 +28,7 @@ import { quoteText } from '#server/claims/quote.ts'
 import {
   contested,
   DECISION_NOUNS,
+  decides,
   opposed,
   type Polarity,
   reversesStance,
@@ -42,7 +43,7 @@ import {
 import { STOPWORDS } from '#server/claims/terms.ts'
 import type { VerifiedClaim } from '#server/claims/verify.ts'
 import { isPluralNoun, opensWithName } from '#server/text/english.ts'
-import { CALENDAR, nameWords } from '#server/text/names.ts'
+import { CALENDAR, MONTH_NAMES, nameWords } from '#server/text/names.ts'
 
 export type ClaimClass = 'new' | 'updated' | 'contradicted' | 'confirmed'
 
@@ -437,6 +438,10 @@ function ruleVerdict<K extends KnownClaim>(claim: VerifiedClaim, found: Candidat
   // One that says a figure or a date memory states still holds is that claim again.
   const reaffirmed = closest(found.filter(({ known, lexical }) => reaffirms(claim, known, lexical)))
   if (reaffirmed) return { class: 'confirmed', match: reaffirmed.known, sure: false }
+  // One that dates a decision memory holds to a time before the news ("The council approved the
+  // stadium in April", "The health board voted last month to end consultant-led births") tells it again.
+  const recalled = !holds && closest(found.filter((candidate) => recallsADecision(claim, candidate)))
+  if (recalled) return { class: 'confirmed', match: recalled.known, sure: false }
   return holds ? { class: 'new', sure: false, related: ruled.match } : ruled
 }
 
@@ -972,6 +977,23 @@ function decidesAlike(claim: VerifiedClaim, { known, lexical }: Candidate<KnownC
     known.statements.figures.some((other) => statesFigure(figure, other)),
   )
 }
+
+/**
+ * A decision told as background: the claim dates it before the news ("in April", "last month",
+ * "earlier this year", "three weeks ago"), takes the stance memory's decision takes on a thing both
+ * name, and states nothing memory's does not (decidesAlike).
+ */
+function recallsADecision(claim: VerifiedClaim, candidate: Candidate<KnownClaim>): boolean {
+  if (!(BACKDATED.test(claim.quote) || BACKDATED.test(claim.text))) return false
+  if (!decides(claim.quote) || stanceSign(claim.polarity) === 0) return false
+  const comparison = compareStatements(claim.statements, candidate.known.statements)
+  const differs = comparison.figuresDiffer || comparison.datesDiffer
+  return decidesAlike(claim, candidate, differs) && sharesAThing(claim, candidate.known)
+}
+const BACKDATED = new RegExp(
+  String.raw`\b(?:in|since|back in|earlier in) (?:${MONTH_NAMES.join('|')})\b|\blast (?:month|year|spring|summer|autumn|winter)\b|\bearlier this (?:month|year)\b|\b(?:\p{L}+ )?(?:weeks|months|years) ago\b`,
+  'iu',
+)
 
 /**
  * A claim's stance (stanceSign); a rise or a fall of nothing it counts is one too ("Corvane drops
