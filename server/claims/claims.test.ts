@@ -2191,6 +2191,12 @@ test('a thing memory told as planned, dropped by its owner, is a reversal; a fir
     memory,
   )
   expect(kept?.class).not.toBe('contradicted')
+  // "A drop" in something is a fall, not a plan dropped.
+  const [fall] = await classifyClaims(
+    [fresh('Bookings for the 120-seat studio showed a drop in the first month after the old scene dock closed.')],
+    memory,
+  )
+  expect(fall?.class).not.toBe('contradicted')
   // A plan of another step of the thing, at another date: dropping the opening is not dropping the groundbreaking.
   const [opening] = await classifyClaims(
     [fresh('Meridian has dropped its plan to open the Dresden fab in 2027.')],

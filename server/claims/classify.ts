@@ -440,7 +440,8 @@ function ruleVerdict<K extends KnownClaim>(claim: VerifiedClaim, found: Candidat
   if (reaffirmed) return { class: 'confirmed', match: reaffirmed.known, sure: false }
   // One that dates a decision memory holds to a time before the news ("The council approved the
   // stadium in April", "The health board voted last month to end consultant-led births") tells it again.
-  const recalled = !holds && closest(found.filter((candidate) => recallsADecision(claim, candidate)))
+  const recalled =
+    !holds && datesADecisionBefore(claim) && closest(found.filter((candidate) => recallsADecision(claim, candidate)))
   if (recalled) return { class: 'confirmed', match: recalled.known, sure: false }
   return holds ? { class: 'new', sure: false, related: ruled.match } : ruled
 }
@@ -911,12 +912,12 @@ function readsAs(verdict: ClaimClass, claim: VerifiedClaim, candidate: Candidate
  */
 function undoesWhatWasPlanned(claim: VerifiedClaim, known: KnownClaim): boolean {
   if (known.polarity.negated || stanceOf(known) !== 0) return false
-  if (!(undoes(claim.quote) || undoes(claim.text)) || !PLANNED.test(known.quote)) return false
+  if (!(undoneAt(claim.quote) || undoneAt(claim.text)) || !PLANNED.test(known.quote)) return false
   // One company's plant in Texas dropped is not its plant in Valencia: each names a place the other
   // does not. An opening in 2027 dropped is not the groundbreaking planned for June 2026.
   const comparison = compareStatements(claim.statements, known.statements)
   if (comparison.figuresDiffer || comparison.datesDiffer) return false
-  return sharesAPhrase(claim, known) && !eachNamesAnother(claim, known)
+  return sharesAPhrase(claim, known) && !eachNamesAnother(...namesOfBoth(claim, known))
 }
 /**
  * A deal one side walked away from, after memory told it agreed: "Saltwick Homes has pulled out of its
@@ -933,24 +934,25 @@ function undoesADeal(claim: VerifiedClaim, known: KnownClaim): boolean {
 }
 /** The deal is what was dropped: the undoing's object ("pulled out of its deal", "withdrew its offer"). */
 function undoesADealIn(text: string): boolean {
-  const found = UNDOES.exec(text)
-  return found !== null && undoes(text) && DEAL.test(text.slice(found.index + found[0].length))
+  const found = undoneAt(text)
+  return found !== undefined && DEAL.test(text.slice(found.index + found[0].length))
 }
 const DEAL =
   /^\s+(?:(?:its|their|his|her|the|a|an)\s+)?(?:[\p{L}-]+\s+)?(?:deals?|agreements?|contracts?|purchase|takeover|bid|offer|partnership|talks|arrangement|sale)\b/iu
 const AGREED = /\b(?:agreed|agrees|signed|signs|chose|chosen|selected|preferred bidder|deal|agreement|contract)\b/iu
 
 /**
- * Whether a sentence says its maker dropped something, not that it did not: "has shelved", "revoked
- * its closure order", "called off", not "has not scrapped" or "will never abandon".
+ * Where a sentence says its maker dropped something, if it says so and not that it did not: "has
+ * shelved", "revoked its closure order", "called off", not "has not scrapped" or "will never abandon".
  */
-function undoes(text: string): boolean {
+function undoneAt(text: string): RegExpExecArray | undefined {
   const found = UNDOES.exec(text)
-  return found !== null && !NOT_BEFORE.test(text.slice(Math.max(0, found.index - 24), found.index))
+  if (!found || NOT_BEFORE.test(text.slice(Math.max(0, found.index - 24), found.index))) return undefined
+  return found
 }
 /** What its maker does to a plan or an order it drops (not what another does to it: "refused", "turned down"). */
 const UNDOES =
-  /\b(?:shelv(?:e|es|ed|ing)|scrap(?:s|ped|ping)?|abandon(?:s|ed|ing)?|drop(?:s|ped|ping)?|ditch(?:es|ed|ing)?|ax(?:e|es|ed|ing)|call(?:s|ed|ing)? off|pull(?:s|ed|ing)? out of|walk(?:s|ed|ing)? away from|withdr(?:aw|aws|ew|awn|awing)|revok(?:e|es|ed|ing)|cancel(?:s|led|ling|ed|ing)?|no longer|(?:chosen|chose|decided) not to|mothball(?:s|ed|ing)?)\b/iu
+  /\b(?:shelv(?:e|es|ed|ing)|scrap(?:s|ped|ping)?|abandon(?:s|ed|ing)?|drop(?:s|ped|ping)\b|drop(?= (?:its|their|the|plans?)\b)|ditch(?:es|ed|ing)?|ax(?:e|es|ed|ing)|call(?:s|ed|ing)? off|pull(?:s|ed|ing)? out of|walk(?:s|ed|ing)? away from|withdr(?:aw|aws|ew|awn|awing)|revok(?:e|es|ed|ing)|cancel(?:s|led|ling|ed|ing)?|no longer|(?:chosen|chose|decided) not to|mothball(?:s|ed|ing)?)\b/iu
 const NOT_BEFORE = /\b(?:not|never|no)\b[^.;,]*$|n['’]t\s+(?:\p{L}+\s+)?$/iu
 /** Memory told the thing as planned, proposed or promised, or as in force. */
 const PLANNED =
@@ -978,14 +980,17 @@ function decidesAlike(claim: VerifiedClaim, { known, lexical }: Candidate<KnownC
   )
 }
 
+/** A decision the claim dates before the news ("in April", "last month", "earlier this year", "three weeks ago"). */
+function datesADecisionBefore(claim: VerifiedClaim): boolean {
+  if (!(BACKDATED.test(claim.quote) || BACKDATED.test(claim.text))) return false
+  return stanceSign(claim.polarity) !== 0 && decides(claim.quote)
+}
+
 /**
- * A decision told as background: the claim dates it before the news ("in April", "last month",
- * "earlier this year", "three weeks ago"), takes the stance memory's decision takes on a thing both
- * name, and states nothing memory's does not (decidesAlike).
+ * A decision told as background (datesADecisionBefore): it takes the stance memory's decision takes
+ * on a thing both name, and states nothing memory's does not (decidesAlike).
  */
 function recallsADecision(claim: VerifiedClaim, candidate: Candidate<KnownClaim>): boolean {
-  if (!(BACKDATED.test(claim.quote) || BACKDATED.test(claim.text))) return false
-  if (!decides(claim.quote) || stanceSign(claim.polarity) === 0) return false
   const comparison = compareStatements(claim.statements, candidate.known.statements)
   const differs = comparison.figuresDiffer || comparison.datesDiffer
   return decidesAlike(claim, candidate, differs) && sharesAThing(claim, candidate.known)
@@ -1260,13 +1265,12 @@ function namesDiffer(a: { text: string; quote: string }, b: { text: string; quot
   // A name both give anchors one thing, whatever else each names ("births at Hollins General" /
   // "move them from Hollins General to Westbridge Royal").
   const [left, right] = namesOfBoth(a, b)
-  return ![...left].some((name) => right.has(name)) && eachNamesAnother(a, b)
+  return ![...left].some((name) => right.has(name)) && eachNamesAnother(left, right)
 }
 
 /** Each gives a name the other does not ("its plant in Texas" / "its plant in Valencia"), whatever both give. */
-function eachNamesAnother(a: { text: string; quote: string }, b: { text: string; quote: string }): boolean {
-  const [left, right] = namesOfBoth(a, b)
-  const missing = (from: Set<string>, other: Set<string>) => [...from].some((name) => !other.has(name))
+function eachNamesAnother(left: ReadonlySet<string>, right: ReadonlySet<string>): boolean {
+  const missing = (from: ReadonlySet<string>, other: ReadonlySet<string>) => [...from].some((name) => !other.has(name))
   return missing(left, right) && missing(right, left)
 }
 
