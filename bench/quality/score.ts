@@ -154,7 +154,9 @@ export function scoreRun(
       if (!ofTopic(statement.fact)) continue
       const key = versionKey(statement.fact, statement.version)
       if (!present.has(key)) present.set(key, statement.text)
-      pagesOf.set(key, [...(pagesOf.get(key) ?? []), page.url])
+      const pages = pagesOf.get(key) ?? []
+      if (pages.length === 0) pagesOf.set(key, pages)
+      pages.push(page.url)
     }
   }
   const cited = new Set(input.shown.flatMap((claim) => claim.urls))

@@ -2,15 +2,17 @@ import { expect, test } from 'vitest'
 import type { Mistake } from '#bench/quality/score.ts'
 import { causeOf } from '#bench/quality/summary.ts'
 
+/** A new fact no claim showed. */
+const notShown: Mistake = {
+  expected: 'new',
+  got: 'not shown',
+  version: 'd/fine@0',
+  claim: 'The regulator fined the company £950,000.',
+  memory: [],
+}
+
 test('a faithful claim not shown is put down to the check that dropped it, as far as the run says', () => {
-  const mistake: Mistake = {
-    expected: 'new',
-    got: 'not shown',
-    version: 'd/fine@0',
-    claim: 'The regulator fined the company £950,000.',
-    memory: [],
-    trace: { claims: [{ sloppy: [] }] },
-  }
+  const mistake: Mistake = { ...notShown, trace: { claims: [{ sloppy: [] }] } }
   const integrity = { claims: 20, shown: 12, droppedUnsupported: 0, recited: 0 }
   expect(causeOf(mistake, 'oracle', { ...integrity, offTopic: 8 })).toBe(
     'a faithful claim was dropped by the topic check',
@@ -24,13 +26,6 @@ test('a faithful claim not shown is put down to the check that dropped it, as fa
 })
 
 test('a fact the extractive path did not show is put down to its page turned away, or to the sentence passed over', () => {
-  const mistake: Mistake = {
-    expected: 'new',
-    got: 'not shown',
-    version: 'd/fine@0',
-    claim: 'The regulator fined the company £950,000.',
-    memory: [],
-  }
-  expect(causeOf({ ...mistake, pageShown: false }, 'extractive')).toMatch(/^nothing of its page was shown/)
-  expect(causeOf({ ...mistake, pageShown: true }, 'extractive')).toMatch(/^its page gave other findings/)
+  expect(causeOf({ ...notShown, pageShown: false }, 'extractive')).toMatch(/^nothing of its page was shown/)
+  expect(causeOf({ ...notShown, pageShown: true }, 'extractive')).toMatch(/^its page gave other findings/)
 })

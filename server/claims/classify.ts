@@ -433,7 +433,8 @@ function ruleVerdict<K extends KnownClaim>(claim: VerifiedClaim, found: Candidat
   const revised = !holds && closest(found.filter(({ known, lexical }) => revises(claim, known, lexical)))
   if (revised) return { class: 'updated', match: revised.known, sure: revisesAMeasure(claim, revised) }
   // A figure said to be a multiple of what it was, that multiple of memory's: the figure it replaced.
-  const multiplied = !holds && closest(found.filter(({ known }) => isTheMultipleSaid(claim, known)))
+  const ratio = holds ? undefined : (multipleSaid(claim.quote) ?? multipleSaid(claim.text))
+  const multiplied = ratio && closest(found.filter(({ known }) => isTheMultipleSaid(claim, known, ratio)))
   if (multiplied) return { class: 'updated', match: multiplied.known, sure: false }
   // One that says a figure or a date memory states still holds is that claim again.
   const reaffirmed = closest(found.filter(({ known, lexical }) => reaffirms(claim, known, lexical)))
@@ -451,11 +452,9 @@ function ruleVerdict<K extends KnownClaim>(claim: VerifiedClaim, found: Candidat
  * the total we had in the spring"; "3.4 million workers had their data stolen, almost three times its
  * original estimate"; "has doubled to 36"), and memory's figure of which it is that multiple: a count
  * against a count, whatever noun each counts, or two values of one unit. A ratio stated and met is
- * hard to meet by chance, where two nouns alone say little.
+ * hard to meet by chance, where two nouns alone say little. `ratio` is the claim's (multipleSaid).
  */
-function isTheMultipleSaid(claim: VerifiedClaim, known: KnownClaim): boolean {
-  const [low, high] = multipleSaid(claim.quote) ?? multipleSaid(claim.text) ?? [0, 0]
-  if (high === 0) return false
+function isTheMultipleSaid(claim: VerifiedClaim, known: KnownClaim, [low, high]: [number, number]): boolean {
   return claim.statements.figures.some(
     (figure) =>
       !figure.earlier &&
@@ -928,9 +927,7 @@ function undoesWhatWasPlanned(claim: VerifiedClaim, known: KnownClaim): boolean 
  */
 function undoesADeal(claim: VerifiedClaim, known: KnownClaim): boolean {
   if (known.polarity.negated || stanceOf(known) <= 0 || !AGREED.test(known.quote)) return false
-  if (!undoesADealIn(claim.quote) && !undoesADealIn(claim.text)) return false
-  const [mine, theirs] = namesOfBoth(claim, known)
-  return [...mine].some((name) => theirs.has(name))
+  return (undoesADealIn(claim.quote) || undoesADealIn(claim.text)) && sharesAName(claim, known)
 }
 /** The deal is what was dropped: the undoing's object ("pulled out of its deal", "withdrew its offer"). */
 function undoesADealIn(text: string): boolean {
