@@ -15,6 +15,7 @@ import {
   decides,
   opposed,
   polarity,
+  stanceSign,
   stanceThemes,
   stemsOnce,
   subjectPhrases,
@@ -2305,4 +2306,79 @@ test('a decision dated before the news, in the stance memory holds on the same t
   expect([births?.class, births?.match?.id]).toEqual(['confirmed', 'births'])
   expect(reversed?.class).not.toBe('confirmed')
   expect(fresh1?.class).toBe('new')
+})
+
+test("a decision quashed, or an appeal against it allowed, is turned round by a body memory's decision did not name", async () => {
+  const memory = [
+    known(
+      'refusal',
+      'Brenmoor District Council refused planning permission for the quarry at Hob Hill by eight votes to three.',
+    ),
+    known(
+      'licence',
+      'The licensing committee granted the Velvet Room a late licence for its basement club on Quay Street.',
+    ),
+  ]
+  const [allowed, quashed] = await classifyClaims(
+    [
+      fresh(
+        "A planning inspector has allowed Corvell Aggregates' appeal and granted permission for the quarry at Hob Hill.",
+      ),
+      fresh('Magistrates quashed the late licence for the basement club on Quay Street after hearing from residents.'),
+    ],
+    memory,
+  )
+  expect([allowed?.class, allowed?.match?.id]).toEqual(['contradicted', 'refusal'])
+  expect([quashed?.class, quashed?.match?.id]).toEqual(['contradicted', 'licence'])
+  // Asked for, refused, or told as background, nothing is turned round yet (or again).
+  const [asked, refused, background, dismissed] = await classifyClaims(
+    [
+      fresh('Corvell Aggregates will ask the High Court to quash the refusal of the quarry at Hob Hill.'),
+      fresh('A judge refused to quash the late licence for the basement club on Quay Street.'),
+      fresh(
+        'Residents have kept up their campaign since magistrates quashed the late licence for the Quay Street club.',
+      ),
+      fresh("The inspector dismissed Corvell Aggregates' appeal over the quarry at Hob Hill."),
+    ],
+    memory,
+  )
+  expect(asked?.class).not.toBe('contradicted')
+  expect(refused?.class).not.toBe('contradicted')
+  expect(background?.class).not.toBe('contradicted')
+  expect(dismissed?.class).not.toBe('contradicted')
+})
+
+test('a refusal in the main clause outweighs a stance told in passing; a ban lifted is revoked; a perfect participle set off is background', async () => {
+  expect(
+    stanceSign(
+      polarity('The union has called off its planned strike ballot at the depot after winning concessions in talks.'),
+    ),
+  ).toBe(-1)
+  expect(polarity('The aviation authority lifted its ban on night flights at Tarrow on Friday.').directions).toEqual([
+    'stance:up',
+  ])
+  // A forecast lifted is raised, no stance.
+  expect(polarity('The airline lifted its forecast for the year.').directions).toEqual([])
+  expect(
+    polarity(
+      'The agency lifted its prohibition notice at the smelter on 11 May, having refused an earlier application in April.',
+    ).directions,
+  ).toEqual(['stance:up'])
+  // "Without" describes a state; the stoppage that began is still its clause's.
+  expect(
+    stanceSign(polarity('It follows the stoppage that began on 16 February, when the town was left without a bus.')),
+  ).not.toBe(-1)
+  const memory = [
+    known('ballot', "The union's executive agreed on Wednesday to ballot members at the depot for strike action."),
+    known('ban', 'The aviation authority banned night flights at Tarrow from the start of March.'),
+  ]
+  const [calledOff, lifted] = await classifyClaims(
+    [
+      fresh('The union has called off its planned strike ballot at the depot after winning concessions in talks.'),
+      fresh('The aviation authority lifted its ban on night flights at Tarrow on Friday.'),
+    ],
+    memory,
+  )
+  expect([calledOff?.class, calledOff?.match?.id]).toEqual(['contradicted', 'ballot'])
+  expect([lifted?.class, lifted?.match?.id]).toEqual(['contradicted', 'ban'])
 })

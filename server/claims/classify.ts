@@ -614,25 +614,28 @@ function wordsVerdict<K extends KnownClaim>(claim: VerifiedClaim, found: Candida
   // A reversal said as one ("withdrew its support", "walked back her promise") turns round whatever
   // memory holds decided on the thing, either way.
   const saysReversal = ANNOUNCES_REVERSAL.test(claim.quote) || ANNOUNCES_REVERSAL.test(claim.text)
+  // A decision quashed, or an appeal against it allowed, is turned round by another than its maker:
+  // a court or an inspector, whose name memory's decision need not give.
+  const overturns = overturnsADecision(claim)
   const reversed = closest(
     found.filter(({ known, lexical, cover }) => {
       if (
         !reversesStance(claim.polarity, known.polarity) &&
-        !(saysReversal && stanceOf(known) !== 0) &&
+        !((saysReversal || overturns) && stanceOf(known) !== 0) &&
         !undoesWhatWasPlanned(claim, known)
       )
         return false
       // A contest going ahead ("a judge will hear the challenge", "the appeal was upheld") turns round
       // no contest; what it may turn round is the decision contested, which memory tells apart.
       if (contested(known.polarity) && stanceSign(claim.polarity) > 0) return false
-      if (namesDiffer(claim, known)) return false
+      if (namesDiffer(claim, known) && !overturns) return false
       // A figure too precise to meet by chance is the thing both are about; otherwise they must name
       // one thing (sharesAThing) and be close enough in words.
       if (sharesDistinctiveValue(claim.statements, known.statements) || undoesADeal(claim, known)) return true
       const close =
         lexical >= RELATED_SUBJECT ||
         cover >= REVERSED_COVER ||
-        (cover >= MIN_COVER && saysReversal) ||
+        (cover >= MIN_COVER && (saysReversal || overturns)) ||
         sharesAPhrase(claim, known) ||
         sharesATheme(claim, known)
       return close && sharesAThing(claim, known)
@@ -958,6 +961,24 @@ const PLANNED =
 /** Words by which a sentence says a decision was turned round, whichever way it went. */
 const ANNOUNCES_REVERSAL =
   /\b(?:reversed (?:course|(?:its|their|the|that|this) (?:own )?(?:decision|plans?|position|stance|vote))|u-?turn(?:ed)?|about-turn|volte-face|backtrack(?:ed|s)?|climb-?down|changed (?:its|their|his|her) mind|change of heart|went back on|rowed back|(?:walk(?:s|ed|ing)? back|rescind(?:s|ed|ing)?|revers(?:e|es|ed|ing)|overturn(?:s|ed|ing)?|withdr(?:aw|aws|ew|awn|awing)|(?:go|goes|going|gone) back on) (?:its|their|his|her) (?:own )?(?:[\p{L}-]+ )?(?:decision|promise|pledge|commitment|assurance|guarantee|vote|approval|support|backing))\b/iu
+
+/**
+ * Words by which one body turns round another's decision: a court quashes it or sets it aside, an
+ * inspector or a tribunal allows the appeal against it ("allowed Carrick Homes' appeal", "upheld the
+ * challenge"). A dismissed appeal leaves the decision standing.
+ */
+const OVERTURNED =
+  /\b(?:quash(?:es|ed|ing)?|set aside(?= (?:the|its|their|that|this|a|an) (?:[\p{L}-]+ )?(?:consent|permission|approval|decision|ruling|permit|order|refusal|licen[cs]e)\b)|str(?:ike|ikes|uck|iking) down|annul(?:s|led|ling)?|(?:allow(?:s|ed|ing)?|uph(?:old|olds|eld|olding)) (?:the|an|its|their|(?:\p{Lu}[\p{L}'’-]*\s)*\p{Lu}[\p{L}-]*(?:['’]s?)) (?:[\p{L}-]+ )?(?:appeal|challenge|judicial review))\b/iu
+/** Before the words of overturning, what makes them not (yet) done: "asked the court to quash", "refused to quash", or told as background ("after the High Court struck down"). */
+const NOT_DONE = /(?:\bto|\bnot|n['’]t|\bnever)\s+$|\b(?:after|since|following|because)\b/iu
+
+/** The claim says one body turned round another's decision (OVERTURNED), in its own main clause. */
+function overturnsADecision(claim: VerifiedClaim): boolean {
+  return [claim.quote, claim.text].some((text) => {
+    const found = OVERTURNED.exec(text)
+    return found !== null && !NOT_DONE.test(text.slice(0, found.index))
+  })
+}
 
 /**
  * The same decision told again: both take one stance, on a subject they share a word of, naming no

@@ -207,6 +207,9 @@ function readStance(written: string, stem: Stem): { polarity: Polarity; decision
   // A negated phrase is read as one "not" where it stands, so that it turns round the stance word of
   // its clause as "not" does ("is no longer on track to open"); its own "no" is no second negation.
   let negations = 0
+  // A negation counted in the main clause ("has called off its planned ballot after winning
+  // concessions"): the sentence's own stance, which a stance said in passing does not outweigh.
+  let mainNegation = false
   // Each direction read, and whether a word of decision gave it.
   const directions = new Map<string, boolean>()
   // Stances taken in a subordinate clause ("the permit that the board granted", "months after backing
@@ -282,6 +285,7 @@ function readStance(written: string, stem: Stem): { polarity: Polarity; decision
     if (!contrasting && (NEGATIONS.has(token) || token.endsWith("n't") || token.endsWith('n’t'))) {
       counted = !conditional
       if (counted) negations += 1
+      if (counted && !subordinate && token !== 'without') mainNegation = true
       negation = true
     }
     if (particles.has(index)) return
@@ -392,9 +396,8 @@ function readStance(written: string, stem: Stem): { polarity: Polarity; decision
       if (decision && !subordinate && !hypothetical) taken = true
     }
   })
-  const mainStance = [...directions.keys()].some(
-    (direction) => direction.startsWith('stance:') || direction === PENDING,
-  )
+  const mainStance =
+    mainNegation || [...directions.keys()].some((direction) => direction.startsWith('stance:') || direction === PENDING)
   for (const [direction, decision] of aside) {
     if (!mainStance || !direction.startsWith('stance:')) note(directions, direction, decision)
   }
@@ -571,8 +574,16 @@ const GO_AHEAD =
 const APPLIED =
   /\b(?:appl(?:y|ies|ied|ying)\s+(?:to\s+[^,;.]{1,60}?\s+)?for|(?:fil|submitt|lodg)(?:e|es|ed|ing)\s+(?:an?|its|their)\s+(?:[\p{L}-]+\s+)?application)\b/giu
 
+/**
+ * A ban, a prohibition or a closure "lifted" is revoked ("lifted its prohibition notice", "lifted the
+ * ban on night flights"); a forecast or a price lifted is raised, no stance.
+ */
+const BAN_LIFTED =
+  /\blift(?:s|ed|ing)?\s+(?=(?:the|its|their|a|an|this|that)\s+(?:[\p{L}-]+\s+)?(?:bans?|prohibitions?|suspensions?|closure|freeze|embargo|moratorium)\b)/giu
+
 function withoutTemporalNegation(text: string): string {
   return text
+    .replace(BAN_LIFTED, 'revoked ')
     .replace(GO_AHEAD, 'approved')
     .replace(APPLIED, 'applied for')
     .replace(CHALLENGE_BROUGHT, 'appealed')
@@ -738,8 +749,10 @@ const SUBORDINATORS = new Set(
  * withdraw"), which is the sentence's news.
  */
 function opensSubordinateClause(words: TaggedWord[], index: number): boolean {
-  const { word } = words[index] as TaggedWord
+  const { word, pause } = words[index] as TaggedWord
   const before = words[index - 1]
+  // ", having refused an earlier application": a perfect participle set off tells what came before.
+  if (word === 'having' && (pause || index === 0)) return true
   // "Has since been withdrawn": "since" after an auxiliary is an adverb of time, no clause of its own.
   if (word === 'since' && before?.tag === 'AUX') return false
   if (SUBORDINATORS.has(word)) return true
