@@ -2382,3 +2382,28 @@ test('a refusal in the main clause outweighs a stance told in passing; a ban lif
   expect([calledOff?.class, calledOff?.match?.id]).toEqual(['contradicted', 'ballot'])
   expect([lifted?.class, lifted?.match?.id]).toEqual(['contradicted', 'ban'])
 })
+
+test('its maker taking back what memory told it did is a reversal: a resignation withdrawn, an objection withdrawn', async () => {
+  const memory = [
+    known(
+      'resigned',
+      'Councillor Ada Ferrow has resigned as chair of the planning committee, effective at the end of May.',
+    ),
+    known(
+      'objected',
+      'The Harwell Society objected to the bypass, saying it would cut the village off from the river.',
+    ),
+  ]
+  const [resignation, objection, another] = await classifyClaims(
+    [
+      fresh('Ada Ferrow has withdrawn her resignation and will stay on as chair of the committee.'),
+      fresh('The Harwell Society has withdrawn its objection after the route was moved away from the river.'),
+      // Another's act taken back takes back nothing of hers.
+      fresh('Councillor Ben Ashe has withdrawn his nomination for the committee.'),
+    ],
+    memory,
+  )
+  expect([resignation?.class, resignation?.match?.id]).toEqual(['contradicted', 'resigned'])
+  expect([objection?.class, objection?.match?.id]).toEqual(['contradicted', 'objected'])
+  expect(another?.class).not.toBe('contradicted')
+})

@@ -7,6 +7,8 @@
 // count is never one quantity with a sum of money, and a near-verbatim restatement is never new.
 // The rules confirm only on positive evidence (the same figures and dates, the same stance): a claim
 // they cannot tell from its match is new, with the memory claim it may repeat or reverse beside it.
+
+import { stemmer } from 'stemmer'
 import {
   compareStatements,
   countsANoun,
@@ -44,6 +46,7 @@ import { STOPWORDS } from '#server/claims/terms.ts'
 import type { VerifiedClaim } from '#server/claims/verify.ts'
 import { isPluralNoun, opensWithName } from '#server/text/english.ts'
 import { CALENDAR, MONTH_NAMES, nameWords } from '#server/text/names.ts'
+import { wordTokens } from '#server/text/words.ts'
 
 export type ClaimClass = 'new' | 'updated' | 'contradicted' | 'confirmed'
 
@@ -622,7 +625,8 @@ function wordsVerdict<K extends KnownClaim>(claim: VerifiedClaim, found: Candida
       if (
         !reversesStance(claim.polarity, known.polarity) &&
         !((saysReversal || overturns) && stanceOf(known) !== 0) &&
-        !undoesWhatWasPlanned(claim, known)
+        !undoesWhatWasPlanned(claim, known) &&
+        !takesBackItsAct(claim, known)
       )
         return false
       // A contest going ahead ("a judge will hear the challenge", "the appeal was upheld") turns round
@@ -631,7 +635,12 @@ function wordsVerdict<K extends KnownClaim>(claim: VerifiedClaim, found: Candida
       if (namesDiffer(claim, known) && !overturns) return false
       // A figure too precise to meet by chance is the thing both are about; otherwise they must name
       // one thing (sharesAThing) and be close enough in words.
-      if (sharesDistinctiveValue(claim.statements, known.statements) || undoesADeal(claim, known)) return true
+      if (
+        sharesDistinctiveValue(claim.statements, known.statements) ||
+        undoesADeal(claim, known) ||
+        takesBackItsAct(claim, known)
+      )
+        return true
       const close =
         lexical >= RELATED_SUBJECT ||
         cover >= REVERSED_COVER ||
@@ -921,6 +930,34 @@ function undoesWhatWasPlanned(claim: VerifiedClaim, known: KnownClaim): boolean 
   if (comparison.figuresDiffer || comparison.datesDiffer) return false
   return sharesAPhrase(claim, known) && !eachNamesAnother(...namesOfBoth(claim, known))
 }
+/**
+ * Its maker takes back what memory told it did, the act named by the noun of memory's verb: "Tamar
+ * Renshaw has withdrawn her resignation" / "Tamar Renshaw has resigned"; "the trust withdrew its
+ * objection" / "the trust objected to the scheme". The same maker, by a name both give.
+ */
+function takesBackItsAct(claim: VerifiedClaim, known: KnownClaim): boolean {
+  if (known.polarity.negated) return false
+  const acts = [claim.quote, claim.text].flatMap((text) => {
+    const act = actTakenBack(text)
+    return act ? [act] : []
+  })
+  if (acts.length === 0) return false
+  const did = wordTokens(known.quote.toLowerCase()).some(
+    (word) => !NOMINAL.test(word) && acts.some(([noun, act]) => word !== noun && stemmer(word) === act),
+  )
+  return did && sharesAName(claim, known)
+}
+/** The act a sentence says its maker took back, as its noun and that noun's stem ("her resignation"). */
+function actTakenBack(text: string): [string, string] | undefined {
+  const found = undoneAt(text)
+  if (!found) return undefined
+  const noun = /^\s+(?:its|their|his|her|our)\s+(\p{L}+)/u.exec(text.slice(found.index + found[0].length))?.[1]
+  if (!noun || !NOMINAL.test(noun)) return undefined
+  return [noun.toLowerCase(), stemmer(noun.toLowerCase())]
+}
+/** A noun made of a verb ("resignation", "objection", "withdrawal", "commitment"). */
+const NOMINAL = /(?:ation|ition|tion|sion|ment|al)s?$/u
+
 /**
  * A deal one side walked away from, after memory told it agreed: "Saltwick Homes has pulled out of its
  * deal to buy the building" / "agreed to sell the police station in Fenwold Market to Saltwick
