@@ -2407,3 +2407,29 @@ test('its maker taking back what memory told it did is a reversal: a resignation
   expect([objection?.class, objection?.match?.id]).toEqual(['contradicted', 'objected'])
   expect(another?.class).not.toBe('contradicted')
 })
+
+test('one event of one thing at another date is that event moved, though no word says it moved', async () => {
+  const memory = [
+    known(
+      'open',
+      'The harbour authority says the new marina will be finished by May 2028, in time for the sailing season.',
+    ),
+    known('levy', 'The visitor levy starts on 1 April.'),
+    known('consult', "The council's consultation on the marina closes on 14 March."),
+  ]
+  const [opening, levy, another, supposed] = await classifyClaims(
+    [
+      fresh('The harbour authority is aiming to open the marina in October 2028, after the regatta.'),
+      fresh('Subject to approval by ministers, the levy would begin on Wednesday 1 September 2027.'),
+      // Another step of the marina: its pontoons, not its opening.
+      fresh('Work on the pontoons is due to start in January 2027.'),
+      // A start told in passing is no date of the thing's start.
+      fresh('The budget is tight, which leaves little float if the levy starts late in 2027.'),
+    ],
+    memory,
+  )
+  expect([opening?.class, opening?.match?.id]).toEqual(['updated', 'open'])
+  expect([levy?.class, levy?.match?.id]).toEqual(['updated', 'levy'])
+  expect(another?.class).toBe('new')
+  expect(supposed?.class).not.toBe('updated')
+})

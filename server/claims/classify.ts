@@ -44,7 +44,7 @@ import {
 } from '#server/claims/subject.ts'
 import { STOPWORDS } from '#server/claims/terms.ts'
 import type { VerifiedClaim } from '#server/claims/verify.ts'
-import { isPluralNoun, opensWithName } from '#server/text/english.ts'
+import { isPluralNoun, opensWithName, taggedTokens } from '#server/text/english.ts'
 import { CALENDAR, MONTH_NAMES, nameWords } from '#server/text/names.ts'
 import { wordTokens } from '#server/text/words.ts'
 
@@ -435,6 +435,10 @@ function ruleVerdict<K extends KnownClaim>(claim: VerifiedClaim, found: Candidat
   // revision, the closest such claim in words (not sure: a judge's "new" stands against it).
   const revised = !holds && closest(found.filter(({ known, lexical }) => revises(claim, known, lexical)))
   if (revised) return { class: 'updated', match: revised.known, sure: revisesAMeasure(claim, revised) }
+  // One event of one thing, at another date: "The airport is aiming to open the longer runway in
+  // October 2028" / "The extended runway is due to be ready in May 2028".
+  const moved = !holds && closest(found.filter(({ known }) => movesTheEvent(claim, known)))
+  if (moved) return { class: 'updated', match: moved.known, sure: false }
   // A figure said to be a multiple of what it was, that multiple of memory's: the figure it replaced.
   const ratio = holds ? undefined : (multipleSaid(claim.quote) ?? multipleSaid(claim.text))
   const multiplied = ratio && closest(found.filter(({ known }) => isTheMultipleSaid(claim, known, ratio)))
@@ -449,6 +453,95 @@ function ruleVerdict<K extends KnownClaim>(claim: VerifiedClaim, found: Candidat
   if (recalled) return { class: 'confirmed', match: recalled.known, sure: false }
   return holds ? { class: 'new', sure: false, related: ruled.match } : ruled
 }
+
+/**
+ * The claim dates the event memory dates, of the same thing, to another time: each gives one date and
+ * says one kind of event (a start, a completion, an end, a decision), the same kind, of a thing both
+ * name ("charging would begin on 1 September 2027" / "the charges start on 1 April"; "payments under
+ * the contract will end on 31 January 2027" / "the current contract runs to 31 March 2029"). A story
+ * dates each step of a thing once; a second date for the same step is that step moved. No figure may
+ * differ, and no name.
+ */
+function movesTheEvent(claim: VerifiedClaim, known: KnownClaim): boolean {
+  const [mine, theirs] = [claim.statements.dates, known.statements.dates]
+  if (mine.length !== 1 || theirs.length !== 1) return false
+  const [date, other] = [mine[0] as string, theirs[0] as string]
+  if (sameDate(date, other) || (date.length <= YEAR && other.length <= YEAR)) return false
+  if (!isYearless(date) && !isYearless(other) && Math.abs(Number(date.slice(0, 4)) - Number(other.slice(0, 4))) > 3)
+    return false
+  const comparison = compareStatements(claim.statements, known.statements)
+  if (comparison.figuresDiffer || namesDiffer(claim, known)) return false
+  const event = eventOf(claim)
+  return event !== undefined && event === eventOf(known) && namesTheSameThing(claim, known)
+}
+
+/**
+ * The event's thing, in a word both use for it: a noun, or a verb's lemma ("charging would begin" /
+ * "the charges start"), not the words of timing ("expects", "due", "summer") or the event's own.
+ */
+function namesTheSameThing(claim: VerifiedClaim, known: KnownClaim): boolean {
+  const theirs = eventThings(known)
+  return [...eventThings(claim)].some((word) => theirs.has(word))
+}
+function eventThings(item: { quote: string }): ReadonlySet<string> {
+  let things = EVENT_THINGS.get(item)
+  if (!things) {
+    things = new Set(
+      taggedTokens(item.quote)
+        .filter(({ tag, lemma }) => (tag === 'NOUN' || tag === 'VERB') && !TIMING.has(lemma) && !CALENDAR.test(lemma))
+        .map(({ lemma }) => lemma)
+        .filter((lemma) => !EVENT_KIND.has(lemma)),
+    )
+    EVENT_THINGS.set(item, things)
+  }
+  return things
+}
+const EVENT_THINGS = new WeakMap<object, ReadonlySet<string>>()
+/** Words of timing, of saying and of acting bodies: not what is timed. */
+const TIMING = new Set(
+  (
+    'be have do say tell expect aim hope plan intend target set schedule forecast predict confirm announce ' +
+    'time date year month week day season spring summer autumn fall winter quarter half end start beginning ' +
+    // Who acts, not what is timed: the council's consultation closes, the council stopped offering.
+    'council government company firm board authority agency department ministry committee cabinet trust ' +
+    'operator owner developer union group'
+  ).split(' '),
+)
+
+/** The one kind of event a sentence dates (EVENTS), or undefined when it names none or several. */
+function eventOf(item: { quote: string }): string | undefined {
+  // The main clause's event: not one supposed or told in passing ("which leaves little float if the
+  // main works start late"), nor the end of a month.
+  const main = item.quote.toLowerCase().split(ASIDE)[0] ?? ''
+  const kinds = new Set(
+    [...main.replace(/\bthe end of\b/gu, '').matchAll(EVENT_WORDS)].map((found) =>
+      EVENT_KIND.get(found[0].replace(/\s+/gu, ' ')),
+    ),
+  )
+  kinds.delete(undefined)
+  return kinds.size === 1 ? [...kinds][0] : undefined
+}
+const ASIDE = /\b(?:if|unless|which|who|whose|although|though|while|whereas)\b/u
+const EVENTS: Readonly<Record<string, string>> = {
+  start:
+    'start|starts|started|starting|begin|begins|began|begun|beginning|commence|commences|commenced|' +
+    'take effect|takes effect|come into force|comes into force',
+  completion:
+    'open|opens|opened|opening|reopen|reopens|reopened|reopening|finish|finishes|finished|complete|' +
+    'completes|completed|completion|ready|return to normal',
+  end: 'end|ends|ended|ending|expire|expires|expired|run to|runs to|run until|runs until|close|closes|closed|closing|stop|stops|stopped|cease|ceases|ceased',
+  decision: 'decide|decides|decided|consider|considers|considered|determine|determines|determined',
+}
+const EVENT_KIND = new Map(
+  Object.entries(EVENTS).flatMap(([kind, words]) => words.split('|').map((word) => [word, kind] as const)),
+)
+const EVENT_WORDS = new RegExp(
+  String.raw`\b(?:${[...EVENT_KIND.keys()]
+    .sort((a, b) => b.length - a.length)
+    .map((word) => word.replace(/ /gu, String.raw`\s+`))
+    .join('|')})\b`,
+  'gu',
+)
 
 /**
  * A figure the claim says is a multiple of what it was before ("passed 9,800 names, more than twice
