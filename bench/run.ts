@@ -358,6 +358,10 @@ async function runStandalone(scenario: StandaloneScenario, serverEnv: Record<str
       )
       server.resetPeak()
       for (const worker of workers) worker.resetPeak()
+      // `--statements`: what the scenario's own cluster was asked, from its first run to its stop.
+      const statements = args.statements && !env.DATABASE_URL ? await recordStatements(dataDir) : undefined
+      const since = new Date()
+      await statements?.reset()
       let stopped = false
       return {
         server,
@@ -371,6 +375,11 @@ async function runStandalone(scenario: StandaloneScenario, serverEnv: Record<str
         async stop() {
           if (stopped) return
           stopped = true
+          if (statements) {
+            const [rows, runs] = [await statements.read(), await statements.runsSince(since)]
+            process.stderr.write(`\n${formatStatements(rows, runs)}\n`)
+            await statements.close()
+          }
           const cpu = server.cpuMs()
           peakRssBytes = Math.max(peakRssBytes, server.peakRss())
           // The server's CPU is all of its processes'.
