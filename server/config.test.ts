@@ -251,3 +251,26 @@ test("the app's idle connections stay open by default; a bad idle time is named"
     }
   }
 })
+
+test('a number out of its range is told its range, not that it is no number', () => {
+  const told = (env: Record<string, string>) => {
+    try {
+      loadConfig(env)
+    } catch (error) {
+      return (error as ConfigError).issues
+    }
+    return []
+  }
+  expect(told({ EXA_REQUESTS_PER_SECOND: '100000' })).toEqual([
+    { variable: 'EXA_REQUESTS_PER_SECOND', message: 'must be at most 10000 (got "100000")' },
+  ])
+  expect(told({ EXA_REQUESTS_PER_SECOND: '0' })).toEqual([
+    { variable: 'EXA_REQUESTS_PER_SECOND', message: 'must be at least 1 (got "0")' },
+  ])
+  expect(told({ EXA_REQUESTS_PER_SECOND: '1.5' })).toEqual([
+    { variable: 'EXA_REQUESTS_PER_SECOND', message: 'must be a whole number (got "1.5")' },
+  ])
+  expect(told({ EXA_REQUESTS_PER_SECOND: 'many' })).toEqual([
+    { variable: 'EXA_REQUESTS_PER_SECOND', message: 'must be a number (got "many")' },
+  ])
+})

@@ -298,6 +298,19 @@ export class ConfigError extends Error {
   }
 }
 
+/**
+ * A number out of its range says the range: a schema's "must be a number" is its message for every
+ * check that has none of its own, and a number too big is a number ("EXA_REQUESTS_PER_SECOND: must
+ * be at most 10000", not "must be a number").
+ */
+function boundSaid(issue: z.core.$ZodIssue): string {
+  if (!issue.message.startsWith('must be a number')) return issue.message
+  if (issue.code === 'too_big') return `must be at most ${issue.maximum}`
+  if (issue.code === 'too_small') return `must be at least ${issue.minimum}`
+  if (issue.code === 'invalid_type' && issue.expected === 'int') return 'must be a whole number'
+  return issue.message
+}
+
 /** Parses the environment; throws ConfigError naming every bad variable. */
 export function loadConfig(env: Record<string, string | undefined> = process.env, cwd = process.cwd()): Config {
   // An empty variable means "unset", as it does in most shells' `VAR= cmd`.
@@ -309,7 +322,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         const variable = String(issue.path[0] ?? '(environment)')
         const given = present[variable]
         const suffix = given === undefined ? '' : ` (got ${JSON.stringify(given)})`
-        return { variable, message: `${issue.message}${suffix}` }
+        return { variable, message: `${boundSaid(issue)}${suffix}` }
       }),
     )
   }
