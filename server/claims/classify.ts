@@ -501,7 +501,7 @@ const EVENT_THINGS = new WeakMap<object, ReadonlySet<string>>()
 const TIMING = new Set(
   (
     'be have do say tell expect aim hope plan intend target set schedule forecast predict confirm announce ' +
-    'time date year month week day season spring summer autumn fall winter quarter half end start beginning ' +
+    'time date year month week day season spring summer autumn fall winter quarter half ' +
     // Who acts, not what is timed: the council's consultation closes, the council stopped offering.
     'council government company firm board authority agency department ministry committee cabinet trust ' +
     'operator owner developer union group'
@@ -529,7 +529,9 @@ const EVENTS: Readonly<Record<string, string>> = {
   completion:
     'open|opens|opened|opening|reopen|reopens|reopened|reopening|finish|finishes|finished|complete|' +
     'completes|completed|completion|ready|return to normal',
-  end: 'end|ends|ended|ending|expire|expires|expired|run to|runs to|run until|runs until|close|closes|closed|closing|stop|stops|stopped|cease|ceases|ceased',
+  end:
+    'end|ends|ended|ending|expire|expires|expired|run to|runs to|run until|runs until|close|closes|closed|' +
+    'closing|stop|stops|stopped|cease|ceases|ceased',
   decision: 'decide|decides|decided|consider|considers|considered|determine|determines|determined',
 }
 const EVENT_KIND = new Map(
@@ -715,11 +717,12 @@ function wordsVerdict<K extends KnownClaim>(claim: VerifiedClaim, found: Candida
   const overturns = overturnsADecision(claim)
   const reversed = closest(
     found.filter(({ known, lexical, cover }) => {
+      const takenBack = takesBackItsAct(claim, known)
       if (
         !reversesStance(claim.polarity, known.polarity) &&
         !((saysReversal || overturns) && stanceOf(known) !== 0) &&
         !undoesWhatWasPlanned(claim, known) &&
-        !takesBackItsAct(claim, known)
+        !takenBack
       )
         return false
       // A contest going ahead ("a judge will hear the challenge", "the appeal was upheld") turns round
@@ -728,11 +731,7 @@ function wordsVerdict<K extends KnownClaim>(claim: VerifiedClaim, found: Candida
       if (namesDiffer(claim, known) && !overturns) return false
       // A figure too precise to meet by chance is the thing both are about; otherwise they must name
       // one thing (sharesAThing) and be close enough in words.
-      if (
-        sharesDistinctiveValue(claim.statements, known.statements) ||
-        undoesADeal(claim, known) ||
-        takesBackItsAct(claim, known)
-      )
+      if (sharesDistinctiveValue(claim.statements, known.statements) || undoesADeal(claim, known) || takenBack)
         return true
       const close =
         lexical >= RELATED_SUBJECT ||
@@ -1099,7 +1098,10 @@ const ANNOUNCES_REVERSAL =
  */
 const OVERTURNED =
   /\b(?:quash(?:es|ed|ing)?|set aside(?= (?:the|its|their|that|this|a|an) (?:[\p{L}-]+ )?(?:consent|permission|approval|decision|ruling|permit|order|refusal|licen[cs]e)\b)|str(?:ike|ikes|uck|iking) down|annul(?:s|led|ling)?|(?:allow(?:s|ed|ing)?|uph(?:old|olds|eld|olding)) (?:the|an|its|their|(?:\p{Lu}[\p{L}'’-]*\s)*\p{Lu}[\p{L}-]*(?:['’]s?)) (?:[\p{L}-]+ )?(?:appeal|challenge|judicial review))\b/iu
-/** Before the words of overturning, what makes them not (yet) done: "asked the court to quash", "refused to quash", or told as background ("after the High Court struck down"). */
+/**
+ * Before the words of overturning, what makes them not (yet) done: "asked the court to quash",
+ * "refused to quash", or told as background ("after the High Court struck down").
+ */
 const NOT_DONE = /(?:\bto|\bnot|n['’]t|\bnever)\s+$|\b(?:after|since|following|because)\b/iu
 
 /** The claim says one body turned round another's decision (OVERTURNED), in its own main clause. */
