@@ -2433,3 +2433,23 @@ test('one event of one thing at another date is that event moved, though no word
   expect(another?.class).toBe('new')
   expect(supposed?.class).not.toBe('updated')
 })
+
+test('a reversal said as one names the decision it reverses by its month', async () => {
+  const memory = [
+    known(
+      'vote',
+      'At its meeting on 4 March, the parish council voted against selling the allotments to Hollis Homes.',
+    ),
+    known('other', 'The parish council approved a new play area for the green in June.'),
+  ]
+  const [reverses, another] = await classifyClaims(
+    [
+      fresh('The decision reverses the vote taken in March 2026, after the developer offered replacement plots.'),
+      // Another month names another decision.
+      fresh('The decision reverses the vote taken in September, after the developer offered replacement plots.'),
+    ],
+    memory,
+  )
+  expect([reverses?.class, reverses?.match?.id]).toEqual(['contradicted', 'vote'])
+  expect(another?.class).not.toBe('contradicted')
+})

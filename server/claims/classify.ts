@@ -737,6 +737,8 @@ function wordsVerdict<K extends KnownClaim>(claim: VerifiedClaim, found: Candida
         lexical >= RELATED_SUBJECT ||
         cover >= REVERSED_COVER ||
         (cover >= MIN_COVER && (saysReversal || overturns)) ||
+        // "Reverses the vote taken in November": the decision reversed, named by its month.
+        (saysReversal && sharesAMonth(claim.statements, known.statements)) ||
         sharesAPhrase(claim, known) ||
         sharesATheme(claim, known)
       return close && sharesAThing(claim, known)
@@ -1089,7 +1091,7 @@ const PLANNED =
 
 /** Words by which a sentence says a decision was turned round, whichever way it went. */
 const ANNOUNCES_REVERSAL =
-  /\b(?:reversed (?:course|(?:its|their|the|that|this) (?:own )?(?:decision|plans?|position|stance|vote))|u-?turn(?:ed)?|about-turn|volte-face|backtrack(?:ed|s)?|climb-?down|changed (?:its|their|his|her) mind|change of heart|went back on|rowed back|(?:walk(?:s|ed|ing)? back|rescind(?:s|ed|ing)?|revers(?:e|es|ed|ing)|overturn(?:s|ed|ing)?|withdr(?:aw|aws|ew|awn|awing)|(?:go|goes|going|gone) back on) (?:its|their|his|her) (?:own )?(?:[\p{L}-]+ )?(?:decision|promise|pledge|commitment|assurance|guarantee|vote|approval|support|backing))\b/iu
+  /\b(?:revers(?:e|es|ed|ing) (?:course|(?:its|their|the|that|this) (?:own )?(?:decision|plans?|position|stance|vote))|u-?turn(?:ed)?|about-turn|volte-face|backtrack(?:ed|s)?|climb-?down|changed (?:its|their|his|her) mind|change of heart|went back on|rowed back|(?:walk(?:s|ed|ing)? back|rescind(?:s|ed|ing)?|revers(?:e|es|ed|ing)|overturn(?:s|ed|ing)?|withdr(?:aw|aws|ew|awn|awing)|(?:go|goes|going|gone) back on) (?:its|their|his|her) (?:own )?(?:[\p{L}-]+ )?(?:decision|promise|pledge|commitment|assurance|guarantee|vote|approval|support|backing))\b/iu
 
 /**
  * Words by which one body turns round another's decision: a court quashes it or sets it aside, an
