@@ -2453,3 +2453,30 @@ test('a reversal said as one names the decision it reverses by its month', async
   expect([reverses?.class, reverses?.match?.id]).toEqual(['contradicted', 'vote'])
   expect(another?.class).not.toBe('contradicted')
 })
+
+test("a change memory already holds is told again, not made again: its figure as it now stands is another memory claim's", async () => {
+  const planned = known('planned', 'To make room for the pontoons, 180 moorings will be taken out along the quay.')
+  const redesign = known(
+    'redesign',
+    'Under a redesign published last month, the quay will lose 120 moorings rather than the 180 first proposed.',
+  )
+  const [again] = await classifyClaims(
+    [
+      fresh(
+        'The pontoons would also take 120 mooring places off the quay, a number that was cut after sailors objected.',
+      ),
+    ],
+    [planned, redesign],
+  )
+  expect([again?.class, again?.match?.id]).toEqual(['confirmed', 'redesign'])
+  // Memory without the change: the same claim is its update.
+  const [change] = await classifyClaims(
+    [
+      fresh(
+        'The pontoons would also take 120 mooring places off the quay, a number that was cut after sailors objected.',
+      ),
+    ],
+    [planned],
+  )
+  expect([change?.class, change?.match?.id]).toEqual(['updated', 'planned'])
+})

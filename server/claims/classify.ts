@@ -241,7 +241,7 @@ export async function classifyClaims<K extends KnownClaim>(
         corroborated(index) ||
         searched[index]?.likeliest === chosen.known ||
         tellsTheLikeliest(index, chosen.known))
-    return { ruled: ruleVerdict(claim, found), verdict, chosen, related }
+    return { ruled: knownChange(claim, ruleVerdict(claim, found), found), verdict, chosen, related }
   })
   const seconded = await secondReadings(claims, readings, secondReading)
 
@@ -418,6 +418,32 @@ function memoryShown<K extends KnownClaim>(closest: Candidate<K>[][], memory: K[
 }
 
 /** The rules' verdict on the best candidate; `sure` when the subjects are plainly the same. */
+/**
+ * A change memory already holds is no change: an update whose every figure, as it now stands, another
+ * memory claim gives as its own now ("210 car parking places" beside "will lose 210 kerbside spots
+ * rather than the 340 first proposed", "three stations, rather than the four first proposed" beside
+ * "will now be served by three new stations") tells that claim again.
+ */
+function knownChange<K extends KnownClaim>(
+  claim: VerifiedClaim,
+  ruled: RuleVerdict<K>,
+  found: Candidate<K>[],
+): RuleVerdict<K> {
+  if (ruled.class !== 'updated') return ruled
+  const now = claim.statements.figures.filter((figure) => !figure.earlier)
+  if (now.length === 0 || claim.statements.dates.length > 0) return ruled
+  const holds = closest(
+    found.filter(
+      ({ known }) =>
+        known !== ruled.match &&
+        !opposed(claim.polarity, known.polarity) &&
+        !namesDiffer(claim, known) &&
+        now.every((figure) => known.statements.figures.some((its) => !its.earlier && statesCount(figure, its))),
+    ),
+  )
+  return holds ? { class: 'confirmed', match: holds.known, sure: false } : ruled
+}
+
 function ruleVerdict<K extends KnownClaim>(claim: VerifiedClaim, found: Candidate<K>[]): RuleVerdict<K> {
   const ruled = wordsVerdict(claim, found)
   // A claim that gives memory's date or count beside a new one, and says it changed ("in the second
