@@ -435,3 +435,16 @@ test('an ordinal is a rank, not a quantity, and answers no figure before it', ()
     { value: 34, unit: 'volunt' },
   ])
 })
+
+test('when a thing was said, or the month a count runs since, is no date of the thing told', () => {
+  const dates = (text: string) => extractStatements(text).dates
+  expect(
+    dates('The harbour board informed the council on 7 October that it will no longer dredge the channel.'),
+  ).toEqual([])
+  expect(dates('The mayor has backed the levy since the board announced it in January.')).toEqual([])
+  expect(dates('The harbour has received 1,240 complaints about dredging noise since March.')).toEqual([])
+  // The thing's own dates stay: the day a closure began, a thing revealed, a date told in what was said.
+  expect(dates('The ferry slip has been shut to traffic since 28 September.')).toEqual(['XXXX-09-28'])
+  expect(dates('The board first revealed the leak on 3 March.')).toEqual(['XXXX-03-03'])
+  expect(dates('The council said in April 2027 that the channel would be dredged in June.')).toEqual(['XXXX-06'])
+})

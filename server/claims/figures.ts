@@ -244,6 +244,17 @@ const TIME_DIVISORS = new Set(['year', 'annum', 'yr', 'month', 'week', 'day', 'd
 /** One person, however a rate names them. */
 const PERSON_DIVISORS = new Set(['head', 'person', 'capita', 'resident', 'people'])
 const NEXT_WORD = /^[\s-]([\p{L}][\p{L}-]{2,})/u
+const MONTH_WORDS_PATTERN = 'january|february|march|april|may_?|june|july|august|september|october|november|december'
+/**
+ * When a thing was said, told on before "that" ("informed the council on 7 October that") or of what
+ * was told before ("announced it in January"), and the month a count runs since ("2,460 complaints
+ * since January"): $1 is the date. Not a day something began ("shut since 28 September"), nor a
+ * thing revealed ("revealed the attack on 3 March"), which is that thing's date.
+ */
+const SAID_WHEN = new RegExp(
+  String.raw`\b(?:(?:announc|said|says|told|tells|inform|confirm|wrote|report|warn|notif)[\p{L}]*(?: (?!on\b|in\b|last\b)[\p{L}'’-]+){0,4} (?:on|in|last|earlier in) ((?:\d{1,2} )?(?:${MONTH_WORDS_PATTERN})(?: \d{1,2}(?!\d))?(?:,? \d{4})?)(?=,? that\b)|(?:announc|said|told|confirm|report)[\p{L}]* it (?:on|in|last) ((?:\d{1,2} )?(?:${MONTH_WORDS_PATTERN})(?:,? \d{4})?)|since ((?:${MONTH_WORDS_PATTERN})(?: \d{4})?))\b`,
+  'gu',
+)
 const PARTITIVE = /^ of (?:the|its|their|his|her|our|your|[\p{L}]+['’]s)(?: [\p{L}]+['’]s)?(?= [\p{L}])/u
 const TIME_UNITS = new Set(['min', 'hour', 'day', 'week', 'month', 'year'])
 const RELATES_TIMES = /^,?\s(?:after|ago|later|earlier|before|on from|into|since)\b/u
@@ -420,6 +431,14 @@ export function extractStatements(text: string): Statements {
   const dates = new Set<DateMention>()
   const mask = (start: number, end: number) => {
     rest = rest.slice(0, start) + ' '.repeat(end - start) + rest.slice(end)
+  }
+  // When something was said, or since when it is counted, is no date of the thing it tells
+  // ("informed the council on 7 October that ...", "announced it in January", "complaints since
+  // January"): not read, so that it is not taken for the thing's date.
+  for (const match of [...rest.matchAll(SAID_WHEN)]) {
+    const date = (match[1] ?? match[2] ?? match[3]) as string
+    const at = match.index + match[0].lastIndexOf(date)
+    mask(at, at + date.length)
   }
 
   // A period named whole is a date, taken out of the text so that nothing reads it twice.
