@@ -417,7 +417,6 @@ function memoryShown<K extends KnownClaim>(closest: Candidate<K>[][], memory: K[
   return [...shown]
 }
 
-/** The rules' verdict on the best candidate; `sure` when the subjects are plainly the same. */
 /**
  * A change memory already holds is no change: an update whose every figure, as it now stands, another
  * memory claim gives as its own now ("210 car parking places" beside "will lose 210 kerbside spots
@@ -444,6 +443,7 @@ function knownChange<K extends KnownClaim>(
   return holds ? { class: 'confirmed', match: holds.known, sure: false } : ruled
 }
 
+/** The rules' verdict on the best candidate; `sure` when the subjects are plainly the same. */
 function ruleVerdict<K extends KnownClaim>(claim: VerifiedClaim, found: Candidate<K>[]): RuleVerdict<K> {
   const ruled = wordsVerdict(claim, found)
   // A claim that gives memory's date or count beside a new one, and says it changed ("in the second

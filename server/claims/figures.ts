@@ -244,17 +244,6 @@ const TIME_DIVISORS = new Set(['year', 'annum', 'yr', 'month', 'week', 'day', 'd
 /** One person, however a rate names them. */
 const PERSON_DIVISORS = new Set(['head', 'person', 'capita', 'resident', 'people'])
 const NEXT_WORD = /^[\s-]([\p{L}][\p{L}-]{2,})/u
-const MONTH_WORDS_PATTERN = 'january|february|march|april|may_?|june|july|august|september|october|november|december'
-/**
- * When a thing was said, told on before "that" ("informed the council on 7 October that") or of what
- * was told before ("announced it in January"), and the month a count runs since ("2,460 complaints
- * since January"): $1 is the date. Not a day something began ("shut since 28 September"), nor a
- * thing revealed ("revealed the attack on 3 March"), which is that thing's date.
- */
-const SAID_WHEN = new RegExp(
-  String.raw`\b(?:(?:announc|said|says|told|tells|inform|confirm|wrote|report|warn|notif)[\p{L}]*(?: (?!on\b|in\b|last\b)[\p{L}'’-]+){0,4} (?:on|in|last|earlier in) ((?:\d{1,2} )?(?:${MONTH_WORDS_PATTERN})(?: \d{1,2}(?!\d))?(?:,? \d{4})?)(?=,? that\b)|(?:announc|said|told|confirm|report)[\p{L}]* it (?:on|in|last) ((?:\d{1,2} )?(?:${MONTH_WORDS_PATTERN})(?:,? \d{4})?)|since ((?:${MONTH_WORDS_PATTERN})(?: \d{4})?))\b`,
-  'gu',
-)
 const PARTITIVE = /^ of (?:the|its|their|his|her|our|your|[\p{L}]+['’]s)(?: [\p{L}]+['’]s)?(?= [\p{L}])/u
 const TIME_UNITS = new Set(['min', 'hour', 'day', 'week', 'month', 'year'])
 const RELATES_TIMES = /^,?\s(?:after|ago|later|earlier|before|on from|into|since)\b/u
@@ -284,6 +273,17 @@ const QUALIFIERS = new Set(
   ),
 )
 const MONTHS: readonly string[] = MONTH_NAMES
+const MONTH_WORDS = MONTHS.join('|')
+/**
+ * When a thing was said, told on before "that" ("informed the council on 7 October that") or of what
+ * was told before ("announced it in January"), and the month a count runs since ("2,460 complaints
+ * since January"): $1 is the date. Not a day something began ("shut since 28 September"), nor a
+ * thing revealed ("revealed the attack on 3 March"), which is that thing's date.
+ */
+const SAID_WHEN = new RegExp(
+  String.raw`\b(?:(?:announc|said|says|told|tells|inform|confirm|wrote|report|warn|notif)[\p{L}]*(?: (?!on\b|in\b|last\b)[\p{L}'’-]+){0,4} (?:on|in|last|earlier in) ((?:\d{1,2} )?(?:${MONTH_WORDS})(?: \d{1,2}(?!\d))?(?:,? \d{4})?)(?=,? that\b)|(?:announc|said|told|confirm|report)[\p{L}]* it (?:on|in|last) ((?:\d{1,2} )?(?:${MONTH_WORDS})(?:,? \d{4})?)|since ((?:${MONTH_WORDS})(?: \d{4})?))\b`,
+  'gu',
+)
 
 const QUARTER =
   /\b(?:q([1-4])|(first|second|third|fourth|final|last|1st|2nd|3rd|4th) quarter)(?: of)?,? ((?:19|20)\d{2})\b/gu
