@@ -492,13 +492,19 @@ function movesTheEvent(claim: VerifiedClaim, known: KnownClaim): boolean {
   const [mine, theirs] = [claim.statements.dates, known.statements.dates]
   if (mine.length !== 1 || theirs.length !== 1) return false
   const [date, other] = [mine[0] as string, theirs[0] as string]
-  if (sameDate(date, other) || (date.length <= YEAR && other.length <= YEAR)) return false
-  if (!isYearless(date) && !isYearless(other) && Math.abs(Number(date.slice(0, 4)) - Number(other.slice(0, 4))) > 3)
-    return false
+  if (sameDate(date, other) || (date.length <= YEAR && other.length <= YEAR) || !nearDates(date, other)) return false
   const comparison = compareStatements(claim.statements, known.statements)
   if (comparison.figuresDiffer || namesDiffer(claim, known)) return false
   const event = eventOf(claim)
   return event !== undefined && event === eventOf(known) && namesTheSameThing(claim, known)
+}
+
+/**
+ * Two dates one schedule may have moved between: within three years, or one with no year ("moved to
+ * September"), which is near any date, its year the story's.
+ */
+function nearDates(date: string, other: string): boolean {
+  return isYearless(date) || isYearless(other) || Math.abs(Number(date.slice(0, 4)) - Number(other.slice(0, 4))) <= 3
 }
 
 /**
@@ -1275,16 +1281,13 @@ function revises(claim: VerifiedClaim, known: KnownClaim, lexical: number): bool
           (figure.unit === '%' || withinDouble(other.value, figure.value)),
       ),
   )
-  // A date with no year ("moved to September") is near any date: its year is the story's.
-  const near = (date: string, other: string) =>
-    isYearless(date) || isYearless(other) || Math.abs(Number(date.slice(0, 4)) - Number(other.slice(0, 4))) <= 3
   // A date memory does not give, near one it does ("the second quarter of 2028, rather than the final
   // quarter of 2027").
   const besideMemoryDate = claim.statements.dates.some((date) => dates.some((other) => sameDate(date, other)))
   const rescheduled =
     (lexical > 0 || besideMemoryDate) &&
     claim.statements.dates.some(
-      (date) => !dates.some((other) => sameDate(date, other)) && dates.some((other) => near(date, other)),
+      (date) => !dates.some((other) => sameDate(date, other)) && dates.some((other) => nearDates(date, other)),
     )
   return moved || rescheduled
 }
