@@ -5,7 +5,8 @@
 //                 server/integrations (Slack and GitHub: mentions, deliveries)
 //   below it      server/memory, server/auth, server/limits, server/events, server/claims, server/providers
 //   repositories  server/repositories (SQL only)
-//   bottom        server/text (pure text functions) and db/ (migrations, table types, Kysely)
+//   bottom        server/text (pure text functions), server/vocabulary (every status and event type,
+//                 written once) and db/ (migrations, table types, Kysely)
 // Used from every layer: server/config.ts, server/logger.ts, server/contracts (the zod view schemas)
 // and the job system (server/jobs/boss.ts, queues.ts). A lower layer that needs something from a
 // higher one takes it as a parameter (research/run-end.ts takes an onEnded hook; services.ts composes
@@ -69,20 +70,22 @@ module.exports = {
       to: { path: '^(app|db|server)/', pathNot: '^server/text/' },
     },
     {
+      name: 'vocabulary-imports-nothing',
+      severity: 'error',
+      comment:
+        'server/vocabulary holds each status and event-type list once, for the tables, the contracts ' +
+        'and the pages; it imports nothing of the server, so anything may import it.',
+      from: { path: '^server/vocabulary/', pathNot: TESTS },
+      to: { path: '^(app|db|server)/', pathNot: '^server/vocabulary/' },
+    },
+    {
       name: 'db-is-the-bottom',
       severity: 'error',
       comment:
         'db/ (migrations, table types, Kysely) sits under everything. It may take the logger type and, ' +
-        'for typed columns, types from server/contracts (the zod view schemas), nothing else.',
+        'for typed columns, the vocabulary (server/vocabulary), nothing else.',
       from: { path: '^db/', pathNot: TESTS },
-      to: { path: '^(app|server)/', pathNot: '^server/(logger\\.ts$|contracts/)' },
-    },
-    {
-      name: 'db-takes-only-types-from-contracts',
-      severity: 'error',
-      comment: 'A value import would run the contracts (and what they import) inside migrations.',
-      from: { path: '^db/', pathNot: TESTS },
-      to: { path: '^server/contracts/', dependencyTypesNot: ['type-only'] },
+      to: { path: '^(app|server)/', pathNot: '^server/(logger\\.ts$|vocabulary/)' },
     },
     {
       name: 'surfaces-call-services',
@@ -111,10 +114,10 @@ module.exports = {
       name: 'repositories-are-sql',
       severity: 'error',
       comment:
-        'A repository is SQL over db/: it may use the contracts (types), text functions and the ' +
-        'logger, and other repositories, nothing that decides.',
+        'A repository is SQL over db/: it may use the contracts (types), the vocabulary, text ' +
+        'functions and the logger, and other repositories, nothing that decides.',
       from: { path: '^server/repositories/', pathNot: TESTS },
-      to: { path: '^(app|server)/', pathNot: '^server/(contracts/|text/|repositories/|logger\\.ts$)' },
+      to: { path: '^(app|server)/', pathNot: '^server/(contracts/|vocabulary/|text/|repositories/|logger\\.ts$)' },
     },
     {
       name: 'server-not-app',

@@ -2,6 +2,7 @@
 // every event on the same clock as the stubs (epoch ms with sub-millisecond precision).
 import type { BriefInput } from '#server/research/brief.ts'
 import type { Report } from '#server/research/report-types.ts'
+import { isFinalEvent } from '#server/vocabulary/runs.ts'
 import { openEventStream } from '#test/support/sse-client.ts'
 
 export type ReceivedEvent = {
@@ -31,8 +32,6 @@ export type RunView = {
   report?: Report
   error?: { code: string; message: string }
 }
-
-const FINAL = new Set(['complete', 'failed', 'cancelled'])
 
 export function now(): number {
   return performance.timeOrigin + performance.now()
@@ -85,7 +84,7 @@ export function createClient(url: string, apiKey: string) {
             createdAt: string
           }
           events.push({ ...event, createdAt: onOurClock(Date.parse(event.createdAt)), receivedAt })
-          if (FINAL.has(event.type)) finished?.()
+          if (isFinalEvent(event.type)) finished?.()
         },
       })
       const openedAt = now()
@@ -98,7 +97,7 @@ export function createClient(url: string, apiKey: string) {
         let timer: NodeJS.Timeout | undefined
         const check = new Promise<void>((_, reject) => {
           timer = setInterval(() => {
-            if (stream.closed && !events.some((event) => FINAL.has(event.type))) {
+            if (stream.closed && !events.some((event) => isFinalEvent(event.type))) {
               reject(new Error(`the event stream of run ${runId} ended before its final event`))
             } else if (Date.now() > deadline) {
               reject(new Error(`run ${runId} did not finish within ${timeoutMs / 1000} s`))

@@ -1,6 +1,16 @@
 // Table types for Kysely. One `XTable` interface per table; rows are Selectable/Insertable<XTable>.
 import type { ColumnType, Generated } from 'kysely'
-import type { RunStatus } from '#server/contracts/run.ts'
+import type { AccountKind, ApiKeyKind } from '#server/vocabulary/accounts.ts'
+import type {
+  ChatChannel,
+  DeliveryChannel,
+  DeliveryKind,
+  DeliveryStatus,
+  WebhookEndpointStatus,
+  WebhookEventType,
+} from '#server/vocabulary/notify.ts'
+import type { RunStatus } from '#server/vocabulary/runs.ts'
+import type { SeriesNotify, SeriesStatus } from '#server/vocabulary/series.ts'
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>
 /**
@@ -19,7 +29,7 @@ export interface AccountsTable {
   id: Generated<string>
   email: string
   password_hash: string | null
-  kind: Generated<'standard' | 'local' | 'demo' | 'trial'>
+  kind: Generated<AccountKind>
   trial_token_hash: string | null
   created_at: Generated<Date>
 }
@@ -30,7 +40,7 @@ export interface ApiKeysTable {
   prefix: string
   secret_hash: string
   name: string
-  kind: Generated<'standard' | 'demo'>
+  kind: Generated<ApiKeyKind>
   created_at: Generated<Date>
   last_used_at: Timestamp | null
   revoked_at: Timestamp | null
@@ -73,8 +83,6 @@ export interface TopicMemoryTable {
   updated_at: Timestamp
 }
 
-export type { RunStatus }
-
 export interface RunsTable {
   id: Generated<string>
   account_id: string
@@ -105,9 +113,6 @@ export interface RunsTable {
   legacy_brief: Legacy<unknown>
   legacy_error: Legacy<{ code: string; message: string }>
 }
-
-export type SeriesStatus = 'active' | 'paused' | 'cancelled'
-export type SeriesNotify = 'always' | 'changes'
 
 export interface SeriesTable {
   id: Generated<string>
@@ -171,10 +176,8 @@ export interface GithubRepositoriesTable {
   created_at: Generated<Date>
 }
 
-export type WebhookProvider = 'slack' | 'github'
-
 export interface WebhookReceiptsTable {
-  provider: WebhookProvider
+  provider: ChatChannel
   delivery_id: string
   received_at: Generated<Date>
   handled_at: Timestamp | null
@@ -182,11 +185,6 @@ export interface WebhookReceiptsTable {
   payload_key_id: string | null
   payload: Buffer | null
 }
-
-export type DeliveryChannel = 'slack' | 'github' | 'webhook' | 'email'
-export type DeliveryKind = 'started' | 'result' | 'notice' | 'event' | 'digest'
-/** The channels that reply in a thread or on a pull request. */
-export type ChatChannel = Extract<DeliveryChannel, 'slack' | 'github'>
 
 export interface DeliveriesTable {
   id: Generated<string>
@@ -197,7 +195,7 @@ export interface DeliveriesTable {
   notice_key_id: string | null
   notice: Buffer | null
   legacy_notice: Legacy<string>
-  status: Generated<'pending' | 'sent' | 'failed'>
+  status: Generated<DeliveryStatus>
   parts_sent: Generated<number>
   attempts: Generated<number>
   last_error: string | null
@@ -249,7 +247,6 @@ export interface RunChangesTable {
 }
 
 // Outbound webhooks (issue 20 step 3): an account's endpoints and its signing secret for a brief's webhookUrl.
-export type WebhookEventType = 'run.completed' | 'run.failed' | 'series.changed'
 
 export interface WebhookEndpointsTable {
   id: Generated<string>
@@ -260,7 +257,7 @@ export interface WebhookEndpointsTable {
   /** The signing secret (`whsec_...`), sealed, bound to the endpoint's id. */
   secret_key_id: string
   secret: Buffer
-  status: Generated<'active' | 'disabled'>
+  status: Generated<WebhookEndpointStatus>
   consecutive_failures: Generated<number>
   disabled_reason: string | null
   disabled_at: Timestamp | null

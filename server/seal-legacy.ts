@@ -7,7 +7,6 @@
 // It knows every table's sealed columns (research, chat, jobs), so it sits beside start.ts, above them.
 import { sql } from 'kysely'
 import type { Db } from '#db/database.ts'
-import type { WebhookProvider } from '#db/schema.ts'
 import { eventData } from '#server/events/run-events.ts'
 import { noticeData } from '#server/integrations/deliveries.ts'
 import { slackMentionText } from '#server/integrations/mention.ts'
@@ -20,6 +19,7 @@ import type { TopicIndex } from '#server/memory/topic-index.ts'
 import { readSetting } from '#server/repositories/settings.ts'
 import { briefData, errorData } from '#server/research/runs.ts'
 import { seriesBriefData } from '#server/research/series.ts'
+import type { ChatChannel } from '#server/vocabulary/notify.ts'
 
 const DONE = 'legacy_rows_sealed_at'
 const BATCH = 500
@@ -173,7 +173,7 @@ function sealNotices({ db, ring }: Context): Promise<number> {
   })
 }
 
-const MENTION_QUEUES: Record<string, { provider: WebhookProvider; idField: string }> = {
+const MENTION_QUEUES: Record<string, { provider: ChatChannel; idField: string }> = {
   [SLACK_MENTION.queue]: { provider: 'slack', idField: 'eventId' },
   [GITHUB_MENTION.queue]: { provider: 'github', idField: 'deliveryId' },
 }

@@ -1,7 +1,8 @@
 import { stepLabel } from '#app/components/step-timeline.tsx'
-import type { RunStatus } from '#server/contracts/run.ts'
+import type { RunStatus } from '#server/vocabulary/runs.ts'
+import type { SeriesState } from '#server/vocabulary/series.ts'
 
-export type BadgeStatus = RunStatus | 'sleeping' | 'paused'
+export type BadgeStatus = RunStatus | Extract<SeriesState, 'sleeping' | 'paused'>
 
 // Each status has its own symbol and word as well as its colour, so it reads without colour too.
 const BADGES: Record<BadgeStatus, { label: string; symbol: string; className: string }> = {

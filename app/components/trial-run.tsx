@@ -3,9 +3,10 @@ import { useEffect, useRef } from 'react'
 import { ReportView } from '#app/components/report-view.tsx'
 import { StepTimeline, stepLabel } from '#app/components/step-timeline.tsx'
 import { useRunEvents } from '#app/components/use-run-events.ts'
-import type { RunStatus, RunView } from '#server/contracts/run.ts'
-import { isFinalEvent } from '#server/events/event-types.ts'
+import type { RunView } from '#server/contracts/run.ts'
 import type { RunEvent } from '#server/events/run-events.ts'
+import type { RunStatus } from '#server/vocabulary/runs.ts'
+import { isFinalEvent } from '#server/vocabulary/runs.ts'
 
 export type TrialRunData = Pick<RunView, 'runId' | 'topic' | 'status' | 'createdAt' | 'report' | 'error'> & {
   objective?: string

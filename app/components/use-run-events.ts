@@ -4,7 +4,7 @@
 import { useEffect, useMemo, useState } from 'react'
 import { useRevalidator } from 'react-router'
 import type { TimelineEvent } from '#app/components/step-timeline.tsx'
-import { isFinalEvent, RUN_EVENT_TYPES } from '#server/events/event-types.ts'
+import { isFinalEvent, RUN_EVENT_TYPES } from '#server/vocabulary/runs.ts'
 
 /**
  * `eventsUrl` is the page's stream for the run (dashboard or trial: each checks its own cookie);

@@ -10,11 +10,11 @@ import { useRunEvents } from '#app/components/use-run-events.ts'
 import { servicesContext } from '#app/context.ts'
 import { readFormData } from '#app/form-data.server.ts'
 import { requireAccount } from '#app/session.server.ts'
-import type { RunStatus } from '#server/contracts/run.ts'
-import { isFinalEvent } from '#server/events/event-types.ts'
 import { findFramework } from '#server/frameworks/index.ts'
 import { budgetLimits } from '#server/research/brief-budget.ts'
 import { cadenceOf, describeCadence } from '#server/research/cadence.ts'
+import type { RunStatus } from '#server/vocabulary/runs.ts'
+import { isFinalEvent } from '#server/vocabulary/runs.ts'
 import type { Route } from './+types/dashboard-run'
 
 export function meta({ loaderData }: Route.MetaArgs) {

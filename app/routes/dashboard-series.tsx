@@ -11,6 +11,7 @@ import { readFormData } from '#app/form-data.server.ts'
 import { runSeriesNow, updateSchedule } from '#app/series-actions.server.ts'
 import { requireAccount } from '#app/session.server.ts'
 import { everyWords, rangeWords } from '#server/research/cadence.ts'
+import type { SeriesStatus } from '#server/vocabulary/series.ts'
 import type { Route } from './+types/dashboard-series'
 
 export function meta(_: Route.MetaArgs) {
@@ -23,7 +24,10 @@ export async function loader(args: Route.LoaderArgs) {
   return { series: await services.series.list(account.id), schedule: scheduleLimits(services.config) }
 }
 
-const STATUSES = { pause: 'paused', resume: 'active', stop: 'cancelled' } as const
+const STATUSES = { pause: 'paused', resume: 'active', stop: 'cancelled' } as const satisfies Record<
+  string,
+  SeriesStatus
+>
 
 export async function action(args: Route.ActionArgs) {
   const account = await requireAccount(args)

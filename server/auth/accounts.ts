@@ -9,8 +9,9 @@ import {
   getAccountRow,
   insertAccount,
 } from '#server/repositories/accounts.ts'
+import type { AccountKind } from '#server/vocabulary/accounts.ts'
 
-export type Account = { id: string; email: string; kind: 'standard' | 'local' | 'demo' | 'trial'; createdAt: Date }
+export type Account = { id: string; email: string; kind: AccountKind; createdAt: Date }
 
 export const LOCAL_ACCOUNT_EMAIL = 'you@sextant.local'
 export const DEMO_ACCOUNT_EMAIL = 'demo@sextant.local'

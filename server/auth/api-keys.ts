@@ -16,8 +16,7 @@ import {
   revokeApiKeyRow,
   touchApiKey,
 } from '#server/repositories/api-keys.ts'
-
-export type ApiKeyKind = 'standard' | 'demo'
+import type { ApiKeyKind } from '#server/vocabulary/accounts.ts'
 
 export type ApiKeySummary = {
   id: string

@@ -4,13 +4,12 @@
 import { z } from 'zod'
 import { ReportSchema } from '#server/contracts/report.ts'
 import { RecurringInfoSchema } from '#server/contracts/series.ts'
-import { RUN_EVENT_TYPES } from '#server/events/event-types.ts'
 import { BriefSchema } from '#server/research/brief.ts'
+import { RUN_EVENT_TYPES, RUN_STATUSES } from '#server/vocabulary/runs.ts'
 
 const timestamp = () => z.iso.datetime()
 
-/** The one list of run statuses: the runs table, the API, MCP and the pages all use it. */
-export const RunStatusSchema = z.enum(['running', 'complete', 'failed', 'cancelled'])
+export const RunStatusSchema = z.enum(RUN_STATUSES)
 
 export const RunErrorSchema = z.object({ code: z.string(), message: z.string() })
 
@@ -61,7 +60,6 @@ export const RunEventSchema = z.object({
   createdAt: timestamp(),
 })
 
-export type RunStatus = z.infer<typeof RunStatusSchema>
 export type RunError = z.infer<typeof RunErrorSchema>
 export type RunView = z.infer<typeof RunViewSchema>
 export type RunListItem = z.infer<typeof RunListItemSchema>

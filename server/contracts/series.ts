@@ -1,11 +1,12 @@
 // A recurring brief as the API shows it, and what a run of one says about its series.
 import { z } from 'zod'
 import { BriefSchema } from '#server/research/brief.ts'
+import { SERIES_NOTIFY, SERIES_STATES } from '#server/vocabulary/series.ts'
 
 const timestamp = () => z.iso.datetime()
 
 /** sleeping: waits for its next run; running: a run is under way; paused and cancelled as set. */
-export const SeriesStateSchema = z.enum(['sleeping', 'running', 'paused', 'cancelled'])
+export const SeriesStateSchema = z.enum(SERIES_STATES)
 
 export const RecurringInfoSchema = z.object({
   seriesId: z.uuid(),
@@ -30,7 +31,7 @@ export const SeriesViewSchema = z.object({
   state: SeriesStateSchema,
   cadence: CadenceSchema,
   notify: z
-    .enum(['always', 'changes'])
+    .enum(SERIES_NOTIFY)
     .describe('changes: a run whose delta has nothing new, updated or contradicted is recorded, not delivered.'),
   emailDigest: z
     .boolean()

@@ -2,7 +2,7 @@
 // creates it or rotates it.
 import { z } from 'zod'
 import type { WebhookEndpoint } from '#server/integrations/webhooks/endpoints.ts'
-import { WEBHOOK_EVENT_TYPES } from '#server/integrations/webhooks/events.ts'
+import { WEBHOOK_ENDPOINT_STATUSES, WEBHOOK_EVENT_TYPES } from '#server/vocabulary/notify.ts'
 
 const timestamp = () => z.iso.datetime()
 
@@ -14,7 +14,7 @@ export const WebhookEndpointViewSchema = z.object({
   events: z.array(WebhookEventTypeSchema),
   description: z.string().nullable(),
   status: z
-    .enum(['active', 'disabled'])
+    .enum(WEBHOOK_ENDPOINT_STATUSES)
     .describe('disabled: after WEBHOOK_DISABLE_AFTER consecutive failed attempts; no more events go there.'),
   disabledReason: z.string().nullable().describe('Why the endpoint was disabled (its last failure).'),
   disabledAt: timestamp().nullable(),

@@ -6,7 +6,6 @@
 
 import type { Db } from '#db/database.ts'
 import type { RunEvent } from '#server/contracts/run.ts'
-import { FINAL_EVENT_TYPES, type RunEventType } from '#server/events/event-types.ts'
 import { type KeyRing, openColumn, sealJson } from '#server/memory/crypto.ts'
 import {
   type EventNotification,
@@ -18,8 +17,8 @@ import {
   type RunEventRow,
   type WhileRunning,
 } from '#server/repositories/run-events.ts'
+import { FINAL_EVENT_TYPES, type RunEventType } from '#server/vocabulary/runs.ts'
 
-export { isFinalEvent, type RunEventType } from '#server/events/event-types.ts'
 export type { RunEvent }
 
 export const eventData = (runId: string, type: string) => `run_event:${runId}:${type}`

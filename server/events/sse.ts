@@ -4,8 +4,9 @@ import type express from 'express'
 import { z } from 'zod'
 import type { Db } from '#db/database.ts'
 import type { EventHub } from '#server/events/hub.ts'
-import { findFinalEventId, isFinalEvent, type RunEvent, readRunEvents } from '#server/events/run-events.ts'
+import { findFinalEventId, type RunEvent, readRunEvents } from '#server/events/run-events.ts'
 import type { KeyRing } from '#server/memory/crypto.ts'
+import { isFinalEvent } from '#server/vocabulary/runs.ts'
 
 const REPLAY_PAGE = 500
 

@@ -6,7 +6,6 @@
 import { randomUUID } from 'node:crypto'
 import { z } from 'zod'
 import type { Db } from '#db/database.ts'
-import type { DeliveryChannel, DeliveryKind } from '#db/schema.ts'
 import type { Jobs } from '#server/jobs/boss.ts'
 import { DELIVER } from '#server/jobs/queues.ts'
 import { type KeyRing, openColumn, sealJson } from '#server/memory/crypto.ts'
@@ -17,6 +16,7 @@ import {
   insertDelivery,
 } from '#server/repositories/deliveries.ts'
 import type { RunEndHook } from '#server/research/run-end.ts'
+import { CHAT_CHANNELS, type DeliveryChannel, type DeliveryKind } from '#server/vocabulary/notify.ts'
 
 export const SlackTargetSchema = z.object({ teamId: z.string(), channel: z.string(), threadTs: z.string() })
 export const GithubTargetSchema = z.object({ repo: z.string(), issueNumber: z.number().int().positive() })
@@ -86,7 +86,7 @@ async function destinationOf(db: Db, runId: string, seriesId: string | null): Pr
 }
 
 /** Briefs from these sources were a chat mention: only they (or a series one started) owe chat a result. */
-const CHAT_SOURCES = new Set(['slack', 'github'])
+const CHAT_SOURCES = new Set<string>(CHAT_CHANNELS)
 
 /**
  * What a run's end owes chat (the hook of server/research/run-end.ts, composed in server/services.ts): if

@@ -2,12 +2,12 @@
 // attempt) is final and recorded; a passing failure is tried again after the time the platform asked
 // for (Retry-After), else after an exponential backoff, by sending the job again with startAfter.
 import type { Db } from '#db/database.ts'
-import type { DeliveryChannel, DeliveryKind } from '#db/schema.ts'
 import type { DeliveryError } from '#server/integrations/delivery-error.ts'
 import type { Jobs } from '#server/jobs/boss.ts'
 import { DELIVER } from '#server/jobs/queues.ts'
 import type { Logger } from '#server/logger.ts'
 import { recordFailedAttempt } from '#server/repositories/deliveries.ts'
+import type { DeliveryChannel, DeliveryKind } from '#server/vocabulary/notify.ts'
 
 export const MAX_ATTEMPTS = 8
 const MAX_BACKOFF_SECONDS = 15 * 60

@@ -3,19 +3,19 @@
 // limit of the workspace, repository or account reached). A retried job finds
 // the receipt handled and does nothing, so a mention never starts two runs.
 import type { Db } from '#db/database.ts'
-import type { WebhookProvider } from '#db/schema.ts'
 import { createDelivery, type Destination } from '#server/integrations/deliveries.ts'
 import { briefFromMention } from '#server/integrations/mention.ts'
 import { claimReceipt } from '#server/integrations/receipts.ts'
 import type { Logger } from '#server/logger.ts'
 import { type AdmissionDeps, startAdmittedRun } from '#server/research/admission.ts'
+import type { ChatChannel } from '#server/vocabulary/notify.ts'
 
 export type MentionDeps = AdmissionDeps & { log: Logger }
 
 export async function actOnMention(
   deps: MentionDeps,
   input: {
-    provider: WebhookProvider
+    provider: ChatChannel
     deliveryId: string
     destination: Destination
     /** The workspace or repository the mention came from: mentions are limited per place. */

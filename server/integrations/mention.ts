@@ -3,6 +3,7 @@
 // refuses comes back as a reply the person can act on.
 import { type Brief, type BriefInput, BriefSchema } from '#server/research/brief.ts'
 import { readBudgetNumber } from '#server/research/brief-budget.ts'
+import type { ChatChannel } from '#server/vocabulary/notify.ts'
 
 export const MENTION_USAGE =
   '<topic> [depth:quick|deep] [style:executive|bullet|memo|framework] [framework:<id>] [timeframe:7d|30d|90d|all] [recurring] [every:1h-30d] [cron:"0 9 * * 1"] [tz:Europe/Berlin] [notify:changes|always] [max-tokens:<1000-10000000>] [max-cost:<0.01-1000>]'
@@ -33,7 +34,7 @@ const NO = new Set(['false', 'no', 'off', '0'])
 export type MentionBrief = { ok: true; brief: Brief } | { ok: false; message: string }
 
 /** Parses "<topic> [options]". Options go anywhere; a bare "recurring" only at the end, so "recurring revenue" stays a topic. */
-export function briefFromMention(text: string, source: 'slack' | 'github'): MentionBrief {
+export function briefFromMention(text: string, source: ChatChannel): MentionBrief {
   const tokens = text.trim().match(TOKENS) ?? []
   const options: Partial<Record<OptionName, string>> = {}
   const topicWords: string[] = []

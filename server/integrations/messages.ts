@@ -4,7 +4,7 @@
 // Slack gets mrkdwn; GitHub gets its markdown, with @mentions defused so a report pings nobody and
 // "<" escaped so no raw HTML (an <a href>) gets through. Text from pages, models and mentions is
 // sanitised first: the only links in a message are Sextant's own and the run's sources.
-import type { ChatChannel } from '#db/schema.ts'
+
 import { findFramework } from '#server/frameworks/index.ts'
 import { escapeMrkdwn, markdownToMrkdwn, slackLink } from '#server/integrations/slack/mrkdwn.ts'
 import { splitText } from '#server/integrations/split-text.ts'
@@ -16,6 +16,7 @@ import type { Report, ReportChange, ReportSource } from '#server/research/report
 import type { RunView } from '#server/research/runs.ts'
 import { CITATION_MARKER, markerNumbers } from '#server/text/markdown/citations.ts'
 import { sanitizeMarkdown } from '#server/text/markdown-links.ts'
+import type { ChatChannel } from '#server/vocabulary/notify.ts'
 
 /** Slack: a section block holds 3,000 characters, and shorter messages read better in a thread. GitHub: 65,536 per comment. */
 export const PART_LIMITS: Record<ChatChannel, number> = { slack: 3000, github: 60_000 }

@@ -4,12 +4,11 @@
 // memory key ring, until the job acts on it (the job itself carries only ids); acting clears it.
 // The SQL is server/repositories/webhook-receipts.ts's.
 import type { Db } from '#db/database.ts'
-import type { WebhookProvider } from '#db/schema.ts'
 import { type KeyRing, openColumn, sealJson } from '#server/memory/crypto.ts'
 import { insertReceipt, lockReceipt, markReceiptHandled } from '#server/repositories/webhook-receipts.ts'
+import type { ChatChannel } from '#server/vocabulary/notify.ts'
 
-export const receiptData = (provider: WebhookProvider, deliveryId: string) =>
-  `webhook_receipt:${provider}:${deliveryId}`
+export const receiptData = (provider: ChatChannel, deliveryId: string) => `webhook_receipt:${provider}:${deliveryId}`
 
 type MentionPayload = { text: string }
 
@@ -17,7 +16,7 @@ type MentionPayload = { text: string }
 export async function recordReceipt(
   trx: Db,
   ring: KeyRing,
-  provider: WebhookProvider,
+  provider: ChatChannel,
   deliveryId: string,
   text: string,
 ): Promise<boolean> {
@@ -39,7 +38,7 @@ export async function recordReceipt(
 export async function claimReceipt(
   trx: Db,
   ring: KeyRing,
-  provider: WebhookProvider,
+  provider: ChatChannel,
   deliveryId: string,
 ): Promise<{ text: string | null } | undefined> {
   const row = await lockReceipt(trx, provider, deliveryId)

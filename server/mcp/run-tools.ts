@@ -4,11 +4,11 @@
 import { z } from 'zod'
 import { ReportSchema } from '#server/contracts/report.ts'
 import { type RunStart, RunStartSchema, RunStatusSchema, type RunView, RunViewSchema } from '#server/contracts/run.ts'
-import { isFinalEvent } from '#server/events/run-events.ts'
 import { ok, problem, type ToolContext } from '#server/mcp/tool-context.ts'
 import { quoted, sourcesText, withoutControls } from '#server/mcp/tool-text.ts'
 import { ClientBriefSchema } from '#server/research/brief.ts'
 import { RunNotQueuedError } from '#server/research/start-run.ts'
+import { isFinalEvent } from '#server/vocabulary/runs.ts'
 
 const MAX_WAIT_MS = 50_000 // below the ~60 s at which MCP clients give up on a tool call
 const TOTAL_PROGRESS = 5 // the five steps of a run

@@ -7,6 +7,7 @@ import { compiledOnce } from '#db/compiled-once.ts'
 import type { Db } from '#db/database.ts'
 import type { RunsTable } from '#db/schema.ts'
 import { notify } from '#server/repositories/notifications.ts'
+import { FINAL_EVENT_TYPES, type RunEventType } from '#server/vocabulary/runs.ts'
 
 /**
  * Announces each new event, once its transaction commits, as
@@ -59,7 +60,7 @@ export type WhileRunning = { whileRunning: true }
  * Event types that change what an account's run list shows (a run's status and current step): only
  * these notify ACCOUNT_CHANNEL. A query finishing changes nothing a list shows.
  */
-export const LIST_EVENT_TYPES = ['run_started', 'step_started', 'complete', 'failed', 'cancelled']
+export const LIST_EVENT_TYPES = ['run_started', 'step_started', ...FINAL_EVENT_TYPES] satisfies RunEventType[]
 
 /** A NOTIFY payload is at most 8000 bytes: events whose sealed data is larger are announced without it. */
 const MAX_PAYLOAD_DATA_BYTES = 5000

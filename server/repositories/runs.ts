@@ -5,10 +5,10 @@ import { type Selectable, sql, type Updateable } from 'kysely'
 import { compiledOnce } from '#db/compiled-once.ts'
 import type { Db } from '#db/database.ts'
 import type { RunsTable } from '#db/schema.ts'
-import type { RunStatus } from '#server/contracts/run.ts'
 import { after } from '#server/repositories/keyset.ts'
 import { liveTopicMemory, type TopicMemoryRow } from '#server/repositories/topic-memory.ts'
 import { UUID } from '#server/text/uuid.ts'
+import type { RunStatus } from '#server/vocabulary/runs.ts'
 
 export type RunRow = Selectable<RunsTable>
 

@@ -2,7 +2,8 @@
 // transaction) first. Sealing the secrets and checking URLs is server/integrations/webhooks/'s.
 import { type Insertable, type Selectable, sql } from 'kysely'
 import type { Db } from '#db/database.ts'
-import type { WebhookAccountSecretsTable, WebhookEndpointsTable, WebhookEventType } from '#db/schema.ts'
+import type { WebhookAccountSecretsTable, WebhookEndpointsTable } from '#db/schema.ts'
+import type { WebhookEventType } from '#server/vocabulary/notify.ts'
 
 export type WebhookEndpointRecord = Selectable<WebhookEndpointsTable>
 export type WebhookAccountSecretRecord = Selectable<WebhookAccountSecretsTable>

@@ -2,7 +2,8 @@
 // receipt means (its sealed mention text, handled once) is server/integrations/receipts.ts's.
 import type { Insertable, Selectable } from 'kysely'
 import type { Db } from '#db/database.ts'
-import type { WebhookProvider, WebhookReceiptsTable } from '#db/schema.ts'
+import type { WebhookReceiptsTable } from '#db/schema.ts'
+import type { ChatChannel } from '#server/vocabulary/notify.ts'
 
 export type ReceiptRow = Selectable<WebhookReceiptsTable>
 
@@ -20,7 +21,7 @@ export async function insertReceipt(db: Db, values: Insertable<WebhookReceiptsTa
 /** The receipt, locked for the rest of the caller's transaction: two attempts to act on it take turns. */
 export async function lockReceipt(
   db: Db,
-  provider: WebhookProvider,
+  provider: ChatChannel,
   deliveryId: string,
 ): Promise<Pick<ReceiptRow, 'handled_at' | 'payload_key_id' | 'payload'> | undefined> {
   return db
@@ -33,7 +34,7 @@ export async function lockReceipt(
 }
 
 /** Marks the receipt handled; its payload is dropped with it, being needed only until then. */
-export async function markReceiptHandled(db: Db, provider: WebhookProvider, deliveryId: string): Promise<void> {
+export async function markReceiptHandled(db: Db, provider: ChatChannel, deliveryId: string): Promise<void> {
   await db
     .updateTable('webhook_receipts')
     .set({ handled_at: new Date(), payload_key_id: null, payload: null })

@@ -9,10 +9,8 @@ import { CostBudgetSchema, TokenBudgetSchema } from '#server/research/brief-budg
 import { isTimeZone, parseEvery } from '#server/research/cadence.ts'
 import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '#server/storable-text.ts'
 import { stripBidiControls } from '#server/text/bidi.ts'
-
-export const BRIEF_SOURCES = ['api', 'dashboard', 'mcp', 'slack', 'github', 'trial', 'schedule'] as const
-/** What a caller of the API or MCP may say its brief came from; the others are set by Sextant. */
-export const CLIENT_BRIEF_SOURCES = ['api', 'dashboard', 'mcp'] as const
+import { BRIEF_SOURCES, CLIENT_BRIEF_SOURCES } from '#server/vocabulary/runs.ts'
+import { SERIES_NOTIFY } from '#server/vocabulary/series.ts'
 
 const briefFields = {
   topic: TopicSchema.describe('The research topic, at most 500 characters.'),
@@ -71,7 +69,7 @@ const briefFields = {
     .optional()
     .describe('The time zone cron is read in (IANA, e.g. Europe/Berlin). Default UTC.'),
   notify: z
-    .enum(['always', 'changes'])
+    .enum(SERIES_NOTIFY)
     .optional()
     .describe(
       'With recurring: "changes" (the default) delivers a run only when its delta has something new, updated ' +

@@ -4,13 +4,14 @@
 // shows. The topic is there only as a keyed hash, for lookups. The SQL is server/repositories/runs.ts's.
 import { randomUUID } from 'node:crypto'
 import type { Db } from '#db/database.ts'
-import type { RunError, RunListItem, RunStatus, RunView } from '#server/contracts/run.ts'
+import type { RunError, RunListItem, RunView } from '#server/contracts/run.ts'
 import { appendRunEvents, type NewEvent } from '#server/events/run-events.ts'
 import { type KeyRing, openColumn, openJson, seal, sealJson } from '#server/memory/crypto.ts'
 import { finishRun, listRunRows, type RunEnded, type RunRow, type RunSummaryRow } from '#server/repositories/runs.ts'
 import { type Brief, displayBrief } from '#server/research/brief.ts'
 import type { Report } from '#server/research/report-types.ts'
 import { readStoredReport } from '#server/research/stored-report.ts'
+import type { RunStatus } from '#server/vocabulary/runs.ts'
 
 export type { RunError, RunListItem, RunRow, RunView }
 

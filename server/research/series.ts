@@ -5,7 +5,6 @@
 // (and, for a series' runs, server/repositories/runs.ts's).
 import { randomUUID } from 'node:crypto'
 import type { Db } from '#db/database.ts'
-import type { SeriesNotify, SeriesStatus } from '#db/schema.ts'
 import type { RecurringInfo, SeriesState, SeriesView } from '#server/contracts/series.ts'
 import type { Jobs } from '#server/jobs/boss.ts'
 import { SERIES_WAKE } from '#server/jobs/queues.ts'
@@ -26,6 +25,7 @@ import {
 import { type Brief, displayBrief } from '#server/research/brief.ts'
 import { type Cadence, formatEvery, nextRunAfter, parseEvery, spreadOffsetMs } from '#server/research/cadence.ts'
 import { UUID } from '#server/text/uuid.ts'
+import type { SeriesNotify, SeriesStatus } from '#server/vocabulary/series.ts'
 
 export type { RecurringInfo, SeriesState, SeriesView }
 
@@ -201,7 +201,7 @@ export async function setSeriesStatus(
   deps: SeriesDeps,
   seriesId: string,
   accountId: string,
-  status: 'active' | 'paused' | 'cancelled',
+  status: SeriesStatus,
 ): Promise<'ok' | 'not_found' | 'cancelled'> {
   return changeLiveSeries(deps, seriesId, accountId, async (trx, series) => {
     if (status === series.status) return 'ok'

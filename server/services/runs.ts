@@ -4,7 +4,6 @@
 
 import { LRUCache } from 'lru-cache'
 import type { DemoVisitor } from '#server/auth/demo-visitors.ts'
-import type { RunStatus } from '#server/contracts/run.ts'
 import { type RunEvent, readRunEvents } from '#server/events/run-events.ts'
 import { ensureDemoVisitorAccount } from '#server/repositories/accounts.ts'
 import { purgeRunEvents } from '#server/repositories/run-events.ts'
@@ -15,6 +14,7 @@ import type { Brief } from '#server/research/brief.ts'
 import { type EngineDeps, NOT_TAKEN_ERROR, runResearch } from '#server/research/pipeline.ts'
 import { listRuns, openRunBrief, type RunListItem, type RunView, viewRun } from '#server/research/runs.ts'
 import { listSeries, recurringInfo, type SeriesState } from '#server/research/series.ts'
+import type { RunStatus } from '#server/vocabulary/runs.ts'
 
 /** Complete runs whose views are kept in memory, and the most sealed bytes (reports and briefs) they may hold. */
 const COMPLETED_VIEWS = 2000

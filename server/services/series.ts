@@ -19,6 +19,7 @@ import {
   updateSeriesSettings,
 } from '#server/research/series.ts'
 import { type RunStart, startRun } from '#server/research/start-run.ts'
+import type { SeriesState, SeriesStatus } from '#server/vocabulary/series.ts'
 
 export type SeriesServiceDeps = {
   /** What starting a run needs (the one admission, composed in server/services.ts); run now uses it. */
@@ -39,7 +40,7 @@ export type SeriesUpdate =
 
 export type RunNowOutcome =
   | { ok: true; run: RunStart; decisions: LimitDecision[] }
-  | { ok: false; reason: 'not_found' | 'running' | 'paused' | 'cancelled' | 'sleeping' }
+  | { ok: false; reason: 'not_found' | SeriesState }
   | { ok: false; reason: 'refused'; refusal: Refusal }
 
 /** Thrown to roll back a run-now claim whose run admission refused. */
@@ -70,11 +71,7 @@ export function createSeriesService(deps: SeriesServiceDeps) {
       getSeries(db, ring, seriesId, accountId),
 
     /** Pause (no further starts), resume (on its old schedule) or stop for good. */
-    async setStatus(
-      accountId: string,
-      seriesId: string,
-      status: 'active' | 'paused' | 'cancelled',
-    ): Promise<SeriesChange> {
+    async setStatus(accountId: string, seriesId: string, status: SeriesStatus): Promise<SeriesChange> {
       const outcome = await setSeriesStatus(
         { db, jobs, intervalSeconds: deps.intervalSeconds, spreadSeconds: deps.spreadSeconds },
         seriesId,

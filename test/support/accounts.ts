@@ -2,7 +2,8 @@
 import { randomBytes } from 'node:crypto'
 import type { Db } from '#db/database.ts'
 import { createAccount } from '#server/auth/accounts.ts'
-import { type ApiKeyKind, createApiKey } from '#server/auth/api-keys.ts'
+import { createApiKey } from '#server/auth/api-keys.ts'
+import type { ApiKeyKind } from '#server/vocabulary/accounts.ts'
 
 export async function createTestAccount(db: Db, options: { password?: string; keyKind?: ApiKeyKind } = {}) {
   const email = `user-${randomBytes(4).toString('hex')}@example.com`

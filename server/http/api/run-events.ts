@@ -3,13 +3,13 @@
 import { Router } from 'express'
 import { z } from 'zod'
 import { streamPrincipal } from '#server/auth/stream-principals.ts'
-import { isFinalEvent, RUN_EVENT_TYPES } from '#server/events/event-types.ts'
 import { EventIdSchema } from '#server/events/sse.ts'
 import { runNotFound } from '#server/http/api/briefs.ts'
 import { type ApiContract, parameters, responses, tooManyStreams } from '#server/http/api/contract.ts'
 import { methodNotAllowed } from '#server/http/api/method-not-allowed.ts'
 import { principalOf } from '#server/http/api-auth.ts'
 import type { WebServices } from '#server/services.ts'
+import { isFinalEvent, RUN_EVENT_TYPES } from '#server/vocabulary/runs.ts'
 
 export const runEventsContract: ApiContract = {
   '/api/briefs/{runId}/events': {

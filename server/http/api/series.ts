@@ -22,11 +22,13 @@ import { HttpProblem } from '#server/http/problem.ts'
 import { setRateLimitHeaders } from '#server/http/rate-limit.ts'
 import { BriefSchema } from '#server/research/brief.ts'
 import type { WebServices } from '#server/services.ts'
+import { SERIES_STATUSES, type SeriesStatus } from '#server/vocabulary/series.ts'
 
 const UpdateSeriesSchema = z
   .strictObject({
     status: z
-      .enum(['active', 'paused'])
+      .enum(SERIES_STATUSES)
+      .exclude(['cancelled'])
       .optional()
       .describe('paused: no further runs start; active: resume the schedule.'),
     every: BriefSchema.shape.every,
@@ -157,7 +159,7 @@ export function seriesRoutes(services: WebServices): Router {
   const router = Router()
   const { series } = services
 
-  async function change(req: Request, res: Response, status: 'active' | 'paused' | 'cancelled') {
+  async function change(req: Request, res: Response, status: SeriesStatus) {
     const seriesId = String(req.params.seriesId)
     const outcome = await series.setStatus(principalOf(res).accountId, seriesId, status)
     if (outcome.ok) return void res.json(outcome.series)

@@ -5,7 +5,6 @@
 // through the API (GET /api/webhooks/secret), rotatable. The SQL is server/repositories/webhook-endpoints.ts's.
 import { randomUUID } from 'node:crypto'
 import type { Db } from '#db/database.ts'
-import type { WebhookEventType } from '#db/schema.ts'
 import {
   accountSecretData,
   endpointSecretData,
@@ -27,6 +26,7 @@ import {
   replaceWebhookSecret,
   type WebhookEndpointRecord,
 } from '#server/repositories/webhook-endpoints.ts'
+import type { WebhookEndpointStatus, WebhookEventType } from '#server/vocabulary/notify.ts'
 
 /** Enough for every integration an account might run; a bound so one account cannot fan out without end. */
 export const MAX_ENDPOINTS_PER_ACCOUNT = 20
@@ -36,7 +36,7 @@ export type WebhookEndpoint = {
   url: string
   events: WebhookEventType[]
   description: string | null
-  status: 'active' | 'disabled'
+  status: WebhookEndpointStatus
   disabledReason: string | null
   disabledAt: Date | null
   consecutiveFailures: number

@@ -7,7 +7,6 @@
 import { randomUUID } from 'node:crypto'
 import { z } from 'zod'
 import type { Db } from '#db/database.ts'
-import type { WebhookEventType } from '#db/schema.ts'
 import { noticeData } from '#server/integrations/deliveries.ts'
 import type { Jobs } from '#server/jobs/boss.ts'
 import { DELIVER } from '#server/jobs/queues.ts'
@@ -17,12 +16,8 @@ import { getRunBriefColumns } from '#server/repositories/runs.ts'
 import { subscribedEndpointIds } from '#server/repositories/webhook-endpoints.ts'
 import { changedAnything, type RunEnd, type RunEndHook } from '#server/research/run-end.ts'
 import { openRunBrief } from '#server/research/runs.ts'
-
-export const WEBHOOK_EVENT_TYPES = [
-  'run.completed',
-  'run.failed',
-  'series.changed',
-] as const satisfies readonly WebhookEventType[]
+import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '#server/vocabulary/notify.ts'
+import type { RunStatus } from '#server/vocabulary/runs.ts'
 
 /** Where a webhook event goes: one of the account's endpoints, or the run's brief's webhookUrl. */
 export const WebhookTargetSchema = z.union([
@@ -39,7 +34,7 @@ export type WebhookEvent = {
   data: {
     runId: string
     topic: string
-    status: 'complete' | 'failed'
+    status: Extract<RunStatus, 'complete' | 'failed'>
     seriesId: string | null
     /** Counts of the run's delta against memory; absent for a failed run. */
     delta?: { baseline: boolean; new: number; updated: number; contradicted: number; confirmed: number }
