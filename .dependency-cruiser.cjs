@@ -5,8 +5,9 @@
 //                 server/integrations (Slack and GitHub: mentions, deliveries)
 //   below it      server/memory, server/auth, server/limits, server/events, server/claims, server/providers
 //   repositories  server/repositories (SQL only)
-//   bottom        server/text (pure text functions), server/vocabulary (every status and event type,
-//                 written once) and db/ (migrations, table types, Kysely)
+//   bottom        server/vocabulary (statuses, event types, the brief and report schemas, cadences,
+//                 budgets, frameworks: each written once), over server/text (pure text functions),
+//                 and db/ (migrations, table types, Kysely)
 // Used from every layer: server/config.ts, server/logger.ts, server/contracts (the zod view schemas)
 // and the job system (server/jobs/boss.ts, queues.ts). A lower layer that needs something from a
 // higher one takes it as a parameter (research/run-end.ts takes an onEnded hook; services.ts composes
@@ -73,10 +74,21 @@ module.exports = {
       name: 'vocabulary-imports-nothing',
       severity: 'error',
       comment:
-        'server/vocabulary holds each status and event-type list once, for the tables, the contracts ' +
-        'and the pages; it imports nothing of the server, so anything may import it.',
+        'server/vocabulary holds each status and event-type list, the brief and report schemas, cadences, ' +
+        'budgets and the frameworks once, for the tables, the contracts, the engine and the pages; it ' +
+        'imports nothing of the server but the pure text functions under it (server/text), so anything ' +
+        'may import it.',
       from: { path: '^server/vocabulary/', pathNot: TESTS },
-      to: { path: '^(app|db|server)/', pathNot: '^server/vocabulary/' },
+      to: { path: '^(app|db|server)/', pathNot: '^server/(vocabulary|text)/' },
+    },
+    {
+      name: 'contracts-over-the-vocabulary',
+      severity: 'error',
+      comment:
+        'server/contracts (the zod views the API, MCP and the pages answer with) are built from the ' +
+        'vocabulary alone: they import no engine, store or delivery code, so every layer may use them.',
+      from: { path: '^server/contracts/', pathNot: TESTS },
+      to: { path: '^(app|db|server)/', pathNot: '^server/(contracts|vocabulary|text)/' },
     },
     {
       name: 'db-is-the-bottom',

@@ -3,7 +3,7 @@
 // speak to API clients: "every must be from 1h to 30d").
 import { type CadenceValues, CRON, CUSTOM_EVERY, type ScheduleLimits } from '#app/components/cadence-fields.tsx'
 import type { Config } from '#server/config.ts'
-import { durationWords, MAX_INTERVAL_SECONDS, rangeWords } from '#server/research/cadence.ts'
+import { durationWords, MAX_INTERVAL_SECONDS, rangeWords } from '#server/vocabulary/cadence.ts'
 
 export type CadenceInput = { every?: string; cron?: string; timeZone?: string; notify?: string }
 

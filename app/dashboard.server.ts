@@ -4,9 +4,9 @@ import { cadenceFieldMessage, readCadenceForm } from '#app/cadence-form.server.t
 import type { BriefFormValues, BudgetDefaults, RunLimitRefusal } from '#app/components/brief-form.tsx'
 import type { FrameworkOption } from '#app/components/framework-picker.tsx'
 import { type Config, modelPrices } from '#server/config.ts'
-import { listFrameworks } from '#server/frameworks/index.ts'
 import type { LimitDecision } from '#server/limits/limiter.ts'
-import { readBudgetNumber } from '#server/research/brief-budget.ts'
+import { readBudgetNumber } from '#server/vocabulary/budget.ts'
+import { listFrameworks } from '#server/vocabulary/frameworks/index.ts'
 
 /** The form as typed (to show again) and as the brief BriefSchema parses. */
 export function readBriefForm(form: FormData): { values: BriefFormValues; input: Record<string, unknown> } {

@@ -6,9 +6,9 @@ import { cadenceFieldMessage, readCadenceForm, scheduleRefusalErrors } from '#ap
 import type { SeriesActionResult } from '#app/components/series-card.tsx'
 import { runLimitRefusal } from '#app/dashboard.server.ts'
 import type { Account } from '#server/auth/accounts.ts'
-import { BriefSchema } from '#server/research/brief.ts'
-import { formatEvery } from '#server/research/cadence.ts'
 import type { WebServices } from '#server/services.ts'
+import { BriefSchema } from '#server/vocabulary/brief.ts'
+import { formatEvery } from '#server/vocabulary/cadence.ts'
 
 const NOT_FOUND = 'There is no such recurring brief for your account.'
 const STOPPED = 'This recurring brief was stopped; start a new brief instead.'

@@ -13,9 +13,9 @@ import {
   type Source,
   type TopicMemory,
 } from '#server/memory/types.ts'
-import type { Brief } from '#server/research/brief.ts'
 import type { Services } from '#server/services.ts'
 import { UUID } from '#server/text/uuid.ts'
+import type { Brief } from '#server/vocabulary/brief.ts'
 
 export const TOPIC_NOT_FOUND = 'There is no topic memory at this address for your account. It may have expired.'
 

@@ -23,7 +23,6 @@ import {
 } from '#server/providers/llm/judge.ts'
 import { synthesisMessages } from '#server/providers/llm/prompts.ts'
 import type { LanguageModel, SearchResult, SynthesisInput } from '#server/providers/types.ts'
-import { BriefSchema, focusAreas } from '#server/research/brief.ts'
 import { classifyRunClaims } from '#server/research/delta.ts'
 import { memoryDigest } from '#server/research/digest.ts'
 import { restatingPages } from '#server/research/novelty.ts'
@@ -31,6 +30,7 @@ import { pageTexts, readPassages } from '#server/research/passages.ts'
 import { briefText, type Checkpoint, DEPTH, type EngineDeps } from '#server/research/run-context.ts'
 import { synthesizeStep } from '#server/research/step-synthesize.ts'
 import { sourcesOnTopic } from '#server/research/topicality.ts'
+import { BriefSchema, focusAreas } from '#server/vocabulary/brief.ts'
 import { defaultReply, type StubRequest } from '#test/support/stub-openai.ts'
 
 const { values: args } = parseArgs({

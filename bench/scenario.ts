@@ -4,7 +4,7 @@ import { type CriticalPath, criticalPath, type Row } from '#bench/measure.ts'
 import type { ServerProcess, WorkerProcess } from '#bench/server-process.ts'
 import type { ProviderLimits } from '#bench/stub-protocol.ts'
 import type { BenchStubs } from '#bench/stubs.ts'
-import type { BriefInput } from '#server/research/brief.ts'
+import type { BriefInput } from '#server/vocabulary/brief.ts'
 
 /** The quality scenario's paths: the sloppy model, no model, the model that answers right. */
 export const QUALITY_PATHS = ['model', 'extractive', 'oracle'] as const

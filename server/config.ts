@@ -3,7 +3,7 @@ import path from 'node:path'
 import { z } from 'zod'
 import { parseKeyRing } from '#server/memory/crypto.ts'
 import { parseAllowHosts } from '#server/providers/reader/allow-hosts.ts'
-import { TOKEN_BUDGET } from '#server/research/brief-budget.ts'
+import { TOKEN_BUDGET } from '#server/vocabulary/budget.ts'
 
 const port = z.coerce
   .number({ error: 'must be a number' })

@@ -50,6 +50,7 @@ const fixture: Record<string, string[]> = {
   'db/seed.ts': ["import type { RunView } from '../server/contracts/run.ts'"],
   'server/vocabulary/runs.ts': [
     "import { SERIES_STATES } from './series.ts'",
+    "import { UUID } from '../text/uuid.ts'",
     "import { RunSchema } from '../contracts/run.ts'",
   ],
   'server/vocabulary/series.ts': [],
@@ -57,7 +58,10 @@ const fixture: Record<string, string[]> = {
   'server/jobs/boss.ts': [],
   'server/integrations/deliver.ts': [],
   'server/memory/search.ts': [],
-  'server/contracts/run.ts': [],
+  'server/contracts/run.ts': [
+    "import { SERIES_STATES } from '../vocabulary/series.ts'",
+    "import { deliver } from '../integrations/deliver.ts'",
+  ],
   'server/logger.ts': [],
   'app/context.ts': [],
 }
@@ -122,6 +126,7 @@ test('each import rule fails on the import that breaks it, and allows the rest',
       'error db-is-the-bottom: db/migrate.ts -> server/research/runs.ts',
       'error db-is-the-bottom: db/seed.ts -> server/contracts/run.ts',
       'error vocabulary-imports-nothing: server/vocabulary/runs.ts -> server/contracts/run.ts',
+      'error contracts-over-the-vocabulary: server/contracts/run.ts -> server/integrations/deliver.ts',
       'error no-circular: server/claims/subject.ts <-> server/claims/terms.ts',
       'error server-not-app: server/http/problem.ts -> app/context.ts',
       'error surfaces-call-services: server/mcp/run-tools.ts -> server/repositories/runs.ts',

@@ -1,4 +1,4 @@
-// The deployment files as the README's Deployment section describes them (issue 42, item 6): Fly's
+// The deployment files as docs/guides/deployment.md describes them (issue 42, item 6): Fly's
 // web and worker groups over one database, the client address read from Fly's proxy, and an image
 // that holds every file the server reads at run time.
 import { readFileSync } from 'node:fs'

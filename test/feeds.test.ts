@@ -3,8 +3,8 @@
 // is a 404 like one that never was.
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { MAX_FEEDS_PER_ACCOUNT } from '#server/feeds/feeds.ts'
-import type { BriefInput } from '#server/research/brief.ts'
 import type { Report } from '#server/research/report-types.ts'
+import type { BriefInput } from '#server/vocabulary/brief.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { startTestApp, type TestApp } from '#test/support/app.ts'
 import { parseAtom } from '#test/support/atom.ts'

@@ -1,14 +1,14 @@
 // The framework catalogue: well-formed data, the public endpoints, and a report section for every
 // section a framework promises, whether a model or the extractive synthesizer wrote the synthesis.
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { findFramework, frameworks, listFrameworks } from '#server/frameworks/index.ts'
-import { FRAMEWORK_CATEGORIES, type Framework, FrameworkSchema } from '#server/frameworks/types.ts'
 import type { SourceForSynthesis, Synthesis } from '#server/providers/types.ts'
-import { BriefSchema } from '#server/research/brief.ts'
 import { createExtractiveModel } from '#server/research/extractive.ts'
 import { buildReport } from '#server/research/report.ts'
 import { NO_EVIDENCE } from '#server/research/report-render.ts'
 import { allShown } from '#server/research/report-types.ts'
+import { BriefSchema } from '#server/vocabulary/brief.ts'
+import { findFramework, frameworks, listFrameworks } from '#server/vocabulary/frameworks/index.ts'
+import { FRAMEWORK_CATEGORIES, type Framework, FrameworkSchema } from '#server/vocabulary/frameworks/types.ts'
 import { startTestApp, type TestApp } from '#test/support/app.ts'
 
 const SPEC_IDS = [

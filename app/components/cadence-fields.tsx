@@ -4,7 +4,7 @@
 
 import { useEffect, useRef } from 'react'
 import { Field, RadioCards, SelectField } from '#app/components/form.tsx'
-import { durationWords, everyWords, parseEvery } from '#server/research/cadence.ts'
+import { durationWords, everyWords, parseEvery } from '#server/vocabulary/cadence.ts'
 
 export type CadenceValues = { cadence: string; every: string; cron: string; timeZone: string; notify: string }
 

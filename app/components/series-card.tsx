@@ -16,8 +16,8 @@ import { Announcement } from '#app/components/focused-heading.tsx'
 import { LocalTime } from '#app/components/local-time.tsx'
 import { StatusBadge } from '#app/components/status-badge.tsx'
 import type { CadenceView, SeriesView } from '#server/contracts/series.ts'
-import { budgetPhrase } from '#server/research/brief-budget.ts'
-import { cadenceOf, describeCadence, everyWords, parseEvery } from '#server/research/cadence.ts'
+import { budgetPhrase } from '#server/vocabulary/budget.ts'
+import { cadenceOf, describeCadence, everyWords, parseEvery } from '#server/vocabulary/cadence.ts'
 
 export type SeriesIntent = 'pause' | 'resume' | 'stop' | 'update' | 'run'
 

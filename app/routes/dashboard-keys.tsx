@@ -12,7 +12,7 @@ import { readFormData } from '#app/form-data.server.ts'
 import { isServiceError } from '#app/service-errors.server.ts'
 import { requireAccount } from '#app/session.server.ts'
 import type { KeyLimitError } from '#server/auth/api-keys.ts'
-import { isStorableText } from '#server/storable-text.ts'
+import { isStorableText } from '#server/vocabulary/storable-text.ts'
 import type { Route } from './+types/dashboard-keys'
 
 export function meta(_: Route.MetaArgs) {

@@ -10,7 +10,7 @@ import { requestInfoContext, servicesContext } from '#app/context.ts'
 import { readFormData } from '#app/form-data.server.ts'
 import { runSeriesNow, updateSchedule } from '#app/series-actions.server.ts'
 import { requireAccount } from '#app/session.server.ts'
-import { everyWords, rangeWords } from '#server/research/cadence.ts'
+import { everyWords, rangeWords } from '#server/vocabulary/cadence.ts'
 import type { SeriesStatus } from '#server/vocabulary/series.ts'
 import type { Route } from './+types/dashboard-series'
 

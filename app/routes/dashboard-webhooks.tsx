@@ -11,8 +11,8 @@ import { servicesContext } from '#app/context.ts'
 import { readFormData } from '#app/form-data.server.ts'
 import { requireAccount } from '#app/session.server.ts'
 import { presentEndpoint } from '#server/contracts/webhook-endpoint.ts'
-import { isStorableText } from '#server/storable-text.ts'
 import { WEBHOOK_EVENT_TYPES } from '#server/vocabulary/notify.ts'
+import { isStorableText } from '#server/vocabulary/storable-text.ts'
 import type { Route } from './+types/dashboard-webhooks'
 
 export function meta(_: Route.MetaArgs) {

@@ -15,7 +15,7 @@ import {
 import { readFormData } from '#app/form-data.server.ts'
 import { refuseUnqueuedRun } from '#app/run-not-queued.server.ts'
 import { requireAccount } from '#app/session.server.ts'
-import { ClientBriefSchema } from '#server/research/brief.ts'
+import { ClientBriefSchema } from '#server/vocabulary/brief.ts'
 import type { Route } from './+types/dashboard'
 
 export function meta(_: Route.MetaArgs) {

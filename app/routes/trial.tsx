@@ -10,7 +10,7 @@ import { readFormData } from '#app/form-data.server.ts'
 import { refuseUnqueuedRun } from '#app/run-not-queued.server.ts'
 import { searchScope } from '#app/search-scope.server.ts'
 import { ensureTrialAccount, getTrialAccountId, trialClientIp, trialRefusalMessage } from '#app/trial.server.ts'
-import { BriefSchema } from '#server/research/brief.ts'
+import { BriefSchema } from '#server/vocabulary/brief.ts'
 import type { Route } from './+types/trial'
 
 export function meta(_: Route.MetaArgs) {

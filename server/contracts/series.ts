@@ -1,6 +1,6 @@
 // A recurring brief as the API shows it, and what a run of one says about its series.
 import { z } from 'zod'
-import { BriefSchema } from '#server/research/brief.ts'
+import { BriefSchema } from '#server/vocabulary/brief.ts'
 import { SERIES_NOTIFY, SERIES_STATES } from '#server/vocabulary/series.ts'
 
 const timestamp = () => z.iso.datetime()

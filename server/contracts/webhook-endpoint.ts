@@ -1,7 +1,6 @@
 // An outbound webhook endpoint as the API shows it: never its secret, except once, in the answer that
 // creates it or rotates it.
 import { z } from 'zod'
-import type { WebhookEndpoint } from '#server/integrations/webhooks/endpoints.ts'
 import { WEBHOOK_ENDPOINT_STATUSES, WEBHOOK_EVENT_TYPES } from '#server/vocabulary/notify.ts'
 
 const timestamp = () => z.iso.datetime()
@@ -35,7 +34,14 @@ export const AccountWebhookSecretSchema = z.object({
 
 export type WebhookEndpointView = z.infer<typeof WebhookEndpointViewSchema>
 
-export function presentEndpoint(endpoint: WebhookEndpoint): WebhookEndpointView {
+type Dates = 'disabledAt' | 'lastSuccessAt' | 'lastFailureAt' | 'createdAt' | 'secretRotatedAt'
+
+/** An endpoint as the server holds it: the view's fields, its times as dates. */
+type HeldEndpoint = Omit<WebhookEndpointView, Dates> & {
+  [K in Dates]: null extends WebhookEndpointView[K] ? Date | null : Date
+}
+
+export function presentEndpoint(endpoint: HeldEndpoint): WebhookEndpointView {
   const iso = (date: Date | null) => date?.toISOString() ?? null
   return {
     ...endpoint,

@@ -1,8 +1,8 @@
 // A mention becomes a brief: the words are the topic, `key:value` words are options. Slack and GitHub
 // differ only in how the mention is written; the brief is checked by the one BriefSchema, and what it
 // refuses comes back as a reply the person can act on.
-import { type Brief, type BriefInput, BriefSchema } from '#server/research/brief.ts'
-import { readBudgetNumber } from '#server/research/brief-budget.ts'
+import { type Brief, type BriefInput, BriefSchema } from '#server/vocabulary/brief.ts'
+import { readBudgetNumber } from '#server/vocabulary/budget.ts'
 import type { ChatChannel } from '#server/vocabulary/notify.ts'
 
 export const MENTION_USAGE =

@@ -1,8 +1,8 @@
 import { expect, test } from 'vitest'
 import { linkCitations, PART_LIMITS, resultMessage, startedMessage } from '#server/integrations/messages.ts'
-import { BriefSchema } from '#server/research/brief.ts'
 import type { Report } from '#server/research/report-types.ts'
 import type { RunView } from '#server/research/runs.ts'
+import { BriefSchema } from '#server/vocabulary/brief.ts'
 import { unexpectedTargets } from '#test/support/clickable-links.ts'
 
 const context = { publicUrl: 'https://sextant.example', recurringIntervalSeconds: 7 * 86_400 }

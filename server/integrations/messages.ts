@@ -5,17 +5,17 @@
 // "<" escaped so no raw HTML (an <a href>) gets through. Text from pages, models and mentions is
 // sanitised first: the only links in a message are Sextant's own and the run's sources.
 
-import { findFramework } from '#server/frameworks/index.ts'
 import { escapeMrkdwn, markdownToMrkdwn, slackLink } from '#server/integrations/slack/mrkdwn.ts'
 import { splitText } from '#server/integrations/split-text.ts'
-import { timeframePhrase } from '#server/research/brief.ts'
-import { budgetPhrase } from '#server/research/brief-budget.ts'
-import { cadenceOf, describeCadence } from '#server/research/cadence.ts'
 import { changeCounts, summaryWithoutChanges } from '#server/research/report-summary.ts'
 import type { Report, ReportChange, ReportSource } from '#server/research/report-types.ts'
 import type { RunView } from '#server/research/runs.ts'
 import { CITATION_MARKER, markerNumbers } from '#server/text/markdown/citations.ts'
 import { sanitizeMarkdown } from '#server/text/markdown-links.ts'
+import { timeframePhrase } from '#server/vocabulary/brief.ts'
+import { budgetPhrase } from '#server/vocabulary/budget.ts'
+import { cadenceOf, describeCadence } from '#server/vocabulary/cadence.ts'
+import { findFramework } from '#server/vocabulary/frameworks/index.ts'
 import type { ChatChannel } from '#server/vocabulary/notify.ts'
 
 /** Slack: a section block holds 3,000 characters, and shorter messages read better in a thread. GitHub: 65,536 per comment. */

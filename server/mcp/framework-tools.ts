@@ -1,7 +1,8 @@
 // The MCP tool for the research frameworks: the static catalogue a brief's frameworkId names.
-import { listFrameworks } from '#server/frameworks/index.ts'
-import { FrameworkFilterSchema, FrameworkListSchema } from '#server/frameworks/types.ts'
+
 import { ok, type ToolContext } from '#server/mcp/tool-context.ts'
+import { listFrameworks } from '#server/vocabulary/frameworks/index.ts'
+import { FrameworkFilterSchema, FrameworkListSchema } from '#server/vocabulary/frameworks/types.ts'
 
 export function registerFrameworkTools({ registerTool }: ToolContext): void {
   registerTool(

@@ -2,12 +2,12 @@
 // its report. Each is one service call: runs.start admits it as for every surface, runs.get reads
 // the caller's run as API clients see it (corpus sources linked to their pages on this server).
 import { z } from 'zod'
-import { ReportSchema } from '#server/contracts/report.ts'
 import { type RunStart, RunStartSchema, RunStatusSchema, type RunView, RunViewSchema } from '#server/contracts/run.ts'
 import { ok, problem, type ToolContext } from '#server/mcp/tool-context.ts'
 import { quoted, sourcesText, withoutControls } from '#server/mcp/tool-text.ts'
-import { ClientBriefSchema } from '#server/research/brief.ts'
 import { RunNotQueuedError } from '#server/research/start-run.ts'
+import { ClientBriefSchema } from '#server/vocabulary/brief.ts'
+import { ReportSchema } from '#server/vocabulary/report.ts'
 import { isFinalEvent } from '#server/vocabulary/runs.ts'
 
 const MAX_WAIT_MS = 50_000 // below the ~60 s at which MCP clients give up on a tool call

@@ -12,7 +12,7 @@ import {
   topicMemoryText,
   topicMemoryView,
 } from '#server/mcp/topic-views.ts'
-import { TopicSchema } from '#server/memory/topic-schema.ts'
+import { TopicSchema } from '#server/vocabulary/topic.ts'
 
 const topicInput = {
   topic: TopicSchema.describe('The research topic, as given to research_brief (case and spacing do not matter).'),

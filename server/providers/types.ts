@@ -2,7 +2,7 @@
 // brave.ts, searxng.ts, search/corpus.ts and the open sources of search/open.ts (SearchProvider);
 // llm/openai.ts, and the engine's own server/research/extractive.ts (LanguageModel).
 import type { JudgeRequest, PairRequest, PairVerdict, Verdict } from '#server/claims/classify.ts'
-import type { CorpusKind } from '#server/contracts/report.ts'
+import type { CorpusKind } from '#server/vocabulary/report.ts'
 
 export type Depth = 'quick' | 'deep'
 export type ReportStyle = 'executive' | 'bullet' | 'memo' | 'framework'
@@ -63,7 +63,7 @@ export interface SearchProvider {
   search(query: SearchQuery, options: { signal: AbortSignal }): Promise<SearchResponse>
 }
 
-/** What a framework contributes to planning and writing (see server/frameworks). */
+/** What a framework contributes to planning and writing (see server/vocabulary/frameworks). */
 export type FrameworkLens = { id: string; name: string; queryHints: string[]; sections: string[] }
 
 export type PlanInput = {

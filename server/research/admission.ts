@@ -6,9 +6,9 @@ import type { Db } from '#db/database.ts'
 import type { LimitDecision, Limiter } from '#server/limits/limiter.ts'
 import type { Limits } from '#server/limits/policies.ts'
 import { limitRefusalMessage } from '#server/limits/refusal.ts'
-import type { Brief } from '#server/research/brief.ts'
-import { cronProblem, everyProblem } from '#server/research/cadence.ts'
 import { type RunStart, readBeforeStart, type StartRunDeps, startRun } from '#server/research/start-run.ts'
+import type { Brief } from '#server/vocabulary/brief.ts'
+import { cronProblem, everyProblem } from '#server/vocabulary/cadence.ts'
 
 export type Requester =
   /** An account's own API key, dashboard session or local development auth, from `address`. */

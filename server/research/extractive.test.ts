@@ -1,7 +1,7 @@
 import { expect, test } from 'vitest'
-import { findFramework } from '#server/frameworks/index.ts'
 import type { SourceForSynthesis, SynthesisInput } from '#server/providers/types.ts'
 import { createExtractiveModel } from '#server/research/extractive.ts'
+import { findFramework } from '#server/vocabulary/frameworks/index.ts'
 
 function source(id: number, text: string): SourceForSynthesis {
   return { id, url: `https://example.com/${id}`, title: `Source ${id}`, publishedDate: null, text }

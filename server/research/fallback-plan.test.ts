@@ -1,7 +1,7 @@
 import { expect, test } from 'vitest'
-import { findFramework } from '#server/frameworks/index.ts'
 import type { PlanInput } from '#server/providers/types.ts'
 import { fallbackPlan } from '#server/research/fallback-plan.ts'
+import { findFramework } from '#server/vocabulary/frameworks/index.ts'
 
 function planInput(overrides: Partial<PlanInput> = {}): PlanInput {
   return {

@@ -10,7 +10,6 @@ import { loadTopicMemory, MemoryUnreadableError, saveTopicMemoryIn } from '#serv
 import { ProviderError, usageOf } from '#server/providers/types.ts'
 import { type ProviderWait, reportingWaits } from '#server/providers/waits.ts'
 import { getRunToStart } from '#server/repositories/runs.ts'
-import type { Brief } from '#server/research/brief.ts'
 import { spentOf, tokensLeft } from '#server/research/budget.ts'
 import { memoryDigest } from '#server/research/digest.ts'
 import { fallbackPlan } from '#server/research/fallback-plan.ts'
@@ -33,6 +32,7 @@ import {
 import { advanceRun, checkpointJson, openRunBrief, type RunError, readCheckpoint } from '#server/research/runs.ts'
 import { searchStep } from '#server/research/step-search.ts'
 import { synthesizeStep } from '#server/research/step-synthesize.ts'
+import type { Brief } from '#server/vocabulary/brief.ts'
 
 export { DEPTH, type EngineDeps, SEARCH_CONCURRENCY, STEPS, type Step } from '#server/research/run-context.ts'
 

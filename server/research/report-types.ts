@@ -1,7 +1,8 @@
 // The report a complete run returns: its types are inferred from the zod schemas in
-// server/contracts/report.ts; what is here reads reports stored in an older shape.
-import type { Report, ReportDelta } from '#server/contracts/report.ts'
+// server/vocabulary/report.ts; what is here reads reports stored in an older shape.
+
 import { withLegacyCorpusUse } from '#server/research/search-origin.ts'
+import type { Report, ReportDelta } from '#server/vocabulary/report.ts'
 
 export type {
   PreviousClaim,
@@ -12,7 +13,7 @@ export type {
   ReportFinding,
   ReportNewFinding,
   ReportSource,
-} from '#server/contracts/report.ts'
+} from '#server/vocabulary/report.ts'
 
 /**
  * A report as stored, read in today's shape: reports written before claims had no quotes, no updated

@@ -1,12 +1,12 @@
 import { expect, test } from 'vitest'
 import type { ClaimClass } from '#server/claims/classify.ts'
-import { findFramework } from '#server/frameworks/index.ts'
 import type { ReportStyle, SourceForSynthesis, Synthesis } from '#server/providers/types.ts'
 import type { ReportClaim } from '#server/research/delta.ts'
 import { type BuildReportInput, buildReport } from '#server/research/report.ts'
 import { citationNumbers } from '#server/research/report-citations.ts'
 import { themeWords } from '#server/research/report-themes.ts'
 import { allShown } from '#server/research/report-types.ts'
+import { findFramework } from '#server/vocabulary/frameworks/index.ts'
 
 type TestSynthesis = Omit<Synthesis, 'findings'> & { findings: Array<{ text: string; sourceIds: number[] }> }
 

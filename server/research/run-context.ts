@@ -1,4 +1,3 @@
-import { findFramework } from '#server/frameworks/index.ts'
 import type { Logger } from '#server/logger.ts'
 import type { MemoryContext } from '#server/memory/store.ts'
 import type { ContributedFact, MemoryContribution } from '#server/memory/types.ts'
@@ -6,7 +5,6 @@ import { PLAN_MAX_OUTPUT_TOKENS } from '#server/providers/llm/output-limits.ts'
 import type { PageReader } from '#server/providers/reader/page-reader.ts'
 import type { LanguageModel, PlanInput, SearchProvider, SearchResult, Usage } from '#server/providers/types.ts'
 import type { TopicMemoryRow } from '#server/repositories/topic-memory.ts'
-import { type Brief, focusAreas, timeframePhrase } from '#server/research/brief.ts'
 import type { Budget } from '#server/research/budget.ts'
 import type { MemoryDigest } from '#server/research/digest.ts'
 import { createExtractiveModel } from '#server/research/extractive.ts'
@@ -15,6 +13,8 @@ import type { Report } from '#server/research/report-types.ts'
 import type { RunEndKnown, RunOutcome } from '#server/research/run-end.ts'
 import type { RunError } from '#server/research/runs.ts'
 import type { CorpusUse } from '#server/research/search-origin.ts'
+import { type Brief, focusAreas, timeframePhrase } from '#server/vocabulary/brief.ts'
+import { findFramework } from '#server/vocabulary/frameworks/index.ts'
 
 export const STEPS = ['load_memory', 'plan', 'search', 'synthesize', 'save_memory'] as const
 export type Step = (typeof STEPS)[number]

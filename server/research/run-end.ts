@@ -9,10 +9,10 @@ import { appendRunEvents, type NewEvent } from '#server/events/run-events.ts'
 import type { Jobs } from '#server/jobs/boss.ts'
 import type { KeyRing } from '#server/memory/crypto.ts'
 import type { RunEnded } from '#server/repositories/runs.ts'
-import type { Brief } from '#server/research/brief.ts'
 import type { Report } from '#server/research/report-types.ts'
 import { cancelRun, completeRun, failRun, type RunError } from '#server/research/runs.ts'
 import { afterRunEnded } from '#server/research/series.ts'
+import type { Brief } from '#server/vocabulary/brief.ts'
 
 /** A run's end, as what it owes (chat, webhooks, email) sees it. */
 export type RunEnd = {

@@ -8,9 +8,9 @@ import type { RunError, RunListItem, RunView } from '#server/contracts/run.ts'
 import { appendRunEvents, type NewEvent } from '#server/events/run-events.ts'
 import { type KeyRing, openColumn, openJson, seal, sealJson } from '#server/memory/crypto.ts'
 import { finishRun, listRunRows, type RunEnded, type RunRow, type RunSummaryRow } from '#server/repositories/runs.ts'
-import { type Brief, displayBrief } from '#server/research/brief.ts'
 import type { Report } from '#server/research/report-types.ts'
 import { readStoredReport } from '#server/research/stored-report.ts'
+import { type Brief, displayBrief } from '#server/vocabulary/brief.ts'
 import type { RunStatus } from '#server/vocabulary/runs.ts'
 
 export type { RunError, RunListItem, RunRow, RunView }

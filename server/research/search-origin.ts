@@ -2,9 +2,10 @@
 // that ships with Sextant, or documents indexed on this server), and whether the corpus stood in
 // for an unreachable web. The report's generatedWith records it; every surface shows the notice.
 // No Node imports: pages use this in the browser too.
-import type { Report } from '#server/contracts/report.ts'
+
 import type { CorpusKind } from '#server/providers/types.ts'
 import { corpusPagePath } from '#server/text/corpus-url.ts'
+import type { Report } from '#server/vocabulary/report.ts'
 
 /** The run searched the local corpus: which kind of documents it found, and whether the web was unreachable. */
 export type CorpusUse = { corpus: CorpusKind; offlineFallback: boolean }

@@ -22,9 +22,9 @@ import {
   type SeriesViewRow,
   updateSeries,
 } from '#server/repositories/series.ts'
-import { type Brief, displayBrief } from '#server/research/brief.ts'
-import { type Cadence, formatEvery, nextRunAfter, parseEvery, spreadOffsetMs } from '#server/research/cadence.ts'
 import { UUID } from '#server/text/uuid.ts'
+import { type Brief, displayBrief } from '#server/vocabulary/brief.ts'
+import { type Cadence, formatEvery, nextRunAfter, parseEvery, spreadOffsetMs } from '#server/vocabulary/cadence.ts'
 import type { SeriesNotify, SeriesStatus } from '#server/vocabulary/series.ts'
 
 export type { RecurringInfo, SeriesState, SeriesView }

@@ -7,9 +7,9 @@ import type { Jobs } from '#server/jobs/boss.ts'
 import { RESEARCH_RUN } from '#server/jobs/queues.ts'
 import type { MemoryContext } from '#server/memory/store.ts'
 import { topicAtStart } from '#server/repositories/runs.ts'
-import type { Brief } from '#server/research/brief.ts'
 import { createRun } from '#server/research/runs.ts'
 import { createSeries } from '#server/research/series.ts'
+import type { Brief } from '#server/vocabulary/brief.ts'
 
 /**
  * A run's time limit by depth, counted from when a worker takes it, and how long it may wait in the

@@ -5,11 +5,11 @@ import fc from 'fast-check'
 import { expect, test } from 'vitest'
 import { batchedWriter } from '#server/events/batched-writes.ts'
 import type { SearchProvider, SearchResult } from '#server/providers/types.ts'
-import { BriefSchema } from '#server/research/brief.ts'
 import { type PageTexts, pageTexts } from '#server/research/passages.ts'
 import type { EngineDeps } from '#server/research/pipeline.ts'
 import type { Checkpoint, StepContext } from '#server/research/run-context.ts'
 import { searchStep } from '#server/research/step-search.ts'
+import { BriefSchema } from '#server/vocabulary/brief.ts'
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 25)
 const QUERIES = ['grid batteries', 'grid batteries cost', 'grid batteries china']

@@ -1,6 +1,5 @@
 import { canonicalUrl } from '#server/memory/canonical-url.ts'
 import { ProviderError, type SearchResult, type Usage, usageOf } from '#server/providers/types.ts'
-import { type Brief, startPublishedDate } from '#server/research/brief.ts'
 import { searchAllowed, spentOf, tokensLeft } from '#server/research/budget.ts'
 import { mapWithConcurrency } from '#server/research/concurrency.ts'
 import { fallbackPlan } from '#server/research/fallback-plan.ts'
@@ -18,6 +17,7 @@ import {
   SEARCH_CONCURRENCY,
   type StepContext,
 } from '#server/research/run-context.ts'
+import { type Brief, startPublishedDate } from '#server/vocabulary/brief.ts'
 
 /** A re-run's first round that finds less than this share of pages new skips the follow-up round. */
 const LITTLE_NEW_SHARE = 0.2

@@ -1,8 +1,6 @@
-import { findFramework } from '#server/frameworks/index.ts'
 import { loadTopicMemory } from '#server/memory/store.ts'
 import { SYNTHESIS_MAX_OUTPUT_TOKENS } from '#server/providers/llm/output-limits.ts'
 import { type LanguageModel, ProviderError, usageOf } from '#server/providers/types.ts'
-import { focusAreas } from '#server/research/brief.ts'
 import { budgetPassed, charactersPerToken, readableCharacters, spentOf, tokensLeft } from '#server/research/budget.ts'
 import { classifyRunClaims } from '#server/research/delta.ts'
 import { memoryDigest } from '#server/research/digest.ts'
@@ -21,6 +19,8 @@ import {
 } from '#server/research/run-context.ts'
 import { type CorpusUse, searchLabel } from '#server/research/search-origin.ts'
 import { sourcesOnTopic } from '#server/research/topicality.ts'
+import { focusAreas } from '#server/vocabulary/brief.ts'
+import { findFramework } from '#server/vocabulary/frameworks/index.ts'
 
 /** Restated claims taken from pages that only repeat memory. */
 const MAX_RESTATED = 50

@@ -10,10 +10,10 @@ import { purgeRunEvents } from '#server/repositories/run-events.ts'
 import { findRunId, getRun, getRunSeal, overdueRuns, type RunRow, type RunSeal } from '#server/repositories/runs.ts'
 import { findLiveTopicId } from '#server/repositories/topic-memory.ts'
 import { type AdmissionDeps, type AdmittedStart, type Requester, startAdmittedRun } from '#server/research/admission.ts'
-import type { Brief } from '#server/research/brief.ts'
 import { type EngineDeps, NOT_TAKEN_ERROR, runResearch } from '#server/research/pipeline.ts'
 import { listRuns, openRunBrief, type RunListItem, type RunView, viewRun } from '#server/research/runs.ts'
 import { listSeries, recurringInfo, type SeriesState } from '#server/research/series.ts'
+import type { Brief } from '#server/vocabulary/brief.ts'
 import type { RunStatus } from '#server/vocabulary/runs.ts'
 
 /** Complete runs whose views are kept in memory, and the most sealed bytes (reports and briefs) they may hold. */

@@ -7,7 +7,6 @@ import {
   scheduleProblem,
   startAdmittedRun,
 } from '#server/research/admission.ts'
-import type { Brief } from '#server/research/brief.ts'
 import {
   claimSlot,
   claimSlotNow,
@@ -19,6 +18,7 @@ import {
   updateSeriesSettings,
 } from '#server/research/series.ts'
 import { type RunStart, startRun } from '#server/research/start-run.ts'
+import type { Brief } from '#server/vocabulary/brief.ts'
 import type { SeriesState, SeriesStatus } from '#server/vocabulary/series.ts'
 
 export type SeriesServiceDeps = {

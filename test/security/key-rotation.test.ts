@@ -1,4 +1,4 @@
-// Rotating MEMORY_ENCRYPTION_KEYS as the README says (a new key first, the old ones after it) keeps
+// Rotating MEMORY_ENCRYPTION_KEYS as docs/explanation/memory.md says (a new key first, the old ones after it) keeps
 // every topic findable and every sealed brief, event and report readable; the topic index key moves
 // to the new key at the next boot, so topics stay findable once the old key is retired; and a ring
 // that cannot open the topic index key stops the boot with a message saying what to do.

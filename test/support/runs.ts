@@ -1,7 +1,7 @@
 // Starting runs and waiting for them, the way an API client polls.
 import { expect } from 'vitest'
-import type { BriefInput } from '#server/research/brief.ts'
 import type { Report } from '#server/research/report-types.ts'
+import type { BriefInput } from '#server/vocabulary/brief.ts'
 
 type Fetcher = (path: string, init?: RequestInit) => Promise<Response>
 

@@ -22,10 +22,10 @@ import { sendKeptJson } from '#server/http/kept-json.ts'
 import { HttpProblem, sendProblem } from '#server/http/problem.ts'
 import { sendRateLimited, setRateLimitHeaders } from '#server/http/rate-limit.ts'
 import type { Refusal } from '#server/research/admission.ts'
-import { type Brief, ClientBriefSchema } from '#server/research/brief.ts'
 import { RunNotQueuedError } from '#server/research/start-run.ts'
 import type { WebServices } from '#server/services.ts'
-import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '#server/storable-text.ts'
+import { type Brief, ClientBriefSchema } from '#server/vocabulary/brief.ts'
+import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '#server/vocabulary/storable-text.ts'
 
 const ListRunsQuerySchema = z.strictObject({
   limit: z.coerce.number().int().min(1).max(100).default(20).describe('Runs per page, 1 to 100.'),

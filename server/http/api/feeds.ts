@@ -18,8 +18,8 @@ import { methodNotAllowed } from '#server/http/api/method-not-allowed.ts'
 import { noBody, parseInput } from '#server/http/api/validation.ts'
 import { memberAccountId } from '#server/http/api-auth.ts'
 import { HttpProblem } from '#server/http/problem.ts'
-import { BriefSchema } from '#server/research/brief.ts'
 import type { WebServices } from '#server/services.ts'
+import { BriefSchema } from '#server/vocabulary/brief.ts'
 
 /** When a client may try again after a refusal for a full disk: as a run's start says. */
 const UNAVAILABLE_RETRY_SECONDS = 30

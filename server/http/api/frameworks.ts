@@ -3,12 +3,12 @@
 // frameworkId may not have a key yet.
 import { Router } from 'express'
 import { z } from 'zod'
-import { findFramework, listFrameworks } from '#server/frameworks/index.ts'
-import { FrameworkFilterSchema, FrameworkListSchema, FrameworkSchema } from '#server/frameworks/types.ts'
 import { type ApiContract, json, problem, publicOperation } from '#server/http/api/contract.ts'
 import { methodNotAllowed } from '#server/http/api/method-not-allowed.ts'
 import { parseInput } from '#server/http/api/validation.ts'
 import { HttpProblem } from '#server/http/problem.ts'
+import { findFramework, listFrameworks } from '#server/vocabulary/frameworks/index.ts'
+import { FrameworkFilterSchema, FrameworkListSchema, FrameworkSchema } from '#server/vocabulary/frameworks/types.ts'
 
 const FrameworkId = z.string().meta({ description: 'A framework id, such as `pestle`.', param: { id: 'FrameworkId' } })
 

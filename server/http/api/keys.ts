@@ -10,7 +10,7 @@ import { noBody, parseInput } from '#server/http/api/validation.ts'
 import { memberAccountId } from '#server/http/api-auth.ts'
 import { HttpProblem } from '#server/http/problem.ts'
 import type { WebServices } from '#server/services.ts'
-import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '#server/storable-text.ts'
+import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '#server/vocabulary/storable-text.ts'
 
 const CreateKeySchema = z.strictObject({
   name: z

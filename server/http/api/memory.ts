@@ -5,8 +5,8 @@ import { type ApiContract, json, responses } from '#server/http/api/contract.ts'
 import { methodNotAllowed } from '#server/http/api/method-not-allowed.ts'
 import { parseInput } from '#server/http/api/validation.ts'
 import { principalOf } from '#server/http/api-auth.ts'
-import { TopicSchema } from '#server/memory/topic-schema.ts'
 import type { WebServices } from '#server/services.ts'
+import { TopicSchema } from '#server/vocabulary/topic.ts'
 
 const CheckQuerySchema = z.object({
   topic: TopicSchema.describe('The topic, as you would send it in a brief; matched after normalization.'),

@@ -20,8 +20,8 @@ import { fieldProblem, noBody, parseInput } from '#server/http/api/validation.ts
 import { principalOf, requesterOf } from '#server/http/api-auth.ts'
 import { HttpProblem } from '#server/http/problem.ts'
 import { setRateLimitHeaders } from '#server/http/rate-limit.ts'
-import { BriefSchema } from '#server/research/brief.ts'
 import type { WebServices } from '#server/services.ts'
+import { BriefSchema } from '#server/vocabulary/brief.ts'
 import { SERIES_STATUSES, type SeriesStatus } from '#server/vocabulary/series.ts'
 
 const UpdateSeriesSchema = z

@@ -16,8 +16,8 @@ import { noBody, parseInput } from '#server/http/api/validation.ts'
 import { memberAccountId } from '#server/http/api-auth.ts'
 import { HttpProblem } from '#server/http/problem.ts'
 import type { WebServices } from '#server/services.ts'
-import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '#server/storable-text.ts'
 import { WEBHOOK_EVENT_TYPES } from '#server/vocabulary/notify.ts'
+import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '#server/vocabulary/storable-text.ts'
 
 const CreateEndpointSchema = z.strictObject({
   url: z.string().trim().min(1, 'url is required').max(2000, 'url must be at most 2000 characters'),

@@ -11,7 +11,7 @@ import type { WebhookOutcome } from '#server/integrations/slack/events.ts'
 import type { Jobs } from '#server/jobs/boss.ts'
 import { GITHUB_MENTION, type GithubMentionJob } from '#server/jobs/queues.ts'
 import type { KeyRing } from '#server/memory/crypto.ts'
-import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '#server/storable-text.ts'
+import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '#server/vocabulary/storable-text.ts'
 
 export const REPO_NAME = /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/
 

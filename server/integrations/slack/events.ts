@@ -12,7 +12,7 @@ import { findSlackWorkspace } from '#server/integrations/slack/workspaces.ts'
 import type { Jobs } from '#server/jobs/boss.ts'
 import { SLACK_MENTION, type SlackMentionJob } from '#server/jobs/queues.ts'
 import type { KeyRing } from '#server/memory/crypto.ts'
-import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '#server/storable-text.ts'
+import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '#server/vocabulary/storable-text.ts'
 
 export const SlackUrlVerificationSchema = z.object({
   type: z.literal('url_verification'),

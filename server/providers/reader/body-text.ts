@@ -12,7 +12,7 @@ export function decodeBody(body: Buffer, mediaType: string, headerCharset: strin
   return storable(decoder.decode(body))
 }
 
-/** Without NUL characters and unpaired surrogates, which a jsonb write refuses (server/storable-text.ts). */
+/** Without NUL characters and unpaired surrogates, which a jsonb write refuses (server/vocabulary/storable-text.ts). */
 export function storable(text: string): string {
   return text.replaceAll('\u0000', '').toWellFormed()
 }

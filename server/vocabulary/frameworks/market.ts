@@ -1,5 +1,5 @@
 // Market lenses: the forces around a market, its size, and how its players are positioned.
-import type { Framework } from '#server/frameworks/types.ts'
+import type { Framework } from '#server/vocabulary/frameworks/types.ts'
 
 export const marketFrameworks: Framework[] = [
   {

@@ -9,7 +9,7 @@ import {
   parseEvery,
   rangeWords,
   spreadOffsetMs,
-} from '#server/research/cadence.ts'
+} from '#server/vocabulary/cadence.ts'
 
 const HOUR = 3600
 

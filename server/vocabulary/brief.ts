@@ -3,14 +3,14 @@
 // server's own sources to the server. Unknown fields are refused, so a typo does not silently fall
 // back to a default.
 import { z } from 'zod'
-import { findFramework } from '#server/frameworks/index.ts'
-import { TopicSchema } from '#server/memory/topic-schema.ts'
-import { CostBudgetSchema, TokenBudgetSchema } from '#server/research/brief-budget.ts'
-import { isTimeZone, parseEvery } from '#server/research/cadence.ts'
-import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '#server/storable-text.ts'
 import { stripBidiControls } from '#server/text/bidi.ts'
+import { CostBudgetSchema, TokenBudgetSchema } from '#server/vocabulary/budget.ts'
+import { isTimeZone, parseEvery } from '#server/vocabulary/cadence.ts'
+import { findFramework } from '#server/vocabulary/frameworks/index.ts'
 import { BRIEF_SOURCES, CLIENT_BRIEF_SOURCES } from '#server/vocabulary/runs.ts'
 import { SERIES_NOTIFY } from '#server/vocabulary/series.ts'
+import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '#server/vocabulary/storable-text.ts'
+import { TopicSchema } from '#server/vocabulary/topic.ts'
 
 const briefFields = {
   topic: TopicSchema.describe('The research topic, at most 500 characters.'),

@@ -1,5 +1,5 @@
 // Innovation lenses: how new things emerge, spread and displace the old, and how to develop them.
-import type { Framework } from '#server/frameworks/types.ts'
+import type { Framework } from '#server/vocabulary/frameworks/types.ts'
 
 export const innovationFrameworks: Framework[] = [
   {

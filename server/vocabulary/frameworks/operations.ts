@@ -1,5 +1,5 @@
 // Operations lenses: how work flows, where it breaks, and how goals and roles are set.
-import type { Framework } from '#server/frameworks/types.ts'
+import type { Framework } from '#server/vocabulary/frameworks/types.ts'
 
 export const operationsFrameworks: Framework[] = [
   {

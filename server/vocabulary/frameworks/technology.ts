@@ -1,5 +1,5 @@
 // Technology lenses: how mature a technology is, where it is heading, and how well teams deliver it.
-import type { Framework } from '#server/frameworks/types.ts'
+import type { Framework } from '#server/vocabulary/frameworks/types.ts'
 
 export const technologyFrameworks: Framework[] = [
   {

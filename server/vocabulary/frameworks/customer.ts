@@ -1,5 +1,5 @@
 // Customer lenses: who the customers are, what they are trying to do, and how they behave over time.
-import type { Framework } from '#server/frameworks/types.ts'
+import type { Framework } from '#server/vocabulary/frameworks/types.ts'
 
 export const customerFrameworks: Framework[] = [
   {

@@ -1,5 +1,5 @@
 // Product lenses: what to build next, for whom, and how to tell whether it is working.
-import type { Framework } from '#server/frameworks/types.ts'
+import type { Framework } from '#server/vocabulary/frameworks/types.ts'
 
 export const productFrameworks: Framework[] = [
   {

@@ -1,5 +1,5 @@
 // Finance lenses: whether the numbers behind a business, product or price hold up.
-import type { Framework } from '#server/frameworks/types.ts'
+import type { Framework } from '#server/vocabulary/frameworks/types.ts'
 
 export const financeFrameworks: Framework[] = [
   {

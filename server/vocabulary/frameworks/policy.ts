@@ -1,5 +1,5 @@
 // Policy lenses: the rules, the people with a stake in them, and how public decisions get made.
-import type { Framework } from '#server/frameworks/types.ts'
+import type { Framework } from '#server/vocabulary/frameworks/types.ts'
 
 export const policyFrameworks: Framework[] = [
   {

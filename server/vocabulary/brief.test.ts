@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest'
-import { BriefSchema, displayBrief } from '#server/research/brief.ts'
-import { budgetPhrase, readBudgetNumber } from '#server/research/brief-budget.ts'
+import { BriefSchema, displayBrief } from '#server/vocabulary/brief.ts'
+import { budgetPhrase, readBudgetNumber } from '#server/vocabulary/budget.ts'
 
 test('bidi controls are stripped from the topic, objective and focus as a brief is parsed', () => {
   const brief = BriefSchema.parse({

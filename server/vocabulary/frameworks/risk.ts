@@ -1,5 +1,5 @@
 // Risk lenses: what could go wrong, how likely and how bad, and what stands in the way.
-import type { Framework } from '#server/frameworks/types.ts'
+import type { Framework } from '#server/vocabulary/frameworks/types.ts'
 
 export const riskFrameworks: Framework[] = [
   {

@@ -1,17 +1,22 @@
 // Research frameworks: structured lenses a brief can apply with frameworkId. The catalogue is
 // constant data, one file per category; GET /api/frameworks and the MCP tool list_frameworks read it.
-import { customerFrameworks } from '#server/frameworks/customer.ts'
-import { financeFrameworks } from '#server/frameworks/finance.ts'
-import { innovationFrameworks } from '#server/frameworks/innovation.ts'
-import { marketFrameworks } from '#server/frameworks/market.ts'
-import { operationsFrameworks } from '#server/frameworks/operations.ts'
-import { policyFrameworks } from '#server/frameworks/policy.ts'
-import { productFrameworks } from '#server/frameworks/product.ts'
-import { riskFrameworks } from '#server/frameworks/risk.ts'
-import { strategyFrameworks } from '#server/frameworks/strategy.ts'
-import { technologyFrameworks } from '#server/frameworks/technology.ts'
-import type { Framework, FrameworkFilter, FrameworkList, FrameworkSummary } from '#server/frameworks/types.ts'
-import { FRAMEWORK_CATEGORIES } from '#server/frameworks/types.ts'
+import { customerFrameworks } from '#server/vocabulary/frameworks/customer.ts'
+import { financeFrameworks } from '#server/vocabulary/frameworks/finance.ts'
+import { innovationFrameworks } from '#server/vocabulary/frameworks/innovation.ts'
+import { marketFrameworks } from '#server/vocabulary/frameworks/market.ts'
+import { operationsFrameworks } from '#server/vocabulary/frameworks/operations.ts'
+import { policyFrameworks } from '#server/vocabulary/frameworks/policy.ts'
+import { productFrameworks } from '#server/vocabulary/frameworks/product.ts'
+import { riskFrameworks } from '#server/vocabulary/frameworks/risk.ts'
+import { strategyFrameworks } from '#server/vocabulary/frameworks/strategy.ts'
+import { technologyFrameworks } from '#server/vocabulary/frameworks/technology.ts'
+import type {
+  Framework,
+  FrameworkFilter,
+  FrameworkList,
+  FrameworkSummary,
+} from '#server/vocabulary/frameworks/types.ts'
+import { FRAMEWORK_CATEGORIES } from '#server/vocabulary/frameworks/types.ts'
 
 export type {
   Framework,
@@ -19,7 +24,7 @@ export type {
   FrameworkFilter,
   FrameworkList,
   FrameworkSummary,
-} from '#server/frameworks/types.ts'
+} from '#server/vocabulary/frameworks/types.ts'
 
 export const frameworks: readonly Framework[] = [
   ...strategyFrameworks,

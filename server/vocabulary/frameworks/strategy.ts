@@ -1,5 +1,5 @@
 // Strategy lenses: where to compete, how to win there, and what the organization needs to do it.
-import type { Framework } from '#server/frameworks/types.ts'
+import type { Framework } from '#server/vocabulary/frameworks/types.ts'
 
 export const strategyFrameworks: Framework[] = [
   {

@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '#server/storable-text.ts'
 import { stripBidiControls } from '#server/text/bidi.ts'
+import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '#server/vocabulary/storable-text.ts'
 
 export const TOPIC_MAX_CHARACTERS = 500
 
