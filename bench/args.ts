@@ -35,7 +35,7 @@ function benchUsage(scenarioNames: readonly string[], optIn: readonly string[] =
     'environment: BENCH_MODEL_MS, BENCH_SEARCH_MS (stub latencies), BENCH_WORKER_CONCURRENCY,',
     '  BENCH_SERVER_NODE_OPTIONS, BENCH_DATABASE_URL, BENCH_QUALITY_FIRST_SEED, BENCH_QUALITY_PATHS,',
     '  BENCH_QUALITY_WEBS, BENCH_WORKER_PROCESSES',
-    '  (see "Benchmarks" in the README)',
+    '  (see bench/README.md)',
   ].join('\n')
 }
 

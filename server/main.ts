@@ -12,7 +12,7 @@ function readConfig() {
     return loadConfig()
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error
-    process.stderr.write(`${error.message}\nSee "Configuration" in README.md.\n`)
+    process.stderr.write(`${error.message}\nSee docs/reference/configuration.md.\n`)
     process.exit(1)
   }
 }

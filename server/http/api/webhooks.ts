@@ -95,7 +95,7 @@ function notConfigured(platform: string, variable: string): HttpProblem {
   return new HttpProblem({
     status: 503,
     title: 'Service Unavailable',
-    detail: `${platform} is not set up on this server: set ${variable} (see README.md).`,
+    detail: `${platform} is not set up on this server: set ${variable} (see docs/reference/configuration.md).`,
   })
 }
 

@@ -26,7 +26,7 @@ export const WebhookTargetSchema = z.union([
 ])
 export type WebhookTarget = z.infer<typeof WebhookTargetSchema>
 
-/** The body every attempt sends (see the README's "Webhooks" section). */
+/** The body every attempt sends (see docs/guides/monitoring.md, "Webhooks"). */
 export type WebhookEvent = {
   type: WebhookEventType
   /** When the event happened (the run's end), ISO 8601. */
