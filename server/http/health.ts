@@ -3,7 +3,7 @@
 // probe of /readyz run at most once a second, whatever the request rate.
 import { Router } from 'express'
 import { type Health, HealthSchema, type Readiness, ReadinessSchema } from '#server/contracts/health.ts'
-import { type ApiContract, json, publicOperation } from '#server/http/api/contract.ts'
+import { type ApiContract, json, publicOperation, reply } from '#server/http/api/contract.ts'
 import type { DatabaseLiveness } from '#server/http/database-liveness.ts'
 import type { HealthService } from '#server/services/operations.ts'
 
@@ -14,7 +14,7 @@ const PROBE_INTERVAL_MS = 1000
 const HealthBody = HealthSchema.meta({ id: 'Health' })
 const ReadinessBody = ReadinessSchema.meta({ id: 'Readiness' })
 
-export const healthContract: ApiContract = {
+export const healthContract = {
   '/healthz': {
     get: {
       operationId: 'getHealth',
@@ -40,7 +40,7 @@ export const healthContract: ApiContract = {
       },
     },
   },
-}
+} satisfies ApiContract
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined
@@ -91,7 +91,7 @@ export function healthRoutes(deps: { health: HealthService; liveness: DatabaseLi
     const health: Health = ok
       ? { status: 'ok', version: deps.version, uptimeSeconds }
       : { status: 'down', reason: 'the database is not answering', version: deps.version, uptimeSeconds }
-    res.status(ok ? 200 : 503).json(health)
+    reply(res, healthContract['/healthz'].get, ok ? '200' : '503', health)
   })
 
   router.get('/readyz', async (_req, res) => {
@@ -109,7 +109,7 @@ export function healthRoutes(deps: { health: HealthService; liveness: DatabaseLi
     ])
     const ready = database.ok && migrations.ok && jobs.ok
     const readiness: Readiness = { status: ready ? 'ready' : 'not_ready', checks: { database, migrations, jobs } }
-    res.status(ready ? 200 : 503).json(readiness)
+    reply(res, healthContract['/readyz'].get, ready ? '200' : '503', readiness)
   })
   return router
 }

@@ -2,14 +2,22 @@
 // (server/services/runs.ts keeps it): its JSON and ETag are worked out once per object, not on every
 // read. Only for values nothing changes after they are sent (a kept view is never modified).
 import type { Response } from 'express'
+import type { AnswerOf } from '#server/http/api/contract.ts'
 
 const sent = new WeakMap<object, { body: Buffer; etag: string | undefined }>()
 
 /** What res.json sends as the type of a JSON body. */
 const JSON_TYPE = 'application/json; charset=utf-8'
 
-/** As res.json(value), with the body and its ETag (as Express would make it) kept for this object. */
-export function sendKeptJson(res: Response, value: object): void {
+/**
+ * As `reply(res, operation, '200', value)`, with the body and its ETag (as Express would make it) kept
+ * for this object.
+ */
+export function sendKeptJson<Op extends { responses: { '200': unknown } }>(
+  res: Response,
+  _operation: Op,
+  value: AnswerOf<Op, '200'> & object,
+): void {
   let known = sent.get(value)
   if (!known) {
     const body = JSON.stringify(value)

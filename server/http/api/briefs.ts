@@ -11,6 +11,7 @@ import {
   parameters,
   problem,
   rateLimitHeaders,
+  reply,
   responses,
   retryAfter,
 } from '#server/http/api/contract.ts'
@@ -56,7 +57,7 @@ const IdempotencyKey = z
     param: { id: 'IdempotencyKey' },
   })
 
-export const briefsContract: ApiContract = {
+export const briefsContract = {
   '/api/briefs': {
     get: {
       operationId: 'listRuns',
@@ -134,7 +135,7 @@ export const briefsContract: ApiContract = {
       },
     },
   },
-}
+} satisfies ApiContract
 
 export function runNotFound(runId: string): HttpProblem {
   return new HttpProblem({ status: 404, title: 'Not Found', detail: `You have no run with the id ${runId}.` })
@@ -190,12 +191,12 @@ export function briefsRoutes(services: WebServices): Router {
       return
     }
     for (const decision of outcome.decisions) setRateLimitHeaders(res, decision)
-    res.status(202).location(`/api/briefs/${outcome.run.runId}`).json(outcome.run)
+    reply(res.location(`/api/briefs/${outcome.run.runId}`), briefsContract['/api/briefs'].post, '202', outcome.run)
   })
 
   router.get('/', async (req, res) => {
     const query = parseInput(ListRunsQuerySchema, req.query, 'query')
-    res.json(await runs.list(principalOf(res).accountId, query))
+    reply(res, briefsContract['/api/briefs'].get, '200', await runs.list(principalOf(res).accountId, query))
   })
   router.all('/', methodNotAllowed(['GET', 'POST']))
 
@@ -204,7 +205,7 @@ export function briefsRoutes(services: WebServices): Router {
     const runId = String(req.params.runId)
     const run = await runs.get(principalOf(res).accountId, runId)
     if (!run) throw runNotFound(runId)
-    sendKeptJson(res, run)
+    sendKeptJson(res, briefsContract['/api/briefs/{runId}'].get, run)
   })
 
   router.delete('/:runId', noBody, async (req, res) => {
@@ -218,7 +219,7 @@ export function briefsRoutes(services: WebServices): Router {
         detail: `The run is already ${outcome.status}; only a running run can be cancelled.`,
       })
     }
-    res.json(outcome.run)
+    reply(res, briefsContract['/api/briefs/{runId}'].delete, '200', outcome.run)
   })
   router.all('/:runId', methodNotAllowed(['GET', 'DELETE']))
   return router

@@ -2,6 +2,7 @@
 // Each route module declares its own operations with these (zod-openapi's path objects); openapi.ts
 // renders them all. An `id` in `.meta()` names the piece in the document's components, so every
 // operation that uses it refers to one copy.
+import type { Response } from 'express'
 import { z } from 'zod'
 import type { ZodOpenApiResponseObject } from 'zod-openapi'
 import { ProblemSchema, RateLimitProblemSchema } from '#server/contracts/problem.ts'
@@ -12,9 +13,34 @@ export type { ZodOpenApiPathsObject as ApiContract } from 'zod-openapi'
 const Problem = ProblemSchema.meta({ id: 'Problem' })
 const RateLimitProblem = RateLimitProblemSchema.meta({ id: 'RateLimitProblem' })
 
-/** A JSON answer of this schema. */
-export function json(description: string, schema: z.ZodType): ZodOpenApiResponseObject {
-  return { description, content: { 'application/json': { schema } } }
+/** A JSON answer of this schema, its type kept so that `reply` checks a handler's body against it. */
+export function json<Schema extends z.ZodType>(description: string, schema: Schema) {
+  return { description, content: { 'application/json': { schema } } } satisfies ZodOpenApiResponseObject
+}
+
+type Operation = { responses: object }
+type JsonAnswer = { content: { 'application/json': { schema: z.ZodType } } }
+
+/** The body the operation documents for `status`: what its JSON schema gives (never for a problem). */
+export type AnswerOf<
+  Op extends Operation,
+  Status extends keyof Op['responses'],
+> = Op['responses'][Status] extends JsonAnswer
+  ? z.output<Op['responses'][Status]['content']['application/json']['schema']>
+  : never
+
+/**
+ * Sends the operation's `status` answer. The body must be what the contract documents for it, so an
+ * answer that drifts from the OpenAPI document fails `tsc`, not a client. (Problems are thrown as
+ * `HttpProblem`, not replied.)
+ */
+export function reply<Op extends Operation, Status extends keyof Op['responses'] & `${number}`>(
+  res: Response,
+  _operation: Op,
+  status: Status,
+  body: AnswerOf<Op, Status>,
+): void {
+  res.status(Number(status)).json(body)
 }
 
 /** An RFC 9457 problem answer. */

@@ -4,7 +4,7 @@
 import { Router } from 'express'
 import { z } from 'zod'
 import { EmailAddressListSchema, EmailAddressSchema } from '#server/contracts/email.ts'
-import { type ApiContract, bodyProblems, json, problem, responses } from '#server/http/api/contract.ts'
+import { type ApiContract, bodyProblems, json, problem, reply, responses } from '#server/http/api/contract.ts'
 import { methodNotAllowed } from '#server/http/api/method-not-allowed.ts'
 import { noBody, parseInput } from '#server/http/api/validation.ts'
 import { memberAccountId } from '#server/http/api-auth.ts'
@@ -20,7 +20,7 @@ const EmailAddress = EmailAddressSchema.meta({ id: 'EmailAddress' })
 const demoForbidden = problem('The demo key cannot set up email.')
 const AddressId = z.uuid().meta({ description: 'The id from the address list.', param: { id: 'AddressId' } })
 
-export const emailContract: ApiContract = {
+export const emailContract = {
   '/api/email/addresses': {
     get: {
       operationId: 'listEmailAddresses',
@@ -72,7 +72,7 @@ export const emailContract: ApiContract = {
       },
     },
   },
-}
+} satisfies ApiContract
 
 export function emailOff(): HttpProblem {
   return new HttpProblem({
@@ -100,13 +100,14 @@ export function emailRoutes(services: WebServices): Router {
   const { email } = services
 
   router.get('/addresses', async (_req, res) => {
-    res.json({ enabled: email.enabled, addresses: await email.list(memberAccountId(res, 'set up email')) })
+    const addresses = await email.list(memberAccountId(res, 'set up email'))
+    reply(res, emailContract['/api/email/addresses'].get, '200', { enabled: email.enabled, addresses })
   })
   router.post('/addresses', async (req, res) => {
     const accountId = memberAccountId(res, 'set up email')
     const { address } = parseInput(AddAddressSchema, req.body)
     const outcome = await email.add(accountId, address)
-    if (outcome.ok) return void res.status(202).json(outcome.address)
+    if (outcome.ok) return reply(res, emailContract['/api/email/addresses'].post, '202', outcome.address)
     if (outcome.reason === 'off') throw emailOff()
     if (outcome.reason === 'rate_limited') return void sendRateLimited(res, outcome.decision)
     throw ADD_REFUSED[outcome.reason]

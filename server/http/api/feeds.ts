@@ -11,6 +11,7 @@ import {
   json,
   parameters,
   problem,
+  reply,
   responses,
   retryAfter,
 } from '#server/http/api/contract.ts'
@@ -39,7 +40,7 @@ const ListFeedsQuerySchema = z.strictObject({
 })
 const FeedId = z.uuid().meta({ param: { id: 'FeedId' } })
 
-export const feedsContract: ApiContract = {
+export const feedsContract = {
   '/api/feeds': {
     get: {
       operationId: 'listFeeds',
@@ -94,7 +95,7 @@ export const feedsContract: ApiContract = {
       },
     },
   },
-}
+} satisfies ApiContract
 
 export function presentFeed(feed: Feed): FeedView {
   return { ...feed, createdAt: feed.createdAt.toISOString() }
@@ -108,7 +109,10 @@ export function feedsRoutes(services: WebServices): Router {
     const accountId = memberAccountId(res, 'make feeds')
     const page = parseInput(ListFeedsQuerySchema, req.query)
     const listed = await feeds.list(accountId, page)
-    res.json({ feeds: listed.feeds.map(presentFeed), nextCursor: listed.nextCursor })
+    reply(res, feedsContract['/api/feeds'].get, '200', {
+      feeds: listed.feeds.map(presentFeed),
+      nextCursor: listed.nextCursor,
+    })
   })
   router.post('/', async (req, res) => {
     const accountId = memberAccountId(res, 'make feeds')
@@ -137,7 +141,7 @@ export function feedsRoutes(services: WebServices): Router {
           : 'You have no topic with memory by that name.'
       throw new HttpProblem({ status: 404, title: 'Not Found', detail })
     }
-    res.status(201).json({ ...presentFeed(created.feed), url: created.url })
+    reply(res, feedsContract['/api/feeds'].post, '201', { ...presentFeed(created.feed), url: created.url })
   })
   router.all('/', methodNotAllowed(['GET', 'POST']))
 
@@ -151,7 +155,7 @@ export function feedsRoutes(services: WebServices): Router {
         detail: `You have no working feed with the id ${feedId}.`,
       })
     }
-    res.json(presentFeed(revoked))
+    reply(res, feedsContract['/api/feeds/{feedId}'].delete, '200', presentFeed(revoked))
   })
   router.all('/:feedId', methodNotAllowed(['DELETE']))
   return router

@@ -3,7 +3,7 @@
 // frameworkId may not have a key yet.
 import { Router } from 'express'
 import { z } from 'zod'
-import { type ApiContract, json, problem, publicOperation } from '#server/http/api/contract.ts'
+import { type ApiContract, json, problem, publicOperation, reply } from '#server/http/api/contract.ts'
 import { methodNotAllowed } from '#server/http/api/method-not-allowed.ts'
 import { parseInput } from '#server/http/api/validation.ts'
 import { HttpProblem } from '#server/http/problem.ts'
@@ -12,7 +12,7 @@ import { FrameworkFilterSchema, FrameworkListSchema, FrameworkSchema } from '#se
 
 const FrameworkId = z.string().meta({ description: 'A framework id, such as `pestle`.', param: { id: 'FrameworkId' } })
 
-export const frameworksContract: ApiContract = {
+export const frameworksContract = {
   '/api/frameworks': {
     get: {
       operationId: 'listFrameworks',
@@ -40,12 +40,13 @@ export const frameworksContract: ApiContract = {
       },
     },
   },
-}
+} satisfies ApiContract
 
 export function frameworksRoutes(): Router {
   const router = Router()
   router.get('/', (req, res) => {
-    res.json(listFrameworks(parseInput(FrameworkFilterSchema, req.query, 'query')))
+    const filter = parseInput(FrameworkFilterSchema, req.query, 'query')
+    reply(res, frameworksContract['/api/frameworks'].get, '200', listFrameworks(filter))
   })
   router.all('/', methodNotAllowed(['GET']))
   router.get('/:id', (req, res) => {
@@ -58,7 +59,7 @@ export function frameworksRoutes(): Router {
         detail: `There is no framework with the id "${id}": list them with GET /api/frameworks.`,
       })
     }
-    res.json(framework)
+    reply(res, frameworksContract['/api/frameworks/{id}'].get, '200', framework)
   })
   router.all('/:id', methodNotAllowed(['GET']))
   return router

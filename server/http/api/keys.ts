@@ -4,7 +4,7 @@ import { Router } from 'express'
 import { z } from 'zod'
 import { type ApiKeySummary, KeyLimitError } from '#server/auth/api-keys.ts'
 import { ApiKeySchema, type ApiKeyView, type CreatedApiKey, CreatedApiKeySchema } from '#server/contracts/account.ts'
-import { type ApiContract, bodyProblems, json, problem, responses } from '#server/http/api/contract.ts'
+import { type ApiContract, bodyProblems, json, problem, reply, responses } from '#server/http/api/contract.ts'
 import { methodNotAllowed } from '#server/http/api/method-not-allowed.ts'
 import { noBody, parseInput } from '#server/http/api/validation.ts'
 import { memberAccountId } from '#server/http/api-auth.ts'
@@ -24,7 +24,7 @@ const CreateKeyInput = CreateKeySchema.meta({ id: 'CreateKeyInput' })
 const ApiKey = ApiKeySchema.meta({ id: 'ApiKey' })
 const KeyPrefix = z.string().meta({ description: 'The key prefix shown in key lists.', param: { id: 'KeyPrefix' } })
 
-export const keysContract: ApiContract = {
+export const keysContract = {
   '/api/keys': {
     get: {
       operationId: 'listKeys',
@@ -74,7 +74,7 @@ export const keysContract: ApiContract = {
       },
     },
   },
-}
+} satisfies ApiContract
 
 function presentKey(key: ApiKeySummary): ApiKeyView {
   return {
@@ -90,7 +90,7 @@ export function keysRoutes(services: WebServices): Router {
 
   router.get('/', async (_req, res) => {
     const keys = await services.keys.list(memberAccountId(res, 'manage API keys'))
-    res.json({ keys: keys.map(presentKey) })
+    reply(res, keysContract['/api/keys'].get, '200', { keys: keys.map(presentKey) })
   })
 
   router.post('/', async (req, res) => {
@@ -99,7 +99,7 @@ export function keysRoutes(services: WebServices): Router {
     try {
       const { key, summary } = await services.keys.create(accountId, name)
       const created: CreatedApiKey = { key, ...presentKey(summary) }
-      res.status(201).json(created)
+      reply(res, keysContract['/api/keys'].post, '201', created)
     } catch (error) {
       if (!(error instanceof KeyLimitError)) throw error
       throw new HttpProblem({ status: 409, title: 'Conflict', detail: error.message })
@@ -116,7 +116,7 @@ export function keysRoutes(services: WebServices): Router {
         detail: `You have no active API key with the prefix ${req.params.prefix}.`,
       })
     }
-    res.json(presentKey(revoked))
+    reply(res, keysContract['/api/keys/{prefix}'].delete, '200', presentKey(revoked))
   })
   router.all('/:prefix', methodNotAllowed(['DELETE']))
   return router

@@ -1,11 +1,11 @@
 import { Router } from 'express'
 import { type Me, MeSchema } from '#server/contracts/account.ts'
-import { type ApiContract, json, responses } from '#server/http/api/contract.ts'
+import { type ApiContract, json, reply, responses } from '#server/http/api/contract.ts'
 import { methodNotAllowed } from '#server/http/api/method-not-allowed.ts'
 import { principalOf, unauthorized } from '#server/http/api-auth.ts'
 import type { WebServices } from '#server/services.ts'
 
-export const meContract: ApiContract = {
+export const meContract = {
   '/api/me': {
     get: {
       operationId: 'getMe',
@@ -14,7 +14,7 @@ export const meContract: ApiContract = {
       responses: { '200': json('Who the key belongs to.', MeSchema.meta({ id: 'Me' })), '401': responses.unauthorized },
     },
   },
-}
+} satisfies ApiContract
 
 /** GET /api/me: who the presented key belongs to; handy to check a key works. */
 export function meRoutes(services: WebServices): Router {
@@ -32,7 +32,7 @@ export function meRoutes(services: WebServices): Router {
       account: { id: account.id, email: account.email, kind: account.kind },
       auth: { via: principal.via, keyPrefix: principal.keyPrefix ?? null, demo: principal.demo },
     }
-    res.json(me)
+    reply(res, meContract['/api/me'].get, '200', me)
   })
   router.all('/', methodNotAllowed(['GET']))
   return router

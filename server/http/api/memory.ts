@@ -1,7 +1,7 @@
 import { Router } from 'express'
 import { z } from 'zod'
 import { MemoryStatsSchema } from '#server/contracts/memory.ts'
-import { type ApiContract, json, responses } from '#server/http/api/contract.ts'
+import { type ApiContract, json, reply, responses } from '#server/http/api/contract.ts'
 import { methodNotAllowed } from '#server/http/api/method-not-allowed.ts'
 import { parseInput } from '#server/http/api/validation.ts'
 import { principalOf } from '#server/http/api-auth.ts'
@@ -12,7 +12,7 @@ const CheckQuerySchema = z.object({
   topic: TopicSchema.describe('The topic, as you would send it in a brief; matched after normalization.'),
 })
 
-export const memoryContract: ApiContract = {
+export const memoryContract = {
   '/api/memory/check': {
     get: {
       operationId: 'checkMemory',
@@ -29,14 +29,19 @@ export const memoryContract: ApiContract = {
       },
     },
   },
-}
+} satisfies ApiContract
 
 /** GET /api/memory/check?topic=...: spec 2.4's counts, or JSON null when the topic has no memory. */
 export function memoryRoutes(services: WebServices): Router {
   const router = Router()
   router.get('/check', async (req, res) => {
     const { topic } = parseInput(CheckQuerySchema, { topic: req.query.topic }, 'query')
-    res.json(await services.topics.check(principalOf(res).accountId, topic))
+    reply(
+      res,
+      memoryContract['/api/memory/check'].get,
+      '200',
+      await services.topics.check(principalOf(res).accountId, topic),
+    )
   })
   router.all('/check', methodNotAllowed(['GET']))
   return router

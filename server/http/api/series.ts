@@ -12,6 +12,7 @@ import {
   parameters,
   problem,
   rateLimitHeaders,
+  reply,
   responses,
 } from '#server/http/api/contract.ts'
 import { emailOff } from '#server/http/api/email.ts'
@@ -56,7 +57,7 @@ const UpdateSeriesSchema = z
 const Series = SeriesViewSchema.meta({ id: 'Series' })
 const seriesPath = { path: z.object({ seriesId: parameters.seriesId }) }
 
-export const seriesContract: ApiContract = {
+export const seriesContract = {
   '/api/series': {
     get: {
       operationId: 'listSeries',
@@ -136,7 +137,7 @@ export const seriesContract: ApiContract = {
       },
     },
   },
-}
+} satisfies ApiContract
 
 const STOPPED = 'This recurring brief was stopped; start a new brief instead.'
 
@@ -155,6 +156,9 @@ function seriesNotFound(seriesId: string): HttpProblem {
   })
 }
 
+/** The operations on one series. */
+const one = seriesContract['/api/series/{seriesId}']
+
 export function seriesRoutes(services: WebServices): Router {
   const router = Router()
   const { series } = services
@@ -162,13 +166,13 @@ export function seriesRoutes(services: WebServices): Router {
   async function change(req: Request, res: Response, status: SeriesStatus) {
     const seriesId = String(req.params.seriesId)
     const outcome = await series.setStatus(principalOf(res).accountId, seriesId, status)
-    if (outcome.ok) return void res.json(outcome.series)
+    if (outcome.ok) return reply(res, one[status === 'cancelled' ? 'delete' : 'patch'], '200', outcome.series)
     if (outcome.reason === 'not_found') throw seriesNotFound(seriesId)
     throw new HttpProblem({ status: 409, title: 'Conflict', detail: STOPPED })
   }
 
   router.get('/', async (_req, res) => {
-    res.json({ series: await series.list(principalOf(res).accountId) })
+    reply(res, seriesContract['/api/series'].get, '200', { series: await series.list(principalOf(res).accountId) })
   })
   router.all('/', methodNotAllowed(['GET']))
 
@@ -176,7 +180,7 @@ export function seriesRoutes(services: WebServices): Router {
     const seriesId = String(req.params.seriesId)
     const found = await series.get(principalOf(res).accountId, seriesId)
     if (!found) throw seriesNotFound(seriesId)
-    res.json(found)
+    reply(res, one.get, '200', found)
   })
   router.patch('/:seriesId', async (req, res) => {
     const { status, ...settings } = parseInput(UpdateSeriesSchema, req.body ?? {})
@@ -189,7 +193,7 @@ export function seriesRoutes(services: WebServices): Router {
         if (outcome.reason === 'email_off') throw emailOff()
         throw new HttpProblem({ status: 409, title: 'Conflict', detail: STOPPED })
       }
-      if (!status) return void res.json(outcome.series)
+      if (!status) return reply(res, one.patch, '200', outcome.series)
     }
     if (status) await change(req, res, status)
   })
@@ -204,7 +208,12 @@ export function seriesRoutes(services: WebServices): Router {
     })
     if (outcome.ok) {
       for (const decision of outcome.decisions) setRateLimitHeaders(res, decision)
-      return void res.status(202).location(`/api/briefs/${outcome.run.runId}`).json(outcome.run)
+      return reply(
+        res.location(`/api/briefs/${outcome.run.runId}`),
+        seriesContract['/api/series/{seriesId}/run'].post,
+        '202',
+        outcome.run,
+      )
     }
     if (outcome.reason === 'not_found') throw seriesNotFound(seriesId)
     if (outcome.reason === 'refused') return sendRefusal(res, outcome.refusal)

@@ -10,7 +10,7 @@ import {
   WebhookEndpointViewSchema,
   WebhookEventTypeSchema,
 } from '#server/contracts/webhook-endpoint.ts'
-import { type ApiContract, bodyProblems, json, problem, responses } from '#server/http/api/contract.ts'
+import { type ApiContract, bodyProblems, json, problem, reply, responses } from '#server/http/api/contract.ts'
 import { methodNotAllowed } from '#server/http/api/method-not-allowed.ts'
 import { noBody, parseInput } from '#server/http/api/validation.ts'
 import { memberAccountId } from '#server/http/api-auth.ts'
@@ -43,7 +43,7 @@ const endpointPath = { path: z.object({ endpointId: EndpointId }) }
 const demoForbidden = problem('The demo key cannot manage webhooks.')
 const AccountSecret = AccountWebhookSecretSchema.meta({ id: 'AccountWebhookSecret' })
 
-export const webhookEndpointsContract: ApiContract = {
+export const webhookEndpointsContract = {
   '/api/webhooks/endpoints': {
     get: {
       operationId: 'listWebhookEndpoints',
@@ -131,7 +131,7 @@ export const webhookEndpointsContract: ApiContract = {
       },
     },
   },
-}
+} satisfies ApiContract
 
 function endpointNotFound(id: string): HttpProblem {
   return new HttpProblem({ status: 404, title: 'Not Found', detail: `You have no webhook endpoint with the id ${id}.` })
@@ -144,7 +144,9 @@ export function webhookEndpointsRoutes(services: WebServices): Router {
 
   router.get('/endpoints', async (_req, res) => {
     const endpoints = await webhooks.endpoints.list(memberAccountId(res, 'manage webhooks'))
-    res.json({ endpoints: endpoints.map(presentEndpoint) })
+    reply(res, webhookEndpointsContract['/api/webhooks/endpoints'].get, '200', {
+      endpoints: endpoints.map(presentEndpoint),
+    })
   })
   router.post('/endpoints', async (req, res) => {
     const accountId = memberAccountId(res, 'manage webhooks')
@@ -157,7 +159,10 @@ export function webhookEndpointsRoutes(services: WebServices): Router {
       const status = outcome.reason === 'limit' ? 409 : 400
       throw new HttpProblem({ status, title: status === 409 ? 'Conflict' : 'Bad Request', detail: outcome.message })
     }
-    res.status(201).json({ ...presentEndpoint(outcome.endpoint), secret: outcome.secret })
+    reply(res, webhookEndpointsContract['/api/webhooks/endpoints'].post, '201', {
+      ...presentEndpoint(outcome.endpoint),
+      secret: outcome.secret,
+    })
   })
   router.all('/endpoints', methodNotAllowed(['GET', 'POST']))
 
@@ -175,16 +180,21 @@ export function webhookEndpointsRoutes(services: WebServices): Router {
     const { endpointId } = req.params
     const rotated = validId(endpointId) ? await webhooks.endpoints.rotate(accountId, endpointId) : undefined
     if (!rotated) throw endpointNotFound(endpointId)
-    res.json({ ...presentEndpoint(rotated.endpoint), secret: rotated.secret })
+    reply(res, webhookEndpointsContract['/api/webhooks/endpoints/{endpointId}/rotate'].post, '200', {
+      ...presentEndpoint(rotated.endpoint),
+      secret: rotated.secret,
+    })
   })
   router.all('/endpoints/:endpointId/rotate', methodNotAllowed(['POST']))
 
   router.get('/secret', async (_req, res) => {
-    res.json({ secret: await webhooks.accountSecret(memberAccountId(res, 'manage webhooks')) })
+    const secret = await webhooks.accountSecret(memberAccountId(res, 'manage webhooks'))
+    reply(res, webhookEndpointsContract['/api/webhooks/secret'].get, '200', { secret })
   })
   router.all('/secret', methodNotAllowed(['GET']))
   router.post('/secret/rotate', noBody, async (_req, res) => {
-    res.json({ secret: await webhooks.rotateAccountSecret(memberAccountId(res, 'manage webhooks')) })
+    const secret = await webhooks.rotateAccountSecret(memberAccountId(res, 'manage webhooks'))
+    reply(res, webhookEndpointsContract['/api/webhooks/secret/rotate'].post, '200', { secret })
   })
   router.all('/secret/rotate', methodNotAllowed(['POST']))
   return router

@@ -4,7 +4,7 @@
 import express, { type Request, Router } from 'express'
 import { z } from 'zod'
 import { SlackChallengeSchema, WebhookOutcomeSchema } from '#server/contracts/webhook.ts'
-import { type ApiContract, json, problem, responses } from '#server/http/api/contract.ts'
+import { type ApiContract, json, problem, reply, responses } from '#server/http/api/contract.ts'
 import { methodNotAllowed } from '#server/http/api/method-not-allowed.ts'
 import { parseInput } from '#server/http/api/validation.ts'
 import { HttpProblem } from '#server/http/problem.ts'
@@ -48,7 +48,7 @@ function payload(description: string) {
   return { required: true, content: { 'application/json': { schema: { type: 'object' as const, description } } } }
 }
 
-export const webhooksContract: ApiContract = {
+export const webhooksContract = {
   '/api/webhooks/slack': {
     post: {
       operationId: 'slackEvents',
@@ -89,7 +89,7 @@ export const webhooksContract: ApiContract = {
       },
     },
   },
-}
+} satisfies ApiContract
 
 function notConfigured(platform: string, variable: string): HttpProblem {
   return new HttpProblem({
@@ -115,6 +115,9 @@ function parseJson(body: Buffer): unknown {
   }
 }
 
+const slack = webhooksContract['/api/webhooks/slack'].post
+const github = webhooksContract['/api/webhooks/github'].post
+
 export function webhookRoutes(services: WebServices): Router {
   const router = Router()
   const raw = express.raw({ type: () => true, limit: WEBHOOK_BODY_LIMIT_BYTES })
@@ -134,15 +137,15 @@ export function webhookRoutes(services: WebServices): Router {
     const payload = parseJson(body) as { type?: unknown }
     if (payload?.type === 'url_verification') {
       const { challenge } = parseInput(SlackUrlVerificationSchema, payload, 'Slack url_verification')
-      res.json({ challenge })
+      reply(res, slack, '200', { challenge })
       return
     }
     if (payload?.type !== 'event_callback') {
-      res.json({ status: 'ignored', reason: `payload ${String(payload?.type)}` })
+      reply(res, slack, '200', { status: 'ignored', reason: `payload ${String(payload?.type)}` })
       return
     }
     const envelope = parseInput(SlackEventCallbackSchema, payload, 'Slack event')
-    res.json(await services.integrations.slack.receive(envelope))
+    reply(res, slack, '200', await services.integrations.slack.receive(envelope))
   })
   router.all('/slack', methodNotAllowed(['POST']))
 
@@ -158,11 +161,11 @@ export function webhookRoutes(services: WebServices): Router {
       throw new HttpProblem({ status: 400, title: 'Bad Request', detail: 'X-GitHub-Delivery is missing.' })
     }
     if (event !== 'issue_comment') {
-      res.json({ status: 'ignored', reason: `event ${event ?? '(none)'}` })
+      reply(res, github, '200', { status: 'ignored', reason: `event ${event ?? '(none)'}` })
       return
     }
     const comment = parseInput(IssueCommentEventSchema, parseJson(body), 'GitHub issue_comment event')
-    res.json(await services.integrations.github.receive(deliveryId, comment))
+    reply(res, github, '200', await services.integrations.github.receive(deliveryId, comment))
   })
   router.all('/github', methodNotAllowed(['POST']))
   return router
