@@ -16,6 +16,6 @@ export function registerFrameworkTools({ registerTool }: ToolContext): void {
       outputSchema: FrameworkListSchema.shape,
       annotations: { readOnlyHint: true },
     },
-    async (filter) => ok(listFrameworks(filter)),
+    async (filter) => ok(FrameworkListSchema, listFrameworks(filter)),
   )
 }

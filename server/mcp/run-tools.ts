@@ -2,41 +2,18 @@
 // its report. Each is one service call: runs.start admits it as for every surface, runs.get reads
 // the caller's run as API clients see it (corpus sources linked to their pages on this server).
 import { z } from 'zod'
-import { type RunStart, RunStartSchema, RunStatusSchema, type RunView, RunViewSchema } from '#server/contracts/run.ts'
+import { RunReportOutput, RunStartOutput, RunStatusOutput } from '#server/contracts/mcp.ts'
+import type { RunStart, RunView } from '#server/contracts/run.ts'
 import { ok, problem, type ToolContext } from '#server/mcp/tool-context.ts'
 import { quoted, sourcesText, withoutControls } from '#server/mcp/tool-text.ts'
 import { RunNotQueuedError } from '#server/research/start-run.ts'
 import { ClientBriefSchema } from '#server/vocabulary/brief.ts'
-import { ReportSchema } from '#server/vocabulary/report.ts'
 import { isFinalEvent } from '#server/vocabulary/runs.ts'
 
 const MAX_WAIT_MS = 50_000 // below the ~60 s at which MCP clients give up on a tool call
 const TOTAL_PROGRESS = 5 // the five steps of a run
 
 const runIdInput = { runId: z.string().describe('The runId research_brief returned.') }
-
-// The output schemas are the REST API's view schemas (server/contracts), or parts of them.
-const RunStatusOutput = RunViewSchema.pick({
-  runId: true,
-  topic: true,
-  status: true,
-  currentStep: true,
-  createdAt: true,
-  finishedAt: true,
-  error: true,
-})
-const RunStartOutput = RunStartSchema.extend({
-  status: RunStatusSchema,
-  currentStep: RunViewSchema.shape.currentStep.optional(),
-})
-const RunReportOutput = ReportSchema.pick({
-  summary: true,
-  delta: true,
-  sources: true,
-  integrity: true,
-  generatedWith: true,
-  notice: true,
-}).extend({ runId: RunViewSchema.shape.runId, topic: RunViewSchema.shape.topic })
 
 function noRun(runId: string) {
   return problem(
@@ -104,7 +81,7 @@ export function registerRunTools({ services, caller, registerTool }: ToolContext
         )
       }
       const progressToken = extra._meta?.progressToken
-      if (!wait || progressToken === undefined) return ok(started)
+      if (!wait || progressToken === undefined) return ok(RunStartOutput, started)
 
       // Stream the run's steps as progress notifications until it ends or the wait runs out.
       let done = 0
@@ -133,7 +110,7 @@ export function registerRunTools({ services, caller, registerTool }: ToolContext
         }
       })
       const run = await services.runs.get(caller.accountId, started.runId, 'client')
-      return ok({ ...started, status: run?.status ?? 'running', currentStep: run?.currentStep ?? null })
+      return ok(RunStartOutput, { ...started, status: run?.status ?? 'running', currentStep: run?.currentStep ?? null })
     },
   )
 
@@ -148,7 +125,7 @@ export function registerRunTools({ services, caller, registerTool }: ToolContext
     },
     async ({ runId }) => {
       const run = await services.runs.get(caller.accountId, runId, 'client')
-      return run ? ok(runStatus(run)) : noRun(runId)
+      return run ? ok(RunStatusOutput, runStatus(run)) : noRun(runId)
     },
   )
 
@@ -174,6 +151,7 @@ export function registerRunTools({ services, caller, registerTool }: ToolContext
       }
       const { summary, delta, sources, integrity, generatedWith, notice } = run.report
       return ok(
+        RunReportOutput,
         { runId, topic: run.topic, summary, delta, sources, integrity, generatedWith, ...(notice ? { notice } : {}) },
         // The notice first: a model reading the answer must not take invented articles for the web.
         `${notice ? `Note: ${notice}\n\n` : ''}${summary}\n\n${delta.summary}\n\n${sourcesText(sources)}`,

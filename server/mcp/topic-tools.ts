@@ -2,16 +2,16 @@
 // two topics compared, a keyword search across the caller's topics, and a topic as markdown. Each is
 // one call to the topic service, which sees only the caller's live memory.
 import { z } from 'zod'
-import { ok, problem, type ToolContext } from '#server/mcp/tool-context.ts'
-import { quoted } from '#server/mcp/tool-text.ts'
 import {
+  CompareTopicsOutput,
+  ExportTopicOutput,
+  SearchMemoryOutput,
   TopicDeltaOutput,
   TopicMemoryOutput,
-  topicDeltaText,
-  topicDeltaView,
-  topicMemoryText,
-  topicMemoryView,
-} from '#server/mcp/topic-views.ts'
+} from '#server/contracts/mcp.ts'
+import { type OutputOf, ok, problem, type ToolContext } from '#server/mcp/tool-context.ts'
+import { quoted } from '#server/mcp/tool-text.ts'
+import { topicDeltaText, topicDeltaView, topicMemoryText, topicMemoryView } from '#server/mcp/topic-views.ts'
 import { TopicSchema } from '#server/vocabulary/topic.ts'
 
 const topicInput = {
@@ -19,8 +19,14 @@ const topicInput = {
 }
 
 /** The notice first: a model reading the answer must not take invented articles for the web. */
-function withNotice(notice: string | undefined, view: Record<string, unknown>, text: string) {
-  return notice ? ok({ ...view, notice }, `Note: ${notice}\n\n${text}`) : ok(view, text)
+function withNotice<Output extends { notice: z.ZodOptional<z.ZodString> } & z.ZodRawShape>(
+  output: Output,
+  notice: string | undefined,
+  view: Omit<OutputOf<Output>, 'notice'>,
+  text: string,
+) {
+  const structured = (notice ? { ...view, notice } : view) as OutputOf<Output>
+  return ok(output, structured, notice ? `Note: ${notice}\n\n${text}` : text)
 }
 
 function noMemory(topic: string) {
@@ -47,7 +53,7 @@ export function registerTopicTools({ services, caller, registerTool }: ToolConte
           `Sextant has no memory of ${quoted(topic)} (or it expired after 30 days). Run research_brief on it first.`,
         )
       const view = topicMemoryView(stored.value)
-      return withNotice(stored.notice, view, topicMemoryText(view))
+      return withNotice(TopicMemoryOutput, stored.notice, view, topicMemoryText(view))
     },
   )
 
@@ -65,7 +71,12 @@ export function registerTopicTools({ services, caller, registerTool }: ToolConte
       const found = await topics.readableDelta(caller.accountId, topic)
       if (!found) return noMemory(topic)
       const view = topicDeltaView(found.value.delta)
-      return withNotice(found.notice, view, topicDeltaText(found.value.topic, view, found.value.sources))
+      return withNotice(
+        TopicDeltaOutput,
+        found.notice,
+        view,
+        topicDeltaText(found.value.topic, view, found.value.sources),
+      )
     },
   )
 
@@ -78,14 +89,7 @@ export function registerTopicTools({ services, caller, registerTool }: ToolConte
         topicA: TopicSchema.describe('The first topic.'),
         topicB: TopicSchema.describe('The second topic.'),
       },
-      outputSchema: {
-        topics: z.array(z.string()),
-        summary: z.record(z.string(), z.number()),
-        sharedSources: z.array(z.string()),
-        sharedFacts: z.array(z.object({ a: z.string(), b: z.string() })),
-        onlyA: z.array(z.string()),
-        onlyB: z.array(z.string()),
-      },
+      outputSchema: CompareTopicsOutput,
       annotations: { readOnlyHint: true },
     },
     async ({ topicA, topicB }) => {
@@ -93,7 +97,7 @@ export function registerTopicTools({ services, caller, registerTool }: ToolConte
       if ('missing' in result)
         return problem(`No memory for ${result.missing.map(quoted).join(' and ')}. Run research_brief on it first.`)
       const { comparison } = result
-      return ok({
+      return ok(CompareTopicsOutput, {
         topics: comparison.topics,
         summary: comparison.summary,
         sharedSources: comparison.sharedSources.map((source) => source.url),
@@ -113,16 +117,12 @@ export function registerTopicTools({ services, caller, registerTool }: ToolConte
         query: z.string().trim().min(1).max(500).describe('Words to look for.'),
         limit: z.number().int().min(1).max(100).default(20).describe('At most this many results.'),
       },
-      outputSchema: {
-        results: z.array(
-          z.object({ topic: z.string(), fact: z.string(), sourceUrls: z.array(z.string()), score: z.number() }),
-        ),
-      },
+      outputSchema: SearchMemoryOutput,
       annotations: { readOnlyHint: true },
     },
     async ({ query, limit }) => {
       const hits = await topics.search(caller.accountId, query, { limit })
-      return ok({
+      return ok(SearchMemoryOutput, {
         results: hits.map((hit) => ({
           topic: hit.topic,
           fact: hit.fact.text,
@@ -139,13 +139,13 @@ export function registerTopicTools({ services, caller, registerTool }: ToolConte
       title: 'Export topic',
       description: "A topic's knowledge as a markdown document: stats, facts with citations, sources, run history.",
       inputSchema: topicInput,
-      outputSchema: { topic: z.string(), markdown: z.string() },
+      outputSchema: ExportTopicOutput,
       annotations: { readOnlyHint: true },
     },
     async ({ topic }) => {
       const markdown = await topics.export(caller.accountId, topic)
       if (!markdown) return noMemory(topic)
-      return ok({ topic, markdown }, markdown)
+      return ok(ExportTopicOutput, { topic, markdown }, markdown)
     },
   )
 }

@@ -3,72 +3,13 @@
 // `get_topic_delta` (the latest run's new, updated and contradicted facts and its confirmed count).
 // The delta's text lists every fact with numbered source URLs, so a client that reads only text
 // still has working references; page and model text in it is sanitised markdown on one line.
-import { z } from 'zod'
-import { MemoryStatsSchema } from '#server/contracts/memory.ts'
+import type { ToolOutput, TopicDeltaOutput, TopicMemoryOutput } from '#server/contracts/mcp.ts'
 import { sourcesText } from '#server/mcp/tool-text.ts'
 import { currentFacts, memoryStats, supersededFacts, type TopicDelta } from '#server/memory/insights.ts'
 import type { Fact, Source, TopicMemory } from '#server/memory/types.ts'
 import { countPhrases } from '#server/research/report-summary.ts'
 import { stripBidiControls } from '#server/text/bidi.ts'
 import { sanitizeMarkdown } from '#server/text/markdown-links.ts'
-
-const FactOutput = z.object({
-  id: z.string().describe('Stable id of the fact; `supersedes.id` and `supersededBy` refer to it.'),
-  text: z.string(),
-  quote: z.string().describe("Words of a source page, verbatim, that support it ('' for facts stored before quotes)."),
-  sourceUrls: z.array(z.string()),
-  firstSeen: z.string().describe('When a run first found it (ISO).'),
-  lastConfirmed: z.string().describe('When a run last found it still said (ISO).'),
-})
-const ChangeOutput = FactOutput.extend({
-  previous: FactOutput.nullable().describe('The fact memory held before; null when it has since left memory.'),
-})
-
-export const TopicMemoryOutput = {
-  topic: z.string(),
-  stats: MemoryStatsSchema,
-  facts: z
-    .array(
-      FactOutput.extend({
-        supersedes: z
-          .object({ id: z.string(), change: z.enum(['updated', 'contradicted']) })
-          .optional()
-          .describe('The fact in `history` this one replaced: a changed figure or date, or the opposite claim.'),
-      }),
-    )
-    .describe('What memory holds true now.'),
-  history: z
-    .array(FactOutput.extend({ supersededBy: z.string().describe('The id of the fact that replaced it.') }))
-    .describe('Facts a later one updated or contradicted: not current.'),
-  sources: z.array(
-    z.object({
-      url: z.string(),
-      title: z.string(),
-      publishedDate: z.string().describe('When the page was published, as the source dates it.').nullable(),
-    }),
-  ),
-  notice: z
-    .string()
-    .optional()
-    .describe('Said first when some of the sources are invented sample articles, not pages of the web.'),
-}
-
-export const TopicDeltaOutput = {
-  runId: z.string(),
-  at: z.string(),
-  newFacts: z.array(FactOutput).describe('Facts memory held nothing about before the run.'),
-  updated: z.array(ChangeOutput).describe('Facts that replaced one memory held with another figure or date.'),
-  contradicted: z.array(ChangeOutput).describe('Facts that say the opposite of one memory held.'),
-  confirmed: z.int().describe('Facts memory already held that the run found again.'),
-  facts: z
-    .array(z.object({ text: z.string(), sourceUrls: z.array(z.string()) }))
-    .describe('Every fact the run added: new, updated and contradicted together.'),
-  sources: z.array(z.object({ url: z.string(), title: z.string() })).describe('Sources first read in the run.'),
-  notice: z
-    .string()
-    .optional()
-    .describe('Said first when some of the sources are invented sample articles, not pages of the web.'),
-}
 
 /**
  * A fact as the tools give it: its text sanitised as a report's claims are (no link, no bidi
@@ -85,7 +26,7 @@ function factOutput(fact: Fact) {
   }
 }
 
-export function topicMemoryView(memory: TopicMemory) {
+export function topicMemoryView(memory: TopicMemory): Omit<ToolOutput<typeof TopicMemoryOutput>, 'notice'> {
   return {
     topic: stripBidiControls(memory.topic),
     stats: memoryStats(memory),
@@ -105,7 +46,7 @@ export function topicMemoryView(memory: TopicMemory) {
   }
 }
 
-export function topicDeltaView(delta: TopicDelta) {
+export function topicDeltaView(delta: TopicDelta): Omit<ToolOutput<typeof TopicDeltaOutput>, 'notice'> {
   const change = ({ fact, previous }: TopicDelta['updated'][number]) => ({
     ...factOutput(fact),
     previous: previous ? factOutput(previous) : null,
