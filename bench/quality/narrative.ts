@@ -6,8 +6,8 @@
 // "related" and "most read" lists. Every sentence that states one of the topic's facts is wrapped
 // as `[[fact@N| the sentence. ]]`: version N of that fact. Nothing else in the text is a fact.
 //
-// Development topics may be read when writing rules; held-out topics must not be (the README's bench
-// section says which is which), so their figures say how the engine does on text it was not tuned to.
+// Development topics may be read when writing rules; held-out topics must not be (bench/README.md
+// says which is which), so their figures say how the engine does on text it was not tuned to.
 import fs from 'node:fs'
 import path from 'node:path'
 import { buildRegistry } from '#bench/quality/registry.ts'
