@@ -1,6 +1,5 @@
 // The benchmark's API client: starts runs and follows their event streams, timing every answer and
 // every event on the same clock as the stubs (epoch ms with sub-millisecond precision).
-
 import type { Report } from '#server/research/report-types.ts'
 import type { BriefInput } from '#server/vocabulary/brief.ts'
 import { isFinalEvent } from '#server/vocabulary/runs.ts'

@@ -4,6 +4,7 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import { fromMarkdown } from 'mdast-util-from-markdown'
 import { expect, test } from 'vitest'
 
 const root = path.resolve(import.meta.dirname, '..')
@@ -22,25 +23,31 @@ function markdownPages(dir: string): string[] {
   return pages.sort()
 }
 
-/** The page's lines outside fenced code blocks: a link or heading inside one is text. */
-function proseLines(markdown: string): string[] {
-  const lines: string[] = []
-  let fence: string | undefined
-  for (const line of markdown.split('\n')) {
-    const marker = /^\s*(`{3,}|~{3,})/.exec(line)?.[1]
-    if (marker && (fence === undefined || marker.startsWith(fence))) {
-      fence = fence === undefined ? marker : undefined
-      continue
-    }
-    if (fence === undefined) lines.push(line)
+/** An mdast node, as far as the check reads it. */
+type MarkdownNode = { type: string; value?: string; url?: string; children?: MarkdownNode[] }
+
+/**
+ * The page's nodes, in document order, parsed as the server parses Markdown (mdast-util-from-markdown,
+ * server/text/markdown/parse.ts): a link or heading inside code is code, not a link or a heading.
+ */
+function nodes(markdown: string): MarkdownNode[] {
+  const all: MarkdownNode[] = []
+  const walk = (node: MarkdownNode) => {
+    all.push(node)
+    for (const child of node.children ?? []) walk(child)
   }
-  return lines
+  walk(fromMarkdown(markdown) as MarkdownNode)
+  return all
+}
+
+/** A node's text, as a heading's anchor is made from it (a link's words, a code span's code). */
+function textOf(node: MarkdownNode): string {
+  return node.value ?? (node.children ?? []).map(textOf).join('')
 }
 
 /** GitHub's anchor of a heading: lower case, punctuation but hyphens and spaces gone, spaces to hyphens. */
 function slug(heading: string): string {
   return heading
-    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
     .toLowerCase()
     .replace(/[^\p{L}\p{N}\p{M}_\- ]/gu, '')
     .replaceAll(' ', '-')
@@ -50,10 +57,8 @@ function slug(heading: string): string {
 function anchors(markdown: string): Set<string> {
   const seen = new Map<string, number>()
   const found = new Set<string>()
-  for (const line of proseLines(markdown)) {
-    const heading = /^#{1,6}\s+(.*?)\s*#*\s*$/.exec(line)?.[1]
-    if (heading === undefined) continue
-    const base = slug(heading)
+  for (const heading of nodes(markdown).filter((node) => node.type === 'heading')) {
+    const base = slug(textOf(heading).trim())
     const count = seen.get(base) ?? 0
     seen.set(base, count + 1)
     found.add(count === 0 ? base : `${base}-${count}`)
@@ -61,14 +66,11 @@ function anchors(markdown: string): Set<string> {
   return found
 }
 
-/** The targets of a page's inline links, outside code blocks and code spans. */
+/** The targets of a page's links, images and link definitions. */
 function linkTargets(markdown: string): string[] {
-  const targets: string[] = []
-  for (const line of proseLines(markdown)) {
-    const prose = line.replace(/(`+)[^`]*?\1/g, '')
-    for (const match of prose.matchAll(/\]\(\s*<?([^)\s>]*)>?(?:\s+"[^"]*")?\s*\)/g)) targets.push(match[1] ?? '')
-  }
-  return targets
+  return nodes(markdown)
+    .filter((node) => node.type === 'link' || node.type === 'image' || node.type === 'definition')
+    .map((node) => node.url ?? '')
 }
 
 /**

@@ -1,6 +1,5 @@
 // The five steps of a run (load memory, plan, search, synthesize, save memory) as a timeline built
 // from the run's event log, with each search query and warning under the step that reported it.
-
 import type { RunEvent } from '#server/events/run-events.ts'
 import type { RunStatus } from '#server/vocabulary/runs.ts'
 

@@ -6,10 +6,12 @@ import { MemoryStatsSchema } from '#server/contracts/memory.ts'
 import { RunStartSchema, RunStatusSchema, RunViewSchema } from '#server/contracts/run.ts'
 import { ReportSchema } from '#server/vocabulary/report.ts'
 
-/** A tool's output schema: the shape of its structured content. */
-export type ToolOutputShape = z.ZodRawShape
-/** The structured content a tool of this output schema answers. */
-export type ToolOutput<Shape extends ToolOutputShape> = z.output<z.ZodObject<Shape>>
+/** The structured content a tool whose output schema is `Output` (a zod object, or its shape) answers. */
+export type ToolOutput<Output extends z.ZodRawShape | z.ZodType> = Output extends z.ZodType
+  ? z.output<Output>
+  : Output extends z.ZodRawShape
+    ? z.output<z.ZodObject<Output>>
+    : never
 
 // The output schemas are the REST API's view schemas (server/contracts), or parts of them.
 export const RunStatusOutput = RunViewSchema.pick({

@@ -4,7 +4,6 @@
 // Slack gets mrkdwn; GitHub gets its markdown, with @mentions defused so a report pings nobody and
 // "<" escaped so no raw HTML (an <a href>) gets through. Text from pages, models and mentions is
 // sanitised first: the only links in a message are Sextant's own and the run's sources.
-
 import { escapeMrkdwn, markdownToMrkdwn, slackLink } from '#server/integrations/slack/mrkdwn.ts'
 import { splitText } from '#server/integrations/split-text.ts'
 import { changeCounts, summaryWithoutChanges } from '#server/research/report-summary.ts'

@@ -1,5 +1,4 @@
 // The MCP tool for the research frameworks: the static catalogue a brief's frameworkId names.
-
 import { ok, type ToolContext } from '#server/mcp/tool-context.ts'
 import { listFrameworks } from '#server/vocabulary/frameworks/index.ts'
 import { FrameworkFilterSchema, FrameworkListSchema } from '#server/vocabulary/frameworks/types.ts'

@@ -4,6 +4,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import type { z } from 'zod'
 import type { DemoVisitor } from '#server/auth/demo-visitors.ts'
+import type { ToolOutput } from '#server/contracts/mcp.ts'
 import type { Requester } from '#server/research/admission.ts'
 import type { WebServices } from '#server/services.ts'
 
@@ -22,20 +23,13 @@ export type ToolContext = {
   registerTool: McpServer['registerTool']
 }
 
-/** The structured content of a tool whose output schema is `Output` (a zod object, or its shape). */
-export type OutputOf<Output extends z.ZodRawShape | z.ZodType> = Output extends z.ZodType
-  ? z.output<Output>
-  : Output extends z.ZodRawShape
-    ? z.output<z.ZodObject<Output>>
-    : never
-
 /**
  * A tool's answer: its structured content, which must be what its output schema (server/contracts/mcp.ts)
  * says, or `npm run typecheck` fails, and its text (the content as JSON when none is given).
  */
 export function ok<Output extends z.ZodRawShape | z.ZodType>(
   _output: Output,
-  content: OutputOf<Output>,
+  content: ToolOutput<Output>,
   text?: string,
 ): CallToolResult {
   const structured = content as Record<string, unknown>

@@ -6,10 +6,11 @@ import {
   CompareTopicsOutput,
   ExportTopicOutput,
   SearchMemoryOutput,
+  type ToolOutput,
   TopicDeltaOutput,
   TopicMemoryOutput,
 } from '#server/contracts/mcp.ts'
-import { type OutputOf, ok, problem, type ToolContext } from '#server/mcp/tool-context.ts'
+import { ok, problem, type ToolContext } from '#server/mcp/tool-context.ts'
 import { quoted } from '#server/mcp/tool-text.ts'
 import { topicDeltaText, topicDeltaView, topicMemoryText, topicMemoryView } from '#server/mcp/topic-views.ts'
 import { TopicSchema } from '#server/vocabulary/topic.ts'
@@ -22,10 +23,10 @@ const topicInput = {
 function withNotice<Output extends { notice: z.ZodOptional<z.ZodString> } & z.ZodRawShape>(
   output: Output,
   notice: string | undefined,
-  view: Omit<OutputOf<Output>, 'notice'>,
+  view: Omit<ToolOutput<Output>, 'notice'>,
   text: string,
 ) {
-  const structured = (notice ? { ...view, notice } : view) as OutputOf<Output>
+  const structured = (notice ? { ...view, notice } : view) as ToolOutput<Output>
   return ok(output, structured, notice ? `Note: ${notice}\n\n${text}` : text)
 }
 

@@ -1,6 +1,5 @@
 // The report a complete run returns: its types are inferred from the zod schemas in
 // server/vocabulary/report.ts; what is here reads reports stored in an older shape.
-
 import { withLegacyCorpusUse } from '#server/research/search-origin.ts'
 import type { Report, ReportDelta } from '#server/vocabulary/report.ts'
 

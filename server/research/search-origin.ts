@@ -2,7 +2,6 @@
 // that ships with Sextant, or documents indexed on this server), and whether the corpus stood in
 // for an unreachable web. The report's generatedWith records it; every surface shows the notice.
 // No Node imports: pages use this in the browser too.
-
 import type { CorpusKind } from '#server/providers/types.ts'
 import { corpusPagePath } from '#server/text/corpus-url.ts'
 import type { Report } from '#server/vocabulary/report.ts'
