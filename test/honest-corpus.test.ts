@@ -242,6 +242,22 @@ test("MCP's report leads with the notice, and its sources are pages of ours", as
       expect(JSON.stringify(topic.structuredContent), name).not.toContain('corpus.local')
       expect(topic.structuredContent, name).toMatchObject({ notice: expect.stringMatching(/made up/) })
     }
+    // Search and compare give the same addresses (they once gave the corpus names, which open nothing).
+    const calls = [
+      { name: 'search_memory', arguments: { query: 'heat pump' } },
+      {
+        name: 'compare_topics',
+        arguments: { topicA: 'heat pumps in cold climates', topicB: 'Heat pumps in cold climates' },
+      },
+      { name: 'export_topic', arguments: { topic: 'heat pumps in cold climates' } },
+    ]
+    for (const call of calls) {
+      const answer = await client.callTool(call)
+      expect(answer.isError, call.name).not.toBe(true)
+      const structured = JSON.stringify(answer.structuredContent)
+      expect(structured, call.name).not.toContain('corpus.local')
+      expect(structured, call.name).toContain(`${PUBLIC_URL}/corpus/heat-pumps/`)
+    }
   } finally {
     await client.close()
   }

@@ -6,6 +6,7 @@ import { exportDisposition } from '#app/topics.server.ts'
 import { exportTopicMarkdown } from '#server/memory/export.ts'
 import { compareTopics } from '#server/memory/insights.ts'
 import { loadTopicMemoryById } from '#server/memory/store.ts'
+import { topicView } from '#server/memory/views.ts'
 import type { BriefInput } from '#server/vocabulary/brief.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { startTestApp, type TestApp } from '#test/support/app.ts'
@@ -202,7 +203,9 @@ test('the export is the topic as Markdown, downloaded under the topic’s name',
   expect(markdown).toMatch(/^# Sodium-ion batteries\n\nRuns: 1 · Facts: \d+/)
   expect(markdown).toContain('## Facts\n\n1. ')
   // Corpus sources by their pages on this server (their corpus names open nothing).
-  expect(markdown).toBe(exportTopicMarkdown(await memoryOf(alice.user, alice.sodium), { publicUrl: PUBLIC_URL }))
+  expect(markdown).toBe(
+    exportTopicMarkdown(topicView(await memoryOf(alice.user, alice.sodium), { kind: 'away', publicUrl: PUBLIC_URL })),
+  )
   expect(markdown).toContain(`<${PUBLIC_URL}/corpus/batteries/`)
 })
 

@@ -59,23 +59,34 @@ async function seed() {
 test('delta, search, compare and export work on the account own memory only', async () => {
   const { alice } = await seed()
 
-  const found = await topics.delta(alice, 'sodium batteries')
-  expect(found).toMatchObject({ topic: 'Sodium batteries', delta: { runId: 'run-2' } })
-  expect(found?.delta.facts.map((fact) => fact.text)).toEqual(['CATL started mass production of sodium-ion packs'])
-  expect(found?.delta.newFacts.map((fact) => fact.text)).toEqual(['CATL started mass production of sodium-ion packs'])
-  expect(await topics.delta(alice, 'unknown topic')).toBeUndefined()
+  const found = await topics.delta(alice, { topic: 'sodium batteries' }, 'client')
+  expect(found?.value).toMatchObject({ topic: 'Sodium batteries', delta: { runId: 'run-2' } })
+  expect(found?.value.delta.facts.map((fact) => fact.text)).toEqual([
+    'CATL started mass production of sodium-ion packs',
+  ])
+  expect(found?.value.delta.newFacts.map((fact) => fact.text)).toEqual([
+    'CATL started mass production of sodium-ion packs',
+  ])
+  expect(await topics.delta(alice, { topic: 'unknown topic' }, 'client')).toBeUndefined()
 
-  const hits = await topics.search(alice, 'sodium')
+  const hits = await topics.search(alice, 'sodium', {}, 'client')
   expect(hits.length).toBeGreaterThan(0)
   expect(hits.every((hit) => hit.topic !== undefined && !hit.fact.text.includes('Bob'))).toBe(true)
 
-  const compared = await topics.compare(alice, 'Sodium batteries', 'Lithium iron phosphate')
+  const compared = await topics.compare(
+    alice,
+    { topic: 'Sodium batteries' },
+    { topic: 'Lithium iron phosphate' },
+    'client',
+  )
   expect(compared).toMatchObject({ comparison: { summary: { sharedSources: 1 } } })
-  expect(await topics.compare(alice, 'Sodium batteries', 'Hydrogen')).toEqual({ missing: ['Hydrogen'] })
+  expect(await topics.compare(alice, { topic: 'Sodium batteries' }, { topic: 'Hydrogen' }, 'client')).toEqual({
+    missing: [{ topic: 'Hydrogen' }],
+  })
 
-  const markdown = await topics.export(alice, 'Sodium batteries')
+  const markdown = (await topics.export(alice, { topic: 'Sodium batteries' }))?.markdown
   expect(markdown).toMatch(/^# Sodium batteries/)
   expect(markdown).toContain('CATL started mass production')
   expect(markdown).not.toContain('Bob private note')
-  expect(await topics.export(alice, 'Hydrogen')).toBeUndefined()
+  expect(await topics.export(alice, { topic: 'Hydrogen' })).toBeUndefined()
 })

@@ -4,7 +4,8 @@
 import { Link } from 'react-router'
 import { ClaimQuote } from '#app/components/claim-quote.tsx'
 import { LocalTime } from '#app/components/local-time.tsx'
-import type { FactView, FirstSeenView, PreviousFactView, SourceView, TextPart } from '#app/topics.server.ts'
+import type { TextPart } from '#app/topics.server.ts'
+import type { FactView, FirstSeenView, PlainFactView, SourceView } from '#server/memory/views.ts'
 import { corpusPagePath } from '#server/text/corpus-url.ts'
 import { safeHref } from '#server/text/markdown/link-policy.ts'
 
@@ -41,7 +42,7 @@ function FirstSeen({ firstSeen }: { firstSeen: FirstSeenView }) {
 }
 
 /** When a fact was first seen, and last confirmed when a later run found it again. */
-export function FactDates({ fact }: { fact: Pick<PreviousFactView, 'firstSeen' | 'lastConfirmed'> }) {
+export function FactDates({ fact }: { fact: Pick<PlainFactView, 'firstSeen' | 'lastConfirmed'> }) {
   return (
     <p className="text-xs text-slate-500">
       <FirstSeen firstSeen={fact.firstSeen} />

@@ -2,7 +2,9 @@
 import { Form, Link } from 'react-router'
 import { controlClass, ErrorText } from '#app/components/form.tsx'
 import { FactItem, linkClass } from '#app/components/topic-facts.tsx'
-import type { SearchHitView } from '#app/topics.server.ts'
+import type { markedHit } from '#app/topics.server.ts'
+
+type SearchHitView = ReturnType<typeof markedHit>
 
 export function TopicSearchForm({ query, error }: { query: string; error?: string | null }) {
   return (

@@ -6,7 +6,7 @@ import type { Route } from './+types/dashboard-topic-export'
 
 export async function loader(args: Route.LoaderArgs) {
   const account = await requireAccount(args)
-  const file = await args.context.get(servicesContext).topics.exportFile(account.id, args.params.topicId)
+  const file = await args.context.get(servicesContext).topics.export(account.id, { topicId: args.params.topicId })
   if (!file) {
     return Response.json(
       { type: 'about:blank', title: 'Not Found', status: 404, detail: TOPIC_NOT_FOUND },

@@ -6,7 +6,8 @@ import { TopicErrorPage } from '#app/components/topic-error.tsx'
 import { FactList, FactSources, linkClass, SourceList } from '#app/components/topic-facts.tsx'
 import { servicesContext } from '#app/context.ts'
 import { requireAccount } from '#app/session.server.ts'
-import { CompareSchema, compareTopicMemories, type TopicComparisonView } from '#app/topics.server.ts'
+import { CompareSchema } from '#app/topics.server.ts'
+import type { ComparisonView as TopicComparisonView } from '#server/memory/views.ts'
 import type { Route } from './+types/dashboard-topics-compare'
 
 export function meta({ loaderData }: Route.MetaArgs) {
@@ -20,11 +21,12 @@ export function meta({ loaderData }: Route.MetaArgs) {
 
 export async function loader(args: Route.LoaderArgs) {
   const account = await requireAccount(args)
-  const memories = await args.context.get(servicesContext).topics.all(account.id)
+  const topics = args.context.get(servicesContext).topics
+  const summaries = await topics.list(account.id)
   const params = new URL(args.request.url).searchParams
   const selected = { a: params.get('a') ?? '', b: params.get('b') ?? '' }
   const page = {
-    topics: memories.map((memory) => ({ topicId: memory.topicId, topic: memory.topic })),
+    topics: summaries.map(({ topicId, topic }) => ({ topicId, topic })),
     selected,
   }
   const parsed = CompareSchema.safeParse(selected)
@@ -32,14 +34,13 @@ export async function loader(args: Route.LoaderArgs) {
     const error = parsed.error.issues[0]?.message ?? 'Choose two topics to compare.'
     return data({ ...page, error, comparison: null }, { status: 400 })
   }
-  const find = (id: string) => memories.find((memory) => memory.topicId === id.toLowerCase())
-  const [a, b] = [find(parsed.data.a), find(parsed.data.b)]
-  if (!a || !b) {
+  const result = await topics.compare(account.id, { topicId: parsed.data.a }, { topicId: parsed.data.b }, 'page')
+  if ('missing' in result) {
     // Unknown, expired and another account's topics read the same: none of them is yours to see.
-    const error = `${a || b ? 'One of these topics has' : 'These topics have'} no memory for your account; it may have expired. Choose two from the lists.`
+    const error = `${result.missing.length === 1 ? 'One of these topics has' : 'These topics have'} no memory for your account; it may have expired. Choose two from the lists.`
     return data({ ...page, error, comparison: null }, { status: 404 })
   }
-  return { ...page, error: null, comparison: compareTopicMemories(a, b) }
+  return { ...page, error: null, comparison: result.comparison }
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {

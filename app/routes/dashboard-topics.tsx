@@ -8,7 +8,7 @@ import { TopicSearchForm, TopicSearchResults } from '#app/components/topic-searc
 import { TopicStats } from '#app/components/topic-stats.tsx'
 import { servicesContext } from '#app/context.ts'
 import { requireAccount } from '#app/session.server.ts'
-import { SearchQuerySchema, searchTopics, summarizeTopic } from '#app/topics.server.ts'
+import { markedHit, SearchQuerySchema } from '#app/topics.server.ts'
 import type { Route } from './+types/dashboard-topics'
 
 export function meta(_: Route.MetaArgs) {
@@ -17,15 +17,20 @@ export function meta(_: Route.MetaArgs) {
 
 export async function loader(args: Route.LoaderArgs) {
   const account = await requireAccount(args)
-  const memories = await args.context.get(servicesContext).topics.all(account.id)
+  const topics = args.context.get(servicesContext).topics
   const query = new URL(args.request.url).searchParams.get('q') ?? ''
-  const page = { topics: memories.map(summarizeTopic), query }
+  const page = { topics: await topics.list(account.id), query }
   const parsed = SearchQuerySchema.safeParse(query)
   if (!parsed.success) {
     const error = parsed.error.issues[0]?.message ?? 'Check the search and try again.'
     return data({ ...page, search: { error, hits: null } }, { status: 400 })
   }
-  return { ...page, search: parsed.data ? { error: null, hits: searchTopics(memories, parsed.data) } : null }
+  return {
+    ...page,
+    search: parsed.data
+      ? { error: null, hits: (await topics.search(account.id, parsed.data, { limit: 20 }, 'page')).map(markedHit) }
+      : null,
+  }
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {

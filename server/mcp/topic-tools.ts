@@ -12,7 +12,13 @@ import {
 } from '#server/contracts/mcp.ts'
 import { ok, problem, type ToolContext } from '#server/mcp/tool-context.ts'
 import { quoted } from '#server/mcp/tool-text.ts'
-import { topicDeltaText, topicDeltaView, topicMemoryText, topicMemoryView } from '#server/mcp/topic-views.ts'
+import {
+  deltaTitles,
+  topicDeltaText,
+  topicDeltaView,
+  topicMemoryText,
+  topicMemoryView,
+} from '#server/mcp/topic-views.ts'
 import { TopicSchema } from '#server/vocabulary/topic.ts'
 
 const topicInput = {
@@ -48,7 +54,7 @@ export function registerTopicTools({ services, caller, registerTool }: ToolConte
       annotations: { readOnlyHint: true },
     },
     async ({ topic }) => {
-      const stored = await topics.readable(caller.accountId, topic)
+      const stored = await topics.view(caller.accountId, { topic }, 'client')
       if (!stored)
         return problem(
           `Sextant has no memory of ${quoted(topic)} (or it expired after 30 days). Run research_brief on it first.`,
@@ -69,14 +75,14 @@ export function registerTopicTools({ services, caller, registerTool }: ToolConte
       annotations: { readOnlyHint: true },
     },
     async ({ topic }) => {
-      const found = await topics.readableDelta(caller.accountId, topic)
+      const found = await topics.delta(caller.accountId, { topic }, 'client')
       if (!found) return noMemory(topic)
       const view = topicDeltaView(found.value.delta)
       return withNotice(
         TopicDeltaOutput,
         found.notice,
         view,
-        topicDeltaText(found.value.topic, view, found.value.sources),
+        topicDeltaText(found.value.topic, view, deltaTitles(found.value.delta)),
       )
     },
   )
@@ -94,12 +100,14 @@ export function registerTopicTools({ services, caller, registerTool }: ToolConte
       annotations: { readOnlyHint: true },
     },
     async ({ topicA, topicB }) => {
-      const result = await topics.compare(caller.accountId, topicA, topicB)
-      if ('missing' in result)
-        return problem(`No memory for ${result.missing.map(quoted).join(' and ')}. Run research_brief on it first.`)
+      const result = await topics.compare(caller.accountId, { topic: topicA }, { topic: topicB }, 'client')
+      if ('missing' in result) {
+        const missing = result.missing.map((ref) => quoted(ref.topic))
+        return problem(`No memory for ${missing.join(' and ')}. Run research_brief on it first.`)
+      }
       const { comparison } = result
       return ok(CompareTopicsOutput, {
-        topics: comparison.topics,
+        topics: [comparison.a.topic, comparison.b.topic],
         summary: comparison.summary,
         sharedSources: comparison.sharedSources.map((source) => source.url),
         sharedFacts: comparison.sharedFacts.map((pair) => ({ a: pair.a.text, b: pair.b.text })),
@@ -122,7 +130,7 @@ export function registerTopicTools({ services, caller, registerTool }: ToolConte
       annotations: { readOnlyHint: true },
     },
     async ({ query, limit }) => {
-      const hits = await topics.search(caller.accountId, query, { limit })
+      const hits = await topics.search(caller.accountId, query, { limit }, 'client')
       return ok(SearchMemoryOutput, {
         results: hits.map((hit) => ({
           topic: hit.topic,
@@ -144,9 +152,9 @@ export function registerTopicTools({ services, caller, registerTool }: ToolConte
       annotations: { readOnlyHint: true },
     },
     async ({ topic }) => {
-      const markdown = await topics.export(caller.accountId, topic)
-      if (!markdown) return noMemory(topic)
-      return ok(ExportTopicOutput, { topic, markdown }, markdown)
+      const file = await topics.export(caller.accountId, { topic })
+      if (!file) return noMemory(topic)
+      return ok(ExportTopicOutput, { topic, markdown: file.markdown }, file.markdown)
     },
   )
 }

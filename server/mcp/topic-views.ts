@@ -5,8 +5,7 @@
 // still has working references; page and model text in it is sanitised markdown on one line.
 import type { ToolOutput, TopicDeltaOutput, TopicMemoryOutput } from '#server/contracts/mcp.ts'
 import { sourcesText } from '#server/mcp/tool-text.ts'
-import { currentFacts, memoryStats, supersededFacts, type TopicDelta } from '#server/memory/insights.ts'
-import type { Fact, Source, TopicMemory } from '#server/memory/types.ts'
+import type { DeltaView, FactView, PlainFactView, TopicView } from '#server/memory/views.ts'
 import { countPhrases } from '#server/research/report-summary.ts'
 import { stripBidiControls } from '#server/text/bidi.ts'
 import { sanitizeMarkdown } from '#server/text/markdown-links.ts'
@@ -15,7 +14,7 @@ import { sanitizeMarkdown } from '#server/text/markdown-links.ts'
  * A fact as the tools give it: its text sanitised as a report's claims are (no link, no bidi
  * control); its quote verbatim, so a client can find it on the page, but for bidi controls.
  */
-function factOutput(fact: Fact) {
+function factOutput(fact: PlainFactView) {
   return {
     id: fact.id,
     text: sanitizeMarkdown(fact.text),
@@ -26,19 +25,16 @@ function factOutput(fact: Fact) {
   }
 }
 
-export function topicMemoryView(memory: TopicMemory): Omit<ToolOutput<typeof TopicMemoryOutput>, 'notice'> {
+export function topicMemoryView(view: TopicView): Omit<ToolOutput<typeof TopicMemoryOutput>, 'notice'> {
   return {
-    topic: stripBidiControls(memory.topic),
-    stats: memoryStats(memory),
-    facts: currentFacts(memory.facts).map((fact) => ({
+    topic: stripBidiControls(view.summary.topic),
+    stats: view.stats,
+    facts: view.facts.map((fact) => ({
       ...factOutput(fact),
-      ...(fact.supersedes ? { supersedes: fact.supersedes } : {}),
+      ...(fact.replaced ? { supersedes: { id: fact.replaced.id, change: fact.replaced.change } } : {}),
     })),
-    history: supersededFacts(memory.facts).map((fact) => ({
-      ...factOutput(fact),
-      supersededBy: fact.supersededBy as string,
-    })),
-    sources: memory.sources.map((source) => ({
+    history: view.history.map((fact) => ({ ...factOutput(fact), supersededBy: fact.supersededBy })),
+    sources: view.sources.map((source) => ({
       url: source.url,
       title: stripBidiControls(source.title),
       publishedDate: source.publishedDate,
@@ -46,10 +42,10 @@ export function topicMemoryView(memory: TopicMemory): Omit<ToolOutput<typeof Top
   }
 }
 
-export function topicDeltaView(delta: TopicDelta): Omit<ToolOutput<typeof TopicDeltaOutput>, 'notice'> {
-  const change = ({ fact, previous }: TopicDelta['updated'][number]) => ({
+export function topicDeltaView(delta: DeltaView): Omit<ToolOutput<typeof TopicDeltaOutput>, 'notice'> {
+  const change = (fact: FactView) => ({
     ...factOutput(fact),
-    previous: previous ? factOutput(previous) : null,
+    previous: fact.replaced?.previous ? factOutput(fact.replaced.previous) : null,
   })
   return {
     runId: delta.runId,
@@ -63,8 +59,8 @@ export function topicDeltaView(delta: TopicDelta): Omit<ToolOutput<typeof TopicD
   }
 }
 
-type DeltaView = ReturnType<typeof topicDeltaView>
-type MemoryView = ReturnType<typeof topicMemoryView>
+type DeltaOutput = ReturnType<typeof topicDeltaView>
+type MemoryOutput = ReturnType<typeof topicMemoryView>
 type FactLike = { text: string; quote: string; sourceUrls: string[]; lastConfirmed: string }
 
 /**
@@ -93,12 +89,22 @@ function factWriter(titles: ReadonlyMap<string, string>) {
   }
 }
 
+/** The title of each source a delta's facts and the facts they replaced cite, by URL. */
+export function deltaTitles(delta: DeltaView): Map<string, string> {
+  const titles = new Map<string, string>()
+  const facts = [delta.newFacts, delta.updated, delta.contradicted].flat()
+  for (const fact of [...facts, ...facts.map((each) => each.replaced?.previous)]) {
+    for (const source of fact?.sources ?? []) titles.set(source.url, source.title)
+  }
+  return titles
+}
+
 /**
  * The delta as text: a counts line, then each updated fact with its quote and what it was, each
  * contradicted one with what memory held before, each new one, then the sources by number.
  */
-export function topicDeltaText(topic: string, delta: DeltaView, sources: readonly Source[]): string {
-  const writer = factWriter(new Map(sources.map((source) => [source.url, source.title])))
+export function topicDeltaText(topic: string, delta: DeltaOutput, titles: ReadonlyMap<string, string>): string {
+  const writer = factWriter(titles)
   const change = (label: string) => (fact: FactLike & { previous: FactLike | null }) => [
     ...writer.item(fact),
     fact.previous
@@ -127,7 +133,7 @@ export function topicDeltaText(topic: string, delta: DeltaView, sources: readonl
  * The memory as text: counts, each current fact with its quote, dates and what it replaced, the
  * history of replaced facts, then every source by number.
  */
-export function topicMemoryText(memory: MemoryView): string {
+export function topicMemoryText(memory: MemoryOutput): string {
   const writer = factWriter(new Map(memory.sources.map((source) => [source.url, source.title])))
   const replaced = new Map(memory.history.map((fact) => [fact.id, fact]))
   const { stats } = memory

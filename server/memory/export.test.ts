@@ -2,6 +2,7 @@ import { expect, test } from 'vitest'
 import { exportTopicMarkdown } from '#server/memory/export.ts'
 import { upgradeFact } from '#server/memory/facts.ts'
 import type { Fact, Source, TopicMemory } from '#server/memory/types.ts'
+import { PAGES, topicView } from '#server/memory/views.ts'
 import { unexpectedTargets } from '#test/support/clickable-links.ts'
 
 const FIRST_SEEN = { runId: 'run-1', at: '2026-11-01T10:00:00.000Z' }
@@ -56,7 +57,7 @@ const memory = topicMemory({
 })
 
 test('the export has the title, stats and all sections', () => {
-  const markdown = exportTopicMarkdown(memory)
+  const markdown = exported(memory)
   expect(markdown.startsWith('# Solid-state batteries\n\n')).toBe(true)
   expect(markdown).toContain('Runs: 2 · Facts: 3 · URLs read: 14 · Last run: 2026-11-02 · Memory expires: 2026-12-02')
   for (const heading of ['## Facts', '## Sources', '## Run history']) expect(markdown).toContain(`\n${heading}\n`)
@@ -65,7 +66,7 @@ test('the export has the title, stats and all sections', () => {
 })
 
 test('every citation marker points at the numbered source the fact cites', () => {
-  const markdown = exportTopicMarkdown(memory)
+  const markdown = exported(memory)
   const sourceByNumber = new Map(
     [...markdown.matchAll(/^- \[(\d+)\] .*<(https:[^>]+)>/gm)].map((match) => [match[1], match[2]]),
   )
@@ -85,7 +86,7 @@ test('every citation marker points at the numbered source the fact cites', () =>
 })
 
 test('titles and fact text cannot break the document', () => {
-  const markdown = exportTopicMarkdown(
+  const markdown = exported(
     topicMemory({
       topic: '# C# tips #',
       facts: [fact('# Not a heading\nand [not](a link) *really*', ['https://a.example/x'])],
@@ -98,7 +99,7 @@ test('titles and fact text cannot break the document', () => {
 })
 
 test('nested links, bare URLs, addresses and bidi controls in memory link nowhere in the export', () => {
-  const markdown = exportTopicMarkdown(
+  const markdown = exported(
     topicMemory({
       topic: 'Tidal \u202Epower\u202C',
       facts: [
@@ -128,11 +129,11 @@ test('nested links, bare URLs, addresses and bidi controls in memory link nowher
 })
 
 test('the same memory always exports the same text', () => {
-  expect(exportTopicMarkdown(memory)).toBe(exportTopicMarkdown(structuredClone(memory)))
+  expect(exported(memory)).toBe(exported(structuredClone(memory)))
 })
 
 test('an empty memory still exports every section', () => {
-  const markdown = exportTopicMarkdown(topicMemory({ runCount: 0, urlsIndexed: 0 }))
+  const markdown = exported(topicMemory({ runCount: 0, urlsIndexed: 0 }))
   expect(markdown).toContain('## Facts\n\nNo facts yet.')
   expect(markdown).toContain('## Sources\n\nNo sources yet.')
   expect(markdown).toContain('## Run history\n\nNo runs yet.')
@@ -140,7 +141,7 @@ test('an empty memory still exports every section', () => {
 
 test('facts carry their quotes; an updated fact shows what it replaced, struck through; replaced facts are history', () => {
   const run2 = { runId: 'run-2', at: '2026-11-08T10:00:00.000Z' }
-  const markdown = exportTopicMarkdown(
+  const markdown = exported(
     topicMemory({
       facts: [
         { ...fact('Cells cost $90/kWh', ['https://a.example/old']), quote: 'cost $90/kWh', supersededBy: 'now-80' },
@@ -198,7 +199,7 @@ test('facts carry their quotes; an updated fact shows what it replaced, struck t
 
 test('quotes and replaced facts from pages link nowhere either', () => {
   const hostile = '[[x](https://a.test)](https://evil.test/p) <https://evil.test/a> www.evil.test \u202Erev ~~s~~'
-  const markdown = exportTopicMarkdown(
+  const markdown = exported(
     topicMemory({
       facts: [
         { ...fact(`Old ${hostile}`, ['https://a.example/x']), supersededBy: 'new' },
@@ -219,3 +220,7 @@ test('quotes and replaced facts from pages link nowhere either', () => {
   )
   expect(markdown).toContain('   Was: ~~Old x https\\[:\\]//evil')
 })
+
+function exported(memory: TopicMemory): string {
+  return exportTopicMarkdown(topicView(memory, PAGES))
+}

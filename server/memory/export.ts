@@ -1,8 +1,7 @@
 // A topic's memory as one readable markdown document (the `export_topic` tool and the topic page's
-// download). The same memory always gives the same bytes, so exports can be diffed.
-import { currentFacts, predecessorOf, supersededFacts } from '#server/memory/insights.ts'
-import type { Fact, Source, TopicMemory } from '#server/memory/types.ts'
-import { readableUrl } from '#server/text/corpus-url.ts'
+// download), written from the topic's view (server/memory/views.ts). The same memory always gives
+// the same bytes, so exports can be diffed.
+import type { PlainFactView, SourceView, TopicView } from '#server/memory/views.ts'
 import { sanitizeMarkdown } from '#server/text/markdown-links.ts'
 
 /**
@@ -11,18 +10,14 @@ import { sanitizeMarkdown } from '#server/text/markdown-links.ts'
  * replaced), and `## Run history`. Sources are numbered in order of first citation, then the
  * uncited ones.
  */
-export function exportTopicMarkdown(memory: TopicMemory, options: { publicUrl?: string } = {}): string {
-  // A corpus document's name (https://corpus.local/...) opens nothing: its page on this server does.
-  const address = (url: string) => (options.publicUrl ? readableUrl(url, options.publicUrl) : url)
-  const current = currentFacts(memory.facts)
-  const history = supersededFacts(memory.facts)
-  const predecessor = predecessorOf(memory.facts)
-  const sources = numberSources(memory, [
-    ...current.flatMap((fact) => [fact, predecessor(fact)]).filter((fact) => fact !== undefined),
-    ...history,
+export function exportTopicMarkdown(view: TopicView): string {
+  const { summary } = view
+  const sources = numberSources(view.sources, [
+    ...view.facts.flatMap((fact) => [fact, fact.replaced?.previous]).filter((fact) => fact != null),
+    ...view.history,
   ])
   const numberOf = new Map(sources.map((source, index) => [source.url, index + 1]))
-  const cite = (fact: Fact) => {
+  const cite = (fact: PlainFactView) => {
     const citations = [...new Set(fact.sourceUrls.map((url) => numberOf.get(url) ?? 0))]
       .sort((x, y) => x - y)
       .map((n) => `[${n}]`)
@@ -30,14 +25,14 @@ export function exportTopicMarkdown(memory: TopicMemory, options: { publicUrl?: 
     return citations ? ` ${citations}` : ''
   }
 
-  const positionOf = new Map(current.map((fact, index) => [fact.id, index + 1]))
-  const facts = current.map((fact, index) => {
+  const positionOf = new Map(view.facts.map((fact, index) => [fact.id, index + 1]))
+  const facts = view.facts.map((fact, index) => {
     const marker = `${index + 1}. `
     const indent = ' '.repeat(marker.length)
     const lines = [`${marker}${escapeInline(fact.text)}${cite(fact)}`]
-    if (fact.supersedes) {
-      const previous = predecessor(fact)
-      const updated = fact.supersedes.change === 'updated'
+    if (fact.replaced) {
+      const { previous } = fact.replaced
+      const updated = fact.replaced.change === 'updated'
       const was = previous
         ? `${updated ? `~~${escapeInline(previous.text)}~~` : escapeInline(previous.text)} (last seen ${day(previous.lastConfirmed)})${cite(previous)}`
         : `a fact no longer in memory`
@@ -48,35 +43,34 @@ export function exportTopicMarkdown(memory: TopicMemory, options: { publicUrl?: 
     if (fact.quote.trim()) lines.push(`${indent}> ${escapeInline(fact.quote)}`)
     return lines.join('\n')
   })
-  const replaced = history.map((fact) => {
-    const successor = memory.facts.find((candidate) => candidate.id === fact.supersededBy)
-    const change = successor?.supersedes?.change === 'contradicted' ? 'contradicted' : 'updated'
-    const by = successor && positionOf.has(successor.id) ? ` by fact ${positionOf.get(successor.id)}` : ''
-    const when = successor ? ` ${day(successor.firstSeen.at)}` : ''
+  const replaced = view.history.map((fact) => {
+    const change = fact.replacedBy?.change ?? 'updated'
+    const by = positionOf.has(fact.supersededBy) ? ` by fact ${positionOf.get(fact.supersededBy)}` : ''
+    const when = fact.replacedBy ? ` ${day(fact.replacedBy.at)}` : ''
     return `- ${escapeInline(fact.text)}${cite(fact)} — first seen ${day(fact.firstSeen.at)}; ${change}${when}${by}`
   })
   const sourceLines = sources.map((source, index) => {
     const title = escapeInline(source.title)
     const published = source.publishedDate ? ` (${escapeInline(displayDate(source.publishedDate))})` : ''
-    return `- [${index + 1}] ${title ? `${title} — ` : ''}${linkTarget(address(source.url))}${published}`
+    return `- [${index + 1}] ${title ? `${title} — ` : ''}${linkTarget(source.url)}${published}`
   })
-  const runs = memory.runs.map((run) => {
+  const runs = view.runs.map((run) => {
     const confirmed = run.confirmedFacts ? `, ${run.confirmedFacts} confirmed` : ''
     const counts = `${plural(run.newFacts, 'new fact')}${confirmed}, ${plural(run.newSources, 'new source')}, ${plural(run.urlsRead, 'URL')} read`
-    const summary = run.summary?.trim() ? `: ${escapeInline(run.summary)}` : ''
-    return `- ${escapeInline(displayTime(run.at))} — ${counts}${summary}`
+    const said = run.summary?.trim() ? `: ${escapeInline(run.summary)}` : ''
+    return `- ${escapeInline(displayTime(run.at))} — ${counts}${said}`
   })
 
   const stats = [
-    `Runs: ${memory.runCount}`,
-    `Facts: ${current.length}`,
-    `URLs read: ${memory.urlsIndexed}`,
-    `Last run: ${memory.lastRunAt.toISOString().slice(0, 10)}`,
-    `Memory expires: ${memory.expiresAt.toISOString().slice(0, 10)}`,
+    `Runs: ${summary.runCount}`,
+    `Facts: ${view.facts.length}`,
+    `URLs read: ${summary.urlsIndexed}`,
+    `Last run: ${summary.lastRunAt.slice(0, 10)}`,
+    `Memory expires: ${summary.expiresAt.slice(0, 10)}`,
   ].join(' · ')
 
   const blocks = [
-    `# ${escapeInline(memory.topic) || 'Untitled topic'}`,
+    `# ${escapeInline(summary.topic) || 'Untitled topic'}`,
     stats,
     '## Facts',
     facts.join('\n') || 'No facts yet.',
@@ -93,19 +87,14 @@ export function exportTopicMarkdown(memory: TopicMemory, options: { publicUrl?: 
 
 /**
  * Sources in order of first citation by `facts`, then the uncited ones in memory order. A cited URL
- * missing from `sources` still gets an entry, so every citation marker resolves.
+ * missing from the sources is in its fact's resolved sources, so every citation marker resolves.
  */
-function numberSources(memory: TopicMemory, facts: readonly Fact[]): Source[] {
-  const byUrl = new Map(memory.sources.map((source) => [source.url, source]))
-  const ordered = new Map<string, Source>()
+function numberSources(sources: readonly SourceView[], facts: readonly PlainFactView[]): SourceView[] {
+  const ordered = new Map<string, SourceView>()
   for (const fact of facts) {
-    for (const url of fact.sourceUrls) {
-      if (!ordered.has(url)) {
-        ordered.set(url, byUrl.get(url) ?? { url, title: '', publishedDate: null, firstSeen: fact.firstSeen })
-      }
-    }
+    for (const source of fact.sources) if (!ordered.has(source.url)) ordered.set(source.url, source)
   }
-  for (const source of memory.sources) if (!ordered.has(source.url)) ordered.set(source.url, source)
+  for (const source of sources) if (!ordered.has(source.url)) ordered.set(source.url, source)
   return [...ordered.values()]
 }
 

@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest'
 import { upgradeFact } from '#server/memory/facts.ts'
-import { compareTopics, currentFacts, supersededFacts, topicDelta } from '#server/memory/insights.ts'
+import { compareTopics, currentFacts, topicDelta } from '#server/memory/insights.ts'
 import type { Fact, MemoryContent, RunRecord, Source } from '#server/memory/types.ts'
 
 function fact(id: string, text: string, sourceUrls: string[], runId = 'run-1'): Fact {
@@ -73,7 +73,6 @@ test('the delta tells new, updated and contradicted facts apart, with what each 
   expect(delta?.contradicted).toEqual([{ fact: plant, previous: oldPlant }])
   expect(delta?.confirmed).toBe(3)
   expect(currentFacts(content.facts).map((f) => f.id)).toEqual(['price-80', 'plant-not', 'orphan', 'fresh'])
-  expect(supersededFacts(content.facts).map((f) => f.id)).toEqual(['price-90', 'plant-opens'])
 })
 
 test('a topic that has never run has no delta', () => {

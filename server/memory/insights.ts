@@ -1,4 +1,6 @@
-// Read-only views of decrypted topic memory for the `get_topic_delta` and `compare_topics` tools.
+// What decrypted topic memory says, read-only: the latest run's delta, the facts true now, what a
+// fact replaced, two topics compared, the memory check's counts. server/memory/views.ts makes the
+// views the surfaces show from these.
 import type { MemoryStats } from '#server/contracts/memory.ts'
 import type { Fact, MemoryContent, Source, TopicMemory } from '#server/memory/types.ts'
 import { wordTokens } from '#server/text/words.ts'
@@ -70,11 +72,6 @@ export function topicDelta(memory: MemoryContent): TopicDelta | undefined {
 /** Facts memory holds true now: those no later fact has replaced. */
 export function currentFacts(facts: readonly Fact[]): Fact[] {
   return facts.filter((fact) => !fact.supersededBy)
-}
-
-/** Facts a later one replaced, kept as history. */
-export function supersededFacts(facts: readonly Fact[]): Fact[] {
-  return facts.filter((fact) => fact.supersededBy)
 }
 
 /**

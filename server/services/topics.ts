@@ -1,8 +1,9 @@
 // Topic memory, as the surfaces (REST, MCP, the dashboard) ask for it: each call loads the account's
-// live, readable memory and applies a pure function to it. Another account's topic is no topic.
+// live, readable memory and gives its view (server/memory/views.ts) for the audience: the pages, or
+// a client reading away from them (MCP, the export), whose corpus sources are addressed by their
+// pages on this server. Another account's topic is no topic.
 import { exportTopicMarkdown } from '#server/memory/export.ts'
-import { compareTopics, type TopicComparison, type TopicDelta, topicDelta } from '#server/memory/insights.ts'
-import { type MemorySearchHit, searchMemory } from '#server/memory/search.ts'
+import { topicDelta } from '#server/memory/insights.ts'
 import {
   checkTopicMemory,
   loadAccountMemories,
@@ -10,20 +11,45 @@ import {
   loadTopicMemoryById,
   type MemoryContext,
 } from '#server/memory/store.ts'
-import type { Source, TopicMemory } from '#server/memory/types.ts'
+import type { Source } from '#server/memory/types.ts'
+import {
+  type Audience,
+  type ComparisonView,
+  comparisonView,
+  type DeltaView,
+  deltaView,
+  type SearchHitView,
+  searchView,
+  type TopicSummary,
+  type TopicView,
+  topicSummary,
+  topicView,
+} from '#server/memory/views.ts'
 import { inventedDocumentUrls } from '#server/repositories/corpus-documents.ts'
 import { purgeExpiredMemory } from '#server/repositories/topic-memory.ts'
 import { SAMPLE_SUBJECTS } from '#server/research/search-origin.ts'
-import { readableUrl } from '#server/text/corpus-url.ts'
 
 export type TopicServiceDeps = {
   memory: MemoryContext
-  /** Where corpus sources are readable, for exports read away from the pages. */
+  /** Where corpus sources are readable, for answers read away from the pages. */
   publicUrl: string
 }
 
+/** Who reads: the dashboard's pages, or a client away from them (MCP, an export), as for runs. */
+export type TopicAudience = 'page' | 'client'
+/** A topic by the name a user gives it (any spelling) or by its id (the dashboard's addresses). */
+export type TopicRef = { topic: string } | { topicId: string }
+/** A view with the notice said before it when some of its sources are the sample's invented articles. */
+export type Shown<T> = { value: T; notice?: string }
+
 export function createTopicService(deps: TopicServiceDeps) {
   const context = deps.memory
+  const audienceOf = (audience: TopicAudience): Audience =>
+    audience === 'page' ? { kind: 'pages' } : { kind: 'away', publicUrl: deps.publicUrl }
+  const find = (accountId: string, ref: TopicRef) =>
+    'topicId' in ref
+      ? loadTopicMemoryById(context, accountId, ref.topicId)
+      : loadTopicMemory(context, accountId, ref.topic)
   /** Said first when some sources are the sample's invented articles: they are not the web. */
   async function sampleNotice(sources: readonly Pick<Source, 'url'>[]): Promise<{ notice?: string }> {
     const invented = await inventedDocumentUrls(
@@ -40,62 +66,69 @@ export function createTopicService(deps: TopicServiceDeps) {
   return {
     /** The memory check of spec 2.4: counts, or null for no (live, readable) memory. */
     check: (accountId: string, topic: string) => checkTopicMemory(context, accountId, topic),
-    /** The topic's memory (the topic in any spelling), or undefined. */
-    load: (accountId: string, topic: string) => loadTopicMemory(context, accountId, topic),
-    /** By the topic's id (the dashboard's addresses), with its hash for finding its runs. */
-    loadById: (accountId: string, topicId: string) => loadTopicMemoryById(context, accountId, topicId),
-    /** Every live topic memory of the account, most recently researched first. */
-    all: (accountId: string): Promise<TopicMemory[]> => loadAccountMemories(context, accountId),
-    delta: (accountId: string, topic: string) => getTopicDelta(context, accountId, topic),
-    search: (accountId: string, query: string, options: { limit?: number } = {}) =>
-      searchAccountMemory(context, accountId, query, options),
-    compare: (accountId: string, topicA: string, topicB: string) =>
-      compareAccountTopics(context, accountId, topicA, topicB),
-    /** The topic as a markdown document; undefined without memory. */
-    async export(accountId: string, topic: string): Promise<string | undefined> {
-      const memory = await loadTopicMemory(context, accountId, topic)
-      return memory && exportTopicMarkdown(memory, { publicUrl: deps.publicUrl })
+    /** What memory holds of the topic, for the audience; undefined without memory. */
+    async view(accountId: string, ref: TopicRef, audience: TopicAudience): Promise<Shown<TopicView> | undefined> {
+      const memory = await find(accountId, ref)
+      return memory && { ...(await sampleNotice(memory.sources)), value: topicView(memory, audienceOf(audience)) }
     },
-    /** The topic page's download: the markdown document, and the topic's name for the file's. */
-    async exportFile(accountId: string, topicId: string): Promise<{ topic: string; markdown: string } | undefined> {
-      const memory = await loadTopicMemoryById(context, accountId, topicId)
-      return memory && { topic: memory.topic, markdown: exportTopicMarkdown(memory, { publicUrl: deps.publicUrl }) }
+    /** What the latest run on the topic changed, with the topic's name; undefined without memory or a run. */
+    async delta(
+      accountId: string,
+      ref: TopicRef,
+      audience: TopicAudience,
+    ): Promise<Shown<{ topic: string; delta: DeltaView }> | undefined> {
+      const memory = await find(accountId, ref)
+      const delta = memory && deltaView(memory, audienceOf(audience))
+      if (!memory || !delta) return undefined
+      // The notice looks sources up by the names memory holds, not by the addresses a view gives.
+      const notice = await sampleNotice(topicDelta(memory)?.sources ?? [])
+      return { ...notice, value: { topic: memory.topic, delta } }
     },
     /**
-     * For answers read away from the pages (MCP): the memory with corpus documents by their pages on
-     * this server, and a notice when some of its sources are invented sample articles.
+     * The topic page: the topic's view, its latest run's delta, its hash (to find its runs) and the
+     * notice, from one read of its memory.
      */
-    async readable(accountId: string, topic: string): Promise<Readable<TopicMemory> | undefined> {
-      const memory = await loadTopicMemory(context, accountId, topic)
-      return memory && { ...(await sampleNotice(memory.sources)), value: readableMemory(memory, deps.publicUrl) }
-    },
-    /** The latest run's delta, as `readable` gives the memory. */
-    async readableDelta(
-      accountId: string,
-      topic: string,
-    ): Promise<Readable<{ topic: string; delta: TopicDelta; sources: Source[] }> | undefined> {
-      const found = await getTopicDelta(context, accountId, topic)
-      if (!found) return undefined
-      const address = (url: string) => readableUrl(url, deps.publicUrl)
-      const delta = found.delta
+    async page(accountId: string, topicId: string) {
+      const memory = await loadTopicMemoryById(context, accountId, topicId)
+      if (!memory) return undefined
+      const audience = audienceOf('page')
       return {
-        ...(await sampleNotice(delta.sources)),
-        value: {
-          topic: found.topic,
-          delta: {
-            ...delta,
-            newFacts: delta.newFacts.map((fact) => readableFact(fact, address)),
-            updated: delta.updated.map((change) => readableChange(change, address)),
-            contradicted: delta.contradicted.map((change) => readableChange(change, address)),
-            facts: delta.facts.map((fact) => ({ ...fact, sourceUrls: fact.sourceUrls.map(address) })),
-            sources: delta.sources.map((source) => ({ ...source, url: address(source.url) })),
-          },
-          sources: found.sources.map((source) => ({ ...source, url: address(source.url) })),
-        },
+        ...(await sampleNotice(memory.sources)),
+        topicHash: memory.topicHash,
+        view: topicView(memory, audience),
+        delta: deltaView(memory, audience) ?? null,
       }
     },
-    /** The topic page's notice when some of the memory's sources are invented sample articles. */
-    notice: async (memory: TopicMemory) => (await sampleNotice(memory.sources)).notice,
+    /** Every live topic of the account, most recently researched first. */
+    list: async (accountId: string): Promise<TopicSummary[]> =>
+      (await loadAccountMemories(context, accountId)).map(topicSummary),
+    /** The facts across the account's topics that best match the words. */
+    search: async (
+      accountId: string,
+      query: string,
+      options: { limit?: number },
+      audience: TopicAudience,
+    ): Promise<SearchHitView[]> =>
+      searchView(await loadAccountMemories(context, accountId), query, options, audienceOf(audience)),
+    /** Both topics' memory compared; `missing` names each topic without memory instead. */
+    async compare<Ref extends TopicRef>(
+      accountId: string,
+      a: Ref,
+      b: Ref,
+      audience: TopicAudience,
+    ): Promise<{ comparison: ComparisonView } | { missing: Ref[] }> {
+      const [memoryA, memoryB] = await Promise.all([find(accountId, a), find(accountId, b)])
+      if (!memoryA || !memoryB) return { missing: [memoryA ? undefined : a, memoryB ? undefined : b].filter(isRef) }
+      return { comparison: comparisonView(memoryA, memoryB, audienceOf(audience)) }
+    },
+    /**
+     * The topic as a markdown document, and its name for the file's; undefined without memory. Read
+     * away from the pages wherever it is downloaded, so its corpus sources are their pages' addresses.
+     */
+    async export(accountId: string, ref: TopicRef): Promise<{ topic: string; markdown: string } | undefined> {
+      const memory = await find(accountId, ref)
+      return memory && { topic: memory.topic, markdown: exportTopicMarkdown(topicView(memory, audienceOf('client'))) }
+    },
     /** The memory cron: deletes memory past its 30 days; how many topics went. */
     purgeExpired: () => purgeExpiredMemory(context.db, context.now()),
   }
@@ -103,73 +136,6 @@ export function createTopicService(deps: TopicServiceDeps) {
 
 export type TopicService = ReturnType<typeof createTopicService>
 
-/** A view for a surface away from the pages, with the notice said before it when there is one. */
-export type Readable<T> = { value: T; notice?: string }
-
-function readableFact<F extends { sourceUrls: string[] }>(fact: F, address: (url: string) => string): F {
-  return { ...fact, sourceUrls: fact.sourceUrls.map(address) }
-}
-
-function readableChange<C extends { fact: { sourceUrls: string[] }; previous?: { sourceUrls: string[] } }>(
-  change: C,
-  address: (url: string) => string,
-): C {
-  return {
-    ...change,
-    fact: readableFact(change.fact, address),
-    ...(change.previous ? { previous: readableFact(change.previous, address) } : {}),
-  }
-}
-
-function readableMemory(memory: TopicMemory, publicUrl: string): TopicMemory {
-  const address = (url: string) => readableUrl(url, publicUrl)
-  return {
-    ...memory,
-    facts: memory.facts.map((fact) => readableFact(fact, address)),
-    sources: memory.sources.map((source) => ({ ...source, url: address(source.url) })),
-  }
-}
-
-/**
- * What the latest run on the topic changed, with the topic's display name and all its sources (the
- * pages its facts and the facts they replaced cite); undefined when the topic has no memory.
- */
-async function getTopicDelta(
-  context: MemoryContext,
-  accountId: string,
-  topic: string,
-): Promise<{ topic: string; delta: TopicDelta; sources: Source[] } | undefined> {
-  const memory = await loadTopicMemory(context, accountId, topic)
-  const delta = memory && topicDelta(memory)
-  return memory && delta ? { topic: memory.topic, delta, sources: memory.sources } : undefined
-}
-
-async function searchAccountMemory(
-  context: MemoryContext,
-  accountId: string,
-  query: string,
-  options: { limit?: number } = {},
-): Promise<MemorySearchHit[]> {
-  const memories = await loadAccountMemories(context, accountId)
-  return searchMemory(
-    memories.map((memory) => ({ topicId: memory.topicId, topic: memory.topic, content: memory })),
-    query,
-    options,
-  )
-}
-
-/** Both topics' memory compared; `missing` names a topic without memory instead. */
-async function compareAccountTopics(
-  context: MemoryContext,
-  accountId: string,
-  topicA: string,
-  topicB: string,
-): Promise<{ comparison: TopicComparison } | { missing: string[] }> {
-  const [a, b] = await Promise.all([
-    loadTopicMemory(context, accountId, topicA),
-    loadTopicMemory(context, accountId, topicB),
-  ])
-  if (!a || !b)
-    return { missing: [!a ? topicA : undefined, !b ? topicB : undefined].filter((topic) => topic !== undefined) }
-  return { comparison: compareTopics({ topic: a.topic, content: a }, { topic: b.topic, content: b }) }
+function isRef<Ref>(ref: Ref | undefined): ref is Ref {
+  return ref !== undefined
 }
