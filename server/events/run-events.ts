@@ -12,11 +12,9 @@ import {
   findFirstEventId,
   insertRunEvents,
   listRunEvents,
-  type NewRun,
-  type RunAdvance,
   type RunEventRow,
-  type WhileRunning,
 } from '#server/repositories/run-events.ts'
+import type { NewRun, RunAdvance, WhileRunning } from '#server/repositories/runs.ts'
 import { FINAL_EVENT_TYPES, type RunEventType } from '#server/vocabulary/runs.ts'
 
 export type { RunEvent }

@@ -1,12 +1,21 @@
 // The run_events table and the NOTIFYs that announce it: SQL only, the database (or the caller's
-// transaction) first, and the format of the notifications. Event data comes and goes sealed as
+// transaction) first, and the format of the notifications. The statement that appends a run's events
+// may first insert or advance the run, with the runs repository's own SQL for it. Event data comes and goes sealed as
 // stored; server/events/run-events.ts seals, opens and says which events are final.
 // server/events/hub.ts LISTENs on these channels.
-import { type Insertable, sql } from 'kysely'
+import { sql } from 'kysely'
 import { compiledOnce } from '#db/compiled-once.ts'
 import type { Db } from '#db/database.ts'
-import type { RunsTable } from '#db/schema.ts'
 import { notify } from '#server/repositories/notifications.ts'
+import {
+  advanceRunReturningOwner,
+  insertRunReturningOwner,
+  type NewRun,
+  type RunAdvance,
+  runningRunOwner,
+  runOwner,
+  type WhileRunning,
+} from '#server/repositories/runs.ts'
 import { FINAL_EVENT_TYPES, type RunEventType } from '#server/vocabulary/runs.ts'
 
 /**
@@ -39,23 +48,6 @@ export type NewRunEvent = {
   data: { keyId: string; ciphertext: Buffer } | undefined
 }
 
-/** A run inserted by the statement that appends its first events. */
-export type NewRun = { create: Insertable<RunsTable> }
-
-/** A run's move to its next step, written by the statement that appends the step's events. */
-export type RunAdvance = {
-  /** The step the run is now in. */
-  step: string
-  /** The run's new checkpoint, sealed; unchanged when absent. */
-  checkpoint?: { keyId: string; ciphertext: Buffer }
-}
-
-/**
- * A running run's progress: its events are written only while it is running. The run's row is
- * share-locked, so an end committing meanwhile is waited for and seen: nothing follows a final event.
- */
-export type WhileRunning = { whileRunning: true }
-
 /**
  * Event types that change what an account's run list shows (a run's status and current step): only
  * these notify ACCOUNT_CHANNEL. A query finishing changes nothing a list shows.
@@ -85,12 +77,12 @@ export async function insertRunEvents(
   run?: RunAdvance | NewRun | WhileRunning,
 ): Promise<RunEventRow[]> {
   const source = !run
-    ? sql`select id, account_id from runs where id = ${runId}`
+    ? runOwner(runId)
     : 'create' in run
-      ? db.insertInto('runs').values(run.create).returning(['id', 'account_id'])
+      ? insertRunReturningOwner(db, run.create)
       : 'whileRunning' in run
-        ? sql`select id, account_id from runs where id = ${runId} and status = 'running' for share`
-        : advanceRunSql(runId, run)
+        ? runningRunOwner(runId)
+        : advanceRunReturningOwner(runId, run)
   const { rows } = await sql<RunEventRow>`
     with run as (${source}), run_lock as (
       select run.id, run.account_id, pg_advisory_xact_lock(hashtextextended(${`run_events:${runId}`}, 0))
@@ -113,14 +105,6 @@ export async function insertRunEvents(
         then pg_notify(${ACCOUNT_CHANNEL}, run_lock.account_id || ':' || e.run_id) end
     from inserted e, run_lock order by e.id`.execute(db)
   return rows
-}
-
-function advanceRunSql(runId: string, advance: RunAdvance) {
-  return sql`update runs set current_step = ${advance.step}, started_at = coalesce(started_at, now()),
-    checkpoint = coalesce(${advance.checkpoint?.ciphertext ?? null}::bytea, checkpoint),
-    checkpoint_key_id = coalesce(${advance.checkpoint?.keyId ?? null}, checkpoint_key_id)
-    where id = ${runId} and status = 'running'
-    returning id, account_id`
 }
 
 /** An event as its RUN_EVENTS_CHANNEL notification carries it. */

@@ -1,7 +1,7 @@
 // The runs table: SQL only, the database (or the caller's transaction) first. What the columns mean
 // (the sealed brief, checkpoint, report and error; views of a run) is server/research/runs.ts's.
 
-import { type Selectable, sql, type Updateable } from 'kysely'
+import { type Insertable, type Selectable, sql, type Updateable } from 'kysely'
 import { compiledOnce } from '#db/compiled-once.ts'
 import type { Db } from '#db/database.ts'
 import type { RunsTable } from '#db/schema.ts'
@@ -26,6 +26,50 @@ export const SUMMARY_COLUMNS = [
   'error',
 ] as const satisfies ReadonlyArray<keyof RunRow>
 export type RunSummaryRow = Pick<RunRow, (typeof SUMMARY_COLUMNS)[number]>
+
+/** A run inserted by the statement that appends its first events (server/repositories/run-events.ts). */
+export type NewRun = { create: Insertable<RunsTable> }
+
+/** A run's move to its next step, written by the statement that appends the step's events. */
+export type RunAdvance = {
+  /** The step the run is now in. */
+  step: string
+  /** The run's new checkpoint, sealed; unchanged when absent. */
+  checkpoint?: { keyId: string; ciphertext: Buffer }
+}
+
+/**
+ * A running run's progress: its events are written only while it is running. The run's row is
+ * share-locked, so an end committing meanwhile is waited for and seen: nothing follows a final event.
+ */
+export type WhileRunning = { whileRunning: true }
+
+// The four ways the statement that appends a run's events starts: each gives the run's id and account
+// (nothing when there is no such run, or it is no longer running where that matters).
+
+/** The run, as it is. */
+export function runOwner(runId: string) {
+  return sql`select id, account_id from runs where id = ${runId}`
+}
+
+/** The run inserted. */
+export function insertRunReturningOwner(db: Db, run: Insertable<RunsTable>) {
+  return db.insertInto('runs').values(run).returning(['id', 'account_id'])
+}
+
+/** The run while it is running, share-locked (see WhileRunning). */
+export function runningRunOwner(runId: string) {
+  return sql`select id, account_id from runs where id = ${runId} and status = 'running' for share`
+}
+
+/** The run moved to its next step (and its checkpoint stored), only while it is running. */
+export function advanceRunReturningOwner(runId: string, advance: RunAdvance) {
+  return sql`update runs set current_step = ${advance.step}, started_at = coalesce(started_at, now()),
+    checkpoint = coalesce(${advance.checkpoint?.ciphertext ?? null}::bytea, checkpoint),
+    checkpoint_key_id = coalesce(${advance.checkpoint?.keyId ?? null}, checkpoint_key_id)
+    where id = ${runId} and status = 'running'
+    returning id, account_id`
+}
 
 /**
  * What a new run's start says of its topic, in one statement: how many of the account's runs on it
