@@ -27,7 +27,7 @@ import { classifyRunClaims } from '#server/research/delta.ts'
 import { memoryDigest } from '#server/research/digest.ts'
 import { restatingPages } from '#server/research/novelty.ts'
 import { pageTexts, readPassages } from '#server/research/passages.ts'
-import { briefText, type Checkpoint, DEPTH, type EngineDeps } from '#server/research/run-context.ts'
+import { briefText, DEPTH, type EngineDeps, type StepInput } from '#server/research/run-context.ts'
 import { synthesizeStep } from '#server/research/step-synthesize.ts'
 import { sourcesOnTopic } from '#server/research/topicality.ts'
 import { BriefSchema, focusAreas } from '#server/vocabulary/brief.ts'
@@ -133,7 +133,7 @@ function searched(topic: string, depth: Depth, pages: number, times = 0): Search
 /** A first run's synthesize step, whole (memory is empty, so the step reads no database). */
 async function firstRun(topic: string, depth: Depth, sources: SearchResult[]) {
   const brief = BriefSchema.parse({ topic, depth })
-  const checkpoint: Checkpoint = {
+  const input: StepInput<'synthesize'> = {
     load_memory: { baseline: true, since: null, ledger: [] },
     plan: { queries: [], fallback: false, usage: { inputTokens: 0, outputTokens: 0 } },
     search: { sources, searchCalls: 3, costDollars: 0, removedByLedger: 0, usage: { inputTokens: 0, outputTokens: 0 } },
@@ -143,7 +143,7 @@ async function firstRun(topic: string, depth: Depth, sources: SearchResult[]) {
     runId: 'bench',
     accountId: 'bench',
     brief,
-    checkpoint,
+    input,
     signal: new AbortController().signal,
     written: Promise.resolve(),
     texts: pageTexts(),

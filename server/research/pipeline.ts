@@ -14,7 +14,6 @@ import { spentOf, tokensLeft } from '#server/research/budget.ts'
 import { memoryDigest } from '#server/research/digest.ts'
 import { fallbackPlan } from '#server/research/fallback-plan.ts'
 import { pageTexts } from '#server/research/passages.ts'
-import type { Report } from '#server/research/report-types.ts'
 import {
   briefText,
   budgetOf,
@@ -28,6 +27,8 @@ import {
   STEPS,
   type Step,
   type StepContext,
+  type StepOutputs,
+  stepInput,
 } from '#server/research/run-context.ts'
 import { advanceRun, checkpointJson, openRunBrief, type RunError, readCheckpoint } from '#server/research/runs.ts'
 import { searchStep } from '#server/research/step-search.ts'
@@ -145,7 +146,7 @@ export async function runResearch(deps: EngineDeps, runId: string): Promise<void
     const texts = pageTexts()
     const accountId = row.account_id
     const memoryRead = found?.memoryRead
-    const context = { deps, runId, accountId, brief, checkpoint, signal, written, texts, event, flush, memoryRead }
+    const context = { deps, runId, accountId, brief, signal, written, texts, event, flush, memoryRead }
     for (const step of BOUNDED_STEPS) {
       if (checkpoint[step]) continue
       const announced = step !== 'load_memory'
@@ -158,7 +159,7 @@ export async function runResearch(deps: EngineDeps, runId: string): Promise<void
       }
       const started = Date.now()
       // A provider's rate limit the step waits for is shown as its detail: "Waiting for exa's rate limit".
-      const run = (): Promise<unknown> => STEP_RUNNERS[step]({ ...context, written })
+      const run = (): Promise<unknown> => runStep(step, { ...context, written }, checkpoint)
       const output = await reportingWaits((news) => {
         if (news.why === 'answered') {
           if (refusing === news.provider) refusing = undefined
@@ -177,7 +178,7 @@ export async function runResearch(deps: EngineDeps, runId: string): Promise<void
     // checkpoint the end clears at once; and the run and its memory commit together. (A run resumed
     // from a checkpoint that recorded the save saves again: the same run twice changes nothing.)
     try {
-      await endWithMemory(context, stepFinished())
+      await endWithMemory({ ...context, input: stepInput('save_memory', checkpoint) }, stepFinished())
     } catch (error) {
       // The end could not be written (the database, most likely): the boundary it replaced, so the
       // retried job resumes with the synthesis it paid for instead of asking for it again.
@@ -260,7 +261,15 @@ function toRunError(error: unknown): RunError | undefined {
 type BoundedStep = Exclude<Step, 'save_memory'>
 const BOUNDED_STEPS = STEPS.filter((step): step is BoundedStep => step !== 'save_memory')
 
-const STEP_RUNNERS: { [S in BoundedStep]: (context: StepContext) => Promise<NonNullable<Checkpoint[S]>> } = {
+/** A step's context: the run's, and the outputs it takes of the steps before it. */
+type RunContext = Omit<StepContext, 'input'>
+
+function runStep<S extends BoundedStep>(step: S, context: RunContext, checkpoint: Checkpoint): Promise<StepOutputs[S]> {
+  const runner = STEP_RUNNERS[step] as (context: StepContext<S>) => Promise<StepOutputs[S]>
+  return runner({ ...context, input: stepInput(step, checkpoint) })
+}
+
+const STEP_RUNNERS: { [S in BoundedStep]: (context: StepContext<S>) => Promise<StepOutputs[S]> } = {
   async load_memory({ deps, accountId, brief, memoryRead }) {
     const memory = await loadTopicMemory(deps.memory, accountId, brief.topic, memoryRead)
     const runs = memory?.runs ?? []
@@ -274,8 +283,8 @@ const STEP_RUNNERS: { [S in BoundedStep]: (context: StepContext) => Promise<NonN
     }
   },
 
-  async plan({ deps, brief, checkpoint, signal, written, event }) {
-    const input = planInput(brief, checkpoint, DEPTH[brief.depth].queries)
+  async plan({ deps, brief, input: taken, signal, written, event }) {
+    const input = planInput(brief, taken.load_memory, DEPTH[brief.depth].queries)
     if (tokensLeft(budgetOf(brief, deps), spentOf([], 0)) < PLAN_TOKENS) {
       await budgetWarning(event, 'plan', brief, deps, ["the model's plan"])
       const usage = { inputTokens: 0, outputTokens: 0 }
@@ -306,9 +315,9 @@ const STEP_RUNNERS: { [S in BoundedStep]: (context: StepContext) => Promise<NonN
  * boundary's step_finished). A memory save that fails does not fail the run (spec 7.2): the run
  * completes without it, with a warning. Throws when the end itself could not be written.
  */
-async function endWithMemory(context: StepContext, leading: NewEvent[]): Promise<void> {
-  const { deps, runId, brief, checkpoint } = context
-  const complete = { status: 'complete', report: checkpoint.synthesize?.report as Report } as const
+async function endWithMemory(context: StepContext<'save_memory'>, leading: NewEvent[]): Promise<void> {
+  const { deps, runId, brief, input } = context
+  const complete = { status: 'complete', report: input.synthesize.report } as const
   const started = Date.now()
   const memoryStep = (events: NewEvent[]): NewEvent[] => [
     { type: 'step_started', step: 'save_memory' },
@@ -343,22 +352,21 @@ async function endWithMemory(context: StepContext, leading: NewEvent[]): Promise
 }
 
 /** What the run learned, merged into its topic's memory in the transaction that ends the run. */
-async function saveMemory(trx: Db, { deps, runId, accountId, brief, checkpoint }: StepContext): Promise<void> {
-  const report = checkpoint.synthesize?.report as Report
-  const found = checkpoint.search as NonNullable<Checkpoint['search']>
+async function saveMemory(trx: Db, { deps, runId, accountId, brief, input }: StepContext<'save_memory'>) {
+  const { search: found, synthesize: synthesis } = input
   await saveTopicMemoryIn(trx, deps.memory, accountId, brief.topic, {
     runId,
     at: new Date(),
-    facts: checkpoint.synthesize?.facts ?? [],
-    vectors: checkpoint.synthesize?.vectors,
-    sources: report.sources.map((source) => ({
+    facts: synthesis.facts,
+    vectors: synthesis.vectors,
+    sources: synthesis.report.sources.map((source) => ({
       url: source.url,
       title: source.title,
       publishedDate: source.publishedAt,
     })),
     urlsRead: found.sources.map((source) => source.url),
-    summary: checkpoint.synthesize?.headline,
+    summary: synthesis.headline,
     queries: found.queries,
-    openQuestions: checkpoint.synthesize?.openQuestions,
+    openQuestions: synthesis.openQuestions,
   })
 }

@@ -41,8 +41,9 @@ export type EngineDeps = {
   endRun: (runId: string, outcome: RunOutcome, known?: RunEndKnown) => Promise<boolean>
 }
 
-export type Checkpoint = {
-  load_memory?: {
+/** What each step hands on to the steps after it. */
+export type StepOutputs = {
+  load_memory: {
     baseline: boolean
     since: string | null
     ledger: string[]
@@ -54,8 +55,8 @@ export type Checkpoint = {
     /** Checkpoints written before the digest carry every fact instead. */
     knownFacts?: string[]
   }
-  plan?: { queries: string[]; fallback: boolean; usage: Usage; leftOut?: string[] }
-  search?: {
+  plan: { queries: string[]; fallback: boolean; usage: Usage; leftOut?: string[] }
+  search: {
     /** With the query that found each: passages are ranked against it. */
     sources: Array<SearchResult & { query?: string }>
     /** Every query searched, round one's and the follow-up's. */
@@ -69,7 +70,7 @@ export type Checkpoint = {
     /** Set when the local corpus was searched, not the web (see server/research/search-origin.ts). */
     corpusUse?: CorpusUse
   }
-  synthesize?: {
+  synthesize: {
     report: Report
     headline: string
     facts: ContributedFact[]
@@ -77,6 +78,32 @@ export type Checkpoint = {
     /** What the sources left open: the next run starts from these. */
     openQuestions?: string[]
   }
+}
+
+/** The run's checkpoint: the output of each step that has ended, sealed between steps. */
+export type Checkpoint = Partial<StepOutputs>
+
+/** What each step takes: the outputs of the steps before it that it reads. */
+const STEP_TAKES = {
+  load_memory: [],
+  plan: ['load_memory'],
+  search: ['load_memory', 'plan'],
+  synthesize: ['load_memory', 'plan', 'search'],
+  save_memory: ['search', 'synthesize'],
+} as const satisfies { [S in Step]: readonly Exclude<keyof StepOutputs, S>[] }
+export type StepInput<S extends Step> = Pick<StepOutputs, (typeof STEP_TAKES)[S][number]>
+
+/**
+ * The step's input from the checkpoint. Steps run in order, so each output it takes is there; one
+ * missing is a checkpoint this version cannot resume, and the run fails as a bug would.
+ */
+export function stepInput<S extends Step>(step: S, checkpoint: Checkpoint): StepInput<S> {
+  const input: Checkpoint = {}
+  for (const taken of STEP_TAKES[step] as readonly (keyof StepOutputs)[]) {
+    if (checkpoint[taken] === undefined) throw new Error(`The run's ${step} step has no ${taken} output to take.`)
+    Object.assign(input, { [taken]: checkpoint[taken] })
+  }
+  return input as StepInput<S>
 }
 
 // maxCharacters: what a search returns of a page, and what is kept of a page the reader fetched (its
@@ -121,12 +148,13 @@ export class RunFailure extends Error {
   }
 }
 
-export type StepContext = {
+export type StepContext<S extends Step = Step> = {
   deps: EngineDeps
   runId: string
   accountId: string
   brief: Brief
-  checkpoint: Checkpoint
+  /** The outputs of the steps before it that the step takes. */
+  input: StepInput<S>
   signal: AbortSignal
   /**
    * The step's boundary (its step_started, the previous step's output), written while the step
@@ -186,16 +214,15 @@ export function briefText(brief: Brief): string {
   return [brief.topic, brief.objective ?? '', ...focusAreas(brief)].join(' ')
 }
 
-export function planInput(brief: Brief, checkpoint: Checkpoint, maxQueries: number): PlanInput {
+export function planInput(brief: Brief, memory: StepOutputs['load_memory'], maxQueries: number): PlanInput {
   const framework = brief.frameworkId ? findFramework(brief.frameworkId) : undefined
-  const memory = checkpoint.load_memory
   return {
-    knownFacts: memory?.digest?.facts ?? (memory?.knownFacts ?? []).slice(-20),
-    recentRuns: memory?.digest?.recentRuns ?? [],
-    openQuestions: memory?.openQuestions ?? [],
-    pastQueries: memory?.pastQueries ?? [],
+    knownFacts: memory.digest?.facts ?? (memory.knownFacts ?? []).slice(-20),
+    recentRuns: memory.digest?.recentRuns ?? [],
+    openQuestions: memory.openQuestions ?? [],
+    pastQueries: memory.pastQueries ?? [],
     today: today(),
-    lastRunAt: memory?.since?.slice(0, 10),
+    lastRunAt: memory.since?.slice(0, 10),
     topic: brief.topic,
     objective: brief.objective,
     focus: focusAreas(brief),

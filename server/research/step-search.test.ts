@@ -7,7 +7,7 @@ import { batchedWriter } from '#server/events/batched-writes.ts'
 import type { SearchProvider, SearchResult } from '#server/providers/types.ts'
 import { type PageTexts, pageTexts } from '#server/research/passages.ts'
 import type { EngineDeps } from '#server/research/pipeline.ts'
-import type { Checkpoint, StepContext } from '#server/research/run-context.ts'
+import type { StepContext, StepInput } from '#server/research/run-context.ts'
 import { searchStep } from '#server/research/step-search.ts'
 import { BriefSchema } from '#server/vocabulary/brief.ts'
 
@@ -36,7 +36,7 @@ function searchAnswering(delays: number[]): SearchProvider {
 }
 
 async function searchWith(delays: number[]) {
-  const checkpoint: Checkpoint = {
+  const input: StepInput<'search'> = {
     load_memory: { baseline: true, since: null, ledger: [] },
     plan: { queries: QUERIES, fallback: false, usage: { inputTokens: 0, outputTokens: 0 } },
   }
@@ -46,7 +46,7 @@ async function searchWith(delays: number[]) {
     runId: 'run',
     accountId: 'account',
     brief: BriefSchema.parse({ topic: 'grid batteries', depth: 'quick' }),
-    checkpoint,
+    input,
     signal: new AbortController().signal,
     written: Promise.resolve(),
     texts: pageTexts(),
@@ -74,7 +74,7 @@ function deepSearch(
     runId: 'run',
     accountId: 'account',
     brief: BriefSchema.parse({ topic: 'grid batteries', depth: 'deep' }),
-    checkpoint: {
+    input: {
       load_memory: { baseline: true, since: null, ledger: [] },
       plan: { queries: plan, fallback: false, usage: { inputTokens: 0, outputTokens: 0 } },
     },

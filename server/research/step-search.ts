@@ -9,13 +9,13 @@ import {
   briefText,
   budgetOf,
   budgetWarning,
-  type Checkpoint,
   DEPTH,
   PLAN_TOKENS,
   planInput,
   RunFailure,
   SEARCH_CONCURRENCY,
   type StepContext,
+  type StepOutputs,
 } from '#server/research/run-context.ts'
 import { type Brief, startPublishedDate } from '#server/vocabulary/brief.ts'
 
@@ -31,17 +31,17 @@ const RE_RUN_OVERLAP_DAYS = 2
 export async function searchStep({
   deps,
   brief,
-  checkpoint,
+  input: { load_memory: memory, plan },
   signal,
   written,
   texts,
   event,
   flush,
-}: StepContext): Promise<NonNullable<Checkpoint['search']>> {
+}: StepContext<'search'>): Promise<StepOutputs['search']> {
   // Every search is paid for: none before the boundary says the run goes on.
   await written
   const depth = DEPTH[brief.depth]
-  const ledger = new Set(checkpoint.load_memory?.ledger)
+  const ledger = new Set(memory.ledger)
   const found = new Map<string, SearchResult & { query: string }>()
   // Every URL a query_done has counted, so each is counted new once.
   const counted = new Set<string>()
@@ -53,7 +53,7 @@ export async function searchStep({
 
   const searched: string[] = []
   const budget = budgetOf(brief, deps)
-  const planUsage = checkpoint.plan?.usage ?? { inputTokens: 0, outputTokens: 0 }
+  const planUsage = plan.usage
   const leftOut: string[] = []
   // A source that failed, or the offline fallback, is said once per run, not once per query.
   const noticed = new Set<string>()
@@ -94,7 +94,7 @@ export async function searchStep({
         const response = await deps.search.search(
           {
             text: query,
-            startPublishedDate: searchFrom(brief, checkpoint.load_memory?.since ?? null, new Date()),
+            startPublishedDate: searchFrom(brief, memory.since, new Date()),
             numResults: depth.resultsPerQuery,
             maxCharacters: depth.maxCharacters,
           },
@@ -160,7 +160,7 @@ export async function searchStep({
     await event('pages_read', 'search', { read: round.read, unread: round.unread.length })
   }
 
-  const queries = checkpoint.plan?.queries ?? []
+  const queries = plan.queries
   let usage: Usage = { inputTokens: 0, outputTokens: 0 }
   await runQueries(queries, 1)
   await readPages()
@@ -178,7 +178,7 @@ export async function searchStep({
   if (depth.followUpQueries > 0 && !littleNew && !affordable) leftOut.push('the follow-up round')
   if (depth.followUpQueries > 0 && !littleNew && affordable) {
     // Round one was planned with memory's digest; the follow-up needs only what round one found.
-    const input = { ...planInput(brief, checkpoint, depth.followUpQueries), knownFacts: [], pastQueries: [] }
+    const input = { ...planInput(brief, memory, depth.followUpQueries), knownFacts: [], pastQueries: [] }
     input.followUp = { queries, found: roundOneSays([...found.values()], brief, texts) }
     let followUp: string[]
     flush()

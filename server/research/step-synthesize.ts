@@ -11,10 +11,10 @@ import {
   briefText,
   budgetOf,
   budgetWarning,
-  type Checkpoint,
   DEPTH,
   EXTRACTIVE,
   type StepContext,
+  type StepOutputs,
   today,
 } from '#server/research/run-context.ts'
 import { type CorpusUse, searchLabel } from '#server/research/search-origin.ts'
@@ -35,17 +35,14 @@ export async function synthesizeStep({
   deps,
   accountId,
   brief,
-  checkpoint,
+  input: { load_memory: memory, plan, search: found },
   signal,
   written,
   texts,
   event,
-}: StepContext): Promise<NonNullable<Checkpoint['synthesize']>> {
-  const memory = checkpoint.load_memory as NonNullable<Checkpoint['load_memory']>
-  const found = checkpoint.search as NonNullable<Checkpoint['search']>
+}: StepContext<'synthesize'>): Promise<StepOutputs['synthesize']> {
   const framework = brief.frameworkId ? findFramework(brief.frameworkId) : undefined
   const depth = DEPTH[brief.depth]
-  const plan = checkpoint.plan as NonNullable<Checkpoint['plan']>
   const budget = budgetOf(brief, deps)
   const leftOut = [...(plan.leftOut ?? []), ...(found.leftOut ?? [])]
   const leftOutBefore = leftOut.length
