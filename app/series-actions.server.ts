@@ -5,6 +5,7 @@ import { z } from 'zod'
 import { cadenceFieldMessage, readCadenceForm, scheduleRefusalErrors } from '#app/cadence-form.server.ts'
 import type { SeriesActionResult } from '#app/components/series-card.tsx'
 import { runLimitRefusal } from '#app/dashboard.server.ts'
+import { refuseUnqueuedRun } from '#app/run-not-queued.server.ts'
 import type { Account } from '#server/auth/accounts.ts'
 import type { WebServices } from '#server/services.ts'
 import { BriefSchema } from '#server/vocabulary/brief.ts'
@@ -71,7 +72,7 @@ export async function runSeriesNow(services: WebServices, account: Account, seri
   if (outcome.reason !== 'refused') {
     return data<SeriesActionResult>({ seriesId, error: RUN_NOW_CONFLICT[outcome.reason] }, { status: 409 })
   }
-  const { refusal } = outcome
+  const refusal = refuseUnqueuedRun(outcome.refusal)
   if (refusal.reason !== 'rate_limited') {
     return data<SeriesActionResult>(
       { seriesId, error: refusal.message },

@@ -43,19 +43,17 @@ export async function action(args: Route.ActionArgs) {
     return data({ values, errors: briefFormErrors(parsed.error.issues, minSeconds), limit: null }, { status: 400 })
   }
   // Admitted after validation, so fixing a typo in the form does not spend a run.
-  const outcome = await services.runs
-    .start({
-      requester: {
-        kind: 'member',
-        address: args.context.get(requestInfoContext).ip,
-        operator: account.kind === 'local',
-      },
-      brief: parsed.data,
-      account: { id: account.id },
-    })
-    .catch(refuseUnqueuedRun)
+  const outcome = await services.runs.start({
+    requester: {
+      kind: 'member',
+      address: args.context.get(requestInfoContext).ip,
+      operator: account.kind === 'local',
+    },
+    brief: parsed.data,
+    account: { id: account.id },
+  })
   if (!outcome.ok) {
-    const { refusal } = outcome
+    const refusal = refuseUnqueuedRun(outcome.refusal)
     if (refusal.reason === 'schedule') {
       const errors = scheduleRefusalErrors(refusal.message, parsed.data, minSeconds)
       return data({ values, errors, limit: null }, { status: 400 })

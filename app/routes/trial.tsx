@@ -79,22 +79,21 @@ export async function action(args: Route.ActionArgs) {
   // Admitted before the account is made: a refused address cannot mint trial accounts either.
   let setCookie: string | undefined
   const { runs } = args.context.get(servicesContext)
-  const outcome = await runs
-    .start({
-      requester: { kind: 'visitor', address: trialClientIp(args) },
-      brief: parsed.data,
-      account: {
-        create: async () => {
-          const trial = await ensureTrialAccount(args)
-          setCookie = trial.setCookie
-          return trial.accountId
-        },
+  const outcome = await runs.start({
+    requester: { kind: 'visitor', address: trialClientIp(args) },
+    brief: parsed.data,
+    account: {
+      create: async () => {
+        const trial = await ensureTrialAccount(args)
+        setCookie = trial.setCookie
+        return trial.accountId
       },
-    })
-    .catch(refuseUnqueuedRun)
+    },
+  })
   if (!outcome.ok) {
-    const status = outcome.refusal.reason === 'rate_limited' ? 429 : 403
-    return data({ errors: {}, values, limitMessage: trialRefusalMessage(outcome.refusal) }, { status })
+    const refusal = refuseUnqueuedRun(outcome.refusal)
+    const status = refusal.reason === 'rate_limited' ? 429 : 403
+    return data({ errors: {}, values, limitMessage: trialRefusalMessage(refusal) }, { status })
   }
   const { runId } = outcome.run
   return redirect(`/trial?run=${runId}`, setCookie ? { headers: { 'Set-Cookie': setCookie } } : undefined)

@@ -3,10 +3,9 @@
 // the caller's run as API clients see it (corpus sources linked to their pages on this server).
 import { z } from 'zod'
 import { RunReportOutput, RunStartOutput, RunStatusOutput } from '#server/contracts/mcp.ts'
-import type { RunStart, RunView } from '#server/contracts/run.ts'
+import type { RunView } from '#server/contracts/run.ts'
 import { ok, problem, type ToolContext } from '#server/mcp/tool-context.ts'
 import { quoted, sourcesText, withoutControls } from '#server/mcp/tool-text.ts'
-import { RunNotQueuedError } from '#server/research/start-run.ts'
 import { ClientBriefSchema } from '#server/vocabulary/brief.ts'
 import { isFinalEvent } from '#server/vocabulary/runs.ts'
 
@@ -64,22 +63,13 @@ export function registerRunTools({ services, caller, registerTool }: ToolContext
         const issues = parsed.error.issues.map((issue) => `${issue.path.join('.') || 'brief'}: ${issue.message}`)
         return problem(`The brief is not valid: ${withoutControls(issues.join('; '))}`)
       }
-      let started: RunStart
-      try {
-        const outcome = await services.runs.start({
-          requester: caller.requester,
-          brief: parsed.data,
-          account: caller.visitor ? { visitor: caller.visitor } : { id: caller.accountId },
-        })
-        if (!outcome.ok) return problem(outcome.refusal.message)
-        started = outcome.run
-      } catch (error) {
-        if (!(error instanceof RunNotQueuedError)) throw error
-        services.log.error({ err: error }, 'a run could not be queued')
-        return problem(
-          `The run could not be queued, so none was started. Try again in ${error.retryAfterSeconds} seconds.`,
-        )
-      }
+      const outcome = await services.runs.start({
+        requester: caller.requester,
+        brief: parsed.data,
+        account: caller.visitor ? { visitor: caller.visitor } : { id: caller.accountId },
+      })
+      if (!outcome.ok) return problem(outcome.refusal.message)
+      const started = outcome.run
       const progressToken = extra._meta?.progressToken
       if (!wait || progressToken === undefined) return ok(RunStartOutput, started)
 

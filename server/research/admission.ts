@@ -6,7 +6,13 @@ import type { Db } from '#db/database.ts'
 import type { LimitDecision, Limiter } from '#server/limits/limiter.ts'
 import type { Limits } from '#server/limits/policies.ts'
 import { limitRefusalMessage } from '#server/limits/refusal.ts'
-import { type RunStart, readBeforeStart, type StartRunDeps, startRun } from '#server/research/start-run.ts'
+import {
+  RunNotQueuedError,
+  type RunStart,
+  readBeforeStart,
+  type StartRunDeps,
+  startRun,
+} from '#server/research/start-run.ts'
 import type { Brief } from '#server/vocabulary/brief.ts'
 import { cronProblem, everyProblem } from '#server/vocabulary/cadence.ts'
 
@@ -30,6 +36,11 @@ export type Refusal =
   /** The brief's webhookUrl may not receive webhooks (not https, or not a public address). */
   | { reason: 'webhook'; message: string; field: 'webhookUrl' }
   | { reason: 'rate_limited'; decision: LimitDecision; message: string }
+  /**
+   * The run could not be queued (the job system stopped, the database short of disk): nothing was
+   * written or counted, and the same brief can be sent again after `retryAfterSeconds`.
+   */
+  | { reason: 'not_queued'; message: string; retryAfterSeconds: number }
 
 export type Admission =
   | { ok: true; decisions: LimitDecision[]; release: () => Promise<void> }
@@ -148,7 +159,20 @@ export async function startAdmittedRun(
     return { ok: true, run, decisions: admission.decisions, release: admission.release }
   } catch (error) {
     await admission.release().catch(() => {})
-    throw error
+    // In the caller's transaction the failure is the caller's to roll back (and say, or retry).
+    if (input.trx || !(error instanceof RunNotQueuedError)) throw error
+    deps.memory.log.error({ err: error }, 'a run could not be queued')
+    return { ok: false, refusal: notQueuedRefusal(error) }
+  }
+}
+
+/** A start the database or the job system could not write, as the refusal every surface says. */
+export function notQueuedRefusal(error: RunNotQueuedError): Refusal {
+  const wait = error.retryAfterSeconds
+  return {
+    reason: 'not_queued',
+    message: `The run could not be queued, so none was started. Try again in ${wait} seconds.`,
+    retryAfterSeconds: wait,
   }
 }
 

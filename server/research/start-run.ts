@@ -81,9 +81,14 @@ export async function startRun(
   try {
     return await start()
   } catch (error) {
-    if (error instanceof RunNotQueuedError) throw error
-    throw new RunNotQueuedError(error instanceof Error ? error.message : String(error), { cause: error })
+    throw notQueued(error)
   }
+}
+
+/** A start that failed to write, whatever the database said: the run was not queued, and nothing was written. */
+export function notQueued(error: unknown): RunNotQueuedError {
+  if (error instanceof RunNotQueuedError) return error
+  return new RunNotQueuedError(error instanceof Error ? error.message : String(error), { cause: error })
 }
 
 async function writeRun(

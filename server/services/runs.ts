@@ -94,8 +94,8 @@ export function createRunService(deps: RunServiceDeps) {
 
   return {
     /**
-     * Admits (limits, budgets, whether the requester may start a recurring brief) and starts a run;
-     * throws RunNotQueuedError when it could not be queued, with nothing written or counted.
+     * Admits (limits, budgets, whether the requester may start a recurring brief) and starts a run.
+     * A run that could not be queued is a refusal too (`not_queued`): nothing was written or counted.
      */
     start(input: RunStartInput): Promise<AdmittedStart> {
       const { account } = input

@@ -2,6 +2,7 @@ import type { LimitDecision } from '#server/limits/limiter.ts'
 import {
   type AdmissionDeps,
   cadenceField,
+  notQueuedRefusal,
   type Refusal,
   type Requester,
   scheduleProblem,
@@ -17,7 +18,7 @@ import {
   setSeriesStatus,
   updateSeriesSettings,
 } from '#server/research/series.ts'
-import { type RunStart, startRun } from '#server/research/start-run.ts'
+import { notQueued, type RunStart, startRun } from '#server/research/start-run.ts'
 import type { Brief } from '#server/vocabulary/brief.ts'
 import type { SeriesState, SeriesStatus } from '#server/vocabulary/series.ts'
 
@@ -132,7 +133,11 @@ export function createSeriesService(deps: SeriesServiceDeps) {
       return started.catch(async (error: unknown): Promise<RunNowOutcome> => {
         if (error instanceof RefusedRunNow) return { ok: false, reason: 'refused', refusal: error.refusal }
         await release?.().catch(() => {})
-        throw error
+        // The claim and the start failed as one transaction: nothing was written, the slot stays
+        // pending, and its wake job still runs it when due.
+        const failure = notQueued(error)
+        admission.memory.log.error({ err: failure }, 'a series run could not be queued')
+        return { ok: false, reason: 'refused', refusal: notQueuedRefusal(failure) }
       })
     },
 

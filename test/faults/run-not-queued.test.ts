@@ -6,6 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, expect, test } from 'vitest'
+import type { BriefInput } from '#server/vocabulary/brief.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { startTestApp, type TestApp } from '#test/support/app.ts'
 import { logIn, postForm } from '#test/support/browser-session.ts'
@@ -113,4 +114,38 @@ test('the dashboard form and the MCP tool refuse the same way: a 503 page, an is
     await sql`drop trigger refuse_job on pgboss.job`.execute(app.db)
     await mcp.close()
   }
+})
+
+test("a series' run now refuses the same way, over the API and on the page, and its slot stays pending", async () => {
+  const user = await createTestAccount(app.db)
+  const cookie = await logIn(app.url, user.email, user.password)
+  const first = await postBrief(app.fetch, user.auth, {
+    topic: 'Tidal power',
+    depth: 'quick',
+    recurring: true,
+    every: '1d',
+  } as BriefInput)
+  expect(first.response.status).toBe(202)
+  await waitForRun(app.fetch, user.auth, first.body.runId)
+  const { recurring } = await (await app.fetch(`/api/briefs/${first.body.runId}`, { headers: user.auth })).json()
+  const seriesId: string = recurring.seriesId
+  const series = () => app.db.selectFrom('series').select(['next_run_at']).where('id', '=', seriesId).executeTakeFirst()
+  const scheduled = await series()
+  await sql`create trigger refuse_job before insert on pgboss.job
+    for each row when (new.name = 'research.run') execute function refuse_write()`.execute(app.db)
+  try {
+    const before = await written(user.account.id)
+    const response = await app.fetch(`/api/series/${seriesId}/run`, { method: 'POST', headers: user.auth })
+    await expectRefused(response, await response.json())
+    const page = await postForm(app.url, '/dashboard/series', { intent: 'run', seriesId }, cookie)
+    expect(page.status).toBe(503)
+    expect(await page.text()).toContain('could not be queued')
+    expect(await written(user.account.id)).toEqual(before)
+    // The claim of the slot rolled back with the start: the schedule has not moved.
+    expect(await series()).toEqual(scheduled)
+  } finally {
+    await sql`drop trigger refuse_job on pgboss.job`.execute(app.db)
+  }
+  const now = await app.fetch(`/api/series/${seriesId}/run`, { method: 'POST', headers: user.auth })
+  expect(now.status).toBe(202)
 })

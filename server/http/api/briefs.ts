@@ -23,7 +23,6 @@ import { sendKeptJson } from '#server/http/kept-json.ts'
 import { HttpProblem, sendProblem } from '#server/http/problem.ts'
 import { sendRateLimited, setRateLimitHeaders } from '#server/http/rate-limit.ts'
 import type { Refusal } from '#server/research/admission.ts'
-import { RunNotQueuedError } from '#server/research/start-run.ts'
 import type { WebServices } from '#server/services.ts'
 import { type Brief, ClientBriefSchema } from '#server/vocabulary/brief.ts'
 import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '#server/vocabulary/storable-text.ts'
@@ -146,7 +145,12 @@ export function sendRefusal(res: Response, refusal: Refusal): void {
   if (refusal.reason === 'rate_limited') sendRateLimited(res, refusal.decision, refusal.message)
   else if (refusal.reason === 'schedule' || refusal.reason === 'webhook')
     sendProblem(res, fieldProblem(refusal.field, refusal.message).problem)
-  else sendProblem(res, { status: 403, title: 'Forbidden', detail: refusal.message })
+  else if (refusal.reason === 'not_queued') {
+    // The limits it counted were given back; nothing was started.
+    res.set('Retry-After', String(refusal.retryAfterSeconds))
+    const { message: detail, retryAfterSeconds } = refusal
+    sendProblem(res, { status: 503, title: 'Service Unavailable', detail, retryAfterSeconds })
+  } else sendProblem(res, { status: 403, title: 'Forbidden', detail: refusal.message })
 }
 
 export function briefsRoutes(services: WebServices): Router {
@@ -168,24 +172,11 @@ export function briefsRoutes(services: WebServices): Router {
   router.post('/', validBrief, visitorAccount, idempotent(services.idempotency, services.log), async (_req, res) => {
     const principal = principalOf(res)
     const { visitor } = principal
-    const outcome = await runs
-      .start({
-        requester: requesterOf(principal),
-        brief: res.locals.brief as Brief,
-        account: visitor ? { visitor } : { id: principal.accountId },
-      })
-      .catch((error: unknown) => {
-        // The limits it counted were given back; nothing was started.
-        if (!(error instanceof RunNotQueuedError)) throw error
-        services.log.error({ err: error }, 'a run could not be queued')
-        res.set('Retry-After', String(error.retryAfterSeconds))
-        throw new HttpProblem({
-          status: 503,
-          title: 'Service Unavailable',
-          detail: `The run could not be queued, so none was started. Try again in ${error.retryAfterSeconds} seconds.`,
-          retryAfterSeconds: error.retryAfterSeconds,
-        })
-      })
+    const outcome = await runs.start({
+      requester: requesterOf(principal),
+      brief: res.locals.brief as Brief,
+      account: visitor ? { visitor } : { id: principal.accountId },
+    })
     if (!outcome.ok) {
       sendRefusal(res, outcome.refusal)
       return

@@ -14,6 +14,7 @@ import {
   rateLimitHeaders,
   reply,
   responses,
+  retryAfter,
 } from '#server/http/api/contract.ts'
 import { emailOff } from '#server/http/api/email.ts'
 import { methodNotAllowed } from '#server/http/api/method-not-allowed.ts'
@@ -134,6 +135,10 @@ export const seriesContract = {
         '404': responses.notFound,
         '409': problem('A run of the series is going, or the series is paused or stopped.'),
         '429': responses.tooManyRequests,
+        '503': problem(
+          'The run could not be queued (the database or the job system cannot take it); none started, and the schedule has not moved.',
+          retryAfter,
+        ),
       },
     },
   },
