@@ -111,7 +111,15 @@ export async function runResearch(deps: EngineDeps, runId: string): Promise<void
     remainingMs,
   )
   const signal = AbortSignal.any([deadline.signal, stopped.signal])
-  const checkpoint: Checkpoint = readCheckpoint<Checkpoint>(ring, row) ?? {}
+  const stored = readCheckpoint(ring, row)
+  if (stored?.success === false) {
+    // Written by another version in another shape: paid work is done again rather than misread.
+    deps.log.warn(
+      { runId, issues: stored.error.issues.slice(0, 5) },
+      "the run's checkpoint is not this version's: its steps run again",
+    )
+  }
+  const checkpoint: Checkpoint = stored?.success ? stored.data : {}
   const serialized = checkpointJson(checkpoint)
   let written: Promise<void> = Promise.resolve()
   // The provider that answered 429 and has not answered since, if any.

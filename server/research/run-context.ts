@@ -6,6 +6,7 @@ import type { PageReader } from '#server/providers/reader/page-reader.ts'
 import type { LanguageModel, PlanInput, SearchProvider, SearchResult, Usage } from '#server/providers/types.ts'
 import type { TopicMemoryRow } from '#server/repositories/topic-memory.ts'
 import type { Budget } from '#server/research/budget.ts'
+import type { Checkpoint, StepOutputs } from '#server/research/checkpoint.ts'
 import type { MemoryDigest } from '#server/research/digest.ts'
 import { createExtractiveModel } from '#server/research/extractive.ts'
 import type { PageTexts } from '#server/research/passages.ts'
@@ -15,6 +16,8 @@ import type { RunError } from '#server/research/runs.ts'
 import type { CorpusUse } from '#server/research/search-origin.ts'
 import { type Brief, focusAreas, timeframePhrase } from '#server/vocabulary/brief.ts'
 import { findFramework } from '#server/vocabulary/frameworks/index.ts'
+
+export type { Checkpoint, StepOutputs }
 
 export const STEPS = ['load_memory', 'plan', 'search', 'synthesize', 'save_memory'] as const
 export type Step = (typeof STEPS)[number]
@@ -40,48 +43,6 @@ export type EngineDeps = {
   /** Ends the run (see run-end.ts) with its brief at hand; false when something else ended it first. */
   endRun: (runId: string, outcome: RunOutcome, known?: RunEndKnown) => Promise<boolean>
 }
-
-/** What each step hands on to the steps after it. */
-export type StepOutputs = {
-  load_memory: {
-    baseline: boolean
-    since: string | null
-    ledger: string[]
-    /** For the plan: what memory holds that matters to the brief, bounded (server/research/digest.ts). */
-    digest?: MemoryDigest
-    /** The last run's open questions, and the queries of recent runs: the thread a re-run carries on. */
-    openQuestions?: string[]
-    pastQueries?: string[]
-    /** Checkpoints written before the digest carry every fact instead. */
-    knownFacts?: string[]
-  }
-  plan: { queries: string[]; fallback: boolean; usage: Usage; leftOut?: string[] }
-  search: {
-    /** With the query that found each: passages are ranked against it. */
-    sources: Array<SearchResult & { query?: string }>
-    /** Every query searched, round one's and the follow-up's. */
-    queries?: string[]
-    searchCalls: number
-    costDollars: number
-    removedByLedger: number
-    usage: Usage
-    /** What the budget left out of this step. */
-    leftOut?: string[]
-    /** Set when the local corpus was searched, not the web (see server/research/search-origin.ts). */
-    corpusUse?: CorpusUse
-  }
-  synthesize: {
-    report: Report
-    headline: string
-    facts: ContributedFact[]
-    vectors?: MemoryContribution['vectors']
-    /** What the sources left open: the next run starts from these. */
-    openQuestions?: string[]
-  }
-}
-
-/** The run's checkpoint: the output of each step that has ended, sealed between steps. */
-export type Checkpoint = Partial<StepOutputs>
 
 /** What each step takes: the outputs of the steps before it that it reads. */
 const STEP_TAKES = {

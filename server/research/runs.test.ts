@@ -1,5 +1,6 @@
 import { expect, test } from 'vitest'
-import { checkpointJson } from '#server/research/runs.ts'
+import { generateKeySpec, parseKeyRing, seal } from '#server/memory/crypto.ts'
+import { checkpointJson, type RunRow, readCheckpoint } from '#server/research/runs.ts'
 
 test("a checkpoint's JSON is its steps' in order, each step's output serialized once, when first asked for", () => {
   let serialized = 0
@@ -21,4 +22,24 @@ test("a checkpoint's JSON is its steps' in order, each step's output serialized 
   checkpoint.add('plan', { queries: ['sodium batteries'] })
   expect(JSON.parse(checkpoint.json())).toEqual({ ...expected, plan: { queries: ['sodium batteries'] } })
   expect(serialized).toBe(1)
+})
+
+test('a checkpoint is parsed when read: one of another shape is said, not misread', () => {
+  const ring = parseKeyRing(generateKeySpec())
+  const row = (json: string) => {
+    const sealed = seal(ring, Buffer.from(json), 'run_checkpoint:run-1')
+    return { id: 'run-1', checkpoint: sealed.ciphertext, checkpoint_key_id: sealed.keyId } as RunRow
+  }
+  const usage = { inputTokens: 3, outputTokens: 4 }
+  const written = checkpointJson({ load_memory: { baseline: true, since: null, ledger: ['https://a.example/'] } })
+  written.add('plan', { queries: ['grid batteries'], fallback: false, usage })
+  expect(readCheckpoint(ring, row(written.json()))).toMatchObject({
+    success: true,
+    data: { plan: { queries: ['grid batteries'], fallback: false, usage } },
+  })
+  // A plan whose queries were one string (another version's shape).
+  const other = readCheckpoint(ring, row(JSON.stringify({ plan: { queries: 'grid batteries', usage } })))
+  expect(other?.success).toBe(false)
+  expect(other?.error?.issues.map((issue) => issue.path.join('.'))).toEqual(['plan.queries', 'plan.fallback'])
+  expect(readCheckpoint(ring, { ...row('{}'), checkpoint: null })).toBeUndefined()
 })

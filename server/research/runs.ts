@@ -6,8 +6,9 @@ import { randomUUID } from 'node:crypto'
 import type { Db } from '#db/database.ts'
 import type { RunError, RunListItem, RunView } from '#server/contracts/run.ts'
 import { appendRunEvents, type NewEvent } from '#server/events/run-events.ts'
-import { type KeyRing, openColumn, openJson, seal, sealJson } from '#server/memory/crypto.ts'
+import { type KeyRing, open, openColumn, openJson, seal, sealJson } from '#server/memory/crypto.ts'
 import { finishRun, listRunRows, type RunEnded, type RunRow, type RunSummaryRow } from '#server/repositories/runs.ts'
+import { CheckpointSchema } from '#server/research/checkpoint.ts'
 import type { Report } from '#server/research/report-types.ts'
 import { readStoredReport } from '#server/research/stored-report.ts'
 import { type Brief, displayBrief } from '#server/vocabulary/brief.ts'
@@ -132,9 +133,14 @@ export async function listRuns(
   }
 }
 
-export function readCheckpoint<T>(ring: KeyRing, row: RunRow): T | undefined {
+/**
+ * The run's checkpoint, parsed: the outputs of the steps that ended, or the issues that keep this
+ * version from reading it (another version wrote it in another shape). Undefined when it has none.
+ */
+export function readCheckpoint(ring: KeyRing, row: RunRow) {
   if (!row.checkpoint || !row.checkpoint_key_id) return undefined
-  return openJson<T>(ring, { keyId: row.checkpoint_key_id, ciphertext: row.checkpoint }, checkpointData(row.id))
+  const sealed = { keyId: row.checkpoint_key_id, ciphertext: row.checkpoint }
+  return CheckpointSchema.safeParse(JSON.parse(open(ring, sealed, checkpointData(row.id)).toString('utf8')))
 }
 
 /**

@@ -1,0 +1,122 @@
+// What each step of a run hands on to the steps after it, as zod schemas: the run's checkpoint is a
+// record of these, sealed between steps and parsed when a retried job resumes the run. A checkpoint
+// another version wrote in another shape is not read as this one's: the run does its steps again.
+import { z } from 'zod'
+import type { Statements } from '#server/claims/figures.ts'
+import type { Polarity } from '#server/claims/subject.ts'
+import type { ContributedFact, MemoryContribution } from '#server/memory/types.ts'
+import type { SearchResult, Usage } from '#server/providers/types.ts'
+import type { MemoryDigest } from '#server/research/digest.ts'
+import type { CorpusUse } from '#server/research/search-origin.ts'
+import { CorpusKindSchema, ReportSchema } from '#server/vocabulary/report.ts'
+
+const UsageSchema = z.object({ inputTokens: z.number(), outputTokens: z.number(), costDollars: z.number().optional() })
+
+const SearchResultSchema = z.object({
+  url: z.string(),
+  title: z.string(),
+  publishedDate: z.string().nullable(),
+  text: z.string(),
+  snippetOnly: z.boolean().optional(),
+  foundBy: z.string().optional(),
+  corpus: CorpusKindSchema.optional(),
+  matchedByMeaning: z.boolean().optional(),
+})
+
+const StatementsSchema = z.object({
+  figures: z.array(
+    z.object({
+      value: z.number(),
+      unit: z.string(),
+      bound: z.enum(['about', 'over', 'under']).optional(),
+      earlier: z.literal(true).optional(),
+    }),
+  ),
+  dates: z.array(z.string()),
+})
+
+const PolaritySchema = z.object({ negated: z.boolean(), directions: z.array(z.string()) })
+
+const ContributedFactSchema = z.object({
+  text: z.string(),
+  quote: z.string(),
+  sourceUrls: z.array(z.string()),
+  statements: StatementsSchema,
+  subject: z.array(z.string()),
+  polarity: PolaritySchema,
+  change: z.union([
+    z.object({ class: z.literal('new') }),
+    z.object({ class: z.enum(['confirmed', 'updated', 'contradicted']), factId: z.string() }),
+  ]),
+  vector: z.string().optional(),
+})
+
+const MemoryDigestSchema = z.object({ recentRuns: z.array(z.string()), facts: z.array(z.string()) })
+
+export const StepOutputsSchema = z.object({
+  load_memory: z.object({
+    baseline: z.boolean(),
+    since: z.string().nullable(),
+    ledger: z.array(z.string()),
+    /** For the plan: what memory holds that matters to the brief, bounded (server/research/digest.ts). */
+    digest: MemoryDigestSchema.optional(),
+    /** The last run's open questions, and the queries of recent runs: the thread a re-run carries on. */
+    openQuestions: z.array(z.string()).optional(),
+    pastQueries: z.array(z.string()).optional(),
+    /** Checkpoints written before the digest carry every fact instead. */
+    knownFacts: z.array(z.string()).optional(),
+  }),
+  plan: z.object({
+    queries: z.array(z.string()),
+    fallback: z.boolean(),
+    usage: UsageSchema,
+    leftOut: z.array(z.string()).optional(),
+  }),
+  search: z.object({
+    /** With the query that found each: passages are ranked against it. */
+    sources: z.array(SearchResultSchema.extend({ query: z.string().optional() })),
+    /** Every query searched, round one's and the follow-up's. */
+    queries: z.array(z.string()).optional(),
+    searchCalls: z.number(),
+    costDollars: z.number(),
+    removedByLedger: z.number(),
+    usage: UsageSchema,
+    /** What the budget left out of this step. */
+    leftOut: z.array(z.string()).optional(),
+    /** Set when the local corpus was searched, not the web (see server/research/search-origin.ts). */
+    corpusUse: z.object({ corpus: CorpusKindSchema, offlineFallback: z.boolean() }).optional(),
+  }),
+  synthesize: z.object({
+    report: ReportSchema,
+    headline: z.string(),
+    facts: z.array(ContributedFactSchema),
+    vectors: z.object({ model: z.string(), byFact: z.record(z.string(), z.string()) }).optional(),
+    /** What the sources left open: the next run starts from these. */
+    openQuestions: z.array(z.string()).optional(),
+  }),
+})
+
+/** What each step hands on to the steps after it. */
+export type StepOutputs = z.output<typeof StepOutputsSchema>
+/** The run's checkpoint: the output of each step that has ended, sealed between steps. */
+export const CheckpointSchema = StepOutputsSchema.partial()
+export type Checkpoint = z.output<typeof CheckpointSchema>
+
+// Each part is the type the code that makes it declares, exactly: a field added there and not here
+// fails `tsc` (and would otherwise be dropped when a checkpoint is parsed).
+/** The same type, not only each assignable to the other (a missing optional field is caught). */
+type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false
+type AllTrue<Checks extends true[]> = Checks
+// biome-ignore lint/correctness/noUnusedVariables: a check for tsc, not a type to use
+type Exactly = AllTrue<
+  [
+    Same<z.output<typeof UsageSchema>, Usage>,
+    Same<z.output<typeof SearchResultSchema>, SearchResult>,
+    Same<z.output<typeof StatementsSchema>, Statements>,
+    Same<z.output<typeof PolaritySchema>, Polarity>,
+    Same<z.output<typeof ContributedFactSchema>, ContributedFact>,
+    Same<z.output<typeof MemoryDigestSchema>, MemoryDigest>,
+    Same<StepOutputs['search']['corpusUse'], CorpusUse | undefined>,
+    Same<StepOutputs['synthesize']['vectors'], MemoryContribution['vectors']>,
+  ]
+>
