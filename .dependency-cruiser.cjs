@@ -1,8 +1,9 @@
 // Import direction, checked by `npm run lint:imports` (part of `npm test`). From the top:
 //   surfaces      app/, server/http, server/mcp, server/cli, server/jobs/definitions.ts
 //   services      server/services.ts (the composition) and server/services/ (what surfaces call)
-//   engine        server/research (runs, the pipeline, reports, the extractive synthesizer) and
-//                 server/integrations (Slack and GitHub: mentions, deliveries)
+//   engine        server/chat (Slack and GitHub mentions in, each a run), over server/notify (what
+//                 Sextant sends out: replies in a thread or on a pull request, webhooks, email,
+//                 feeds), over server/research (runs, the pipeline, reports, the extractive synthesizer)
 //   below it      server/memory, server/auth, server/limits, server/events, server/claims, server/providers
 //   repositories  server/repositories (SQL only)
 //   bottom        server/vocabulary (statuses, event types, the brief and report schemas, cadences,
@@ -19,7 +20,7 @@
 const TESTS = '\\.test\\.tsx?$'
 const SURFACES = '^(app/|server/(http|mcp|cli)/|server/jobs/definitions\\.ts$)'
 const SERVICES = '^server/services(\\.ts$|/)'
-const BELOW_SERVICES = '^server/(research|integrations|memory|auth|limits|events|claims|providers|repositories|text)/'
+const BELOW_SERVICES = '^server/(research|chat|notify|memory|auth|limits|events|claims|providers|repositories|text)/'
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -38,14 +39,14 @@ module.exports = {
         'Providers are adapters the engine calls (search, models, the page reader); what the engine ' +
         'does with them (the extractive fallback, plans, reports) lives in server/research.',
       from: { path: '^server/providers/', pathNot: TESTS },
-      to: { path: [SURFACES, SERVICES, '^server/(research|integrations|jobs)/'] },
+      to: { path: [SURFACES, SERVICES, '^server/(research|chat|notify|jobs)/'] },
     },
     {
       name: 'memory-below-engine',
       severity: 'error',
       comment: 'Topic memory is read and written by the engine and the services; it knows neither.',
       from: { path: '^server/memory/', pathNot: TESTS },
-      to: { path: [SURFACES, SERVICES, '^server/(research|integrations|jobs)/'] },
+      to: { path: [SURFACES, SERVICES, '^server/(research|chat|notify|jobs)/'] },
     },
     {
       name: 'research-below-surfaces',
@@ -54,14 +55,24 @@ module.exports = {
         'The engine does not know who asked (HTTP, MCP, chat, the CLI) nor what a surface does when a ' +
         'run ends: surfaces pass that in. It may use the job system (jobs/boss.ts), not the job handlers.',
       from: { path: '^server/research/', pathNot: TESTS },
-      to: { path: [SURFACES, SERVICES, '^server/integrations/'] },
+      to: { path: [SURFACES, SERVICES, '^server/(chat|notify)/'] },
+    },
+    {
+      name: 'notify-below-chat',
+      severity: 'error',
+      comment:
+        'What Sextant sends out (server/notify: replies, webhooks, email, feeds of what a run found) is ' +
+        'not told by whom a run was asked: a mention (server/chat) queues its replies through notify, ' +
+        'never the other way round.',
+      from: { path: '^server/notify/', pathNot: TESTS },
+      to: { path: [SURFACES, SERVICES, '^server/chat/'] },
     },
     {
       name: 'limits-below-surfaces',
       severity: 'error',
       comment: 'Limits decide and word a refusal; answering it over HTTP is server/http/rate-limit.ts.',
       from: { path: '^server/limits/', pathNot: TESTS },
-      to: { path: [SURFACES, SERVICES, '^server/(research|integrations|jobs)/'] },
+      to: { path: [SURFACES, SERVICES, '^server/(research|chat|notify|jobs)/'] },
     },
     {
       name: 'text-is-the-bottom',

@@ -585,7 +585,7 @@ export const ConfigSchema = z.object({
     .min(3)
     .default('Sextant <sextant@localhost>')
     .meta({ defaultText: '`Sextant <sextant@localhost>`', meaning: 'The From of confirmation emails and digests.' }),
-  // Outbound webhooks (server/integrations/webhooks/). Attempt n waits WEBHOOK_RETRY_BASE * 2^(n-1),
+  // Outbound webhooks (server/notify/webhooks/). Attempt n waits WEBHOOK_RETRY_BASE * 2^(n-1),
   // at most WEBHOOK_RETRY_MAX; tests shorten the clock.
   WEBHOOK_RETRY_BASE: duration('30s').meta({
     defaultText: '`30s`',

@@ -2,8 +2,8 @@
 // comments, with GitHub's REST API played by a stub that answers, refuses and rate limits like GitHub.
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { linkGithubRepository } from '#server/integrations/github/repositories.ts'
-import { signGithubPayload } from '#server/integrations/github/verify.ts'
+import { linkGithubRepository } from '#server/chat/github/repositories.ts'
+import { signGithubPayload } from '#server/chat/github/verify.ts'
 import { openRunBrief } from '#server/research/runs.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { startTestApp, type TestApp } from '#test/support/app.ts'

@@ -2,9 +2,9 @@
 // thread, with Slack's Web API played by a stub that speaks chat.postMessage and rate limits on demand.
 import { randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, expect, test } from 'vitest'
+import { signSlackRequest } from '#server/chat/slack/verify.ts'
 import { readRunEvents } from '#server/events/run-events.ts'
-import { signSlackRequest } from '#server/integrations/slack/verify.ts'
-import { linkSlackWorkspace } from '#server/integrations/slack/workspaces.ts'
+import { linkSlackWorkspace } from '#server/notify/slack/workspaces.ts'
 import { openRunBrief } from '#server/research/runs.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { startTestApp, type TestApp } from '#test/support/app.ts'

@@ -1,9 +1,10 @@
 // `slack link` and `github link`: which account a Slack workspace's mentions, or a repository's
 // "@sextant research" comments, run as. The Slack bot token is read from stdin (not an argument, which
 // would sit in shell history and the process list) and stored sealed with the memory key ring.
+
+import { REPO_NAME } from '#server/chat/github/events.ts'
 import { requireAccount } from '#server/cli/accounts.ts'
 import { CliError, type Command } from '#server/cli/command.ts'
-import { REPO_NAME } from '#server/integrations/github/events.ts'
 
 const TEAM_ID = /^[TE][A-Z0-9]{2,20}$/
 const BOT_TOKEN = /^xoxb-[A-Za-z0-9-]{10,250}$/

@@ -1,6 +1,6 @@
 // The deliveries table: SQL only, the database (or the caller's transaction) first. What a row means
 // (its sealed notice, where its target points, parsed with its schema) is
-// server/integrations/deliveries.ts's; the `deliver` job records its progress here.
+// server/notify/deliveries.ts's; the `deliver` job records its progress here.
 import { type Insertable, type Selectable, sql } from 'kysely'
 import type { Db } from '#db/database.ts'
 import type { DeliveriesTable } from '#db/schema.ts'

@@ -1,5 +1,5 @@
 // The email_addresses and email_opt_outs tables: SQL only, the database (or the caller's transaction)
-// first. What a token means (hashing, expiry, signing unsubscribe links) is server/integrations/email's.
+// first. What a token means (hashing, expiry, signing unsubscribe links) is server/notify/email's.
 import type { Insertable, Selectable } from 'kysely'
 import type { Db } from '#db/database.ts'
 import type { EmailAddressesTable } from '#db/schema.ts'

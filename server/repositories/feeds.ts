@@ -1,6 +1,6 @@
 // The feeds and run_changes tables: SQL only, the database (or the caller's transaction) first. What a
 // feed means (its token, its sealed title, which runs are its entries and how they read) is
-// server/feeds/'s.
+// server/notify/feeds/'s.
 
 import type { Insertable, Selectable } from 'kysely'
 import type { Db } from '#db/database.ts'

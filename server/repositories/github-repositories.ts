@@ -1,5 +1,5 @@
 // The github_repositories table: SQL only, the database (or the caller's transaction) first. How a
-// repository's name becomes its key is server/integrations/github/repositories.ts's.
+// repository's name becomes its key is server/chat/github/repositories.ts's.
 import type { Insertable } from 'kysely'
 import type { Db } from '#db/database.ts'
 import type { GithubRepositoriesTable } from '#db/schema.ts'

@@ -1,5 +1,5 @@
 // The slack_workspaces table: SQL only, the database (or the caller's transaction) first. The bot
-// token is stored sealed; sealing and opening it is server/integrations/slack/workspaces.ts's.
+// token is stored sealed; sealing and opening it is server/notify/slack/workspaces.ts's.
 import type { Insertable, Selectable } from 'kysely'
 import type { Db } from '#db/database.ts'
 import type { SlackWorkspacesTable } from '#db/schema.ts'

@@ -1,5 +1,5 @@
 // The webhook_endpoints and webhook_account_secrets tables: SQL only, the database (or the caller's
-// transaction) first. Sealing the secrets and checking URLs is server/integrations/webhooks/'s.
+// transaction) first. Sealing the secrets and checking URLs is server/notify/webhooks/'s.
 import { type Insertable, type Selectable, sql } from 'kysely'
 import type { Db } from '#db/database.ts'
 import type { WebhookAccountSecretsTable, WebhookEndpointsTable } from '#db/schema.ts'

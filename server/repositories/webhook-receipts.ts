@@ -1,5 +1,5 @@
 // The webhook_receipts table: SQL only, the database (or the caller's transaction) first. What a
-// receipt means (its sealed mention text, handled once) is server/integrations/receipts.ts's.
+// receipt means (its sealed mention text, handled once) is server/chat/receipts.ts's.
 import type { Insertable, Selectable } from 'kysely'
 import type { Db } from '#db/database.ts'
 import type { WebhookReceiptsTable } from '#db/schema.ts'

@@ -106,7 +106,7 @@ export type AdmissionDeps = StartRunDeps & {
   scheduleMinSeconds: number
   /**
    * Why a brief's webhookUrl may not receive webhooks (a phrase after "webhookUrl"), or undefined:
-   * the page reader's address rules (server/integrations/webhooks/target.ts). Without it, a brief
+   * the page reader's address rules (server/notify/webhooks/target.ts). Without it, a brief
    * with a webhookUrl is refused.
    */
   webhookUrlProblem?: (url: string) => Promise<string | undefined>

@@ -1,9 +1,9 @@
 // Which account a Slack workspace's mentions, or a GitHub repository's "@sextant research" comments,
 // run as: the operator links them (the CLI's `slack link` and `github link`).
 import type { Db } from '#db/database.ts'
-import { linkGithubRepository } from '#server/integrations/github/repositories.ts'
-import { linkSlackWorkspace } from '#server/integrations/slack/workspaces.ts'
+import { linkGithubRepository } from '#server/chat/github/repositories.ts'
 import type { KeyRing } from '#server/memory/crypto.ts'
+import { linkSlackWorkspace } from '#server/notify/slack/workspaces.ts'
 
 export type ChatLinkServiceDeps = {
   db: Db

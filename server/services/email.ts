@@ -4,12 +4,12 @@
 import { createHash } from 'node:crypto'
 import type { Db } from '#db/database.ts'
 import type { EmailAddressView } from '#server/contracts/email.ts'
-import { queueConfirmation } from '#server/integrations/email/deliveries.ts'
-import { hashConfirmationToken, newConfirmationToken, readUnsubscribeToken } from '#server/integrations/email/tokens.ts'
 import type { Jobs } from '#server/jobs/boss.ts'
 import type { LimitDecision } from '#server/limits/limiter.ts'
 import type { Limits } from '#server/limits/policies.ts'
 import type { KeyRing } from '#server/memory/crypto.ts'
+import { queueConfirmation } from '#server/notify/email/deliveries.ts'
+import { hashConfirmationToken, newConfirmationToken, readUnsubscribeToken } from '#server/notify/email/tokens.ts'
 import { lockAccount } from '#server/repositories/accounts.ts'
 import {
   countEmailAddresses,

@@ -1,8 +1,16 @@
 // Feeds, as the surfaces ask for them: make one for a topic or a recurring brief (the URL, with its
 // token, shown once), list and revoke them, and read one by its token (no login: the token is the key).
-import { renderAtom } from '#server/feeds/atom.ts'
-import { createFeed, type Feed, listFeeds, MAX_FEEDS_PER_ACCOUNT, readFeed, revokeFeed } from '#server/feeds/feeds.ts'
+
 import { loadTopicMemory, loadTopicMemoryById, type MemoryContext } from '#server/memory/store.ts'
+import { renderAtom } from '#server/notify/feeds/atom.ts'
+import {
+  createFeed,
+  type Feed,
+  listFeeds,
+  MAX_FEEDS_PER_ACCOUNT,
+  readFeed,
+  revokeFeed,
+} from '#server/notify/feeds/feeds.ts'
 import { getSeries } from '#server/research/series.ts'
 import { UUID } from '#server/text/uuid.ts'
 

@@ -3,23 +3,15 @@
 // The operator links a workspace or repository to an account through chat-links.ts.
 
 import type { z } from 'zod'
-import { type DeliverDeps, deliver, type IntegrationSettings } from '#server/integrations/deliver.ts'
-import { sweepDeliveries } from '#server/integrations/delivery-sweep.ts'
-import type { Mailer } from '#server/integrations/email/mailer.ts'
-import {
-  handleGithubMention,
-  type IssueCommentEventSchema,
-  receiveGithubComment,
-} from '#server/integrations/github/events.ts'
-import type { MentionDeps } from '#server/integrations/mention-run.ts'
-import {
-  handleSlackMention,
-  receiveSlackEvent,
-  type SlackEventCallbackSchema,
-} from '#server/integrations/slack/events.ts'
-import type { WebhookSettings } from '#server/integrations/webhooks/send.ts'
+import { handleGithubMention, type IssueCommentEventSchema, receiveGithubComment } from '#server/chat/github/events.ts'
+import type { MentionDeps } from '#server/chat/mention-run.ts'
+import { handleSlackMention, receiveSlackEvent, type SlackEventCallbackSchema } from '#server/chat/slack/events.ts'
 import type { GithubMentionJob, SlackMentionJob } from '#server/jobs/queues.ts'
 import type { Logger } from '#server/logger.ts'
+import { type DeliverDeps, deliver, type IntegrationSettings } from '#server/notify/deliver.ts'
+import { sweepDeliveries } from '#server/notify/delivery-sweep.ts'
+import type { Mailer } from '#server/notify/email/mailer.ts'
+import type { WebhookSettings } from '#server/notify/webhooks/send.ts'
 import { deleteReceiptsOlderThan } from '#server/repositories/webhook-receipts.ts'
 import type { AdmissionDeps } from '#server/research/admission.ts'
 

@@ -1,7 +1,9 @@
 // Outbound webhooks, as the API and the pages ask for them: an account's endpoints (register, list,
 // delete, rotate their secret), its signing secret for a brief's webhookUrl, and why a URL may not
 // receive webhooks (admission asks it of a brief's webhookUrl). Delivery is the `deliver` job's
-// (server/integrations/deliver.ts -> webhooks/send.ts).
+// (server/notify/deliver.ts -> webhooks/send.ts).
+
+import type { MemoryContext } from '#server/memory/store.ts'
 import {
   accountSigningSecret,
   listEndpoints,
@@ -10,9 +12,8 @@ import {
   removeEndpoint,
   rotateAccountSecret,
   rotateEndpointSecret,
-} from '#server/integrations/webhooks/endpoints.ts'
-import { vetWebhookUrl, type WebhookTargetRules } from '#server/integrations/webhooks/target.ts'
-import type { MemoryContext } from '#server/memory/store.ts'
+} from '#server/notify/webhooks/endpoints.ts'
+import { vetWebhookUrl, type WebhookTargetRules } from '#server/notify/webhooks/target.ts'
 
 export type WebhookServiceDeps = { memory: MemoryContext; rules: WebhookTargetRules }
 

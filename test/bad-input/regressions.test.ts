@@ -1,7 +1,7 @@
 // Inputs the property tests beside this file found answered with a 500, kept as plain examples.
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { signGithubPayload } from '#server/integrations/github/verify.ts'
-import { signSlackRequest } from '#server/integrations/slack/verify.ts'
+import { signGithubPayload } from '#server/chat/github/verify.ts'
+import { signSlackRequest } from '#server/chat/slack/verify.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { startTestApp, type TestApp } from '#test/support/app.ts'
 import { logIn } from '#test/support/browser-session.ts'

@@ -3,8 +3,8 @@
 // nothing stored) or acknowledged as ignored (nothing stored), never a 5xx.
 import fc from 'fast-check'
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { signGithubPayload } from '#server/integrations/github/verify.ts'
-import { signSlackRequest } from '#server/integrations/slack/verify.ts'
+import { signGithubPayload } from '#server/chat/github/verify.ts'
+import { signSlackRequest } from '#server/chat/slack/verify.ts'
 import { startTestApp, type TestApp } from '#test/support/app.ts'
 import { anyJson, fuzzRuns, nastyString } from '#test/support/hostile-input.ts'
 import { expectSameState, snapshotState } from '#test/support/state.ts'

@@ -4,10 +4,10 @@
 // that was sent, is left alone. No delivery stays pending for good.
 import { sql } from 'kysely'
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { MAX_ATTEMPTS } from '#server/integrations/delivery-attempts.ts'
-import { sweepDeliveries } from '#server/integrations/delivery-sweep.ts'
 import { JOBS_SCHEMA } from '#server/jobs/boss.ts'
 import { DELIVER } from '#server/jobs/queues.ts'
+import { MAX_ATTEMPTS } from '#server/notify/delivery-attempts.ts'
+import { sweepDeliveries } from '#server/notify/delivery-sweep.ts'
 import { findStrandedDeliveries, lockStrandedDelivery } from '#server/repositories/deliveries.ts'
 import { startTestApp, type TestApp } from '#test/support/app.ts'
 import { testLogger } from '#test/support/logger.ts'

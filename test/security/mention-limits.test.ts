@@ -3,8 +3,8 @@
 // thread, saying when to try again.
 import { randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { linkGithubRepository } from '#server/integrations/github/repositories.ts'
-import { linkSlackWorkspace } from '#server/integrations/slack/workspaces.ts'
+import { linkGithubRepository } from '#server/chat/github/repositories.ts'
+import { linkSlackWorkspace } from '#server/notify/slack/workspaces.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { startTestApp, type TestApp } from '#test/support/app.ts'
 import { postSignedGithubComment, postSignedSlackEvent } from '#test/support/integrations.ts'

@@ -2,8 +2,8 @@
 // runs, webhook receipts and deliveries exist (to show that a rejected request wrote nothing).
 import { randomUUID } from 'node:crypto'
 import type { Db } from '#db/database.ts'
-import { signGithubPayload } from '#server/integrations/github/verify.ts'
-import { signSlackRequest } from '#server/integrations/slack/verify.ts'
+import { signGithubPayload } from '#server/chat/github/verify.ts'
+import { signSlackRequest } from '#server/chat/slack/verify.ts'
 
 export async function waitForRunEnd(db: Db, runId: string) {
   for (let i = 0; i < 400; i++) {

@@ -4,7 +4,6 @@
 import { Router } from 'express'
 import { z } from 'zod'
 import { CreatedFeedSchema, type FeedView, FeedViewSchema } from '#server/contracts/feed.ts'
-import { type Feed, MAX_FEEDS_PER_ACCOUNT } from '#server/feeds/feeds.ts'
 import {
   type ApiContract,
   bodyProblems,
@@ -19,6 +18,7 @@ import { methodNotAllowed } from '#server/http/api/method-not-allowed.ts'
 import { noBody, parseInput } from '#server/http/api/validation.ts'
 import { memberAccountId } from '#server/http/api-auth.ts'
 import { HttpProblem } from '#server/http/problem.ts'
+import { type Feed, MAX_FEEDS_PER_ACCOUNT } from '#server/notify/feeds/feeds.ts'
 import type { WebServices } from '#server/services.ts'
 import { BriefSchema } from '#server/vocabulary/brief.ts'
 

@@ -3,15 +3,15 @@
 // most) and sit before the API's JSON parser and key check. They record and enqueue, then answer.
 import express, { type Request, Router } from 'express'
 import { z } from 'zod'
+import { IssueCommentEventSchema } from '#server/chat/github/events.ts'
+import { verifyGithubSignature } from '#server/chat/github/verify.ts'
+import { SlackEventCallbackSchema, SlackUrlVerificationSchema } from '#server/chat/slack/events.ts'
+import { verifySlackSignature } from '#server/chat/slack/verify.ts'
 import { SlackChallengeSchema, WebhookOutcomeSchema } from '#server/contracts/webhook.ts'
 import { type ApiContract, json, problem, reply, responses } from '#server/http/api/contract.ts'
 import { methodNotAllowed } from '#server/http/api/method-not-allowed.ts'
 import { parseInput } from '#server/http/api/validation.ts'
 import { HttpProblem } from '#server/http/problem.ts'
-import { IssueCommentEventSchema } from '#server/integrations/github/events.ts'
-import { verifyGithubSignature } from '#server/integrations/github/verify.ts'
-import { SlackEventCallbackSchema, SlackUrlVerificationSchema } from '#server/integrations/slack/events.ts'
-import { verifySlackSignature } from '#server/integrations/slack/verify.ts'
 import type { WebServices } from '#server/services.ts'
 
 const WEBHOOK_BODY_LIMIT_BYTES = 1024 * 1024

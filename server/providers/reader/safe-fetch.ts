@@ -112,7 +112,7 @@ export class AddressRefusal extends Refusal {
 
 /**
  * The addresses the hop may connect to: all of them public, unless the operator admitted the host.
- * Outbound webhooks vet their endpoints with it too (server/integrations/webhooks/target.ts).
+ * Outbound webhooks vet their endpoints with it too (server/notify/webhooks/target.ts).
  */
 export async function vet(
   url: URL,

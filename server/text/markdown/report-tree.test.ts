@@ -1,6 +1,6 @@
 import type { Nodes } from 'mdast'
 import { expect, test } from 'vitest'
-import { markdownToMrkdwn } from '#server/integrations/slack/mrkdwn.ts'
+import { markdownToMrkdwn } from '#server/notify/slack/mrkdwn.ts'
 import { markCitations } from '#server/text/markdown/citations.ts'
 import { applyLinkPolicy } from '#server/text/markdown/link-policy.ts'
 import { parseMarkdown } from '#server/text/markdown/parse.ts'

@@ -1,0 +1,78 @@
+// Slack Events API: what the webhook accepts (an app_mention from a person, once per event_id) and
+// what the `slack.mention` job then does with it. The webhook only records and enqueues, so it
+// answers well within Slack's three seconds; the job does the rest. The mention's words wait sealed
+// on the receipt (receipts.ts): the job, which pg-boss keeps after it ran, holds only where to reply.
+import { z } from 'zod'
+import type { Db } from '#db/database.ts'
+import { slackMentionText } from '#server/chat/mention.ts'
+import { actOnMention, type MentionDeps } from '#server/chat/mention-run.ts'
+import { recordReceipt } from '#server/chat/receipts.ts'
+import type { WebhookOutcome } from '#server/contracts/webhook.ts'
+import type { Jobs } from '#server/jobs/boss.ts'
+import { SLACK_MENTION, type SlackMentionJob } from '#server/jobs/queues.ts'
+import type { KeyRing } from '#server/memory/crypto.ts'
+import { findSlackWorkspace } from '#server/notify/slack/workspaces.ts'
+import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '#server/vocabulary/storable-text.ts'
+
+export const SlackUrlVerificationSchema = z.object({
+  type: z.literal('url_verification'),
+  challenge: z.string().max(500),
+})
+
+export const SlackEventCallbackSchema = z.object({
+  type: z.literal('event_callback'),
+  // What is stored (the receipt, the job) must be text Postgres can hold.
+  team_id: z.string().min(1).max(64).refine(isStorableText, UNSTORABLE_TEXT_MESSAGE),
+  event_id: z.string().min(1).max(200).refine(isStorableText, UNSTORABLE_TEXT_MESSAGE),
+  event: z.looseObject({ type: z.string() }),
+})
+
+const AppMentionSchema = z.object({
+  type: z.literal('app_mention'),
+  text: z.string().max(40_000).refine(isStorableText),
+  ts: z.string().min(1).max(64).refine(isStorableText),
+  channel: z.string().min(1).max(64).refine(isStorableText),
+  thread_ts: z.string().min(1).max(64).refine(isStorableText).optional(),
+  bot_id: z.string().optional(),
+  subtype: z.string().optional(),
+})
+
+export type { WebhookOutcome }
+
+export async function receiveSlackEvent(
+  deps: { db: Db; jobs: Jobs; ring: KeyRing },
+  envelope: z.infer<typeof SlackEventCallbackSchema>,
+): Promise<WebhookOutcome> {
+  if (envelope.event.type !== 'app_mention') return { status: 'ignored', reason: `event ${envelope.event.type}` }
+  const parsed = AppMentionSchema.safeParse(envelope.event)
+  if (!parsed.success) return { status: 'ignored', reason: 'app_mention without text, ts or channel' }
+  const event = parsed.data
+  // Another bot (or this one) mentioning the app must not start work: loops and spam.
+  if (event.bot_id || event.subtype === 'bot_message') return { status: 'ignored', reason: 'bot message' }
+  const job: SlackMentionJob = {
+    eventId: envelope.event_id,
+    teamId: envelope.team_id,
+    channel: event.channel,
+    // Reply in the mention's thread, or start one under the mention.
+    threadTs: event.thread_ts ?? event.ts,
+  }
+  const accepted = await deps.jobs.transaction(deps.db, async (trx) => {
+    if (!(await recordReceipt(trx, deps.ring, 'slack', envelope.event_id, slackMentionText(event.text)))) return false
+    await deps.jobs.send(SLACK_MENTION, job, { trx })
+    return true
+  })
+  if (!accepted) return { status: 'duplicate' }
+  return { status: 'accepted' }
+}
+
+export async function handleSlackMention(deps: MentionDeps, job: SlackMentionJob): Promise<void> {
+  await actOnMention(deps, {
+    provider: 'slack',
+    deliveryId: job.eventId,
+    destination: { channel: 'slack', target: { teamId: job.teamId, channel: job.channel, threadTs: job.threadTs } },
+    place: `slack:${job.teamId}`,
+    findAccount: (db) => findSlackWorkspace(db, job.teamId),
+    // Without a linked workspace there is no bot token to answer with.
+    unlinkedNotice: undefined,
+  })
+}
