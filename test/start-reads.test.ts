@@ -10,7 +10,6 @@ import type { Limits } from '#server/limits/policies.ts'
 import { generateKeySpec, parseKeyRing } from '#server/memory/crypto.ts'
 import { createTopicIndex } from '#server/memory/topic-index.ts'
 import { type AdmissionDeps, startAdmittedRun } from '#server/research/admission.ts'
-import { RunNotQueuedError } from '#server/research/start-run.ts'
 import { BriefSchema } from '#server/vocabulary/brief.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { createTestDatabase, type TestDatabase } from '#test/support/database.ts'
@@ -100,7 +99,10 @@ test('a refused start has read, not written; a blocked job system refuses after 
   expect(await runsOf(account.id)).toBe(0)
 
   const blocked = setting({ allowed: true, blocked: 'the job system is stopped' })
-  await expect(startFor(blocked.deps, account.id)).rejects.toBeInstanceOf(RunNotQueuedError)
+  expect(await startFor(blocked.deps, account.id)).toMatchObject({
+    ok: false,
+    refusal: { reason: 'not_queued', message: expect.stringMatching(/could not be queued/), retryAfterSeconds: 30 },
+  })
   expect(await runsOf(account.id)).toBe(0)
 })
 
