@@ -15,7 +15,7 @@ import { purgeExpiredSlices } from '#server/limits/limiter.ts'
 import type { Limits } from '#server/limits/policies.ts'
 import type { Logger } from '#server/logger.ts'
 import type { MemoryContext } from '#server/memory/store.ts'
-import type { IntegrationSettings } from '#server/notify/deliver.ts'
+import type { DeliverySettings } from '#server/notify/deliver.ts'
 import { deliverResultWhenEnded } from '#server/notify/deliveries.ts'
 import { emailDigestWhenEnded } from '#server/notify/email/deliveries.ts'
 import { createMailer } from '#server/notify/email/mailer.ts'
@@ -28,10 +28,11 @@ import type { EngineDeps } from '#server/research/pipeline.ts'
 import { endRun, type RunEnd, type RunEndHook } from '#server/research/run-end.ts'
 import type { RunDeadlines } from '#server/research/start-run.ts'
 import { createAccountService, createKeyService } from '#server/services/accounts.ts'
+import { createChatService } from '#server/services/chat.ts'
+import { createDeliveryService } from '#server/services/deliveries.ts'
 import { createEmailService } from '#server/services/email.ts'
 import { createFeedService } from '#server/services/feeds.ts'
 import { createIdempotencyService } from '#server/services/idempotency.ts'
-import { createIntegrationService } from '#server/services/integrations.ts'
 import { createLiveService } from '#server/services/live.ts'
 import { createCorpusService, createHealthService } from '#server/services/operations.ts'
 import { createRunService } from '#server/services/runs.ts'
@@ -60,7 +61,7 @@ export function createServices(infra: Infra) {
     deepSeconds: config.RUN_DEADLINE_DEEP_SECONDS,
     queueSeconds: config.RUN_QUEUE_TIMEOUT,
   }
-  const integrationSettings: IntegrationSettings = {
+  const deliverySettings: DeliverySettings = {
     publicUrl: config.PUBLIC_URL,
     slackApiUrl: config.SLACK_API_URL,
     githubApiUrl: config.GITHUB_API_URL,
@@ -148,10 +149,15 @@ export function createServices(infra: Infra) {
     topics: createTopicService({ memory, publicUrl: config.PUBLIC_URL }),
     accounts: createAccountService({ db }),
     keys: createKeyService({ db, verifier: infra.apiKeys, maxActive: config.API_KEYS_PER_ACCOUNT }),
-    integrations: createIntegrationService({
-      admission,
+    /** Slack and GitHub mentions in. */
+    chat: createChatService({ admission, log }),
+    /** What the deliver job sends: replies, webhook events, email. */
+    deliveries: createDeliveryService({
+      db,
+      jobs,
+      ring: memory.ring,
       log,
-      settings: integrationSettings,
+      settings: deliverySettings,
       mailer,
       webhooks: webhookSettings,
     }),

@@ -18,7 +18,7 @@ const CHAT_RETRIES = { retryLimit: 5, retryDelay: 2, retryBackoff: true }
 const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000)
 
 export function createJobDefinitions(services: Services, options: { concurrency: number }): JobDefinition<unknown>[] {
-  const { runs, series, topics, integrations, log, deadlines } = services
+  const { runs, series, topics, chat, deliveries, log, deadlines } = services
   return [
     defineJob({
       ...RESEARCH_RUN,
@@ -91,7 +91,7 @@ export function createJobDefinitions(services: Services, options: { concurrency:
       schedule: '47 3 * * *',
       queueOptions: CRON_RETENTION,
       async handler() {
-        const purged = await integrations.purgeReceipts(daysAgo(RECEIPT_RETENTION_DAYS))
+        const purged = await chat.purgeReceipts(daysAgo(RECEIPT_RETENTION_DAYS))
         log.info({ purged }, 'purged old webhook receipts')
       },
     }),
@@ -102,7 +102,7 @@ export function createJobDefinitions(services: Services, options: { concurrency:
       queueOptions: CRON_RETENTION,
       // A delivery whose job gave up (retries spent, expired, gone) is queued again or failed with why.
       async handler() {
-        const swept = await integrations.sweepDeliveries()
+        const swept = await deliveries.sweep()
         if (swept.retried + swept.failed > 0) log.info(swept, 'swept stranded deliveries')
       },
     }),
@@ -110,12 +110,12 @@ export function createJobDefinitions(services: Services, options: { concurrency:
       ...SLACK_MENTION,
       // Sent by whichever process took the webhook: NOTIFY wakes a worker anywhere at once.
       queueOptions: { ...CHAT_RETRIES, notify: true },
-      handler: (job) => integrations.slack.actOnMention(job),
+      handler: (job) => chat.slack.actOnMention(job),
     }),
     defineJob({
       ...GITHUB_MENTION,
       queueOptions: { ...CHAT_RETRIES, notify: true },
-      handler: (job) => integrations.github.actOnMention(job),
+      handler: (job) => chat.github.actOnMention(job),
     }),
     defineJob({
       ...DELIVER,
@@ -124,7 +124,7 @@ export function createJobDefinitions(services: Services, options: { concurrency:
       // Not a notify queue (so looked for every 2 s): deliveries are sent by workers, which wake
       // their own, and a delivery waiting out a Retry-After is a delayed job nothing announces.
       queueOptions: CHAT_RETRIES,
-      handler: ({ deliveryId }) => integrations.deliver(deliveryId),
+      handler: ({ deliveryId }) => deliveries.deliver(deliveryId),
     }),
   ] as JobDefinition<unknown>[]
 }

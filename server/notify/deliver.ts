@@ -19,7 +19,7 @@ import { findDelivery, markPartsSent, markSent, startedDeliveryStatus } from '#s
 import { getRun } from '#server/repositories/runs.ts'
 import { viewRun } from '#server/research/runs.ts'
 
-export type IntegrationSettings = {
+export type DeliverySettings = {
   publicUrl: string
   slackApiUrl: string
   githubApiUrl: string
@@ -33,7 +33,7 @@ export type DeliverDeps = {
   ring: KeyRing
   jobs: Jobs
   log: Logger
-  settings: IntegrationSettings
+  settings: DeliverySettings
   /** SMTP_URL's; undefined when email is off. */
   mailer: Mailer | undefined
   webhooks: WebhookSettings

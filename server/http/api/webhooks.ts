@@ -145,7 +145,7 @@ export function webhookRoutes(services: WebServices): Router {
       return
     }
     const envelope = parseInput(SlackEventCallbackSchema, payload, 'Slack event')
-    reply(res, slack, '200', await services.integrations.slack.receive(envelope))
+    reply(res, slack, '200', await services.chat.slack.receive(envelope))
   })
   router.all('/slack', methodNotAllowed(['POST']))
 
@@ -165,7 +165,7 @@ export function webhookRoutes(services: WebServices): Router {
       return
     }
     const comment = parseInput(IssueCommentEventSchema, parseJson(body), 'GitHub issue_comment event')
-    reply(res, github, '200', await services.integrations.github.receive(deliveryId, comment))
+    reply(res, github, '200', await services.chat.github.receive(deliveryId, comment))
   })
   router.all('/github', methodNotAllowed(['POST']))
   return router
