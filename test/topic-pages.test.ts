@@ -204,7 +204,7 @@ test('the export is the topic as Markdown, downloaded under the topic’s name',
   expect(markdown).toContain('## Facts\n\n1. ')
   // Corpus sources by their pages on this server (their corpus names open nothing).
   expect(markdown).toBe(
-    exportTopicMarkdown(topicView(await memoryOf(alice.user, alice.sodium), { kind: 'away', publicUrl: PUBLIC_URL })),
+    exportTopicMarkdown(topicView(await memoryOf(alice.user, alice.sodium), { kind: 'client', publicUrl: PUBLIC_URL })),
   )
   expect(markdown).toContain(`<${PUBLIC_URL}/corpus/batteries/`)
 })

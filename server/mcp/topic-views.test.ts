@@ -2,7 +2,7 @@ import { expect, test } from 'vitest'
 import { deltaTitles, topicDeltaText, topicDeltaView } from '#server/mcp/topic-views.ts'
 import { upgradeFact } from '#server/memory/facts.ts'
 import type { Fact, MemoryContent } from '#server/memory/types.ts'
-import { deltaView, PAGES } from '#server/memory/views.ts'
+import { deltaView, PAGE } from '#server/memory/views.ts'
 import { unexpectedTargets } from '#test/support/clickable-links.ts'
 
 const AT = '2026-11-20T10:00:00.000Z'
@@ -38,7 +38,7 @@ test('page text in the delta stays text: no link but the numbered sources, no bi
     ledger: [],
     runs: [{ runId: 'run-2', at: AT, newFacts: 2, confirmedFacts: 0, newSources: 1, urlsRead: 1 }],
   }
-  const delta = deltaView(memory, PAGES)
+  const delta = deltaView(memory, PAGE)
   if (!delta) throw new Error('no delta')
   const text = topicDeltaText(memory.topic, topicDeltaView(delta), deltaTitles(delta))
   expect(

@@ -2,7 +2,7 @@ import { expect, test } from 'vitest'
 import { exportTopicMarkdown } from '#server/memory/export.ts'
 import { upgradeFact } from '#server/memory/facts.ts'
 import type { Fact, Source, TopicMemory } from '#server/memory/types.ts'
-import { PAGES, topicView } from '#server/memory/views.ts'
+import { PAGE, topicView } from '#server/memory/views.ts'
 import { unexpectedTargets } from '#test/support/clickable-links.ts'
 
 const FIRST_SEEN = { runId: 'run-1', at: '2026-11-01T10:00:00.000Z' }
@@ -222,5 +222,5 @@ test('quotes and replaced facts from pages link nowhere either', () => {
 })
 
 function exported(memory: TopicMemory): string {
-  return exportTopicMarkdown(topicView(memory, PAGES))
+  return exportTopicMarkdown(topicView(memory, PAGE))
 }

@@ -3,11 +3,11 @@
 import { expect, test } from 'vitest'
 import { upgradeFact } from '#server/memory/facts.ts'
 import type { Fact, TopicMemory } from '#server/memory/types.ts'
-import { type Audience, comparisonView, deltaView, PAGES, searchView, topicView } from '#server/memory/views.ts'
+import { type Audience, comparisonView, deltaView, PAGE, searchView, topicView } from '#server/memory/views.ts'
 
 const RUN_1 = { runId: '11111111-1111-4111-8111-111111111111', at: '2026-11-01T10:00:00.000Z' }
 const RUN_2 = { runId: '22222222-2222-4222-8222-222222222222', at: '2026-11-08T10:00:00.000Z' }
-const AWAY: Audience = { kind: 'away', publicUrl: 'https://sextant.example' }
+const CLIENT: Audience = { kind: 'client', publicUrl: 'https://sextant.example' }
 const CORPUS = 'https://corpus.local/ferries/timetable.md'
 const NEWS = 'https://news.example/ferries'
 
@@ -50,7 +50,7 @@ function memory(partial: Partial<TopicMemory> = {}): TopicMemory {
 }
 
 test('a topic view holds what is true now apart from history, each fact paired with what it replaced', () => {
-  const view = topicView(memory(), PAGES)
+  const view = topicView(memory(), PAGE)
   expect(view.facts.map((each) => each.id)).toEqual(['daily', 'fare-11', 'winter'])
   expect(view.facts[1]?.replaced).toMatchObject({
     id: 'fare-9',
@@ -67,7 +67,7 @@ test('a topic view holds what is true now apart from history, each fact paired w
 })
 
 test('sources resolve to their titles; a cited URL memory has no source for shows as itself', () => {
-  const [, current] = topicView(memory(), PAGES).facts
+  const [, current] = topicView(memory(), PAGE).facts
   expect(current?.sources).toEqual([
     { url: NEWS, title: '', label: NEWS, publishedDate: '2026-11-07', firstSeen: RUN_2 },
     {
@@ -79,32 +79,32 @@ test('sources resolve to their titles; a cited URL memory has no source for show
     },
   ])
   // A first-seen run id that names no run (memory written by hand) links nowhere.
-  const handWritten = topicView(memory({ facts: [fact('x', 'X', [], { runId: 'run-1', at: RUN_1.at })] }), PAGES)
+  const handWritten = topicView(memory({ facts: [fact('x', 'X', [], { runId: 'run-1', at: RUN_1.at })] }), PAGE)
   expect(handWritten.facts[0]?.firstSeen).toEqual({ runId: null, at: RUN_1.at })
 })
 
 test('read away from the pages, a corpus document is its page on this server, everywhere in every view', () => {
   const page = 'https://sextant.example/corpus/ferries/timetable.md'
-  const away = topicView(memory(), AWAY)
+  const away = topicView(memory(), CLIENT)
   const urls = (view: unknown) => JSON.stringify(view).match(/https:\/\/[^"]+/g) ?? []
   expect(urls(away)).not.toContain(CORPUS)
   expect(away.sources[0]?.url).toBe(page)
   expect(away.history[0]?.sourceUrls).toEqual([page])
   expect(away.facts[1]?.replaced?.previous?.sourceUrls).toEqual([page])
-  const delta = deltaView(memory(), AWAY)
+  const delta = deltaView(memory(), CLIENT)
   expect(delta?.contradicted[0]?.sourceUrls).toEqual([page])
   expect(urls(delta)).not.toContain(CORPUS)
-  expect(urls(searchView([memory()], 'crossing costs', {}, AWAY))).not.toContain(CORPUS)
-  expect(urls(comparisonView(memory(), memory({ topic: 'Ferries' }), AWAY))).not.toContain(CORPUS)
+  expect(urls(searchView([memory()], 'crossing costs', {}, CLIENT))).not.toContain(CORPUS)
+  expect(urls(comparisonView(memory(), memory({ topic: 'Ferries' }), CLIENT))).not.toContain(CORPUS)
   // The pages link corpus documents themselves: they get the names memory holds.
-  expect(topicView(memory(), PAGES).sources[0]?.url).toBe(CORPUS)
+  expect(topicView(memory(), PAGE).sources[0]?.url).toBe(CORPUS)
 })
 
 test('no view carries the URL ledger or the queries a run kept for the next one', () => {
-  const text = JSON.stringify([topicView(memory(), AWAY), deltaView(memory(), AWAY)])
+  const text = JSON.stringify([topicView(memory(), CLIENT), deltaView(memory(), CLIENT)])
   expect(text).not.toContain('ledger.example')
   expect(text).not.toContain('ferry fares')
-  expect(topicView(memory(), PAGES).runs[0]).toEqual({
+  expect(topicView(memory(), PAGE).runs[0]).toEqual({
     ...RUN_2,
     newFacts: 2,
     confirmedFacts: 1,
@@ -114,12 +114,12 @@ test('no view carries the URL ledger or the queries a run kept for the next one'
 })
 
 test('the delta is the latest run: its new, updated and contradicted facts, each with what it replaced', () => {
-  const delta = deltaView(memory(), PAGES)
+  const delta = deltaView(memory(), PAGE)
   expect(delta).toMatchObject({ runId: RUN_2.runId, confirmed: 1 })
   expect(delta?.facts.map((each) => each.id)).toEqual(['fare-11', 'winter'])
   expect(delta?.newFacts).toEqual([])
   expect(delta?.updated.map((each) => each.replaced?.previous?.text)).toEqual(['A crossing costs £9'])
   expect(delta?.contradicted.map((each) => each.replaced?.previous)).toEqual([null])
   expect(delta?.sources.map((source) => source.url)).toEqual([NEWS])
-  expect(deltaView(memory({ runs: [] }), PAGES)).toBeUndefined()
+  expect(deltaView(memory({ runs: [] }), PAGE)).toBeUndefined()
 })

@@ -25,8 +25,8 @@ import { UUID } from '#server/text/uuid.ts'
  * themselves, so they get URLs as memory holds them; answers read away from the pages (MCP, the
  * export) get the document's page on this server (`PUBLIC_URL/corpus/...`) instead.
  */
-export type Audience = { kind: 'pages' } | { kind: 'away'; publicUrl: string }
-export const PAGES: Audience = { kind: 'pages' }
+export type Audience = { kind: 'page' } | { kind: 'client'; publicUrl: string }
+export const PAGE: Audience = { kind: 'page' }
 
 /** When and in which run; the run's id only when it names a run (memory written by hand may hold others). */
 export type FirstSeenView = { runId: string | null; at: string }
@@ -214,7 +214,7 @@ export type ComparisonView = ReturnType<typeof comparisonView>
 /** Facts and sources as views, over one topic's facts (for what each replaced) and sources. */
 function factViewer(facts: readonly Fact[], sources: readonly Source[], audience: Audience) {
   const address =
-    audience.kind === 'away' ? (url: string) => readableUrl(url, audience.publicUrl) : (url: string) => url
+    audience.kind === 'client' ? (url: string) => readableUrl(url, audience.publicUrl) : (url: string) => url
   const source = (record: Source): SourceView => {
     const url = address(record.url)
     return {

@@ -45,7 +45,7 @@ export type Shown<T> = { value: T; notice?: string }
 export function createTopicService(deps: TopicServiceDeps) {
   const context = deps.memory
   const audienceOf = (audience: TopicAudience): Audience =>
-    audience === 'page' ? { kind: 'pages' } : { kind: 'away', publicUrl: deps.publicUrl }
+    audience === 'page' ? { kind: 'page' } : { kind: 'client', publicUrl: deps.publicUrl }
   const find = (accountId: string, ref: TopicRef) =>
     'topicId' in ref
       ? loadTopicMemoryById(context, accountId, ref.topicId)
