@@ -5,7 +5,7 @@
 //                 Sextant sends out: replies in a thread or on a pull request, webhooks, email,
 //                 feeds), over server/research (runs, the pipeline, reports, the extractive synthesizer)
 //   below it      server/memory, server/auth, server/limits, server/events, server/claims, server/providers
-//   repositories  server/repositories (SQL only)
+//   repositories  server/repositories, and a module's repository/ (server/chat/repository/): SQL only
 //   bottom        server/vocabulary (statuses, event types, the brief and report schemas, cadences,
 //                 budgets, frameworks: each written once), over server/text (pure text functions),
 //                 and db/ (migrations, table types, Kysely)
@@ -19,7 +19,10 @@
 
 const TESTS = '\\.test\\.tsx?$'
 const SURFACES = '^(app/|server/(http|mcp|cli)/|server/jobs/definitions\\.ts$)'
-const SERVICES = '^server/services(\\.ts$|/)'
+// A module's service and repository are known by their names (decision 063): server/chat/service.ts,
+// server/chat/repository/.
+const SERVICES = '^server/(services(\\.ts$|/)|[^/]+/service\\.ts$)'
+const REPOSITORIES = '^server/(repositories/|[^/]+/repository/)'
 const BELOW_SERVICES = '^server/(research|chat|notify|memory|auth|limits|events|claims|providers|repositories|text)/'
 
 /** @type {import('dependency-cruiser').IConfiguration} */
@@ -117,7 +120,7 @@ module.exports = {
         'A route, page, MCP tool, command or job handler calls services (server/services/): it does ' +
         'not touch the database, SQL or the repositories itself.',
       from: { path: SURFACES, pathNot: TESTS },
-      to: { path: ['^db/', '^server/repositories/'] },
+      to: { path: ['^db/', REPOSITORIES] },
     },
     {
       name: 'services-below-surfaces',
@@ -130,7 +133,7 @@ module.exports = {
       name: 'services-are-called-not-calling-up',
       severity: 'error',
       comment: 'What the services are made of never reaches back up to them.',
-      from: { path: BELOW_SERVICES, pathNot: TESTS },
+      from: { path: BELOW_SERVICES, pathNot: [TESTS, SERVICES] },
       to: { path: SERVICES },
     },
     {
@@ -139,8 +142,8 @@ module.exports = {
       comment:
         'A repository is SQL over db/: it may use the contracts (types), the vocabulary, text ' +
         'functions and the logger, and other repositories, nothing that decides.',
-      from: { path: '^server/repositories/', pathNot: TESTS },
-      to: { path: '^(app|server)/', pathNot: '^server/(contracts/|vocabulary/|text/|repositories/|logger\\.ts$)' },
+      from: { path: REPOSITORIES, pathNot: TESTS },
+      to: { path: '^(app|server)/', pathNot: ['^server/(contracts/|vocabulary/|text/|logger\\.ts$)', REPOSITORIES] },
     },
     {
       name: 'server-not-app',

@@ -38,6 +38,13 @@ const fixture: Record<string, string[]> = {
     "import type { RunStatus } from '../vocabulary/runs.ts'",
   ],
   'server/memory/crypto.ts': [],
+  // A module's repository and service are held to the same rules as the layers' (decision 063).
+  'server/chat/repository/receipts.ts': [
+    "import { seal } from '../../memory/crypto.ts'",
+    "import { findRun } from '../../repositories/runs.ts'",
+  ],
+  'server/chat/service.ts': ["import { receipts } from './repository/receipts.ts'"],
+  'server/http/api/webhooks.ts': ["import { receipts } from '../../chat/repository/receipts.ts'"],
   'server/text/uuid.ts': [],
   'server/text/prose.ts': ["import { search } from '../memory/search.ts'"],
   'server/text/prose.test.ts': ["import { store } from '../memory/store.ts'"],
@@ -137,6 +144,8 @@ test('each import rule fails on the import that breaks it, and allows the rest',
       'error services-below-surfaces: server/services/runs.ts -> server/http/problem.ts',
       'error services-are-called-not-calling-up: server/auth/accounts.ts -> server/services.ts',
       'error repositories-are-sql: server/repositories/runs.ts -> server/memory/crypto.ts',
+      'error repositories-are-sql: server/chat/repository/receipts.ts -> server/memory/crypto.ts',
+      'error surfaces-call-services: server/http/api/webhooks.ts -> server/chat/repository/receipts.ts',
     ].sort(),
   )
 }, 60_000)

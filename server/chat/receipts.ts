@@ -2,10 +2,10 @@
 // X-GitHub-Delivery). A retry or redelivery finds its row and starts nothing; the row is in Postgres,
 // so that holds across restarts and instances. A mention's text waits on its row, sealed with the
 // memory key ring, until the job acts on it (the job itself carries only ids); acting clears it.
-// The SQL is server/repositories/webhook-receipts.ts's.
+// The SQL is server/chat/repository/receipts.ts's.
 import type { Db } from '#db/database.ts'
+import { insertReceipt, lockReceipt, markReceiptHandled } from '#server/chat/repository/receipts.ts'
 import { type KeyRing, openColumn, sealJson } from '#server/memory/crypto.ts'
-import { insertReceipt, lockReceipt, markReceiptHandled } from '#server/repositories/webhook-receipts.ts'
 import type { ChatChannel } from '#server/vocabulary/notify.ts'
 
 export const receiptData = (provider: ChatChannel, deliveryId: string) => `webhook_receipt:${provider}:${deliveryId}`

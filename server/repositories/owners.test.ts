@@ -1,6 +1,6 @@
 // One repository per table: every statement that writes a table (Kysely's insertInto, updateTable,
-// deleteFrom, mergeInto, or SQL's insert into, update, delete from) is in one file of
-// server/repositories/. Other repositories may read a table in a join; they compose its writes from
+// deleteFrom, mergeInto, or SQL's insert into, update, delete from) is in one repository file (of
+// server/repositories/, or of a module's repository/). Other repositories may read a table in a join; they compose its writes from
 // its owner's SQL (as run-events.ts does with the runs it inserts and advances).
 import fs from 'node:fs'
 import path from 'node:path'
@@ -12,6 +12,8 @@ const ROOT = path.resolve(import.meta.dirname, '../..')
  * seals, once, as a migration would (server/seal-legacy.ts says why it is not one).
  */
 const MIGRATION_AT_BOOT = 'server/seal-legacy.ts'
+/** A repository: server/repositories/, or a module's repository/ (decision 063). */
+const REPOSITORY = /^server\/(repositories\/|[^/]+\/repository\/)/
 
 function tables(): string[] {
   const schema = fs.readFileSync(path.join(ROOT, 'db/schema.ts'), 'utf8')
@@ -48,7 +50,7 @@ test('each table is written by one repository', () => {
       .map((file) => [file, fs.readFileSync(path.join(ROOT, file), 'utf8')]),
   )
   const owners = [...writersOf(files, names)].filter(([, writers]) => writers.length > 0)
-  const wrong = owners.filter(([, writers]) => writers.length > 1 || !writers[0]?.startsWith('server/repositories/'))
+  const wrong = owners.filter(([, writers]) => writers.length > 1 || !REPOSITORY.test(writers[0] ?? ''))
   expect(wrong).toEqual([])
   // Every table that is written at all has its owner (a table only migrations write has none).
   expect(owners.length).toBeGreaterThan(15)

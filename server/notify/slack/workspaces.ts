@@ -1,9 +1,9 @@
 // Which account a Slack workspace's mentions run as, and the bot token that answers there. The token
 // is sealed with the memory key ring, bound to its team id: it never sits in the clear, and a sealed
-// token copied to another workspace's row does not open. The SQL is server/repositories/slack-workspaces.ts's.
+// token copied to another workspace's row does not open. The SQL is server/notify/repository/slack-workspaces.ts's.
 import type { Db } from '#db/database.ts'
 import { type KeyRing, open, seal } from '#server/memory/crypto.ts'
-import { findSlackWorkspaceRow, upsertSlackWorkspace } from '#server/repositories/slack-workspaces.ts'
+import { findSlackWorkspaceRow, upsertSlackWorkspace } from '#server/notify/repository/slack-workspaces.ts'
 
 const tokenData = (teamId: string) => `slack_bot_token:${teamId}`
 
