@@ -71,6 +71,16 @@ module.exports = {
       to: { path: [SURFACES, SERVICES, '^server/chat/'] },
     },
     {
+      name: 'chat-is-a-module',
+      severity: 'error',
+      comment:
+        'Outside server/chat/, only its service (service.ts) and its contract (contract.ts: the inbound ' +
+        'payloads and signature checks) are used (decision 063). The sealing migration at boot ' +
+        '(server/seal-legacy.ts) reads every sealed column and is the one exception.',
+      from: { path: '^(app|db|server)/', pathNot: [TESTS, '^server/chat/', '^server/seal-legacy\\.ts$'] },
+      to: { path: '^server/chat/', pathNot: '^server/chat/(service|contract)\\.ts$' },
+    },
+    {
       name: 'limits-below-surfaces',
       severity: 'error',
       comment: 'Limits decide and word a refusal; answering it over HTTP is server/http/rate-limit.ts.',

@@ -24,7 +24,7 @@ const fixture: Record<string, string[]> = {
     "import { getRun } from '../repositories/runs.ts'",
     "import type { Services } from '../services.ts'",
   ],
-  'server/services.ts': ["import { runs } from './services/runs.ts'"],
+  'server/services.ts': ["import { runs } from './services/runs.ts'", "import { chat } from './chat/service.ts'"],
   'server/services/runs.ts': [
     "import { sendProblem } from '../http/problem.ts'",
     "import { getRun } from '../repositories/runs.ts'",
@@ -146,6 +146,8 @@ test('each import rule fails on the import that breaks it, and allows the rest',
       'error repositories-are-sql: server/repositories/runs.ts -> server/memory/crypto.ts',
       'error repositories-are-sql: server/chat/repository/receipts.ts -> server/memory/crypto.ts',
       'error surfaces-call-services: server/http/api/webhooks.ts -> server/chat/repository/receipts.ts',
+      'error chat-is-a-module: server/http/api/webhooks.ts -> server/chat/repository/receipts.ts',
+      'error chat-is-a-module: server/notify/deliver.ts -> server/chat/mention.ts',
     ].sort(),
   )
 }, 60_000)

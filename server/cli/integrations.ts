@@ -2,7 +2,7 @@
 // "@sextant research" comments, run as. The Slack bot token is read from stdin (not an argument, which
 // would sit in shell history and the process list) and stored sealed with the memory key ring.
 
-import { REPO_NAME } from '#server/chat/github/events.ts'
+import { REPO_NAME } from '#server/chat/contract.ts'
 import { requireAccount } from '#server/cli/accounts.ts'
 import { CliError, type Command } from '#server/cli/command.ts'
 

@@ -1,8 +1,9 @@
 // GitHub issue_comment webhooks: a new comment on a pull request saying "@sextant research <topic>"
 // is recorded once per X-GitHub-Delivery and handed to the `github.mention` job, which starts the run.
 // The words after "research" wait sealed on the receipt (receipts.ts); the job holds only ids.
-import { z } from 'zod'
+import type { z } from 'zod'
 import type { Db } from '#db/database.ts'
+import type { IssueCommentEventSchema } from '#server/chat/contract.ts'
 import { findGithubRepository } from '#server/chat/github/repositories.ts'
 import { githubMentionText } from '#server/chat/mention.ts'
 import { actOnMention, type MentionDeps } from '#server/chat/mention-run.ts'
@@ -11,19 +12,6 @@ import type { WebhookOutcome } from '#server/chat/slack/events.ts'
 import type { Jobs } from '#server/jobs/boss.ts'
 import { GITHUB_MENTION, type GithubMentionJob } from '#server/jobs/queues.ts'
 import type { KeyRing } from '#server/memory/crypto.ts'
-import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '#server/vocabulary/storable-text.ts'
-
-export const REPO_NAME = /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/
-
-export const IssueCommentEventSchema = z.object({
-  action: z.string(),
-  issue: z.object({ number: z.number().int().positive(), pull_request: z.unknown().optional() }),
-  comment: z.object({
-    body: z.string().refine(isStorableText, UNSTORABLE_TEXT_MESSAGE).nullable(),
-    user: z.object({ login: z.string(), type: z.string() }),
-  }),
-  repository: z.object({ full_name: z.string().regex(REPO_NAME) }),
-})
 
 export async function receiveGithubComment(
   deps: { db: Db; jobs: Jobs; ring: KeyRing },

@@ -4,6 +4,7 @@
 // on the receipt (receipts.ts): the job, which pg-boss keeps after it ran, holds only where to reply.
 import { z } from 'zod'
 import type { Db } from '#db/database.ts'
+import type { SlackEventCallbackSchema } from '#server/chat/contract.ts'
 import { slackMentionText } from '#server/chat/mention.ts'
 import { actOnMention, type MentionDeps } from '#server/chat/mention-run.ts'
 import { recordReceipt } from '#server/chat/receipts.ts'
@@ -12,20 +13,7 @@ import type { Jobs } from '#server/jobs/boss.ts'
 import { SLACK_MENTION, type SlackMentionJob } from '#server/jobs/queues.ts'
 import type { KeyRing } from '#server/memory/crypto.ts'
 import { findSlackWorkspace } from '#server/notify/slack/workspaces.ts'
-import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '#server/vocabulary/storable-text.ts'
-
-export const SlackUrlVerificationSchema = z.object({
-  type: z.literal('url_verification'),
-  challenge: z.string().max(500),
-})
-
-export const SlackEventCallbackSchema = z.object({
-  type: z.literal('event_callback'),
-  // What is stored (the receipt, the job) must be text Postgres can hold.
-  team_id: z.string().min(1).max(64).refine(isStorableText, UNSTORABLE_TEXT_MESSAGE),
-  event_id: z.string().min(1).max(200).refine(isStorableText, UNSTORABLE_TEXT_MESSAGE),
-  event: z.looseObject({ type: z.string() }),
-})
+import { isStorableText } from '#server/vocabulary/storable-text.ts'
 
 const AppMentionSchema = z.object({
   type: z.literal('app_mention'),

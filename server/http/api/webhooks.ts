@@ -3,10 +3,13 @@
 // most) and sit before the API's JSON parser and key check. They record and enqueue, then answer.
 import express, { type Request, Router } from 'express'
 import { z } from 'zod'
-import { IssueCommentEventSchema } from '#server/chat/github/events.ts'
-import { verifyGithubSignature } from '#server/chat/github/verify.ts'
-import { SlackEventCallbackSchema, SlackUrlVerificationSchema } from '#server/chat/slack/events.ts'
-import { verifySlackSignature } from '#server/chat/slack/verify.ts'
+import {
+  IssueCommentEventSchema,
+  SlackEventCallbackSchema,
+  SlackUrlVerificationSchema,
+  verifyGithubSignature,
+  verifySlackSignature,
+} from '#server/chat/contract.ts'
 import { SlackChallengeSchema, WebhookOutcomeSchema } from '#server/contracts/webhook.ts'
 import { type ApiContract, json, problem, reply, responses } from '#server/http/api/contract.ts'
 import { methodNotAllowed } from '#server/http/api/method-not-allowed.ts'
