@@ -6,7 +6,14 @@
 // escapes for the pages, the MCP text sanitises, the export escapes markdown. The URL ledger is not
 // part of any view: it stays on the server.
 import type { MemoryStats } from '#server/contracts/memory.ts'
-import { compareTopics, currentFacts, memoryStats, predecessorOf, topicDelta } from '#server/memory/insights.ts'
+import {
+  compareTopics,
+  currentFacts,
+  memoryStats,
+  predecessorOf,
+  type TopicDelta,
+  topicDelta,
+} from '#server/memory/insights.ts'
 import { searchMemory } from '#server/memory/search.ts'
 import type {
   Fact,
@@ -147,7 +154,11 @@ export function topicView(memory: TopicMemory, audience: Audience): TopicView {
 /** What the latest run changed (see topicDelta); undefined before any run. */
 export function deltaView(memory: MemoryContent, audience: Audience): DeltaView | undefined {
   const delta = topicDelta(memory)
-  if (!delta) return undefined
+  return delta && viewDelta(memory, delta, audience)
+}
+
+/** The view of a delta already computed from the memory (see topicDelta). */
+export function viewDelta(memory: MemoryContent, delta: TopicDelta, audience: Audience): DeltaView {
   const viewer = factViewer(memory.facts, memory.sources, audience)
   return {
     runId: delta.runId,

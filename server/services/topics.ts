@@ -24,6 +24,7 @@ import {
   type TopicView,
   topicSummary,
   topicView,
+  viewDelta,
 } from '#server/memory/views.ts'
 import { inventedDocumentUrls } from '#server/repositories/corpus-documents.ts'
 import { purgeExpiredMemory } from '#server/repositories/topic-memory.ts'
@@ -78,11 +79,11 @@ export function createTopicService(deps: TopicServiceDeps) {
       audience: TopicAudience,
     ): Promise<Shown<{ topic: string; delta: DeltaView }> | undefined> {
       const memory = await find(accountId, ref)
-      const delta = memory && deltaView(memory, audienceOf(audience))
-      if (!memory || !delta) return undefined
+      const changed = memory && topicDelta(memory)
+      if (!memory || !changed) return undefined
       // The notice looks sources up by the names memory holds, not by the addresses a view gives.
-      const notice = await sampleNotice(topicDelta(memory)?.sources ?? [])
-      return { ...notice, value: { topic: memory.topic, delta } }
+      const notice = await sampleNotice(changed.sources)
+      return { ...notice, value: { topic: memory.topic, delta: viewDelta(memory, changed, audienceOf(audience)) } }
     },
     /**
      * The topic page: the topic's view, its latest run's delta, its hash (to find its runs) and the
