@@ -19,10 +19,12 @@
 
 const TESTS = '\\.test\\.tsx?$'
 const SURFACES = '^(app/|server/(http|mcp|cli)/|server/jobs/definitions\\.ts$)'
-// A module's service and repository are known by their names (decision 063): server/chat/service.ts,
-// server/chat/repository/.
-const SERVICES = '^server/(services(\\.ts$|/)|[^/]+/service\\.ts$)'
+// A module's service, repository and contract are known by their names (decision 063):
+// server/chat/service.ts, server/chat/repository/, server/chat/contract.ts; service/ and repository/
+// when a module has several (server/notify/service/).
+const SERVICES = '^server/(services(\\.ts$|/)|[^/]+/service(\\.ts$|/))'
 const REPOSITORIES = '^server/(repositories/|[^/]+/repository/)'
+const CONTRACTS = '^server/(contracts/|[^/]+/contract\\.ts$)'
 const BELOW_SERVICES = '^server/(research|chat|notify|memory|auth|limits|events|claims|providers|repositories|text)/'
 
 /** @type {import('dependency-cruiser').IConfiguration} */
@@ -68,7 +70,7 @@ module.exports = {
         'not told by whom a run was asked: a mention (server/chat) queues its replies through notify, ' +
         'never the other way round.',
       from: { path: '^server/notify/', pathNot: TESTS },
-      to: { path: [SURFACES, SERVICES, '^server/chat/'] },
+      to: { path: [SURFACES, SERVICES, '^server/chat/'], pathNot: '^server/notify/' },
     },
     {
       name: 'chat-is-a-module',
@@ -79,6 +81,17 @@ module.exports = {
         '(server/seal-legacy.ts) reads every sealed column and is the one exception.',
       from: { path: '^(app|db|server)/', pathNot: [TESTS, '^server/chat/', '^server/seal-legacy\\.ts$'] },
       to: { path: '^server/chat/', pathNot: '^server/chat/(service|contract)\\.ts$' },
+    },
+    {
+      name: 'notify-is-a-module',
+      severity: 'error',
+      comment:
+        'Outside server/notify/, only its service (service.ts: deliveries, webhooks, email, feeds, what a ' +
+        "run's end owes, and what chat asks of it) and its contract (contract.ts: the views its surfaces " +
+        'answer with) are used (decision 063). The sealing migration at boot (server/seal-legacy.ts) is ' +
+        'the one exception, as for chat.',
+      from: { path: '^(app|db|server)/', pathNot: [TESTS, '^server/notify/', '^server/seal-legacy\\.ts$'] },
+      to: { path: '^server/notify/', pathNot: '^server/notify/(service|contract)\\.ts$' },
     },
     {
       name: 'limits-below-surfaces',
@@ -109,10 +122,11 @@ module.exports = {
       name: 'contracts-over-the-vocabulary',
       severity: 'error',
       comment:
-        'server/contracts (the zod views the API, MCP and the pages answer with) are built from the ' +
-        'vocabulary alone: they import no engine, store or delivery code, so every layer may use them.',
-      from: { path: '^server/contracts/', pathNot: TESTS },
-      to: { path: '^(app|db|server)/', pathNot: '^server/(contracts|vocabulary|text)/' },
+        "server/contracts and a module's contract.ts (the zod views the API, MCP and the pages answer " +
+        'with) are built from the vocabulary alone: they import no engine, store or delivery code, so ' +
+        'every layer may use them.',
+      from: { path: CONTRACTS, pathNot: TESTS },
+      to: { path: '^(app|db|server)/', pathNot: ['^server/(vocabulary|text)/', CONTRACTS] },
     },
     {
       name: 'db-is-the-bottom',

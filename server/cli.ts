@@ -13,6 +13,7 @@ import { integrationCommands } from '#server/cli/integrations.ts'
 import { type Config, ConfigError, loadConfig } from '#server/config.ts'
 import { createLogger, type Logger } from '#server/logger.ts'
 import { generateKeySpec, loadKeyRing } from '#server/memory/crypto.ts'
+import { createSlackWorkspaces } from '#server/notify/service.ts'
 import { createAccountService, createKeyService } from '#server/services/accounts.ts'
 import { createCorpusService } from '#server/services/operations.ts'
 
@@ -61,7 +62,7 @@ function createCliServices(db: Db, config: Config, log: Logger): CliServices {
     accounts: createAccountService({ db }),
     keys: createKeyService({ db, verifier: createApiKeyVerifier(db), maxActive: config.API_KEYS_PER_ACCOUNT }),
     corpus: createCorpusService({ db }),
-    chatLinks: createChatLinkService({ db, ring: () => loadKeyRing(config, log) }),
+    chatLinks: createChatLinkService({ db, workspaces: createSlackWorkspaces(() => loadKeyRing(config, log)) }),
   }
 }
 

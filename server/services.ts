@@ -16,29 +16,24 @@ import { purgeExpiredSlices } from '#server/limits/limiter.ts'
 import type { Limits } from '#server/limits/policies.ts'
 import type { Logger } from '#server/logger.ts'
 import type { MemoryContext } from '#server/memory/store.ts'
-import type { DeliverySettings } from '#server/notify/deliver.ts'
-import { deliverResultWhenEnded } from '#server/notify/deliveries.ts'
-import { emailDigestWhenEnded } from '#server/notify/email/deliveries.ts'
-import { createMailer } from '#server/notify/email/mailer.ts'
-import { recordRunChangesWhenEnded } from '#server/notify/feeds/feeds.ts'
-import { deliverWebhooksWhenEnded } from '#server/notify/webhooks/events.ts'
-import type { WebhookSettings } from '#server/notify/webhooks/send.ts'
+import {
+  createNotifyService,
+  createReplies,
+  createSlackWorkspaces,
+  type WebhookSettings,
+} from '#server/notify/service.ts'
 import { resolveAll } from '#server/providers/reader/page-reader.ts'
 import type { AdmissionDeps } from '#server/research/admission.ts'
 import type { EngineDeps } from '#server/research/pipeline.ts'
-import { endRun, type RunEnd, type RunEndHook } from '#server/research/run-end.ts'
+import { endRun } from '#server/research/run-end.ts'
 import type { RunDeadlines } from '#server/research/start-run.ts'
 import { createAccountService, createKeyService } from '#server/services/accounts.ts'
-import { createDeliveryService } from '#server/services/deliveries.ts'
-import { createEmailService } from '#server/services/email.ts'
-import { createFeedService } from '#server/services/feeds.ts'
 import { createIdempotencyService } from '#server/services/idempotency.ts'
 import { createLiveService } from '#server/services/live.ts'
 import { createCorpusService, createHealthService } from '#server/services/operations.ts'
 import { createRunService } from '#server/services/runs.ts'
 import { createSeriesService } from '#server/services/series.ts'
 import { createTopicService } from '#server/services/topics.ts'
-import { createWebhookService } from '#server/services/webhooks.ts'
 
 /** What the services are made of: the process's infrastructure, created once by server/start.ts. */
 export type Infra = {
@@ -61,19 +56,7 @@ export function createServices(infra: Infra) {
     deepSeconds: config.RUN_DEADLINE_DEEP_SECONDS,
     queueSeconds: config.RUN_QUEUE_TIMEOUT,
   }
-  const deliverySettings: DeliverySettings = {
-    publicUrl: config.PUBLIC_URL,
-    slackApiUrl: config.SLACK_API_URL,
-    githubApiUrl: config.GITHUB_API_URL,
-    githubToken: config.GITHUB_TOKEN,
-    recurringIntervalSeconds: config.RECURRING_INTERVAL,
-    timeoutMs: config.PROVIDER_TIMEOUT_SECONDS * 1000,
-  }
-  // Email digests and confirmations go over SMTP_URL; without it, email is off.
-  const mailer = config.SMTP_URL
-    ? createMailer({ url: config.SMTP_URL, from: config.EMAIL_FROM, timeoutMs: config.PROVIDER_TIMEOUT_SECONDS * 1000 })
-    : undefined
-  const webhookSettings: WebhookSettings = {
+  const webhookRules: WebhookSettings = {
     allowHttp: config.WEBHOOK_ALLOW_HTTP,
     allowHosts: new Set(config.WEBHOOK_ALLOW_HOSTS),
     resolve: resolveAll,
@@ -84,27 +67,34 @@ export function createServices(infra: Infra) {
     timeoutMs: config.WEBHOOK_TIMEOUT_SECONDS * 1000,
     userAgent: `Sextant-Webhooks/1.0 (+${config.PUBLIC_URL})`,
   }
-  const webhooks = createWebhookService({ memory, rules: webhookSettings })
-  // However a run ends (its worker, the sweeper, a cancel), what it owes is queued with its end:
-  // a run from chat owes its result there; the account's webhooks (and a brief's webhookUrl) their
-  // events; a series' run worth telling, its email digest; every complete run, the feeds its count
-  // of changes.
-  const runEndHooks: RunEndHook[] = [
-    deliverResultWhenEnded(jobs, memory.ring),
-    deliverWebhooksWhenEnded({ jobs, ring: memory.ring, publicUrl: config.PUBLIC_URL }),
-    emailDigestWhenEnded(jobs, mailer !== undefined),
-    recordRunChangesWhenEnded(),
-  ]
+  const notify = createNotifyService({
+    memory,
+    jobs,
+    log,
+    limits,
+    publicUrl: config.PUBLIC_URL,
+    delivery: {
+      slackApiUrl: config.SLACK_API_URL,
+      githubApiUrl: config.GITHUB_API_URL,
+      githubToken: config.GITHUB_TOKEN,
+      recurringIntervalSeconds: config.RECURRING_INTERVAL,
+      timeoutMs: config.PROVIDER_TIMEOUT_SECONDS * 1000,
+    },
+    webhooks: webhookRules,
+    // Email digests and confirmations go over SMTP_URL; without it, email is off.
+    smtp: config.SMTP_URL
+      ? { url: config.SMTP_URL, from: config.EMAIL_FROM, timeoutMs: config.PROVIDER_TIMEOUT_SECONDS * 1000 }
+      : undefined,
+    storageBlocked: () => jobs.blocked(),
+  })
   const endDeps = {
     db,
     jobs,
     ring: memory.ring,
     intervalSeconds: config.RECURRING_INTERVAL,
     spreadSeconds: config.SCHEDULE_SPREAD,
-    // Each in turn, in the transaction that ends the run: what a run's end owes, channel by channel.
-    onEnded: async (trx: Db, end: RunEnd) => {
-      for (const owed of runEndHooks) await owed(trx, end)
-    },
+    // In the transaction that ends the run: what a run's end owes, channel by channel.
+    onEnded: notify.whenEnded,
   }
   const ending: EngineDeps['endRun'] = (runId, outcome, known) => endRun(endDeps, runId, outcome, known)
   // Starting a run, the same from every service that starts one (runs, run now, mentions).
@@ -115,7 +105,7 @@ export function createServices(infra: Infra) {
     deadlines,
     limits,
     scheduleMinSeconds: config.SCHEDULE_MIN_INTERVAL,
-    webhookUrlProblem: webhooks.urlProblem,
+    webhookUrlProblem: notify.webhooks.urlProblem,
   }
   return {
     config,
@@ -143,30 +133,28 @@ export function createServices(infra: Infra) {
       admission,
       intervalSeconds: config.RECURRING_INTERVAL,
       spreadSeconds: config.SCHEDULE_SPREAD,
-      emailEnabled: mailer !== undefined,
+      emailEnabled: notify.emailEnabled,
     }),
-    email: createEmailService({ db, jobs, ring: memory.ring, enabled: mailer !== undefined, limits }),
+    email: notify.email,
     topics: createTopicService({ memory, publicUrl: config.PUBLIC_URL }),
     accounts: createAccountService({ db }),
     keys: createKeyService({ db, verifier: infra.apiKeys, maxActive: config.API_KEYS_PER_ACCOUNT }),
     /** Slack and GitHub mentions in. */
-    chat: createChatService({ admission, log }),
-    /** What the deliver job sends: replies, webhook events, email. */
-    deliveries: createDeliveryService({
-      db,
-      jobs,
-      ring: memory.ring,
+    chat: createChatService({
+      admission,
       log,
-      settings: deliverySettings,
-      mailer,
-      webhooks: webhookSettings,
+      replies: createReplies({ jobs, ring: memory.ring }),
+      workspaces: createSlackWorkspaces(() => memory.ring),
+      secrets: { slack: config.SLACK_SIGNING_SECRET, github: config.GITHUB_WEBHOOK_SECRET },
     }),
+    /** What the deliver job sends: replies, webhook events, email. */
+    deliveries: notify.deliveries,
     corpus: createCorpusService({ db }),
     health: createHealthService({ db, jobs }),
     idempotency: createIdempotencyService({ db }),
-    feeds: createFeedService({ memory, publicUrl: config.PUBLIC_URL, storageBlocked: () => jobs.blocked() }),
+    feeds: notify.feeds,
     /** Outbound webhooks: the account's endpoints and signing secrets. */
-    webhooks,
+    webhooks: notify.webhooks,
   }
 }
 

@@ -2,8 +2,8 @@
 // requests cannot slip past them (issue 41, item 4: 60 simultaneous adds once left 15 addresses
 // against a cap of 10).
 import { afterAll, beforeAll, expect, test } from 'vitest'
+import { MAX_ADDRESSES_PER_ACCOUNT } from '#server/notify/contract.ts'
 import { MAX_ENDPOINTS_PER_ACCOUNT } from '#server/notify/webhooks/endpoints.ts'
-import { MAX_ADDRESSES_PER_ACCOUNT } from '#server/services/email.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { startTestApp, type TestApp } from '#test/support/app.ts'
 import { type StubSmtp, startStubSmtp } from '#test/support/stub-smtp.ts'

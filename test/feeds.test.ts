@@ -2,7 +2,7 @@
 // carry the delta, and the feed is valid Atom; another account gets no feed of yours; a revoked token
 // is a 404 like one that never was.
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { MAX_FEEDS_PER_ACCOUNT } from '#server/notify/feeds/feeds.ts'
+import { MAX_FEEDS_PER_ACCOUNT } from '#server/notify/contract.ts'
 import type { Report } from '#server/research/report-types.ts'
 import type { BriefInput } from '#server/vocabulary/brief.ts'
 import { createTestAccount } from '#test/support/accounts.ts'

@@ -3,7 +3,7 @@
 // back into JavaScript does not.
 import { sql } from 'kysely'
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { insertFeed, listActiveFeeds } from '#server/repositories/feeds.ts'
+import { insertFeed, listActiveFeeds } from '#server/notify/repository/feeds.ts'
 import { listRunRows } from '#server/repositories/runs.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { startTestApp, type TestApp } from '#test/support/app.ts'

@@ -8,7 +8,7 @@ import { ListSection } from '#app/components/list-section.tsx'
 import { servicesContext } from '#app/context.ts'
 import { readFormData } from '#app/form-data.server.ts'
 import { requireAccount } from '#app/session.server.ts'
-import { MAX_FEEDS_PER_ACCOUNT } from '#server/notify/feeds/feeds.ts'
+import { MAX_FEEDS_PER_ACCOUNT } from '#server/notify/contract.ts'
 import type { Route } from './+types/dashboard-feeds'
 
 export function meta(_: Route.MetaArgs) {

@@ -1,11 +1,17 @@
 // What the rest of the server may use of the chat module besides its service (decision 063): the
-// inbound Slack and GitHub payloads as the webhook routes check them, and the signature checks made
-// before anything is parsed. A surface checks the request; the service acts on it.
+// inbound Slack and GitHub payloads as the webhook routes check them (after the service has checked
+// their signatures), and what Slack and GitHub are told about an event they delivered.
 import { z } from 'zod'
 import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '#server/vocabulary/storable-text.ts'
 
-export { verifyGithubSignature } from '#server/chat/github/verify.ts'
-export { verifySlackSignature } from '#server/chat/slack/verify.ts'
+export const WebhookOutcomeSchema = z.object({
+  status: z.enum(['accepted', 'duplicate', 'ignored']).describe('duplicate: a retry of a delivery already received.'),
+  reason: z.string().optional().describe('Why the event was ignored.'),
+})
+export type WebhookOutcome = z.infer<typeof WebhookOutcomeSchema>
+
+/** Slack's url_verification handshake: the challenge, echoed. */
+export const SlackChallengeSchema = z.object({ challenge: z.string() })
 
 export const SlackUrlVerificationSchema = z.object({
   type: z.literal('url_verification'),

@@ -6,11 +6,26 @@ import type { Db } from '#db/database.ts'
 import { briefFromMention } from '#server/chat/mention.ts'
 import { claimReceipt } from '#server/chat/receipts.ts'
 import type { Logger } from '#server/logger.ts'
-import { createDelivery, type Destination } from '#server/notify/deliveries.ts'
 import { type AdmissionDeps, startAdmittedRun } from '#server/research/admission.ts'
-import type { ChatChannel } from '#server/vocabulary/notify.ts'
+import type { ChatChannel, ChatReply, Destination } from '#server/vocabulary/notify.ts'
 
-export type MentionDeps = AdmissionDeps & { log: Logger }
+// What chat asks of notify (server/notify/service.ts gives both), declared here so that chat needs
+// nothing of notify's but these two shapes.
+
+/** What is said back: a reply queued in the caller's transaction. */
+export type Replies = { queue: (trx: Db, reply: ChatReply) => Promise<void> }
+
+/** Slack workspaces: which account one's mentions run as; linking one (the CLI) seals its bot token. */
+export type SlackWorkspaces = {
+  account: (db: Db, teamId: string) => Promise<{ accountId: string } | undefined>
+  link: (db: Db, input: { teamId: string; accountId: string; botToken: string }) => Promise<void>
+}
+
+export type MentionDeps = AdmissionDeps & {
+  log: Logger
+  replies: Replies
+  workspaces: SlackWorkspaces
+}
 
 export async function actOnMention(
   deps: MentionDeps,
@@ -39,7 +54,7 @@ export async function actOnMention(
         return 'none'
       }
       const notice = (text: string) =>
-        createDelivery(trx, deps.jobs, deps.memory.ring, {
+        deps.replies.queue(trx, {
           ...input.destination,
           runId: null,
           kind: 'notice',
@@ -69,7 +84,7 @@ export async function actOnMention(
         return 'notice'
       }
       release = started.release
-      await createDelivery(trx, deps.jobs, deps.memory.ring, {
+      await deps.replies.queue(trx, {
         ...input.destination,
         runId: started.run.runId,
         kind: 'started',

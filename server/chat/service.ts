@@ -2,39 +2,70 @@
 // queued), a mention acted on (a run admitted like any other, or a reply saying why not), old
 // receipts purged; and, for the operator's CLI, which account a Slack workspace's mentions or a
 // GitHub repository's "@sextant research" comments run as. What is said back is delivered by
-// server/services/deliveries.ts.
+// server/notify/service/deliveries.ts.
 import type { z } from 'zod'
 import type { Db } from '#db/database.ts'
 import type { IssueCommentEventSchema, SlackEventCallbackSchema } from '#server/chat/contract.ts'
 import { handleGithubMention, receiveGithubComment } from '#server/chat/github/events.ts'
 import { linkGithubRepository } from '#server/chat/github/repositories.ts'
-import type { MentionDeps } from '#server/chat/mention-run.ts'
+import { verifyGithubSignature } from '#server/chat/github/verify.ts'
+import type { MentionDeps, Replies, SlackWorkspaces } from '#server/chat/mention-run.ts'
 import { deleteReceiptsOlderThan } from '#server/chat/repository/receipts.ts'
 import { handleSlackMention, receiveSlackEvent } from '#server/chat/slack/events.ts'
+import { type SignatureCheck, verifySlackSignature } from '#server/chat/slack/verify.ts'
 import type { GithubMentionJob, SlackMentionJob } from '#server/jobs/queues.ts'
 import type { Logger } from '#server/logger.ts'
-import type { KeyRing } from '#server/memory/crypto.ts'
-import { linkSlackWorkspace } from '#server/notify/slack/workspaces.ts'
 import type { AdmissionDeps } from '#server/research/admission.ts'
 
 export type ChatServiceDeps = {
   /** What starting a run needs (the one admission, composed in server/services.ts): mentions start runs. */
   admission: AdmissionDeps
   log: Logger
+  /** SLACK_SIGNING_SECRET and GITHUB_WEBHOOK_SECRET: without one, that platform's webhook is not set up. */
+  secrets: { slack: string | undefined; github: string | undefined }
+  /** What is said back (notify's): replies queued in the transaction that acts on a mention. */
+  replies: Replies
+  /** Which account a Slack workspace's mentions run as (notify holds the table, for the bot token). */
+  workspaces: SlackWorkspaces
 }
+
+/** A webhook request as it came, for its signature's check before anything of it is parsed. */
+export type SignedRequest = { body: Buffer; header: (name: string) => string | undefined }
 
 export function createChatService(deps: ChatServiceDeps) {
   const { admission } = deps
   const { db, ring } = admission.memory
   const received = { db, jobs: admission.jobs, ring }
-  const mentions: MentionDeps = { ...admission, log: deps.log }
+  const mentions: MentionDeps = {
+    ...admission,
+    log: deps.log,
+    replies: deps.replies,
+    workspaces: deps.workspaces,
+  }
   return {
     slack: {
+      /**
+       * Slack's signature of the request (v0, its timestamp within five minutes); undefined when
+       * SLACK_SIGNING_SECRET is not set.
+       */
+      verify: signatureCheck(deps.secrets.slack, (secret, request) =>
+        verifySlackSignature({
+          secret,
+          body: request.body,
+          timestamp: request.header('x-slack-request-timestamp'),
+          signature: request.header('x-slack-signature'),
+          now: new Date(),
+        }),
+      ),
       /** A verified Events API callback: an app mention is recorded once and its job queued. */
       receive: (envelope: z.infer<typeof SlackEventCallbackSchema>) => receiveSlackEvent(received, envelope),
       actOnMention: (job: SlackMentionJob) => handleSlackMention(mentions, job),
     },
     github: {
+      /** GitHub's signature of the request (X-Hub-Signature-256); undefined when GITHUB_WEBHOOK_SECRET is not set. */
+      verify: signatureCheck(deps.secrets.github, (secret, request) =>
+        verifyGithubSignature({ secret, body: request.body, signature: request.header('x-hub-signature-256') }),
+      ),
       /** A verified issue_comment delivery: a "@sextant research" comment is recorded once and its job queued. */
       receive: (deliveryId: string, comment: z.infer<typeof IssueCommentEventSchema>) =>
         receiveGithubComment(received, deliveryId, comment),
@@ -47,13 +78,21 @@ export function createChatService(deps: ChatServiceDeps) {
 
 export type ChatService = ReturnType<typeof createChatService>
 
+function signatureCheck(
+  secret: string | undefined,
+  check: (secret: string, request: SignedRequest) => SignatureCheck,
+): ((request: SignedRequest) => SignatureCheck) | undefined {
+  return secret ? (request) => check(secret, request) : undefined
+}
+
 export type ChatLinkServiceDeps = {
   db: Db
   /**
-   * The memory key ring, loaded only when a bot token is sealed: loading it may write a new key
-   * file, or fail in production without MEMORY_ENCRYPTION_KEYS, and linking a repository seals nothing.
+   * Slack workspaces, whose key ring is loaded only when a bot token is sealed: loading it may write
+   * a new key file, or fail in production without MEMORY_ENCRYPTION_KEYS, and linking a repository
+   * seals nothing.
    */
-  ring: () => KeyRing
+  workspaces: SlackWorkspaces
 }
 
 export function createChatLinkService(deps: ChatLinkServiceDeps) {
@@ -61,7 +100,7 @@ export function createChatLinkService(deps: ChatLinkServiceDeps) {
   return {
     /** Links a workspace to an account (again: replaces the account and token); the bot token is sealed. */
     linkSlackWorkspace: (input: { teamId: string; accountId: string; botToken: string }): Promise<void> =>
-      linkSlackWorkspace(db, deps.ring(), input),
+      deps.workspaces.link(db, input),
     linkGithubRepository: (input: { repo: string; accountId: string }): Promise<void> =>
       linkGithubRepository(db, input),
   }

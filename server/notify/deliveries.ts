@@ -2,9 +2,8 @@
 // reply, the result, a notice), sent by the `deliver` job. The target of a run's "started" row is also
 // where its result goes, and, for a recurring series, where every later run's result goes. A
 // notice's text (which may quote the mention) is sealed; where to post is clear, as the job needs it.
-// The SQL is server/repositories/deliveries.ts's.
+// The SQL is server/notify/repository/deliveries.ts's.
 import { randomUUID } from 'node:crypto'
-import { z } from 'zod'
 import type { Db } from '#db/database.ts'
 import type { Jobs } from '#server/jobs/boss.ts'
 import { DELIVER } from '#server/jobs/queues.ts'
@@ -14,15 +13,17 @@ import {
   findDelivery,
   findFirstStartedDelivery,
   insertDelivery,
-} from '#server/repositories/deliveries.ts'
+} from '#server/notify/repository/deliveries.ts'
 import type { RunEndHook } from '#server/research/run-end.ts'
-import { CHAT_CHANNELS, type DeliveryChannel, type DeliveryKind } from '#server/vocabulary/notify.ts'
-
-export const SlackTargetSchema = z.object({ teamId: z.string(), channel: z.string(), threadTs: z.string() })
-export const GithubTargetSchema = z.object({ repo: z.string(), issueNumber: z.number().int().positive() })
-export type SlackTarget = z.infer<typeof SlackTargetSchema>
-export type GithubTarget = z.infer<typeof GithubTargetSchema>
-export type Destination = { channel: 'slack'; target: SlackTarget } | { channel: 'github'; target: GithubTarget }
+import {
+  CHAT_CHANNELS,
+  type ChatReply,
+  type DeliveryChannel,
+  type DeliveryKind,
+  type Destination,
+  GithubTargetSchema,
+  SlackTargetSchema,
+} from '#server/vocabulary/notify.ts'
 
 export type DeliveryRow = {
   id: string
@@ -37,12 +38,7 @@ export type DeliveryRow = {
 export const noticeData = (deliveryId: string) => `delivery_notice:${deliveryId}`
 
 /** Adds a delivery and its job in the caller's transaction; a run's second "started" or "result" is a no-op. */
-export async function createDelivery(
-  trx: Db,
-  jobs: Jobs,
-  ring: KeyRing,
-  input: Destination & { runId: string | null; kind: DeliveryKind; notice?: string },
-): Promise<void> {
+export async function createDelivery(trx: Db, jobs: Jobs, ring: KeyRing, input: ChatReply): Promise<void> {
   const id = randomUUID()
   const notice = input.notice === undefined ? undefined : sealJson(ring, input.notice, noticeData(id))
   const inserted = await insertDelivery(trx, {

@@ -6,7 +6,7 @@ import type { Jobs } from '#server/jobs/boss.ts'
 import { DELIVER } from '#server/jobs/queues.ts'
 import type { Logger } from '#server/logger.ts'
 import type { DeliveryError } from '#server/notify/delivery-error.ts'
-import { recordFailedAttempt } from '#server/repositories/deliveries.ts'
+import { recordFailedAttempt } from '#server/notify/repository/deliveries.ts'
 import type { DeliveryChannel, DeliveryKind } from '#server/vocabulary/notify.ts'
 
 export const MAX_ATTEMPTS = 8

@@ -14,7 +14,7 @@ import {
   findStrandedDeliveries,
   lockStrandedDelivery,
   recordFailedAttempt,
-} from '#server/repositories/deliveries.ts'
+} from '#server/notify/repository/deliveries.ts'
 
 export type SweepDeps = { db: Db; jobs: Jobs; log: Logger }
 

@@ -61,12 +61,12 @@ test('the check sees writes in either form, and not a table named inside another
     {
       'server/repositories/runs.ts': "db.updateTable('runs').set({})",
       'server/repositories/run-events.ts': 'sql`with run as (update runs set current_step = 1)`',
-      'server/repositories/feeds.ts': "db.insertInto('feeds')",
+      'server/notify/repository/feeds.ts': "db.insertInto('feeds')",
       'server/repositories/series.ts': 'sql`select * from series_runs; update series_runs set x = 1`',
     },
     ['runs', 'feeds', 'series'],
   )
   expect(writers.get('runs')).toEqual(['server/repositories/runs.ts', 'server/repositories/run-events.ts'])
-  expect(writers.get('feeds')).toEqual(['server/repositories/feeds.ts'])
+  expect(writers.get('feeds')).toEqual(['server/notify/repository/feeds.ts'])
   expect(writers.get('series')).toEqual([])
 })

@@ -8,7 +8,7 @@ import { JOBS_SCHEMA } from '#server/jobs/boss.ts'
 import { DELIVER } from '#server/jobs/queues.ts'
 import { MAX_ATTEMPTS } from '#server/notify/delivery-attempts.ts'
 import { sweepDeliveries } from '#server/notify/delivery-sweep.ts'
-import { findStrandedDeliveries, lockStrandedDelivery } from '#server/repositories/deliveries.ts'
+import { findStrandedDeliveries, lockStrandedDelivery } from '#server/notify/repository/deliveries.ts'
 import { startTestApp, type TestApp } from '#test/support/app.ts'
 import { testLogger } from '#test/support/logger.ts'
 

@@ -4,15 +4,13 @@
 // on the receipt (receipts.ts): the job, which pg-boss keeps after it ran, holds only where to reply.
 import { z } from 'zod'
 import type { Db } from '#db/database.ts'
-import type { SlackEventCallbackSchema } from '#server/chat/contract.ts'
+import type { SlackEventCallbackSchema, WebhookOutcome } from '#server/chat/contract.ts'
 import { slackMentionText } from '#server/chat/mention.ts'
 import { actOnMention, type MentionDeps } from '#server/chat/mention-run.ts'
 import { recordReceipt } from '#server/chat/receipts.ts'
-import type { WebhookOutcome } from '#server/contracts/webhook.ts'
 import type { Jobs } from '#server/jobs/boss.ts'
 import { SLACK_MENTION, type SlackMentionJob } from '#server/jobs/queues.ts'
 import type { KeyRing } from '#server/memory/crypto.ts'
-import { findSlackWorkspace } from '#server/notify/slack/workspaces.ts'
 import { isStorableText } from '#server/vocabulary/storable-text.ts'
 
 const AppMentionSchema = z.object({
@@ -59,7 +57,7 @@ export async function handleSlackMention(deps: MentionDeps, job: SlackMentionJob
     deliveryId: job.eventId,
     destination: { channel: 'slack', target: { teamId: job.teamId, channel: job.channel, threadTs: job.threadTs } },
     place: `slack:${job.teamId}`,
-    findAccount: (db) => findSlackWorkspace(db, job.teamId),
+    findAccount: (db) => deps.workspaces.account(db, job.teamId),
     // Without a linked workspace there is no bot token to answer with.
     unlinkedNotice: undefined,
   })

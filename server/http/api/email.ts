@@ -3,14 +3,13 @@
 // {"emailDigest": true}). Without SMTP_URL email is off: the list says so, and adding answers 503.
 import { Router } from 'express'
 import { z } from 'zod'
-import { EmailAddressListSchema, EmailAddressSchema } from '#server/contracts/email.ts'
 import { type ApiContract, bodyProblems, json, problem, reply, responses } from '#server/http/api/contract.ts'
 import { methodNotAllowed } from '#server/http/api/method-not-allowed.ts'
 import { noBody, parseInput } from '#server/http/api/validation.ts'
 import { memberAccountId } from '#server/http/api-auth.ts'
 import { HttpProblem } from '#server/http/problem.ts'
 import { sendRateLimited } from '#server/http/rate-limit.ts'
-import { MAX_ADDRESSES_PER_ACCOUNT } from '#server/services/email.ts'
+import { EmailAddressListSchema, EmailAddressSchema, MAX_ADDRESSES_PER_ACCOUNT } from '#server/notify/contract.ts'
 import type { WebServices } from '#server/services.ts'
 
 const AddAddressSchema = z.strictObject({

@@ -3,7 +3,6 @@
 // (server/http/feeds.ts), without a login.
 import { Router } from 'express'
 import { z } from 'zod'
-import { CreatedFeedSchema, type FeedView, FeedViewSchema } from '#server/contracts/feed.ts'
 import {
   type ApiContract,
   bodyProblems,
@@ -18,7 +17,8 @@ import { methodNotAllowed } from '#server/http/api/method-not-allowed.ts'
 import { noBody, parseInput } from '#server/http/api/validation.ts'
 import { memberAccountId } from '#server/http/api-auth.ts'
 import { HttpProblem } from '#server/http/problem.ts'
-import { type Feed, MAX_FEEDS_PER_ACCOUNT } from '#server/notify/feeds/feeds.ts'
+import { CreatedFeedSchema, FeedViewSchema, MAX_FEEDS_PER_ACCOUNT, presentFeed } from '#server/notify/contract.ts'
+
 import type { WebServices } from '#server/services.ts'
 import { BriefSchema } from '#server/vocabulary/brief.ts'
 
@@ -96,10 +96,6 @@ export const feedsContract = {
     },
   },
 } satisfies ApiContract
-
-export function presentFeed(feed: Feed): FeedView {
-  return { ...feed, createdAt: feed.createdAt.toISOString() }
-}
 
 export function feedsRoutes(services: WebServices): Router {
   const router = Router()

@@ -3,18 +3,18 @@
 // mounted before the key check). A secret is shown once: when the endpoint is created or rotated.
 import { Router } from 'express'
 import { z } from 'zod'
+import { type ApiContract, bodyProblems, json, problem, reply, responses } from '#server/http/api/contract.ts'
+import { methodNotAllowed } from '#server/http/api/method-not-allowed.ts'
+import { noBody, parseInput } from '#server/http/api/validation.ts'
+import { memberAccountId } from '#server/http/api-auth.ts'
+import { HttpProblem } from '#server/http/problem.ts'
 import {
   AccountWebhookSecretSchema,
   CreatedWebhookEndpointSchema,
   presentEndpoint,
   WebhookEndpointViewSchema,
   WebhookEventTypeSchema,
-} from '#server/contracts/webhook-endpoint.ts'
-import { type ApiContract, bodyProblems, json, problem, reply, responses } from '#server/http/api/contract.ts'
-import { methodNotAllowed } from '#server/http/api/method-not-allowed.ts'
-import { noBody, parseInput } from '#server/http/api/validation.ts'
-import { memberAccountId } from '#server/http/api-auth.ts'
-import { HttpProblem } from '#server/http/problem.ts'
+} from '#server/notify/contract.ts'
 import type { WebServices } from '#server/services.ts'
 import { WEBHOOK_EVENT_TYPES } from '#server/vocabulary/notify.ts'
 import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '#server/vocabulary/storable-text.ts'

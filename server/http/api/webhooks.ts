@@ -5,12 +5,11 @@ import express, { type Request, Router } from 'express'
 import { z } from 'zod'
 import {
   IssueCommentEventSchema,
+  SlackChallengeSchema,
   SlackEventCallbackSchema,
   SlackUrlVerificationSchema,
-  verifyGithubSignature,
-  verifySlackSignature,
+  WebhookOutcomeSchema,
 } from '#server/chat/contract.ts'
-import { SlackChallengeSchema, WebhookOutcomeSchema } from '#server/contracts/webhook.ts'
 import { type ApiContract, json, problem, reply, responses } from '#server/http/api/contract.ts'
 import { methodNotAllowed } from '#server/http/api/method-not-allowed.ts'
 import { parseInput } from '#server/http/api/validation.ts'
@@ -126,16 +125,10 @@ export function webhookRoutes(services: WebServices): Router {
   const raw = express.raw({ type: () => true, limit: WEBHOOK_BODY_LIMIT_BYTES })
 
   router.post('/slack', raw, async (req, res) => {
-    const secret = services.config.SLACK_SIGNING_SECRET
-    if (!secret) throw notConfigured('Slack', 'SLACK_SIGNING_SECRET')
+    const { verify } = services.chat.slack
+    if (!verify) throw notConfigured('Slack', 'SLACK_SIGNING_SECRET')
     const body = rawBody(req)
-    const check = verifySlackSignature({
-      secret,
-      body,
-      timestamp: req.get('x-slack-request-timestamp'),
-      signature: req.get('x-slack-signature'),
-      now: new Date(),
-    })
+    const check = verify({ body, header: (name) => req.get(name) })
     if (!check.ok) throw rejected(check.reason)
     const payload = parseJson(body) as { type?: unknown }
     if (payload?.type === 'url_verification') {
@@ -153,10 +146,10 @@ export function webhookRoutes(services: WebServices): Router {
   router.all('/slack', methodNotAllowed(['POST']))
 
   router.post('/github', raw, async (req, res) => {
-    const secret = services.config.GITHUB_WEBHOOK_SECRET
-    if (!secret) throw notConfigured('GitHub', 'GITHUB_WEBHOOK_SECRET')
+    const { verify } = services.chat.github
+    if (!verify) throw notConfigured('GitHub', 'GITHUB_WEBHOOK_SECRET')
     const body = rawBody(req)
-    const check = verifyGithubSignature({ secret, body, signature: req.get('x-hub-signature-256') })
+    const check = verify({ body, header: (name) => req.get(name) })
     if (!check.ok) throw rejected(check.reason)
     const event = req.get('x-github-event')
     const deliveryId = req.get('x-github-delivery')

@@ -8,8 +8,8 @@ import type { Db } from '#db/database.ts'
 import type { Jobs } from '#server/jobs/boss.ts'
 import { DELIVER } from '#server/jobs/queues.ts'
 import { type KeyRing, sealJson } from '#server/memory/crypto.ts'
-import { insertDelivery } from '#server/repositories/deliveries.ts'
-import { findDigestRecipients } from '#server/repositories/email-addresses.ts'
+import { insertDelivery } from '#server/notify/repository/deliveries.ts'
+import { findDigestRecipients } from '#server/notify/repository/email-addresses.ts'
 import type { RunEndHook } from '#server/research/run-end.ts'
 
 export const ConfirmationTargetSchema = z.object({ addressId: z.uuid() })

@@ -3,12 +3,12 @@
 // account and to one topic or series, and revoked for good. Reading a feed is cheap: the clear
 // `run_changes` index (written as each run ends, below) chooses the entries, and only the reports of
 // the entries shown are opened, one decrypt each, plus the feed's sealed title. Memory is never
-// opened on a read. The SQL is server/repositories/feeds.ts's.
+// opened on a read. The SQL is server/notify/repository/feeds.ts's.
 import { randomUUID } from 'node:crypto'
 import type { Db } from '#db/database.ts'
 import { randomToken, sha256 } from '#server/auth/secrets.ts'
 import { type KeyRing, openJson, sealJson } from '#server/memory/crypto.ts'
-import { lockAccount } from '#server/repositories/accounts.ts'
+import { type Feed, MAX_FEEDS_PER_ACCOUNT } from '#server/notify/contract.ts'
 import {
   countActiveFeeds,
   type FeedRecord,
@@ -19,25 +19,14 @@ import {
   listSeriesFeedRuns,
   listTopicFeedRuns,
   revokeFeedRow,
-} from '#server/repositories/feeds.ts'
+} from '#server/notify/repository/feeds.ts'
+import { lockAccount } from '#server/repositories/accounts.ts'
 import type { Report } from '#server/research/report-types.ts'
 import { changeCount, type RunEndHook } from '#server/research/run-end.ts'
 import { openRunReport } from '#server/research/runs.ts'
 
 /** Entries a feed shows: feed readers poll, and a month of daily runs is plenty to catch up on. */
 export const FEED_ENTRIES = 20
-/** Working feeds an account may have: a reader per topic and brief, with room; revoked ones do not count. */
-export const MAX_FEEDS_PER_ACCOUNT = 100
-
-/** What a feed follows, as its owner sees it (never its token). */
-export type Feed = {
-  id: string
-  /** The topic's name, as it was when the feed was made. */
-  topic: string
-  topicId: string | null
-  seriesId: string | null
-  createdAt: Date
-}
 
 export type FeedEntry = { runId: string; finishedAt: Date; report: Report }
 

@@ -2,19 +2,10 @@
 // here, sealed, and shown once), listed without secrets, deleted, their secret rotated (the new one
 // shown once). And the account's own signing secret, which signs events sent to a brief's one-off
 // webhookUrl: made on first need (a delivery, or the account asking for it), readable by the account
-// through the API (GET /api/webhooks/secret), rotatable. The SQL is server/repositories/webhook-endpoints.ts's.
+// through the API (GET /api/webhooks/secret), rotatable. The SQL is server/notify/repository/webhook-endpoints.ts's.
 import { randomUUID } from 'node:crypto'
 import type { Db } from '#db/database.ts'
 import type { KeyRing } from '#server/memory/crypto.ts'
-import {
-  accountSecretData,
-  endpointSecretData,
-  newSigningSecret,
-  openSecret,
-  sealSecret,
-} from '#server/notify/webhooks/secrets.ts'
-import { vetWebhookUrl, type WebhookTargetRules } from '#server/notify/webhooks/target.ts'
-import { lockAccount } from '#server/repositories/accounts.ts'
 import {
   countWebhookEndpoints,
   deleteWebhookEndpoint,
@@ -25,7 +16,16 @@ import {
   replaceAccountSecret,
   replaceWebhookSecret,
   type WebhookEndpointRecord,
-} from '#server/repositories/webhook-endpoints.ts'
+} from '#server/notify/repository/webhook-endpoints.ts'
+import {
+  accountSecretData,
+  endpointSecretData,
+  newSigningSecret,
+  openSecret,
+  sealSecret,
+} from '#server/notify/webhooks/secrets.ts'
+import { vetWebhookUrl, type WebhookTargetRules } from '#server/notify/webhooks/target.ts'
+import { lockAccount } from '#server/repositories/accounts.ts'
 import type { WebhookEndpointStatus, WebhookEventType } from '#server/vocabulary/notify.ts'
 
 /** Enough for every integration an account might run; a bound so one account cannot fan out without end. */

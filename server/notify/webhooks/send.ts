@@ -14,17 +14,17 @@ import { DELIVER } from '#server/jobs/queues.ts'
 import type { Logger } from '#server/logger.ts'
 import { type KeyRing, openColumn } from '#server/memory/crypto.ts'
 import { noticeData } from '#server/notify/deliveries.ts'
-import { accountSigningSecret, endpointSigningSecret } from '#server/notify/webhooks/endpoints.ts'
-import { WebhookTargetSchema } from '#server/notify/webhooks/events.ts'
-import { vetWebhookUrl, type WebhookTargetRules } from '#server/notify/webhooks/target.ts'
-import { pinnedLookup } from '#server/providers/reader/safe-fetch.ts'
-import { type DeliveryRecord, markSent, recordFailedAttempt } from '#server/repositories/deliveries.ts'
-import { getRun } from '#server/repositories/runs.ts'
+import { type DeliveryRecord, markSent, recordFailedAttempt } from '#server/notify/repository/deliveries.ts'
 import {
   findWebhookEndpoint,
   recordEndpointFailure,
   recordEndpointSuccess,
-} from '#server/repositories/webhook-endpoints.ts'
+} from '#server/notify/repository/webhook-endpoints.ts'
+import { accountSigningSecret, endpointSigningSecret } from '#server/notify/webhooks/endpoints.ts'
+import { WebhookTargetSchema } from '#server/notify/webhooks/events.ts'
+import { vetWebhookUrl, type WebhookTargetRules } from '#server/notify/webhooks/target.ts'
+import { pinnedLookup } from '#server/providers/reader/safe-fetch.ts'
+import { getRun } from '#server/repositories/runs.ts'
 import { openRunBrief } from '#server/research/runs.ts'
 
 export type WebhookSettings = WebhookTargetRules & {

@@ -3,14 +3,13 @@
 // stop one series' digests to one address.
 import { createHash } from 'node:crypto'
 import type { Db } from '#db/database.ts'
-import type { EmailAddressView } from '#server/contracts/email.ts'
 import type { Jobs } from '#server/jobs/boss.ts'
 import type { LimitDecision } from '#server/limits/limiter.ts'
 import type { Limits } from '#server/limits/policies.ts'
 import type { KeyRing } from '#server/memory/crypto.ts'
+import { type EmailAddressView, MAX_ADDRESSES_PER_ACCOUNT } from '#server/notify/contract.ts'
 import { queueConfirmation } from '#server/notify/email/deliveries.ts'
 import { hashConfirmationToken, newConfirmationToken, readUnsubscribeToken } from '#server/notify/email/tokens.ts'
-import { lockAccount } from '#server/repositories/accounts.ts'
 import {
   countEmailAddresses,
   deleteEmailAddress,
@@ -20,7 +19,8 @@ import {
   lockEmailAddress,
   upsertEmailAddress,
   verifyEmailToken,
-} from '#server/repositories/email-addresses.ts'
+} from '#server/notify/repository/email-addresses.ts'
+import { lockAccount } from '#server/repositories/accounts.ts'
 
 export type EmailServiceDeps = {
   db: Db
@@ -30,8 +30,6 @@ export type EmailServiceDeps = {
   limits: Pick<Limits, 'confirmationsAccount' | 'confirmationsAddress'>
 }
 
-/** Enough for a person and a team list or two; each one can be mailed a confirmation. */
-export const MAX_ADDRESSES_PER_ACCOUNT = 10
 /** A confirmation is mailed again for the same address at most this often. */
 const RESEND_AFTER_MS = 60_000
 

@@ -2,15 +2,9 @@
 // token, shown once), list and revoke them, and read one by its token (no login: the token is the key).
 
 import { loadTopicMemory, loadTopicMemoryById, type MemoryContext } from '#server/memory/store.ts'
+import { type Feed, MAX_FEEDS_PER_ACCOUNT } from '#server/notify/contract.ts'
 import { renderAtom } from '#server/notify/feeds/atom.ts'
-import {
-  createFeed,
-  type Feed,
-  listFeeds,
-  MAX_FEEDS_PER_ACCOUNT,
-  readFeed,
-  revokeFeed,
-} from '#server/notify/feeds/feeds.ts'
+import { createFeed, listFeeds, readFeed, revokeFeed } from '#server/notify/feeds/feeds.ts'
 import { getSeries } from '#server/research/series.ts'
 import { UUID } from '#server/text/uuid.ts'
 

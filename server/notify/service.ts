@@ -1,0 +1,107 @@
+// The notify module's service (decision 063): what Sextant sends out, composed once. Its parts are
+// in server/notify/service/: the `deliver` job and its sweep (replies in a Slack thread or on a pull
+// request, webhook events, email), an account's webhook endpoints, its email addresses and its feeds.
+// Here too: what a run's end owes each channel, queued in the transaction that ends it; and what the
+// chat module asks of notify in its own transactions (a reply queued; the Slack workspace whose bot
+// token posts it).
+import type { Db } from '#db/database.ts'
+import type { Jobs } from '#server/jobs/boss.ts'
+import type { Limits } from '#server/limits/policies.ts'
+import type { Logger } from '#server/logger.ts'
+import type { KeyRing } from '#server/memory/crypto.ts'
+import type { MemoryContext } from '#server/memory/store.ts'
+import type { DeliverySettings } from '#server/notify/deliver.ts'
+import { createDelivery, deliverResultWhenEnded } from '#server/notify/deliveries.ts'
+import { emailDigestWhenEnded } from '#server/notify/email/deliveries.ts'
+import { createMailer } from '#server/notify/email/mailer.ts'
+import { recordRunChangesWhenEnded } from '#server/notify/feeds/feeds.ts'
+import { createDeliveryService } from '#server/notify/service/deliveries.ts'
+import { createEmailService } from '#server/notify/service/email.ts'
+import { createFeedService } from '#server/notify/service/feeds.ts'
+import { createWebhookService } from '#server/notify/service/webhooks.ts'
+import { findSlackWorkspace, linkSlackWorkspace } from '#server/notify/slack/workspaces.ts'
+import { deliverWebhooksWhenEnded } from '#server/notify/webhooks/events.ts'
+import type { WebhookSettings } from '#server/notify/webhooks/send.ts'
+import type { RunEnd } from '#server/research/run-end.ts'
+import type { ChatReply } from '#server/vocabulary/notify.ts'
+
+export type { DeliverySettings, WebhookSettings }
+
+export type NotifyDeps = {
+  memory: MemoryContext
+  jobs: Jobs
+  log: Logger
+  limits: Pick<Limits, 'confirmationsAccount' | 'confirmationsAddress'>
+  publicUrl: string
+  /** Where replies and results are posted (Slack's and GitHub's APIs), and how long a post may take. */
+  delivery: Omit<DeliverySettings, 'publicUrl'>
+  webhooks: WebhookSettings
+  /** SMTP_URL, EMAIL_FROM and the provider timeout; without it, email is off. */
+  smtp: { url: string; from: string; timeoutMs: number } | undefined
+  /** Why nothing should be written now (the database's disk is full), as a run's start asks. */
+  storageBlocked: () => Promise<string | undefined>
+}
+
+export function createNotifyService(deps: NotifyDeps) {
+  const { memory, jobs, log, publicUrl } = deps
+  const { db, ring } = memory
+  const mailer = deps.smtp && createMailer(deps.smtp)
+  const emailEnabled = mailer !== undefined
+  // However a run ends (its worker, the sweeper, a cancel), what it owes is queued with its end: a
+  // run from chat owes its result there; the account's webhooks (and a brief's webhookUrl) their
+  // events; a series' run worth telling, its email digest; every complete run, the feeds its count
+  // of changes.
+  const owed = [
+    deliverResultWhenEnded(jobs, ring),
+    deliverWebhooksWhenEnded({ jobs, ring, publicUrl }),
+    emailDigestWhenEnded(jobs, emailEnabled),
+    recordRunChangesWhenEnded(),
+  ]
+  return {
+    /** False without SMTP_URL: no email is sent at all. */
+    emailEnabled,
+    /** What the deliver job sends: replies, webhook events, email; and the sweep of those whose job gave up. */
+    deliveries: createDeliveryService({
+      db,
+      jobs,
+      ring,
+      log,
+      settings: { ...deps.delivery, publicUrl },
+      mailer,
+      webhooks: deps.webhooks,
+    }),
+    /** Outbound webhooks: the account's endpoints and signing secrets. */
+    webhooks: createWebhookService({ memory, rules: deps.webhooks }),
+    email: createEmailService({ db, jobs, ring, enabled: emailEnabled, limits: deps.limits }),
+    feeds: createFeedService({ memory, publicUrl, storageBlocked: deps.storageBlocked }),
+    /** Each channel's due, in turn, in the transaction that ends the run. */
+    whenEnded: async (trx: Db, end: RunEnd): Promise<void> => {
+      for (const hook of owed) await hook(trx, end)
+    },
+  }
+}
+
+export type NotifyService = ReturnType<typeof createNotifyService>
+
+/** What chat asks of notify in its own transaction (its port, Replies in server/chat/mention-run.ts): a reply queued with what it answers. */
+export function createReplies(deps: { jobs: Jobs; ring: KeyRing }) {
+  return {
+    /** Queues the reply and its job in the caller's transaction; a run's second "started" is a no-op. */
+    queue: (trx: Db, reply: ChatReply): Promise<void> => createDelivery(trx, deps.jobs, deps.ring, reply),
+  }
+}
+
+/**
+ * Slack workspaces: which account a workspace's mentions run as (chat's question: its port,
+ * SlackWorkspaces in server/chat/mention-run.ts) and the bot token that posts there (notify's), in
+ * one table. The key ring is loaded only when a token is sealed.
+ */
+export function createSlackWorkspaces(ring: () => KeyRing) {
+  return {
+    /** The account the workspace's mentions run as; undefined when it is not linked. */
+    account: (db: Db, teamId: string) => findSlackWorkspace(db, teamId),
+    /** Links a workspace to an account (again: replaces the account and token); the bot token is sealed. */
+    link: (db: Db, input: { teamId: string; accountId: string; botToken: string }): Promise<void> =>
+      linkSlackWorkspace(db, ring(), input),
+  }
+}
