@@ -25,6 +25,11 @@ const SURFACES = '^(app/|server/(http|mcp|cli)/|server/jobs/definitions\\.ts$)'
 const SERVICES = '^server/(services(\\.ts$|/)|[^/]+/service(\\.ts$|/))'
 const REPOSITORIES = '^server/(repositories/|[^/]+/repository/)'
 const CONTRACTS = '^server/(contracts/|[^/]+/contract\\.ts$)'
+// The composition roots: they build each module's parts (its repository from the key ring, its
+// service) and hand one module's service to another.
+const COMPOSITION = '^server/(services|start|cli)\\.ts$'
+// A sealed column's codec and the key ring it is built from: what a repository seals and opens with.
+const SEALING = '^server/memory/(sealed-column|crypto)\\.ts$'
 const BELOW_SERVICES = '^server/(research|chat|notify|memory|auth|limits|events|claims|providers|repositories|text)/'
 
 /** @type {import('dependency-cruiser').IConfiguration} */
@@ -77,9 +82,9 @@ module.exports = {
       severity: 'error',
       comment:
         'Outside server/chat/, only its service (service.ts) and its contract (contract.ts: the inbound ' +
-        'payloads and signature checks) are used (decision 063). The sealing migration at boot ' +
-        '(server/seal-legacy.ts) reads every sealed column and is the one exception.',
-      from: { path: '^(app|db|server)/', pathNot: [TESTS, '^server/chat/', '^server/seal-legacy\\.ts$'] },
+        'payloads and signature checks) are used (decision 063). The composition roots build its ' +
+        'repository; the sealing migration at boot (server/seal-legacy.ts) reads every sealed column.',
+      from: { path: '^(app|db|server)/', pathNot: [TESTS, '^server/chat/', COMPOSITION, '^server/seal-legacy\\.ts$'] },
       to: { path: '^server/chat/', pathNot: '^server/chat/(service|contract)\\.ts$' },
     },
     {
@@ -88,9 +93,12 @@ module.exports = {
       comment:
         'Outside server/notify/, only its service (service.ts: deliveries, webhooks, email, feeds, what a ' +
         "run's end owes, and what chat asks of it) and its contract (contract.ts: the views its surfaces " +
-        'answer with) are used (decision 063). The sealing migration at boot (server/seal-legacy.ts) is ' +
-        'the one exception, as for chat.',
-      from: { path: '^(app|db|server)/', pathNot: [TESTS, '^server/notify/', '^server/seal-legacy\\.ts$'] },
+        'answer with) are used (decision 063). The composition roots and the sealing migration at boot ' +
+        '(server/seal-legacy.ts) are the exceptions, as for chat.',
+      from: {
+        path: '^(app|db|server)/',
+        pathNot: [TESTS, '^server/notify/', COMPOSITION, '^server/seal-legacy\\.ts$'],
+      },
       to: { path: '^server/notify/', pathNot: '^server/notify/(service|contract)\\.ts$' },
     },
     {
@@ -165,9 +173,13 @@ module.exports = {
       severity: 'error',
       comment:
         'A repository is SQL over db/: it may use the contracts (types), the vocabulary, text ' +
-        'functions and the logger, and other repositories, nothing that decides.',
+        "functions and the logger, other repositories, and the sealed columns' codecs it opens and " +
+        'seals its columns with (decision 064), nothing that decides.',
       from: { path: REPOSITORIES, pathNot: TESTS },
-      to: { path: '^(app|server)/', pathNot: ['^server/(contracts/|vocabulary/|text/|logger\\.ts$)', REPOSITORIES] },
+      to: {
+        path: '^(app|server)/',
+        pathNot: ['^server/(contracts/|vocabulary/|text/|logger\\.ts$)', REPOSITORIES, SEALING],
+      },
     },
     {
       name: 'server-not-app',

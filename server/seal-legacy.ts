@@ -8,7 +8,7 @@
 import { sql } from 'kysely'
 import type { Db } from '#db/database.ts'
 import { slackMentionText } from '#server/chat/mention.ts'
-import { receiptData } from '#server/chat/receipts.ts'
+import { receiptData } from '#server/chat/repository/receipts.ts'
 import { eventData } from '#server/events/run-events.ts'
 import { JOBS_SCHEMA } from '#server/jobs/boss.ts'
 import { GITHUB_MENTION, SLACK_MENTION } from '#server/jobs/queues.ts'

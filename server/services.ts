@@ -6,6 +6,7 @@
 import type { Db } from '#db/database.ts'
 import type { ApiKeyVerifier } from '#server/auth/api-keys.ts'
 import type { LoginThrottle } from '#server/auth/login-throttle.ts'
+import { createReceipts } from '#server/chat/repository/receipts.ts'
 import { createChatService } from '#server/chat/service.ts'
 import { type Config, modelPrices } from '#server/config.ts'
 import { closeStreamsWhenEnded } from '#server/events/ended-streams.ts'
@@ -143,6 +144,7 @@ export function createServices(infra: Infra) {
     chat: createChatService({
       admission,
       log,
+      receipts: createReceipts(memory.ring),
       replies: createReplies({ jobs, ring: memory.ring }),
       workspaces: createSlackWorkspaces(() => memory.ring),
       secrets: { slack: config.SLACK_SIGNING_SECRET, github: config.GITHUB_WEBHOOK_SECRET },

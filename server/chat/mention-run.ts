@@ -4,7 +4,7 @@
 // the receipt handled and does nothing, so a mention never starts two runs.
 import type { Db } from '#db/database.ts'
 import { briefFromMention } from '#server/chat/mention.ts'
-import { claimReceipt } from '#server/chat/receipts.ts'
+import type { Receipts } from '#server/chat/repository/receipts.ts'
 import type { Logger } from '#server/logger.ts'
 import { type AdmissionDeps, startAdmittedRun } from '#server/research/admission.ts'
 import type { ChatChannel, ChatReply, Destination } from '#server/vocabulary/notify.ts'
@@ -23,6 +23,7 @@ export type SlackWorkspaces = {
 
 export type MentionDeps = AdmissionDeps & {
   log: Logger
+  receipts: Receipts
   replies: Replies
   workspaces: SlackWorkspaces
 }
@@ -46,7 +47,7 @@ export async function actOnMention(
   await deps.jobs
     .transaction(deps.db, async (trx): Promise<'started' | 'notice' | 'none'> => {
       // The mention's words after the app's name (topic and options), kept sealed until now.
-      const claimed = await claimReceipt(trx, deps.memory.ring, input.provider, input.deliveryId)
+      const claimed = await deps.receipts.claim(trx, input.provider, input.deliveryId)
       if (!claimed) return 'none'
       if (claimed.text === null) {
         // Received before its text was kept on the receipt (an upgrade in between): nothing to act on.

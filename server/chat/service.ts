@@ -10,7 +10,7 @@ import { handleGithubMention, receiveGithubComment } from '#server/chat/github/e
 import { linkGithubRepository } from '#server/chat/github/repositories.ts'
 import { verifyGithubSignature } from '#server/chat/github/verify.ts'
 import type { MentionDeps, Replies, SlackWorkspaces } from '#server/chat/mention-run.ts'
-import { deleteReceiptsOlderThan } from '#server/chat/repository/receipts.ts'
+import type { Receipts } from '#server/chat/repository/receipts.ts'
 import { handleSlackMention, receiveSlackEvent } from '#server/chat/slack/events.ts'
 import { type SignatureCheck, verifySlackSignature } from '#server/chat/slack/verify.ts'
 import type { GithubMentionJob, SlackMentionJob } from '#server/jobs/queues.ts'
@@ -23,6 +23,8 @@ export type ChatServiceDeps = {
   log: Logger
   /** SLACK_SIGNING_SECRET and GITHUB_WEBHOOK_SECRET: without one, that platform's webhook is not set up. */
   secrets: { slack: string | undefined; github: string | undefined }
+  /** The webhook_receipts table, its sealed text opened at its boundary. */
+  receipts: Receipts
   /** What is said back (notify's): replies queued in the transaction that acts on a mention. */
   replies: Replies
   /** Which account a Slack workspace's mentions run as (notify holds the table, for the bot token). */
@@ -34,11 +36,13 @@ export type SignedRequest = { body: Buffer; header: (name: string) => string | u
 
 export function createChatService(deps: ChatServiceDeps) {
   const { admission } = deps
-  const { db, ring } = admission.memory
-  const received = { db, jobs: admission.jobs, ring }
+  const { db } = admission
+  const { receipts } = deps
+  const received = { db, jobs: admission.jobs, receipts }
   const mentions: MentionDeps = {
     ...admission,
     log: deps.log,
+    receipts,
     replies: deps.replies,
     workspaces: deps.workspaces,
   }
@@ -72,7 +76,7 @@ export function createChatService(deps: ChatServiceDeps) {
       actOnMention: (job: GithubMentionJob) => handleGithubMention(mentions, job),
     },
     /** Receipts older than `before`; how many went. */
-    purgeReceipts: (before: Date) => deleteReceiptsOlderThan(db, before),
+    purgeReceipts: (before: Date) => receipts.deleteOlderThan(db, before),
   }
 }
 

@@ -7,14 +7,13 @@ import type { IssueCommentEventSchema } from '#server/chat/contract.ts'
 import { findGithubRepository } from '#server/chat/github/repositories.ts'
 import { githubMentionText } from '#server/chat/mention.ts'
 import { actOnMention, type MentionDeps } from '#server/chat/mention-run.ts'
-import { recordReceipt } from '#server/chat/receipts.ts'
+import type { Receipts } from '#server/chat/repository/receipts.ts'
 import type { WebhookOutcome } from '#server/chat/slack/events.ts'
 import type { Jobs } from '#server/jobs/boss.ts'
 import { GITHUB_MENTION, type GithubMentionJob } from '#server/jobs/queues.ts'
-import type { KeyRing } from '#server/memory/crypto.ts'
 
 export async function receiveGithubComment(
-  deps: { db: Db; jobs: Jobs; ring: KeyRing },
+  deps: { db: Db; jobs: Jobs; receipts: Receipts },
   deliveryId: string,
   event: z.infer<typeof IssueCommentEventSchema>,
 ): Promise<WebhookOutcome> {
@@ -29,7 +28,7 @@ export async function receiveGithubComment(
     issueNumber: event.issue.number,
   }
   const accepted = await deps.jobs.transaction(deps.db, async (trx) => {
-    if (!(await recordReceipt(trx, deps.ring, 'github', deliveryId, text))) return false
+    if (!(await deps.receipts.record(trx, 'github', deliveryId, text))) return false
     await deps.jobs.send(GITHUB_MENTION, job, { trx })
     return true
   })

@@ -7,10 +7,9 @@ import type { Db } from '#db/database.ts'
 import type { SlackEventCallbackSchema, WebhookOutcome } from '#server/chat/contract.ts'
 import { slackMentionText } from '#server/chat/mention.ts'
 import { actOnMention, type MentionDeps } from '#server/chat/mention-run.ts'
-import { recordReceipt } from '#server/chat/receipts.ts'
+import type { Receipts } from '#server/chat/repository/receipts.ts'
 import type { Jobs } from '#server/jobs/boss.ts'
 import { SLACK_MENTION, type SlackMentionJob } from '#server/jobs/queues.ts'
-import type { KeyRing } from '#server/memory/crypto.ts'
 import { isStorableText } from '#server/vocabulary/storable-text.ts'
 
 const AppMentionSchema = z.object({
@@ -26,7 +25,7 @@ const AppMentionSchema = z.object({
 export type { WebhookOutcome }
 
 export async function receiveSlackEvent(
-  deps: { db: Db; jobs: Jobs; ring: KeyRing },
+  deps: { db: Db; jobs: Jobs; receipts: Receipts },
   envelope: z.infer<typeof SlackEventCallbackSchema>,
 ): Promise<WebhookOutcome> {
   if (envelope.event.type !== 'app_mention') return { status: 'ignored', reason: `event ${envelope.event.type}` }
@@ -43,7 +42,7 @@ export async function receiveSlackEvent(
     threadTs: event.thread_ts ?? event.ts,
   }
   const accepted = await deps.jobs.transaction(deps.db, async (trx) => {
-    if (!(await recordReceipt(trx, deps.ring, 'slack', envelope.event_id, slackMentionText(event.text)))) return false
+    if (!(await deps.receipts.record(trx, 'slack', envelope.event_id, slackMentionText(event.text)))) return false
     await deps.jobs.send(SLACK_MENTION, job, { trx })
     return true
   })

@@ -1,0 +1,33 @@
+import { expect, test } from 'vitest'
+import { z } from 'zod'
+import { generateKeySpec, parseKeyRing, sealJson, UnreadableError } from '#server/memory/crypto.ts'
+import { sealedColumn } from '#server/memory/sealed-column.ts'
+
+const ring = parseKeyRing(generateKeySpec('k1'))
+const notes = sealedColumn(ring, {
+  name: 'notes.body',
+  schema: z.object({ text: z.string(), pages: z.number().int() }),
+  associatedData: (id: string) => `note:${id}`,
+})
+
+test('a sealed column opens what it sealed for the same row, parsed by its schema', () => {
+  const sealed = notes.seal({ text: 'kept', pages: 3 }, 'n1')
+  expect(sealed.ciphertext.includes(Buffer.from('kept'))).toBe(false)
+  expect(notes.open(sealed, 'n1')).toEqual({ text: 'kept', pages: 3 })
+  expect(notes.open({ keyId: null, ciphertext: null }, 'n1')).toBeUndefined()
+})
+
+test('a value sealed for one row does not open for another', () => {
+  const sealed = notes.seal({ text: 'kept', pages: 3 }, 'n1')
+  expect(() => notes.open(sealed, 'n2')).toThrow(UnreadableError)
+})
+
+test('a value of another shape is refused, naming the column, not handed on as the type', () => {
+  const stored = sealJson(ring, { text: 'kept', pages: 'three' }, 'note:n1')
+  expect(() => notes.open(stored, 'n1')).toThrow(/notes\.body is not the shape this version stores/)
+})
+
+test('what sealJson stored before the codecs opens with them: the bytes are the same format', () => {
+  const stored = sealJson(ring, { text: 'old row', pages: 1 }, 'note:n9')
+  expect(notes.open(stored, 'n9')).toEqual({ text: 'old row', pages: 1 })
+})

@@ -1,0 +1,44 @@
+// A sealed column as a codec (issue 43, item 3; decision 064): built once from the key ring, a zod
+// schema and the associated data that binds a value to its row, it seals a value as JSON and opens
+// it back parsed by the schema. A repository holds its columns' codecs and returns opened, validated
+// values, so the ring and `JSON.parse(...) as T` stay out of the code that uses them. The bytes are
+// sealJson's (server/memory/crypto.ts): columns sealed before the codecs open with them.
+import type { z } from 'zod'
+import { type KeyRing, openJson, type Sealed, sealJson, UnreadableError } from '#server/memory/crypto.ts'
+
+/** A sealed column pair as a row holds it (`x_key_id`, `x`): both null when nothing is sealed. */
+export type SealedPair = { keyId: string | null; ciphertext: Buffer | null }
+
+export type SealedColumn<T, K extends readonly unknown[]> = {
+  /** The value sealed for the row that `key` names. */
+  seal: (value: T, ...key: K) => Sealed
+  /**
+   * The value sealed for the row `key` names, parsed by the column's schema; undefined for an empty
+   * pair. Throws UnreadableError when it does not open (another key, another row, tampered) or is
+   * not the shape this version stores.
+   */
+  open: (pair: SealedPair, ...key: K) => T | undefined
+}
+
+export function sealedColumn<S extends z.ZodType, K extends readonly unknown[]>(
+  ring: KeyRing,
+  column: {
+    /** `table.column`, for the error a value of another shape throws. */
+    name: string
+    schema: S
+    /** What binds a value to its row: sealed for one row, it does not open for another. */
+    associatedData: (...key: K) => string
+  },
+): SealedColumn<z.output<S>, K> {
+  const { schema, associatedData } = column
+  return {
+    seal: (value, ...key) => sealJson(ring, value, associatedData(...key)),
+    open: (pair, ...key) => {
+      if (pair.keyId === null || pair.ciphertext === null) return undefined
+      const data = associatedData(...key)
+      const parsed = schema.safeParse(openJson<unknown>(ring, { keyId: pair.keyId, ciphertext: pair.ciphertext }, data))
+      if (!parsed.success) throw new UnreadableError(`${column.name} is not the shape this version stores`)
+      return parsed.data
+    },
+  }
+}
