@@ -5,14 +5,19 @@ import type { Db } from '#db/database.ts'
 import type { Jobs } from '#server/jobs/boss.ts'
 import type { Logger } from '#server/logger.ts'
 import type { KeyRing } from '#server/memory/crypto.ts'
-import { type DeliveryRow, getDelivery } from '#server/notify/deliveries.ts'
+import { chatDelivery, type DeliveryRow } from '#server/notify/deliveries.ts'
 import { afterFailedAttempt, sendDeliveryLater } from '#server/notify/delivery-attempts.ts'
 import { DeliveryError } from '#server/notify/delivery-error.ts'
 import { deliverEmail } from '#server/notify/email/deliver-email.ts'
 import type { Mailer } from '#server/notify/email/mailer.ts'
 import { postIssueComment } from '#server/notify/github/client.ts'
 import { noticeMessage, resultMessage, startedMessage } from '#server/notify/messages.ts'
-import { findDelivery, markPartsSent, markSent, startedDeliveryStatus } from '#server/notify/repository/deliveries.ts'
+import {
+  type Deliveries,
+  markPartsSent,
+  markSent,
+  startedDeliveryStatus,
+} from '#server/notify/repository/deliveries.ts'
 import { postSlackMessage } from '#server/notify/slack/client.ts'
 import { slackBotToken } from '#server/notify/slack/workspaces.ts'
 import { deliverWebhookEvent, type WebhookSettings } from '#server/notify/webhooks/send.ts'
@@ -30,6 +35,8 @@ export type DeliverySettings = {
 
 export type DeliverDeps = {
   db: Db
+  /** The deliveries' sealed notices, opened and sealed at the repository. */
+  deliveries: Deliveries
   ring: KeyRing
   jobs: Jobs
   log: Logger
@@ -43,11 +50,12 @@ export type DeliverDeps = {
 const ORDER_WAIT_SECONDS = 2
 
 export async function deliver(deps: DeliverDeps, deliveryId: string): Promise<void> {
-  const record = await findDelivery(deps.db, deliveryId)
-  if (record?.channel === 'email') return deliverEmail(deps, deliveryId)
-  if (record?.channel === 'webhook') return deliverWebhookEvent({ ...deps, settings: deps.webhooks }, record)
-  const delivery = await getDelivery(deps.db, deps.ring, deliveryId)
-  if (delivery?.status !== 'pending') return
+  const record = await deps.deliveries.find(deps.db, deliveryId)
+  if (!record) return
+  if (record.channel === 'email') return deliverEmail(deps, record)
+  if (record.channel === 'webhook') return deliverWebhookEvent({ ...deps, settings: deps.webhooks }, record)
+  const delivery = chatDelivery(record)
+  if (delivery.status !== 'pending') return
   if (delivery.kind === 'result' && delivery.runId) {
     if ((await startedDeliveryStatus(deps.db, delivery.runId)) === 'pending') {
       return sendDeliveryLater(deps.jobs, deliveryId, ORDER_WAIT_SECONDS)

@@ -7,12 +7,11 @@ import { randomUUID } from 'node:crypto'
 import type { Db } from '#db/database.ts'
 import type { Jobs } from '#server/jobs/boss.ts'
 import { DELIVER } from '#server/jobs/queues.ts'
-import { type KeyRing, openColumn, sealJson } from '#server/memory/crypto.ts'
 import {
+  type Deliveries,
+  type DeliveryRecord,
   type DeliveryStatus,
-  findDelivery,
   findFirstStartedDelivery,
-  insertDelivery,
 } from '#server/notify/repository/deliveries.ts'
 import type { RunEndHook } from '#server/research/run-end.ts'
 import {
@@ -35,33 +34,29 @@ export type DeliveryRow = {
   attempts: number
 } & Destination
 
-export const noticeData = (deliveryId: string) => `delivery_notice:${deliveryId}`
-
 /** Adds a delivery and its job in the caller's transaction; a run's second "started" or "result" is a no-op. */
-export async function createDelivery(trx: Db, jobs: Jobs, ring: KeyRing, input: ChatReply): Promise<void> {
-  const id = randomUUID()
-  const notice = input.notice === undefined ? undefined : sealJson(ring, input.notice, noticeData(id))
-  const inserted = await insertDelivery(trx, {
-    id,
+export async function createDelivery(trx: Db, jobs: Jobs, deliveries: Deliveries, input: ChatReply): Promise<void> {
+  const row = {
     run_id: input.runId,
     channel: input.channel,
     kind: input.kind,
     target: JSON.stringify(input.target),
-    notice_key_id: notice?.keyId ?? null,
-    notice: notice?.ciphertext ?? null,
-  })
+  }
+  const inserted = await deliveries.insert(
+    trx,
+    input.notice === undefined ? row : { ...row, id: randomUUID(), notice: input.notice },
+  )
   if (inserted) await jobs.send(DELIVER, { deliveryId: inserted }, { trx })
 }
 
-export async function getDelivery(db: Db, ring: KeyRing, id: string): Promise<DeliveryRow | undefined> {
-  const row = await findDelivery(db, id)
-  if (!row) return undefined
+/** A Slack or GitHub delivery as the job sends it, its destination parsed. */
+export function chatDelivery(row: DeliveryRecord): DeliveryRow {
   return {
     id: row.id,
     runId: row.run_id,
     kind: row.kind,
     status: row.status,
-    notice: openColumn<string>(ring, row.notice_key_id, row.notice, noticeData(row.id)) ?? null,
+    notice: row.notice,
     partsSent: row.parts_sent,
     attempts: row.attempts,
     ...parseDestination(row.channel, row.target),
@@ -89,10 +84,10 @@ const CHAT_SOURCES = new Set<string>(CHAT_CHANNELS)
  * the run came from chat (or belongs to a series that did), its result is owed there, queued in the
  * transaction that ends the run; the queue is woken once that commits.
  */
-export function deliverResultWhenEnded(jobs: Jobs, ring: KeyRing): RunEndHook {
+export function deliverResultWhenEnded(jobs: Jobs, deliveries: Deliveries): RunEndHook {
   return async (trx, { runId, seriesId, source, worthTelling }) => {
     if (!worthTelling || (!seriesId && !CHAT_SOURCES.has(source))) return
     const destination = await destinationOf(trx, runId, seriesId)
-    if (destination) await createDelivery(trx, jobs, ring, { ...destination, runId, kind: 'result' })
+    if (destination) await createDelivery(trx, jobs, deliveries, { ...destination, runId, kind: 'result' })
   }
 }

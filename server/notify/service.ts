@@ -15,6 +15,7 @@ import { createDelivery, deliverResultWhenEnded } from '#server/notify/deliverie
 import { emailDigestWhenEnded } from '#server/notify/email/deliveries.ts'
 import { createMailer } from '#server/notify/email/mailer.ts'
 import { recordRunChangesWhenEnded } from '#server/notify/feeds/feeds.ts'
+import { createDeliveries } from '#server/notify/repository/deliveries.ts'
 import { createDeliveryService } from '#server/notify/service/deliveries.ts'
 import { createEmailService } from '#server/notify/service/email.ts'
 import { createFeedService } from '#server/notify/service/feeds.ts'
@@ -45,6 +46,8 @@ export type NotifyDeps = {
 export function createNotifyService(deps: NotifyDeps) {
   const { memory, jobs, log, publicUrl } = deps
   const { db, ring } = memory
+  // The module's sealed columns, opened and sealed at its repository (decision 064).
+  const deliveries = createDeliveries(ring)
   const mailer = deps.smtp && createMailer(deps.smtp)
   const emailEnabled = mailer !== undefined
   // However a run ends (its worker, the sweeper, a cancel), what it owes is queued with its end: a
@@ -52,9 +55,9 @@ export function createNotifyService(deps: NotifyDeps) {
   // events; a series' run worth telling, its email digest; every complete run, the feeds its count
   // of changes.
   const owed = [
-    deliverResultWhenEnded(jobs, ring),
-    deliverWebhooksWhenEnded({ jobs, ring, publicUrl }),
-    emailDigestWhenEnded(jobs, emailEnabled),
+    deliverResultWhenEnded(jobs, deliveries),
+    deliverWebhooksWhenEnded({ jobs, ring, deliveries, publicUrl }),
+    emailDigestWhenEnded(jobs, deliveries, emailEnabled),
     recordRunChangesWhenEnded(),
   ]
   return {
@@ -65,6 +68,7 @@ export function createNotifyService(deps: NotifyDeps) {
       db,
       jobs,
       ring,
+      deliveries,
       log,
       settings: { ...deps.delivery, publicUrl },
       mailer,
@@ -72,7 +76,12 @@ export function createNotifyService(deps: NotifyDeps) {
     }),
     /** Outbound webhooks: the account's endpoints and signing secrets. */
     webhooks: createWebhookService({ memory, rules: deps.webhooks }),
-    email: createEmailService({ db, jobs, ring, enabled: emailEnabled, limits: deps.limits }),
+    email: createEmailService({ db, jobs, ring, deliveries, enabled: emailEnabled, limits: deps.limits }),
+    /** What chat asks of notify in its own transaction (its port, Replies in server/chat/mention-run.ts). */
+    replies: {
+      /** Queues the reply and its job in the caller's transaction; a run's second "started" is a no-op. */
+      queue: (trx: Db, reply: ChatReply): Promise<void> => createDelivery(trx, jobs, deliveries, reply),
+    },
     feeds: createFeedService({ memory, publicUrl, storageBlocked: deps.storageBlocked }),
     /** Each channel's due, in turn, in the transaction that ends the run. */
     whenEnded: async (trx: Db, end: RunEnd): Promise<void> => {
@@ -82,14 +91,6 @@ export function createNotifyService(deps: NotifyDeps) {
 }
 
 export type NotifyService = ReturnType<typeof createNotifyService>
-
-/** What chat asks of notify in its own transaction (its port, Replies in server/chat/mention-run.ts): a reply queued with what it answers. */
-export function createReplies(deps: { jobs: Jobs; ring: KeyRing }) {
-  return {
-    /** Queues the reply and its job in the caller's transaction; a run's second "started" is a no-op. */
-    queue: (trx: Db, reply: ChatReply): Promise<void> => createDelivery(trx, deps.jobs, deps.ring, reply),
-  }
-}
 
 /**
  * Slack workspaces: which account a workspace's mentions run as (chat's question: its port,

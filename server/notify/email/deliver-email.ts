@@ -5,14 +5,14 @@
 import type { Db } from '#db/database.ts'
 import type { Jobs } from '#server/jobs/boss.ts'
 import type { Logger } from '#server/logger.ts'
-import { type KeyRing, openColumn } from '#server/memory/crypto.ts'
+import type { KeyRing } from '#server/memory/crypto.ts'
 import { afterFailedAttempt } from '#server/notify/delivery-attempts.ts'
 import { DeliveryError } from '#server/notify/delivery-error.ts'
-import { ConfirmationTargetSchema, confirmationData, DigestTargetSchema } from '#server/notify/email/deliveries.ts'
+import { ConfirmationTargetSchema, DigestTargetSchema } from '#server/notify/email/deliveries.ts'
 import { digestEmail } from '#server/notify/email/digest.ts'
 import type { Email, Mailer } from '#server/notify/email/mailer.ts'
 import { unsubscribeToken } from '#server/notify/email/tokens.ts'
-import { type DeliveryRecord, findDelivery, markPartsSent, markSent } from '#server/notify/repository/deliveries.ts'
+import { type DeliveryRecord, markPartsSent, markSent } from '#server/notify/repository/deliveries.ts'
 import { findEmailAddress, isDigestRecipient } from '#server/notify/repository/email-addresses.ts'
 import { getRun } from '#server/repositories/runs.ts'
 import { viewRun } from '#server/research/runs.ts'
@@ -26,9 +26,9 @@ export type EmailDeliverDeps = {
   settings: { publicUrl: string }
 }
 
-export async function deliverEmail(deps: EmailDeliverDeps, deliveryId: string): Promise<void> {
-  const delivery = await findDelivery(deps.db, deliveryId)
-  if (delivery?.status !== 'pending') return
+export async function deliverEmail(deps: EmailDeliverDeps, delivery: DeliveryRecord): Promise<void> {
+  if (delivery.status !== 'pending') return
+  const deliveryId = delivery.id
   try {
     if (!deps.mailer) throw new DeliveryError('email is off: SMTP_URL is not set', 'never')
     if (delivery.kind === 'digest') await sendDigest(deps, deps.mailer, delivery)
@@ -45,7 +45,7 @@ async function sendConfirmation(deps: EmailDeliverDeps, mailer: Mailer, delivery
   const address = await findEmailAddress(deps.db, addressId)
   // Removed or already verified since: nothing to confirm.
   if (!address || address.verified_at) return
-  const token = openColumn<string>(deps.ring, delivery.notice_key_id, delivery.notice, confirmationData(delivery.id))
+  const token = delivery.notice
   if (!token) throw new DeliveryError('the confirmation token is missing', 'never')
   await mailer.send(confirmationEmail(address.address, `${deps.settings.publicUrl}/email/confirm?token=${token}`))
 }

@@ -7,33 +7,29 @@ import { z } from 'zod'
 import type { Db } from '#db/database.ts'
 import type { Jobs } from '#server/jobs/boss.ts'
 import { DELIVER } from '#server/jobs/queues.ts'
-import { type KeyRing, sealJson } from '#server/memory/crypto.ts'
-import { insertDelivery } from '#server/notify/repository/deliveries.ts'
+import type { Deliveries } from '#server/notify/repository/deliveries.ts'
 import { findDigestRecipients } from '#server/notify/repository/email-addresses.ts'
 import type { RunEndHook } from '#server/research/run-end.ts'
 
 export const ConfirmationTargetSchema = z.object({ addressId: z.uuid() })
 export const DigestTargetSchema = z.object({ seriesId: z.uuid(), addressIds: z.array(z.uuid()) })
 
-export const confirmationData = (deliveryId: string) => `delivery_notice:${deliveryId}`
-
 /** Queues the confirmation email of an address, in the caller's transaction (opened by jobs.transaction). */
 export async function queueConfirmation(
   trx: Db,
   jobs: Jobs,
-  ring: KeyRing,
+  deliveries: Deliveries,
   input: { addressId: string; token: string },
 ): Promise<void> {
   const id = randomUUID()
-  const sealed = sealJson(ring, input.token, confirmationData(id))
-  await insertDelivery(trx, {
+  // The token waits sealed in the row's notice until the email is sent.
+  await deliveries.insert(trx, {
     id,
     run_id: null,
     channel: 'email',
     kind: 'notice',
     target: JSON.stringify({ addressId: input.addressId }),
-    notice_key_id: sealed.keyId,
-    notice: sealed.ciphertext,
+    notice: input.token,
   })
   await jobs.send(DELIVER, { deliveryId: id }, { trx })
 }
@@ -42,13 +38,13 @@ export async function queueConfirmation(
  * What a run's end owes email (a hook of server/research/run-end.ts): a complete run worth telling of
  * a series that sends digests is mailed to its recipients. Email off (no SMTP_URL): nothing is queued.
  */
-export function emailDigestWhenEnded(jobs: Jobs, enabled: boolean): RunEndHook {
+export function emailDigestWhenEnded(jobs: Jobs, deliveries: Deliveries, enabled: boolean): RunEndHook {
   return async (trx, { runId, seriesId, outcome, worthTelling }) => {
     if (!enabled || !worthTelling || !seriesId || outcome.status !== 'complete') return
     const recipients = await findDigestRecipients(trx, seriesId)
     if (recipients.length === 0) return
     const target = { seriesId, addressIds: recipients.map((recipient) => recipient.id) }
-    const id = await insertDelivery(trx, {
+    const id = await deliveries.insert(trx, {
       run_id: runId,
       channel: 'email',
       kind: 'digest',

@@ -1,29 +1,69 @@
-// The deliveries table: SQL only, the database (or the caller's transaction) first. What a row means
-// (its sealed notice, where its target points, parsed with its schema) is
-// server/notify/deliveries.ts's; the `deliver` job records its progress here.
+// The deliveries table: SQL only, the database (or the caller's transaction) first. A row's notice
+// (a chat notice's text, a webhook event's body, a confirmation's token) is sealed, bound to its row;
+// the functions that write or read it are those of createDeliveries, built from the key ring, and
+// they hand it over opened (decision 064). What a row means (where its target points, parsed with
+// its schema) is server/notify/deliveries.ts's; the `deliver` job records its progress here.
 import { type Insertable, type Selectable, sql } from 'kysely'
+import { z } from 'zod'
 import type { Db } from '#db/database.ts'
 import type { DeliveriesTable } from '#db/schema.ts'
+import type { KeyRing } from '#server/memory/crypto.ts'
+import { sealedColumn } from '#server/memory/sealed-column.ts'
 
-export type DeliveryRecord = Selectable<DeliveriesTable>
+/** What binds a delivery's sealed notice to its row. */
+export const noticeData = (deliveryId: string) => `delivery_notice:${deliveryId}`
+
+type Stored = Selectable<DeliveriesTable>
+/** A delivery as its job reads it: its notice opened (null when it has none). */
+export type DeliveryRecord = Omit<Stored, 'notice' | 'notice_key_id' | 'legacy_notice'> & { notice: string | null }
 export type DeliveryStatus = DeliveryRecord['status']
+/** A delivery to insert: one with a notice names its id, which the sealed notice is bound to. */
+export type NewDelivery = Omit<Insertable<DeliveriesTable>, 'id' | 'notice' | 'notice_key_id' | 'legacy_notice'> &
+  ({ id: string; notice: string } | { id?: string; notice?: undefined })
 
-/** Inserts the row and answers its id; undefined when the run already has a row of that kind (not for events). */
-export async function insertDelivery(db: Db, values: Insertable<DeliveriesTable>): Promise<string | undefined> {
-  const row = await db
-    .insertInto('deliveries')
-    .values(values)
-    .onConflict((conflict) =>
-      conflict.columns(['run_id', 'kind']).where('run_id', 'is not', null).where('kind', '<>', 'event').doNothing(),
-    )
-    .returning('id')
-    .executeTakeFirst()
-  return row?.id
+/** The statements that write or read a delivery's sealed notice, with its codec built once from the ring. */
+export function createDeliveries(ring: KeyRing) {
+  const notice = sealedColumn(ring, { name: 'deliveries.notice', schema: z.string(), associatedData: noticeData })
+  const stored = (values: NewDelivery): Insertable<DeliveriesTable> => {
+    if (values.notice === undefined) return { ...values, notice: null, notice_key_id: null }
+    const sealed = notice.seal(values.notice, values.id)
+    return { ...values, notice_key_id: sealed.keyId, notice: sealed.ciphertext }
+  }
+  return {
+    /** Inserts the row and answers its id; undefined when the run already has a row of that kind (not for events). */
+    async insert(db: Db, values: NewDelivery): Promise<string | undefined> {
+      const row = await db
+        .insertInto('deliveries')
+        .values(stored(values))
+        .onConflict((conflict) =>
+          conflict.columns(['run_id', 'kind']).where('run_id', 'is not', null).where('kind', '<>', 'event').doNothing(),
+        )
+        .returning('id')
+        .executeTakeFirst()
+      return row?.id
+    },
+
+    /** A webhook event's row; undefined when the run already owes that event to that target. */
+    async insertEvent(db: Db, values: NewDelivery & { run_id: string; kind: 'event' }): Promise<string | undefined> {
+      const row = await db
+        .insertInto('deliveries')
+        .values(stored(values))
+        .onConflict((conflict) => conflict.columns(['run_id', 'target']).where('kind', '=', 'event').doNothing())
+        .returning('id')
+        .executeTakeFirst()
+      return row?.id
+    },
+
+    async find(db: Db, id: string): Promise<DeliveryRecord | undefined> {
+      const row = await db.selectFrom('deliveries').selectAll().where('id', '=', id).executeTakeFirst()
+      if (!row) return undefined
+      const { notice_key_id: keyId, notice: ciphertext, legacy_notice: _legacy, ...rest } = row
+      return { ...rest, notice: notice.open({ keyId, ciphertext }, row.id) ?? null }
+    },
+  }
 }
 
-export async function findDelivery(db: Db, id: string): Promise<DeliveryRecord | undefined> {
-  return db.selectFrom('deliveries').selectAll().where('id', '=', id).executeTakeFirst()
-}
+export type Deliveries = ReturnType<typeof createDeliveries>
 
 /**
  * The first "started" reply of the run or, with seriesId, of any run of that series: where the
@@ -123,18 +163,4 @@ export async function lockStrandedDelivery(
     .forUpdate()
     .skipLocked()
     .executeTakeFirst()
-}
-
-/** A webhook event's row; undefined when the run already owes that event to that target. */
-export async function insertEventDelivery(
-  db: Db,
-  values: Insertable<DeliveriesTable> & { run_id: string; kind: 'event' },
-): Promise<string | undefined> {
-  const row = await db
-    .insertInto('deliveries')
-    .values(values)
-    .onConflict((conflict) => conflict.columns(['run_id', 'target']).where('kind', '=', 'event').doNothing())
-    .returning('id')
-    .executeTakeFirst()
-  return row?.id
 }

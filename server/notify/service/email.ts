@@ -10,6 +10,7 @@ import type { KeyRing } from '#server/memory/crypto.ts'
 import { type EmailAddressView, MAX_ADDRESSES_PER_ACCOUNT } from '#server/notify/contract.ts'
 import { queueConfirmation } from '#server/notify/email/deliveries.ts'
 import { hashConfirmationToken, newConfirmationToken, readUnsubscribeToken } from '#server/notify/email/tokens.ts'
+import type { Deliveries } from '#server/notify/repository/deliveries.ts'
 import {
   countEmailAddresses,
   deleteEmailAddress,
@@ -25,7 +26,10 @@ import { lockAccount } from '#server/repositories/accounts.ts'
 export type EmailServiceDeps = {
   db: Db
   jobs: Jobs
+  /** Signs and checks the unsubscribe links (server/notify/email/tokens.ts). */
   ring: KeyRing
+  /** A confirmation's token waits sealed in its delivery. */
+  deliveries: Deliveries
   enabled: boolean
   limits: Pick<Limits, 'confirmationsAccount' | 'confirmationsAddress'>
 }
@@ -75,7 +79,7 @@ export function createEmailService(deps: EmailServiceDeps) {
         token_expires_at: token.expiresAt,
         token_sent_at: now,
       })
-      await queueConfirmation(trx, jobs, ring, { addressId, token: token.token })
+      await queueConfirmation(trx, jobs, deps.deliveries, { addressId, token: token.token })
       const row = await lockEmailAddress(trx, accountId, address)
       return { mailed: true, result: { ok: true, address: viewAddress(row as EmailAddressRecord) } }
     })

@@ -9,9 +9,8 @@ import { z } from 'zod'
 import type { Db } from '#db/database.ts'
 import type { Jobs } from '#server/jobs/boss.ts'
 import { DELIVER } from '#server/jobs/queues.ts'
-import { type KeyRing, sealJson } from '#server/memory/crypto.ts'
-import { noticeData } from '#server/notify/deliveries.ts'
-import { insertEventDelivery } from '#server/notify/repository/deliveries.ts'
+import type { KeyRing } from '#server/memory/crypto.ts'
+import type { Deliveries } from '#server/notify/repository/deliveries.ts'
 import { subscribedEndpointIds } from '#server/notify/repository/webhook-endpoints.ts'
 import { getRunBriefColumns } from '#server/repositories/runs.ts'
 import { changedAnything, type RunEnd, type RunEndHook } from '#server/research/run-end.ts'
@@ -45,7 +44,7 @@ export type WebhookEvent = {
   }
 }
 
-export type WebhookEventContext = { jobs: Jobs; ring: KeyRing; publicUrl: string }
+export type WebhookEventContext = { jobs: Jobs; ring: KeyRing; deliveries: Deliveries; publicUrl: string }
 
 export function deliverWebhooksWhenEnded(context: WebhookEventContext): RunEndHook {
   return async (trx, end) => {
@@ -111,16 +110,14 @@ async function queueEvent(
   target: WebhookTarget,
   event: WebhookEvent,
 ) {
-  const id = randomUUID()
-  const body = sealJson(context.ring, JSON.stringify(event), noticeData(id))
-  const inserted = await insertEventDelivery(trx, {
-    id,
+  // The event's body waits sealed in the row's notice: every attempt sends the same bytes.
+  const inserted = await context.deliveries.insertEvent(trx, {
+    id: randomUUID(),
     run_id: runId,
     channel: 'webhook',
     kind: 'event',
     target: JSON.stringify(target),
-    notice_key_id: body.keyId,
-    notice: body.ciphertext,
+    notice: JSON.stringify(event),
   })
   if (inserted) await context.jobs.send(DELIVER, { deliveryId: inserted }, { trx })
 }

@@ -12,8 +12,7 @@ import type { Db } from '#db/database.ts'
 import type { Jobs } from '#server/jobs/boss.ts'
 import { DELIVER } from '#server/jobs/queues.ts'
 import type { Logger } from '#server/logger.ts'
-import { type KeyRing, openColumn } from '#server/memory/crypto.ts'
-import { noticeData } from '#server/notify/deliveries.ts'
+import type { KeyRing } from '#server/memory/crypto.ts'
 import { type DeliveryRecord, markSent, recordFailedAttempt } from '#server/notify/repository/deliveries.ts'
 import {
   findWebhookEndpoint,
@@ -52,8 +51,8 @@ export function retryDelaySeconds(
 export async function deliverWebhookEvent(deps: WebhookDeliverDeps, row: DeliveryRecord): Promise<void> {
   if (row.status !== 'pending') return
   const target = WebhookTargetSchema.parse(row.target)
-  const body = openColumn<string>(deps.ring, row.notice_key_id, row.notice, noticeData(row.id))
-  const destination = body === undefined ? 'the event body is missing' : await destinationOf(deps, row, target)
+  const body = row.notice
+  const destination = body === null ? 'the event body is missing' : await destinationOf(deps, row, target)
   if (typeof destination === 'string') {
     await recordFailedAttempt(deps.db, row.id, { attempts: row.attempts, error: destination, final: true })
     deps.log.info({ deliveryId: row.id, reason: destination }, 'a webhook event will not be delivered')
