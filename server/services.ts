@@ -17,7 +17,7 @@ import { purgeExpiredSlices } from '#server/limits/limiter.ts'
 import type { Limits } from '#server/limits/policies.ts'
 import type { Logger } from '#server/logger.ts'
 import type { MemoryContext } from '#server/memory/store.ts'
-import { createNotifyService, createSlackWorkspaces, type WebhookSettings } from '#server/notify/service.ts'
+import { createNotifyService, type WebhookSettings } from '#server/notify/service.ts'
 import { resolveAll } from '#server/providers/reader/page-reader.ts'
 import type { AdmissionDeps } from '#server/research/admission.ts'
 import type { EngineDeps } from '#server/research/pipeline.ts'
@@ -141,7 +141,7 @@ export function createServices(infra: Infra) {
       log,
       receipts: createReceipts(memory.ring),
       replies: notify.replies,
-      workspaces: createSlackWorkspaces(() => memory.ring),
+      workspaces: notify.workspaces,
       secrets: { slack: config.SLACK_SIGNING_SECRET, github: config.GITHUB_WEBHOOK_SECRET },
     }),
     /** What the deliver job sends: replies, webhook events, email. */

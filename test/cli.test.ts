@@ -6,7 +6,7 @@ import { authenticateWithPassword, createAccount } from '#server/auth/accounts.t
 import { createApiKeyVerifier, parseApiKey } from '#server/auth/api-keys.ts'
 import { findGithubRepository } from '#server/chat/github/repositories.ts'
 import { parseKeyRing } from '#server/memory/crypto.ts'
-import { findSlackWorkspace, slackBotToken } from '#server/notify/slack/workspaces.ts'
+import { createSlackWorkspaces } from '#server/notify/repository/slack-workspaces.ts'
 import { TEST_MEMORY_KEYS } from '#test/support/app.ts'
 import { createDatabase, createTestDatabase, dumpAllTables } from '#test/support/database.ts'
 import { PROCESS_TEST_BUDGET_MS, runCli } from '#test/support/process.ts'
@@ -172,8 +172,9 @@ test('slack link seals the bot token read from stdin; github link maps a reposit
 
     const linked = await runCli(slack, env, `${token}\n`)
     expect(linked).toMatchObject({ code: 0, stdout: expect.stringContaining('Linked Slack workspace T0123ABC') })
-    expect(await findSlackWorkspace(database.db, 'T0123ABC')).toEqual({ accountId: account.id })
-    expect(await slackBotToken(database.db, parseKeyRing(TEST_MEMORY_KEYS), 'T0123ABC')).toBe(token)
+    const workspaces = createSlackWorkspaces(() => parseKeyRing(TEST_MEMORY_KEYS))
+    expect(await workspaces.account(database.db, 'T0123ABC')).toEqual({ accountId: account.id })
+    expect(await workspaces.botToken(database.db, 'T0123ABC')).toBe(token)
     const everything = await dumpAllTables(database.db)
     expect(everything).toContain('T0123ABC')
     expect(everything).not.toContain(token)

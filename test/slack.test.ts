@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { signSlackRequest } from '#server/chat/slack/verify.ts'
 import { readRunEvents } from '#server/events/run-events.ts'
-import { linkSlackWorkspace } from '#server/notify/slack/workspaces.ts'
+import { createSlackWorkspaces } from '#server/notify/repository/slack-workspaces.ts'
 import { openRunBrief } from '#server/research/runs.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { startTestApp, type TestApp } from '#test/support/app.ts'
@@ -57,7 +57,7 @@ beforeAll(async () => {
   const user = await createTestAccount(app.db)
   accountId = user.account.id
   owner = user
-  await linkSlackWorkspace(app.db, app.memory.ring, { teamId: TEAM, accountId, botToken: BOT_TOKEN })
+  await createSlackWorkspaces(() => app.memory.ring).link(app.db, { teamId: TEAM, accountId, botToken: BOT_TOKEN })
 })
 afterAll(async () => {
   await app.stop()

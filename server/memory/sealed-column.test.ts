@@ -1,7 +1,7 @@
 import { expect, test } from 'vitest'
 import { z } from 'zod'
-import { generateKeySpec, parseKeyRing, sealJson, UnreadableError } from '#server/memory/crypto.ts'
-import { sealedColumn } from '#server/memory/sealed-column.ts'
+import { generateKeySpec, parseKeyRing, seal, sealJson, UnreadableError } from '#server/memory/crypto.ts'
+import { sealedColumn, sealedText } from '#server/memory/sealed-column.ts'
 
 const ring = parseKeyRing(generateKeySpec('k1'))
 const notes = sealedColumn(ring, {
@@ -30,4 +30,14 @@ test('a value of another shape is refused, naming the column, not handed on as t
 test('what sealJson stored before the codecs opens with them: the bytes are the same format', () => {
   const stored = sealJson(ring, { text: 'old row', pages: 1 }, 'note:n9')
   expect(notes.open(stored, 'n9')).toEqual({ text: 'old row', pages: 1 })
+})
+
+test('a text column seals a secret as its bytes, as secrets were always stored, bound to its row', () => {
+  const tokens = sealedText(ring, { name: 'workspaces.token', associatedData: (team: string) => `token:${team}` })
+  const stored = seal(ring, Buffer.from('xoxb-old'), 'token:T1')
+  expect(tokens.open(stored, 'T1')).toBe('xoxb-old')
+  const sealed = tokens.seal('xoxb-new', 'T2')
+  expect(tokens.open(sealed, 'T2')).toBe('xoxb-new')
+  expect(() => tokens.open(sealed, 'T1')).toThrow(UnreadableError)
+  expect(tokens.open({ keyId: null, ciphertext: null }, 'T1')).toBeUndefined()
 })

@@ -4,7 +4,7 @@
 // values, so the ring and `JSON.parse(...) as T` stay out of the code that uses them. The bytes are
 // sealJson's (server/memory/crypto.ts): columns sealed before the codecs open with them.
 import type { z } from 'zod'
-import { type KeyRing, openJson, type Sealed, sealJson, UnreadableError } from '#server/memory/crypto.ts'
+import { type KeyRing, open, openJson, type Sealed, seal, sealJson, UnreadableError } from '#server/memory/crypto.ts'
 
 /** A sealed column pair as a row holds it (`x_key_id`, `x`): both null when nothing is sealed. */
 export type SealedPair = { keyId: string | null; ciphertext: Buffer | null }
@@ -39,6 +39,24 @@ export function sealedColumn<S extends z.ZodType, K extends readonly unknown[]>(
       const parsed = schema.safeParse(openJson<unknown>(ring, { keyId: pair.keyId, ciphertext: pair.ciphertext }, data))
       if (!parsed.success) throw new UnreadableError(`${column.name} is not the shape this version stores`)
       return parsed.data
+    },
+  }
+}
+
+/**
+ * A column that seals text as its UTF-8 bytes, not as JSON: a secret or a token as it was always
+ * stored (a Slack bot token, a webhook signing secret). Opens and seals as sealedColumn does.
+ */
+export function sealedText<K extends readonly unknown[]>(
+  ring: KeyRing,
+  column: { name: string; associatedData: (...key: K) => string },
+): SealedColumn<string, K> {
+  const { associatedData } = column
+  return {
+    seal: (value, ...key) => seal(ring, Buffer.from(value, 'utf8'), associatedData(...key)),
+    open: (pair, ...key) => {
+      if (pair.keyId === null || pair.ciphertext === null) return undefined
+      return open(ring, { keyId: pair.keyId, ciphertext: pair.ciphertext }, associatedData(...key)).toString('utf8')
     },
   }
 }

@@ -18,8 +18,8 @@ import {
   markSent,
   startedDeliveryStatus,
 } from '#server/notify/repository/deliveries.ts'
+import type { SlackWorkspaces } from '#server/notify/repository/slack-workspaces.ts'
 import { postSlackMessage } from '#server/notify/slack/client.ts'
-import { slackBotToken } from '#server/notify/slack/workspaces.ts'
 import { deliverWebhookEvent, type WebhookSettings } from '#server/notify/webhooks/send.ts'
 import { getRun } from '#server/repositories/runs.ts'
 import { viewRun } from '#server/research/runs.ts'
@@ -37,6 +37,8 @@ export type DeliverDeps = {
   db: Db
   /** The deliveries' sealed notices, opened and sealed at the repository. */
   deliveries: Deliveries
+  /** The Slack workspaces' bot tokens, opened at the repository. */
+  workspaces: SlackWorkspaces
   ring: KeyRing
   jobs: Jobs
   log: Logger
@@ -93,7 +95,7 @@ async function poster(deps: DeliverDeps, delivery: DeliveryRow): Promise<(text: 
   const { settings } = deps
   if (delivery.channel === 'slack') {
     const { target } = delivery
-    const token = await slackBotToken(deps.db, deps.ring, target.teamId)
+    const token = await deps.workspaces.botToken(deps.db, target.teamId)
     if (!token) throw new DeliveryError(`Slack workspace ${target.teamId} is no longer linked`, 'never')
     const options = { apiUrl: settings.slackApiUrl, token, timeoutMs: settings.timeoutMs }
     return (text) => postSlackMessage(options, { channel: target.channel, threadTs: target.threadTs, text })

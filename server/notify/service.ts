@@ -8,7 +8,6 @@ import type { Db } from '#db/database.ts'
 import type { Jobs } from '#server/jobs/boss.ts'
 import type { Limits } from '#server/limits/policies.ts'
 import type { Logger } from '#server/logger.ts'
-import type { KeyRing } from '#server/memory/crypto.ts'
 import type { MemoryContext } from '#server/memory/store.ts'
 import type { DeliverySettings } from '#server/notify/deliver.ts'
 import { createDelivery, deliverResultWhenEnded } from '#server/notify/deliveries.ts'
@@ -16,11 +15,11 @@ import { emailDigestWhenEnded } from '#server/notify/email/deliveries.ts'
 import { createMailer } from '#server/notify/email/mailer.ts'
 import { recordRunChangesWhenEnded } from '#server/notify/feeds/feeds.ts'
 import { createDeliveries } from '#server/notify/repository/deliveries.ts'
+import { createSlackWorkspaces } from '#server/notify/repository/slack-workspaces.ts'
 import { createDeliveryService } from '#server/notify/service/deliveries.ts'
 import { createEmailService } from '#server/notify/service/email.ts'
 import { createFeedService } from '#server/notify/service/feeds.ts'
 import { createWebhookService } from '#server/notify/service/webhooks.ts'
-import { findSlackWorkspace, linkSlackWorkspace } from '#server/notify/slack/workspaces.ts'
 import { deliverWebhooksWhenEnded } from '#server/notify/webhooks/events.ts'
 import type { WebhookSettings } from '#server/notify/webhooks/send.ts'
 import type { RunEnd } from '#server/research/run-end.ts'
@@ -48,6 +47,7 @@ export function createNotifyService(deps: NotifyDeps) {
   const { db, ring } = memory
   // The module's sealed columns, opened and sealed at its repository (decision 064).
   const deliveries = createDeliveries(ring)
+  const workspaces = createSlackWorkspaces(() => ring)
   const mailer = deps.smtp && createMailer(deps.smtp)
   const emailEnabled = mailer !== undefined
   // However a run ends (its worker, the sweeper, a cancel), what it owes is queued with its end: a
@@ -69,6 +69,7 @@ export function createNotifyService(deps: NotifyDeps) {
       jobs,
       ring,
       deliveries,
+      workspaces,
       log,
       settings: { ...deps.delivery, publicUrl },
       mailer,
@@ -82,6 +83,8 @@ export function createNotifyService(deps: NotifyDeps) {
       /** Queues the reply and its job in the caller's transaction; a run's second "started" is a no-op. */
       queue: (trx: Db, reply: ChatReply): Promise<void> => createDelivery(trx, jobs, deliveries, reply),
     },
+    /** Which account a Slack workspace's mentions run as (chat's port, SlackWorkspaces). */
+    workspaces,
     feeds: createFeedService({ memory, publicUrl, storageBlocked: deps.storageBlocked }),
     /** Each channel's due, in turn, in the transaction that ends the run. */
     whenEnded: async (trx: Db, end: RunEnd): Promise<void> => {
@@ -95,14 +98,6 @@ export type NotifyService = ReturnType<typeof createNotifyService>
 /**
  * Slack workspaces: which account a workspace's mentions run as (chat's question: its port,
  * SlackWorkspaces in server/chat/mention-run.ts) and the bot token that posts there (notify's), in
- * one table. The key ring is loaded only when a token is sealed.
+ * one table. The CLI links them with a key ring it loads only when a token is sealed.
  */
-export function createSlackWorkspaces(ring: () => KeyRing) {
-  return {
-    /** The account the workspace's mentions run as; undefined when it is not linked. */
-    account: (db: Db, teamId: string) => findSlackWorkspace(db, teamId),
-    /** Links a workspace to an account (again: replaces the account and token); the bot token is sealed. */
-    link: (db: Db, input: { teamId: string; accountId: string; botToken: string }): Promise<void> =>
-      linkSlackWorkspace(db, ring(), input),
-  }
-}
+export { createSlackWorkspaces }

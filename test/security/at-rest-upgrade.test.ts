@@ -13,7 +13,7 @@ import { SLACK_MENTION } from '#server/jobs/queues.ts'
 import { parseKeyRing, sealJson } from '#server/memory/crypto.ts'
 import { loadTopicMemory } from '#server/memory/store.ts'
 import { MEMORY_TTL_DAYS } from '#server/memory/types.ts'
-import { linkSlackWorkspace } from '#server/notify/slack/workspaces.ts'
+import { createSlackWorkspaces } from '#server/notify/repository/slack-workspaces.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { startTestApp, TEST_MEMORY_KEYS, type TestApp } from '#test/support/app.ts'
 import { createEmptyDatabase, dumpAllTables, type TestDatabase } from '#test/support/database.ts'
@@ -143,7 +143,7 @@ async function fillOldDatabase() {
       ${`style: (got "${NOTICE}")`}, 'sent')`.execute(db)
 
   // A mention received just before the upgrade: its job, with the text, still waits in pg-boss.
-  await linkSlackWorkspace(db, ring, { teamId: 'T0OLD', accountId, botToken: BOT_TOKEN })
+  await createSlackWorkspaces(() => ring).link(db, { teamId: 'T0OLD', accountId, botToken: BOT_TOKEN })
   await sql`insert into webhook_receipts (provider, delivery_id) values ('slack', 'Ev0OLD')`.execute(db)
   const jobs = await startJobs({
     connectionString: old.url,

@@ -8,7 +8,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { linkGithubRepository } from '#server/chat/github/repositories.ts'
-import { linkSlackWorkspace } from '#server/notify/slack/workspaces.ts'
+import { createSlackWorkspaces } from '#server/notify/repository/slack-workspaces.ts'
 import type { Report } from '#server/research/report-types.ts'
 import { completeRun, createRun } from '#server/research/runs.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
@@ -97,7 +97,7 @@ beforeAll(async () => {
     },
   })
   user = await createTestAccount(app.db)
-  await linkSlackWorkspace(app.db, app.memory.ring, {
+  await createSlackWorkspaces(() => app.memory.ring).link(app.db, {
     teamId: 'T0TIDES',
     accountId: user.account.id,
     botToken: BOT_TOKEN,

@@ -10,7 +10,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { signSlackRequest } from '#server/chat/slack/verify.ts'
 import { loadTopicMemory } from '#server/memory/store.ts'
-import { linkSlackWorkspace } from '#server/notify/slack/workspaces.ts'
+import { createSlackWorkspaces } from '#server/notify/repository/slack-workspaces.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { startTestApp, type TestApp } from '#test/support/app.ts'
 import { logIn, postForm } from '#test/support/browser-session.ts'
@@ -305,7 +305,7 @@ test("trial pages: another visitor's trial run is not found, and a dashboard ses
 })
 
 test("webhooks act only for the account a workspace is linked to, never on the owner's runs", async () => {
-  await linkSlackWorkspace(app.db, app.memory.ring, {
+  await createSlackWorkspaces(() => app.memory.ring).link(app.db, {
     teamId: 'T0INTRUDER',
     accountId: intruder.account.id,
     botToken: 'xoxb-intruder',

@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { linkGithubRepository } from '#server/chat/github/repositories.ts'
-import { linkSlackWorkspace } from '#server/notify/slack/workspaces.ts'
+import { createSlackWorkspaces } from '#server/notify/repository/slack-workspaces.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { startTestApp, type TestApp } from '#test/support/app.ts'
 import { postSignedGithubComment, postSignedSlackEvent } from '#test/support/integrations.ts'
@@ -38,7 +38,7 @@ beforeAll(async () => {
     },
   })
   accountId = (await createTestAccount(app.db)).account.id
-  await linkSlackWorkspace(app.db, app.memory.ring, { teamId: TEAM, accountId, botToken: BOT_TOKEN })
+  await createSlackWorkspaces(() => app.memory.ring).link(app.db, { teamId: TEAM, accountId, botToken: BOT_TOKEN })
   await linkGithubRepository(app.db, { repo: 'acme/one', accountId })
   await linkGithubRepository(app.db, { repo: 'acme/two', accountId })
 })

@@ -13,7 +13,7 @@ import type { Db } from '#db/database.ts'
 import { signSlackRequest } from '#server/chat/slack/verify.ts'
 import { readRunEvents } from '#server/events/run-events.ts'
 import { loadTopicMemory } from '#server/memory/store.ts'
-import { linkSlackWorkspace } from '#server/notify/slack/workspaces.ts'
+import { createSlackWorkspaces } from '#server/notify/repository/slack-workspaces.ts'
 import { startTestApp, type TestApp } from '#test/support/app.ts'
 import { postForm, sessionCookieFrom } from '#test/support/browser-session.ts'
 import { postBrief, waitForRun } from '#test/support/runs.ts'
@@ -159,7 +159,11 @@ test('a whole-database dump after a realistic session holds no secret and none o
   expect(JSON.stringify(warnings.filter((event) => event.type === 'warning'))).toContain(REFUSAL_WORD)
 
   // Slack linked to the account, and a mention researched in a thread.
-  await linkSlackWorkspace(app.db, app.memory.ring, { teamId: 'T0PLAIN', accountId: account.id, botToken: BOT_TOKEN })
+  await createSlackWorkspaces(() => app.memory.ring).link(app.db, {
+    teamId: 'T0PLAIN',
+    accountId: account.id,
+    botToken: BOT_TOKEN,
+  })
   const mention = JSON.stringify({
     type: 'event_callback',
     team_id: 'T0PLAIN',
