@@ -178,7 +178,7 @@ module.exports = {
       from: { path: REPOSITORIES, pathNot: TESTS },
       to: {
         path: '^(app|server)/',
-        pathNot: ['^server/(contracts/|vocabulary/|text/|logger\\.ts$)', REPOSITORIES, SEALING],
+        pathNot: [CONTRACTS, '^server/(vocabulary/|text/|logger\\.ts$)', REPOSITORIES, SEALING],
       },
     },
     {

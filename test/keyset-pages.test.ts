@@ -1,9 +1,10 @@
 // Pages of runs and feeds, newest first, lose no row created within the cursor row's millisecond: a
 // burst of creations lands many rows in one, and the column keeps microseconds that a timestamp read
 // back into JavaScript does not.
+import { randomUUID } from 'node:crypto'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { insertFeed, listActiveFeeds } from '#server/notify/repository/feeds.ts'
+import { createFeeds } from '#server/notify/repository/feeds.ts'
 import { listRunRows } from '#server/repositories/runs.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { startTestApp, type TestApp } from '#test/support/app.ts'
@@ -52,19 +53,20 @@ test('feeds created within one millisecond are all listed, page after page', asy
     .values({ account_id: user.account.id, topic_hash: Buffer.from(user.account.id) })
     .returning('id')
     .executeTakeFirstOrThrow()
+  const feeds = createFeeds(app.memory.ring)
   for (let i = 0; i < ROWS; i++) {
-    const feed = await insertFeed(app.db, {
-      account_id: user.account.id,
-      topic_id: topic.id,
-      series_id: null,
-      token_hash: `keyset-${user.account.id}-${i}`,
-      title_key_id: 'k',
-      title: Buffer.from('t'),
+    const feed = await feeds.insert(app.db, {
+      id: randomUUID(),
+      accountId: user.account.id,
+      topic: `keyset feed ${i}`,
+      topicId: topic.id,
+      seriesId: null,
+      tokenHash: `keyset-${user.account.id}-${i}`,
     })
     await sql`update feeds set created_at = timestamptz '2026-11-29 10:00:00.123+00' + ${i} * interval '1 microsecond' where id = ${feed.id}`.execute(
       app.db,
     )
   }
-  const ids = await allPages((cursor) => listActiveFeeds(app.db, user.account.id, { limit: 2, after: cursor }))
+  const ids = await allPages((cursor) => feeds.listActive(app.db, user.account.id, { limit: 2, after: cursor }))
   expect(new Set(ids).size).toBe(ROWS)
 })

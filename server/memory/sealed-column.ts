@@ -14,10 +14,21 @@ export type SealedColumn<T, K extends readonly unknown[]> = {
   seal: (value: T, ...key: K) => Sealed
   /**
    * The value sealed for the row `key` names, parsed by the column's schema; undefined for an empty
-   * pair. Throws UnreadableError when it does not open (another key, another row, tampered) or is
-   * not the shape this version stores.
+   * pair (never for a column that cannot be empty). Throws UnreadableError when it does not open
+   * (another key, another row, tampered) or is not the shape this version stores.
    */
-  open: (pair: SealedPair, ...key: K) => T | undefined
+  open: {
+    (pair: Sealed, ...key: K): T
+    (pair: SealedPair, ...key: K): T | undefined
+  }
+}
+
+/** The codec's open, for a pair that may be empty: a pair that cannot be empty always gives a value. */
+function opener<T, K extends readonly unknown[]>(open: (pair: Sealed, ...key: K) => T): SealedColumn<T, K>['open'] {
+  return ((pair: SealedPair, ...key: K) =>
+    pair.keyId === null || pair.ciphertext === null
+      ? undefined
+      : open({ keyId: pair.keyId, ciphertext: pair.ciphertext }, ...key)) as SealedColumn<T, K>['open']
 }
 
 export function sealedColumn<S extends z.ZodType, K extends readonly unknown[]>(
@@ -33,13 +44,11 @@ export function sealedColumn<S extends z.ZodType, K extends readonly unknown[]>(
   const { schema, associatedData } = column
   return {
     seal: (value, ...key) => sealJson(ring, value, associatedData(...key)),
-    open: (pair, ...key) => {
-      if (pair.keyId === null || pair.ciphertext === null) return undefined
-      const data = associatedData(...key)
-      const parsed = schema.safeParse(openJson<unknown>(ring, { keyId: pair.keyId, ciphertext: pair.ciphertext }, data))
+    open: opener((sealed, ...key) => {
+      const parsed = schema.safeParse(openJson<unknown>(ring, sealed, associatedData(...key)))
       if (!parsed.success) throw new UnreadableError(`${column.name} is not the shape this version stores`)
       return parsed.data
-    },
+    }),
   }
 }
 
@@ -54,9 +63,6 @@ export function sealedText<K extends readonly unknown[]>(
   const { associatedData } = column
   return {
     seal: (value, ...key) => seal(ring, Buffer.from(value, 'utf8'), associatedData(...key)),
-    open: (pair, ...key) => {
-      if (pair.keyId === null || pair.ciphertext === null) return undefined
-      return open(ring, { keyId: pair.keyId, ciphertext: pair.ciphertext }, associatedData(...key)).toString('utf8')
-    },
+    open: opener((sealed, ...key) => open(ring, sealed, associatedData(...key)).toString('utf8')),
   }
 }

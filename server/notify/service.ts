@@ -15,6 +15,7 @@ import { emailDigestWhenEnded } from '#server/notify/email/deliveries.ts'
 import { createMailer } from '#server/notify/email/mailer.ts'
 import { recordRunChangesWhenEnded } from '#server/notify/feeds/feeds.ts'
 import { createDeliveries } from '#server/notify/repository/deliveries.ts'
+import { createFeeds } from '#server/notify/repository/feeds.ts'
 import { createSlackWorkspaces } from '#server/notify/repository/slack-workspaces.ts'
 import { createDeliveryService } from '#server/notify/service/deliveries.ts'
 import { createEmailService } from '#server/notify/service/email.ts'
@@ -48,6 +49,7 @@ export function createNotifyService(deps: NotifyDeps) {
   // The module's sealed columns, opened and sealed at its repository (decision 064).
   const deliveries = createDeliveries(ring)
   const workspaces = createSlackWorkspaces(() => ring)
+  const feeds = createFeeds(ring)
   const mailer = deps.smtp && createMailer(deps.smtp)
   const emailEnabled = mailer !== undefined
   // However a run ends (its worker, the sweeper, a cancel), what it owes is queued with its end: a
@@ -85,7 +87,7 @@ export function createNotifyService(deps: NotifyDeps) {
     },
     /** Which account a Slack workspace's mentions run as (chat's port, SlackWorkspaces). */
     workspaces,
-    feeds: createFeedService({ memory, publicUrl, storageBlocked: deps.storageBlocked }),
+    feeds: createFeedService({ memory, feeds, publicUrl, storageBlocked: deps.storageBlocked }),
     /** Each channel's due, in turn, in the transaction that ends the run. */
     whenEnded: async (trx: Db, end: RunEnd): Promise<void> => {
       for (const hook of owed) await hook(trx, end)

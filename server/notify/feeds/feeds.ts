@@ -3,22 +3,18 @@
 // account and to one topic or series, and revoked for good. Reading a feed is cheap: the clear
 // `run_changes` index (written as each run ends, below) chooses the entries, and only the reports of
 // the entries shown are opened, one decrypt each, plus the feed's sealed title. Memory is never
-// opened on a read. The SQL is server/notify/repository/feeds.ts's.
+// opened on a read. The SQL is server/notify/repository/feeds.ts's, which seals and opens the title.
 import { randomUUID } from 'node:crypto'
 import type { Db } from '#db/database.ts'
 import { randomToken, sha256 } from '#server/auth/secrets.ts'
-import { type KeyRing, openJson, sealJson } from '#server/memory/crypto.ts'
+import type { KeyRing } from '#server/memory/crypto.ts'
 import { type Feed, MAX_FEEDS_PER_ACCOUNT } from '#server/notify/contract.ts'
 import {
   countActiveFeeds,
-  type FeedRecord,
-  findFeedByTokenHash,
-  insertFeed,
+  type Feeds,
   insertRunChanges,
-  listActiveFeeds,
   listSeriesFeedRuns,
   listTopicFeedRuns,
-  revokeFeedRow,
 } from '#server/notify/repository/feeds.ts'
 import { lockAccount } from '#server/repositories/accounts.ts'
 import type { Report } from '#server/research/report-types.ts'
@@ -33,19 +29,8 @@ export type FeedEntry = { runId: string; finishedAt: Date; report: Report }
 /** A feed as its reader gets it: what it follows and its newest entries. */
 export type FeedContent = Feed & { entries: FeedEntry[] }
 
-const titleData = (feedId: string) => `feed_title:${feedId}`
 /** The token: 256 random bits, base64url. Anything else in a feed URL is no feed. */
 export const FEED_TOKEN = /^[A-Za-z0-9_-]{43}$/
-
-function viewFeed(ring: KeyRing, row: FeedRecord): Feed {
-  return {
-    id: row.id,
-    topic: openJson<string>(ring, { keyId: row.title_key_id, ciphertext: row.title }, titleData(row.id)),
-    topicId: row.topic_id,
-    seriesId: row.series_id,
-    createdAt: row.created_at,
-  }
-}
 
 /**
  * Makes a feed of the account's topic or series (the caller checked it is the account's); the token
@@ -54,68 +39,58 @@ function viewFeed(ring: KeyRing, row: FeedRecord): Feed {
  */
 export async function createFeed(
   db: Db,
-  ring: KeyRing,
+  feeds: Feeds,
   input: { accountId: string; topic: string } & ({ topicId: string } | { seriesId: string }),
 ): Promise<{ feed: Feed; token: string } | undefined> {
-  const id = randomUUID()
   const token = randomToken()
-  const title = sealJson(ring, input.topic, titleData(id))
-  const row = await db.transaction().execute(async (trx) => {
+  const feed = await db.transaction().execute(async (trx) => {
     await lockAccount(trx, input.accountId)
     if ((await countActiveFeeds(trx, input.accountId)) >= MAX_FEEDS_PER_ACCOUNT) return undefined
-    return insertFeed(trx, {
-      id,
-      account_id: input.accountId,
-      topic_id: 'topicId' in input ? input.topicId : null,
-      series_id: 'seriesId' in input ? input.seriesId : null,
-      token_hash: sha256(token),
-      title_key_id: title.keyId,
-      title: title.ciphertext,
+    return feeds.insert(trx, {
+      id: randomUUID(),
+      accountId: input.accountId,
+      topic: input.topic,
+      topicId: 'topicId' in input ? input.topicId : null,
+      seriesId: 'seriesId' in input ? input.seriesId : null,
+      tokenHash: sha256(token),
     })
   })
-  return row && { feed: viewFeed(ring, row), token }
+  return feed && { feed, token }
 }
 
 /** A page of the account's working feeds, newest first; `nextCursor` continues it. */
 export async function listFeeds(
   db: Db,
-  ring: KeyRing,
+  feeds: Feeds,
   accountId: string,
   page: { limit: number; cursor?: string },
 ): Promise<{ feeds: Feed[]; nextCursor: string | null }> {
-  const rows = await listActiveFeeds(db, accountId, { limit: page.limit, after: page.cursor })
-  const shown = rows.slice(0, page.limit)
-  return {
-    feeds: shown.map((row) => viewFeed(ring, row)),
-    nextCursor: rows.length > page.limit ? (shown.at(-1)?.id ?? null) : null,
-  }
-}
-
-export async function revokeFeed(db: Db, ring: KeyRing, accountId: string, feedId: string): Promise<Feed | undefined> {
-  const row = await revokeFeedRow(db, accountId, feedId)
-  return row && viewFeed(ring, row)
+  const found = await feeds.listActive(db, accountId, { limit: page.limit, after: page.cursor })
+  const shown = found.slice(0, page.limit)
+  return { feeds: shown, nextCursor: found.length > page.limit ? (shown.at(-1)?.id ?? null) : null }
 }
 
 /** The feed behind a token, with its newest entries; undefined for a malformed, unknown or revoked one. */
 export async function readFeed(
-  db: Db,
-  ring: KeyRing,
+  deps: { db: Db; feeds: Feeds; ring: KeyRing },
   token: string,
   options: { publicUrl: string },
 ): Promise<FeedContent | undefined> {
   if (!FEED_TOKEN.test(token)) return undefined
-  const row = await findFeedByTokenHash(db, sha256(token))
-  if (!row) return undefined
-  const runs = row.series_id
-    ? await listSeriesFeedRuns(db, row.account_id, row.series_id, FEED_ENTRIES)
-    : row.topic_hash
-      ? await listTopicFeedRuns(db, row.account_id, row.topic_hash, FEED_ENTRIES)
+  const { db, ring } = deps
+  const found = await deps.feeds.findByTokenHash(db, sha256(token))
+  if (!found) return undefined
+  const { accountId, topicHash, ...feed } = found
+  const runs = feed.seriesId
+    ? await listSeriesFeedRuns(db, accountId, feed.seriesId, FEED_ENTRIES)
+    : topicHash
+      ? await listTopicFeedRuns(db, accountId, topicHash, FEED_ENTRIES)
       : []
   const entries = runs.flatMap((run) => {
     const report = openRunReport(ring, run, { publicUrl: options.publicUrl })
     return report ? [{ runId: run.id, finishedAt: run.finished_at, report }] : []
   })
-  return { ...viewFeed(ring, row), entries }
+  return { ...feed, entries }
 }
 
 /**

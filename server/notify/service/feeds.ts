@@ -4,12 +4,15 @@
 import { loadTopicMemory, loadTopicMemoryById, type MemoryContext } from '#server/memory/store.ts'
 import { type Feed, MAX_FEEDS_PER_ACCOUNT } from '#server/notify/contract.ts'
 import { renderAtom } from '#server/notify/feeds/atom.ts'
-import { createFeed, listFeeds, readFeed, revokeFeed } from '#server/notify/feeds/feeds.ts'
+import { createFeed, listFeeds, readFeed } from '#server/notify/feeds/feeds.ts'
+import type { Feeds } from '#server/notify/repository/feeds.ts'
 import { getSeries } from '#server/research/series.ts'
 import { UUID } from '#server/text/uuid.ts'
 
 export type FeedServiceDeps = {
   memory: MemoryContext
+  /** The feeds' rows, their sealed titles opened at the repository. */
+  feeds: Feeds
   publicUrl: string
   /** Why nothing should be written now (the database's disk is full), as a run's start asks. */
   storageBlocked: () => Promise<string | undefined>
@@ -53,18 +56,18 @@ export function createFeedService(deps: FeedServiceDeps) {
       // A full disk: refused as a run's start is, before a row that could not be kept is written.
       const blocked = await deps.storageBlocked()
       if (blocked) return { ok: false, reason: 'unavailable', message: blocked }
-      const created = await createFeed(db, ring, { accountId, ...found })
+      const created = await createFeed(db, deps.feeds, { accountId, ...found })
       if (!created) return { ok: false, reason: 'limit' }
       return { ok: true, feed: created.feed, url: feedUrl(created.token) }
     },
     /** A page of the account's working feeds, newest first (by default all of them: the cap). */
     list: (accountId: string, page: { limit: number; cursor?: string } = { limit: MAX_FEEDS_PER_ACCOUNT }) =>
-      listFeeds(db, ring, accountId, page),
+      listFeeds(db, deps.feeds, accountId, page),
     /** Revokes the feed at once; undefined when the account has no such working feed. */
-    revoke: (accountId: string, feedId: string) => revokeFeed(db, ring, accountId, feedId),
+    revoke: (accountId: string, feedId: string) => deps.feeds.revoke(db, accountId, feedId),
     /** The Atom document behind a token; undefined for a malformed, unknown or revoked token. */
     async atom(token: string): Promise<string | undefined> {
-      const content = await readFeed(db, ring, token, { publicUrl: deps.publicUrl })
+      const content = await readFeed({ db, ring, feeds: deps.feeds }, token, { publicUrl: deps.publicUrl })
       return content && renderAtom(content, { publicUrl: deps.publicUrl, selfUrl: feedUrl(token) })
     },
   }
