@@ -19,6 +19,7 @@ import {
   startedDeliveryStatus,
 } from '#server/notify/repository/deliveries.ts'
 import type { SlackWorkspaces } from '#server/notify/repository/slack-workspaces.ts'
+import type { WebhookSecrets } from '#server/notify/repository/webhook-endpoints.ts'
 import { postSlackMessage } from '#server/notify/slack/client.ts'
 import { deliverWebhookEvent, type WebhookSettings } from '#server/notify/webhooks/send.ts'
 import { getRun } from '#server/repositories/runs.ts'
@@ -39,6 +40,8 @@ export type DeliverDeps = {
   deliveries: Deliveries
   /** The Slack workspaces' bot tokens, opened at the repository. */
   workspaces: SlackWorkspaces
+  /** The webhook signing secrets, opened at the repository. */
+  secrets: WebhookSecrets
   ring: KeyRing
   jobs: Jobs
   log: Logger

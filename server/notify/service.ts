@@ -17,6 +17,7 @@ import { recordRunChangesWhenEnded } from '#server/notify/feeds/feeds.ts'
 import { createDeliveries } from '#server/notify/repository/deliveries.ts'
 import { createFeeds } from '#server/notify/repository/feeds.ts'
 import { createSlackWorkspaces } from '#server/notify/repository/slack-workspaces.ts'
+import { createWebhookSecrets } from '#server/notify/repository/webhook-endpoints.ts'
 import { createDeliveryService } from '#server/notify/service/deliveries.ts'
 import { createEmailService } from '#server/notify/service/email.ts'
 import { createFeedService } from '#server/notify/service/feeds.ts'
@@ -50,6 +51,7 @@ export function createNotifyService(deps: NotifyDeps) {
   const deliveries = createDeliveries(ring)
   const workspaces = createSlackWorkspaces(() => ring)
   const feeds = createFeeds(ring)
+  const secrets = createWebhookSecrets(ring)
   const mailer = deps.smtp && createMailer(deps.smtp)
   const emailEnabled = mailer !== undefined
   // However a run ends (its worker, the sweeper, a cancel), what it owes is queued with its end: a
@@ -72,13 +74,14 @@ export function createNotifyService(deps: NotifyDeps) {
       ring,
       deliveries,
       workspaces,
+      secrets,
       log,
       settings: { ...deps.delivery, publicUrl },
       mailer,
       webhooks: deps.webhooks,
     }),
     /** Outbound webhooks: the account's endpoints and signing secrets. */
-    webhooks: createWebhookService({ memory, rules: deps.webhooks }),
+    webhooks: createWebhookService({ db, secrets, rules: deps.webhooks }),
     email: createEmailService({ db, jobs, ring, deliveries, enabled: emailEnabled, limits: deps.limits }),
     /** What chat asks of notify in its own transaction (its port, Replies in server/chat/mention-run.ts). */
     replies: {

@@ -1,38 +1,145 @@
 // The webhook_endpoints and webhook_account_secrets tables: SQL only, the database (or the caller's
-// transaction) first. Sealing the secrets and checking URLs is server/notify/webhooks/'s.
-import { type Insertable, type Selectable, sql } from 'kysely'
+// transaction) first. The signing secrets are sealed, each bound to its endpoint (or account), so a
+// sealed secret copied to another row does not open: the statements that write or read one are
+// createWebhookSecrets', built from the key ring, and take and give the secret as text (decision
+// 064). Making secrets and checking URLs is server/notify/webhooks/'s.
+import { type Selectable, sql } from 'kysely'
 import type { Db } from '#db/database.ts'
-import type { WebhookAccountSecretsTable, WebhookEndpointsTable } from '#db/schema.ts'
+import type { WebhookEndpointsTable } from '#db/schema.ts'
+import type { KeyRing } from '#server/memory/crypto.ts'
+import { sealedText } from '#server/memory/sealed-column.ts'
 import type { WebhookEventType } from '#server/vocabulary/notify.ts'
 
-export type WebhookEndpointRecord = Selectable<WebhookEndpointsTable>
-export type WebhookAccountSecretRecord = Selectable<WebhookAccountSecretsTable>
+/** An endpoint's row, its sealed secret left out: only createWebhookSecrets reads it. */
+export type WebhookEndpointRecord = Omit<Selectable<WebhookEndpointsTable>, 'secret' | 'secret_key_id'>
 
-export async function insertWebhookEndpoint(
-  db: Db,
-  values: Insertable<WebhookEndpointsTable>,
-): Promise<WebhookEndpointRecord> {
-  return db.insertInto('webhook_endpoints').values(values).returningAll().executeTakeFirstOrThrow()
+/** What binds a sealed signing secret to its endpoint, and the account's to its account. */
+export const endpointSecretData = (endpointId: string) => `webhook_endpoint_secret:${endpointId}`
+export const accountSecretData = (accountId: string) => `webhook_account_secret:${accountId}`
+
+/** An endpoint to store, with its signing secret as text (sealed here). */
+export type NewEndpointRow = {
+  id: string
+  accountId: string
+  url: string
+  events: WebhookEventType[]
+  description: string | null
+  secret: string
 }
+
+const ENDPOINT_COLUMNS = [
+  'id',
+  'account_id',
+  'url',
+  'events',
+  'description',
+  'status',
+  'disabled_reason',
+  'disabled_at',
+  'consecutive_failures',
+  'last_success_at',
+  'last_failure_at',
+  'created_at',
+  'secret_rotated_at',
+] as const satisfies ReadonlyArray<keyof WebhookEndpointRecord>
+
+/** The statements that write or read a signing secret, with the two columns' codecs built once from the ring. */
+export function createWebhookSecrets(ring: KeyRing) {
+  const endpointSecret = sealedText(ring, { name: 'webhook_endpoints.secret', associatedData: endpointSecretData })
+  const accountSecret = sealedText(ring, {
+    name: 'webhook_account_secrets.secret',
+    associatedData: accountSecretData,
+  })
+  return {
+    async insertEndpoint(db: Db, input: NewEndpointRow): Promise<WebhookEndpointRecord> {
+      const sealed = endpointSecret.seal(input.secret, input.id)
+      return db
+        .insertInto('webhook_endpoints')
+        .values({
+          id: input.id,
+          account_id: input.accountId,
+          url: input.url,
+          events: input.events,
+          description: input.description,
+          secret_key_id: sealed.keyId,
+          secret: sealed.ciphertext,
+        })
+        .returning(ENDPOINT_COLUMNS)
+        .executeTakeFirstOrThrow()
+    },
+
+    /** Puts `secret` in force for the account's endpoint; undefined when it has no such endpoint. */
+    async replaceEndpointSecret(
+      db: Db,
+      id: string,
+      accountId: string,
+      secret: string,
+    ): Promise<WebhookEndpointRecord | undefined> {
+      const sealed = endpointSecret.seal(secret, id)
+      return db
+        .updateTable('webhook_endpoints')
+        .set({ secret_key_id: sealed.keyId, secret: sealed.ciphertext, secret_rotated_at: new Date() })
+        .where('id', '=', id)
+        .where('account_id', '=', accountId)
+        .returning(ENDPOINT_COLUMNS)
+        .executeTakeFirst()
+    },
+
+    /** The endpoint (of any account) with its signing secret opened, for an attempt to sign with. */
+    async findEndpointWithSecret(
+      db: Db,
+      id: string,
+    ): Promise<(WebhookEndpointRecord & { signingSecret: string }) | undefined> {
+      const row = await db.selectFrom('webhook_endpoints').selectAll().where('id', '=', id).executeTakeFirst()
+      if (!row) return undefined
+      const { secret, secret_key_id, ...endpoint } = row
+      return { ...endpoint, signingSecret: endpointSecret.open({ keyId: secret_key_id, ciphertext: secret }, row.id) }
+    },
+
+    async accountSecret(db: Db, accountId: string): Promise<string | undefined> {
+      const row = await db
+        .selectFrom('webhook_account_secrets')
+        .select(['secret_key_id', 'secret'])
+        .where('account_id', '=', accountId)
+        .executeTakeFirst()
+      return row && accountSecret.open({ keyId: row.secret_key_id, ciphertext: row.secret }, accountId)
+    },
+
+    /** Stores the secret unless the account has one (two first needs at once keep the first). */
+    async insertAccountSecret(db: Db, accountId: string, secret: string): Promise<void> {
+      const sealed = accountSecret.seal(secret, accountId)
+      await db
+        .insertInto('webhook_account_secrets')
+        .values({ account_id: accountId, secret_key_id: sealed.keyId, secret: sealed.ciphertext })
+        .onConflict((conflict) => conflict.column('account_id').doNothing())
+        .execute()
+    },
+
+    async replaceAccountSecret(db: Db, accountId: string, secret: string): Promise<void> {
+      const sealed = accountSecret.seal(secret, accountId)
+      await db
+        .insertInto('webhook_account_secrets')
+        .values({ account_id: accountId, secret_key_id: sealed.keyId, secret: sealed.ciphertext })
+        .onConflict((conflict) =>
+          conflict
+            .column('account_id')
+            .doUpdateSet({ secret_key_id: sealed.keyId, secret: sealed.ciphertext, created_at: new Date() }),
+        )
+        .execute()
+    },
+  }
+}
+
+export type WebhookSecrets = ReturnType<typeof createWebhookSecrets>
 
 export async function listWebhookEndpoints(db: Db, accountId: string): Promise<WebhookEndpointRecord[]> {
   return db
     .selectFrom('webhook_endpoints')
-    .selectAll()
+    .select(ENDPOINT_COLUMNS)
     .where('account_id', '=', accountId)
     .orderBy('created_at')
     .orderBy('id')
     .execute()
-}
-
-export async function findWebhookEndpoint(
-  db: Db,
-  id: string,
-  accountId?: string,
-): Promise<WebhookEndpointRecord | undefined> {
-  let query = db.selectFrom('webhook_endpoints').selectAll().where('id', '=', id)
-  if (accountId !== undefined) query = query.where('account_id', '=', accountId)
-  return query.executeTakeFirst()
 }
 
 /** The account's active endpoints that subscribe to the event type. */
@@ -64,21 +171,6 @@ export async function deleteWebhookEndpoint(db: Db, id: string, accountId: strin
     .where('account_id', '=', accountId)
     .executeTakeFirst()
   return result.numDeletedRows > 0n
-}
-
-export async function replaceWebhookSecret(
-  db: Db,
-  id: string,
-  accountId: string,
-  sealed: { keyId: string; ciphertext: Buffer },
-): Promise<WebhookEndpointRecord | undefined> {
-  return db
-    .updateTable('webhook_endpoints')
-    .set({ secret_key_id: sealed.keyId, secret: sealed.ciphertext, secret_rotated_at: new Date() })
-    .where('id', '=', id)
-    .where('account_id', '=', accountId)
-    .returningAll()
-    .executeTakeFirst()
 }
 
 /** A delivered attempt: the count of consecutive failures starts again. */
@@ -117,29 +209,4 @@ export async function recordEndpointFailure(
     failures: row.consecutive_failures,
     disabled: row.consecutive_failures === input.disableAfter && row.status === 'disabled',
   }
-}
-
-export async function findAccountSecret(db: Db, accountId: string): Promise<WebhookAccountSecretRecord | undefined> {
-  return db.selectFrom('webhook_account_secrets').selectAll().where('account_id', '=', accountId).executeTakeFirst()
-}
-
-/** Stores the secret unless the account has one (two first needs at once keep the first). */
-export async function insertAccountSecret(db: Db, values: Insertable<WebhookAccountSecretsTable>): Promise<void> {
-  await db
-    .insertInto('webhook_account_secrets')
-    .values(values)
-    .onConflict((conflict) => conflict.column('account_id').doNothing())
-    .execute()
-}
-
-export async function replaceAccountSecret(db: Db, values: Insertable<WebhookAccountSecretsTable>): Promise<void> {
-  await db
-    .insertInto('webhook_account_secrets')
-    .values(values)
-    .onConflict((conflict) =>
-      conflict
-        .column('account_id')
-        .doUpdateSet({ secret_key_id: values.secret_key_id, secret: values.secret, created_at: new Date() }),
-    )
-    .execute()
 }

@@ -3,7 +3,8 @@
 // receive webhooks (admission asks it of a brief's webhookUrl). Delivery is the `deliver` job's
 // (server/notify/deliver.ts -> webhooks/send.ts).
 
-import type { MemoryContext } from '#server/memory/store.ts'
+import type { Db } from '#db/database.ts'
+import type { WebhookSecrets } from '#server/notify/repository/webhook-endpoints.ts'
 import {
   accountSigningSecret,
   listEndpoints,
@@ -15,11 +16,11 @@ import {
 } from '#server/notify/webhooks/endpoints.ts'
 import { vetWebhookUrl, type WebhookTargetRules } from '#server/notify/webhooks/target.ts'
 
-export type WebhookServiceDeps = { memory: MemoryContext; rules: WebhookTargetRules }
+export type WebhookServiceDeps = { db: Db; secrets: WebhookSecrets; rules: WebhookTargetRules }
 
 export function createWebhookService(deps: WebhookServiceDeps) {
-  const { db, ring } = deps.memory
-  const endpointDeps = { db, ring, rules: deps.rules }
+  const { db } = deps
+  const endpointDeps = { db, secrets: deps.secrets, rules: deps.rules }
   return {
     endpoints: {
       /** Vets the URL (public addresses only, https) and answers the new endpoint with its secret, shown once. */
@@ -29,8 +30,8 @@ export function createWebhookService(deps: WebhookServiceDeps) {
       rotate: (accountId: string, id: string) => rotateEndpointSecret(endpointDeps, accountId, id),
     },
     /** The account's signing secret for briefs' webhookUrl (made on first need). */
-    accountSecret: (accountId: string) => accountSigningSecret(db, ring, accountId),
-    rotateAccountSecret: (accountId: string) => rotateAccountSecret(db, ring, accountId),
+    accountSecret: (accountId: string) => accountSigningSecret(endpointDeps, accountId),
+    rotateAccountSecret: (accountId: string) => rotateAccountSecret(endpointDeps, accountId),
     /** Why the URL may not receive webhooks (a phrase after "webhookUrl"), or undefined when it may. */
     async urlProblem(url: string): Promise<string | undefined> {
       const vetted = await vetWebhookUrl(url, deps.rules)

@@ -2,28 +2,18 @@
 // here, sealed, and shown once), listed without secrets, deleted, their secret rotated (the new one
 // shown once). And the account's own signing secret, which signs events sent to a brief's one-off
 // webhookUrl: made on first need (a delivery, or the account asking for it), readable by the account
-// through the API (GET /api/webhooks/secret), rotatable. The SQL is server/notify/repository/webhook-endpoints.ts's.
-import { randomUUID } from 'node:crypto'
+// through the API (GET /api/webhooks/secret), rotatable. Secrets are in the Standard Webhooks format:
+// `whsec_` and 32 random bytes in base64, which any Standard Webhooks library (and svix) takes as is.
+// The SQL, and the sealing of the secrets, is server/notify/repository/webhook-endpoints.ts's.
+import { randomBytes, randomUUID } from 'node:crypto'
 import type { Db } from '#db/database.ts'
-import type { KeyRing } from '#server/memory/crypto.ts'
 import {
   countWebhookEndpoints,
   deleteWebhookEndpoint,
-  findAccountSecret,
-  insertAccountSecret,
-  insertWebhookEndpoint,
   listWebhookEndpoints,
-  replaceAccountSecret,
-  replaceWebhookSecret,
   type WebhookEndpointRecord,
+  type WebhookSecrets,
 } from '#server/notify/repository/webhook-endpoints.ts'
-import {
-  accountSecretData,
-  endpointSecretData,
-  newSigningSecret,
-  openSecret,
-  sealSecret,
-} from '#server/notify/webhooks/secrets.ts'
 import { vetWebhookUrl, type WebhookTargetRules } from '#server/notify/webhooks/target.ts'
 import { lockAccount } from '#server/repositories/accounts.ts'
 import type { WebhookEndpointStatus, WebhookEventType } from '#server/vocabulary/notify.ts'
@@ -53,7 +43,11 @@ export type EndpointRegistration =
   | { ok: false; reason: 'url'; message: string }
   | { ok: false; reason: 'limit'; message: string }
 
-export type EndpointDeps = { db: Db; ring: KeyRing; rules: WebhookTargetRules }
+export type EndpointDeps = { db: Db; secrets: WebhookSecrets; rules: WebhookTargetRules }
+
+function newSigningSecret(): string {
+  return `whsec_${randomBytes(32).toString('base64')}`
+}
 
 export function toEndpoint(row: WebhookEndpointRecord): WebhookEndpoint {
   return {
@@ -81,20 +75,18 @@ export async function registerEndpoint(
   if (!vetted.ok) return { ok: false, reason: 'url', message: `url ${vetted.reason}` }
   const id = randomUUID()
   const secret = newSigningSecret()
-  const sealed = sealSecret(deps.ring, secret, endpointSecretData(id))
   // Counted and inserted under the account's row lock: concurrent registrations queue here, so the
   // cap holds however many arrive at once.
   const row = await deps.db.transaction().execute(async (trx) => {
     await lockAccount(trx, accountId)
     if ((await countWebhookEndpoints(trx, accountId)) >= MAX_ENDPOINTS_PER_ACCOUNT) return undefined
-    return insertWebhookEndpoint(trx, {
+    return deps.secrets.insertEndpoint(trx, {
       id,
-      account_id: accountId,
+      accountId,
       url: vetted.url.href,
       events: input.events,
       description: input.description ?? null,
-      secret_key_id: sealed.keyId,
-      secret: sealed.ciphertext,
+      secret,
     })
   })
   if (!row) {
@@ -117,34 +109,33 @@ export function removeEndpoint(db: Db, accountId: string, id: string): Promise<b
 
 /** A new secret for the endpoint, in force at once (the old one stops signing); undefined when not the account's. */
 export async function rotateEndpointSecret(
-  deps: Pick<EndpointDeps, 'db' | 'ring'>,
+  deps: Pick<EndpointDeps, 'db' | 'secrets'>,
   accountId: string,
   id: string,
 ): Promise<{ endpoint: WebhookEndpoint; secret: string } | undefined> {
   const secret = newSigningSecret()
-  const row = await replaceWebhookSecret(deps.db, id, accountId, sealSecret(deps.ring, secret, endpointSecretData(id)))
+  const row = await deps.secrets.replaceEndpointSecret(deps.db, id, accountId, secret)
   return row && { endpoint: toEndpoint(row), secret }
 }
 
-export function endpointSigningSecret(ring: KeyRing, row: WebhookEndpointRecord): string {
-  return openSecret(ring, { keyId: row.secret_key_id, ciphertext: row.secret }, endpointSecretData(row.id))
-}
-
 /** The account's signing secret for a brief's webhookUrl, made on first need. */
-export async function accountSigningSecret(db: Db, ring: KeyRing, accountId: string): Promise<string> {
-  let row = await findAccountSecret(db, accountId)
-  if (!row) {
-    const sealed = sealSecret(ring, newSigningSecret(), accountSecretData(accountId))
-    await insertAccountSecret(db, { account_id: accountId, secret_key_id: sealed.keyId, secret: sealed.ciphertext })
-    row = await findAccountSecret(db, accountId)
-    if (!row) throw new Error(`the webhook secret of account ${accountId} was not stored`)
-  }
-  return openSecret(ring, { keyId: row.secret_key_id, ciphertext: row.secret }, accountSecretData(accountId))
+export async function accountSigningSecret(
+  deps: Pick<EndpointDeps, 'db' | 'secrets'>,
+  accountId: string,
+): Promise<string> {
+  const stored = await deps.secrets.accountSecret(deps.db, accountId)
+  if (stored !== undefined) return stored
+  await deps.secrets.insertAccountSecret(deps.db, accountId, newSigningSecret())
+  const made = await deps.secrets.accountSecret(deps.db, accountId)
+  if (made === undefined) throw new Error(`the webhook secret of account ${accountId} was not stored`)
+  return made
 }
 
-export async function rotateAccountSecret(db: Db, ring: KeyRing, accountId: string): Promise<string> {
+export async function rotateAccountSecret(
+  deps: Pick<EndpointDeps, 'db' | 'secrets'>,
+  accountId: string,
+): Promise<string> {
   const secret = newSigningSecret()
-  const sealed = sealSecret(ring, secret, accountSecretData(accountId))
-  await replaceAccountSecret(db, { account_id: accountId, secret_key_id: sealed.keyId, secret: sealed.ciphertext })
+  await deps.secrets.replaceAccountSecret(deps.db, accountId, secret)
   return secret
 }

@@ -15,11 +15,11 @@ import type { Logger } from '#server/logger.ts'
 import type { KeyRing } from '#server/memory/crypto.ts'
 import { type DeliveryRecord, markSent, recordFailedAttempt } from '#server/notify/repository/deliveries.ts'
 import {
-  findWebhookEndpoint,
   recordEndpointFailure,
   recordEndpointSuccess,
+  type WebhookSecrets,
 } from '#server/notify/repository/webhook-endpoints.ts'
-import { accountSigningSecret, endpointSigningSecret } from '#server/notify/webhooks/endpoints.ts'
+import { accountSigningSecret } from '#server/notify/webhooks/endpoints.ts'
 import { WebhookTargetSchema } from '#server/notify/webhooks/events.ts'
 import { vetWebhookUrl, type WebhookTargetRules } from '#server/notify/webhooks/target.ts'
 import { pinnedLookup } from '#server/providers/reader/safe-fetch.ts'
@@ -35,7 +35,14 @@ export type WebhookSettings = WebhookTargetRules & {
   userAgent: string
 }
 
-export type WebhookDeliverDeps = { db: Db; ring: KeyRing; jobs: Jobs; log: Logger; settings: WebhookSettings }
+export type WebhookDeliverDeps = {
+  db: Db
+  secrets: WebhookSecrets
+  ring: KeyRing
+  jobs: Jobs
+  log: Logger
+  settings: WebhookSettings
+}
 
 /** Where this attempt goes and how it is signed; a string when it cannot go anywhere any more. */
 type Destination = { url: string; secret: string; endpointId: string | null } | string
@@ -101,17 +108,17 @@ async function destinationOf(
   target: ReturnType<typeof WebhookTargetSchema.parse>,
 ): Promise<Destination> {
   if ('endpointId' in target) {
-    const endpoint = await findWebhookEndpoint(deps.db, target.endpointId)
+    const endpoint = await deps.secrets.findEndpointWithSecret(deps.db, target.endpointId)
     if (!endpoint) return 'the endpoint was deleted'
     if (endpoint.status === 'disabled')
       return `the endpoint is disabled (${endpoint.disabled_reason ?? 'by its owner'})`
-    return { url: endpoint.url, secret: endpointSigningSecret(deps.ring, endpoint), endpointId: endpoint.id }
+    return { url: endpoint.url, secret: endpoint.signingSecret, endpointId: endpoint.id }
   }
   const run = row.run_id ? await getRun(deps.db, row.run_id) : undefined
   if (!run) return 'the run no longer exists'
   const url = openRunBrief(deps.ring, run).webhookUrl
   if (!url) return 'the brief has no webhookUrl'
-  return { url, secret: await accountSigningSecret(deps.db, deps.ring, run.account_id), endpointId: null }
+  return { url, secret: await accountSigningSecret(deps, run.account_id), endpointId: null }
 }
 
 /** One POST; undefined when delivered, else what went wrong, as the endpoint's owner reads it. */
