@@ -19,9 +19,11 @@ import type { Logger } from '#server/logger.ts'
 import type { MemoryContext } from '#server/memory/store.ts'
 import { createNotifyService, type WebhookSettings } from '#server/notify/service.ts'
 import { resolveAll } from '#server/providers/reader/page-reader.ts'
+import { createSeriesBriefs } from '#server/repositories/series.ts'
 import type { AdmissionDeps } from '#server/research/admission.ts'
 import type { EngineDeps } from '#server/research/pipeline.ts'
 import { endRun } from '#server/research/run-end.ts'
+import { getSeries } from '#server/research/series.ts'
 import type { RunDeadlines } from '#server/research/start-run.ts'
 import { createAccountService, createKeyService } from '#server/services/accounts.ts'
 import { createIdempotencyService } from '#server/services/idempotency.ts'
@@ -63,8 +65,11 @@ export function createServices(infra: Infra) {
     timeoutMs: config.WEBHOOK_TIMEOUT_SECONDS * 1000,
     userAgent: `Sextant-Webhooks/1.0 (+${config.PUBLIC_URL})`,
   }
+  // The series' sealed briefs, opened at their repository (decision 064).
+  const seriesBriefs = createSeriesBriefs(memory.ring)
   const notify = createNotifyService({
     memory,
+    findSeries: (accountId, seriesId) => getSeries(db, seriesBriefs, seriesId, accountId),
     jobs,
     log,
     limits,
@@ -99,6 +104,7 @@ export function createServices(infra: Infra) {
     jobs,
     memory,
     deadlines,
+    seriesBriefs,
     limits,
     scheduleMinSeconds: config.SCHEDULE_MIN_INTERVAL,
     webhookUrlProblem: notify.webhooks.urlProblem,

@@ -2,7 +2,7 @@
 // every 2 seconds, or on a cron expression with a seconds field, where production allows 1h to 30d.
 import { expect, test } from 'vitest'
 import { SERIES_WAKE } from '#server/jobs/queues.ts'
-import { lockSeriesUnlessBusy } from '#server/repositories/series.ts'
+import { createSeriesBriefs } from '#server/repositories/series.ts'
 import type { BriefInput } from '#server/vocabulary/brief.ts'
 import { spreadOffsetMs } from '#server/vocabulary/cadence.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
@@ -285,6 +285,7 @@ test('a "run now" finds the series busy at once while another transaction holds 
   try {
     const user = await createTestAccount(app.db)
     const seriesId = await startSeries(app, user.auth, { every: '1h' })
+    const { lockUnlessBusy } = createSeriesBriefs(app.memory.ring)
     let release: () => void = () => {}
     const held = new Promise<void>((resolve) => {
       release = resolve
@@ -295,7 +296,7 @@ test('a "run now" finds the series busy at once while another transaction holds 
     })
     // One transaction holds the series' lock until told to let go.
     const holder = app.db.transaction().execute(async (trx) => {
-      expect(typeof (await lockSeriesUnlessBusy(trx, seriesId, user.account.id))).toBe('object')
+      expect(typeof (await lockUnlessBusy(trx, seriesId, user.account.id))).toBe('object')
       locked()
       await held
     })
@@ -303,8 +304,8 @@ test('a "run now" finds the series busy at once while another transaction holds 
     // Another is told 'busy' without waiting for it; another account's is no series at all.
     const other = await createTestAccount(app.db)
     await app.db.transaction().execute(async (trx) => {
-      expect(await lockSeriesUnlessBusy(trx, seriesId, user.account.id)).toBe('busy')
-      expect(await lockSeriesUnlessBusy(trx, seriesId, other.account.id)).toBeUndefined()
+      expect(await lockUnlessBusy(trx, seriesId, user.account.id)).toBe('busy')
+      expect(await lockUnlessBusy(trx, seriesId, other.account.id)).toBeUndefined()
     })
     // Over HTTP, "run now" answers 409 while the lock is held.
     const answer = await app.fetch(`/api/series/${seriesId}/run`, { method: 'POST', headers: user.auth })

@@ -9,6 +9,7 @@ import type { LimitDecision, Limiter } from '#server/limits/limiter.ts'
 import type { Limits } from '#server/limits/policies.ts'
 import { generateKeySpec, parseKeyRing } from '#server/memory/crypto.ts'
 import { createTopicIndex } from '#server/memory/topic-index.ts'
+import { createSeriesBriefs } from '#server/repositories/series.ts'
 import { type AdmissionDeps, startAdmittedRun } from '#server/research/admission.ts'
 import { BriefSchema } from '#server/vocabulary/brief.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
@@ -53,12 +54,14 @@ function setting(options: { allowed: boolean; blocked?: string }) {
     transaction: (db, fn) => db.transaction().execute(fn),
     send: async () => 'job',
   } as Partial<Jobs> as Jobs
+  const ring = parseKeyRing(generateKeySpec('k1'))
   const deps: AdmissionDeps = {
     db: database.db,
     jobs,
+    seriesBriefs: createSeriesBriefs(ring),
     memory: {
       db: database.db,
-      ring: parseKeyRing(generateKeySpec('k1')),
+      ring,
       topicIndex: createTopicIndex(randomBytes(32)),
       log: testLogger(),
       now: () => new Date(),

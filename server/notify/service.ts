@@ -20,7 +20,7 @@ import { createSlackWorkspaces } from '#server/notify/repository/slack-workspace
 import { createWebhookSecrets } from '#server/notify/repository/webhook-endpoints.ts'
 import { createDeliveryService } from '#server/notify/service/deliveries.ts'
 import { createEmailService } from '#server/notify/service/email.ts'
-import { createFeedService } from '#server/notify/service/feeds.ts'
+import { createFeedService, type FindSeries } from '#server/notify/service/feeds.ts'
 import { createWebhookService } from '#server/notify/service/webhooks.ts'
 import { deliverWebhooksWhenEnded } from '#server/notify/webhooks/events.ts'
 import type { WebhookSettings } from '#server/notify/webhooks/send.ts'
@@ -42,6 +42,8 @@ export type NotifyDeps = {
   smtp: { url: string; from: string; timeoutMs: number } | undefined
   /** Why nothing should be written now (the database's disk is full), as a run's start asks. */
   storageBlocked: () => Promise<string | undefined>
+  /** The account's series a feed may follow (the port FindSeries). */
+  findSeries: FindSeries
 }
 
 export function createNotifyService(deps: NotifyDeps) {
@@ -90,7 +92,13 @@ export function createNotifyService(deps: NotifyDeps) {
     },
     /** Which account a Slack workspace's mentions run as (chat's port, SlackWorkspaces). */
     workspaces,
-    feeds: createFeedService({ memory, feeds, publicUrl, storageBlocked: deps.storageBlocked }),
+    feeds: createFeedService({
+      memory,
+      feeds,
+      publicUrl,
+      storageBlocked: deps.storageBlocked,
+      findSeries: deps.findSeries,
+    }),
     /** Each channel's due, in turn, in the transaction that ends the run. */
     whenEnded: async (trx: Db, end: RunEnd): Promise<void> => {
       for (const hook of owed) await hook(trx, end)

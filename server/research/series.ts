@@ -1,23 +1,19 @@
 // Recurring briefs. When a run of a series ends, the next slot is scheduled as a pg-boss job with
 // startAfter: nothing waits in memory for 7 days, and a restart or deploy loses nothing. A slot runs
 // at most once: the wake job has a singleton key per slot, and runs has a unique (series_id, slot).
-// The brief is sealed with the memory key ring, like a run's. The SQL is server/repositories/series.ts's
-// (and, for a series' runs, server/repositories/runs.ts's).
+// The brief is sealed with the memory key ring, like a run's, at the repository: the SQL is
+// server/repositories/series.ts's (and, for a series' runs, server/repositories/runs.ts's).
 import { randomUUID } from 'node:crypto'
 import type { Db } from '#db/database.ts'
 import type { RecurringInfo, SeriesState, SeriesView } from '#server/contracts/series.ts'
 import type { Jobs } from '#server/jobs/boss.ts'
 import { SERIES_WAKE } from '#server/jobs/queues.ts'
-import { type KeyRing, openColumn, sealJson } from '#server/memory/crypto.ts'
 import { notifyAccountChanged } from '#server/repositories/run-events.ts'
 import { findSeriesSlotRunId, hasRunningSeriesRun, lastSeriesRunEnd } from '#server/repositories/runs.ts'
 import {
   findSeriesSchedule,
-  findSeriesViewRow,
-  insertSeries,
-  listSeriesViewRows,
   lockSeries,
-  lockSeriesUnlessBusy,
+  type SeriesBriefs,
   type SeriesRow,
   type SeriesViewRow,
   updateSeries,
@@ -32,22 +28,12 @@ export type { RecurringInfo, SeriesState, SeriesView }
 /** `spreadSeconds`: SCHEDULE_SPREAD, over which series due at one cron time are spread (spreadOffsetMs). */
 export type SeriesDeps = { db: Db; jobs: Jobs; intervalSeconds: number; spreadSeconds: number }
 
-export const seriesBriefData = (seriesId: string) => `series_brief:${seriesId}`
-
-function openSeriesBrief(ring: KeyRing, row: { id: string; brief_key_id: string | null; brief: Buffer | null }): Brief {
-  const brief = openColumn<Brief>(ring, row.brief_key_id, row.brief, seriesBriefData(row.id))
-  if (!brief) throw new Error(`series ${row.id} has no sealed brief (was the database upgraded without booting?)`)
-  return brief
-}
-
-export async function createSeries(trx: Db, ring: KeyRing, accountId: string, brief: Brief): Promise<string> {
+export async function createSeries(trx: Db, briefs: SeriesBriefs, accountId: string, brief: Brief): Promise<string> {
   const id = randomUUID()
-  const sealed = sealJson(ring, brief, seriesBriefData(id))
-  await insertSeries(trx, {
+  await briefs.insert(trx, {
     id,
     account_id: accountId,
-    brief_key_id: sealed.keyId,
-    brief: sealed.ciphertext,
+    brief,
     ...cadenceColumns(brief),
     ...(brief.notify ? { notify: brief.notify } : {}),
   })
@@ -115,15 +101,15 @@ export async function afterRunEnded(
  */
 export async function claimSlot(
   trx: Db,
-  ring: KeyRing,
+  briefs: SeriesBriefs,
   seriesId: string,
   slot: number,
 ): Promise<{ accountId: string; brief: Brief } | undefined> {
-  const series = await lockSeries(trx, seriesId)
+  const series = await briefs.lock(trx, seriesId)
   if (series?.status !== 'active' || series.slot !== slot) return undefined
   if (await findSeriesSlotRunId(trx, seriesId, slot)) return undefined
   await updateSeries(trx, seriesId, { next_run_at: null })
-  return { accountId: series.account_id, brief: { ...openSeriesBrief(ring, series), source: 'schedule' } }
+  return { accountId: series.account_id, brief: { ...series.brief, source: 'schedule' } }
 }
 
 async function seriesState(db: Db, seriesId: string, status: SeriesStatus): Promise<SeriesState> {
@@ -142,8 +128,8 @@ export async function recurringInfo(db: Db, seriesId: string): Promise<Recurring
   }
 }
 
-function viewSeries(ring: KeyRing, row: SeriesViewRow): SeriesView {
-  const brief = displayBrief(openSeriesBrief(ring, row))
+function viewSeries(row: SeriesViewRow): SeriesView {
+  const brief = displayBrief(row.brief)
   return {
     seriesId: row.id,
     topic: brief.topic,
@@ -162,34 +148,34 @@ function viewSeries(ring: KeyRing, row: SeriesViewRow): SeriesView {
   }
 }
 
-export async function listSeries(db: Db, ring: KeyRing, accountId: string): Promise<SeriesView[]> {
-  const rows = await listSeriesViewRows(db, accountId)
-  return rows.map((row) => viewSeries(ring, row))
+export async function listSeries(db: Db, briefs: SeriesBriefs, accountId: string): Promise<SeriesView[]> {
+  const rows = await briefs.list(db, accountId)
+  return rows.map(viewSeries)
 }
 
 export async function getSeries(
   db: Db,
-  ring: KeyRing,
+  briefs: SeriesBriefs,
   seriesId: string,
   accountId: string,
 ): Promise<SeriesView | undefined> {
-  const row = await findSeriesViewRow(db, seriesId, accountId)
-  return row ? viewSeries(ring, row) : undefined
+  const row = await briefs.find(db, seriesId, accountId)
+  return row ? viewSeries(row) : undefined
 }
 
 /**
  * Runs `change` on the account's series, locked, in a transaction whose jobs are woken once it
  * commits; a series that does not exist (or is another account's) or was stopped is left alone.
  */
-function changeLiveSeries(
+function changeLiveSeries<S extends SeriesRow>(
   deps: SeriesDeps,
   seriesId: string,
-  accountId: string,
-  change: (trx: Db, series: SeriesRow) => Promise<'ok'>,
+  lock: (trx: Db) => Promise<S | undefined>,
+  change: (trx: Db, series: S) => Promise<'ok'>,
 ): Promise<'ok' | 'not_found' | 'cancelled'> {
   if (!UUID.test(seriesId)) return Promise.resolve('not_found')
   return deps.jobs.transaction(deps.db, async (trx) => {
-    const series = await lockSeries(trx, seriesId, accountId)
+    const series = await lock(trx)
     if (!series) return 'not_found'
     if (series.status === 'cancelled') return 'cancelled'
     return change(trx, series)
@@ -203,7 +189,8 @@ export async function setSeriesStatus(
   accountId: string,
   status: SeriesStatus,
 ): Promise<'ok' | 'not_found' | 'cancelled'> {
-  return changeLiveSeries(deps, seriesId, accountId, async (trx, series) => {
+  const lock = (trx: Db) => lockSeries(trx, seriesId, accountId)
+  return changeLiveSeries(deps, seriesId, lock, async (trx, series) => {
     if (status === series.status) return 'ok'
     if (status !== 'active') {
       await updateSeries(trx, seriesId, { status, next_run_at: status === 'cancelled' ? null : series.next_run_at })
@@ -235,14 +222,14 @@ export type SeriesSettings = Partial<Pick<Brief, 'every' | 'cron' | 'timeZone' |
  * last run's end (the old slot's wake job finds itself stale); the stored brief says the same.
  */
 export async function updateSeriesSettings(
-  deps: SeriesDeps & { ring: KeyRing },
+  deps: SeriesDeps & { briefs: SeriesBriefs },
   seriesId: string,
   accountId: string,
   settings: SeriesSettings,
 ): Promise<'ok' | 'not_found' | 'cancelled'> {
-  return changeLiveSeries(deps, seriesId, accountId, async (trx, series) => {
-    const stored = openSeriesBrief(deps.ring, series)
-    const brief: Brief = { ...stored }
+  const lock = (trx: Db) => deps.briefs.lock(trx, seriesId, accountId)
+  return changeLiveSeries(deps, seriesId, lock, async (trx, series) => {
+    const brief: Brief = { ...series.brief }
     if (settings.every !== undefined || settings.cron !== undefined) {
       delete brief.every
       delete brief.cron
@@ -254,7 +241,6 @@ export async function updateSeriesSettings(
       }
     }
     if (settings.notify !== undefined) brief.notify = settings.notify
-    const sealed = sealJson(deps.ring, brief, seriesBriefData(seriesId))
     const columns = cadenceColumns(brief)
     const cadenceChanged =
       columns.every_seconds !== series.every_seconds ||
@@ -269,9 +255,7 @@ export async function updateSeriesSettings(
       const due = nextDue({ ...columns, id: seriesId }, deps, after)
       nextRunAt = new Date(Math.max(Date.now(), due.getTime()))
     }
-    await updateSeries(trx, seriesId, {
-      brief_key_id: sealed.keyId,
-      brief: sealed.ciphertext,
+    await deps.briefs.update(trx, seriesId, brief, {
       ...columns,
       notify: brief.notify ?? series.notify,
       email_digest: settings.emailDigest ?? series.email_digest,
@@ -291,14 +275,14 @@ export async function updateSeriesSettings(
  */
 export async function claimSlotNow(
   trx: Db,
-  ring: KeyRing,
+  briefs: SeriesBriefs,
   seriesId: string,
   accountId: string,
 ): Promise<{ ok: true; slot: number; brief: Brief } | { ok: false; reason: 'not_found' | SeriesState }> {
   if (!UUID.test(seriesId)) return { ok: false, reason: 'not_found' }
   // Another "run now" (or the wake job, or a run ending) holds the series: this one is told it is
   // running, as it would be a moment later, rather than queueing behind it.
-  const series = await lockSeriesUnlessBusy(trx, seriesId, accountId)
+  const series = await briefs.lockUnlessBusy(trx, seriesId, accountId)
   if (series === 'busy') return { ok: false, reason: 'running' }
   if (!series) return { ok: false, reason: 'not_found' }
   if (series.status !== 'active') return { ok: false, reason: series.status }
@@ -306,5 +290,5 @@ export async function claimSlotNow(
     return { ok: false, reason: 'running' }
   }
   await updateSeries(trx, seriesId, { next_run_at: null })
-  return { ok: true, slot: series.slot, brief: openSeriesBrief(ring, series) }
+  return { ok: true, slot: series.slot, brief: series.brief }
 }

@@ -7,6 +7,7 @@ import type { Jobs } from '#server/jobs/boss.ts'
 import { RESEARCH_RUN } from '#server/jobs/queues.ts'
 import type { MemoryContext } from '#server/memory/store.ts'
 import { topicAtStart } from '#server/repositories/runs.ts'
+import type { SeriesBriefs } from '#server/repositories/series.ts'
 import { createRun } from '#server/research/runs.ts'
 import { createSeries } from '#server/research/series.ts'
 import type { Brief } from '#server/vocabulary/brief.ts'
@@ -18,7 +19,14 @@ import type { Brief } from '#server/vocabulary/brief.ts'
  */
 export type RunDeadlines = { quickSeconds: number; deepSeconds: number; queueSeconds: number }
 
-export type StartRunDeps = { db: Db; jobs: Jobs; memory: MemoryContext; deadlines: RunDeadlines }
+export type StartRunDeps = {
+  db: Db
+  jobs: Jobs
+  memory: MemoryContext
+  deadlines: RunDeadlines
+  /** The series' sealed briefs, at their repository: a recurring brief's first run makes its series. */
+  seriesBriefs: SeriesBriefs
+}
 
 /** An account's runs beyond this many going all queue alike (pg-boss priorities are integers). */
 const MAX_QUEUE_RANK = 1_000_000
@@ -106,7 +114,8 @@ async function writeRun(
   const seconds = brief.depth === 'quick' ? deps.deadlines.quickSeconds : deps.deadlines.deepSeconds
   const insert = async (trx: Db) => {
     const series =
-      options.series ?? (brief.recurring ? { id: await createSeries(trx, ring, accountId, brief), slot: 0 } : undefined)
+      options.series ??
+      (brief.recurring ? { id: await createSeries(trx, deps.seriesBriefs, accountId, brief), slot: 0 } : undefined)
     const id = await createRun(trx, ring, {
       series,
       accountId,

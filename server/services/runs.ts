@@ -162,7 +162,7 @@ export function createRunService(deps: RunServiceDeps) {
     async dashboard(accountId: string): Promise<DashboardRun[]> {
       const [{ runs }, series] = await Promise.all([
         listRuns(db, ring, accountId, { limit: 20 }),
-        listSeries(db, ring, accountId),
+        listSeries(db, admission.seriesBriefs, accountId),
       ])
       const waiting = new Map<string, DashboardRun['series']>()
       for (const item of series) {

@@ -62,14 +62,15 @@ export type SeriesChange =
 export function createSeriesService(deps: SeriesServiceDeps) {
   const { admission } = deps
   const { memory, jobs } = admission
-  const { db, ring } = memory
+  const { db } = memory
+  const { seriesBriefs } = admission
 
   return {
-    list: (accountId: string): Promise<SeriesView[]> => listSeries(db, ring, accountId),
+    list: (accountId: string): Promise<SeriesView[]> => listSeries(db, seriesBriefs, accountId),
 
     /** The account's series, or undefined: another account's series is no series. */
     get: (accountId: string, seriesId: string): Promise<SeriesView | undefined> =>
-      getSeries(db, ring, seriesId, accountId),
+      getSeries(db, seriesBriefs, seriesId, accountId),
 
     /** Pause (no further starts), resume (on its old schedule) or stop for good. */
     async setStatus(accountId: string, seriesId: string, status: SeriesStatus): Promise<SeriesChange> {
@@ -80,7 +81,7 @@ export function createSeriesService(deps: SeriesServiceDeps) {
         status,
       )
       if (outcome !== 'ok') return { ok: false, reason: outcome }
-      const series = await getSeries(db, ring, seriesId, accountId)
+      const series = await getSeries(db, seriesBriefs, seriesId, accountId)
       return series ? { ok: true, series } : { ok: false, reason: 'not_found' }
     },
 
@@ -93,13 +94,13 @@ export function createSeriesService(deps: SeriesServiceDeps) {
       const problem = scheduleProblem(settings, admission.scheduleMinSeconds)
       if (problem) return { ok: false, reason: 'schedule', message: problem, field: cadenceField(settings) }
       const outcome = await updateSeriesSettings(
-        { db, jobs, ring, intervalSeconds: deps.intervalSeconds, spreadSeconds: deps.spreadSeconds },
+        { db, jobs, briefs: seriesBriefs, intervalSeconds: deps.intervalSeconds, spreadSeconds: deps.spreadSeconds },
         seriesId,
         accountId,
         settings,
       )
       if (outcome !== 'ok') return { ok: false, reason: outcome }
-      const series = await getSeries(db, ring, seriesId, accountId)
+      const series = await getSeries(db, seriesBriefs, seriesId, accountId)
       return series ? { ok: true, series } : { ok: false, reason: 'not_found' }
     },
 
@@ -116,7 +117,7 @@ export function createSeriesService(deps: SeriesServiceDeps) {
       // Set once admitted: a transaction that then fails gives back the quota it took.
       let release: (() => Promise<void>) | undefined
       const started = jobs.transaction(db, async (trx): Promise<RunNowOutcome> => {
-        const claimed = await claimSlotNow(trx, ring, input.seriesId, input.accountId)
+        const claimed = await claimSlotNow(trx, seriesBriefs, input.seriesId, input.accountId)
         if (!claimed.ok) return { ok: false, reason: claimed.reason }
         const admitted = await startAdmittedRun(admission, {
           requester: input.requester,
@@ -144,7 +145,7 @@ export function createSeriesService(deps: SeriesServiceDeps) {
     /** The wake job of a slot: exactly one run per slot, started in the transaction that claims it. */
     async wake(seriesId: string, slot: number): Promise<boolean> {
       return jobs.transaction(db, async (trx) => {
-        const claimed = await claimSlot(trx, ring, seriesId, slot)
+        const claimed = await claimSlot(trx, seriesBriefs, seriesId, slot)
         if (!claimed) return false
         await startRun(admission, claimed.accountId, claimed.brief, { series: { id: seriesId, slot }, trx })
         return true

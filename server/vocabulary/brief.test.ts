@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest'
-import { BriefSchema, displayBrief } from '#server/vocabulary/brief.ts'
+import { BriefSchema, displayBrief, StoredBriefSchema } from '#server/vocabulary/brief.ts'
 import { budgetPhrase, readBudgetNumber } from '#server/vocabulary/budget.ts'
 
 test('bidi controls are stripped from the topic, objective and focus as a brief is parsed', () => {
@@ -70,4 +70,45 @@ test('the budget reads as a phrase wherever a brief is described', () => {
   expect(budgetPhrase({ maxTokens: 50_000 })).toBe('at most 50,000 tokens')
   expect(budgetPhrase({ maxCostDollars: 0.5 })).toBe('at most $0.50')
   expect(budgetPhrase({ maxTokens: 1_000_000, maxCostDollars: 1000 })).toBe('at most 1,000,000 tokens and $1,000.00')
+})
+
+test('a stored brief is read by its shape, not re-judged by the rules a new one meets', () => {
+  // Stored under older rules: a framework since withdrawn, a cron and a topic today's checks refuse.
+  const stored = {
+    topic: 'x'.repeat(600),
+    recurring: true,
+    cron: '0 0 * * 1#5',
+    frameworkId: 'withdrawn-framework',
+    depth: 'quick',
+    source: 'slack',
+  }
+  expect(BriefSchema.safeParse(stored).success).toBe(false)
+  const read = StoredBriefSchema.parse(stored)
+  expect(read).toMatchObject({ topic: 'x'.repeat(600), cron: '0 0 * * 1#5', frameworkId: 'withdrawn-framework' })
+  // A field added since takes its default; one since removed is dropped.
+  expect(StoredBriefSchema.parse({ topic: 'heat pumps', oldField: 1 })).toEqual({
+    topic: 'heat pumps',
+    depth: 'deep',
+    timeframe: '30d',
+    reportStyle: 'executive',
+    recurring: false,
+    source: 'api',
+  })
+  // What is not a brief's shape is refused.
+  expect(StoredBriefSchema.safeParse({ topic: 7 }).success).toBe(false)
+  expect(StoredBriefSchema.safeParse({ topic: 'heat pumps', depth: 'medium' }).success).toBe(false)
+})
+
+test('every brief a client sends is read back as it was stored', () => {
+  const brief = BriefSchema.parse({
+    topic: 'heat pumps',
+    objective: 'prices',
+    recurring: true,
+    every: '1d',
+    notify: 'always',
+    maxTokens: 20_000,
+    maxCostDollars: 1.5,
+    webhookUrl: 'https://example.com/hook',
+  })
+  expect(StoredBriefSchema.parse(JSON.parse(JSON.stringify(brief)))).toEqual(brief)
 })

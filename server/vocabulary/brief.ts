@@ -12,6 +12,10 @@ import { SERIES_NOTIFY } from '#server/vocabulary/series.ts'
 import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '#server/vocabulary/storable-text.ts'
 import { TopicSchema } from '#server/vocabulary/topic.ts'
 
+const DEPTHS = ['quick', 'deep'] as const
+const TIMEFRAMES = ['7d', '30d', '90d', 'all'] as const
+const REPORT_STYLES = ['executive', 'bullet', 'memo', 'framework'] as const
+
 const briefFields = {
   topic: TopicSchema.describe('The research topic, at most 500 characters.'),
   objective: z
@@ -33,14 +37,11 @@ const briefFields = {
     .optional()
     .describe('Comma-separated priority areas.'),
   depth: z
-    .enum(['quick', 'deep'])
+    .enum(DEPTHS)
     .default('deep')
     .describe('quick: about 3 queries, aims for 45 s; deep: about 6 queries and a follow-up round, aims for 90 s.'),
-  timeframe: z.enum(['7d', '30d', '90d', 'all']).default('30d').describe('Only sources published in this window.'),
-  reportStyle: z
-    .enum(['executive', 'bullet', 'memo', 'framework'])
-    .default('executive')
-    .describe('The shape of the report.'),
+  timeframe: z.enum(TIMEFRAMES).default('30d').describe('Only sources published in this window.'),
+  reportStyle: z.enum(REPORT_STYLES).default('executive').describe('The shape of the report.'),
   recurring: z
     .boolean()
     .default(false)
@@ -171,6 +172,37 @@ export const ClientBriefSchema = z
 
 export type Brief = z.infer<typeof BriefSchema>
 export type BriefInput = z.input<typeof BriefSchema>
+
+/**
+ * A brief as runs and series stored it, read back: its shape, not today's rules for a new one. A
+ * brief is judged once, when it comes in; one stored under older rules (a cron since refused, a
+ * framework since withdrawn, a topic longer than today's cap) still opens as it was stored, and a
+ * field added since takes its default. Fields of older versions that no longer exist are dropped.
+ * Its output is a Brief (checked below), so a field added to the brief must be added here.
+ */
+export const StoredBriefSchema = z.object({
+  topic: z.string(),
+  objective: z.string().optional(),
+  focus: z.string().optional(),
+  depth: z.enum(DEPTHS).default('deep'),
+  timeframe: z.enum(TIMEFRAMES).default('30d'),
+  reportStyle: z.enum(REPORT_STYLES).default('executive'),
+  recurring: z.boolean().default(false),
+  every: z.string().optional(),
+  cron: z.string().optional(),
+  timeZone: z.string().optional(),
+  notify: z.enum(SERIES_NOTIFY).optional(),
+  frameworkId: z.string().optional(),
+  maxTokens: z.number().optional(),
+  maxCostDollars: z.number().optional(),
+  webhookUrl: z.string().optional(),
+  source: z.enum(BRIEF_SOURCES).default('api'),
+})
+
+// The same type, key for key (optional keys included): a field of one missing from the other fails tsc.
+type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false
+const storedIsBrief: Same<z.output<typeof StoredBriefSchema>, Brief> = true
+void storedIsBrief
 
 /**
  * A stored brief as it is shown. The schema strips bidirectional controls from what people type;

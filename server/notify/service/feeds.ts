@@ -6,11 +6,17 @@ import { type Feed, MAX_FEEDS_PER_ACCOUNT } from '#server/notify/contract.ts'
 import { renderAtom } from '#server/notify/feeds/atom.ts'
 import { createFeed, listFeeds, readFeed } from '#server/notify/feeds/feeds.ts'
 import type { Feeds } from '#server/notify/repository/feeds.ts'
-import { getSeries } from '#server/research/series.ts'
 import { UUID } from '#server/text/uuid.ts'
+
+/**
+ * The account's series, as a feed follows it: its topic (undefined for no such series, or another
+ * account's). Notify's port onto the series (decision 063): the composition root hands it over.
+ */
+export type FindSeries = (accountId: string, seriesId: string) => Promise<{ topic: string } | undefined>
 
 export type FeedServiceDeps = {
   memory: MemoryContext
+  findSeries: FindSeries
   /** The feeds' rows, their sealed titles opened at the repository. */
   feeds: Feeds
   publicUrl: string
@@ -38,8 +44,8 @@ export function createFeedService(deps: FeedServiceDeps) {
   ): Promise<({ topic: string } & ({ topicId: string } | { seriesId: string })) | undefined> {
     if ('seriesId' in subject) {
       if (!UUID.test(subject.seriesId)) return undefined
-      const series = await getSeries(db, ring, subject.seriesId, accountId)
-      return series && { topic: series.topic, seriesId: series.seriesId }
+      const series = await deps.findSeries(accountId, subject.seriesId)
+      return series && { topic: series.topic, seriesId: subject.seriesId }
     }
     const memory =
       'topicId' in subject
