@@ -19,6 +19,8 @@ import type { Logger } from '#server/logger.ts'
 import type { MemoryContext } from '#server/memory/store.ts'
 import { createNotifyService, type WebhookSettings } from '#server/notify/service.ts'
 import { resolveAll } from '#server/providers/reader/page-reader.ts'
+import { eventDataColumn } from '#server/repositories/run-event-data.ts'
+import { createRunSeals } from '#server/repositories/runs.ts'
 import { createSeriesBriefs } from '#server/repositories/series.ts'
 import type { AdmissionDeps } from '#server/research/admission.ts'
 import type { EngineDeps } from '#server/research/pipeline.ts'
@@ -67,8 +69,10 @@ export function createServices(infra: Infra) {
   }
   // The series' sealed briefs, opened at their repository (decision 064).
   const seriesBriefs = createSeriesBriefs(memory.ring)
+  const runSeals = createRunSeals(memory.ring)
   const notify = createNotifyService({
     memory,
+    runs: runSeals,
     findSeries: (accountId, seriesId) => getSeries(db, seriesBriefs, seriesId, accountId),
     jobs,
     log,
@@ -91,7 +95,7 @@ export function createServices(infra: Infra) {
   const endDeps = {
     db,
     jobs,
-    ring: memory.ring,
+    seals: runSeals,
     intervalSeconds: config.RECURRING_INTERVAL,
     spreadSeconds: config.SCHEDULE_SPREAD,
     // In the transaction that ends the run: what a run's end owes, channel by channel.
@@ -105,6 +109,7 @@ export function createServices(infra: Infra) {
     memory,
     deadlines,
     seriesBriefs,
+    runSeals,
     limits,
     scheduleMinSeconds: config.SCHEDULE_MIN_INTERVAL,
     webhookUrlProblem: notify.webhooks.urlProblem,
@@ -177,7 +182,13 @@ export function createWebServices(
   closeStreamsWhenEnded({ hub, streams, db: infra.db, apiKeys: infra.apiKeys, log: infra.log })
   return {
     ...services,
-    live: createLiveService({ hub, streams, memory: infra.memory, runs: services.runs }),
+    live: createLiveService({
+      hub,
+      streams,
+      db: infra.db,
+      events: eventDataColumn(infra.memory.ring),
+      runs: services.runs,
+    }),
     localAccountId: web.localAccountId,
   }
 }

@@ -30,6 +30,7 @@ import { describeProviders, type ProviderDescription } from '#server/providers/d
 import { createProviders } from '#server/providers/index.ts'
 import { ensureSampleCorpus } from '#server/providers/search/sample-corpus.ts'
 import { countCorpusDocuments } from '#server/repositories/corpus-documents.ts'
+import { eventDataColumn } from '#server/repositories/run-event-data.ts'
 import { createExtractiveModel } from '#server/research/extractive.ts'
 import { sealLegacyRows } from '#server/seal-legacy.ts'
 import { createServices, createWebServices, type Services } from '#server/services.ts'
@@ -189,7 +190,7 @@ export async function startSextant(options: {
     let url: string | undefined
     if (config.RUN_ROLE !== 'worker') {
       if (config.NODE_ENV !== 'development' && config.BUILD_ON_START) await ensureAppBuild(log)
-      const hub = await createEventHub({ connectionString: databaseUrl, db, ring, log })
+      const hub = await createEventHub({ connectionString: databaseUrl, db, events: eventDataColumn(ring), log })
       cleanups.push(() => hub.close())
       const streams = createOpenStreams({ maxPerPrincipal: config.MAX_EVENT_STREAMS_PER_SESSION })
       const web = createWebServices(infra, services, { hub, streams, localAccountId: provisioned.localAccountId })

@@ -4,6 +4,7 @@
 // clients on stub servers.
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { readRunEvents } from '#server/events/run-events.ts'
+import { eventDataColumn } from '#server/repositories/run-event-data.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { type ProviderApp, startProviderApp } from '#test/support/provider-app.ts'
 import { postBrief, waitForRun } from '#test/support/runs.ts'
@@ -33,7 +34,7 @@ async function run(brief: Parameters<typeof postBrief>[2]) {
   expect(response.status).toBe(202)
   const done = await waitForRun(stubs.app.fetch, user.auth, body.runId)
   expect(done.status).toBe('complete')
-  const events = await readRunEvents(stubs.app.db, stubs.app.memory.ring, body.runId, 0)
+  const events = await readRunEvents(stubs.app.db, eventDataColumn(stubs.app.memory.ring), body.runId, 0)
   return { done, warnings: events.filter((event) => event.data.code === 'budget_reached') }
 }
 

@@ -17,7 +17,8 @@ import {
   readRunEvents,
 } from '#server/events/run-events.ts'
 import { streamRunEvents } from '#server/events/sse.ts'
-import { generateKeySpec, type KeyRing, parseKeyRing } from '#server/memory/crypto.ts'
+import { generateKeySpec, parseKeyRing } from '#server/memory/crypto.ts'
+import { type EventDataColumn, eventDataColumn } from '#server/repositories/run-event-data.ts'
 import { parseEventNotification } from '#server/repositories/run-events.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { createTestDatabase, type TestDatabase } from '#test/support/database.ts'
@@ -26,14 +27,15 @@ import { type PgProxy, startPgProxy } from '#test/support/pg-proxy.ts'
 import { openEventStream, type SseMessage, waitUntil } from '#test/support/sse-client.ts'
 
 /** One event, appended as the engine appends a batch. */
-async function appendRunEvent(db: Db, ring: KeyRing, event: NewEvent & { runId: string }): Promise<RunEvent> {
-  const [appended] = await appendRunEvents(db, ring, event.runId, [event])
+async function appendRunEvent(db: Db, events: EventDataColumn, event: NewEvent & { runId: string }): Promise<RunEvent> {
+  const [appended] = await appendRunEvents(db, events, event.runId, [event])
   if (!appended) throw new Error(`appending a ${event.type} event to run ${event.runId} returned no row`)
   return appended
 }
 
 let database: TestDatabase
-const ring = parseKeyRing(generateKeySpec('events'))
+/** The events' data's codec, as the hub and the event log use it. */
+const column = eventDataColumn(parseKeyRing(generateKeySpec('events')))
 beforeAll(async () => {
   database = await createTestDatabase()
 })
@@ -57,14 +59,14 @@ async function createRun(): Promise<string> {
 }
 
 function append(runId: string, type: RunEvent['type'], step: string | null = null) {
-  return appendRunEvent(database.db, ring, { runId, type, step, data: { note: `${type} of ${runId}` } })
+  return appendRunEvent(database.db, column, { runId, type, step, data: { note: `${type} of ${runId}` } })
 }
 
 async function startHub(options: { reconnectDelayMs?: number } = {}): Promise<EventHub> {
   const hub = await createEventHub({
     connectionString: database.url,
     db: database.db,
-    ring,
+    events: column,
     log: testLogger(),
     ...options,
   })
@@ -89,7 +91,7 @@ async function startSseServer(hub: EventHub, options: { db?: Db; keepAliveMs?: n
     await streamRunEvents({
       hub,
       db: options.db ?? database.db,
-      ring,
+      events: column,
       req,
       res,
       runId: req.params.runId,
@@ -114,7 +116,7 @@ function message(event: RunEvent): SseMessage {
 test('appended events read back in id order, after a given id, and only for their run', async () => {
   const runId = await createRun()
   const otherRunId = await createRun()
-  const started = await appendRunEvent(database.db, ring, { runId, type: 'run_started', data: { depth: 'standard' } })
+  const started = await appendRunEvent(database.db, column, { runId, type: 'run_started', data: { depth: 'standard' } })
   await append(otherRunId, 'run_started')
   const planning = await append(runId, 'step_started', 'plan')
   const complete = await append(runId, 'complete')
@@ -128,10 +130,10 @@ test('appended events read back in id order, after a given id, and only for thei
     createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
   })
   expect(planning.id).toBeGreaterThan(started.id)
-  expect(await readRunEvents(database.db, ring, runId, 0)).toEqual([started, planning, complete])
-  expect(await readRunEvents(database.db, ring, runId, started.id)).toEqual([planning, complete])
-  expect(await readRunEvents(database.db, ring, runId, 0, 2)).toEqual([started, planning])
-  expect(await readRunEvents(database.db, ring, runId, complete.id)).toEqual([])
+  expect(await readRunEvents(database.db, column, runId, 0)).toEqual([started, planning, complete])
+  expect(await readRunEvents(database.db, column, runId, started.id)).toEqual([planning, complete])
+  expect(await readRunEvents(database.db, column, runId, 0, 2)).toEqual([started, planning])
+  expect(await readRunEvents(database.db, column, runId, complete.id)).toEqual([])
 })
 
 test('an append notifies run_events with the event itself (sealed), and account_changes only when a run list changes', async () => {
@@ -164,7 +166,7 @@ test('an append notifies run_events with the event itself (sealed), and account_
   const [first, second] = notified.map((payload) => parseEventNotification(payload))
   // The data travels sealed, and opens to the event as appended.
   expect(notified[1]).not.toContain('warning of')
-  expect([first, second].map((notification) => notification && notifiedEvent(ring, notification))).toEqual([
+  expect([first, second].map((notification) => notification && notifiedEvent(column, notification))).toEqual([
     started,
     warning,
   ])
@@ -176,7 +178,7 @@ test('data too large for a notification is announced without it, and the hub rea
   const events = collect(hub, runId)
   const first = await append(runId, 'run_started')
   await waitUntil(() => events.length === 1)
-  const large = await appendRunEvent(database.db, ring, {
+  const large = await appendRunEvent(database.db, column, {
     runId,
     type: 'warning',
     data: { message: randomBytes(6000).toString('base64') },
@@ -196,7 +198,7 @@ async function countingHub(runId: string) {
       if (entry.level === 'query' && text.includes('"run_events"') && parameters.includes(runId)) reads.push(text)
     },
   })
-  const hub = await createEventHub({ connectionString: database.url, db: counted, ring, log: testLogger() })
+  const hub = await createEventHub({ connectionString: database.url, db: counted, events: column, log: testLogger() })
   onTestFinished(async () => {
     await hub.close()
     await counted.destroy()
@@ -255,7 +257,7 @@ test('two hubs on one database both receive a burst appended elsewhere, in id or
   // Appended concurrently, so notifications arrive while the hubs are still reading earlier ones.
   const appended = await Promise.all(
     Array.from({ length: 20 }, (_, query) =>
-      appendRunEvent(database.db, ring, { runId, type: 'query_done', data: { query } }),
+      appendRunEvent(database.db, column, { runId, type: 'query_done', data: { query } }),
     ),
   )
   const sorted = appended.toSorted((a, b) => a.id - b.id)
@@ -354,7 +356,13 @@ test('a read of the hub that ends while nobody listens leaves its subscribers to
   const proxy = await startPgProxy(database.url)
   const { log, lines } = capturingLogger()
   const held = heldFirstResult(database.db)
-  const hub = await createEventHub({ connectionString: proxy.url, db: held.db, ring, log, reconnectDelayMs: 10 })
+  const hub = await createEventHub({
+    connectionString: proxy.url,
+    db: held.db,
+    events: column,
+    log,
+    reconnectDelayMs: 10,
+  })
   onTestFinished(() => hub.close())
   const events = collect(hub, runId)
 
@@ -376,7 +384,13 @@ test('a stream whose replay ends while nobody listens is left to the read after 
   const runId = await createRun()
   const proxy = await startPgProxy(database.url)
   const { log, lines } = capturingLogger()
-  const hub = await createEventHub({ connectionString: proxy.url, db: database.db, ring, log, reconnectDelayMs: 10 })
+  const hub = await createEventHub({
+    connectionString: proxy.url,
+    db: database.db,
+    events: column,
+    log,
+    reconnectDelayMs: 10,
+  })
   onTestFinished(() => hub.close())
   const first = await append(runId, 'run_started')
   // The stream's replay (its first query) has read the log, and returns once the connection has dropped.
@@ -464,7 +478,7 @@ test('a client that reconnects mid-run with Last-Event-ID gets every event once'
   await append(runId, 'complete')
   await second.waitFor(() => second.closed)
   const received = [...first.messages, ...second.messages]
-  expect(received).toEqual((await readRunEvents(database.db, ring, runId, 0)).map(message))
+  expect(received).toEqual((await readRunEvents(database.db, column, runId, 0)).map(message))
 })
 
 test('streams opened at any moment of busy runs, across lost listen connections, each get every event once, in order', async () => {
@@ -502,7 +516,7 @@ test('streams opened at any moment of busy runs, across lost listen connections,
   for (const runId of runIds) await append(runId, 'complete')
   await waitUntil(() => opened.every(({ stream }) => stream.closed))
   for (const { runId, afterId, stream } of opened) {
-    const expected = (await readRunEvents(database.db, ring, runId, afterId, 1000)).map(message)
+    const expected = (await readRunEvents(database.db, column, runId, afterId, 1000)).map(message)
     expect(stream.error).toBeUndefined()
     expect(stream.messages).toEqual(expected)
   }

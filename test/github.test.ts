@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { linkGithubRepository } from '#server/chat/github/repositories.ts'
 import { signGithubPayload } from '#server/chat/github/verify.ts'
-import { openRunBrief } from '#server/research/runs.ts'
+import { createRunSeals } from '#server/repositories/runs.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { startTestApp, type TestApp } from '#test/support/app.ts'
 import { integrationCounts, waitForRunEnd } from '#test/support/integrations.ts'
@@ -128,7 +128,7 @@ test('"@sextant research" on a pull request: acknowledged, researched, the repor
 
   const run = await waitForRunEnd(app.db, runId)
   expect(run).toMatchObject({ status: 'complete', source: 'github', account_id: accountId })
-  expect(openRunBrief(app.memory.ring, run)).toEqual({
+  expect(createRunSeals(app.memory.ring).brief(run)).toEqual({
     topic: 'WebAssembly GC',
     depth: 'quick',
     reportStyle: 'bullet',

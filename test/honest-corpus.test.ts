@@ -7,6 +7,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest'
 import { readRunEvents } from '#server/events/run-events.ts'
 import { createCorpusSearch } from '#server/providers/search/corpus.ts'
 import { upsertCorpusDocument } from '#server/repositories/corpus-documents.ts'
+import { eventDataColumn } from '#server/repositories/run-event-data.ts'
 import { startPublishedDate } from '#server/vocabulary/brief.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { startTestApp, type TestApp } from '#test/support/app.ts'
@@ -78,7 +79,7 @@ test('a re-run still skips the corpus documents it read: their names in the ledg
   const read = new Set(report.sources.map((source) => source.url))
   expect(again.report?.sources.filter((source) => read.has(source.url))).toEqual([])
   // The searches found some of them again, and the ledger left them out.
-  const queries = (await readRunEvents(app.db, app.memory.ring, body.runId, 0)).filter(
+  const queries = (await readRunEvents(app.db, eventDataColumn(app.memory.ring), body.runId, 0)).filter(
     (event) => event.type === 'query_done',
   )
   const count = (key: string) => queries.reduce((sum, event) => sum + Number(event.data[key]), 0)

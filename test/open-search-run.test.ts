@@ -3,6 +3,7 @@
 
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { readRunEvents } from '#server/events/run-events.ts'
+import { eventDataColumn } from '#server/repositories/run-event-data.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { startTestApp, type TestApp } from '#test/support/app.ts'
 import { logIn } from '#test/support/browser-session.ts'
@@ -145,7 +146,7 @@ test('on a machine that reaches no open source, the run searches the local corpu
       /^the sample corpus bundled with Sextant \(invented articles, not the web\), because open sources \(GDELT, .*\) could not be reached$/,
     )
     expect(report.notice).toMatch(/^No web source could be reached \(this machine looks offline\).*invented articles/)
-    const events = await readRunEvents(offline.db, offline.memory.ring, body.runId, 0)
+    const events = await readRunEvents(offline.db, eventDataColumn(offline.memory.ring), body.runId, 0)
     const fallbacks = events.filter((event) => event.data.code === 'offline_fallback')
     expect(fallbacks).toHaveLength(1) // said once, not once per query
     expect(fallbacks[0]?.data.message).toMatch(/corpus/i)

@@ -5,7 +5,7 @@
 import { sql } from 'kysely'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { RESEARCH_RUN } from '#server/jobs/queues.ts'
-import { startRunClock } from '#server/repositories/runs.ts'
+import { createRunSeals, startRunClock } from '#server/repositories/runs.ts'
 import { createRun } from '#server/research/runs.ts'
 import { BriefSchema } from '#server/vocabulary/brief.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
@@ -33,7 +33,7 @@ afterAll(async () => {
 /** A quick run as start-run queues it: the queue's hour and its own limit of `limitSeconds`. */
 async function queueRun(accountId: string, topic: string, deadlineInSeconds: number, limitSeconds: number) {
   const { db, memory } = stubs.app
-  return createRun(db, memory.ring, {
+  return createRun(db, createRunSeals(memory.ring), {
     accountId,
     brief: BriefSchema.parse({ topic, depth: 'quick' }),
     topicHash: memory.topicIndex.hash(accountId, topic),

@@ -5,7 +5,8 @@ import { afterAll, beforeAll, expect, test } from 'vitest'
 import { signSlackRequest } from '#server/chat/slack/verify.ts'
 import { readRunEvents } from '#server/events/run-events.ts'
 import { createSlackWorkspaces } from '#server/notify/repository/slack-workspaces.ts'
-import { openRunBrief } from '#server/research/runs.ts'
+import { eventDataColumn } from '#server/repositories/run-event-data.ts'
+import { createRunSeals } from '#server/repositories/runs.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { startTestApp, type TestApp } from '#test/support/app.ts'
 import { logIn, postForm } from '#test/support/browser-session.ts'
@@ -187,7 +188,7 @@ test('a mention with options produces the matching brief', async () => {
     .select(['id', 'brief_key_id', 'brief', 'source'])
     .where('id', '=', runId)
     .executeTakeFirstOrThrow()
-  expect({ source: run.source, brief: openRunBrief(app.memory.ring, run) }).toEqual({
+  expect({ source: run.source, brief: createRunSeals(app.memory.ring).brief(run) }).toEqual({
     source: 'slack',
     brief: {
       topic: 'sodium-ion batteries',
@@ -392,7 +393,7 @@ test('with notify:changes (the default), a scheduled run that found nothing new 
     .where('run_id', '=', next.id)
     .where('type', '=', 'complete')
     .executeTakeFirstOrThrow()
-  const events = await readRunEvents(app.db, app.memory.ring, next.id, ended.id - 1)
+  const events = await readRunEvents(app.db, eventDataColumn(app.memory.ring), next.id, ended.id - 1)
   expect(events[0]).toMatchObject({ type: 'complete', data: { newFindings: 0, delivered: false } })
   await deliveriesSettled()
   expect(await app.db.selectFrom('deliveries').select('id').where('run_id', '=', next.id).execute()).toEqual([])

@@ -9,6 +9,7 @@ import type { LimitDecision, Limiter } from '#server/limits/limiter.ts'
 import type { Limits } from '#server/limits/policies.ts'
 import { generateKeySpec, parseKeyRing } from '#server/memory/crypto.ts'
 import { createTopicIndex } from '#server/memory/topic-index.ts'
+import { createRunSeals } from '#server/repositories/runs.ts'
 import { createSeriesBriefs } from '#server/repositories/series.ts'
 import { type AdmissionDeps, startAdmittedRun } from '#server/research/admission.ts'
 import { BriefSchema } from '#server/vocabulary/brief.ts'
@@ -59,6 +60,7 @@ function setting(options: { allowed: boolean; blocked?: string }) {
     db: database.db,
     jobs,
     seriesBriefs: createSeriesBriefs(ring),
+    runSeals: createRunSeals(ring),
     memory: {
       db: database.db,
       ring,

@@ -10,7 +10,7 @@ import type { Db } from '#db/database.ts'
 import { STREAMS_ENDED_CHANNEL } from '#server/auth/stream-principals.ts'
 import { notifiedEvent, type RunEvent, readRunEvents } from '#server/events/run-events.ts'
 import type { Logger } from '#server/logger.ts'
-import type { KeyRing } from '#server/memory/crypto.ts'
+import type { EventDataColumn } from '#server/repositories/run-event-data.ts'
 import { ACCOUNT_CHANNEL, parseEventNotification, RUN_EVENTS_CHANNEL } from '#server/repositories/run-events.ts'
 
 export type EventHub = {
@@ -77,12 +77,13 @@ export async function createEventHub(options: {
   connectionString: string
   db: Db
   /** Opens the events' sealed data. */
-  ring: KeyRing
+  /** The events' sealed data's codec. */
+  events: EventDataColumn
   log: Logger
   /** The first wait before reconnecting; it doubles (with jitter) up to 30 s. */
   reconnectDelayMs?: number
 }): Promise<EventHub> {
-  const { connectionString, db, ring, log } = options
+  const { connectionString, db, events: column, log } = options
   const reconnectDelayMs = options.reconnectDelayMs ?? 250
   const subscriptions = new Map<string, Set<Subscription>>()
   const accountSubscriptions = new Map<string, Set<(runId: string | null) => void>>()
@@ -139,7 +140,7 @@ export async function createEventHub(options: {
     if (!anySynced) return
     let event: RunEvent | undefined
     try {
-      event = notifiedEvent(ring, notification)
+      event = notifiedEvent(column, notification)
     } catch (error) {
       log.warn({ err: error, runId }, 'a notified run event could not be opened; reading it')
     }
@@ -190,7 +191,7 @@ export async function createEventHub(options: {
         state.again = false
         const vouching = listeningSince()
         const floor = Math.min(...[...forRun].map((subscription) => subscription.lastId))
-        const events = await readRunEvents(db, ring, runId, floor, PAGE_SIZE)
+        const events = await readRunEvents(db, column, runId, floor, PAGE_SIZE)
         for (const event of events) {
           for (const subscription of subscriptions.get(runId) ?? []) {
             // One that subscribed during the read, further back than it reached, waits for the next pass.

@@ -2,11 +2,12 @@
 // and announced with NOTIFY (carrying the event, sealed) so the process holding a client's stream
 // hears about it without reading the table.
 // An event's data (search queries, warnings, a failure's message) is sealed with the memory key
-// ring; its run, type, step and time are clear. The SQL is server/repositories/run-events.ts's.
+// ring, by its codec (EventDataColumn); its run, type, step and time are clear. The SQL is
+// server/repositories/run-events.ts's.
 
 import type { Db } from '#db/database.ts'
 import type { RunEvent } from '#server/contracts/run.ts'
-import { type KeyRing, openColumn, sealJson } from '#server/memory/crypto.ts'
+import type { EventDataColumn } from '#server/repositories/run-event-data.ts'
 import {
   type EventNotification,
   findFirstEventId,
@@ -18,8 +19,6 @@ import type { NewRun, RunAdvance, WhileRunning } from '#server/repositories/runs
 import { FINAL_EVENT_TYPES, type RunEventType } from '#server/vocabulary/runs.ts'
 
 export type { RunEvent }
-
-export const eventData = (runId: string, type: string) => `run_event:${runId}:${type}`
 
 function toRunEvent(row: RunEventRow, data: Record<string, unknown>): RunEvent {
   return {
@@ -43,7 +42,7 @@ export type NewEvent = { type: RunEventType; step?: string | null; data?: Record
  */
 export async function appendRunEvents(
   db: Db,
-  ring: KeyRing,
+  column: EventDataColumn,
   runId: string,
   events: NewEvent[],
   run?: RunAdvance | NewRun | WhileRunning,
@@ -55,7 +54,7 @@ export async function appendRunEvents(
     events.map((event, index) => {
       const data = dataOf[index] as Record<string, unknown>
       // An event without data (a step starting) stores none: nothing to seal.
-      const sealed = Object.keys(data).length > 0 ? sealJson(ring, data, eventData(runId, event.type)) : undefined
+      const sealed = Object.keys(data).length > 0 ? column.seal(data, runId, event.type) : undefined
       return { type: event.type, step: event.step ?? null, data: sealed }
     }),
     run,
@@ -67,29 +66,23 @@ export async function appendRunEvents(
  * The event a notification carries, its data opened; undefined when it must be read from the table
  * instead (a payload of another version, data too large to carry).
  */
-export function notifiedEvent(ring: KeyRing, notification: EventNotification): RunEvent | undefined {
+export function notifiedEvent(column: EventDataColumn, notification: EventNotification): RunEvent | undefined {
   const { row, data } = notification
   if (data === 'unsent') return undefined
-  const opened = data
-    ? openColumn<Record<string, unknown>>(ring, data.keyId, data.ciphertext, eventData(row.run_id, row.type))
-    : {}
-  return toRunEvent(row, opened ?? {})
+  return toRunEvent(row, data ? column.open(data, row.run_id, row.type) : {})
 }
 
 /** The run's events with an id above `afterId`, oldest first, their data unsealed (one decrypt each). */
 export async function readRunEvents(
   db: Db,
-  ring: KeyRing,
+  column: EventDataColumn,
   runId: string,
   afterId: number,
   limit = 500,
 ): Promise<RunEvent[]> {
   const rows = await listRunEvents(db, runId, afterId, limit)
   return rows.map((row) =>
-    toRunEvent(
-      row,
-      openColumn<Record<string, unknown>>(ring, row.data_key_id, row.data, eventData(row.run_id, row.type)) ?? {},
-    ),
+    toRunEvent(row, column.open({ keyId: row.data_key_id, ciphertext: row.data }, row.run_id, row.type) ?? {}),
   )
 }
 

@@ -5,7 +5,7 @@ import { z } from 'zod'
 import type { Db } from '#db/database.ts'
 import type { EventHub } from '#server/events/hub.ts'
 import { findFinalEventId, type RunEvent, readRunEvents } from '#server/events/run-events.ts'
-import type { KeyRing } from '#server/memory/crypto.ts'
+import type { EventDataColumn } from '#server/repositories/run-event-data.ts'
 import { isFinalEvent } from '#server/vocabulary/runs.ts'
 
 const REPLAY_PAGE = 500
@@ -47,7 +47,8 @@ function formatEvent(event: RunEvent): string {
 export function streamRunEvents(options: {
   hub: EventHub
   db: Db
-  ring: KeyRing
+  /** The events' sealed data's codec. */
+  events: EventDataColumn
   req: express.Request
   res: express.Response
   runId: string
@@ -55,7 +56,7 @@ export function streamRunEvents(options: {
   signal?: AbortSignal
   keepAliveMs?: number
 }): Promise<void> {
-  const { hub, db, ring, req, res, runId, signal } = options
+  const { hub, db, events: column, req, res, runId, signal } = options
   const afterId = parseLastEventId(req)
   return new Promise<void>((resolve, reject) => {
     let lastSentId = afterId
@@ -103,7 +104,7 @@ export function streamRunEvents(options: {
       beginEventStream(res)
       keepAlive = setInterval(() => res.write(': keep-alive\n\n'), options.keepAliveMs ?? 15_000)
       for (;;) {
-        const events = await readRunEvents(db, ring, runId, lastSentId, REPLAY_PAGE)
+        const events = await readRunEvents(db, column, runId, lastSentId, REPLAY_PAGE)
         for (const event of events) send(event)
         if (ended || events.length < REPLAY_PAGE) break
       }

@@ -4,12 +4,12 @@
 import type { Db } from '#db/database.ts'
 import type { Jobs } from '#server/jobs/boss.ts'
 import type { Logger } from '#server/logger.ts'
-import type { KeyRing } from '#server/memory/crypto.ts'
 import { chatDelivery, type DeliveryRow } from '#server/notify/deliveries.ts'
 import { afterFailedAttempt, sendDeliveryLater } from '#server/notify/delivery-attempts.ts'
 import { DeliveryError } from '#server/notify/delivery-error.ts'
 import { deliverEmail } from '#server/notify/email/deliver-email.ts'
 import type { Mailer } from '#server/notify/email/mailer.ts'
+import type { UnsubscribeTokens } from '#server/notify/email/tokens.ts'
 import { postIssueComment } from '#server/notify/github/client.ts'
 import { noticeMessage, resultMessage, startedMessage } from '#server/notify/messages.ts'
 import {
@@ -22,7 +22,7 @@ import type { SlackWorkspaces } from '#server/notify/repository/slack-workspaces
 import type { WebhookSecrets } from '#server/notify/repository/webhook-endpoints.ts'
 import { postSlackMessage } from '#server/notify/slack/client.ts'
 import { deliverWebhookEvent, type WebhookSettings } from '#server/notify/webhooks/send.ts'
-import { getRun } from '#server/repositories/runs.ts'
+import { getRun, type RunSeals } from '#server/repositories/runs.ts'
 import { viewRun } from '#server/research/runs.ts'
 
 export type DeliverySettings = {
@@ -42,7 +42,9 @@ export type DeliverDeps = {
   workspaces: SlackWorkspaces
   /** The webhook signing secrets, opened at the repository. */
   secrets: WebhookSecrets
-  ring: KeyRing
+  /** The run's sealed columns' codecs (the runs repository's). */
+  runs: RunSeals
+  unsubscribeTokens: UnsubscribeTokens
   jobs: Jobs
   log: Logger
   settings: DeliverySettings
@@ -84,7 +86,7 @@ async function compose(deps: DeliverDeps, delivery: DeliveryRow): Promise<string
   if (delivery.kind === 'notice') return noticeMessage(delivery.channel, delivery.notice ?? '')
   const row = delivery.runId ? await getRun(deps.db, delivery.runId) : undefined
   if (!row) throw new DeliveryError('the run no longer exists', 'never')
-  const run = viewRun(deps.ring, row, { publicUrl: deps.settings.publicUrl })
+  const run = viewRun(deps.runs, row, { publicUrl: deps.settings.publicUrl })
   const context = {
     publicUrl: deps.settings.publicUrl,
     recurringIntervalSeconds: deps.settings.recurringIntervalSeconds,

@@ -13,6 +13,7 @@ import type { DeliverySettings } from '#server/notify/deliver.ts'
 import { createDelivery, deliverResultWhenEnded } from '#server/notify/deliveries.ts'
 import { emailDigestWhenEnded } from '#server/notify/email/deliveries.ts'
 import { createMailer } from '#server/notify/email/mailer.ts'
+import { createUnsubscribeTokens } from '#server/notify/email/tokens.ts'
 import { recordRunChangesWhenEnded } from '#server/notify/feeds/feeds.ts'
 import { createDeliveries } from '#server/notify/repository/deliveries.ts'
 import { createFeeds } from '#server/notify/repository/feeds.ts'
@@ -24,6 +25,7 @@ import { createFeedService, type FindSeries } from '#server/notify/service/feeds
 import { createWebhookService } from '#server/notify/service/webhooks.ts'
 import { deliverWebhooksWhenEnded } from '#server/notify/webhooks/events.ts'
 import type { WebhookSettings } from '#server/notify/webhooks/send.ts'
+import type { RunSeals } from '#server/repositories/runs.ts'
 import type { RunEnd } from '#server/research/run-end.ts'
 import type { ChatReply } from '#server/vocabulary/notify.ts'
 
@@ -44,6 +46,8 @@ export type NotifyDeps = {
   storageBlocked: () => Promise<string | undefined>
   /** The account's series a feed may follow (the port FindSeries). */
   findSeries: FindSeries
+  /** The runs' sealed columns' codecs: what a notice is written from (a run's brief and report). */
+  runs: RunSeals
 }
 
 export function createNotifyService(deps: NotifyDeps) {
@@ -54,6 +58,8 @@ export function createNotifyService(deps: NotifyDeps) {
   const workspaces = createSlackWorkspaces(() => ring)
   const feeds = createFeeds(ring)
   const secrets = createWebhookSecrets(ring)
+  const unsubscribeTokens = createUnsubscribeTokens(ring)
+  const { runs } = deps
   const mailer = deps.smtp && createMailer(deps.smtp)
   const emailEnabled = mailer !== undefined
   // However a run ends (its worker, the sweeper, a cancel), what it owes is queued with its end: a
@@ -62,7 +68,7 @@ export function createNotifyService(deps: NotifyDeps) {
   // of changes.
   const owed = [
     deliverResultWhenEnded(jobs, deliveries),
-    deliverWebhooksWhenEnded({ jobs, ring, deliveries, publicUrl }),
+    deliverWebhooksWhenEnded({ jobs, runs, deliveries, publicUrl }),
     emailDigestWhenEnded(jobs, deliveries, emailEnabled),
     recordRunChangesWhenEnded(),
   ]
@@ -73,7 +79,8 @@ export function createNotifyService(deps: NotifyDeps) {
     deliveries: createDeliveryService({
       db,
       jobs,
-      ring,
+      runs,
+      unsubscribeTokens,
       deliveries,
       workspaces,
       secrets,
@@ -84,7 +91,14 @@ export function createNotifyService(deps: NotifyDeps) {
     }),
     /** Outbound webhooks: the account's endpoints and signing secrets. */
     webhooks: createWebhookService({ db, secrets, rules: deps.webhooks }),
-    email: createEmailService({ db, jobs, ring, deliveries, enabled: emailEnabled, limits: deps.limits }),
+    email: createEmailService({
+      db,
+      jobs,
+      unsubscribeTokens,
+      deliveries,
+      enabled: emailEnabled,
+      limits: deps.limits,
+    }),
     /** What chat asks of notify in its own transaction (its port, Replies in server/chat/mention-run.ts). */
     replies: {
       /** Queues the reply and its job in the caller's transaction; a run's second "started" is a no-op. */
@@ -98,6 +112,7 @@ export function createNotifyService(deps: NotifyDeps) {
       publicUrl,
       storageBlocked: deps.storageBlocked,
       findSeries: deps.findSeries,
+      runs,
     }),
     /** Each channel's due, in turn, in the transaction that ends the run. */
     whenEnded: async (trx: Db, end: RunEnd): Promise<void> => {

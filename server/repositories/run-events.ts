@@ -1,7 +1,8 @@
 // The run_events table and the NOTIFYs that announce it: SQL only, the database (or the caller's
 // transaction) first, and the format of the notifications. The statement that appends a run's events
-// may first insert or advance the run, with the runs repository's own SQL for it. Event data comes and goes sealed as
-// stored; server/events/run-events.ts seals, opens and says which events are final.
+// may first insert or advance the run, with the runs repository's own SQL for it. Event data comes and
+// goes sealed as stored: server/events/run-events.ts seals and opens it with its codec
+// (server/repositories/run-event-data.ts) and says which events are final.
 // server/events/hub.ts LISTENs on these channels.
 import { sql } from 'kysely'
 import { compiledOnce } from '#db/compiled-once.ts'
@@ -25,6 +26,7 @@ import { FINAL_EVENT_TYPES, type RunEventType } from '#server/vocabulary/runs.ts
  * two fields and read the table; they still work beside it.
  */
 export const RUN_EVENTS_CHANNEL = 'run_events'
+
 /**
  * Announces `<accountId>` or `<accountId>:<runId>` when something an account's run list shows has
  * changed: a run's event, or a series paused or resumed. Dashboards listen for their account.

@@ -1,16 +1,69 @@
-// The runs table: SQL only, the database (or the caller's transaction) first. What the columns mean
-// (the sealed brief, checkpoint, report and error; views of a run) is server/research/runs.ts's.
+// The runs table: SQL only, the database (or the caller's transaction) first. The brief, checkpoint,
+// report and error are sealed, each bound to its run: their codecs are createRunSeals', built once
+// from the key ring, and a run's row is opened a column at a time, as a view needs it (a list opens
+// briefs, not reports; decision 064). What the columns mean (views of a run) is
+// server/research/runs.ts's.
 
 import { type Insertable, type Selectable, sql, type Updateable } from 'kysely'
 import { compiledOnce } from '#db/compiled-once.ts'
 import type { Db } from '#db/database.ts'
 import type { RunsTable } from '#db/schema.ts'
+import { type RunError, RunErrorSchema } from '#server/contracts/run.ts'
+import { type KeyRing, openJson, type Sealed, sealJson } from '#server/memory/crypto.ts'
+import { sealedColumn, sealedText } from '#server/memory/sealed-column.ts'
 import { after } from '#server/repositories/keyset.ts'
+import { eventDataColumn } from '#server/repositories/run-event-data.ts'
 import { liveTopicMemory, type TopicMemoryRow } from '#server/repositories/topic-memory.ts'
 import { UUID } from '#server/text/uuid.ts'
+import { type Brief, StoredBriefSchema } from '#server/vocabulary/brief.ts'
+import type { Report } from '#server/vocabulary/report.ts'
 import type { RunStatus } from '#server/vocabulary/runs.ts'
 
 export type RunRow = Selectable<RunsTable>
+
+/** What binds each sealed column of a run to its row. */
+export const briefData = (runId: string) => `run_brief:${runId}`
+export const errorData = (runId: string) => `run_error:${runId}`
+const checkpointData = (runId: string) => `run_checkpoint:${runId}`
+const reportData = (runId: string) => `run_report:${runId}`
+
+/**
+ * The codecs of a run's sealed columns, and of its events' data, built once from the key ring. The
+ * brief is read by the stored brief's schema and the error by the contract's; the checkpoint is
+ * sealed as the JSON the engine serialized (the engine parses it, and runs its steps again when
+ * another version wrote it); the report is read by hand into today's shape (upgradeReport), its
+ * stored shapes having no schema yet.
+ */
+export function createRunSeals(ring: KeyRing) {
+  const brief = sealedColumn(ring, { name: 'runs.brief', schema: StoredBriefSchema, associatedData: briefData })
+  const error = sealedColumn(ring, { name: 'runs.error', schema: RunErrorSchema, associatedData: errorData })
+  const checkpoint = sealedText(ring, { name: 'runs.checkpoint', associatedData: checkpointData })
+  return {
+    sealBrief: (value: Brief, runId: string): Sealed => brief.seal(value, runId),
+    /** The run's brief; throws for a run stored before briefs were sealed and not yet sealed at boot. */
+    brief(row: Pick<RunRow, 'id' | 'brief_key_id' | 'brief'>): Brief {
+      const value = brief.open({ keyId: row.brief_key_id, ciphertext: row.brief }, row.id)
+      if (!value) throw new Error(`run ${row.id} has no sealed brief (was the database upgraded without booting?)`)
+      return value
+    },
+    sealError: (value: RunError, runId: string): Sealed => error.seal(value, runId),
+    error: (row: Pick<RunRow, 'id' | 'error_key_id' | 'error'>) =>
+      error.open({ keyId: row.error_key_id, ciphertext: row.error }, row.id),
+    sealCheckpoint: (json: string, runId: string): Sealed => checkpoint.seal(json, runId),
+    /** The checkpoint's JSON as the engine serialized it; undefined when the run has none. */
+    checkpoint: (row: Pick<RunRow, 'id' | 'checkpoint_key_id' | 'checkpoint'>): string | undefined =>
+      checkpoint.open({ keyId: row.checkpoint_key_id, ciphertext: row.checkpoint }, row.id),
+    sealReport: (value: Report, runId: string): Sealed => sealJson(ring, value, reportData(runId)),
+    /** The report as stored, in whichever shape its version wrote: read it with readStoredReport. */
+    report(row: Pick<RunRow, 'id' | 'report_key_id' | 'report'>): Report | undefined {
+      if (!row.report || !row.report_key_id) return undefined
+      return openJson<Report>(ring, { keyId: row.report_key_id, ciphertext: row.report }, reportData(row.id))
+    },
+    event: eventDataColumn(ring),
+  }
+}
+
+export type RunSeals = ReturnType<typeof createRunSeals>
 
 /** What a list of runs shows of each: no checkpoint, no report. */
 export const SUMMARY_COLUMNS = [

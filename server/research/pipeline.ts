@@ -30,7 +30,7 @@ import {
   type StepOutputs,
   stepInput,
 } from '#server/research/run-context.ts'
-import { advanceRun, checkpointJson, openRunBrief, type RunError, readCheckpoint } from '#server/research/runs.ts'
+import { advanceRun, checkpointJson, type RunError, readCheckpoint } from '#server/research/runs.ts'
 import { searchStep } from '#server/research/step-search.ts'
 import { synthesizeStep } from '#server/research/step-synthesize.ts'
 import type { Brief } from '#server/vocabulary/brief.ts'
@@ -51,12 +51,13 @@ class RunCancelled extends Error {}
 
 /** Runs (or resumes) a run to its end. Throws only for infrastructure failures, so the job retries. */
 export async function runResearch(deps: EngineDeps, runId: string): Promise<void> {
-  const { db, ring } = deps.memory
+  const { db } = deps.memory
+  const { seals } = deps
   // With its topic's memory, when it starts from the beginning: what load_memory reads.
   const found = await getRunToStart(db, runId, deps.memory.now())
   const row = found?.run
   if (row?.status !== 'running') return // finished, cancelled or gone: nothing to do
-  const brief = openRunBrief(ring, row)
+  const brief = seals.brief(row)
   // Taken for the first time: the run's time limit started now (the queue's time is not its own).
   const deadlineAt = found?.clockStarted ?? row.deadline_at
   const remainingMs = deadlineAt.getTime() - Date.now()
@@ -81,8 +82,8 @@ export async function runResearch(deps: EngineDeps, runId: string): Promise<void
         let wrote: boolean
         try {
           wrote = move
-            ? await advanceRun(db, ring, runId, { ...move, events })
-            : (await appendRunEvents(db, ring, runId, events, { whileRunning: true })).length > 0
+            ? await advanceRun(db, seals, runId, { ...move, events })
+            : (await appendRunEvents(db, seals.event, runId, events, { whileRunning: true })).length > 0
         } catch (error) {
           failedWrite = { error }
           throw error
@@ -111,7 +112,7 @@ export async function runResearch(deps: EngineDeps, runId: string): Promise<void
     remainingMs,
   )
   const signal = AbortSignal.any([deadline.signal, stopped.signal])
-  const stored = readCheckpoint(ring, row)
+  const stored = readCheckpoint(seals, row)
   if (stored?.success === false) {
     // Written by another version in another shape: paid work is done again rather than misread.
     deps.log.warn(

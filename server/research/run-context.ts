@@ -3,6 +3,7 @@ import type { MemoryContext } from '#server/memory/store.ts'
 import { PLAN_MAX_OUTPUT_TOKENS } from '#server/providers/llm/output-limits.ts'
 import type { PageReader } from '#server/providers/reader/page-reader.ts'
 import type { LanguageModel, PlanInput, SearchProvider } from '#server/providers/types.ts'
+import type { RunSeals } from '#server/repositories/runs.ts'
 import type { TopicMemoryRow } from '#server/repositories/topic-memory.ts'
 import type { Budget } from '#server/research/budget.ts'
 import type { Checkpoint, StepOutputs } from '#server/research/checkpoint.ts'
@@ -20,6 +21,8 @@ export type Step = (typeof STEPS)[number]
 
 export type EngineDeps = {
   memory: MemoryContext
+  /** The run's sealed columns' codecs (the runs repository's). */
+  seals: RunSeals
   search: SearchProvider
   /** Reads the pages of snippet-only results; without one, a run keeps the snippets. */
   reader?: PageReader

@@ -7,8 +7,7 @@
 import type { Db } from '#db/database.ts'
 import { appendRunEvents, type NewEvent } from '#server/events/run-events.ts'
 import type { Jobs } from '#server/jobs/boss.ts'
-import type { KeyRing } from '#server/memory/crypto.ts'
-import type { RunEnded } from '#server/repositories/runs.ts'
+import type { RunEnded, RunSeals } from '#server/repositories/runs.ts'
 import type { Report } from '#server/research/report-types.ts'
 import { cancelRun, completeRun, failRun, type RunError } from '#server/research/runs.ts'
 import { afterRunEnded } from '#server/research/series.ts'
@@ -44,7 +43,8 @@ export type RunEndHook = (trx: Db, end: RunEnd) => Promise<void>
 export type RunEndDeps = {
   db: Db
   jobs: Jobs
-  ring: KeyRing
+  /** The run's sealed columns' codecs (the runs repository's). */
+  seals: RunSeals
   intervalSeconds: number
   spreadSeconds: number
   onEnded: RunEndHook
@@ -82,7 +82,7 @@ export async function endRun(
   known: RunEndKnown = {},
 ): Promise<boolean> {
   return deps.jobs.transaction(deps.db, async (trx) => {
-    const ended = await finish(trx, deps.ring, runId, outcome)
+    const ended = await finish(trx, deps.seals, runId, outcome)
     if (!ended) return false
     // Cancelling one run of a recurring brief does not stop the series: it sleeps until the next.
     const series = ended.seriesId ? await afterRunEnded(trx, deps, runId, ended.seriesId) : undefined
@@ -90,7 +90,11 @@ export async function endRun(
       series?.notify !== 'changes' || outcome.status !== 'complete' || changedAnything(outcome.report)
     const data = { ...eventData(outcome), ...(series ? { delivered: worthTelling } : {}) }
     const lastStep = (await known.lastStep?.(trx)) ?? []
-    await appendRunEvents(trx, deps.ring, runId, [...(known.events ?? []), ...lastStep, { type: outcome.status, data }])
+    await appendRunEvents(trx, deps.seals.event, runId, [
+      ...(known.events ?? []),
+      ...lastStep,
+      { type: outcome.status, data },
+    ])
     await deps.onEnded(trx, {
       runId,
       accountId: ended.accountId,
@@ -115,12 +119,12 @@ export function changedAnything(report: Report): boolean {
   return changeCount(report) > 0
 }
 
-function finish(trx: Db, ring: KeyRing, runId: string, outcome: RunOutcome): Promise<RunEnded | undefined> {
+function finish(trx: Db, seals: RunSeals, runId: string, outcome: RunOutcome): Promise<RunEnded | undefined> {
   switch (outcome.status) {
     case 'complete':
-      return completeRun(trx, ring, runId, outcome.report)
+      return completeRun(trx, seals, runId, outcome.report)
     case 'failed':
-      return failRun(trx, ring, runId, outcome.error)
+      return failRun(trx, seals, runId, outcome.error)
     case 'cancelled':
       return cancelRun(trx, runId, outcome.accountId)
   }

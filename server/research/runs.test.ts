@@ -1,5 +1,6 @@
 import { expect, test } from 'vitest'
 import { generateKeySpec, parseKeyRing, seal } from '#server/memory/crypto.ts'
+import { createRunSeals } from '#server/repositories/runs.ts'
 import { checkpointJson, type RunRow, readCheckpoint } from '#server/research/runs.ts'
 
 test("a checkpoint's JSON is its steps' in order, each step's output serialized once, when first asked for", () => {
@@ -26,6 +27,7 @@ test("a checkpoint's JSON is its steps' in order, each step's output serialized 
 
 test('a checkpoint is parsed when read: one of another shape is said, not misread', () => {
   const ring = parseKeyRing(generateKeySpec())
+  const seals = createRunSeals(ring)
   const row = (json: string) => {
     const sealed = seal(ring, Buffer.from(json), 'run_checkpoint:run-1')
     return { id: 'run-1', checkpoint: sealed.ciphertext, checkpoint_key_id: sealed.keyId } as RunRow
@@ -33,13 +35,13 @@ test('a checkpoint is parsed when read: one of another shape is said, not misrea
   const usage = { inputTokens: 3, outputTokens: 4 }
   const written = checkpointJson({ load_memory: { baseline: true, since: null, ledger: ['https://a.example/'] } })
   written.add('plan', { queries: ['grid batteries'], fallback: false, usage })
-  expect(readCheckpoint(ring, row(written.json()))).toMatchObject({
+  expect(readCheckpoint(seals, row(written.json()))).toMatchObject({
     success: true,
     data: { plan: { queries: ['grid batteries'], fallback: false, usage } },
   })
   // A plan whose queries were one string (another version's shape).
-  const other = readCheckpoint(ring, row(JSON.stringify({ plan: { queries: 'grid batteries', usage } })))
+  const other = readCheckpoint(seals, row(JSON.stringify({ plan: { queries: 'grid batteries', usage } })))
   expect(other?.success).toBe(false)
   expect(other?.error?.issues.map((issue) => issue.path.join('.'))).toEqual(['plan.queries', 'plan.fallback'])
-  expect(readCheckpoint(ring, { ...row('{}'), checkpoint: null })).toBeUndefined()
+  expect(readCheckpoint(seals, { ...row('{}'), checkpoint: null })).toBeUndefined()
 })

@@ -1,29 +1,31 @@
 // What a run's columns mean: progress (status, step, times, counts) is clear; what was asked (the
 // brief), what the steps produced (the checkpoint, with fetched page text), the report and a
-// failure's error are sealed with the memory key ring, and opened here into the views every surface
-// shows. The topic is there only as a keyed hash, for lookups. The SQL is server/repositories/runs.ts's.
+// failure's error are sealed with the memory key ring, by the codecs of the runs repository
+// (RunSeals), and opened here into the views every surface shows. The topic is there only as a keyed
+// hash, for lookups. The SQL is server/repositories/runs.ts's.
 import { randomUUID } from 'node:crypto'
 import type { Db } from '#db/database.ts'
 import type { RunError, RunListItem, RunView } from '#server/contracts/run.ts'
 import { appendRunEvents, type NewEvent } from '#server/events/run-events.ts'
-import { type KeyRing, open, openColumn, openJson, seal, sealJson } from '#server/memory/crypto.ts'
-import { finishRun, listRunRows, type RunEnded, type RunRow, type RunSummaryRow } from '#server/repositories/runs.ts'
+import {
+  finishRun,
+  listRunRows,
+  type RunEnded,
+  type RunRow,
+  type RunSeals,
+  type RunSummaryRow,
+} from '#server/repositories/runs.ts'
 import { CheckpointSchema } from '#server/research/checkpoint.ts'
 import type { Report } from '#server/research/report-types.ts'
 import { readStoredReport } from '#server/research/stored-report.ts'
 import { type Brief, displayBrief } from '#server/vocabulary/brief.ts'
 import type { RunStatus } from '#server/vocabulary/runs.ts'
 
-export type { RunError, RunListItem, RunRow, RunView }
-
-const checkpointData = (runId: string) => `run_checkpoint:${runId}`
-const reportData = (runId: string) => `run_report:${runId}`
-export const briefData = (runId: string) => `run_brief:${runId}`
-export const errorData = (runId: string) => `run_error:${runId}`
+export type { RunError, RunListItem, RunRow, RunSeals, RunView }
 
 export async function createRun(
   db: Db,
-  ring: KeyRing,
+  seals: RunSeals,
   input: {
     accountId: string
     brief: Brief
@@ -39,10 +41,10 @@ export async function createRun(
 ): Promise<string> {
   // The id is made here: the sealed brief is bound to it.
   const id = randomUUID()
-  const brief = sealJson(ring, input.brief, briefData(id))
+  const brief = seals.sealBrief(input.brief, id)
   // With its first event, in one statement: no worker can log a step before it.
   const started: NewEvent = { type: 'run_started', data: { depth: input.brief.depth, source: input.brief.source } }
-  await appendRunEvents(db, ring, id, [started], {
+  await appendRunEvents(db, seals.event, id, [started], {
     create: {
       id,
       account_id: input.accountId,
@@ -61,17 +63,10 @@ export async function createRun(
   return id
 }
 
-/** The run's brief, unsealed. */
-export function openRunBrief(ring: KeyRing, row: Pick<RunRow, 'id' | 'brief_key_id' | 'brief'>): Brief {
-  const brief = openColumn<Brief>(ring, row.brief_key_id, row.brief, briefData(row.id))
-  if (!brief) throw new Error(`run ${row.id} has no sealed brief (was the database upgraded without booting?)`)
-  return brief
-}
-
 /** What the run view and the run list both show of a run: one brief to open, and an error if it failed. */
-function summarizeRun(ring: KeyRing, row: RunSummaryRow) {
-  const brief = displayBrief(openRunBrief(ring, row))
-  const error = openColumn<RunError>(ring, row.error_key_id, row.error, errorData(row.id))
+function summarizeRun(seals: RunSeals, row: RunSummaryRow) {
+  const brief = displayBrief(seals.brief(row))
+  const error = seals.error(row)
   return {
     brief,
     summary: {
@@ -91,11 +86,11 @@ function summarizeRun(ring: KeyRing, row: RunSummaryRow) {
  * `publicUrl`: for answers read away from the pages (the API, MCP, Slack and GitHub), whose corpus
  * sources then link to their pages on this server; the pages link them themselves (safeHref).
  */
-export function viewRun(ring: KeyRing, row: RunRow, options: { publicUrl?: string } = {}): RunView {
-  const { brief, summary } = summarizeRun(ring, row)
+export function viewRun(seals: RunSeals, row: RunRow, options: { publicUrl?: string } = {}): RunView {
+  const { brief, summary } = summarizeRun(seals, row)
   const view: RunView = { ...summary, brief }
   if (row.status === 'complete') {
-    const report = openRunReport(ring, row, options)
+    const report = openRunReport(seals, row, options)
     if (report) view.report = report
   }
   return view
@@ -103,13 +98,12 @@ export function viewRun(ring: KeyRing, row: RunRow, options: { publicUrl?: strin
 
 /** A complete run's report as every surface reads it: one decrypt, nothing else of the run opened. */
 export function openRunReport(
-  ring: KeyRing,
+  seals: RunSeals,
   row: Pick<RunRow, 'id' | 'report_key_id' | 'report'>,
   options: { publicUrl?: string } = {},
 ): Report | undefined {
-  if (!row.report || !row.report_key_id) return undefined
-  const stored = openJson<Report>(ring, { keyId: row.report_key_id, ciphertext: row.report }, reportData(row.id))
-  return readStoredReport(stored, options)
+  const stored = seals.report(row)
+  return stored && readStoredReport(stored, options)
 }
 
 /**
@@ -118,7 +112,7 @@ export function openRunReport(
  */
 export async function listRuns(
   db: Db,
-  ring: KeyRing,
+  seals: RunSeals,
   accountId: string,
   options: { limit: number; cursor?: string; status?: RunStatus; topicHash?: Buffer },
 ): Promise<{ runs: RunListItem[]; nextCursor: string | null }> {
@@ -126,7 +120,7 @@ export async function listRuns(
   const page = rows.slice(0, options.limit)
   return {
     runs: page.map((row) => {
-      const { brief, summary } = summarizeRun(ring, row)
+      const { brief, summary } = summarizeRun(seals, row)
       return { ...summary, depth: brief.depth, recurring: brief.recurring }
     }),
     nextCursor: rows.length > options.limit ? (page.at(-1)?.id ?? null) : null,
@@ -137,10 +131,9 @@ export async function listRuns(
  * The run's checkpoint, parsed: the outputs of the steps that ended, or the issues that keep this
  * version from reading it (another version wrote it in another shape). Undefined when it has none.
  */
-export function readCheckpoint(ring: KeyRing, row: RunRow) {
-  if (!row.checkpoint || !row.checkpoint_key_id) return undefined
-  const sealed = { keyId: row.checkpoint_key_id, ciphertext: row.checkpoint }
-  return CheckpointSchema.safeParse(JSON.parse(open(ring, sealed, checkpointData(row.id)).toString('utf8')))
+export function readCheckpoint(seals: RunSeals, row: RunRow) {
+  const json = seals.checkpoint(row)
+  return json === undefined ? undefined : CheckpointSchema.safeParse(JSON.parse(json))
 }
 
 /**
@@ -172,21 +165,20 @@ export function checkpointJson(initial: object): { add: (step: string, output: u
  */
 export async function advanceRun(
   db: Db,
-  ring: KeyRing,
+  seals: RunSeals,
   runId: string,
   move: { step: string; checkpointJson?: string; events: NewEvent[] },
 ): Promise<boolean> {
-  const checkpoint =
-    move.checkpointJson === undefined ? undefined : seal(ring, Buffer.from(move.checkpointJson), checkpointData(runId))
-  const appended = await appendRunEvents(db, ring, runId, move.events, { step: move.step, checkpoint })
+  const checkpoint = move.checkpointJson === undefined ? undefined : seals.sealCheckpoint(move.checkpointJson, runId)
+  const appended = await appendRunEvents(db, seals.event, runId, move.events, { step: move.step, checkpoint })
   return appended.length > 0
 }
 
 /** Whose run ended, or undefined when it was no longer running (something else ended it first). */
 type Ended = Promise<RunEnded | undefined>
 
-export function completeRun(db: Db, ring: KeyRing, runId: string, report: Report): Ended {
-  const sealed = sealJson(ring, report, reportData(runId))
+export function completeRun(db: Db, seals: RunSeals, runId: string, report: Report): Ended {
+  const sealed = seals.sealReport(report, runId)
   return finishRun(db, runId, {
     status: 'complete',
     report: sealed.ciphertext,
@@ -195,9 +187,9 @@ export function completeRun(db: Db, ring: KeyRing, runId: string, report: Report
   })
 }
 
-export function failRun(db: Db, ring: KeyRing, runId: string, error: RunError): Ended {
+export function failRun(db: Db, seals: RunSeals, runId: string, error: RunError): Ended {
   // The message may quote a provider, or a model's refusal that repeats the brief: sealed too.
-  const sealed = sealJson(ring, error, errorData(runId))
+  const sealed = seals.sealError(error, runId)
   return finishRun(db, runId, { status: 'failed', error: sealed.ciphertext, error_key_id: sealed.keyId })
 }
 

@@ -6,6 +6,7 @@ import type { RunStart } from '#server/contracts/run.ts'
 import type { Jobs } from '#server/jobs/boss.ts'
 import { RESEARCH_RUN } from '#server/jobs/queues.ts'
 import type { MemoryContext } from '#server/memory/store.ts'
+import type { RunSeals } from '#server/repositories/runs.ts'
 import { topicAtStart } from '#server/repositories/runs.ts'
 import type { SeriesBriefs } from '#server/repositories/series.ts'
 import { createRun } from '#server/research/runs.ts'
@@ -26,6 +27,8 @@ export type StartRunDeps = {
   deadlines: RunDeadlines
   /** The series' sealed briefs, at their repository: a recurring brief's first run makes its series. */
   seriesBriefs: SeriesBriefs
+  /** The run's sealed columns' codecs (the runs repository's). */
+  runSeals: RunSeals
 }
 
 /** An account's runs beyond this many going all queue alike (pg-boss priorities are integers). */
@@ -116,7 +119,7 @@ async function writeRun(
     const series =
       options.series ??
       (brief.recurring ? { id: await createSeries(trx, deps.seriesBriefs, accountId, brief), slot: 0 } : undefined)
-    const id = await createRun(trx, ring, {
+    const id = await createRun(trx, deps.runSeals, {
       series,
       accountId,
       brief,

@@ -2,22 +2,24 @@
 // events as they happen, a run's event stream and an account's run list as Server-Sent Events, each
 // stream counted against its session's or key's allowance.
 import type express from 'express'
+import type { Db } from '#db/database.ts'
 import { createAccountRunStreams } from '#server/events/account-stream.ts'
 import type { EventHub } from '#server/events/hub.ts'
 import type { OpenStreams } from '#server/events/open-streams.ts'
 import type { RunEvent } from '#server/events/run-events.ts'
 import { streamRunEvents } from '#server/events/sse.ts'
-import type { MemoryContext } from '#server/memory/store.ts'
+import type { EventDataColumn } from '#server/repositories/run-event-data.ts'
 import type { RunService } from '#server/services/runs.ts'
 
 export function createLiveService(deps: {
   hub: EventHub
   streams: OpenStreams
-  memory: MemoryContext
+  db: Db
+  /** The events' sealed data's codec (the runs repository's seals carry it). */
+  events: EventDataColumn
   runs: Pick<RunService, 'dashboard'>
 }) {
-  const { hub, streams } = deps
-  const { db, ring } = deps.memory
+  const { hub, streams, db, events } = deps
   const runLists = createAccountRunStreams({ hub, read: (accountId) => deps.runs.dashboard(accountId) })
   return {
     /** Calls `listener` with each new event of the run; returns the unsubscribe. */
@@ -32,7 +34,7 @@ export function createLiveService(deps: {
      * the viewer's.
      */
     streamRun: (options: { req: express.Request; res: express.Response; runId: string; signal?: AbortSignal }) =>
-      streamRunEvents({ hub, db, ring, ...options }),
+      streamRunEvents({ hub, db, events, ...options }),
     /** The account's dashboard run list, sent whole whenever one of its runs or series changes. */
     streamRunList: (options: { res: express.Response; accountId: string; signal?: AbortSignal }) =>
       runLists.stream(options),

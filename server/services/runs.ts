@@ -11,7 +11,7 @@ import { findRunId, getRun, getRunSeal, overdueRuns, type RunRow, type RunSeal }
 import { findLiveTopicId } from '#server/repositories/topic-memory.ts'
 import { type AdmissionDeps, type AdmittedStart, type Requester, startAdmittedRun } from '#server/research/admission.ts'
 import { type EngineDeps, NOT_TAKEN_ERROR, runResearch } from '#server/research/pipeline.ts'
-import { listRuns, openRunBrief, type RunListItem, type RunView, viewRun } from '#server/research/runs.ts'
+import { listRuns, type RunListItem, type RunView, viewRun } from '#server/research/runs.ts'
 import { listSeries, recurringInfo, type SeriesState } from '#server/research/series.ts'
 import type { Brief } from '#server/vocabulary/brief.ts'
 import type { RunStatus } from '#server/vocabulary/runs.ts'
@@ -28,7 +28,7 @@ export type RunServiceDeps = {
   /** Ends a run with all its end owes (composed in server/services.ts). */
   endRun: EngineDeps['endRun']
   /** The engine's providers and settings; only workers run the engine. */
-  engine: Omit<EngineDeps, 'endRun' | 'memory'>
+  engine: Omit<EngineDeps, 'endRun' | 'memory' | 'seals'>
 }
 
 /**
@@ -62,7 +62,8 @@ export type RunPage = { run: RunView; events: RunEvent[]; brief: Brief; topicId:
 export function createRunService(deps: RunServiceDeps) {
   const { admission } = deps
   const { memory } = admission
-  const { db, ring } = memory
+  const { db } = memory
+  const { runSeals: seals } = admission
 
   // A complete run never changes: its view (brief and report opened and cleaned, the costly part of
   // a read) is kept, bounded by count and by the size of its sealed report, under the run and the
@@ -76,7 +77,7 @@ export function createRunService(deps: RunServiceDeps) {
     a.brief_key_id === b.brief_key_id && a.report_key_id === b.report_key_id && a.series_id === b.series_id
 
   async function view(row: RunRow, audience: Audience): Promise<RunView> {
-    const base = viewRun(ring, row, audience === 'client' ? { publicUrl: deps.publicUrl } : {})
+    const base = viewRun(seals, row, audience === 'client' ? { publicUrl: deps.publicUrl } : {})
     if (row.status === 'complete') {
       completed.set(`${row.id}:${audience}`, {
         view: base,
@@ -139,10 +140,10 @@ export function createRunService(deps: RunServiceDeps) {
       if (!row) return undefined
       const [run, events, topicId] = await Promise.all([
         view(row, 'page'),
-        readRunEvents(db, ring, row.id, 0),
+        readRunEvents(db, seals.event, row.id, 0),
         row.topic_hash ? findLiveTopicId(db, accountId, row.topic_hash, memory.now()) : undefined,
       ])
-      return { run, events, brief: openRunBrief(ring, row), topicId }
+      return { run, events, brief: seals.brief(row), topicId }
     },
 
     /** Newest first; `topic` in any spelling finds the same topic's runs. */
@@ -150,7 +151,7 @@ export function createRunService(deps: RunServiceDeps) {
       accountId: string,
       query: { limit: number; cursor?: string; status?: RunStatus; topic?: string; topicHash?: Buffer },
     ) {
-      return listRuns(db, ring, accountId, {
+      return listRuns(db, seals, accountId, {
         limit: query.limit,
         cursor: query.cursor,
         status: query.status,
@@ -161,7 +162,7 @@ export function createRunService(deps: RunServiceDeps) {
     /** The account's 20 newest runs; the latest run of a sleeping or paused series says so. */
     async dashboard(accountId: string): Promise<DashboardRun[]> {
       const [{ runs }, series] = await Promise.all([
-        listRuns(db, ring, accountId, { limit: 20 }),
+        listRuns(db, seals, accountId, { limit: 20 }),
         listSeries(db, admission.seriesBriefs, accountId),
       ])
       const waiting = new Map<string, DashboardRun['series']>()
@@ -179,7 +180,7 @@ export function createRunService(deps: RunServiceDeps) {
     /** The brief of the account's run (to research its topic again), or undefined. */
     async brief(accountId: string, runId: string): Promise<Brief | undefined> {
       const row = await getRun(db, runId, accountId)
-      return row && openRunBrief(ring, row)
+      return row && seals.brief(row)
     },
 
     /** Cancels the account's running run; a recurring brief's series sleeps until its next run. */
@@ -198,7 +199,7 @@ export function createRunService(deps: RunServiceDeps) {
 
     /** The job handler's part: runs (or resumes from its checkpoint) the engine on a run. */
     execute(runId: string): Promise<void> {
-      return runResearch({ ...deps.engine, memory, endRun: deps.endRun }, runId)
+      return runResearch({ ...deps.engine, memory, seals, endRun: deps.endRun }, runId)
     },
 
     /** Whatever happened to its worker, a run past its deadline ends as failed, never stuck "running". */

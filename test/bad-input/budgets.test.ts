@@ -3,7 +3,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { openRunBrief } from '#server/research/runs.ts'
+import { createRunSeals } from '#server/repositories/runs.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { startTestApp, type TestApp } from '#test/support/app.ts'
 import { logIn, postForm } from '#test/support/browser-session.ts'
@@ -115,7 +115,7 @@ test('the trial page takes no budget: fields posted to it are ignored, and its r
   expect(started.status).toBe(302)
   const runId = new URL(started.headers.get('location') as string, base).searchParams.get('run') as string
   const row = await app.db.selectFrom('runs').selectAll().where('id', '=', runId).executeTakeFirstOrThrow()
-  const brief = openRunBrief(app.memory.ring, row)
+  const brief = createRunSeals(app.memory.ring).brief(row)
   expect(brief).toMatchObject({ topic: 'tidal power', source: 'trial', depth: 'quick' })
   expect(brief).not.toHaveProperty('maxTokens')
   expect(brief).not.toHaveProperty('maxCostDollars')

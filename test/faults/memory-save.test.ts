@@ -7,6 +7,7 @@ import { readRunEvents } from '#server/events/run-events.ts'
 import { generateKeySpec, parseKeyRing } from '#server/memory/crypto.ts'
 import { contributedFact } from '#server/memory/facts.ts'
 import { saveTopicMemory } from '#server/memory/store.ts'
+import { eventDataColumn } from '#server/repositories/run-event-data.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { startTestApp, type TestApp } from '#test/support/app.ts'
 import { expectRunIntegrity, loadIntactMemory, memoryFingerprint } from '#test/support/run-integrity.ts'
@@ -45,7 +46,7 @@ afterAll(async () => {
 })
 
 async function warnings(runId: string) {
-  const events = await readRunEvents(app.db, app.memory.ring, runId, 0)
+  const events = await readRunEvents(app.db, eventDataColumn(app.memory.ring), runId, 0)
   return events.filter((event) => event.type === 'warning').map((event) => event.data)
 }
 

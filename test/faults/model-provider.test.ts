@@ -6,6 +6,7 @@
 // topic's memory loads intact. (Single calls: test/openai-model.test.ts.)
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { readRunEvents } from '#server/events/run-events.ts'
+import { eventDataColumn } from '#server/repositories/run-event-data.ts'
 import type { TestApp } from '#test/support/app.ts'
 import { type BaselineApp, pageFeed, startWithBaseline } from '#test/support/provider-app.ts'
 import { expectRunIntegrity, loadIntactMemory, memoryFingerprint } from '#test/support/run-integrity.ts'
@@ -91,7 +92,7 @@ for (const [name, scenario] of Object.entries(scenarios)) {
         synthesisKind: scenario.writer ?? 'model',
         plan: scenario.plan ?? 'model',
       })
-      const events = await readRunEvents(app.db, app.memory.ring, runId, 0)
+      const events = await readRunEvents(app.db, eventDataColumn(app.memory.ring), runId, 0)
       const warnings = events.filter((event) => event.type === 'warning')
       const fellBack = warnings.some((warning) => warning.data.code === 'fallback_plan')
       expect(fellBack).toBe(scenario.plan === 'fallback')

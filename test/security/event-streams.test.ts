@@ -7,6 +7,7 @@ import pg from 'pg'
 import { afterAll, beforeAll, expect, onTestFinished, test } from 'vitest'
 import { createTrialAccount } from '#server/auth/trial.ts'
 import { notifyAccountChanged } from '#server/repositories/run-events.ts'
+import { createRunSeals } from '#server/repositories/runs.ts'
 import { createRun } from '#server/research/runs.ts'
 import { BriefSchema } from '#server/vocabulary/brief.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
@@ -86,7 +87,7 @@ test('a dashboard session holds at most the cap of event streams; the next is re
 
 test('a trial visitor holds at most the cap of event streams', async () => {
   const visitor = await createTrialAccount(app.db)
-  const id = await createRun(app.db, app.memory.ring, {
+  const id = await createRun(app.db, createRunSeals(app.memory.ring), {
     accountId: visitor.accountId,
     brief: BriefSchema.parse({ topic: 'trial streams', depth: 'quick', source: 'trial' }),
     topicHash: app.memory.topicIndex.hash(visitor.accountId, 'trial streams'),
@@ -181,8 +182,11 @@ test('the streams of one account share one read of its run list per change', asy
   let reads = 0
   const query = pg.Client.prototype.query
   pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-    const [text, values] = args as [unknown, unknown]
-    const sqlText = typeof text === 'string' ? text : (text as { text?: string } | null)?.text
+    // A statement comes as (text, values), or as a named Query that carries both (db/database.ts).
+    const [text, given] = args as [unknown, unknown]
+    const statement = text as { text?: string; values?: unknown } | null
+    const sqlText = typeof text === 'string' ? text : statement?.text
+    const values = typeof text === 'string' ? given : statement?.values
     if (sqlText?.includes('from "series"') && Array.isArray(values) && values.includes(user.account.id)) reads++
     return (query as (...args: unknown[]) => unknown).apply(this, args)
   } as typeof query

@@ -9,6 +9,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { linkGithubRepository } from '#server/chat/github/repositories.ts'
 import { createSlackWorkspaces } from '#server/notify/repository/slack-workspaces.ts'
+import { createRunSeals } from '#server/repositories/runs.ts'
 import type { Report } from '#server/research/report-types.ts'
 import { completeRun, createRun } from '#server/research/runs.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
@@ -214,7 +215,7 @@ test('a run stored with links in its report and an override in its brief is show
     recurring: false,
     source: 'api',
   } as const
-  const runId = await createRun(app.db, app.memory.ring, {
+  const runId = await createRun(app.db, createRunSeals(app.memory.ring), {
     accountId: user.account.id,
     brief,
     topicHash: app.memory.topicIndex.hash(user.account.id, 'old tides'),
@@ -235,7 +236,7 @@ test('a run stored with links in its report and an override in its brief is show
     generatedWith: { synthesis: 'old', synthesisKind: 'model', search: 'exa', plan: 'model' },
     usage: { inputTokens: 0, outputTokens: 0, searchCalls: 0, costDollars: null },
   } as unknown as Report
-  expect(await completeRun(app.db, app.memory.ring, runId, stored)).toBeDefined()
+  expect(await completeRun(app.db, createRunSeals(app.memory.ring), runId, stored)).toBeDefined()
 
   const api = await (await app.fetch(`/api/briefs/${runId}`, { headers: user.auth })).json()
   expect(JSON.stringify(api)).not.toMatch(/\\u202[a-e]|\\u206[6-9]/i)

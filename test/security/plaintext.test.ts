@@ -14,6 +14,7 @@ import { signSlackRequest } from '#server/chat/slack/verify.ts'
 import { readRunEvents } from '#server/events/run-events.ts'
 import { loadTopicMemory } from '#server/memory/store.ts'
 import { createSlackWorkspaces } from '#server/notify/repository/slack-workspaces.ts'
+import { eventDataColumn } from '#server/repositories/run-event-data.ts'
 import { startTestApp, type TestApp } from '#test/support/app.ts'
 import { postForm, sessionCookieFrom } from '#test/support/browser-session.ts'
 import { postBrief, waitForRun } from '#test/support/runs.ts'
@@ -155,7 +156,7 @@ test('a whole-database dump after a realistic session holds no secret and none o
   // The model refuses: the report is written without it, and the warning quotes the refusal.
   const written = await waitForRun(app.fetch, auth, refused.body.runId)
   expect(written.status).toBe('complete')
-  const warnings = await readRunEvents(app.db, app.memory.ring, refused.body.runId, 0)
+  const warnings = await readRunEvents(app.db, eventDataColumn(app.memory.ring), refused.body.runId, 0)
   expect(JSON.stringify(warnings.filter((event) => event.type === 'warning'))).toContain(REFUSAL_WORD)
 
   // Slack linked to the account, and a mention researched in a thread.

@@ -5,21 +5,22 @@
 import type { Db } from '#db/database.ts'
 import type { Jobs } from '#server/jobs/boss.ts'
 import type { Logger } from '#server/logger.ts'
-import type { KeyRing } from '#server/memory/crypto.ts'
 import { afterFailedAttempt } from '#server/notify/delivery-attempts.ts'
 import { DeliveryError } from '#server/notify/delivery-error.ts'
 import { ConfirmationTargetSchema, DigestTargetSchema } from '#server/notify/email/deliveries.ts'
 import { digestEmail } from '#server/notify/email/digest.ts'
 import type { Email, Mailer } from '#server/notify/email/mailer.ts'
-import { unsubscribeToken } from '#server/notify/email/tokens.ts'
+import type { UnsubscribeTokens } from '#server/notify/email/tokens.ts'
 import { type DeliveryRecord, markPartsSent, markSent } from '#server/notify/repository/deliveries.ts'
 import { findEmailAddress, isDigestRecipient } from '#server/notify/repository/email-addresses.ts'
-import { getRun } from '#server/repositories/runs.ts'
+import { getRun, type RunSeals } from '#server/repositories/runs.ts'
 import { viewRun } from '#server/research/runs.ts'
 
 export type EmailDeliverDeps = {
   db: Db
-  ring: KeyRing
+  /** The run's sealed columns' codecs (the runs repository's). */
+  runs: RunSeals
+  unsubscribeTokens: UnsubscribeTokens
   jobs: Jobs
   log: Logger
   mailer: Mailer | undefined
@@ -74,14 +75,14 @@ async function sendDigest(deps: EmailDeliverDeps, mailer: Mailer, delivery: Deli
   const row = delivery.run_id ? await getRun(deps.db, delivery.run_id) : undefined
   if (!row) throw new DeliveryError('the run no longer exists', 'never')
   const { publicUrl } = deps.settings
-  const run = viewRun(deps.ring, row, { publicUrl })
+  const run = viewRun(deps.runs, row, { publicUrl })
   for (let part = delivery.parts_sent; part < addressIds.length; part++) {
     const addressId = addressIds[part] as string
     const address = await findEmailAddress(deps.db, addressId)
     if (address && (await isDigestRecipient(deps.db, seriesId, addressId))) {
       const links = {
         runUrl: `${publicUrl}/dashboard/runs/${run.runId}`,
-        unsubscribeUrl: `${publicUrl}/email/unsubscribe?token=${unsubscribeToken(deps.ring, seriesId, addressId)}`,
+        unsubscribeUrl: `${publicUrl}/email/unsubscribe?token=${deps.unsubscribeTokens.make(seriesId, addressId)}`,
       }
       try {
         await mailer.send(digestEmail(run, address.address, links))

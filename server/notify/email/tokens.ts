@@ -26,24 +26,27 @@ function signature(key: Buffer, seriesId: string, addressId: string): Buffer {
   return createHmac('sha256', unsubscribeKey(key)).update(`${seriesId}\n${addressId}`).digest()
 }
 
-/** `<seriesId>.<addressId>.<signature>`: stops that series' digests to that address. */
-export function unsubscribeToken(ring: KeyRing, seriesId: string, addressId: string): string {
-  const key = ring.keys.get(ring.primary) as Buffer
-  return `${seriesId}.${addressId}.${signature(key, seriesId, addressId).toString('base64url')}`
+/** Unsubscribe links, signed and checked with keys derived from the ring's (built where the ring is held). */
+export function createUnsubscribeTokens(ring: KeyRing) {
+  return {
+    /** `<seriesId>.<addressId>.<signature>`: stops that series' digests to that address. */
+    make(seriesId: string, addressId: string): string {
+      const key = ring.keys.get(ring.primary) as Buffer
+      return `${seriesId}.${addressId}.${signature(key, seriesId, addressId).toString('base64url')}`
+    },
+    /** The series and address a genuine unsubscribe token names; undefined for anything else. */
+    read(token: string): { seriesId: string; addressId: string } | undefined {
+      const [seriesId, addressId, signed, ...rest] = token.split('.')
+      if (rest.length > 0 || !seriesId || !addressId || !signed) return undefined
+      if (!UUID.test(seriesId) || !UUID.test(addressId)) return undefined
+      const given = Buffer.from(signed, 'base64url')
+      for (const key of ring.keys.values()) {
+        const expected = signature(key, seriesId, addressId)
+        if (given.length === expected.length && timingSafeEqual(given, expected)) return { seriesId, addressId }
+      }
+      return undefined
+    },
+  }
 }
 
-/** The series and address a genuine unsubscribe token names; undefined for anything else. */
-export function readUnsubscribeToken(
-  ring: KeyRing,
-  token: string,
-): { seriesId: string; addressId: string } | undefined {
-  const [seriesId, addressId, signed, ...rest] = token.split('.')
-  if (rest.length > 0 || !seriesId || !addressId || !signed) return undefined
-  if (!UUID.test(seriesId) || !UUID.test(addressId)) return undefined
-  const given = Buffer.from(signed, 'base64url')
-  for (const key of ring.keys.values()) {
-    const expected = signature(key, seriesId, addressId)
-    if (given.length === expected.length && timingSafeEqual(given, expected)) return { seriesId, addressId }
-  }
-  return undefined
-}
+export type UnsubscribeTokens = ReturnType<typeof createUnsubscribeTokens>

@@ -7,7 +7,6 @@
 import { randomUUID } from 'node:crypto'
 import type { Db } from '#db/database.ts'
 import { randomToken, sha256 } from '#server/auth/secrets.ts'
-import type { KeyRing } from '#server/memory/crypto.ts'
 import { type Feed, MAX_FEEDS_PER_ACCOUNT } from '#server/notify/contract.ts'
 import {
   countActiveFeeds,
@@ -17,6 +16,7 @@ import {
   listTopicFeedRuns,
 } from '#server/notify/repository/feeds.ts'
 import { lockAccount } from '#server/repositories/accounts.ts'
+import type { RunSeals } from '#server/repositories/runs.ts'
 import type { Report } from '#server/research/report-types.ts'
 import { changeCount, type RunEndHook } from '#server/research/run-end.ts'
 import { openRunReport } from '#server/research/runs.ts'
@@ -72,12 +72,12 @@ export async function listFeeds(
 
 /** The feed behind a token, with its newest entries; undefined for a malformed, unknown or revoked one. */
 export async function readFeed(
-  deps: { db: Db; feeds: Feeds; ring: KeyRing },
+  deps: { db: Db; feeds: Feeds; runs: RunSeals },
   token: string,
   options: { publicUrl: string },
 ): Promise<FeedContent | undefined> {
   if (!FEED_TOKEN.test(token)) return undefined
-  const { db, ring } = deps
+  const { db } = deps
   const found = await deps.feeds.findByTokenHash(db, sha256(token))
   if (!found) return undefined
   const { accountId, topicHash, ...feed } = found
@@ -87,7 +87,7 @@ export async function readFeed(
       ? await listTopicFeedRuns(db, accountId, topicHash, FEED_ENTRIES)
       : []
   const entries = runs.flatMap((run) => {
-    const report = openRunReport(ring, run, { publicUrl: options.publicUrl })
+    const report = openRunReport(deps.runs, run, { publicUrl: options.publicUrl })
     return report ? [{ runId: run.id, finishedAt: run.finished_at, report }] : []
   })
   return { ...feed, entries }

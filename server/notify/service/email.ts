@@ -6,10 +6,9 @@ import type { Db } from '#db/database.ts'
 import type { Jobs } from '#server/jobs/boss.ts'
 import type { LimitDecision } from '#server/limits/limiter.ts'
 import type { Limits } from '#server/limits/policies.ts'
-import type { KeyRing } from '#server/memory/crypto.ts'
 import { type EmailAddressView, MAX_ADDRESSES_PER_ACCOUNT } from '#server/notify/contract.ts'
 import { queueConfirmation } from '#server/notify/email/deliveries.ts'
-import { hashConfirmationToken, newConfirmationToken, readUnsubscribeToken } from '#server/notify/email/tokens.ts'
+import { hashConfirmationToken, newConfirmationToken, type UnsubscribeTokens } from '#server/notify/email/tokens.ts'
 import type { Deliveries } from '#server/notify/repository/deliveries.ts'
 import {
   countEmailAddresses,
@@ -27,7 +26,7 @@ export type EmailServiceDeps = {
   db: Db
   jobs: Jobs
   /** Signs and checks the unsubscribe links (server/notify/email/tokens.ts). */
-  ring: KeyRing
+  unsubscribeTokens: UnsubscribeTokens
   /** A confirmation's token waits sealed in its delivery. */
   deliveries: Deliveries
   enabled: boolean
@@ -53,7 +52,7 @@ function viewAddress(row: EmailAddressRecord): EmailAddressView {
 }
 
 export function createEmailService(deps: EmailServiceDeps) {
-  const { db, jobs, ring } = deps
+  const { db, jobs } = deps
   type Mailing = { mailed: boolean; result: AddAddressOutcome }
 
   /** The address added (or its link mailed again) with its confirmation queued, or why not. */
@@ -132,7 +131,7 @@ export function createEmailService(deps: EmailServiceDeps) {
 
     /** The unsubscribe link: that series' digests stop going to that address; false for a token that is not ours. */
     async unsubscribe(token: string): Promise<boolean> {
-      const named = readUnsubscribeToken(ring, token)
+      const named = deps.unsubscribeTokens.read(token)
       return named ? insertEmailOptOut(db, named.seriesId, named.addressId) : false
     },
   }

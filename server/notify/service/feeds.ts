@@ -6,6 +6,7 @@ import { type Feed, MAX_FEEDS_PER_ACCOUNT } from '#server/notify/contract.ts'
 import { renderAtom } from '#server/notify/feeds/atom.ts'
 import { createFeed, listFeeds, readFeed } from '#server/notify/feeds/feeds.ts'
 import type { Feeds } from '#server/notify/repository/feeds.ts'
+import type { RunSeals } from '#server/repositories/runs.ts'
 import { UUID } from '#server/text/uuid.ts'
 
 /**
@@ -17,6 +18,8 @@ export type FindSeries = (accountId: string, seriesId: string) => Promise<{ topi
 export type FeedServiceDeps = {
   memory: MemoryContext
   findSeries: FindSeries
+  /** The runs' sealed columns' codecs (a feed's entries are runs' reports). */
+  runs: RunSeals
   /** The feeds' rows, their sealed titles opened at the repository. */
   feeds: Feeds
   publicUrl: string
@@ -34,7 +37,7 @@ export type FeedCreation =
   | { ok: false; reason: 'unavailable'; message: string }
 
 export function createFeedService(deps: FeedServiceDeps) {
-  const { db, ring } = deps.memory
+  const { db } = deps.memory
   const feedUrl = (token: string) => new URL(`/feeds/${token}.atom`, deps.publicUrl).toString()
 
   /** The subject, when it is the account's: its id and name. Another account's is none. */
@@ -73,7 +76,7 @@ export function createFeedService(deps: FeedServiceDeps) {
     revoke: (accountId: string, feedId: string) => deps.feeds.revoke(db, accountId, feedId),
     /** The Atom document behind a token; undefined for a malformed, unknown or revoked token. */
     async atom(token: string): Promise<string | undefined> {
-      const content = await readFeed({ db, ring, feeds: deps.feeds }, token, { publicUrl: deps.publicUrl })
+      const content = await readFeed({ db, runs: deps.runs, feeds: deps.feeds }, token, { publicUrl: deps.publicUrl })
       return content && renderAtom(content, { publicUrl: deps.publicUrl, selfUrl: feedUrl(token) })
     },
   }

@@ -9,12 +9,10 @@ import { z } from 'zod'
 import type { Db } from '#db/database.ts'
 import type { Jobs } from '#server/jobs/boss.ts'
 import { DELIVER } from '#server/jobs/queues.ts'
-import type { KeyRing } from '#server/memory/crypto.ts'
 import type { Deliveries } from '#server/notify/repository/deliveries.ts'
 import { subscribedEndpointIds } from '#server/notify/repository/webhook-endpoints.ts'
-import { getRunBriefColumns } from '#server/repositories/runs.ts'
+import { getRunBriefColumns, type RunSeals } from '#server/repositories/runs.ts'
 import { changedAnything, type RunEnd, type RunEndHook } from '#server/research/run-end.ts'
-import { openRunBrief } from '#server/research/runs.ts'
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '#server/vocabulary/notify.ts'
 import type { RunStatus } from '#server/vocabulary/runs.ts'
 
@@ -44,14 +42,14 @@ export type WebhookEvent = {
   }
 }
 
-export type WebhookEventContext = { jobs: Jobs; ring: KeyRing; deliveries: Deliveries; publicUrl: string }
+export type WebhookEventContext = { jobs: Jobs; runs: RunSeals; deliveries: Deliveries; publicUrl: string }
 
 export function deliverWebhooksWhenEnded(context: WebhookEventContext): RunEndHook {
   return async (trx, end) => {
     if (!end.worthTelling || end.outcome.status === 'cancelled') return
     const types = eventTypes(end)
     const row = end.brief ? undefined : await getRunBriefColumns(trx, end.runId)
-    const brief = end.brief ?? (row && openRunBrief(context.ring, row))
+    const brief = end.brief ?? (row && context.runs.brief(row))
     if (!brief) return
     const timestamp = new Date().toISOString()
     for (const type of types) {

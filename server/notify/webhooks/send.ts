@@ -12,7 +12,6 @@ import type { Db } from '#db/database.ts'
 import type { Jobs } from '#server/jobs/boss.ts'
 import { DELIVER } from '#server/jobs/queues.ts'
 import type { Logger } from '#server/logger.ts'
-import type { KeyRing } from '#server/memory/crypto.ts'
 import { type DeliveryRecord, markSent, recordFailedAttempt } from '#server/notify/repository/deliveries.ts'
 import {
   recordEndpointFailure,
@@ -23,8 +22,7 @@ import { accountSigningSecret } from '#server/notify/webhooks/endpoints.ts'
 import { WebhookTargetSchema } from '#server/notify/webhooks/events.ts'
 import { vetWebhookUrl, type WebhookTargetRules } from '#server/notify/webhooks/target.ts'
 import { pinnedLookup } from '#server/providers/reader/safe-fetch.ts'
-import { getRun } from '#server/repositories/runs.ts'
-import { openRunBrief } from '#server/research/runs.ts'
+import { getRun, type RunSeals } from '#server/repositories/runs.ts'
 
 export type WebhookSettings = WebhookTargetRules & {
   retryBaseSeconds: number
@@ -38,7 +36,8 @@ export type WebhookSettings = WebhookTargetRules & {
 export type WebhookDeliverDeps = {
   db: Db
   secrets: WebhookSecrets
-  ring: KeyRing
+  /** The run's sealed columns' codecs (the runs repository's). */
+  runs: RunSeals
   jobs: Jobs
   log: Logger
   settings: WebhookSettings
@@ -116,7 +115,7 @@ async function destinationOf(
   }
   const run = row.run_id ? await getRun(deps.db, row.run_id) : undefined
   if (!run) return 'the run no longer exists'
-  const url = openRunBrief(deps.ring, run).webhookUrl
+  const url = deps.runs.brief(run).webhookUrl
   if (!url) return 'the brief has no webhookUrl'
   return { url, secret: await accountSigningSecret(deps, run.account_id), endpointId: null }
 }
