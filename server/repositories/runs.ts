@@ -9,14 +9,14 @@ import { compiledOnce } from '#db/compiled-once.ts'
 import type { Db } from '#db/database.ts'
 import type { RunsTable } from '#db/schema.ts'
 import { type RunError, RunErrorSchema } from '#server/contracts/run.ts'
-import { type KeyRing, openJson, type Sealed, sealJson } from '#server/memory/crypto.ts'
+import type { KeyRing, Sealed } from '#server/memory/crypto.ts'
 import { sealedColumn, sealedText } from '#server/memory/sealed-column.ts'
 import { after } from '#server/repositories/keyset.ts'
 import { eventDataColumn } from '#server/repositories/run-event-data.ts'
 import { liveTopicMemory, type TopicMemoryRow } from '#server/repositories/topic-memory.ts'
 import { UUID } from '#server/text/uuid.ts'
 import { type Brief, StoredBriefSchema } from '#server/vocabulary/brief.ts'
-import type { Report } from '#server/vocabulary/report.ts'
+import { type Report, type StoredReport, StoredReportSchema } from '#server/vocabulary/report.ts'
 import type { RunStatus } from '#server/vocabulary/runs.ts'
 
 export type RunRow = Selectable<RunsTable>
@@ -29,15 +29,16 @@ const reportData = (runId: string) => `run_report:${runId}`
 
 /**
  * The codecs of a run's sealed columns, and of its events' data, built once from the key ring. The
- * brief is read by the stored brief's schema and the error by the contract's; the checkpoint is
- * sealed as the JSON the engine serialized (the engine parses it, and runs its steps again when
- * another version wrote it); the report is read by hand into today's shape (upgradeReport), its
- * stored shapes having no schema yet.
+ * brief and the report are read by their stored schemas (their shapes, every version's; upgradeReport
+ * reads an older report into today's) and the error by the contract's; the checkpoint is sealed as
+ * the JSON the engine serialized (the engine parses it, and runs its steps again when another
+ * version wrote it).
  */
 export function createRunSeals(ring: KeyRing) {
   const brief = sealedColumn(ring, { name: 'runs.brief', schema: StoredBriefSchema, associatedData: briefData })
   const error = sealedColumn(ring, { name: 'runs.error', schema: RunErrorSchema, associatedData: errorData })
   const checkpoint = sealedText(ring, { name: 'runs.checkpoint', associatedData: checkpointData })
+  const report = sealedColumn(ring, { name: 'runs.report', schema: StoredReportSchema, associatedData: reportData })
   return {
     sealBrief: (value: Brief, runId: string): Sealed => brief.seal(value, runId),
     /** The run's brief; throws for a run stored before briefs were sealed and not yet sealed at boot. */
@@ -53,12 +54,10 @@ export function createRunSeals(ring: KeyRing) {
     /** The checkpoint's JSON as the engine serialized it; undefined when the run has none. */
     checkpoint: (row: Pick<RunRow, 'id' | 'checkpoint_key_id' | 'checkpoint'>): string | undefined =>
       checkpoint.open({ keyId: row.checkpoint_key_id, ciphertext: row.checkpoint }, row.id),
-    sealReport: (value: Report, runId: string): Sealed => sealJson(ring, value, reportData(runId)),
+    sealReport: (value: Report, runId: string): Sealed => report.seal(value, runId),
     /** The report as stored, in whichever shape its version wrote: read it with readStoredReport. */
-    report(row: Pick<RunRow, 'id' | 'report_key_id' | 'report'>): Report | undefined {
-      if (!row.report || !row.report_key_id) return undefined
-      return openJson<Report>(ring, { keyId: row.report_key_id, ciphertext: row.report }, reportData(row.id))
-    },
+    report: (row: Pick<RunRow, 'id' | 'report_key_id' | 'report'>): StoredReport | undefined =>
+      report.open({ keyId: row.report_key_id, ciphertext: row.report }, row.id),
     event: eventDataColumn(ring),
   }
 }

@@ -1,7 +1,7 @@
 // The report a complete run returns: its types are inferred from the zod schemas in
 // server/vocabulary/report.ts; what is here reads reports stored in an older shape.
 import { withLegacyCorpusUse } from '#server/research/search-origin.ts'
-import type { Report, ReportDelta } from '#server/vocabulary/report.ts'
+import type { Report, StoredReport } from '#server/vocabulary/report.ts'
 
 export type {
   PreviousClaim,
@@ -19,13 +19,12 @@ export type {
  * or contradicted lists and no integrity counts (every claim they showed was new to them); those
  * written before runs recorded a corpus search did not say so (see withLegacyCorpusUse).
  */
-export function upgradeReport(stored: Report): Report {
+export function upgradeReport(stored: StoredReport): Report {
   return withLegacyCorpusUse(withClaims(stored))
 }
 
-function withClaims(stored: Report): Report {
-  const delta = (stored.delta ?? { baseline: true, since: null, summary: '' }) as Partial<ReportDelta> &
-    Pick<ReportDelta, 'baseline' | 'since' | 'summary'>
+function withClaims(stored: StoredReport): Report {
+  const delta = stored.delta ?? { baseline: true, since: null, summary: '' }
   const newFindings = (delta.newFindings ?? []).map((finding) => ({ ...finding, quote: finding.quote ?? '' }))
   return {
     ...stored,

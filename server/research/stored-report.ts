@@ -4,12 +4,13 @@ import { type Report, upgradeReport } from '#server/research/report-types.ts'
 import { corpusNotice } from '#server/research/search-origin.ts'
 import { readableUrl } from '#server/text/corpus-url.ts'
 import { sanitizeMarkdown } from '#server/text/markdown-links.ts'
+import type { StoredReport } from '#server/vocabulary/report.ts'
 
 /**
  * `publicUrl`: for answers read away from the pages (the API, MCP, Slack and GitHub), whose corpus
  * sources then link to their pages on this server; the pages link them themselves (safeHref).
  */
-export function readStoredReport(stored: Report, options: { publicUrl?: string } = {}): Report {
+export function readStoredReport(stored: StoredReport, options: { publicUrl?: string } = {}): Report {
   const report = viewReport(upgradeReport(stored))
   return options.publicUrl ? withReadableUrls(report, options.publicUrl) : report
 }

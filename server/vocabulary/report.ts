@@ -122,6 +122,36 @@ export const ReportSchema = z.object({
 })
 
 export type Report = z.infer<typeof ReportSchema>
+
+const StoredPreviousSchema = PreviousClaimSchema.extend({ seenAt: z.string() })
+const StoredChangeSchema = ReportChangeSchema.extend({ previous: StoredPreviousSchema })
+
+/**
+ * A report as runs stored it, read back: today's report where every version wrote the same, optional
+ * where an older one wrote less (before claims had quotes; before updated, contradicted and
+ * confirmed; before integrity and its later counts), and times as the text they were stored as. It
+ * is checked for its shape, not re-judged; upgradeReport (server/research/report-types.ts) reads it
+ * into today's report.
+ */
+export const StoredReportSchema = ReportSchema.extend({
+  delta: ReportDeltaSchema.extend({
+    since: z.string().nullable(),
+    newFindings: z
+      .array(
+        ReportNewFindingSchema.extend({ quote: z.string().optional(), memoryHeld: StoredPreviousSchema.optional() }),
+      )
+      .optional(),
+    updated: z.array(StoredChangeSchema).optional(),
+    contradicted: z.array(StoredChangeSchema).optional(),
+    confirmed: z.number().optional(),
+  }).optional(),
+  integrity: ReportIntegritySchema.extend({
+    ownWords: z.number().optional(),
+    offTopic: z.number().optional(),
+  }).optional(),
+})
+
+export type StoredReport = z.infer<typeof StoredReportSchema>
 export type CorpusKind = z.infer<typeof CorpusKindSchema>
 export type ReportFinding = z.infer<typeof ReportFindingSchema>
 export type ReportNewFinding = z.infer<typeof ReportNewFindingSchema>
