@@ -102,6 +102,31 @@ module.exports = {
       to: { path: '^server/notify/', pathNot: '^server/notify/(service|contract)\\.ts$' },
     },
     {
+      name: 'the-key-ring-is-named-below',
+      severity: 'error',
+      comment:
+        'The memory key ring (server/memory/crypto.ts) is named only where it is loaded (the config, the ' +
+        "composition roots and a module's service.ts, which build its repositories), where columns are " +
+        'sealed and opened (the repositories and the codecs), by the sealing migration at boot, the topic ' +
+        "index, topic memory (decision 064's last step) and the unsubscribe links' signer. The rest takes a " +
+        'codec or a repository built from it (decision 064). What reaches the ring through MemoryContext ' +
+        'without importing its type is not caught here.',
+      from: {
+        path: '^(app|db|server)/',
+        pathNot: [
+          TESTS,
+          REPOSITORIES,
+          SEALING,
+          COMPOSITION,
+          '^server/[^/]+/service\\.ts$',
+          '^server/(config|seal-legacy)\\.ts$',
+          '^server/memory/(store|topic-index)\\.ts$',
+          '^server/notify/email/tokens\\.ts$',
+        ],
+      },
+      to: { path: '^server/memory/crypto\\.ts$' },
+    },
+    {
       name: 'limits-below-surfaces',
       severity: 'error',
       comment: 'Limits decide and word a refusal; answering it over HTTP is server/http/rate-limit.ts.',

@@ -37,6 +37,11 @@ export type MemoryContext = {
   maxFacts?: number
 }
 
+/** Whether this server holds the key that memory sealed with `keyId` needs (it may still not open). */
+export function holdsMemoryKey(context: Pick<MemoryContext, 'ring'>, keyId: string): boolean {
+  return context.ring.keys.has(keyId)
+}
+
 /** Memory that exists but cannot be opened (key missing from the ring, tampering). */
 export class MemoryUnreadableError extends Error {
   constructor(topicId: string) {

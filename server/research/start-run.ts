@@ -5,7 +5,7 @@ import type { Db } from '#db/database.ts'
 import type { RunStart } from '#server/contracts/run.ts'
 import type { Jobs } from '#server/jobs/boss.ts'
 import { RESEARCH_RUN } from '#server/jobs/queues.ts'
-import type { MemoryContext } from '#server/memory/store.ts'
+import { holdsMemoryKey, type MemoryContext } from '#server/memory/store.ts'
 import type { RunSeals } from '#server/repositories/runs.ts'
 import { topicAtStart } from '#server/repositories/runs.ts'
 import type { SeriesBriefs } from '#server/repositories/series.ts'
@@ -109,11 +109,10 @@ async function writeRun(
   { topicHash, topic }: StartReads,
   options: { series?: { id: string; slot: number }; trx?: Db },
 ): Promise<Omit<RunStart, 'status'>> {
-  const { ring } = deps.memory
   const runCount = topic.completedRuns
   // Live memory sealed with a key this server holds; whether it opens, the run finds when it loads
   // it. Nothing is opened to start a run.
-  const hasMemory = topic.memoryKeyId !== null && ring.keys.has(topic.memoryKeyId)
+  const hasMemory = topic.memoryKeyId !== null && holdsMemoryKey(deps.memory, topic.memoryKeyId)
   const seconds = brief.depth === 'quick' ? deps.deadlines.quickSeconds : deps.deadlines.deepSeconds
   const insert = async (trx: Db) => {
     const series =
