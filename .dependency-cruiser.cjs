@@ -20,10 +20,10 @@
 const TESTS = '\\.test\\.tsx?$'
 const SURFACES = '^(app/|server/(http|mcp|cli)/|server/jobs/definitions\\.ts$)'
 // A module's service, repository and contract are known by their names (decision 063):
-// server/chat/service.ts, server/chat/repository/, server/chat/contract.ts; service/ and repository/
-// when a module has several (server/notify/service/).
+// server/chat/service.ts, server/series/repository.ts, server/chat/contract.ts; service/ and
+// repository/ when a module has several (server/notify/service/, server/chat/repository/).
 const SERVICES = '^server/(services(\\.ts$|/)|[^/]+/service(\\.ts$|/))'
-const REPOSITORIES = '^server/(repositories/|[^/]+/repository/)'
+const REPOSITORIES = '^server/(repositories/|[^/]+/repository(\\.ts$|/))'
 const CONTRACTS = '^server/(contracts/|[^/]+/contract\\.ts$)'
 // The composition roots: they build each module's parts (its repository from the key ring, its
 // service) and hand one module's service to another.
@@ -100,6 +100,20 @@ module.exports = {
         pathNot: [TESTS, '^server/notify/', COMPOSITION, '^server/seal-legacy\\.ts$'],
       },
       to: { path: '^server/notify/', pathNot: '^server/notify/(service|contract)\\.ts$' },
+    },
+    {
+      name: 'series-is-a-module',
+      severity: 'error',
+      comment:
+        "Outside server/series/, only its service (service.ts: the API's and pages' series, run now, " +
+        "the wake job, and what a run's start and end and the run views ask of a series) and its " +
+        'contract (contract.ts) are used (decision 063). The composition roots build its repository; the ' +
+        'sealing migration at boot reads its sealed briefs.',
+      from: {
+        path: '^(app|db|server)/',
+        pathNot: [TESTS, '^server/series/', COMPOSITION, '^server/seal-legacy\\.ts$'],
+      },
+      to: { path: '^server/series/', pathNot: '^server/series/(service|contract)\\.ts$' },
     },
     {
       name: 'the-key-ring-is-named-below',

@@ -21,18 +21,17 @@ import { createNotifyService, type WebhookSettings } from '#server/notify/servic
 import { resolveAll } from '#server/providers/reader/page-reader.ts'
 import { eventDataColumn } from '#server/repositories/run-event-data.ts'
 import { createRunSeals } from '#server/repositories/runs.ts'
-import { createSeriesBriefs } from '#server/repositories/series.ts'
 import type { AdmissionDeps } from '#server/research/admission.ts'
 import type { EngineDeps } from '#server/research/pipeline.ts'
 import { endRun } from '#server/research/run-end.ts'
-import { getSeries } from '#server/research/series.ts'
 import type { RunDeadlines } from '#server/research/start-run.ts'
+import { createSeriesBriefs } from '#server/series/repository.ts'
+import { createSeriesForRuns, createSeriesService } from '#server/series/service.ts'
 import { createAccountService, createKeyService } from '#server/services/accounts.ts'
 import { createIdempotencyService } from '#server/services/idempotency.ts'
 import { createLiveService } from '#server/services/live.ts'
 import { createCorpusService, createHealthService } from '#server/services/operations.ts'
 import { createRunService } from '#server/services/runs.ts'
-import { createSeriesService } from '#server/services/series.ts'
 import { createTopicService } from '#server/services/topics.ts'
 
 /** What the services are made of: the process's infrastructure, created once by server/start.ts. */
@@ -67,13 +66,21 @@ export function createServices(infra: Infra) {
     timeoutMs: config.WEBHOOK_TIMEOUT_SECONDS * 1000,
     userAgent: `Sextant-Webhooks/1.0 (+${config.PUBLIC_URL})`,
   }
-  // The series' sealed briefs, opened at their repository (decision 064).
+  // The series' and the runs' sealed columns, opened at their repositories (decision 064).
   const seriesBriefs = createSeriesBriefs(memory.ring)
   const runSeals = createRunSeals(memory.ring)
+  // What runs ask of their series (a run's start and end, the run views, a feed of a series).
+  const seriesForRuns = createSeriesForRuns({
+    db,
+    jobs,
+    briefs: seriesBriefs,
+    intervalSeconds: config.RECURRING_INTERVAL,
+    spreadSeconds: config.SCHEDULE_SPREAD,
+  })
   const notify = createNotifyService({
     memory,
     runs: runSeals,
-    findSeries: (accountId, seriesId) => getSeries(db, seriesBriefs, seriesId, accountId),
+    findSeries: seriesForRuns.find,
     jobs,
     log,
     limits,
@@ -96,8 +103,7 @@ export function createServices(infra: Infra) {
     db,
     jobs,
     seals: runSeals,
-    intervalSeconds: config.RECURRING_INTERVAL,
-    spreadSeconds: config.SCHEDULE_SPREAD,
+    series: seriesForRuns,
     // In the transaction that ends the run: what a run's end owes, channel by channel.
     onEnded: notify.whenEnded,
   }
@@ -108,7 +114,7 @@ export function createServices(infra: Infra) {
     jobs,
     memory,
     deadlines,
-    seriesBriefs,
+    series: seriesForRuns,
     runSeals,
     limits,
     scheduleMinSeconds: config.SCHEDULE_MIN_INTERVAL,
@@ -128,6 +134,7 @@ export function createServices(infra: Infra) {
       admission,
       publicUrl: config.PUBLIC_URL,
       endRun: ending,
+      series: seriesForRuns,
       engine: {
         ...infra.providers,
         log,
@@ -138,6 +145,7 @@ export function createServices(infra: Infra) {
     }),
     series: createSeriesService({
       admission,
+      briefs: seriesBriefs,
       intervalSeconds: config.RECURRING_INTERVAL,
       spreadSeconds: config.SCHEDULE_SPREAD,
       emailEnabled: notify.emailEnabled,

@@ -2,7 +2,7 @@
 // every 2 seconds, or on a cron expression with a seconds field, where production allows 1h to 30d.
 import { expect, test } from 'vitest'
 import { SERIES_WAKE } from '#server/jobs/queues.ts'
-import { createSeriesBriefs } from '#server/repositories/series.ts'
+import { createSeriesBriefs } from '#server/series/repository.ts'
 import type { BriefInput } from '#server/vocabulary/brief.ts'
 import { spreadOffsetMs } from '#server/vocabulary/cadence.ts'
 import { createTestAccount } from '#test/support/accounts.ts'

@@ -10,7 +10,6 @@ import type { Limits } from '#server/limits/policies.ts'
 import { generateKeySpec, parseKeyRing } from '#server/memory/crypto.ts'
 import { createTopicIndex } from '#server/memory/topic-index.ts'
 import { createRunSeals } from '#server/repositories/runs.ts'
-import { createSeriesBriefs } from '#server/repositories/series.ts'
 import { type AdmissionDeps, startAdmittedRun } from '#server/research/admission.ts'
 import { BriefSchema } from '#server/vocabulary/brief.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
@@ -59,7 +58,10 @@ function setting(options: { allowed: boolean; blocked?: string }) {
   const deps: AdmissionDeps = {
     db: database.db,
     jobs,
-    seriesBriefs: createSeriesBriefs(ring),
+    // No brief here recurs: a series made would be a mistake.
+    series: {
+      create: () => Promise.reject(new Error('no series is made here')),
+    },
     runSeals: createRunSeals(ring),
     memory: {
       db: database.db,

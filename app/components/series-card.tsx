@@ -15,7 +15,7 @@ import { MakeFeedButton } from '#app/components/feed-button.tsx'
 import { Announcement } from '#app/components/focused-heading.tsx'
 import { LocalTime } from '#app/components/local-time.tsx'
 import { StatusBadge } from '#app/components/status-badge.tsx'
-import type { CadenceView, SeriesView } from '#server/contracts/series.ts'
+import type { CadenceView, SeriesView } from '#server/series/contract.ts'
 import { budgetPhrase } from '#server/vocabulary/budget.ts'
 import { cadenceOf, describeCadence, everyWords, parseEvery } from '#server/vocabulary/cadence.ts'
 

@@ -2,7 +2,7 @@
 // a start, and the events of its progress. The types are inferred from these schemas; the OpenAPI
 // document and the MCP output schemas render them.
 import { z } from 'zod'
-import { RecurringInfoSchema } from '#server/contracts/series.ts'
+import { RecurringInfoSchema } from '#server/series/contract.ts'
 import { BriefSchema } from '#server/vocabulary/brief.ts'
 import { ReportSchema } from '#server/vocabulary/report.ts'
 import { RUN_EVENT_TYPES, RUN_STATUSES } from '#server/vocabulary/runs.ts'

@@ -12,8 +12,8 @@ const ROOT = path.resolve(import.meta.dirname, '../..')
  * seals, once, as a migration would (server/seal-legacy.ts says why it is not one).
  */
 const MIGRATION_AT_BOOT = 'server/seal-legacy.ts'
-/** A repository: server/repositories/, or a module's repository/ (decision 063). */
-const REPOSITORY = /^server\/(repositories\/|[^/]+\/repository\/)/
+/** A repository: server/repositories/, or a module's repository.ts or repository/ (decision 063). */
+const REPOSITORY = /^server\/(repositories\/|[^/]+\/repository(\.ts$|\/))/
 
 function tables(): string[] {
   const schema = fs.readFileSync(path.join(ROOT, 'db/schema.ts'), 'utf8')
@@ -62,7 +62,7 @@ test('the check sees writes in either form, and not a table named inside another
       'server/repositories/runs.ts': "db.updateTable('runs').set({})",
       'server/repositories/run-events.ts': 'sql`with run as (update runs set current_step = 1)`',
       'server/notify/repository/feeds.ts': "db.insertInto('feeds')",
-      'server/repositories/series.ts': 'sql`select * from series_runs; update series_runs set x = 1`',
+      'server/series/repository.ts': 'sql`select * from series_runs; update series_runs set x = 1`',
     },
     ['runs', 'feeds', 'series'],
   )

@@ -10,8 +10,8 @@ import type { Jobs } from '#server/jobs/boss.ts'
 import type { RunEnded, RunSeals } from '#server/repositories/runs.ts'
 import type { Report } from '#server/research/report-types.ts'
 import { cancelRun, completeRun, failRun, type RunError } from '#server/research/runs.ts'
-import { afterRunEnded } from '#server/research/series.ts'
 import type { Brief } from '#server/vocabulary/brief.ts'
+import type { SeriesNotify } from '#server/vocabulary/series.ts'
 
 /** A run's end, as what it owes (chat, webhooks, email) sees it. */
 export type RunEnd = {
@@ -40,13 +40,21 @@ export type RunEnd = {
  */
 export type RunEndHook = (trx: Db, end: RunEnd) => Promise<void>
 
+/**
+ * A run of a series ended, in the transaction that ends it: the series sleeps until its next slot.
+ * Answers the series (whether its quiet runs are delivered); undefined when it is gone.
+ */
+export type SeriesAfterRun = {
+  afterRunEnded(trx: Db, runId: string, seriesId: string): Promise<{ id: string; notify: SeriesNotify } | undefined>
+}
+
 export type RunEndDeps = {
   db: Db
   jobs: Jobs
   /** The run's sealed columns' codecs (the runs repository's). */
   seals: RunSeals
-  intervalSeconds: number
-  spreadSeconds: number
+  /** What a run's end asks of its series (the series module's; a port, decision 063). */
+  series: SeriesAfterRun
   onEnded: RunEndHook
 }
 
@@ -85,7 +93,7 @@ export async function endRun(
     const ended = await finish(trx, deps.seals, runId, outcome)
     if (!ended) return false
     // Cancelling one run of a recurring brief does not stop the series: it sleeps until the next.
-    const series = ended.seriesId ? await afterRunEnded(trx, deps, runId, ended.seriesId) : undefined
+    const series = ended.seriesId ? await deps.series.afterRunEnded(trx, runId, ended.seriesId) : undefined
     const worthTelling =
       series?.notify !== 'changes' || outcome.status !== 'complete' || changedAnything(outcome.report)
     const data = { ...eventData(outcome), ...(series ? { delivered: worthTelling } : {}) }

@@ -8,9 +8,7 @@ import { RESEARCH_RUN } from '#server/jobs/queues.ts'
 import { holdsMemoryKey, type MemoryContext } from '#server/memory/store.ts'
 import type { RunSeals } from '#server/repositories/runs.ts'
 import { topicAtStart } from '#server/repositories/runs.ts'
-import type { SeriesBriefs } from '#server/repositories/series.ts'
 import { createRun } from '#server/research/runs.ts'
-import { createSeries } from '#server/research/series.ts'
 import type { Brief } from '#server/vocabulary/brief.ts'
 
 /**
@@ -20,13 +18,16 @@ import type { Brief } from '#server/vocabulary/brief.ts'
  */
 export type RunDeadlines = { quickSeconds: number; deepSeconds: number; queueSeconds: number }
 
+/** Makes a recurring brief's series in the transaction that starts its first run; answers its id. */
+export type SeriesStarter = { create(trx: Db, accountId: string, brief: Brief): Promise<string> }
+
 export type StartRunDeps = {
   db: Db
   jobs: Jobs
   memory: MemoryContext
   deadlines: RunDeadlines
-  /** The series' sealed briefs, at their repository: a recurring brief's first run makes its series. */
-  seriesBriefs: SeriesBriefs
+  /** A recurring brief's first run makes its series (the series module's; a port, decision 063). */
+  series: SeriesStarter
   /** The run's sealed columns' codecs (the runs repository's). */
   runSeals: RunSeals
 }
@@ -116,8 +117,7 @@ async function writeRun(
   const seconds = brief.depth === 'quick' ? deps.deadlines.quickSeconds : deps.deadlines.deepSeconds
   const insert = async (trx: Db) => {
     const series =
-      options.series ??
-      (brief.recurring ? { id: await createSeries(trx, deps.seriesBriefs, accountId, brief), slot: 0 } : undefined)
+      options.series ?? (brief.recurring ? { id: await deps.series.create(trx, accountId, brief), slot: 0 } : undefined)
     const id = await createRun(trx, deps.runSeals, {
       series,
       accountId,

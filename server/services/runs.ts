@@ -12,7 +12,7 @@ import { findLiveTopicId } from '#server/repositories/topic-memory.ts'
 import { type AdmissionDeps, type AdmittedStart, type Requester, startAdmittedRun } from '#server/research/admission.ts'
 import { type EngineDeps, NOT_TAKEN_ERROR, runResearch } from '#server/research/pipeline.ts'
 import { listRuns, type RunListItem, type RunView, viewRun } from '#server/research/runs.ts'
-import { listSeries, recurringInfo, type SeriesState } from '#server/research/series.ts'
+import type { RecurringInfo, SeriesState, SeriesView } from '#server/series/contract.ts'
 import type { Brief } from '#server/vocabulary/brief.ts'
 import type { RunStatus } from '#server/vocabulary/runs.ts'
 
@@ -29,6 +29,14 @@ export type RunServiceDeps = {
   endRun: EngineDeps['endRun']
   /** The engine's providers and settings; only workers run the engine. */
   engine: Omit<EngineDeps, 'endRun' | 'memory' | 'seals'>
+  /** What run views say of a run's series (the series module's; a port, decision 063). */
+  series: SeriesOfRuns
+}
+
+/** The account's series, and whether a series sleeps (and until when) or is paused. */
+export type SeriesOfRuns = {
+  list(accountId: string): Promise<SeriesView[]>
+  recurringInfo(seriesId: string): Promise<RecurringInfo | undefined>
 }
 
 /**
@@ -89,7 +97,7 @@ export function createRunService(deps: RunServiceDeps) {
   }
 
   async function withRecurring(base: RunView, seriesId: string | null): Promise<RunView> {
-    const recurring = seriesId ? await recurringInfo(db, seriesId) : undefined
+    const recurring = seriesId ? await deps.series.recurringInfo(seriesId) : undefined
     return recurring ? { ...base, recurring } : base
   }
 
@@ -163,7 +171,7 @@ export function createRunService(deps: RunServiceDeps) {
     async dashboard(accountId: string): Promise<DashboardRun[]> {
       const [{ runs }, series] = await Promise.all([
         listRuns(db, seals, accountId, { limit: 20 }),
-        listSeries(db, admission.seriesBriefs, accountId),
+        deps.series.list(accountId),
       ])
       const waiting = new Map<string, DashboardRun['series']>()
       for (const item of series) {

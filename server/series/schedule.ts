@@ -2,14 +2,14 @@
 // startAfter: nothing waits in memory for 7 days, and a restart or deploy loses nothing. A slot runs
 // at most once: the wake job has a singleton key per slot, and runs has a unique (series_id, slot).
 // The brief is sealed with the memory key ring, like a run's, at the repository: the SQL is
-// server/repositories/series.ts's (and, for a series' runs, server/repositories/runs.ts's).
+// server/series/repository.ts's (and, for a series' runs, server/repositories/runs.ts's).
 import { randomUUID } from 'node:crypto'
 import type { Db } from '#db/database.ts'
-import type { RecurringInfo, SeriesState, SeriesView } from '#server/contracts/series.ts'
 import type { Jobs } from '#server/jobs/boss.ts'
 import { SERIES_WAKE } from '#server/jobs/queues.ts'
 import { notifyAccountChanged } from '#server/repositories/run-events.ts'
 import { findSeriesSlotRunId, hasRunningSeriesRun, lastSeriesRunEnd } from '#server/repositories/runs.ts'
+import type { RecurringInfo, SeriesState, SeriesView } from '#server/series/contract.ts'
 import {
   findSeriesSchedule,
   lockSeries,
@@ -17,7 +17,7 @@ import {
   type SeriesRow,
   type SeriesViewRow,
   updateSeries,
-} from '#server/repositories/series.ts'
+} from '#server/series/repository.ts'
 import { UUID } from '#server/text/uuid.ts'
 import { type Brief, displayBrief } from '#server/vocabulary/brief.ts'
 import { type Cadence, formatEvery, nextRunAfter, parseEvery, spreadOffsetMs } from '#server/vocabulary/cadence.ts'

@@ -1,3 +1,11 @@
+// The series module's service (decision 063): recurring briefs as the API, MCP and the pages ask for
+// them (list, pause, resume, stop, change how they repeat, run now) and the wake job's slot; and,
+// built apart from it, what runs ask of their series (createSeriesForRuns), which the composition
+// root hands to a run's start, its end and the run views as their ports. What a series means is
+// schedule.ts's; its table's SQL, with its sealed brief, is repository.ts's.
+
+import type { Db } from '#db/database.ts'
+import type { Jobs } from '#server/jobs/boss.ts'
 import type { LimitDecision } from '#server/limits/limiter.ts'
 import {
   type AdmissionDeps,
@@ -8,23 +16,54 @@ import {
   scheduleProblem,
   startAdmittedRun,
 } from '#server/research/admission.ts'
+import { notQueued, type RunStart, startRun } from '#server/research/start-run.ts'
+import type { SeriesBriefs } from '#server/series/repository.ts'
 import {
+  afterRunEnded,
   claimSlot,
   claimSlotNow,
+  createSeries,
   getSeries,
   listSeries,
+  recurringInfo,
   type SeriesSettings,
   type SeriesView,
   setSeriesStatus,
   updateSeriesSettings,
-} from '#server/research/series.ts'
-import { notQueued, type RunStart, startRun } from '#server/research/start-run.ts'
+} from '#server/series/schedule.ts'
 import type { Brief } from '#server/vocabulary/brief.ts'
 import type { SeriesState, SeriesStatus } from '#server/vocabulary/series.ts'
+
+/**
+ * What runs ask of their series: a recurring brief's first run makes its series, a run's end schedules
+ * the next slot, and run views say whether a series sleeps. It starts no run, so the composition root
+ * builds it before the admission that starts runs, which takes it.
+ */
+export function createSeriesForRuns(deps: {
+  db: Db
+  jobs: Jobs
+  briefs: SeriesBriefs
+  /** RECURRING_INTERVAL and SCHEDULE_SPREAD, as for the service. */
+  intervalSeconds: number
+  spreadSeconds: number
+}) {
+  const { db, briefs } = deps
+  return {
+    create: (trx: Db, accountId: string, brief: Brief): Promise<string> => createSeries(trx, briefs, accountId, brief),
+    afterRunEnded: (trx: Db, runId: string, seriesId: string) => afterRunEnded(trx, deps, runId, seriesId),
+    list: (accountId: string): Promise<SeriesView[]> => listSeries(db, briefs, accountId),
+    recurringInfo: (seriesId: string) => recurringInfo(db, seriesId),
+    /** The account's series, or undefined (what a feed of a series follows). */
+    find: (accountId: string, seriesId: string): Promise<SeriesView | undefined> =>
+      getSeries(db, briefs, seriesId, accountId),
+  }
+}
 
 export type SeriesServiceDeps = {
   /** What starting a run needs (the one admission, composed in server/services.ts); run now uses it. */
   admission: AdmissionDeps
+  /** The series' table, its sealed briefs opened at the repository (built by the composition root). */
+  briefs: SeriesBriefs
   /** RECURRING_INTERVAL: how long a series sleeps between runs. */
   intervalSeconds: number
   /** SCHEDULE_SPREAD: the window over which series due at one cron time are spread. */
@@ -63,7 +102,7 @@ export function createSeriesService(deps: SeriesServiceDeps) {
   const { admission } = deps
   const { memory, jobs } = admission
   const { db } = memory
-  const { seriesBriefs } = admission
+  const seriesBriefs = deps.briefs
 
   return {
     list: (accountId: string): Promise<SeriesView[]> => listSeries(db, seriesBriefs, accountId),

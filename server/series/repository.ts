@@ -1,7 +1,7 @@
 // The series table: SQL only, the database (or the caller's transaction) first. A series' brief is
 // sealed, bound to its row: the statements that write or read it are createSeriesBriefs', built from
 // the key ring, and give the series with its brief opened and read by the stored brief's schema
-// (decision 064). What a series means (its slots, pausing and resuming) is server/research/series.ts's.
+// (decision 064). What a series means (its slots, pausing and resuming) is schedule.ts's.
 import type { Insertable, Selectable, SqlBool, Updateable } from 'kysely'
 import type { Db } from '#db/database.ts'
 import type { SeriesTable } from '#db/schema.ts'
