@@ -32,6 +32,21 @@ const COMPOSITION = '^server/(services|start|cli)\\.ts$'
 const SEALING = '^server/memory/(sealed-column|crypto)\\.ts$'
 const BELOW_SERVICES = '^server/(research|chat|notify|memory|auth|limits|events|claims|providers|repositories|text)/'
 
+/**
+ * A feature module's rule (decision 063): outside server/<name>/, only `used` (its service.ts and
+ * contract.ts) are imported. The composition roots build its repository and service; the sealing
+ * migration at boot (server/seal-legacy.ts) reads every sealed column.
+ */
+function moduleRule(name, used) {
+  return {
+    name: `${name}-is-a-module`,
+    severity: 'error',
+    comment: `Outside server/${name}/, only ${used} are used (decision 063). The composition roots and the sealing migration at boot are the exceptions.`,
+    from: { path: '^(app|db|server)/', pathNot: [TESTS, `^server/${name}/`, COMPOSITION, '^server/seal-legacy\\.ts$'] },
+    to: { path: `^server/${name}/`, pathNot: `^server/${name}/(service|contract)\\.ts$` },
+  }
+}
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -77,44 +92,21 @@ module.exports = {
       from: { path: '^server/notify/', pathNot: TESTS },
       to: { path: [SURFACES, SERVICES, '^server/chat/'], pathNot: '^server/notify/' },
     },
-    {
-      name: 'chat-is-a-module',
-      severity: 'error',
-      comment:
-        'Outside server/chat/, only its service (service.ts) and its contract (contract.ts: the inbound ' +
-        'payloads and signature checks) are used (decision 063). The composition roots build its ' +
-        'repository; the sealing migration at boot (server/seal-legacy.ts) reads every sealed column.',
-      from: { path: '^(app|db|server)/', pathNot: [TESTS, '^server/chat/', COMPOSITION, '^server/seal-legacy\\.ts$'] },
-      to: { path: '^server/chat/', pathNot: '^server/chat/(service|contract)\\.ts$' },
-    },
-    {
-      name: 'notify-is-a-module',
-      severity: 'error',
-      comment:
-        'Outside server/notify/, only its service (service.ts: deliveries, webhooks, email, feeds, what a ' +
-        "run's end owes, and what chat asks of it) and its contract (contract.ts: the views its surfaces " +
-        'answer with) are used (decision 063). The composition roots and the sealing migration at boot ' +
-        '(server/seal-legacy.ts) are the exceptions, as for chat.',
-      from: {
-        path: '^(app|db|server)/',
-        pathNot: [TESTS, '^server/notify/', COMPOSITION, '^server/seal-legacy\\.ts$'],
-      },
-      to: { path: '^server/notify/', pathNot: '^server/notify/(service|contract)\\.ts$' },
-    },
-    {
-      name: 'series-is-a-module',
-      severity: 'error',
-      comment:
-        "Outside server/series/, only its service (service.ts: the API's and pages' series, run now, " +
-        "the wake job, and what a run's start and end and the run views ask of a series) and its " +
-        'contract (contract.ts) are used (decision 063). The composition roots build its repository; the ' +
-        'sealing migration at boot reads its sealed briefs.',
-      from: {
-        path: '^(app|db|server)/',
-        pathNot: [TESTS, '^server/series/', COMPOSITION, '^server/seal-legacy\\.ts$'],
-      },
-      to: { path: '^server/series/', pathNot: '^server/series/(service|contract)\\.ts$' },
-    },
+    moduleRule(
+      'chat',
+      'its service (service.ts) and its contract (contract.ts: the inbound payloads and what Slack and ' +
+        'GitHub are told)',
+    ),
+    moduleRule(
+      'notify',
+      "its service (service.ts: deliveries, webhooks, email, feeds, what a run's end owes, and what chat " +
+        'asks of it) and its contract (contract.ts: the views its surfaces answer with)',
+    ),
+    moduleRule(
+      'series',
+      "its service (service.ts: the API's and pages' series, run now, the wake job, and what a run's start " +
+        'and end and the run views ask of a series) and its contract (contract.ts)',
+    ),
     {
       name: 'the-key-ring-is-named-below',
       severity: 'error',
