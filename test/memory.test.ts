@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { generateKeySpec, parseKeyRing } from '#server/memory/crypto.ts'
+import { generateKeySpec, parseKeyRing, sealJson } from '#server/memory/crypto.ts'
 import { contributedFact } from '#server/memory/facts.ts'
 import {
   checkTopicMemory,
@@ -11,7 +11,7 @@ import {
 } from '#server/memory/store.ts'
 import { createTopicIndex } from '#server/memory/topic-index.ts'
 import type { MemoryContribution } from '#server/memory/types.ts'
-import { purgeExpiredMemory } from '#server/repositories/topic-memory.ts'
+import { lockTopic, purgeExpiredMemory, upsertTopicMemory } from '#server/repositories/topic-memory.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { createTestDatabase, dumpAllTables, type TestDatabase } from '#test/support/database.ts'
 import { capturingLogger } from '#test/support/logger.ts'
@@ -149,6 +149,57 @@ test('memory sealed with a key that is gone reads as none, is logged, and is nev
   ).rejects.toThrowError(MemoryUnreadableError)
   const after = await database.db.selectFrom('topic_memory').select('ciphertext').execute()
   expect(after).toEqual(before)
+})
+
+/** Stores `content` as a topic's memory, sealed as the code before the codecs sealed it. */
+async function storeRaw(memory: MemoryContext, accountId: string, topic: string, content: unknown) {
+  await database.db.transaction().execute(async (trx) => {
+    const { id } = await lockTopic(trx, accountId, topicIndex.hash(accountId, topic))
+    const sealed = sealJson(memory.ring, content, `topic_memory:${id}`)
+    const at = new Date()
+    await upsertTopicMemory(trx, id, {
+      key_id: sealed.keyId,
+      ciphertext: sealed.ciphertext,
+      run_count: 1,
+      urls_indexed: 1,
+      facts_stored: 1,
+      last_run_at: at,
+      expires_at: new Date(at.getTime() + 30 * DAY),
+      updated_at: at,
+    })
+  })
+}
+
+test('memory stored by the first version opens in today’s shape; a blob that is not memory reads as none', async () => {
+  const { memory, lines } = context()
+  const accountId = await account()
+  const firstSeen = { runId: 'run-0', at: '2026-11-21T10:00:00.000Z' }
+  // As the first version stored it: facts without quotes or readings; a source whose title went missing.
+  await storeRaw(memory, accountId, 'first topic', {
+    topic: 'first topic',
+    facts: [{ id: 'f1', text: 'The plant will employ 1,200 people.', sourceUrls: ['https://a.example/'], firstSeen }],
+    sources: [{ url: 'https://a.example/', publishedDate: null, firstSeen }],
+    ledger: [{ url: 'https://a.example/', readAt: firstSeen.at }],
+    runs: [{ runId: 'run-0', at: firstSeen.at, newFacts: 1, newSources: 1, urlsRead: 1 }],
+  })
+  const loaded = await loadTopicMemory(memory, accountId, 'first topic')
+  expect(loaded?.facts[0]).toMatchObject({
+    quote: '',
+    lastConfirmed: firstSeen.at,
+    statements: { figures: [{ value: 1200 }] },
+  })
+  expect(loaded?.sources[0]?.title).toBe('')
+  // A later save merges into it.
+  await saveTopicMemory(memory, accountId, 'first topic', contribution('run-1', new Date()))
+  expect((await loadTopicMemory(memory, accountId, 'first topic'))?.facts).toHaveLength(2)
+
+  // Sealed for its topic but not memory's shape: none, logged, and never overwritten.
+  await storeRaw(memory, accountId, 'not memory', { topic: 'not memory', facts: 'none' })
+  expect(await loadTopicMemory(memory, accountId, 'not memory')).toBeUndefined()
+  expect(lines.some((line) => line.msg === 'topic memory is unreadable')).toBe(true)
+  await expect(
+    saveTopicMemory(memory, accountId, 'not memory', contribution('run-2', new Date())),
+  ).rejects.toThrowError(MemoryUnreadableError)
 })
 
 test('the ledger keeps the newest 500 of 700 URLs read over several saves', async () => {

@@ -1,8 +1,10 @@
 // Facts from text: a claim read by the same rules the engine uses (figures, dates, subject, polarity),
 // for contributions made outside a run and for facts stored before memory kept claims.
-import { extractStatements } from '#server/claims/figures.ts'
-import { polarity, subjectTerms } from '#server/claims/subject.ts'
+import { z } from 'zod'
+import { extractStatements, type Statements } from '#server/claims/figures.ts'
+import { type Polarity, polarity, subjectTerms } from '#server/claims/subject.ts'
 import type { ContributedFact, Fact } from '#server/memory/types.ts'
+import { PolaritySchema, StatementsSchema, type StoredFact } from '#server/vocabulary/memory.ts'
 
 /** A new fact stating `text`, supported by `quote` on `sourceUrls`. */
 export function contributedFact(text: string, sourceUrls: string[], quote = ''): ContributedFact {
@@ -65,17 +67,40 @@ export function readClaim(text: string): Pick<Fact, 'statements' | 'subject' | '
  */
 export const READING = 20
 
-/** A fact as stored before claims (id, text, sources, first seen) read as a claim without a quote. */
-export type StoredFact = Pick<Fact, 'id' | 'text' | 'sourceUrls' | 'firstSeen'> & Partial<Fact>
+export type { StoredFact }
 
-export function upgradeFact(stored: StoredFact): Fact {
-  const current = stored.statements && stored.subject && stored.polarity && stored.readWith === READING
-  if (current && stored.lastConfirmed !== undefined) return stored as Fact
-  return {
-    quote: '',
-    lastConfirmed: stored.firstSeen.at,
-    ...stored,
-    ...(current ? {} : readClaim(stored.text)),
-    readWith: READING,
-  } as Fact
+/** The fact's readings, when today's edition made them and they are the shape it makes. */
+function currentReadings(stored: StoredFact): Pick<Fact, 'statements' | 'subject' | 'polarity'> | undefined {
+  if (stored.readWith !== READING) return undefined
+  const statements = StatementsSchema.safeParse(stored.statements)
+  const subject = SubjectSchema.safeParse(stored.subject)
+  const polarity = PolaritySchema.safeParse(stored.polarity)
+  if (!statements.success || !subject.success || !polarity.success) return undefined
+  return { statements: statements.data, subject: subject.data, polarity: polarity.data }
 }
+
+/**
+ * A fact as stored, in today's shape: one stored before claims (id, text, sources, first seen) reads
+ * as a claim without a quote, and one read by an older edition of the rules is read again.
+ */
+export function upgradeFact(stored: StoredFact): Fact {
+  const { statements: _statements, subject: _subject, polarity: _polarity, ...kept } = stored
+  return {
+    ...kept,
+    quote: stored.quote ?? '',
+    lastConfirmed: stored.lastConfirmed ?? stored.firstSeen.at,
+    ...(currentReadings(stored) ?? readClaim(stored.text)),
+    readWith: READING,
+  }
+}
+
+const SubjectSchema = z.array(z.string())
+
+// The schemas of the readings are the claims engine's types, key for key: a reading the engine adds
+// must be added to what memory checks (server/vocabulary/memory.ts), or this fails to compile.
+type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false
+const readingsChecked: [
+  Same<z.output<typeof StatementsSchema>, Statements>,
+  Same<z.output<typeof PolaritySchema>, Polarity>,
+] = [true, true]
+void readingsChecked

@@ -399,8 +399,13 @@ test('a fact read by an older edition of the rules is read again on load; a curr
   // Read again, "no longer" turns round the stance of its clause: on track no more.
   expect(upgraded.polarity).toEqual({ negated: false, directions: ['stance:down'] })
   expect(upgraded.subject).not.toContain('longer')
+  // Today's edition's readings are kept as stored, not read again; readings of another shape are.
   const current = { ...stale, subject: ['kept'], readWith: READING }
-  expect(upgradeFact(current)).toBe(current)
+  expect(upgradeFact(current)).toEqual(current)
+  expect(upgradeFact({ ...current, subject: 'kept' }).subject).toEqual(readClaim(text).subject)
+  expect(upgradeFact({ ...current, statements: { figures: [{ value: '2027' }], dates: [] } }).statements).toEqual(
+    readClaim(text).statements,
+  )
   // A fact read by the edition before stance was read by part of speech is read again: its noun
   // "terminal" took a stance then.
   const terminal = 'The branch runs to the ferry terminal.'

@@ -4,7 +4,7 @@
 // The SQL is server/repositories/topic-memory.ts's; opening, merging and sealing the blob stay here.
 import type { Db } from '#db/database.ts'
 import type { Logger } from '#server/logger.ts'
-import { type KeyRing, openJson, sealJson, UnreadableError } from '#server/memory/crypto.ts'
+import { type KeyRing, UnreadableError } from '#server/memory/crypto.ts'
 import { upgradeFact } from '#server/memory/facts.ts'
 import { memoryStats } from '#server/memory/insights.ts'
 import { mergeMemory } from '#server/memory/merge.ts'
@@ -23,9 +23,12 @@ import {
   getTopicMemory,
   listLiveTopicMemories,
   lockTopic,
+  type TopicMemoryColumn,
   type TopicMemoryRow,
+  topicMemoryColumn,
   upsertTopicMemory,
 } from '#server/repositories/topic-memory.ts'
+import type { StoredMemory } from '#server/vocabulary/memory.ts'
 
 export type MemoryContext = {
   db: Db
@@ -52,22 +55,41 @@ export class MemoryUnreadableError extends Error {
 
 const DAY_MS = 86_400_000
 
-function associatedData(topicId: string): string {
-  return `topic_memory:${topicId}`
+/** Each ring's codec of the memory blob, built once (the ring is loaded once a process). */
+const columns = new WeakMap<KeyRing, TopicMemoryColumn>()
+function column(ring: KeyRing): TopicMemoryColumn {
+  let built = columns.get(ring)
+  if (!built) {
+    built = topicMemoryColumn(ring)
+    columns.set(ring, built)
+  }
+  return built
 }
+
+/** Memory as stored, in today's shape: facts read by an older edition of the rules are read again. */
+function upgrade(stored: StoredMemory): MemoryContent {
+  return { ...stored, facts: stored.facts.map(upgradeFact) }
+}
+
+// What the stored schema reads is all memory holds: a field added to memory's types but not to the
+// schema would be dropped when memory is next read, so it fails to compile here instead.
+type Covers<Stored, T> = Exclude<keyof T, keyof Stored> extends never ? true : false
+const storedCovers: [
+  Covers<StoredMemory, MemoryContent>,
+  Covers<StoredMemory['facts'][number], MemoryContent['facts'][number]>,
+  Covers<StoredMemory['sources'][number], MemoryContent['sources'][number]>,
+  Covers<StoredMemory['ledger'][number], MemoryContent['ledger'][number]>,
+  Covers<StoredMemory['runs'][number], MemoryContent['runs'][number]>,
+] = [true, true, true, true, true]
+void storedCovers
 
 /** Opens a row; unreadable memory is logged and read as none, never shown. */
 function openRow(context: MemoryContext, row: TopicMemoryRow): TopicMemory | undefined {
   try {
-    const content = openJson<MemoryContent>(
-      context.ring,
-      { keyId: row.key_id, ciphertext: row.ciphertext },
-      associatedData(row.topic_id),
-    )
+    const content = upgrade(column(context.ring).open({ keyId: row.key_id, ciphertext: row.ciphertext }, row.topic_id))
     return {
-      ...content,
       // Memory saved before facts were claims reads as claims without quotes (migrated on next save).
-      facts: content.facts.map(upgradeFact),
+      ...content,
       // Memory saved before topics were cleaned of bidirectional controls may still hold them.
       topic: displayTopic(content.topic),
       topicId: row.topic_id,
@@ -164,12 +186,7 @@ export async function saveTopicMemoryIn(
   let runCount = 0
   if (row && row.expires_at > now) {
     try {
-      const stored = openJson<MemoryContent>(
-        context.ring,
-        { keyId: row.key_id, ciphertext: row.ciphertext },
-        associatedData(topicId),
-      )
-      existing = { ...stored, facts: stored.facts.map(upgradeFact) }
+      existing = upgrade(column(context.ring).open({ keyId: row.key_id, ciphertext: row.ciphertext }, topicId))
     } catch (error) {
       if (error instanceof UnreadableError) throw new MemoryUnreadableError(topicId)
       throw error
@@ -178,7 +195,7 @@ export async function saveTopicMemoryIn(
   }
   const { content, added } = mergeMemory(existing, contribution, displayTopic(topic), context.maxFacts)
   const newRun = !existing?.runs.some((run) => run.runId === contribution.runId)
-  const sealed = sealJson(context.ring, content, associatedData(topicId))
+  const sealed = column(context.ring).seal(content, topicId)
   const values = {
     key_id: sealed.keyId,
     ciphertext: sealed.ciphertext,

@@ -1,10 +1,29 @@
 // The topics and topic_memory tables: SQL only, the database (or the caller's transaction) first.
 // A topic is its keyed hash, its memory one sealed blob plus clear counts; rows come back sealed as
-// stored. What they mean (opening, merging, sealing, the save's transaction) is server/memory/store.ts's.
+// stored, and the blob's codec (topicMemoryColumn, decision 064) opens it by the stored memory's
+// schema. What they mean (merging, what unreadable memory does, the save's transaction) is
+// server/memory/store.ts's.
 import { type Insertable, type Selectable, sql } from 'kysely'
 import type { Db } from '#db/database.ts'
 import type { TopicMemoryTable } from '#db/schema.ts'
+import type { KeyRing } from '#server/memory/crypto.ts'
+import { sealedColumn } from '#server/memory/sealed-column.ts'
 import { UUID } from '#server/text/uuid.ts'
+import { StoredMemorySchema } from '#server/vocabulary/memory.ts'
+
+/** What binds a topic's sealed memory to its topic. */
+export const topicMemoryData = (topicId: string) => `topic_memory:${topicId}`
+
+/** A topic's memory, sealed as one blob (ciphertext with key_id), bound to its topic. */
+export function topicMemoryColumn(ring: KeyRing) {
+  return sealedColumn(ring, {
+    name: 'topic_memory.ciphertext',
+    schema: StoredMemorySchema,
+    associatedData: topicMemoryData,
+  })
+}
+
+export type TopicMemoryColumn = ReturnType<typeof topicMemoryColumn>
 
 export type TopicMemoryRow = Selectable<TopicMemoryTable>
 
