@@ -70,11 +70,11 @@ test('a view kept under other keys is not used: a re-sealed run is opened anew',
     .select(['report', 'report_key_id'])
     .where('id', '=', runId)
     .executeTakeFirstOrThrow()
-  const stored = openJson<Report>(
+  const stored = openJson(
     app.memory.ring,
     { keyId: row.report_key_id as string, ciphertext: row.report as Buffer },
     `run_report:${runId}`,
-  )
+  ) as Report
   const resealed = sealJson(parseKeyRing(TEST_MEMORY_KEYS), { ...stored, summary: 'Re-sealed.' }, `run_report:${runId}`)
   expect(resealed.keyId).not.toBe(row.report_key_id)
   await app.db

@@ -122,20 +122,6 @@ export function sealJson(ring: KeyRing, value: unknown, associatedData: string):
   return seal(ring, Buffer.from(JSON.stringify(value)), associatedData)
 }
 
-export function openJson<T>(ring: KeyRing, sealed: Sealed, associatedData: string): T {
-  return JSON.parse(open(ring, sealed, associatedData).toString('utf8')) as T
-}
-
-/**
- * Opens a value sealed into a pair of columns (`x_key_id`, `x`); undefined when the pair is empty.
- * The pair is written by sealJson as { keyId, ciphertext }.
- */
-export function openColumn<T>(
-  ring: KeyRing,
-  keyId: string | null,
-  ciphertext: Buffer | null,
-  associatedData: string,
-): T | undefined {
-  if (keyId === null || ciphertext === null) return undefined
-  return openJson<T>(ring, { keyId, ciphertext }, associatedData)
+export function openJson(ring: KeyRing, sealed: Sealed, associatedData: string): unknown {
+  return JSON.parse(open(ring, sealed, associatedData).toString('utf8'))
 }

@@ -45,7 +45,7 @@ export function sealedColumn<S extends z.ZodType, K extends readonly unknown[]>(
   return {
     seal: (value, ...key) => sealJson(ring, value, associatedData(...key)),
     open: opener((sealed, ...key) => {
-      const parsed = schema.safeParse(openJson<unknown>(ring, sealed, associatedData(...key)))
+      const parsed = schema.safeParse(openJson(ring, sealed, associatedData(...key)))
       if (!parsed.success) throw new UnreadableError(`${column.name} is not the shape this version stores`)
       return parsed.data
     }),
