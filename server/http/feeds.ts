@@ -3,8 +3,7 @@
 // never says whether a token ever existed.
 import { type Request, type Response, Router } from 'express'
 import { z } from 'zod'
-import type { ApiContract } from '#server/http/api/contract.ts'
-import { problem, publicOperation } from '#server/http/api/contract.ts'
+import { type ApiContract, problem, publicOperation } from '#server/http/api/contract.ts'
 import { methodNotAllowed } from '#server/http/api/method-not-allowed.ts'
 import { sendProblem } from '#server/http/problem.ts'
 import type { WebServices } from '#server/services.ts'
