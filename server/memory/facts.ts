@@ -1,8 +1,8 @@
 // Facts from text: a claim read by the same rules the engine uses (figures, dates, subject, polarity),
 // for contributions made outside a run and for facts stored before memory kept claims.
 import { z } from 'zod'
-import { extractStatements, type Statements } from '#server/claims/figures.ts'
-import { type Polarity, polarity, subjectTerms } from '#server/claims/subject.ts'
+import { extractStatements } from '#server/claims/figures.ts'
+import { polarity, subjectTerms } from '#server/claims/subject.ts'
 import type { ContributedFact, Fact } from '#server/memory/types.ts'
 import { PolaritySchema, StatementsSchema, type StoredFact } from '#server/vocabulary/memory.ts'
 
@@ -95,12 +95,3 @@ export function upgradeFact(stored: StoredFact): Fact {
 }
 
 const SubjectSchema = z.array(z.string())
-
-// The schemas of the readings are the claims engine's types, key for key: a reading the engine adds
-// must be added to what memory checks (server/vocabulary/memory.ts), or this fails to compile.
-type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false
-const readingsChecked: [
-  Same<z.output<typeof StatementsSchema>, Statements>,
-  Same<z.output<typeof PolaritySchema>, Polarity>,
-] = [true, true]
-void readingsChecked

@@ -8,7 +8,9 @@ import type { ContributedFact, MemoryContribution } from '#server/memory/types.t
 import type { SearchResult, Usage } from '#server/providers/types.ts'
 import type { MemoryDigest } from '#server/research/digest.ts'
 import type { CorpusUse } from '#server/research/search-origin.ts'
+import { PolaritySchema, StatementsSchema } from '#server/vocabulary/memory.ts'
 import { CorpusKindSchema, ReportSchema } from '#server/vocabulary/report.ts'
+import type { Same } from '#server/vocabulary/same-type.ts'
 
 const UsageSchema = z.object({ inputTokens: z.number(), outputTokens: z.number(), costDollars: z.number().optional() })
 
@@ -22,20 +24,6 @@ const SearchResultSchema = z.object({
   corpus: CorpusKindSchema.optional(),
   matchedByMeaning: z.boolean().optional(),
 })
-
-const StatementsSchema = z.object({
-  figures: z.array(
-    z.object({
-      value: z.number(),
-      unit: z.string(),
-      bound: z.enum(['about', 'over', 'under']).optional(),
-      earlier: z.literal(true).optional(),
-    }),
-  ),
-  dates: z.array(z.string()),
-})
-
-const PolaritySchema = z.object({ negated: z.boolean(), directions: z.array(z.string()) })
 
 const ContributedFactSchema = z.object({
   text: z.string(),
@@ -104,8 +92,6 @@ export type Checkpoint = z.output<typeof CheckpointSchema>
 
 // Each part is the type the code that makes it declares, exactly: a field added there and not here
 // fails `tsc` (and would otherwise be dropped when a checkpoint is parsed).
-/** The same type, not only each assignable to the other (a missing optional field is caught). */
-type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false
 type AllTrue<Checks extends true[]> = Checks
 // biome-ignore lint/correctness/noUnusedVariables: a check for tsc, not a type to use
 type Exactly = AllTrue<

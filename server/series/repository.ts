@@ -37,6 +37,8 @@ const SERIES_COLUMNS = [
   'series.created_at',
   'series.updated_at',
 ] as const
+/** The sealed brief's pair, which only createSeriesBriefs reads. */
+const SEALED_BRIEF = ['series.brief_key_id', 'series.brief'] as const
 
 /** A series to store, with its brief (sealed here). */
 export type NewSeries = Omit<Insertable<SeriesTable>, 'brief' | 'brief_key_id' | 'legacy_brief'> & {
@@ -57,8 +59,7 @@ export function createSeriesBriefs(ring: KeyRing) {
     if (!value) throw new Error(`series ${row.id} has no sealed brief (was the database upgraded without booting?)`)
     return { ...rest, brief: value }
   }
-  const withBrief = (db: Db) =>
-    db.selectFrom('series').select(SERIES_COLUMNS).select(['series.brief_key_id', 'series.brief'])
+  const withBrief = (db: Db) => db.selectFrom('series').select(SERIES_COLUMNS).select(SEALED_BRIEF)
   return {
     async insert(db: Db, input: NewSeries): Promise<void> {
       const { brief: value, ...values } = input
@@ -94,16 +95,18 @@ export function createSeriesBriefs(ring: KeyRing) {
      * leave the one holding the lock without a connection for its own next statement.
      */
     async lockUnlessBusy(db: Db, seriesId: string, accountId: string): Promise<SeriesWithBrief | 'busy' | undefined> {
-      const theirs = withBrief(db).where('series.id', '=', seriesId).where('series.account_id', '=', accountId)
-      const locked = await theirs.forUpdate().skipLocked().executeTakeFirst()
-      if (locked) return opened(locked)
-      const exists = await db
+      const theirs = db
         .selectFrom('series')
-        .select('id')
-        .where('id', '=', seriesId)
-        .where('account_id', '=', accountId)
+        .where('series.id', '=', seriesId)
+        .where('series.account_id', '=', accountId)
+      const locked = await theirs
+        .select(SERIES_COLUMNS)
+        .select(SEALED_BRIEF)
+        .forUpdate()
+        .skipLocked()
         .executeTakeFirst()
-      return exists ? 'busy' : undefined
+      if (locked) return opened(locked)
+      return (await theirs.select('series.id').executeTakeFirst()) ? 'busy' : undefined
     },
 
     /** The account's series, newest first. */
@@ -153,7 +156,7 @@ function seriesViewRows(db: Db, accountId: string) {
   return db
     .selectFrom('series')
     .select(SERIES_COLUMNS)
-    .select(['series.brief_key_id', 'series.brief'])
+    .select(SEALED_BRIEF)
     .select((eb) => [
       eb
         .selectFrom('runs')

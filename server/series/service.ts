@@ -103,6 +103,8 @@ export function createSeriesService(deps: SeriesServiceDeps) {
   const { memory, jobs } = admission
   const { db } = memory
   const seriesBriefs = deps.briefs
+  // What changing a series' schedule needs.
+  const scheduling = { db, jobs, intervalSeconds: deps.intervalSeconds, spreadSeconds: deps.spreadSeconds }
 
   return {
     list: (accountId: string): Promise<SeriesView[]> => listSeries(db, seriesBriefs, accountId),
@@ -113,12 +115,7 @@ export function createSeriesService(deps: SeriesServiceDeps) {
 
     /** Pause (no further starts), resume (on its old schedule) or stop for good. */
     async setStatus(accountId: string, seriesId: string, status: SeriesStatus): Promise<SeriesChange> {
-      const outcome = await setSeriesStatus(
-        { db, jobs, intervalSeconds: deps.intervalSeconds, spreadSeconds: deps.spreadSeconds },
-        seriesId,
-        accountId,
-        status,
-      )
+      const outcome = await setSeriesStatus(scheduling, seriesId, accountId, status)
       if (outcome !== 'ok') return { ok: false, reason: outcome }
       const series = await getSeries(db, seriesBriefs, seriesId, accountId)
       return series ? { ok: true, series } : { ok: false, reason: 'not_found' }
@@ -132,12 +129,7 @@ export function createSeriesService(deps: SeriesServiceDeps) {
       if (settings.emailDigest && !deps.emailEnabled) return { ok: false, reason: 'email_off' }
       const problem = scheduleProblem(settings, admission.scheduleMinSeconds)
       if (problem) return { ok: false, reason: 'schedule', message: problem, field: cadenceField(settings) }
-      const outcome = await updateSeriesSettings(
-        { db, jobs, briefs: seriesBriefs, intervalSeconds: deps.intervalSeconds, spreadSeconds: deps.spreadSeconds },
-        seriesId,
-        accountId,
-        settings,
-      )
+      const outcome = await updateSeriesSettings({ ...scheduling, briefs: seriesBriefs }, seriesId, accountId, settings)
       if (outcome !== 'ok') return { ok: false, reason: outcome }
       const series = await getSeries(db, seriesBriefs, seriesId, accountId)
       return series ? { ok: true, series } : { ok: false, reason: 'not_found' }

@@ -8,6 +8,7 @@ import { CostBudgetSchema, TokenBudgetSchema } from '#server/vocabulary/budget.t
 import { isTimeZone, parseEvery } from '#server/vocabulary/cadence.ts'
 import { findFramework } from '#server/vocabulary/frameworks/index.ts'
 import { BRIEF_SOURCES, CLIENT_BRIEF_SOURCES } from '#server/vocabulary/runs.ts'
+import type { Same } from '#server/vocabulary/same-type.ts'
 import { SERIES_NOTIFY } from '#server/vocabulary/series.ts'
 import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '#server/vocabulary/storable-text.ts'
 import { TopicSchema } from '#server/vocabulary/topic.ts'
@@ -199,8 +200,7 @@ export const StoredBriefSchema = z.object({
   source: z.enum(BRIEF_SOURCES).default('api'),
 })
 
-// The same type, key for key (optional keys included): a field of one missing from the other fails tsc.
-type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false
+// A field of one missing from the other fails tsc.
 const storedIsBrief: Same<z.output<typeof StoredBriefSchema>, Brief> = true
 void storedIsBrief
 

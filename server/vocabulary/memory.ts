@@ -4,7 +4,8 @@
 // and a label that merely describes (a source's title, a run's counts) falls back rather than making
 // the whole topic unreadable. The claims engine's readings of a fact (its figures and dates, subject
 // and polarity) are checked where they are used, against the edition that made them
-// (server/memory/facts.ts): an older edition's are read again from the fact's text.
+// (server/memory/facts.ts): an older edition's are read again from the fact's text. Their schemas
+// are the checkpoint's too, held to the engine's types there (server/research/checkpoint.ts).
 import { z } from 'zod'
 
 const FirstSeenSchema = z.object({ runId: z.string(), at: z.string() })
