@@ -3,18 +3,20 @@ import net from 'node:net'
 import express from 'express'
 import pg from 'pg'
 import { afterAll, beforeAll, expect, test } from 'vitest'
+import { createPool } from '#db/database.ts'
 import { loadConfig } from '#server/config.ts'
 import { sendRateLimited, setRateLimitHeaders } from '#server/http/rate-limit.ts'
 import { createLimiter, type LimitDecision, type LimitPolicy, purgeExpiredSlices } from '#server/limits/limiter.ts'
 import { createLimits } from '#server/limits/policies.ts'
 import { createTestDatabase, type TestDatabase } from '#test/support/database.ts'
-import { capturingLogger } from '#test/support/logger.ts'
+import { capturingLogger, testLogger } from '#test/support/logger.ts'
 
 let database: TestDatabase
 let pool: pg.Pool
 beforeAll(async () => {
   database = await createTestDatabase()
-  pool = new pg.Pool({ connectionString: database.url, max: 4 })
+  // The app's pool: a connection the database's drop ends while it closes is logged, not thrown.
+  pool = createPool(database.url, 4, testLogger())
 })
 afterAll(async () => {
   await pool.end()
