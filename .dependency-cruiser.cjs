@@ -4,18 +4,20 @@
 //   engine        server/chat (Slack and GitHub mentions in, each a run), over server/notify (what
 //                 Sextant sends out: replies in a thread or on a pull request, webhooks, email,
 //                 feeds), over server/research (runs, the pipeline, reports, the extractive synthesizer)
-//   below it      server/memory, server/auth, server/limits, server/events, server/claims, server/providers
+//                 server/series and server/accounts are modules over the engine's parts (decision 063)
+//   below it      server/memory, server/limits, server/events, server/claims, server/providers
 //   repositories  server/repositories, and a module's repository/ (server/chat/repository/): SQL only
 //   bottom        server/vocabulary (statuses, event types, the brief and report schemas, cadences,
 //                 budgets, frameworks: each written once), over server/text (pure text functions),
 //                 and db/ (migrations, table types, Kysely)
-// Used from every layer: server/config.ts, server/logger.ts, server/contracts (the zod view schemas)
+// Used from every layer: server/config.ts, server/logger.ts, server/secrets.ts (tokens and hashes),
+// server/contracts (the zod view schemas)
 // and the job system (server/jobs/boss.ts, queues.ts). A lower layer that needs something from a
 // higher one takes it as a parameter (research/run-end.ts takes an onEnded hook; services.ts composes
 // it). The composition roots (server/start.ts, server/cli.ts) may import anything.
 // Type-only imports count: a type cycle is a tangle too. Unit tests beside their source may import
-// across layers (they are not shipped code). The rules fence what went wrong before; auth, events
-// and claims have no rule of their own yet. server/import-rules.test.ts proves each rule can fail.
+// across layers (they are not shipped code). The rules fence what went wrong before; events and
+// claims have no rule of their own yet. server/import-rules.test.ts proves each rule can fail.
 
 const TESTS = '\\.test\\.tsx?$'
 const SURFACES = '^(app/|server/(http|mcp|cli)/|server/jobs/definitions\\.ts$)'
@@ -30,7 +32,8 @@ const CONTRACTS = '^server/(contracts/|[^/]+/contract\\.ts$)'
 const COMPOSITION = '^server/(services|start|cli)\\.ts$'
 // A sealed column's codec and the key ring it is built from: what a repository seals and opens with.
 const SEALING = '^server/memory/(sealed-column|crypto)\\.ts$'
-const BELOW_SERVICES = '^server/(research|chat|notify|memory|auth|limits|events|claims|providers|repositories|text)/'
+const BELOW_SERVICES =
+  '^server/(research|chat|notify|series|accounts|memory|limits|events|claims|providers|repositories|text)/'
 
 /**
  * A feature module's rule (decision 063): outside server/<name>/, only `used` (its service.ts and
@@ -101,6 +104,12 @@ module.exports = {
       'notify',
       "its service (service.ts: deliveries, webhooks, email, feeds, what a run's end owes, and what chat " +
         'asks of it) and its contract (contract.ts: the views its surfaces answer with)',
+    ),
+    moduleRule(
+      'accounts',
+      'its service (service.ts: accounts, passwords, sessions, trial and demo visitors, API keys, and what ' +
+        'the event hub asks of a session or key) and its contract (contract.ts: the views, the types and ' +
+        'errors others are handed, and the cookies)',
     ),
     moduleRule(
       'series',

@@ -4,7 +4,7 @@
 // singleton in server/ would exist twice. The keys live on globalThis for the same reason: the server
 // and the bundle each load this file, and both must use the same key objects.
 import { createContext, type RouterContext } from 'react-router'
-import type { Account } from '#server/auth/accounts.ts'
+import type { Account } from '#server/accounts/contract.ts'
 import type { WebServices } from '#server/services.ts'
 
 /** Per request: its id, the CSP nonce, and the client address (as TRUST_PROXY allows) for rate limits. */

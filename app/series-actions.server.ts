@@ -6,7 +6,7 @@ import { cadenceFieldMessage, readCadenceForm, scheduleRefusalErrors } from '#ap
 import type { SeriesActionResult } from '#app/components/series-card.tsx'
 import { runLimitRefusal } from '#app/dashboard.server.ts'
 import { refuseUnqueuedRun } from '#app/run-not-queued.server.ts'
-import type { Account } from '#server/auth/accounts.ts'
+import type { Account } from '#server/accounts/contract.ts'
 import type { WebServices } from '#server/services.ts'
 import { BriefSchema } from '#server/vocabulary/brief.ts'
 import { formatEvery } from '#server/vocabulary/cadence.ts'

@@ -1,8 +1,13 @@
 // Cookie sessions for pages. getAccount returns undefined; requireAccount redirects to /login.
 import { type RouterContextProvider, redirect } from 'react-router'
 import { requestInfoContext, servicesContext } from '#app/context.ts'
-import type { Account } from '#server/auth/accounts.ts'
-import { clearedSessionCookie, readCookie, SESSION_COOKIE, sessionCookie } from '#server/auth/sessions.ts'
+import {
+  type Account,
+  clearedSessionCookie,
+  readCookie,
+  SESSION_COOKIE,
+  sessionCookie,
+} from '#server/accounts/contract.ts'
 
 type Args = { request: Request; context: Readonly<RouterContextProvider> }
 

@@ -2,8 +2,7 @@
 // address may not start another run today.
 import type { RouterContextProvider } from 'react-router'
 import { requestInfoContext, servicesContext } from '#app/context.ts'
-import { readCookie } from '#server/auth/sessions.ts'
-import { TRIAL_COOKIE, trialCookie } from '#server/auth/trial.ts'
+import { readCookie, TRIAL_COOKIE, trialCookie } from '#server/accounts/contract.ts'
 import type { LimitDecision } from '#server/limits/limiter.ts'
 import { describeWait } from '#server/limits/refusal.ts'
 import type { Refusal } from '#server/research/admission.ts'

@@ -2,10 +2,12 @@
 // CLI) calls. Each service is plain functions closed over their dependencies, composed here once;
 // no surface touches the database, SQL or a provider. A newcomer's path for a behaviour is one hop
 // per layer: surface (server/http, server/mcp, app/routes, server/jobs/definitions.ts) -> service
-// (server/services/) -> domain and storage (server/research, server/memory, server/auth, ...).
+// (server/services/) -> domain and storage (server/research, server/memory, server/accounts, ...).
 import type { Db } from '#db/database.ts'
-import type { ApiKeyVerifier } from '#server/auth/api-keys.ts'
-import type { LoginThrottle } from '#server/auth/login-throttle.ts'
+import type { ApiKeyVerifier } from '#server/accounts/api-keys.ts'
+import type { LoginThrottle } from '#server/accounts/login-throttle.ts'
+import { lockAccount } from '#server/accounts/repository/accounts.ts'
+import { createAccountService, createKeyService } from '#server/accounts/service.ts'
 import { createReceipts } from '#server/chat/repository/receipts.ts'
 import { createChatService } from '#server/chat/service.ts'
 import { type Config, modelPrices } from '#server/config.ts'
@@ -27,7 +29,6 @@ import { endRun } from '#server/research/run-end.ts'
 import type { RunDeadlines } from '#server/research/start-run.ts'
 import { createSeriesBriefs } from '#server/series/repository.ts'
 import { createSeriesForRuns, createSeriesService } from '#server/series/service.ts'
-import { createAccountService, createKeyService } from '#server/services/accounts.ts'
 import { createIdempotencyService } from '#server/services/idempotency.ts'
 import { createLiveService } from '#server/services/live.ts'
 import { createCorpusService, createHealthService } from '#server/services/operations.ts'
@@ -81,6 +82,7 @@ export function createServices(infra: Infra) {
     memory,
     runs: runSeals,
     findSeries: seriesForRuns.find,
+    lockAccount,
     jobs,
     log,
     limits,
@@ -120,6 +122,7 @@ export function createServices(infra: Infra) {
     scheduleMinSeconds: config.SCHEDULE_MIN_INTERVAL,
     webhookUrlProblem: notify.webhooks.urlProblem,
   }
+  const accounts = createAccountService({ db })
   return {
     config,
     log,
@@ -132,6 +135,7 @@ export function createServices(infra: Infra) {
     logins: infra.logins,
     runs: createRunService({
       admission,
+      ensureVisitor: accounts.ensureVisitor,
       publicUrl: config.PUBLIC_URL,
       endRun: ending,
       series: seriesForRuns,
@@ -152,7 +156,7 @@ export function createServices(infra: Infra) {
     }),
     email: notify.email,
     topics: createTopicService({ memory, publicUrl: config.PUBLIC_URL }),
-    accounts: createAccountService({ db }),
+    accounts,
     keys: createKeyService({ db, verifier: infra.apiKeys, maxActive: config.API_KEYS_PER_ACCOUNT }),
     /** Slack and GitHub mentions in. */
     chat: createChatService({
@@ -178,16 +182,21 @@ export type Services = ReturnType<typeof createServices>
 
 /**
  * The web process's services: the shared ones, plus live progress over its event hub, and the
- * account local development auth signs in as (when there is one: see server/auth/provision.ts).
+ * account local development auth signs in as (when there is one: see server/accounts/provision.ts).
  * Closes a session's or key's streams here when any process announces its end.
  */
 export function createWebServices(
-  infra: Pick<Infra, 'db' | 'memory' | 'apiKeys' | 'log'>,
+  infra: Pick<Infra, 'db' | 'memory' | 'log'>,
   services: Services,
   web: { hub: EventHub; streams: OpenStreams; localAccountId: string | undefined },
 ) {
   const { hub, streams } = web
-  closeStreamsWhenEnded({ hub, streams, db: infra.db, apiKeys: infra.apiKeys, log: infra.log })
+  closeStreamsWhenEnded({
+    hub,
+    streams,
+    principals: { isActive: services.accounts.isStreamPrincipalActive, forgetKey: services.keys.forget },
+    log: infra.log,
+  })
   return {
     ...services,
     live: createLiveService({

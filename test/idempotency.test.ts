@@ -2,13 +2,13 @@
 import type { AddressInfo } from 'node:net'
 import express from 'express'
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { createApiKeyVerifier } from '#server/auth/api-keys.ts'
+import { createApiKeyVerifier } from '#server/accounts/api-keys.ts'
+import { createAccountService, createKeyService } from '#server/accounts/service.ts'
 import { loadConfig } from '#server/config.ts'
 import { requireApiPrincipal } from '#server/http/api-auth.ts'
 import { idempotent } from '#server/http/idempotency.ts'
 import { jsonBody } from '#server/http/json-body.ts'
 import { problemErrorHandler } from '#server/http/problem.ts'
-import { createKeyService } from '#server/services/accounts.ts'
 import { createIdempotencyService } from '#server/services/idempotency.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { createTestDatabase, type TestDatabase } from '#test/support/database.ts'
@@ -26,6 +26,7 @@ beforeAll(async () => {
   database = await createTestDatabase()
   const services = {
     config: loadConfig({ NODE_ENV: 'test' }),
+    accounts: createAccountService({ db: database.db }),
     keys: createKeyService({ db: database.db, verifier: createApiKeyVerifier(database.db), maxActive: 10 }),
     localAccountId: undefined,
   }

@@ -11,7 +11,7 @@ import { servicesContext } from '#app/context.ts'
 import { readFormData } from '#app/form-data.server.ts'
 import { isServiceError } from '#app/service-errors.server.ts'
 import { requireAccount } from '#app/session.server.ts'
-import type { KeyLimitError } from '#server/auth/api-keys.ts'
+import type { KeyLimitError } from '#server/accounts/contract.ts'
 import { isStorableText } from '#server/vocabulary/storable-text.ts'
 import type { Route } from './+types/dashboard-keys'
 

@@ -5,9 +5,7 @@ import { Field, FormError, fieldErrors, SubmitButton } from '#app/components/for
 import { requestInfoContext, servicesContext } from '#app/context.ts'
 import { readFormData } from '#app/form-data.server.ts'
 import { getAccount, safeRedirect, signIn } from '#app/session.server.ts'
-import type { Account } from '#server/auth/accounts.ts'
-import { DEVICE_COOKIE, deviceCookie } from '#server/auth/login-devices.ts'
-import { readCookie } from '#server/auth/sessions.ts'
+import { type Account, DEVICE_COOKIE, deviceCookie, readCookie } from '#server/accounts/contract.ts'
 import type { Route } from './+types/login'
 
 const LoginSchema = z.object({

@@ -1,30 +1,18 @@
 // Accounts as the rest of the server sees them, and their passwords: hashed with argon2id here, the
-// SQL in server/repositories/accounts.ts.
+// SQL in server/accounts/repository/accounts.ts.
 import type { Db } from '#db/database.ts'
-import { hashSecret, verifySecret } from '#server/auth/secrets.ts'
+import { type Account, EmailTakenError } from '#server/accounts/contract.ts'
 import {
   type AccountRow,
   findAccountCredentials,
   findAccountRowByEmail,
   getAccountRow,
   insertAccount,
-} from '#server/repositories/accounts.ts'
-import type { AccountKind } from '#server/vocabulary/accounts.ts'
-
-export type Account = { id: string; email: string; kind: AccountKind; createdAt: Date }
-
-export const LOCAL_ACCOUNT_EMAIL = 'you@sextant.local'
-export const DEMO_ACCOUNT_EMAIL = 'demo@sextant.local'
+} from '#server/accounts/repository/accounts.ts'
+import { hashSecret, verifySecret } from '#server/secrets.ts'
 
 function toAccount(row: AccountRow): Account {
   return { id: row.id, email: row.email, kind: row.kind, createdAt: row.created_at }
-}
-
-export class EmailTakenError extends Error {
-  constructor(email: string) {
-    super(`An account with the email ${email} already exists.`)
-    this.name = 'EmailTakenError'
-  }
 }
 
 export async function createAccount(

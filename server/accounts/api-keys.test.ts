@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest'
-import { generateApiKey, parseApiKey } from '#server/auth/api-keys.ts'
+import { generateApiKey, parseApiKey } from '#server/accounts/api-keys.ts'
 
 test('generated keys have the documented shape and parse back into prefix and secret', () => {
   const keys = new Set(Array.from({ length: 50 }, generateApiKey))

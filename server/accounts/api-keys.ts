@@ -1,12 +1,16 @@
 // API keys look like sx_<prefix>_<secret>. The prefix is stored in the clear to find the key; the
 // secret only as an argon2id hash. The full key is shown once, when created. The SQL is
-// server/repositories/api-keys.ts's.
+// server/accounts/repository/api-keys.ts's.
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible'
 import type { Db } from '#db/database.ts'
-import { hashSecret, randomString, sha256, verifySecret } from '#server/auth/secrets.ts'
-import { announceStreamsEnded, streamPrincipal } from '#server/auth/stream-principals.ts'
-import { createInFlightGate } from '#server/limits/in-flight.ts'
-import { lockAccount } from '#server/repositories/accounts.ts'
+import {
+  type ApiKeySummary,
+  KEY_CACHE_TTL_MS,
+  KeyCheckBudgetError,
+  KeyLimitError,
+  type KeyPrincipal,
+} from '#server/accounts/contract.ts'
+import { lockAccount } from '#server/accounts/repository/accounts.ts'
 import {
   type ApiKeyRow,
   countActiveApiKeys,
@@ -15,26 +19,11 @@ import {
   listApiKeyRows,
   revokeApiKeyRow,
   touchApiKey,
-} from '#server/repositories/api-keys.ts'
+} from '#server/accounts/repository/api-keys.ts'
+import { announceStreamsEnded, streamPrincipal } from '#server/events/stream-principals.ts'
+import { createInFlightGate } from '#server/limits/in-flight.ts'
+import { hashSecret, randomString, sha256, verifySecret } from '#server/secrets.ts'
 import type { ApiKeyKind } from '#server/vocabulary/accounts.ts'
-
-export type ApiKeySummary = {
-  id: string
-  prefix: string
-  name: string
-  kind: ApiKeyKind
-  createdAt: Date
-  lastUsedAt: Date | null
-  revokedAt: Date | null
-}
-
-/** Who is calling, when the caller presented a valid key. */
-export type KeyPrincipal = {
-  accountId: string
-  keyId: string
-  keyPrefix: string
-  keyKind: ApiKeyKind
-}
 
 const KEY_PATTERN = /^sx_([a-z0-9]{8})_([A-Za-z0-9]{32})$/
 const PREFIX_PATTERN = /^[a-z0-9]{8}$/
@@ -65,18 +54,6 @@ export async function createApiKey(
     kind: input.kind ?? 'standard',
   })
   return { key, summary: toSummary(row) }
-}
-
-/** The account already has as many active keys as it may. */
-export class KeyLimitError extends Error {
-  readonly limit: number
-  constructor(limit: number) {
-    super(
-      `An account can have at most ${limit} active API keys. Revoke one you no longer use, then create the new one.`,
-    )
-    this.name = 'KeyLimitError'
-    this.limit = limit
-  }
 }
 
 /**
@@ -126,23 +103,8 @@ export async function revokeApiKey(db: Db, prefix: string, accountId?: string): 
   })
 }
 
-/**
- * How long a verification is remembered. Revocation is announced to every process (which then forgets
- * the key), so this only bounds a process that missed the announcement.
- */
-export const KEY_CACHE_TTL_MS = 10_000
 /** argon2 verifications one client address may have running at once; more are refused at once. */
 export const KEY_CHECKS_IN_FLIGHT_PER_CLIENT = 2
-
-/** A client address has used its share of argon2 verifications: answer 429, do no work. */
-export class KeyCheckBudgetError extends Error {
-  readonly retryAfterSeconds: number
-  constructor(retryAfterSeconds: number) {
-    super('Too many API key verifications from this address; try again shortly.')
-    this.name = 'KeyCheckBudgetError'
-    this.retryAfterSeconds = retryAfterSeconds
-  }
-}
 
 export type ApiKeyVerifier = {
   /**

@@ -2,10 +2,9 @@
 // visitor of their address, an account of kind 'demo' of its own (as each trial browser has one).
 // One visitor never sees, pauses or cancels another's runs. The account's id is derived from the
 // address, so reading needs no row; the row is written when the visitor's first run starts
-// (ensureDemoVisitorAccount, server/repositories/accounts.ts).
-import { sha256 } from '#server/auth/secrets.ts'
-
-export type DemoVisitor = { accountId: string; email: string }
+// (ensureDemoVisitorAccount, server/accounts/repository/accounts.ts).
+import type { DemoVisitor } from '#server/accounts/contract.ts'
+import { sha256 } from '#server/secrets.ts'
 
 /** The visitor account of a client address: the same address always gets the same one. */
 export function demoVisitor(clientAddress: string): DemoVisitor {

@@ -1,5 +1,6 @@
 import { expect, test } from 'vitest'
-import { createLoginDevices, DEVICE_DAYS } from '#server/auth/login-devices.ts'
+import { DEVICE_DAYS } from '#server/accounts/contract.ts'
+import { createLoginDevices } from '#server/accounts/login-devices.ts'
 
 test('a device cookie is read back for its account only, until it is too old, and not when altered', () => {
   let now = Date.UTC(2026, 10, 29)

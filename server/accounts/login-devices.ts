@@ -5,10 +5,8 @@
 // the day it was issued, signed with a key derived from the memory key ring's primary key; it says
 // nothing of the account (the signature covers the email's hash, which the cookie does not carry).
 import { createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto'
+import { DEVICE_DAYS } from '#server/accounts/contract.ts'
 
-export const DEVICE_COOKIE = 'sx_device'
-/** How long a device stays known without logging in again. */
-export const DEVICE_DAYS = 180
 const DAY_MS = 86_400_000
 const TOKEN = /^([A-Za-z0-9_-]{22})\.(\d{1,6})\.([A-Za-z0-9_-]{43})$/
 
@@ -40,17 +38,4 @@ export function createLoginDevices(secret: Buffer, now: () => number = Date.now)
       return given.length === expected.length && timingSafeEqual(given, expected) ? deviceId : undefined
     },
   }
-}
-
-/** The device cookie: sent only to the login page, never to scripts, for DEVICE_DAYS. */
-export function deviceCookie(token: string, options: { secure: boolean }): string {
-  const attributes = [
-    `${DEVICE_COOKIE}=${token}`,
-    'Path=/login',
-    `Max-Age=${DEVICE_DAYS * 86_400}`,
-    'HttpOnly',
-    'SameSite=Lax',
-  ]
-  if (options.secure) attributes.push('Secure')
-  return attributes.join('; ')
 }

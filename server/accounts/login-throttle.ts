@@ -5,12 +5,12 @@
 // refused at once, neither queueing argon2 work nor crowding the limit store until it times out.
 // A device that logged in to the account before (login-devices.ts) counts its own failures instead:
 // nobody else's guesses can lock the owner out (issue 41, item 5).
-import type { LoginDevices } from '#server/auth/login-devices.ts'
-import { sha256 } from '#server/auth/secrets.ts'
+import type { LoginDevices } from '#server/accounts/login-devices.ts'
 import { createInFlightGate } from '#server/limits/in-flight.ts'
 import type { LimitDecision } from '#server/limits/limiter.ts'
 import type { Limits } from '#server/limits/policies.ts'
 import { describeWait } from '#server/limits/refusal.ts'
+import { sha256 } from '#server/secrets.ts'
 
 export const PASSWORD_CHECKS_IN_FLIGHT_PER_ADDRESS = 2
 

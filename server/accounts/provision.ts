@@ -1,18 +1,20 @@
 // Accounts and keys that exist without anyone signing up: the demo account with the public demo
 // key (always), and, for the embedded default or local development auth, a local account with a
 // password and an API key. Secrets created here are returned once, to be printed once.
+
 import type { Db } from '#db/database.ts'
-import { createAccount, DEMO_ACCOUNT_EMAIL, findAccountByEmail, LOCAL_ACCOUNT_EMAIL } from '#server/auth/accounts.ts'
-import { createApiKey, parseApiKey } from '#server/auth/api-keys.ts'
-import { hashSecret, randomString, verifySecret } from '#server/auth/secrets.ts'
-import type { Config } from '#server/config.ts'
-import { lockProvisioning } from '#server/repositories/accounts.ts'
+import { createAccount, findAccountByEmail } from '#server/accounts/accounts.ts'
+import { createApiKey, parseApiKey } from '#server/accounts/api-keys.ts'
+import { DEMO_ACCOUNT_EMAIL, LOCAL_ACCOUNT_EMAIL } from '#server/accounts/contract.ts'
+import { lockProvisioning } from '#server/accounts/repository/accounts.ts'
 import {
   countActiveApiKeys,
   findApiKeyByPrefix,
   resetApiKeySecret,
   revokeOtherApiKeys,
-} from '#server/repositories/api-keys.ts'
+} from '#server/accounts/repository/api-keys.ts'
+import type { Config } from '#server/config.ts'
+import { hashSecret, randomString, verifySecret } from '#server/secrets.ts'
 
 export type Provisioned = {
   localAccountId: string | undefined

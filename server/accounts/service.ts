@@ -1,26 +1,22 @@
 // Accounts and how callers prove who they are: sign-up and password login (throttled), page
 // sessions, trial visitors, the demo key's visitors, and API keys (list, create within the
 // account's allowance, revoke, verify).
+
 import type { Db } from '#db/database.ts'
+import { authenticateWithPassword, createAccount, findAccountByEmail, getAccount } from '#server/accounts/accounts.ts'
 import {
-  type Account,
-  authenticateWithPassword,
-  createAccount,
-  findAccountByEmail,
-  getAccount,
-} from '#server/auth/accounts.ts'
-import {
-  type ApiKeySummary,
   type ApiKeyVerifier,
   createAccountApiKey,
   createApiKey,
   listApiKeys,
   revokeApiKey,
-} from '#server/auth/api-keys.ts'
-import type { DemoVisitor } from '#server/auth/demo-visitors.ts'
-import { createSession, deleteSession, getSessionAccount } from '#server/auth/sessions.ts'
-import { createTrialAccount, findTrialAccountId } from '#server/auth/trial.ts'
-import { ensureDemoVisitorAccount } from '#server/repositories/accounts.ts'
+} from '#server/accounts/api-keys.ts'
+import type { Account, ApiKeySummary, DemoVisitor } from '#server/accounts/contract.ts'
+import { demoVisitor } from '#server/accounts/demo-visitors.ts'
+import { ensureDemoVisitorAccount } from '#server/accounts/repository/accounts.ts'
+import { createSession, deleteSession, getSessionAccount } from '#server/accounts/sessions.ts'
+import { isStreamPrincipalActive } from '#server/accounts/streams.ts'
+import { createTrialAccount, findTrialAccountId } from '#server/accounts/trial.ts'
 
 export function createAccountService(deps: { db: Db }) {
   const { db } = deps
@@ -43,8 +39,12 @@ export function createAccountService(deps: { db: Db }) {
       find: (token: string): Promise<string | undefined> => findTrialAccountId(db, token),
       create: () => createTrialAccount(db),
     },
+    /** The demo visitor of a client address: the same address always gets the same account. */
+    visitor: demoVisitor,
     /** Writes a demo visitor's account, if not there yet, before anything refers to it. */
     ensureVisitor: (visitor: DemoVisitor): Promise<void> => ensureDemoVisitorAccount(db, visitor),
+    /** Whether a session's or key's event streams may stay open (the event hub's port). */
+    isStreamPrincipalActive: (principal: string): Promise<boolean> => isStreamPrincipalActive(db, principal),
   }
 }
 

@@ -1,11 +1,8 @@
 // The no-login trial: each visitor gets a random token in an httpOnly cookie and an account of
 // kind 'trial' found by the token's hash. Trial runs use the demo key's limit (per IP per day).
 import type { Db } from '#db/database.ts'
-import { randomToken, sha256 } from '#server/auth/secrets.ts'
-import { findAccountIdByTrialTokenHash, insertTrialAccount } from '#server/repositories/accounts.ts'
-
-export const TRIAL_COOKIE = 'sx_trial'
-const TRIAL_DAYS = 30
+import { findAccountIdByTrialTokenHash, insertTrialAccount } from '#server/accounts/repository/accounts.ts'
+import { randomToken, sha256 } from '#server/secrets.ts'
 
 /** The trial account for this token, if the visitor has one. */
 export async function findTrialAccountId(db: Db, token: string): Promise<string | undefined> {
@@ -21,9 +18,4 @@ export async function createTrialAccount(db: Db): Promise<{ token: string; accou
     tokenHash: hash,
   })
   return { token, accountId }
-}
-
-export function trialCookie(token: string, secure: boolean): string {
-  const expires = new Date(Date.now() + TRIAL_DAYS * 86_400_000).toUTCString()
-  return `${TRIAL_COOKIE}=${encodeURIComponent(token)}; Path=/; HttpOnly; SameSite=Lax; Expires=${expires}${secure ? '; Secure' : ''}`
 }

@@ -1,10 +1,9 @@
 // `accounts` and `keys` commands, for the operator at a shell: make an account and its API keys on a
 // server where nobody can sign in yet, and revoke a leaked key. Secrets are printed once, never read back.
 import { z } from 'zod'
-import { type Account, EmailTakenError } from '#server/auth/accounts.ts'
-import { type ApiKeySummary, KEY_CACHE_TTL_MS } from '#server/auth/api-keys.ts'
-import { randomString } from '#server/auth/secrets.ts'
+import { type Account, type ApiKeySummary, EmailTakenError, KEY_CACHE_TTL_MS } from '#server/accounts/contract.ts'
 import { CliError, type CliServices, type Command } from '#server/cli/command.ts'
+import { randomString } from '#server/secrets.ts'
 
 const NewAccountSchema = z.object({
   email: z.email('must be an email address'),

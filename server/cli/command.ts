@@ -1,8 +1,8 @@
 // What a CLI command declares, what it is given, and the error that ends one with a message instead
 // of a stack trace.
 
+import type { AccountService, KeyService } from '#server/accounts/service.ts'
 import type { ChatLinkService } from '#server/chat/service.ts'
-import type { AccountService, KeyService } from '#server/services/accounts.ts'
 import type { CorpusService } from '#server/services/operations.ts'
 
 export type CommandLine = { values: Record<string, string | undefined>; positionals: string[] }

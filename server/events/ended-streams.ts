@@ -1,12 +1,18 @@
-// The listening side of server/auth/stream-principals.ts: when a session or key ends (in any process,
-// or the CLI), this process closes its event streams. Here, above auth, so that auth (which announces
-// ends) knows nothing of the hub or of open streams.
-import type { Db } from '#db/database.ts'
-import type { ApiKeyVerifier } from '#server/auth/api-keys.ts'
-import { isStreamPrincipalActive } from '#server/auth/stream-principals.ts'
+// The listening side of server/events/stream-principals.ts: when a session or key ends (in any
+// process, or the CLI), this process closes its event streams. The accounts module, which announces
+// ends, knows nothing of the hub or of open streams; what this asks of it (is a principal still
+// active; forget a revoked key) it is handed as ports (decision 063).
 import type { EventHub } from '#server/events/hub.ts'
 import type { OpenStreams } from '#server/events/open-streams.ts'
 import type { Logger } from '#server/logger.ts'
+
+/** What the accounts module says of a principal (a port, filled by server/services.ts). */
+export type StreamPrincipals = {
+  /** False once the principal could not open a stream any more: its session gone, its key revoked. */
+  isActive: (principal: string) => Promise<boolean>
+  /** Drops this process's cached verifications of a key (announced as revoked by any process). */
+  forgetKey: (prefix: string) => void
+}
 
 /**
  * Closes this process's streams of each principal announced as ended, and forgets a revoked key's
@@ -16,14 +22,13 @@ import type { Logger } from '#server/logger.ts'
 export function closeStreamsWhenEnded(deps: {
   hub: EventHub
   streams: OpenStreams
-  db: Db
-  apiKeys: ApiKeyVerifier
+  principals: StreamPrincipals
   log: Logger
 }): () => void {
-  const { hub, streams, db, apiKeys, log } = deps
+  const { hub, streams, principals, log } = deps
   async function recheck() {
     for (const principal of streams.principals()) {
-      if (!(await isStreamPrincipalActive(db, principal))) streams.closeAll(principal)
+      if (!(await principals.isActive(principal))) streams.closeAll(principal)
     }
   }
   return hub.subscribeStreamsEnded((principal) => {
@@ -31,7 +36,7 @@ export function closeStreamsWhenEnded(deps: {
       recheck().catch((error) => log.warn({ err: error }, 'checking open streams after a reconnect failed'))
       return
     }
-    if (principal.startsWith('key:')) apiKeys.forget(principal.slice(4))
+    if (principal.startsWith('key:')) principals.forgetKey(principal.slice(4))
     const closed = streams.closeAll(principal)
     if (closed > 0)
       log.info({ closed, kind: principal.split(':')[0] }, 'closed the event streams of an ended principal')

@@ -7,8 +7,8 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import pg from 'pg'
 import type { Db } from '#db/database.ts'
-import { STREAMS_ENDED_CHANNEL } from '#server/auth/stream-principals.ts'
 import { notifiedEvent, type RunEvent, readRunEvents } from '#server/events/run-events.ts'
+import { STREAMS_ENDED_CHANNEL } from '#server/events/stream-principals.ts'
 import type { Logger } from '#server/logger.ts'
 import type { EventDataColumn } from '#server/repositories/run-event-data.ts'
 import { ACCOUNT_CHANNEL, parseEventNotification, RUN_EVENTS_CHANNEL } from '#server/repositories/run-events.ts'
@@ -36,7 +36,7 @@ export type EventHub = {
   subscribeAccount(accountId: string, onChange: (runId: string | null) => void): () => void
   /**
    * Calls `onEnded` with each principal whose streams must close (a session logged out, a key
-   * revoked; see server/auth/stream-principals.ts), or with null when announcements may have been
+   * revoked; see server/events/stream-principals.ts), or with null when announcements may have been
    * missed (the listen connection came back). Returns the unsubscribe function.
    */
   subscribeStreamsEnded(onEnded: (principal: string | null) => void): () => void

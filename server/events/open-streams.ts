@@ -1,4 +1,4 @@
-// The event streams open in this process, by principal (server/auth/stream-principals.ts): at most
+// The event streams open in this process, by principal (server/events/stream-principals.ts): at most
 // `maxPerPrincipal` each, so one session or key cannot hold thousands of them, and all of one
 // principal's can be closed at once when its session ends or its key is revoked.
 import type { Response } from 'express'

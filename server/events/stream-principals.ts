@@ -1,12 +1,11 @@
 // Whose event streams count together and end together: a dashboard session, a trial visitor, an API
 // key, or (local development auth, no key) an account. Logging out and revoking a key announce the
 // end over NOTIFY when they commit, so every web process closes that principal's streams, whichever
-// process (or the CLI) did it; server/events/ended-streams.ts closes them.
+// process (or the CLI) did it; server/events/ended-streams.ts closes them. Whether a principal is
+// still active is the accounts module's to say (its sessions and keys: server/accounts/streams.ts).
 import type { Db } from '#db/database.ts'
-import { sha256 } from '#server/auth/secrets.ts'
-import { findApiKeyByPrefix } from '#server/repositories/api-keys.ts'
 import { notify } from '#server/repositories/notifications.ts'
-import { findLiveSessionAccountId } from '#server/repositories/sessions.ts'
+import { sha256 } from '#server/secrets.ts'
 
 /** Carries a principal whose streams must end; the hub listens to it. */
 export const STREAMS_ENDED_CHANNEL = 'streams_ended'
@@ -23,16 +22,4 @@ export const streamPrincipal = {
 /** Tells every process to close the principal's streams (when the transaction `db` is in commits). */
 export async function announceStreamsEnded(db: Db, principal: string): Promise<void> {
   await notify(db, STREAMS_ENDED_CHANNEL, principal)
-}
-
-/** False once the principal could not open a stream any more: its session is gone, its key revoked. */
-export async function isStreamPrincipalActive(db: Db, principal: string): Promise<boolean> {
-  const kind = principal.slice(0, principal.indexOf(':'))
-  const value = principal.slice(kind.length + 1)
-  if (kind === 'session') return (await findLiveSessionAccountId(db, value)) !== undefined
-  if (kind === 'key') {
-    const key = await findApiKeyByPrefix(db, value)
-    return key !== undefined && key.revoked_at === null
-  }
-  return true
 }

@@ -1,8 +1,7 @@
 // The request -> principal step of the REST API (and MCP): a bearer API key, or, only under local
 // development auth, from loopback and to a loopback name, no header at all for the local account.
 import type { NextFunction, Request, RequestHandler, Response } from 'express'
-import { KeyCheckBudgetError } from '#server/auth/api-keys.ts'
-import { type DemoVisitor, demoVisitor } from '#server/auth/demo-visitors.ts'
+import { type DemoVisitor, KeyCheckBudgetError } from '#server/accounts/contract.ts'
 import { clientIp, isLoopback, isLoopbackHost } from '#server/http/client-ip.ts'
 import { HttpProblem, sendProblem } from '#server/http/problem.ts'
 import { describeWait } from '#server/limits/refusal.ts'
@@ -33,7 +32,7 @@ export function unauthorized(res: Response, detail: string, tokenSent: boolean) 
 }
 
 /** What the principal step needs: settings, the key check, and the local account. */
-type AuthServices = Pick<WebServices, 'config' | 'keys' | 'localAccountId'>
+type AuthServices = Pick<WebServices, 'config' | 'accounts' | 'keys' | 'localAccountId'>
 
 /**
  * Local development auth: the flag, a loopback socket, and a Host that names loopback. The last
@@ -85,7 +84,7 @@ export function requireApiPrincipal(services: AuthServices): RequestHandler {
     }
     if (!key) return unauthorized(res, 'The API key is not valid: it is unknown, revoked or mistyped.', true)
     const demo = key.keyKind === 'demo'
-    const visitor = demo ? demoVisitor(address) : undefined
+    const visitor = demo ? services.accounts.visitor(address) : undefined
     res.locals.principal = {
       accountId: visitor?.accountId ?? key.accountId,
       via: 'api_key',

@@ -3,9 +3,8 @@
 // dashboard's run list, streamed. Each session or visitor holds a bounded number of streams, and a
 // session's streams end when it logs out.
 import { type Request, type Response, Router } from 'express'
-import { readCookie, SESSION_COOKIE } from '#server/auth/sessions.ts'
-import { streamPrincipal } from '#server/auth/stream-principals.ts'
-import { TRIAL_COOKIE } from '#server/auth/trial.ts'
+import { readCookie, SESSION_COOKIE, TRIAL_COOKIE } from '#server/accounts/contract.ts'
+import { streamPrincipal } from '#server/events/stream-principals.ts'
 import { sendProblem } from '#server/http/problem.ts'
 import type { WebServices } from '#server/services.ts'
 

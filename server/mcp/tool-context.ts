@@ -3,7 +3,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import type { z } from 'zod'
-import type { DemoVisitor } from '#server/auth/demo-visitors.ts'
+import type { DemoVisitor } from '#server/accounts/contract.ts'
 import type { ToolOutput } from '#server/contracts/mcp.ts'
 import type { Requester } from '#server/research/admission.ts'
 import type { WebServices } from '#server/services.ts'

@@ -9,6 +9,7 @@ import type { Jobs } from '#server/jobs/boss.ts'
 import type { Limits } from '#server/limits/policies.ts'
 import type { Logger } from '#server/logger.ts'
 import type { MemoryContext } from '#server/memory/store.ts'
+import type { LockAccount } from '#server/notify/account-lock.ts'
 import type { DeliverySettings } from '#server/notify/deliver.ts'
 import { createDelivery, deliverResultWhenEnded } from '#server/notify/deliveries.ts'
 import { emailDigestWhenEnded } from '#server/notify/email/deliveries.ts'
@@ -48,6 +49,8 @@ export type NotifyDeps = {
   findSeries: FindSeries
   /** The runs' sealed columns' codecs: what a notice is written from (a run's brief and report). */
   runs: RunSeals
+  /** The account's row held for the caller's transaction, while a cap is counted (the port LockAccount). */
+  lockAccount: LockAccount
 }
 
 export function createNotifyService(deps: NotifyDeps) {
@@ -90,7 +93,7 @@ export function createNotifyService(deps: NotifyDeps) {
       webhooks: deps.webhooks,
     }),
     /** Outbound webhooks: the account's endpoints and signing secrets. */
-    webhooks: createWebhookService({ db, secrets, rules: deps.webhooks }),
+    webhooks: createWebhookService({ db, secrets, rules: deps.webhooks, lockAccount: deps.lockAccount }),
     email: createEmailService({
       db,
       jobs,
@@ -98,6 +101,7 @@ export function createNotifyService(deps: NotifyDeps) {
       deliveries,
       enabled: emailEnabled,
       limits: deps.limits,
+      lockAccount: deps.lockAccount,
     }),
     /** What chat asks of notify in its own transaction (its port, Replies in server/chat/mention-run.ts). */
     replies: {
@@ -113,6 +117,7 @@ export function createNotifyService(deps: NotifyDeps) {
       storageBlocked: deps.storageBlocked,
       findSeries: deps.findSeries,
       runs,
+      lockAccount: deps.lockAccount,
     }),
     /** Each channel's due, in turn, in the transaction that ends the run. */
     whenEnded: async (trx: Db, end: RunEnd): Promise<void> => {

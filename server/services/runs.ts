@@ -3,9 +3,8 @@
 // and what the job handlers do with runs (run the engine, sweep overdue runs, purge old events).
 
 import { LRUCache } from 'lru-cache'
-import type { DemoVisitor } from '#server/auth/demo-visitors.ts'
+import type { DemoVisitor } from '#server/accounts/contract.ts'
 import { type RunEvent, readRunEvents } from '#server/events/run-events.ts'
-import { ensureDemoVisitorAccount } from '#server/repositories/accounts.ts'
 import { purgeRunEvents } from '#server/repositories/run-events.ts'
 import { findRunId, getRun, getRunSeal, overdueRuns, type RunRow, type RunSeal } from '#server/repositories/runs.ts'
 import { findLiveTopicId } from '#server/repositories/topic-memory.ts'
@@ -31,6 +30,8 @@ export type RunServiceDeps = {
   engine: Omit<EngineDeps, 'endRun' | 'memory' | 'seals'>
   /** What run views say of a run's series (the series module's; a port, decision 063). */
   series: SeriesOfRuns
+  /** Writes a demo visitor's account, if not there yet (the accounts module's; a port). */
+  ensureVisitor: (visitor: DemoVisitor) => Promise<void>
 }
 
 /** The account's series, and whether a series sleeps (and until when) or is paused. */
@@ -117,7 +118,7 @@ export function createRunService(deps: RunServiceDeps) {
             : 'create' in account
               ? account.create
               : async () => {
-                  await ensureDemoVisitorAccount(db, account.visitor)
+                  await deps.ensureVisitor(account.visitor)
                   return account.visitor.accountId
                 },
       })

@@ -4,7 +4,7 @@
 // so a new route is fuzzed as soon as it is documented (test/openapi.test.ts fails if it is not).
 import fc from 'fast-check'
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { createApiKey } from '#server/auth/api-keys.ts'
+import { createApiKey } from '#server/accounts/api-keys.ts'
 import { buildOpenApiDocument } from '#server/http/api/openapi.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { startTestApp, type TestApp } from '#test/support/app.ts'

@@ -5,7 +5,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { DEMO_ACCOUNT_EMAIL } from '#server/auth/accounts.ts'
+import { DEMO_ACCOUNT_EMAIL } from '#server/accounts/contract.ts'
 import { startTestApp, type TestApp } from '#test/support/app.ts'
 
 const DEMO_KEY = `sx_demovis1_${'V'.repeat(32)}`

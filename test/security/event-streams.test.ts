@@ -5,7 +5,7 @@
 import { sql } from 'kysely'
 import pg from 'pg'
 import { afterAll, beforeAll, expect, onTestFinished, test } from 'vitest'
-import { createTrialAccount } from '#server/auth/trial.ts'
+import { createTrialAccount } from '#server/accounts/trial.ts'
 import { notifyAccountChanged } from '#server/repositories/run-events.ts'
 import { createRunSeals } from '#server/repositories/runs.ts'
 import { createRun } from '#server/research/runs.ts'

@@ -5,8 +5,9 @@
 // one, wrapped to count its calls.
 import { randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { createApiKey, KEY_CACHE_TTL_MS } from '#server/auth/api-keys.ts'
-import { verifySecret } from '#server/auth/secrets.ts'
+import { createApiKey } from '#server/accounts/api-keys.ts'
+import { KEY_CACHE_TTL_MS } from '#server/accounts/contract.ts'
+import { verifySecret } from '#server/secrets.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { startTestApp, type TestApp } from '#test/support/app.ts'
 

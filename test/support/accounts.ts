@@ -1,8 +1,8 @@
 // Factories for accounts and keys in tests.
 import { randomBytes } from 'node:crypto'
 import type { Db } from '#db/database.ts'
-import { createAccount } from '#server/auth/accounts.ts'
-import { createApiKey } from '#server/auth/api-keys.ts'
+import { createAccount } from '#server/accounts/accounts.ts'
+import { createApiKey } from '#server/accounts/api-keys.ts'
 import type { ApiKeyKind } from '#server/vocabulary/accounts.ts'
 
 export async function createTestAccount(db: Db, options: { password?: string; keyKind?: ApiKeyKind } = {}) {

@@ -1,6 +1,6 @@
 // The accounts table: SQL only, the database (or the caller's transaction) first. Every kind of
 // account is a row here (standard, local, the demo key's and its visitors', trial); what their
-// columns mean (password hashes, trial token hashes, visitor ids) is server/auth's.
+// columns mean (password hashes, trial token hashes, visitor ids) is the accounts module's (server/accounts/).
 import { type Selectable, sql } from 'kysely'
 import type { Db } from '#db/database.ts'
 import type { AccountsTable } from '#db/schema.ts'

@@ -1,5 +1,5 @@
 // The api_keys table: SQL only, the database (or the caller's transaction) first. A key is found by
-// its prefix; its secret is stored only as the hash server/auth/api-keys.ts makes and checks.
+// its prefix; its secret is stored only as the hash server/accounts/api-keys.ts makes and checks.
 import type { Selectable } from 'kysely'
 import type { Db } from '#db/database.ts'
 import type { ApiKeysTable } from '#db/schema.ts'

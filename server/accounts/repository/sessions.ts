@@ -1,5 +1,5 @@
 // The sessions table: SQL only, the database (or the caller's transaction) first. A session is
-// stored by its token's hash; server/auth/sessions.ts makes the tokens and hashes them.
+// stored by its token's hash; server/accounts/sessions.ts makes the tokens and hashes them.
 import type { Db } from '#db/database.ts'
 
 export async function insertSession(

@@ -2,8 +2,14 @@
 // API_KEYS_PER_ACCOUNT active ones), revoke.
 import { Router } from 'express'
 import { z } from 'zod'
-import { type ApiKeySummary, KeyLimitError } from '#server/auth/api-keys.ts'
-import { ApiKeySchema, type ApiKeyView, type CreatedApiKey, CreatedApiKeySchema } from '#server/contracts/account.ts'
+import {
+  ApiKeySchema,
+  type ApiKeySummary,
+  type ApiKeyView,
+  type CreatedApiKey,
+  CreatedApiKeySchema,
+  KeyLimitError,
+} from '#server/accounts/contract.ts'
 import { type ApiContract, bodyProblems, json, problem, reply, responses } from '#server/http/api/contract.ts'
 import { methodNotAllowed } from '#server/http/api/method-not-allowed.ts'
 import { noBody, parseInput } from '#server/http/api/validation.ts'

@@ -1,5 +1,5 @@
 import { Router } from 'express'
-import { type Me, MeSchema } from '#server/contracts/account.ts'
+import { type Me, MeSchema } from '#server/accounts/contract.ts'
 import { type ApiContract, json, reply, responses } from '#server/http/api/contract.ts'
 import { methodNotAllowed } from '#server/http/api/method-not-allowed.ts'
 import { principalOf, unauthorized } from '#server/http/api-auth.ts'

@@ -2,8 +2,8 @@
 // Last-Event-ID and then live until the final event.
 import { Router } from 'express'
 import { z } from 'zod'
-import { streamPrincipal } from '#server/auth/stream-principals.ts'
 import { EventIdSchema } from '#server/events/sse.ts'
+import { streamPrincipal } from '#server/events/stream-principals.ts'
 import { runNotFound } from '#server/http/api/briefs.ts'
 import { type ApiContract, parameters, responses, tooManyStreams } from '#server/http/api/contract.ts'
 import { methodNotAllowed } from '#server/http/api/method-not-allowed.ts'

@@ -6,7 +6,7 @@
 // opened on a read. The SQL is server/notify/repository/feeds.ts's, which seals and opens the title.
 import { randomUUID } from 'node:crypto'
 import type { Db } from '#db/database.ts'
-import { randomToken, sha256 } from '#server/auth/secrets.ts'
+import type { LockAccount } from '#server/notify/account-lock.ts'
 import { type Feed, MAX_FEEDS_PER_ACCOUNT } from '#server/notify/contract.ts'
 import {
   countActiveFeeds,
@@ -15,11 +15,11 @@ import {
   listSeriesFeedRuns,
   listTopicFeedRuns,
 } from '#server/notify/repository/feeds.ts'
-import { lockAccount } from '#server/repositories/accounts.ts'
 import type { RunSeals } from '#server/repositories/runs.ts'
 import type { Report } from '#server/research/report-types.ts'
 import { changeCount, type RunEndHook } from '#server/research/run-end.ts'
 import { openRunReport } from '#server/research/runs.ts'
+import { randomToken, sha256 } from '#server/secrets.ts'
 
 /** Entries a feed shows: feed readers poll, and a month of daily runs is plenty to catch up on. */
 export const FEED_ENTRIES = 20
@@ -38,15 +38,14 @@ export const FEED_TOKEN = /^[A-Za-z0-9_-]{43}$/
  * inserted under the account's row lock, so a burst cannot pass the cap.
  */
 export async function createFeed(
-  db: Db,
-  feeds: Feeds,
+  deps: { db: Db; feeds: Feeds; lockAccount: LockAccount },
   input: { accountId: string; topic: string } & ({ topicId: string } | { seriesId: string }),
 ): Promise<{ feed: Feed; token: string } | undefined> {
   const token = randomToken()
-  const feed = await db.transaction().execute(async (trx) => {
-    await lockAccount(trx, input.accountId)
+  const feed = await deps.db.transaction().execute(async (trx) => {
+    await deps.lockAccount(trx, input.accountId)
     if ((await countActiveFeeds(trx, input.accountId)) >= MAX_FEEDS_PER_ACCOUNT) return undefined
-    return feeds.insert(trx, {
+    return deps.feeds.insert(trx, {
       id: randomUUID(),
       accountId: input.accountId,
       topic: input.topic,

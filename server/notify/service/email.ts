@@ -6,6 +6,7 @@ import type { Db } from '#db/database.ts'
 import type { Jobs } from '#server/jobs/boss.ts'
 import type { LimitDecision } from '#server/limits/limiter.ts'
 import type { Limits } from '#server/limits/policies.ts'
+import type { LockAccount } from '#server/notify/account-lock.ts'
 import { type EmailAddressView, MAX_ADDRESSES_PER_ACCOUNT } from '#server/notify/contract.ts'
 import { queueConfirmation } from '#server/notify/email/deliveries.ts'
 import { hashConfirmationToken, newConfirmationToken, type UnsubscribeTokens } from '#server/notify/email/tokens.ts'
@@ -20,7 +21,6 @@ import {
   upsertEmailAddress,
   verifyEmailToken,
 } from '#server/notify/repository/email-addresses.ts'
-import { lockAccount } from '#server/repositories/accounts.ts'
 
 export type EmailServiceDeps = {
   db: Db
@@ -31,6 +31,8 @@ export type EmailServiceDeps = {
   deliveries: Deliveries
   enabled: boolean
   limits: Pick<Limits, 'confirmationsAccount' | 'confirmationsAddress'>
+  /** Holds the account's row while its addresses are counted (the accounts module's; a port). */
+  lockAccount: LockAccount
 }
 
 /** A confirmation is mailed again for the same address at most this often. */
@@ -60,7 +62,7 @@ export function createEmailService(deps: EmailServiceDeps) {
     return jobs.transaction(db, async (trx): Promise<Mailing> => {
       // The account's row lock queues concurrent adds, so the count below holds (the address row's
       // lock cannot: a new address has no row yet).
-      await lockAccount(trx, accountId)
+      await deps.lockAccount(trx, accountId)
       const existing = await lockEmailAddress(trx, accountId, address)
       if (existing?.verified_at) return { mailed: false, result: { ok: true, address: viewAddress(existing) } }
       const now = new Date()

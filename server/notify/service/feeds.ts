@@ -2,6 +2,7 @@
 // token, shown once), list and revoke them, and read one by its token (no login: the token is the key).
 
 import { loadTopicMemory, loadTopicMemoryById, type MemoryContext } from '#server/memory/store.ts'
+import type { LockAccount } from '#server/notify/account-lock.ts'
 import { type Feed, MAX_FEEDS_PER_ACCOUNT } from '#server/notify/contract.ts'
 import { renderAtom } from '#server/notify/feeds/atom.ts'
 import { createFeed, listFeeds, readFeed } from '#server/notify/feeds/feeds.ts'
@@ -25,6 +26,8 @@ export type FeedServiceDeps = {
   publicUrl: string
   /** Why nothing should be written now (the database's disk is full), as a run's start asks. */
   storageBlocked: () => Promise<string | undefined>
+  /** Holds the account's row while its feeds are counted (the accounts module's; a port). */
+  lockAccount: LockAccount
 }
 
 /** What a feed follows: a topic by name (any spelling) or by id (the dashboard's), or a series. */
@@ -65,7 +68,10 @@ export function createFeedService(deps: FeedServiceDeps) {
       // A full disk: refused as a run's start is, before a row that could not be kept is written.
       const blocked = await deps.storageBlocked()
       if (blocked) return { ok: false, reason: 'unavailable', message: blocked }
-      const created = await createFeed(db, deps.feeds, { accountId, ...found })
+      const created = await createFeed(
+        { db, feeds: deps.feeds, lockAccount: deps.lockAccount },
+        { accountId, ...found },
+      )
       if (!created) return { ok: false, reason: 'limit' }
       return { ok: true, feed: created.feed, url: feedUrl(created.token) }
     },

@@ -3,10 +3,9 @@
 // receive webhooks (admission asks it of a brief's webhookUrl). Delivery is the `deliver` job's
 // (server/notify/deliver.ts -> webhooks/send.ts).
 
-import type { Db } from '#db/database.ts'
-import type { WebhookSecrets } from '#server/notify/repository/webhook-endpoints.ts'
 import {
   accountSigningSecret,
+  type EndpointDeps,
   listEndpoints,
   type NewEndpoint,
   registerEndpoint,
@@ -14,24 +13,23 @@ import {
   rotateAccountSecret,
   rotateEndpointSecret,
 } from '#server/notify/webhooks/endpoints.ts'
-import { vetWebhookUrl, type WebhookTargetRules } from '#server/notify/webhooks/target.ts'
+import { vetWebhookUrl } from '#server/notify/webhooks/target.ts'
 
-export type WebhookServiceDeps = { db: Db; secrets: WebhookSecrets; rules: WebhookTargetRules }
+export type WebhookServiceDeps = EndpointDeps
 
 export function createWebhookService(deps: WebhookServiceDeps) {
   const { db } = deps
-  const endpointDeps = { db, secrets: deps.secrets, rules: deps.rules }
   return {
     endpoints: {
       /** Vets the URL (public addresses only, https) and answers the new endpoint with its secret, shown once. */
-      create: (accountId: string, input: NewEndpoint) => registerEndpoint(endpointDeps, accountId, input),
+      create: (accountId: string, input: NewEndpoint) => registerEndpoint(deps, accountId, input),
       list: (accountId: string) => listEndpoints(db, accountId),
       remove: (accountId: string, id: string) => removeEndpoint(db, accountId, id),
-      rotate: (accountId: string, id: string) => rotateEndpointSecret(endpointDeps, accountId, id),
+      rotate: (accountId: string, id: string) => rotateEndpointSecret(deps, accountId, id),
     },
     /** The account's signing secret for briefs' webhookUrl (made on first need). */
-    accountSecret: (accountId: string) => accountSigningSecret(endpointDeps, accountId),
-    rotateAccountSecret: (accountId: string) => rotateAccountSecret(endpointDeps, accountId),
+    accountSecret: (accountId: string) => accountSigningSecret(deps, accountId),
+    rotateAccountSecret: (accountId: string) => rotateAccountSecret(deps, accountId),
     /** Why the URL may not receive webhooks (a phrase after "webhookUrl"), or undefined when it may. */
     async urlProblem(url: string): Promise<string | undefined> {
       const vetted = await vetWebhookUrl(url, deps.rules)

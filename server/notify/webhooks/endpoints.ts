@@ -7,6 +7,7 @@
 // The SQL, and the sealing of the secrets, is server/notify/repository/webhook-endpoints.ts's.
 import { randomBytes, randomUUID } from 'node:crypto'
 import type { Db } from '#db/database.ts'
+import type { LockAccount } from '#server/notify/account-lock.ts'
 import {
   countWebhookEndpoints,
   deleteWebhookEndpoint,
@@ -15,7 +16,6 @@ import {
   type WebhookSecrets,
 } from '#server/notify/repository/webhook-endpoints.ts'
 import { vetWebhookUrl, type WebhookTargetRules } from '#server/notify/webhooks/target.ts'
-import { lockAccount } from '#server/repositories/accounts.ts'
 import type { WebhookEndpointStatus, WebhookEventType } from '#server/vocabulary/notify.ts'
 
 /** Enough for every integration an account might run; a bound so one account cannot fan out without end. */
@@ -43,7 +43,7 @@ export type EndpointRegistration =
   | { ok: false; reason: 'url'; message: string }
   | { ok: false; reason: 'limit'; message: string }
 
-export type EndpointDeps = { db: Db; secrets: WebhookSecrets; rules: WebhookTargetRules }
+export type EndpointDeps = { db: Db; secrets: WebhookSecrets; rules: WebhookTargetRules; lockAccount: LockAccount }
 
 function newSigningSecret(): string {
   return `whsec_${randomBytes(32).toString('base64')}`
@@ -78,7 +78,7 @@ export async function registerEndpoint(
   // Counted and inserted under the account's row lock: concurrent registrations queue here, so the
   // cap holds however many arrive at once.
   const row = await deps.db.transaction().execute(async (trx) => {
-    await lockAccount(trx, accountId)
+    await deps.lockAccount(trx, accountId)
     if ((await countWebhookEndpoints(trx, accountId)) >= MAX_ENDPOINTS_PER_ACCOUNT) return undefined
     return deps.secrets.insertEndpoint(trx, {
       id,
