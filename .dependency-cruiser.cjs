@@ -10,14 +10,15 @@
 //   bottom        server/vocabulary (statuses, event types, the brief and report schemas, cadences,
 //                 budgets, frameworks: each written once), over server/text (pure text functions),
 //                 and db/ (migrations, table types, Kysely)
-// Used from every layer: server/config.ts, server/logger.ts, server/secrets.ts (tokens and hashes),
+// Used from every layer: server/config.ts, server/logger.ts, server/crypto/secrets.ts (tokens and hashes),
 // server/contracts (the zod view schemas)
 // and the job system (server/jobs/boss.ts, queues.ts). A lower layer that needs something from a
 // higher one takes it as a parameter (research/run-end.ts takes an onEnded hook; services.ts composes
 // it). The composition roots (server/start.ts, server/cli.ts) may import anything.
 // Type-only imports count: a type cycle is a tangle too. Unit tests beside their source may import
-// across layers (they are not shipped code). The rules fence what went wrong before; events and
-// claims have no rule of their own yet. server/import-rules.test.ts proves each rule can fail.
+// across layers (they are not shipped code). The rules fence what went wrong before; the platform
+// (server/crypto, limits, events, the job system, config, logger) imports no module; claims has no
+// rule of its own yet. server/import-rules.test.ts proves each rule can fail.
 
 const TESTS = '\\.test\\.tsx?$'
 const SURFACES = '^(app/|server/(http|mcp|cli)/|server/jobs/definitions\\.ts$)'
@@ -31,7 +32,7 @@ const CONTRACTS = '^server/(contracts/|[^/]+/contract\\.ts$)'
 // service) and hand one module's service to another.
 const COMPOSITION = '^server/(services|start|cli)\\.ts$'
 // A sealed column's codec and the key ring it is built from: what a repository seals and opens with.
-const SEALING = '^server/memory/(sealed-column|crypto)\\.ts$'
+const SEALING = '^server/crypto/(sealed-column|key-ring)\\.ts$'
 const BELOW_SERVICES =
   '^server/(research|chat|notify|series|accounts|memory|limits|events|claims|providers|repositories|text)/'
 
@@ -117,10 +118,34 @@ module.exports = {
         'and end and the run views ask of a series) and its contract (contract.ts)',
     ),
     {
+      name: 'the-platform-imports-no-module',
+      severity: 'error',
+      comment:
+        'The platform (the key ring, sealed columns and secrets in server/crypto, rate limits, run events ' +
+        'and their streams, the job system, the config and the logger) is under every module and the ' +
+        'engine: it imports none of them, nor a service or a surface (decision 063). What it needs of a ' +
+        'module (is a session still active) it is handed as a port.',
+      from: {
+        path: [
+          '^server/(crypto|limits|events)/',
+          '^server/jobs/(boss|queues|queue-probe)\\.ts$',
+          '^server/(config|logger)\\.ts$',
+        ],
+        pathNot: TESTS,
+      },
+      to: {
+        path: [
+          '^server/(accounts|series|chat|notify|research|memory|claims|services|http|mcp|cli)/',
+          '^server/(services|start|cli|main|seal-legacy)\\.ts$',
+          '^app/',
+        ],
+      },
+    },
+    {
       name: 'the-key-ring-is-named-below',
       severity: 'error',
       comment:
-        'The memory key ring (server/memory/crypto.ts) is named only where it is loaded (the config, the ' +
+        'The memory key ring (server/crypto/key-ring.ts) is named only where it is loaded (the config, the ' +
         "composition roots and a module's service.ts, which build its repositories), where columns are " +
         'sealed and opened (the repositories and the codecs), by the sealing migration at boot, the topic ' +
         "index, topic memory's store (which builds its codec) and the unsubscribe links' signer. The rest takes a " +
@@ -139,7 +164,7 @@ module.exports = {
           '^server/notify/email/tokens\\.ts$',
         ],
       },
-      to: { path: '^server/memory/crypto\\.ts$' },
+      to: { path: '^server/crypto/key-ring\\.ts$' },
     },
     {
       name: 'limits-below-surfaces',

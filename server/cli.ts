@@ -12,8 +12,8 @@ import { CliError, type CliServices, type Command, type CommandShape } from '#se
 import { corpusCommands } from '#server/cli/corpus.ts'
 import { integrationCommands } from '#server/cli/integrations.ts'
 import { type Config, ConfigError, loadConfig } from '#server/config.ts'
+import { generateKeySpec, loadKeyRing } from '#server/crypto/key-ring.ts'
 import { createLogger, type Logger } from '#server/logger.ts'
-import { generateKeySpec, loadKeyRing } from '#server/memory/crypto.ts'
 import { createSlackWorkspaces } from '#server/notify/service.ts'
 import { createCorpusService } from '#server/services/operations.ts'
 

@@ -1,7 +1,7 @@
 // The one place that reads the environment. Everything else receives a Config.
 import path from 'node:path'
 import { z } from 'zod'
-import { parseKeyRing } from '#server/memory/crypto.ts'
+import { parseKeyRing } from '#server/crypto/key-ring.ts'
 import { parseAllowHosts } from '#server/providers/reader/allow-hosts.ts'
 import { TOKEN_BUDGET } from '#server/vocabulary/budget.ts'
 

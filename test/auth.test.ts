@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { createApiKeyVerifier } from '#server/accounts/api-keys.ts'
-import { hashSecret, verifySecret } from '#server/secrets.ts'
+import { hashSecret, verifySecret } from '#server/crypto/secrets.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { startTestApp, type TestApp } from '#test/support/app.ts'
 import { dumpAllTables } from '#test/support/database.ts'

@@ -8,6 +8,7 @@ import pg from 'pg'
 import { afterAll, beforeAll, expect, onTestFinished, test } from 'vitest'
 import { createPool, type Db } from '#db/database.ts'
 import type { Database } from '#db/schema.ts'
+import { generateKeySpec, parseKeyRing } from '#server/crypto/key-ring.ts'
 import { createEventHub, type EventHub } from '#server/events/hub.ts'
 import {
   appendRunEvents,
@@ -17,7 +18,6 @@ import {
   readRunEvents,
 } from '#server/events/run-events.ts'
 import { streamRunEvents } from '#server/events/sse.ts'
-import { generateKeySpec, parseKeyRing } from '#server/memory/crypto.ts'
 import { type EventDataColumn, eventDataColumn } from '#server/repositories/run-event-data.ts'
 import { parseEventNotification } from '#server/repositories/run-events.ts'
 import { createTestAccount } from '#test/support/accounts.ts'

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { generateKeySpec, parseKeyRing, sealJson } from '#server/memory/crypto.ts'
+import { generateKeySpec, parseKeyRing, sealJson } from '#server/crypto/key-ring.ts'
 import { contributedFact } from '#server/memory/facts.ts'
 import {
   checkTopicMemory,

@@ -1,7 +1,7 @@
 // A complete run's view is kept in memory (issue 21): a second read opens nothing sealed, yet every
 // read still checks that the run is the reader's and still exists.
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { generateKeySpec, openJson, parseKeyRing, sealJson } from '#server/memory/crypto.ts'
+import { generateKeySpec, openJson, parseKeyRing, sealJson } from '#server/crypto/key-ring.ts'
 import type { Report } from '#server/research/report-types.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { TEST_MEMORY_KEYS } from '#test/support/app.ts'

@@ -1,6 +1,6 @@
 // The topic service over real stored memory: scoped to the account, readable results.
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { generateKeySpec, parseKeyRing } from '#server/memory/crypto.ts'
+import { generateKeySpec, parseKeyRing } from '#server/crypto/key-ring.ts'
 import { contributedFact } from '#server/memory/facts.ts'
 import { type MemoryContext, saveTopicMemory } from '#server/memory/store.ts'
 import { loadTopicIndex } from '#server/memory/topic-index.ts'

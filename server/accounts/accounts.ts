@@ -9,7 +9,7 @@ import {
   getAccountRow,
   insertAccount,
 } from '#server/accounts/repository/accounts.ts'
-import { hashSecret, verifySecret } from '#server/secrets.ts'
+import { hashSecret, verifySecret } from '#server/crypto/secrets.ts'
 
 function toAccount(row: AccountRow): Account {
   return { id: row.id, email: row.email, kind: row.kind, createdAt: row.created_at }

@@ -20,9 +20,9 @@ import {
   revokeApiKeyRow,
   touchApiKey,
 } from '#server/accounts/repository/api-keys.ts'
+import { hashSecret, randomString, sha256, verifySecret } from '#server/crypto/secrets.ts'
 import { announceStreamsEnded, streamPrincipal } from '#server/events/stream-principals.ts'
 import { createInFlightGate } from '#server/limits/in-flight.ts'
-import { hashSecret, randomString, sha256, verifySecret } from '#server/secrets.ts'
 import type { ApiKeyKind } from '#server/vocabulary/accounts.ts'
 
 const KEY_PATTERN = /^sx_([a-z0-9]{8})_([A-Za-z0-9]{32})$/

@@ -4,7 +4,7 @@
 // address, so reading needs no row; the row is written when the visitor's first run starts
 // (ensureDemoVisitorAccount, server/accounts/repository/accounts.ts).
 import type { DemoVisitor } from '#server/accounts/contract.ts'
-import { sha256 } from '#server/secrets.ts'
+import { sha256 } from '#server/crypto/secrets.ts'
 
 /** The visitor account of a client address: the same address always gets the same one. */
 export function demoVisitor(clientAddress: string): DemoVisitor {

@@ -6,11 +6,11 @@
 // A device that logged in to the account before (login-devices.ts) counts its own failures instead:
 // nobody else's guesses can lock the owner out (issue 41, item 5).
 import type { LoginDevices } from '#server/accounts/login-devices.ts'
+import { sha256 } from '#server/crypto/secrets.ts'
 import { createInFlightGate } from '#server/limits/in-flight.ts'
 import type { LimitDecision } from '#server/limits/limiter.ts'
 import type { Limits } from '#server/limits/policies.ts'
 import { describeWait } from '#server/limits/refusal.ts'
-import { sha256 } from '#server/secrets.ts'
 
 export const PASSWORD_CHECKS_IN_FLIGHT_PER_ADDRESS = 2
 

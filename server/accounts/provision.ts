@@ -14,7 +14,7 @@ import {
   revokeOtherApiKeys,
 } from '#server/accounts/repository/api-keys.ts'
 import type { Config } from '#server/config.ts'
-import { hashSecret, randomString, verifySecret } from '#server/secrets.ts'
+import { hashSecret, randomString, verifySecret } from '#server/crypto/secrets.ts'
 
 export type Provisioned = {
   localAccountId: string | undefined

@@ -8,8 +8,8 @@ import {
   findLiveSessionAccountId,
   insertSession,
 } from '#server/accounts/repository/sessions.ts'
+import { randomToken, sha256 } from '#server/crypto/secrets.ts'
 import { announceStreamsEnded, streamPrincipal } from '#server/events/stream-principals.ts'
-import { randomToken, sha256 } from '#server/secrets.ts'
 
 export async function createSession(db: Db, accountId: string): Promise<{ token: string; expiresAt: Date }> {
   const token = randomToken()

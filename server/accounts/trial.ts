@@ -2,7 +2,7 @@
 // kind 'trial' found by the token's hash. Trial runs use the demo key's limit (per IP per day).
 import type { Db } from '#db/database.ts'
 import { findAccountIdByTrialTokenHash, insertTrialAccount } from '#server/accounts/repository/accounts.ts'
-import { randomToken, sha256 } from '#server/secrets.ts'
+import { randomToken, sha256 } from '#server/crypto/secrets.ts'
 
 /** The trial account for this token, if the visitor has one. */
 export async function findTrialAccountId(db: Db, token: string): Promise<string | undefined> {

@@ -1,6 +1,6 @@
 // The words that say what a sentence is about, shared by the claim matcher, the report's themes and
 // the extractive synthesizer: word tokens without English function words, plurals folded.
-import { topicKey } from '#server/memory/topic-key.ts'
+import { topicKey } from '#server/text/topic-key.ts'
 import { wordTokens } from '#server/text/words.ts'
 
 // Words too common to say what a sentence is about: English function words. English only: other

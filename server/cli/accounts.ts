@@ -3,7 +3,7 @@
 import { z } from 'zod'
 import { type Account, type ApiKeySummary, EmailTakenError, KEY_CACHE_TTL_MS } from '#server/accounts/contract.ts'
 import { CliError, type CliServices, type Command } from '#server/cli/command.ts'
-import { randomString } from '#server/secrets.ts'
+import { randomString } from '#server/crypto/secrets.ts'
 
 const NewAccountSchema = z.object({
   email: z.email('must be an email address'),

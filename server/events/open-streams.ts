@@ -2,12 +2,11 @@
 // `maxPerPrincipal` each, so one session or key cannot hold thousands of them, and all of one
 // principal's can be closed at once when its session ends or its key is revoked.
 import type { Response } from 'express'
-import { HttpProblem } from '#server/http/problem.ts'
 
 export type OpenStreams = {
   /**
-   * Counts `res` as one of the principal's streams until it closes, or throws a 429 problem when
-   * the principal already has the most it may. The signal aborts when the stream must end: the
+   * Counts `res` as one of the principal's streams until it closes, or throws TooManyStreamsError
+   * (answered 429 by server/http/problem.ts) when the principal already has the most it may. The signal aborts when the stream must end: the
    * stream ends itself on it (ending the response from outside could race its own writes).
    */
   admit(principal: string, res: Response): AbortSignal
@@ -15,6 +14,14 @@ export type OpenStreams = {
   closeAll(principal: string): number
   /** The principals with streams open now. */
   principals(): string[]
+}
+
+/** The principal already has as many streams open as it may. */
+export class TooManyStreamsError extends Error {
+  constructor(max: number, noun: string) {
+    super(`At most ${max} event streams can be open at once for one ${noun}; close one and try again.`)
+    this.name = 'TooManyStreamsError'
+  }
 }
 
 const NOUNS: Record<string, string> = {
@@ -33,11 +40,7 @@ export function createOpenStreams(options: { maxPerPrincipal: number }): OpenStr
       const streams = open.get(principal) ?? new Set()
       if (streams.size >= max) {
         const noun = NOUNS[principal.split(':')[0] ?? ''] ?? 'client'
-        throw new HttpProblem({
-          status: 429,
-          title: 'Too Many Requests',
-          detail: `At most ${max} event streams can be open at once for one ${noun}; close one and try again.`,
-        })
+        throw new TooManyStreamsError(max, noun)
       }
       const controller = new AbortController()
       // The client left while we looked it up: no 'close' is coming, so nothing to count.

@@ -4,8 +4,8 @@
 // process (or the CLI) did it; server/events/ended-streams.ts closes them. Whether a principal is
 // still active is the accounts module's to say (its sessions and keys: server/accounts/streams.ts).
 import type { Db } from '#db/database.ts'
+import { sha256 } from '#server/crypto/secrets.ts'
 import { notify } from '#server/repositories/notifications.ts'
-import { sha256 } from '#server/secrets.ts'
 
 /** Carries a principal whose streams must end; the hub listens to it. */
 export const STREAMS_ENDED_CHANNEL = 'streams_ended'

@@ -2,10 +2,10 @@
 // response; the same key with another body is a 422; a retry while the first is running is a 409.
 // The records themselves are services.idempotency's (server/services/idempotency.ts).
 import type { RequestHandler } from 'express'
+import { sha256 } from '#server/crypto/secrets.ts'
 import { principalOf } from '#server/http/api-auth.ts'
 import { sendProblem } from '#server/http/problem.ts'
 import type { Logger } from '#server/logger.ts'
-import { sha256 } from '#server/secrets.ts'
 import type { IdempotencyService } from '#server/services/idempotency.ts'
 
 export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/

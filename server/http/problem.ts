@@ -1,6 +1,7 @@
 // RFC 9457 problem details: the one shape every HTTP error takes.
 import type { Duplex } from 'node:stream'
 import type { ErrorRequestHandler, Response } from 'express'
+import { TooManyStreamsError } from '#server/events/open-streams.ts'
 import type { Logger } from '#server/logger.ts'
 
 export type Problem = {
@@ -37,6 +38,9 @@ export function problemErrorHandler(log: Logger): ErrorRequestHandler {
   return (error: unknown, _req, res, next) => {
     if (res.headersSent) return next(error)
     if (error instanceof HttpProblem) return sendProblem(res, error.problem)
+    if (error instanceof TooManyStreamsError) {
+      return sendProblem(res, { status: 429, title: 'Too Many Requests', detail: error.message })
+    }
     const bodyError = error as BodyParserError
     if (bodyError?.type === 'entity.too.large') {
       return sendProblem(res, {

@@ -1,9 +1,7 @@
 // Folds one run's findings into a topic's memory. Pure and deterministic: every time comes from
 // the contribution, so a retried save computes the same result as the first attempt.
 import { createHash } from 'node:crypto'
-import { canonicalUrl } from '#server/memory/canonical-url.ts'
 import { READING } from '#server/memory/facts.ts'
-import { displayTopic, topicKey } from '#server/memory/topic-key.ts'
 import {
   FACT_CAP,
   type Fact,
@@ -17,6 +15,8 @@ import {
   type RunRecord,
   type Source,
 } from '#server/memory/types.ts'
+import { canonicalUrl } from '#server/text/canonical-url.ts'
+import { displayTopic, topicKey } from '#server/text/topic-key.ts'
 
 export type MergeResult = { content: MemoryContent; added: { facts: number; sources: number } }
 

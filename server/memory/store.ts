@@ -3,13 +3,12 @@
 // Saves merge (never overwrite) under a per-topic lock, so two runs saving at once both land.
 // The SQL is server/repositories/topic-memory.ts's; opening, merging and sealing the blob stay here.
 import type { Db } from '#db/database.ts'
+import { type KeyRing, UnreadableError } from '#server/crypto/key-ring.ts'
 import type { Logger } from '#server/logger.ts'
-import { type KeyRing, UnreadableError } from '#server/memory/crypto.ts'
 import { upgradeFact } from '#server/memory/facts.ts'
 import { memoryStats } from '#server/memory/insights.ts'
 import { mergeMemory } from '#server/memory/merge.ts'
 import type { TopicIndex } from '#server/memory/topic-index.ts'
-import { displayTopic } from '#server/memory/topic-key.ts'
 import {
   MEMORY_TTL_DAYS,
   type MemoryContent,
@@ -28,6 +27,7 @@ import {
   topicMemoryColumn,
   upsertTopicMemory,
 } from '#server/repositories/topic-memory.ts'
+import { displayTopic } from '#server/text/topic-key.ts'
 import type { StoredMemory } from '#server/vocabulary/memory.ts'
 
 export type MemoryContext = {

@@ -5,9 +5,9 @@
 // and the hashes themselves never change.
 import { createHmac, randomBytes } from 'node:crypto'
 import type { Db } from '#db/database.ts'
-import { type KeyRing, KeyRingError, open, type Sealed, seal, UnreadableError } from '#server/memory/crypto.ts'
-import { topicKey } from '#server/memory/topic-key.ts'
+import { type KeyRing, KeyRingError, open, type Sealed, seal, UnreadableError } from '#server/crypto/key-ring.ts'
 import { ensureSetting, updateSetting } from '#server/repositories/settings.ts'
+import { topicKey } from '#server/text/topic-key.ts'
 
 export type TopicIndex = {
   /** The value stored in `topic_hash` columns for this account's topic (any spelling of it). */

@@ -3,8 +3,8 @@
 // that what writes a run's events needs no ring. A file of its own: the run events' repository
 // imports the runs', which could not import it back.
 import { z } from 'zod'
-import type { KeyRing } from '#server/memory/crypto.ts'
-import { sealedColumn } from '#server/memory/sealed-column.ts'
+import type { KeyRing } from '#server/crypto/key-ring.ts'
+import { sealedColumn } from '#server/crypto/sealed-column.ts'
 
 /** What binds an event's sealed data to its run and type. */
 export const eventData = (runId: string, type: string) => `run_event:${runId}:${type}`

@@ -1,7 +1,7 @@
 // A run's sealed columns open by their stored shapes: every version's, read as they were written, and
 // nothing of another shape handed on as the type it is said to be.
 import { expect, test } from 'vitest'
-import { generateKeySpec, parseKeyRing, seal, sealJson, UnreadableError } from '#server/memory/crypto.ts'
+import { generateKeySpec, parseKeyRing, seal, sealJson, UnreadableError } from '#server/crypto/key-ring.ts'
 import { createRunSeals, type RunRow } from '#server/repositories/runs.ts'
 import { upgradeReport } from '#server/research/report-types.ts'
 

@@ -6,8 +6,8 @@
 import { type Insertable, type Selectable, sql } from 'kysely'
 import type { Db } from '#db/database.ts'
 import type { TopicMemoryTable } from '#db/schema.ts'
-import type { KeyRing } from '#server/memory/crypto.ts'
-import { sealedColumn } from '#server/memory/sealed-column.ts'
+import type { KeyRing } from '#server/crypto/key-ring.ts'
+import { sealedColumn } from '#server/crypto/sealed-column.ts'
 import { UUID } from '#server/text/uuid.ts'
 import { StoredMemorySchema } from '#server/vocabulary/memory.ts'
 

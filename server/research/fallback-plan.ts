@@ -1,7 +1,8 @@
 // The plan used when there is no language model or its plan was unusable (spec 7.3): queries built
 // from the brief alone, so the same brief always searches the same way.
-import { topicKey } from '#server/memory/topic-key.ts'
+
 import type { Plan, PlanInput } from '#server/providers/types.ts'
+import { topicKey } from '#server/text/topic-key.ts'
 import { wordTokens } from '#server/text/words.ts'
 
 /** Angles for spare query slots when the brief names none of its own, in the order they are used. */

@@ -1,12 +1,13 @@
 // The text of a report (server/research/report.ts builds the rest): the summary written in the
 // brief's style, led by what changed since memory was saved, and the delta's one-paragraph summary.
 // Citations are still in the synthesis's numbering here; the builder renumbers them after.
-import { topicKey } from '#server/memory/topic-key.ts'
+
 import type { FrameworkLens, ReportStyle, SourceForSynthesis } from '#server/providers/types.ts'
 import type { ReportClaim } from '#server/research/delta.ts'
 import { markers, oneLine, stripCitations } from '#server/research/report-citations.ts'
 import { themeGroups } from '#server/research/report-themes.ts'
 import type { ReportBudget } from '#server/research/report-types.ts'
+import { topicKey } from '#server/text/topic-key.ts'
 
 /** What a framework section says when nothing in the run supports it. */
 export const NO_EVIDENCE = "No evidence in this run's sources."

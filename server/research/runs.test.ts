@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest'
-import { generateKeySpec, parseKeyRing, seal } from '#server/memory/crypto.ts'
+import { generateKeySpec, parseKeyRing, seal } from '#server/crypto/key-ring.ts'
 import { createRunSeals } from '#server/repositories/runs.ts'
 import { checkpointJson, type RunRow, readCheckpoint } from '#server/research/runs.ts'
 

@@ -1,4 +1,3 @@
-import { canonicalUrl } from '#server/memory/canonical-url.ts'
 import { ProviderError, type SearchResult, type Usage, usageOf } from '#server/providers/types.ts'
 import { searchAllowed, spentOf, tokensLeft } from '#server/research/budget.ts'
 import { mapWithConcurrency } from '#server/research/concurrency.ts'
@@ -17,6 +16,7 @@ import {
   type StepContext,
   type StepOutputs,
 } from '#server/research/run-context.ts'
+import { canonicalUrl } from '#server/text/canonical-url.ts'
 import { type Brief, startPublishedDate } from '#server/vocabulary/brief.ts'
 
 /** A re-run's first round that finds less than this share of pages new skips the follow-up round. */

@@ -5,8 +5,8 @@
 import type { Insertable, Selectable, SqlBool, Updateable } from 'kysely'
 import type { Db } from '#db/database.ts'
 import type { SeriesTable } from '#db/schema.ts'
-import type { KeyRing } from '#server/memory/crypto.ts'
-import { sealedColumn } from '#server/memory/sealed-column.ts'
+import type { KeyRing } from '#server/crypto/key-ring.ts'
+import { sealedColumn } from '#server/crypto/sealed-column.ts'
 import { UUID } from '#server/text/uuid.ts'
 import { type Brief, StoredBriefSchema } from '#server/vocabulary/brief.ts'
 

@@ -3,8 +3,8 @@
 // Two ways to fail: the database refusing the write, and memory sealed with a key the app lacks.
 import { sql } from 'kysely'
 import { afterAll, beforeAll, expect, test } from 'vitest'
+import { generateKeySpec, parseKeyRing } from '#server/crypto/key-ring.ts'
 import { readRunEvents } from '#server/events/run-events.ts'
-import { generateKeySpec, parseKeyRing } from '#server/memory/crypto.ts'
 import { contributedFact } from '#server/memory/facts.ts'
 import { saveTopicMemory } from '#server/memory/store.ts'
 import { eventDataColumn } from '#server/repositories/run-event-data.ts'

@@ -3,7 +3,7 @@
 // to hear of it is Postgres LISTEN/NOTIFY. The stream carries every event once, in order, to the end;
 // the run ends once, and its memory is saved once, whichever process ran it.
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { parseKeyRing } from '#server/memory/crypto.ts'
+import { parseKeyRing } from '#server/crypto/key-ring.ts'
 import { loadTopicIndex } from '#server/memory/topic-index.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { TEST_MEMORY_KEYS } from '#test/support/app.ts'

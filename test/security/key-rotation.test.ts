@@ -3,7 +3,7 @@
 // to the new key at the next boot, so topics stay findable once the old key is retired; and a ring
 // that cannot open the topic index key stops the boot with a message saying what to do.
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { generateKeySpec } from '#server/memory/crypto.ts'
+import { generateKeySpec } from '#server/crypto/key-ring.ts'
 import { readSetting } from '#server/repositories/settings.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { startTestApp, TEST_MEMORY_KEYS } from '#test/support/app.ts'

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { createApiKey } from '#server/accounts/api-keys.ts'
 import { KEY_CACHE_TTL_MS } from '#server/accounts/contract.ts'
-import { verifySecret } from '#server/secrets.ts'
+import { verifySecret } from '#server/crypto/secrets.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { startTestApp, type TestApp } from '#test/support/app.ts'
 

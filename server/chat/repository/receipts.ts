@@ -7,8 +7,8 @@ import type { Insertable } from 'kysely'
 import { z } from 'zod'
 import type { Db } from '#db/database.ts'
 import type { WebhookReceiptsTable } from '#db/schema.ts'
-import type { KeyRing } from '#server/memory/crypto.ts'
-import { sealedColumn } from '#server/memory/sealed-column.ts'
+import type { KeyRing } from '#server/crypto/key-ring.ts'
+import { sealedColumn } from '#server/crypto/sealed-column.ts'
 import type { ChatChannel } from '#server/vocabulary/notify.ts'
 
 /** What binds a receipt's sealed text to its row. */

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { expect, test } from 'vitest'
-import { parseKeyRing } from '#server/memory/crypto.ts'
+import { parseKeyRing } from '#server/crypto/key-ring.ts'
 import { createUnsubscribeTokens } from '#server/notify/email/tokens.ts'
 
 const key = (byte: number) => Buffer.alloc(32, byte).toString('base64')

@@ -3,8 +3,8 @@
 // derived (HKDF) from the memory key ring, signed by its first key and checked against every key, so a
 // digest's link keeps working after a key rotation (rotations keep the old keys after the new one).
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto'
-import type { KeyRing } from '#server/memory/crypto.ts'
-import { randomToken, sha256 } from '#server/secrets.ts'
+import type { KeyRing } from '#server/crypto/key-ring.ts'
+import { randomToken, sha256 } from '#server/crypto/secrets.ts'
 import { UUID } from '#server/text/uuid.ts'
 
 export const CONFIRMATION_TTL_MS = 24 * 3600_000

@@ -6,6 +6,7 @@
 // opened on a read. The SQL is server/notify/repository/feeds.ts's, which seals and opens the title.
 import { randomUUID } from 'node:crypto'
 import type { Db } from '#db/database.ts'
+import { randomToken, sha256 } from '#server/crypto/secrets.ts'
 import type { LockAccount } from '#server/notify/account-lock.ts'
 import { type Feed, MAX_FEEDS_PER_ACCOUNT } from '#server/notify/contract.ts'
 import {
@@ -19,7 +20,6 @@ import type { RunSeals } from '#server/repositories/runs.ts'
 import type { Report } from '#server/research/report-types.ts'
 import { changeCount, type RunEndHook } from '#server/research/run-end.ts'
 import { openRunReport } from '#server/research/runs.ts'
-import { randomToken, sha256 } from '#server/secrets.ts'
 
 /** Entries a feed shows: feed readers poll, and a month of daily runs is plenty to catch up on. */
 export const FEED_ENTRIES = 20

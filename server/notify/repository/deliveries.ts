@@ -7,8 +7,8 @@ import { type Insertable, type Selectable, sql } from 'kysely'
 import { z } from 'zod'
 import type { Db } from '#db/database.ts'
 import type { DeliveriesTable } from '#db/schema.ts'
-import type { KeyRing } from '#server/memory/crypto.ts'
-import { sealedColumn } from '#server/memory/sealed-column.ts'
+import type { KeyRing } from '#server/crypto/key-ring.ts'
+import { sealedColumn } from '#server/crypto/sealed-column.ts'
 
 /** What binds a delivery's sealed notice to its row. */
 export const noticeData = (deliveryId: string) => `delivery_notice:${deliveryId}`

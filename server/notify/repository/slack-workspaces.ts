@@ -3,8 +3,8 @@
 // sealed token copied to another workspace's row does not open. The database (or the caller's
 // transaction) first; the token comes and goes opened (decision 064).
 import type { Db } from '#db/database.ts'
-import type { KeyRing } from '#server/memory/crypto.ts'
-import { type SealedColumn, sealedText } from '#server/memory/sealed-column.ts'
+import type { KeyRing } from '#server/crypto/key-ring.ts'
+import { type SealedColumn, sealedText } from '#server/crypto/sealed-column.ts'
 
 /** What binds a workspace's sealed bot token to its row. */
 export const botTokenData = (teamId: string) => `slack_bot_token:${teamId}`

@@ -6,8 +6,8 @@
 import { type Selectable, sql } from 'kysely'
 import type { Db } from '#db/database.ts'
 import type { WebhookEndpointsTable } from '#db/schema.ts'
-import type { KeyRing } from '#server/memory/crypto.ts'
-import { sealedText } from '#server/memory/sealed-column.ts'
+import type { KeyRing } from '#server/crypto/key-ring.ts'
+import { sealedText } from '#server/crypto/sealed-column.ts'
 import type { WebhookEventType } from '#server/vocabulary/notify.ts'
 
 /** An endpoint's row, its sealed secret left out: only createWebhookSecrets reads it. */

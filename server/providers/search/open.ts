@@ -2,7 +2,7 @@
 // their results merged by canonical URL (each saying which source found it) and taken from each
 // source in turn. A source that fails is a notice, not a failed search; every source unreachable
 // is an offline machine (SearchOfflineError), for which withOfflineFallback searches the corpus.
-import { canonicalUrl } from '#server/memory/canonical-url.ts'
+
 import { SourceUnreachableError } from '#server/providers/search/source-client.ts'
 import {
   ProviderError,
@@ -12,6 +12,7 @@ import {
   type SearchQuery,
   type SearchResult,
 } from '#server/providers/types.ts'
+import { canonicalUrl } from '#server/text/canonical-url.ts'
 
 const PROVIDER = 'open'
 export const OFFLINE_FALLBACK_LABEL = 'local corpus (offline fallback)'

@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest'
-import { displayTopic, topicKey } from '#server/memory/topic-key.ts'
+import { displayTopic, topicKey } from '#server/text/topic-key.ts'
 
 test('case, surrounding space, inner spacing and full-width forms do not make a new topic', () => {
   const key = topicKey('ai agents')

@@ -2,9 +2,9 @@
 // schema and the associated data that binds a value to its row, it seals a value as JSON and opens
 // it back parsed by the schema. A repository holds its columns' codecs and returns opened, validated
 // values, so the ring and `JSON.parse(...) as T` stay out of the code that uses them. The bytes are
-// sealJson's (server/memory/crypto.ts): columns sealed before the codecs open with them.
+// sealJson's (server/crypto/key-ring.ts): columns sealed before the codecs open with them.
 import type { z } from 'zod'
-import { type KeyRing, open, openJson, type Sealed, seal, sealJson, UnreadableError } from '#server/memory/crypto.ts'
+import { type KeyRing, open, openJson, type Sealed, seal, sealJson, UnreadableError } from '#server/crypto/key-ring.ts'
 
 /** A sealed column pair as a row holds it (`x_key_id`, `x`): both null when nothing is sealed. */
 export type SealedPair = { keyId: string | null; ciphertext: Buffer | null }

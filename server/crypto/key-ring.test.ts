@@ -7,7 +7,7 @@ import {
   seal,
   sealJson,
   UnreadableError,
-} from '#server/memory/crypto.ts'
+} from '#server/crypto/key-ring.ts'
 
 test('sealed data opens with the same ring and row, and never repeats its ciphertext', () => {
   const ring = parseKeyRing(generateKeySpec('k1'))

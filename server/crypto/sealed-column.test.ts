@@ -1,7 +1,7 @@
 import { expect, test } from 'vitest'
 import { z } from 'zod'
-import { generateKeySpec, parseKeyRing, seal, sealJson, UnreadableError } from '#server/memory/crypto.ts'
-import { sealedColumn, sealedText } from '#server/memory/sealed-column.ts'
+import { generateKeySpec, parseKeyRing, seal, sealJson, UnreadableError } from '#server/crypto/key-ring.ts'
+import { sealedColumn, sealedText } from '#server/crypto/sealed-column.ts'
 
 const ring = parseKeyRing(generateKeySpec('k1'))
 const notes = sealedColumn(ring, {

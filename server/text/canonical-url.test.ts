@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest'
-import { canonicalUrl } from '#server/memory/canonical-url.ts'
+import { canonicalUrl } from '#server/text/canonical-url.ts'
 
 test('spellings of one page give one URL', () => {
   const canonical = 'https://example.com/a'
