@@ -1,12 +1,11 @@
-// What the topic pages add to the topic views (server/memory/views.ts): a topic's page with its
+// What the topic pages add to the topic views (server/topics/views.ts): a topic's page with its
 // runs, search hits with their matched words marked, the search and comparison forms' rules, and
 // the export's file name. The ledger's URLs stay on the server; pages get only its count.
 import { z } from 'zod'
 import type { RunListItem } from '#server/contracts/run.ts'
-import { RUN_HISTORY_CAP } from '#server/memory/types.ts'
-import type { DeltaView, SearchHitView } from '#server/memory/views.ts'
 import type { Services } from '#server/services.ts'
 import { UUID } from '#server/text/uuid.ts'
+import { type DeltaView, RUN_HISTORY_CAP, type SearchHitView } from '#server/topics/contract.ts'
 import type { Brief } from '#server/vocabulary/brief.ts'
 
 export const TOPIC_NOT_FOUND = 'There is no topic memory at this address for your account. It may have expired.'

@@ -11,8 +11,6 @@
 import { createHash } from 'node:crypto'
 import { parseArgs } from 'node:util'
 import { pagesFor } from '#bench/stub-providers.ts'
-import { mergeMemory } from '#server/memory/merge.ts'
-import type { MemoryContent, TopicMemory } from '#server/memory/types.ts'
 import {
   JudgeSchema,
   judgeMessages,
@@ -30,6 +28,8 @@ import { pageTexts, readPassages } from '#server/research/passages.ts'
 import { briefText, DEPTH, type EngineDeps, type StepInput } from '#server/research/run-context.ts'
 import { synthesizeStep } from '#server/research/step-synthesize.ts'
 import { sourcesOnTopic } from '#server/research/topicality.ts'
+import type { MemoryContent, TopicMemory } from '#server/topics/contract.ts'
+import { mergeMemory } from '#server/topics/merge.ts'
 import { BriefSchema, focusAreas } from '#server/vocabulary/brief.ts'
 import { defaultReply, type StubRequest } from '#test/support/stub-openai.ts'
 

@@ -65,7 +65,7 @@ export interface IdempotencyKeysTable {
 export interface TopicsTable {
   id: Generated<string>
   account_id: string
-  /** Keyed HMAC of the account and the topic's normalized key (server/memory/topic-index.ts). */
+  /** Keyed HMAC of the account and the topic's normalized key (server/topics/topic-index.ts). */
   topic_hash: Buffer | null
   legacy_topic_key: Legacy<string>
   created_at: Generated<Date>

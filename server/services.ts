@@ -2,7 +2,7 @@
 // CLI) calls. Each service is plain functions closed over their dependencies, composed here once;
 // no surface touches the database, SQL or a provider. A newcomer's path for a behaviour is one hop
 // per layer: surface (server/http, server/mcp, app/routes, server/jobs/definitions.ts) -> service
-// (server/services/) -> domain and storage (server/research, server/memory, server/accounts, ...).
+// (server/services/) -> domain and storage (server/research, server/topics, server/accounts, ...).
 import type { Db } from '#db/database.ts'
 import type { ApiKeyVerifier } from '#server/accounts/api-keys.ts'
 import type { LoginThrottle } from '#server/accounts/login-throttle.ts'
@@ -18,7 +18,6 @@ import type { Jobs } from '#server/jobs/boss.ts'
 import { purgeExpiredSlices } from '#server/limits/limiter.ts'
 import type { Limits } from '#server/limits/policies.ts'
 import type { Logger } from '#server/logger.ts'
-import type { MemoryContext } from '#server/memory/store.ts'
 import { createNotifyService, type WebhookSettings } from '#server/notify/service.ts'
 import { resolveAll } from '#server/providers/reader/page-reader.ts'
 import { eventDataColumn } from '#server/repositories/run-event-data.ts'
@@ -33,7 +32,8 @@ import { createIdempotencyService } from '#server/services/idempotency.ts'
 import { createLiveService } from '#server/services/live.ts'
 import { createCorpusService, createHealthService } from '#server/services/operations.ts'
 import { createRunService } from '#server/services/runs.ts'
-import { createTopicService } from '#server/services/topics.ts'
+import { createTopicService } from '#server/topics/service.ts'
+import type { MemoryContext } from '#server/topics/store.ts'
 
 /** What the services are made of: the process's infrastructure, created once by server/start.ts. */
 export type Infra = {
@@ -78,8 +78,11 @@ export function createServices(infra: Infra) {
     intervalSeconds: config.RECURRING_INTERVAL,
     spreadSeconds: config.SCHEDULE_SPREAD,
   })
+  const topics = createTopicService({ memory, publicUrl: config.PUBLIC_URL })
   const notify = createNotifyService({
-    memory,
+    db,
+    ring: memory.ring,
+    findTopic: topics.find,
     runs: runSeals,
     findSeries: seriesForRuns.find,
     lockAccount,
@@ -155,7 +158,7 @@ export function createServices(infra: Infra) {
       emailEnabled: notify.emailEnabled,
     }),
     email: notify.email,
-    topics: createTopicService({ memory, publicUrl: config.PUBLIC_URL }),
+    topics,
     accounts,
     keys: createKeyService({ db, verifier: infra.apiKeys, maxActive: config.API_KEYS_PER_ACCOUNT }),
     /** Slack and GitHub mentions in. */

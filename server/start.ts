@@ -24,8 +24,6 @@ import { createJobDefinitions } from '#server/jobs/definitions.ts'
 import { createLimits } from '#server/limits/policies.ts'
 import { createProviderTurns } from '#server/limits/provider-turns.ts'
 import type { Logger } from '#server/logger.ts'
-import type { MemoryContext } from '#server/memory/store.ts'
-import { loadTopicIndex } from '#server/memory/topic-index.ts'
 import { describeProviders, type ProviderDescription } from '#server/providers/describe.ts'
 import { createProviders } from '#server/providers/index.ts'
 import { ensureSampleCorpus } from '#server/providers/search/sample-corpus.ts'
@@ -35,6 +33,8 @@ import { createExtractiveModel } from '#server/research/extractive.ts'
 import { sealLegacyRows } from '#server/seal-legacy.ts'
 import { createServices, createWebServices, type Services } from '#server/services.ts'
 import { installedAt } from '#server/settings.ts'
+import type { MemoryContext } from '#server/topics/store.ts'
+import { loadTopicIndex } from '#server/topics/topic-index.ts'
 
 export type Sextant = {
   /** Base URL of the HTTP server; undefined for a worker-only process. */

@@ -5,8 +5,8 @@
 // word-for-word repeats, so the engine's own rules have to find the rest.
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { readRunEvents } from '#server/events/run-events.ts'
-import { loadTopicMemory } from '#server/memory/store.ts'
 import { eventDataColumn } from '#server/repositories/run-event-data.ts'
+import { loadTopicMemory } from '#server/topics/store.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { type ProviderApp, startProviderApp } from '#test/support/provider-app.ts'
 import { expectCitationsResolve, postBrief, waitForRun } from '#test/support/runs.ts'

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { contributedFact } from '#server/memory/facts.ts'
-import { saveTopicMemory } from '#server/memory/store.ts'
+import { contributedFact } from '#server/topics/facts.ts'
+import { saveTopicMemory } from '#server/topics/store.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { startTestApp, type TestApp } from '#test/support/app.ts'
 

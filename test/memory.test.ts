@@ -1,17 +1,11 @@
 import { randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { generateKeySpec, parseKeyRing, sealJson } from '#server/crypto/key-ring.ts'
-import { contributedFact } from '#server/memory/facts.ts'
-import {
-  checkTopicMemory,
-  loadTopicMemory,
-  type MemoryContext,
-  MemoryUnreadableError,
-  saveTopicMemory,
-} from '#server/memory/store.ts'
-import { createTopicIndex } from '#server/memory/topic-index.ts'
-import type { MemoryContribution } from '#server/memory/types.ts'
-import { lockTopic, purgeExpiredMemory, upsertTopicMemory } from '#server/repositories/topic-memory.ts'
+import { type MemoryContribution, MemoryUnreadableError } from '#server/topics/contract.ts'
+import { contributedFact } from '#server/topics/facts.ts'
+import { lockTopic, purgeExpiredMemory, upsertTopicMemory } from '#server/topics/repository.ts'
+import { checkTopicMemory, loadTopicMemory, type MemoryContext, saveTopicMemory } from '#server/topics/store.ts'
+import { createTopicIndex } from '#server/topics/topic-index.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { createTestDatabase, dumpAllTables, type TestDatabase } from '#test/support/database.ts'
 import { capturingLogger } from '#test/support/logger.ts'

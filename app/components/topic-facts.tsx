@@ -5,9 +5,9 @@ import { Link } from 'react-router'
 import { ClaimQuote } from '#app/components/claim-quote.tsx'
 import { LocalTime } from '#app/components/local-time.tsx'
 import type { TextPart } from '#app/topics.server.ts'
-import type { FactView, FirstSeenView, PlainFactView, SourceView } from '#server/memory/views.ts'
 import { corpusPagePath } from '#server/text/corpus-url.ts'
 import { safeHref } from '#server/text/markdown/link-policy.ts'
+import type { FactView, FirstSeenView, PlainFactView, SourceView } from '#server/topics/contract.ts'
 
 export const linkClass =
   'text-indigo-700 underline underline-offset-2 hover:text-indigo-900 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-700'

@@ -1,5 +1,5 @@
 import { LocalTime } from '#app/components/local-time.tsx'
-import type { TopicSummary } from '#server/memory/views.ts'
+import type { TopicSummary } from '#server/topics/contract.ts'
 
 /** A topic's memory in numbers: runs, facts, sources, URLs read, and its last run and expiry. */
 export function TopicStats({ summary, compact = false }: { summary: TopicSummary; compact?: boolean }) {

@@ -7,7 +7,7 @@ import { FactList, FactSources, linkClass, SourceList } from '#app/components/to
 import { servicesContext } from '#app/context.ts'
 import { requireAccount } from '#app/session.server.ts'
 import { CompareSchema } from '#app/topics.server.ts'
-import type { ComparisonView as TopicComparisonView } from '#server/memory/views.ts'
+import type { ComparisonView as TopicComparisonView } from '#server/topics/contract.ts'
 import type { Route } from './+types/dashboard-topics-compare'
 
 export function meta({ loaderData }: Route.MetaArgs) {

@@ -6,11 +6,11 @@
 // claims in memory against an empty memory's: the engine's digest and prompt builders, in this
 // process, against the same stub model.
 import { type MeasuredRun, measureRun, type Scenario } from '#bench/scenario.ts'
-import { upgradeFact } from '#server/memory/facts.ts'
-import type { Fact } from '#server/memory/types.ts'
 import { createOpenAiModel } from '#server/providers/llm/openai.ts'
 import type { SourceForSynthesis } from '#server/providers/types.ts'
 import { memoryDigest } from '#server/research/digest.ts'
+import type { Fact } from '#server/topics/contract.ts'
+import { upgradeFact } from '#server/topics/facts.ts'
 
 type RunCost = {
   runId: string

@@ -2,8 +2,8 @@
 // view schemas it is made of. The tools' answers are checked against them when they are built
 // (`ok` in server/mcp/tool-context.ts) and by the MCP SDK when they are sent.
 import { z } from 'zod'
-import { MemoryStatsSchema } from '#server/contracts/memory.ts'
 import { RunStartSchema, RunStatusSchema, RunViewSchema } from '#server/contracts/run.ts'
+import { MemoryStatsSchema } from '#server/topics/contract.ts'
 import { ReportSchema } from '#server/vocabulary/report.ts'
 
 /** The structured content a tool whose output schema is `Output` (a zod object, or its shape) answers. */

@@ -1,8 +1,8 @@
 import { expect, test } from 'vitest'
 import { deltaTitles, topicDeltaText, topicDeltaView } from '#server/mcp/topic-views.ts'
-import { upgradeFact } from '#server/memory/facts.ts'
-import type { Fact, MemoryContent } from '#server/memory/types.ts'
-import { deltaView, PAGE } from '#server/memory/views.ts'
+import { type Fact, type MemoryContent, PAGE } from '#server/topics/contract.ts'
+import { upgradeFact } from '#server/topics/facts.ts'
+import { deltaView } from '#server/topics/views.ts'
 import { unexpectedTargets } from '#test/support/clickable-links.ts'
 
 const AT = '2026-11-20T10:00:00.000Z'

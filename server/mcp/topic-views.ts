@@ -3,12 +3,13 @@
 // `get_topic_delta` (the latest run's new, updated and contradicted facts and its confirmed count).
 // The delta's text lists every fact with numbered source URLs, so a client that reads only text
 // still has working references; page and model text in it is sanitised markdown on one line.
+
 import type { ToolOutput, TopicDeltaOutput, TopicMemoryOutput } from '#server/contracts/mcp.ts'
 import { sourcesText } from '#server/mcp/tool-text.ts'
-import type { DeltaView, FactView, PlainFactView, TopicView } from '#server/memory/views.ts'
 import { countPhrases } from '#server/research/report-summary.ts'
 import { stripBidiControls } from '#server/text/bidi.ts'
 import { sanitizeMarkdown } from '#server/text/markdown-links.ts'
+import type { DeltaView, FactView, PlainFactView, TopicView } from '#server/topics/contract.ts'
 
 /**
  * A fact as the tools give it: its text sanitised as a report's claims are (no link, no bidi

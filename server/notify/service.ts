@@ -5,10 +5,10 @@
 // chat module asks of notify in its own transactions (a reply queued; the Slack workspace whose bot
 // token posts it).
 import type { Db } from '#db/database.ts'
+import type { KeyRing } from '#server/crypto/key-ring.ts'
 import type { Jobs } from '#server/jobs/boss.ts'
 import type { Limits } from '#server/limits/policies.ts'
 import type { Logger } from '#server/logger.ts'
-import type { MemoryContext } from '#server/memory/store.ts'
 import type { LockAccount } from '#server/notify/account-lock.ts'
 import type { DeliverySettings } from '#server/notify/deliver.ts'
 import { createDelivery, deliverResultWhenEnded } from '#server/notify/deliveries.ts'
@@ -22,7 +22,7 @@ import { createSlackWorkspaces } from '#server/notify/repository/slack-workspace
 import { createWebhookSecrets } from '#server/notify/repository/webhook-endpoints.ts'
 import { createDeliveryService } from '#server/notify/service/deliveries.ts'
 import { createEmailService } from '#server/notify/service/email.ts'
-import { createFeedService, type FindSeries } from '#server/notify/service/feeds.ts'
+import { createFeedService, type FindSeries, type FindTopic } from '#server/notify/service/feeds.ts'
 import { createWebhookService } from '#server/notify/service/webhooks.ts'
 import { deliverWebhooksWhenEnded } from '#server/notify/webhooks/events.ts'
 import type { WebhookSettings } from '#server/notify/webhooks/send.ts'
@@ -33,7 +33,9 @@ import type { ChatReply } from '#server/vocabulary/notify.ts'
 export type { DeliverySettings, WebhookSettings }
 
 export type NotifyDeps = {
-  memory: MemoryContext
+  db: Db
+  /** The memory key ring, which the module's sealed columns' codecs are built from. */
+  ring: KeyRing
   jobs: Jobs
   log: Logger
   limits: Pick<Limits, 'confirmationsAccount' | 'confirmationsAddress'>
@@ -47,6 +49,8 @@ export type NotifyDeps = {
   storageBlocked: () => Promise<string | undefined>
   /** The account's series a feed may follow (the port FindSeries). */
   findSeries: FindSeries
+  /** The account's topic a feed may follow (the port FindTopic). */
+  findTopic: FindTopic
   /** The runs' sealed columns' codecs: what a notice is written from (a run's brief and report). */
   runs: RunSeals
   /** The account's row held for the caller's transaction, while a cap is counted (the port LockAccount). */
@@ -54,8 +58,7 @@ export type NotifyDeps = {
 }
 
 export function createNotifyService(deps: NotifyDeps) {
-  const { memory, jobs, log, publicUrl } = deps
-  const { db, ring } = memory
+  const { db, ring, jobs, log, publicUrl } = deps
   // The module's sealed columns, opened and sealed at its repository (decision 064).
   const deliveries = createDeliveries(ring)
   const workspaces = createSlackWorkspaces(() => ring)
@@ -111,7 +114,8 @@ export function createNotifyService(deps: NotifyDeps) {
     /** Which account a Slack workspace's mentions run as (chat's port, SlackWorkspaces). */
     workspaces,
     feeds: createFeedService({
-      memory,
+      db,
+      findTopic: deps.findTopic,
       feeds,
       publicUrl,
       storageBlocked: deps.storageBlocked,

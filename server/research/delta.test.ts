@@ -1,9 +1,9 @@
 import { expect, test } from 'vitest'
 import { foldVector, packVector } from '#server/claims/vectors.ts'
 import { verifyClaims } from '#server/claims/verify.ts'
-import type { Fact, TopicMemory } from '#server/memory/types.ts'
 import type { LanguageModel } from '#server/providers/types.ts'
 import { classifyRunClaims } from '#server/research/delta.ts'
+import type { Fact, TopicMemory } from '#server/topics/contract.ts'
 
 /** A vector of its own for each text. */
 const vectorOf = (text: string) => Array.from({ length: 8 }, (_, i) => text.charCodeAt(i % text.length) * (i + 1))

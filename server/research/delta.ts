@@ -19,7 +19,6 @@ import {
   type VerifiedClaim,
   verifyClaims,
 } from '#server/claims/verify.ts'
-import type { ContributedFact, Fact, MemoryContribution, TopicMemory } from '#server/memory/types.ts'
 import {
   type LanguageModel,
   type SourceForSynthesis,
@@ -28,6 +27,7 @@ import {
   usageOf,
 } from '#server/providers/types.ts'
 import type { PreviousClaim } from '#server/research/report-types.ts'
+import type { ContributedFact, Fact, MemoryContribution, TopicMemory } from '#server/topics/contract.ts'
 
 /** Claims judged per model call: a long answer is cut off, and a short one costs a call each. */
 const JUDGE_BATCH = 40

@@ -1,7 +1,7 @@
 import { expect, test } from 'vitest'
-import { upgradeFact } from '#server/memory/facts.ts'
-import type { Fact, RunRecord } from '#server/memory/types.ts'
 import { DIGEST_CHARACTERS, memoryDigest } from '#server/research/digest.ts'
+import type { Fact, RunRecord } from '#server/topics/contract.ts'
+import { upgradeFact } from '#server/topics/facts.ts'
 
 function fact(index: number, text: string, extra: Partial<Fact> = {}): Fact {
   const at = new Date(Date.UTC(2026, 0, 1) + index * 60_000).toISOString()

@@ -3,9 +3,9 @@
 // run is about (BM25 against the brief for the plan, against the passages read for the synthesis),
 // up to a fixed budget. So a prompt is as long with 2,000 claims in memory as with 200.
 import { queryTerms } from '#server/claims/terms.ts'
-import type { MemoryContent } from '#server/memory/types.ts'
 import { bm25 } from '#server/text/bm25.ts'
 import { wordTokens } from '#server/text/words.ts'
+import type { MemoryContent } from '#server/topics/contract.ts'
 
 /** About 1,500 tokens of memory in a prompt, at about 4 characters a token. */
 export const DIGEST_CHARACTERS = 6000

@@ -1,7 +1,7 @@
 import { expect, test } from 'vitest'
-import { upgradeFact } from '#server/memory/facts.ts'
-import type { Fact } from '#server/memory/types.ts'
 import { restatingPages } from '#server/research/novelty.ts'
+import type { Fact } from '#server/topics/contract.ts'
+import { upgradeFact } from '#server/topics/facts.ts'
 
 const at = '2026-11-01T10:00:00.000Z'
 function fact(text: string, quote = text): Fact {

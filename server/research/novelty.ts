@@ -19,10 +19,10 @@ import {
   stemsOnce,
   subjectTerms,
 } from '#server/claims/subject.ts'
-import type { Fact } from '#server/memory/types.ts'
 import type { Finding, SourceForSynthesis } from '#server/providers/types.ts'
 import { addressesReader, isBoilerplate, readPage, siteBoilerplate } from '#server/research/page-subject.ts'
 import { proseParagraphs } from '#server/text/prose.ts'
+import type { Fact } from '#server/topics/contract.ts'
 
 /** Shorter pieces (a byline, "By staff.") say nothing either way; "It employs 300 people." does. */
 const MIN_SENTENCE_WORDS = 4

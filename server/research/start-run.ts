@@ -5,9 +5,9 @@ import type { Db } from '#db/database.ts'
 import type { RunStart } from '#server/contracts/run.ts'
 import type { Jobs } from '#server/jobs/boss.ts'
 import { RESEARCH_RUN } from '#server/jobs/queues.ts'
-import { holdsMemoryKey, type MemoryContext } from '#server/memory/store.ts'
 import { type RunSeals, topicAtStart } from '#server/repositories/runs.ts'
 import { createRun } from '#server/research/runs.ts'
+import { holdsMemoryKey, type MemoryContext } from '#server/topics/store.ts'
 import type { Brief } from '#server/vocabulary/brief.ts'
 
 /**

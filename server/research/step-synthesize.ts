@@ -1,4 +1,3 @@
-import { loadTopicMemory } from '#server/memory/store.ts'
 import { SYNTHESIS_MAX_OUTPUT_TOKENS } from '#server/providers/llm/output-limits.ts'
 import { type LanguageModel, ProviderError, usageOf } from '#server/providers/types.ts'
 import { budgetPassed, charactersPerToken, readableCharacters, spentOf, tokensLeft } from '#server/research/budget.ts'
@@ -19,6 +18,7 @@ import {
 } from '#server/research/run-context.ts'
 import { type CorpusUse, searchLabel } from '#server/research/search-origin.ts'
 import { sourcesOnTopic } from '#server/research/topicality.ts'
+import { loadTopicMemory } from '#server/topics/store.ts'
 import { focusAreas } from '#server/vocabulary/brief.ts'
 import { findFramework } from '#server/vocabulary/frameworks/index.ts'
 

@@ -1,5 +1,5 @@
 // BM25 ranking of short texts against a query: memory's facts for `search_memory`
-// (server/memory/search.ts), the passages of a run's pages against its brief (passages.ts) and
+// (server/topics/search.ts), the passages of a run's pages against its brief (passages.ts) and
 // memory's claims against what a run is about (digest.ts). Tokenizing is the caller's.
 
 const K1 = 1.2

@@ -1,10 +1,10 @@
 // A topic's memory as it is stored (sealed, one blob a topic), read back by its shape: every version's.
 // Memory is what Sextant exists to keep, so the schema refuses only what is not memory at all: a field
-// an older version did not write is optional (and read in today's shape by server/memory/facts.ts),
+// an older version did not write is optional (and read in today's shape by server/topics/facts.ts),
 // and a label that merely describes (a source's title, a run's counts) falls back rather than making
 // the whole topic unreadable. The claims engine's readings of a fact (its figures and dates, subject
 // and polarity) are checked where they are used, against the edition that made them
-// (server/memory/facts.ts): an older edition's are read again from the fact's text. Their schemas
+// (server/topics/facts.ts): an older edition's are read again from the fact's text. Their schemas
 // are the checkpoint's too, held to the engine's types there (server/research/checkpoint.ts).
 import { z } from 'zod'
 
@@ -73,5 +73,8 @@ export const StoredMemorySchema = z.object({
   vectorModel: z.string().optional(),
 })
 
+/** The figures and dates a claim states, and its polarity: the claims engine's types (checkpoint.ts holds them equal). */
+export type Statements = z.output<typeof StatementsSchema>
+export type Polarity = z.output<typeof PolaritySchema>
 export type StoredFact = z.infer<typeof StoredFactSchema>
 export type StoredMemory = z.infer<typeof StoredMemorySchema>

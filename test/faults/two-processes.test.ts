@@ -4,7 +4,7 @@
 // the run ends once, and its memory is saved once, whichever process ran it.
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { parseKeyRing } from '#server/crypto/key-ring.ts'
-import { loadTopicIndex } from '#server/memory/topic-index.ts'
+import { loadTopicIndex } from '#server/topics/topic-index.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { TEST_MEMORY_KEYS } from '#test/support/app.ts'
 import { createTestDatabase, type TestDatabase } from '#test/support/database.ts'

@@ -2,9 +2,9 @@
 // one final event and nothing after it, and topic memory that loads, with nothing in it twice.
 import { expect } from 'vitest'
 import type { Db } from '#db/database.ts'
-import { factId } from '#server/memory/merge.ts'
-import { loadTopicMemory, type MemoryContext } from '#server/memory/store.ts'
 import { canonicalUrl } from '#server/text/canonical-url.ts'
+import { factId } from '#server/topics/merge.ts'
+import { loadTopicMemory, type MemoryContext } from '#server/topics/store.ts'
 import { FINAL_EVENT_TYPES } from '#server/vocabulary/runs.ts'
 
 export async function expectRunIntegrity(db: Db, runId: string): Promise<void> {

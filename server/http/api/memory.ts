@@ -1,11 +1,11 @@
 import { Router } from 'express'
 import { z } from 'zod'
-import { MemoryStatsSchema } from '#server/contracts/memory.ts'
 import { type ApiContract, json, reply, responses } from '#server/http/api/contract.ts'
 import { methodNotAllowed } from '#server/http/api/method-not-allowed.ts'
 import { parseInput } from '#server/http/api/validation.ts'
 import { principalOf } from '#server/http/api-auth.ts'
 import type { WebServices } from '#server/services.ts'
+import { MemoryStatsSchema } from '#server/topics/contract.ts'
 import { TopicSchema } from '#server/vocabulary/topic.ts'
 
 const CheckQuerySchema = z.object({

@@ -1,7 +1,7 @@
 // Feeds, as the surfaces ask for them: make one for a topic or a recurring brief (the URL, with its
 // token, shown once), list and revoke them, and read one by its token (no login: the token is the key).
 
-import { loadTopicMemory, loadTopicMemoryById, type MemoryContext } from '#server/memory/store.ts'
+import type { Db } from '#db/database.ts'
 import type { LockAccount } from '#server/notify/account-lock.ts'
 import { type Feed, MAX_FEEDS_PER_ACCOUNT } from '#server/notify/contract.ts'
 import { renderAtom } from '#server/notify/feeds/atom.ts'
@@ -16,9 +16,19 @@ import { UUID } from '#server/text/uuid.ts'
  */
 export type FindSeries = (accountId: string, seriesId: string) => Promise<{ topic: string } | undefined>
 
+/**
+ * The account's topic, as a feed follows it: by name (any spelling) or by id, its id and name
+ * (undefined for none, or another account's). Notify's port onto the topics module.
+ */
+export type FindTopic = (
+  accountId: string,
+  subject: { topic: string } | { topicId: string },
+) => Promise<{ topicId: string; topic: string } | undefined>
+
 export type FeedServiceDeps = {
-  memory: MemoryContext
+  db: Db
   findSeries: FindSeries
+  findTopic: FindTopic
   /** The runs' sealed columns' codecs (a feed's entries are runs' reports). */
   runs: RunSeals
   /** The feeds' rows, their sealed titles opened at the repository. */
@@ -40,7 +50,7 @@ export type FeedCreation =
   | { ok: false; reason: 'unavailable'; message: string }
 
 export function createFeedService(deps: FeedServiceDeps) {
-  const { db } = deps.memory
+  const { db } = deps
   const feedUrl = (token: string) => new URL(`/feeds/${token}.atom`, deps.publicUrl).toString()
 
   /** The subject, when it is the account's: its id and name. Another account's is none. */
@@ -53,11 +63,7 @@ export function createFeedService(deps: FeedServiceDeps) {
       const series = await deps.findSeries(accountId, subject.seriesId)
       return series && { topic: series.topic, seriesId: subject.seriesId }
     }
-    const memory =
-      'topicId' in subject
-        ? await loadTopicMemoryById(deps.memory, accountId, subject.topicId)
-        : await loadTopicMemory(deps.memory, accountId, subject.topic)
-    return memory && { topic: memory.topic, topicId: memory.topicId }
+    return deps.findTopic(accountId, subject)
   }
 
   return {

@@ -1,9 +1,9 @@
 // The topic views every surface writes from: what is current and what is history, what each fact
 // replaced and what replaced it, sources resolved, and corpus documents addressed for the audience.
 import { expect, test } from 'vitest'
-import { upgradeFact } from '#server/memory/facts.ts'
-import type { Fact, TopicMemory } from '#server/memory/types.ts'
-import { type Audience, comparisonView, deltaView, PAGE, searchView, topicView } from '#server/memory/views.ts'
+import { type Audience, type Fact, PAGE, type TopicMemory } from '#server/topics/contract.ts'
+import { upgradeFact } from '#server/topics/facts.ts'
+import { comparisonView, deltaView, searchView, topicView } from '#server/topics/views.ts'
 
 const RUN_1 = { runId: '11111111-1111-4111-8111-111111111111', at: '2026-11-01T10:00:00.000Z' }
 const RUN_2 = { runId: '22222222-2222-4222-8222-222222222222', at: '2026-11-08T10:00:00.000Z' }

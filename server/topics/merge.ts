@@ -1,7 +1,8 @@
 // Folds one run's findings into a topic's memory. Pure and deterministic: every time comes from
 // the contribution, so a retried save computes the same result as the first attempt.
 import { createHash } from 'node:crypto'
-import { READING } from '#server/memory/facts.ts'
+import { canonicalUrl } from '#server/text/canonical-url.ts'
+import { displayTopic, topicKey } from '#server/text/topic-key.ts'
 import {
   FACT_CAP,
   type Fact,
@@ -14,9 +15,8 @@ import {
   RUN_THREAD_CAP,
   type RunRecord,
   type Source,
-} from '#server/memory/types.ts'
-import { canonicalUrl } from '#server/text/canonical-url.ts'
-import { displayTopic, topicKey } from '#server/text/topic-key.ts'
+} from '#server/topics/contract.ts'
+import { READING } from '#server/topics/facts.ts'
 
 export type MergeResult = { content: MemoryContent; added: { facts: number; sources: number } }
 

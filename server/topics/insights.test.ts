@@ -1,7 +1,7 @@
 import { expect, test } from 'vitest'
-import { upgradeFact } from '#server/memory/facts.ts'
-import { compareTopics, currentFacts, topicDelta } from '#server/memory/insights.ts'
-import type { Fact, MemoryContent, RunRecord, Source } from '#server/memory/types.ts'
+import type { Fact, MemoryContent, RunRecord, Source } from '#server/topics/contract.ts'
+import { upgradeFact } from '#server/topics/facts.ts'
+import { compareTopics, currentFacts, topicDelta } from '#server/topics/insights.ts'
 
 function fact(id: string, text: string, sourceUrls: string[], runId = 'run-1'): Fact {
   return upgradeFact({ id, text, sourceUrls, firstSeen: { runId, at: '2026-11-01T10:00:00.000Z' } })

@@ -1,21 +1,22 @@
 // Topic memory in Postgres: one sealed blob per topic plus the clear counts of the memory check.
 // Topics are found by their keyed hash (topic-index.ts), never stored as text.
 // Saves merge (never overwrite) under a per-topic lock, so two runs saving at once both land.
-// The SQL is server/repositories/topic-memory.ts's; opening, merging and sealing the blob stay here.
+// The SQL is server/topics/repository.ts's; opening, merging and sealing the blob stay here.
 import type { Db } from '#db/database.ts'
 import { type KeyRing, UnreadableError } from '#server/crypto/key-ring.ts'
 import type { Logger } from '#server/logger.ts'
-import { upgradeFact } from '#server/memory/facts.ts'
-import { memoryStats } from '#server/memory/insights.ts'
-import { mergeMemory } from '#server/memory/merge.ts'
-import type { TopicIndex } from '#server/memory/topic-index.ts'
+import { displayTopic } from '#server/text/topic-key.ts'
 import {
   MEMORY_TTL_DAYS,
   type MemoryContent,
   type MemoryContribution,
   type MemoryStats,
+  MemoryUnreadableError,
   type TopicMemory,
-} from '#server/memory/types.ts'
+} from '#server/topics/contract.ts'
+import { upgradeFact } from '#server/topics/facts.ts'
+import { memoryStats } from '#server/topics/insights.ts'
+import { mergeMemory } from '#server/topics/merge.ts'
 import {
   findLiveTopicMemory,
   findLiveTopicMemoryById,
@@ -26,8 +27,8 @@ import {
   type TopicMemoryRow,
   topicMemoryColumn,
   upsertTopicMemory,
-} from '#server/repositories/topic-memory.ts'
-import { displayTopic } from '#server/text/topic-key.ts'
+} from '#server/topics/repository.ts'
+import type { TopicIndex } from '#server/topics/topic-index.ts'
 import type { StoredMemory } from '#server/vocabulary/memory.ts'
 
 export type MemoryContext = {
@@ -46,12 +47,6 @@ export function holdsMemoryKey(context: Pick<MemoryContext, 'ring'>, keyId: stri
 }
 
 /** Memory that exists but cannot be opened (key missing from the ring, tampering). */
-export class MemoryUnreadableError extends Error {
-  constructor(topicId: string) {
-    super(`The memory of topic ${topicId} cannot be decrypted; it was left untouched.`)
-    this.name = 'MemoryUnreadableError'
-  }
-}
 
 const DAY_MS = 86_400_000
 

@@ -2,7 +2,7 @@
 // A topic is its keyed hash, its memory one sealed blob plus clear counts; rows come back sealed as
 // stored, and the blob's codec (topicMemoryColumn, decision 064) opens it by the stored memory's
 // schema. What they mean (merging, what unreadable memory does, the save's transaction) is
-// server/memory/store.ts's.
+// server/topics/store.ts's.
 import { type Insertable, type Selectable, sql } from 'kysely'
 import type { Db } from '#db/database.ts'
 import type { TopicMemoryTable } from '#db/schema.ts'

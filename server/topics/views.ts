@@ -5,7 +5,30 @@
 // addresses sources for its audience. What stays with a surface is how it writes the view: React
 // escapes for the pages, the MCP text sanitises, the export escapes markdown. The URL ledger is not
 // part of any view: it stays on the server.
-import type { MemoryStats } from '#server/contracts/memory.ts'
+
+import { readableUrl } from '#server/text/corpus-url.ts'
+import { UUID } from '#server/text/uuid.ts'
+import type {
+  Audience,
+  ComparisonView,
+  DeltaView,
+  Fact,
+  FactChange,
+  FactView,
+  FirstSeen,
+  FirstSeenView,
+  HistoryFactView,
+  MemoryContent,
+  MemoryStats,
+  PlainFactView,
+  RunRecord,
+  SearchHitView,
+  Source,
+  SourceView,
+  TopicMemory,
+  TopicSummary,
+  TopicView,
+} from '#server/topics/contract.ts'
 import {
   compareTopics,
   currentFacts,
@@ -13,98 +36,8 @@ import {
   predecessorOf,
   type TopicDelta,
   topicDelta,
-} from '#server/memory/insights.ts'
-import { searchMemory } from '#server/memory/search.ts'
-import type {
-  Fact,
-  FactChange,
-  FirstSeen,
-  MemoryContent,
-  RunRecord,
-  Source,
-  TopicMemory,
-} from '#server/memory/types.ts'
-import { readableUrl } from '#server/text/corpus-url.ts'
-import { UUID } from '#server/text/uuid.ts'
-
-/**
- * Who reads the view. The pages link a corpus document (`https://corpus.local/...`) to its page
- * themselves, so they get URLs as memory holds them; answers read away from the pages (MCP, the
- * export) get the document's page on this server (`PUBLIC_URL/corpus/...`) instead.
- */
-export type Audience = { kind: 'page' } | { kind: 'client'; publicUrl: string }
-export const PAGE: Audience = { kind: 'page' }
-
-/** When and in which run; the run's id only when it names a run (memory written by hand may hold others). */
-export type FirstSeenView = { runId: string | null; at: string }
-export type SourceView = {
-  url: string
-  title: string
-  /** The title, or the URL when the source has none. */
-  label: string
-  publishedDate: string | null
-  firstSeen: FirstSeenView
-}
-/** A fact: a claim with its quote, its sources, when first seen and last confirmed. */
-export type PlainFactView = {
-  id: string
-  text: string
-  /** The words of a source that support it; '' for facts stored before quotes were kept. */
-  quote: string
-  sourceUrls: string[]
-  sources: SourceView[]
-  firstSeen: FirstSeenView
-  lastConfirmed: string
-}
-/**
- * A fact with what it replaced: the replaced fact's id, how, and that fact (null when it has since
- * left memory, past the fact cap).
- */
-export type FactView = PlainFactView & {
-  replaced: { id: string; change: FactChange; previous: PlainFactView | null } | null
-}
-/** A fact a later one replaced: history, with the id of what replaced it, and that fact while memory holds it. */
-export type HistoryFactView = PlainFactView & {
-  supersededBy: string
-  replacedBy: { change: FactChange; text: string; at: string } | null
-}
-export type TopicSummary = {
-  topicId: string
-  topic: string
-  runCount: number
-  factCount: number
-  sourceCount: number
-  urlsIndexed: number
-  lastRunAt: string
-  expiresAt: string
-}
-/** A run's record in memory: what it added, without the queries and questions the next run starts from. */
-export type RunRecordView = Pick<
-  RunRecord,
-  'runId' | 'at' | 'newFacts' | 'confirmedFacts' | 'newSources' | 'urlsRead' | 'summary'
->
-/** Facts and sources in memory order (first seen first); the pages show the newest first. */
-export type TopicView = {
-  summary: TopicSummary
-  stats: MemoryStats
-  facts: FactView[]
-  history: HistoryFactView[]
-  sources: SourceView[]
-  runs: RunRecordView[]
-}
-export type DeltaView = {
-  runId: string
-  at: string
-  /** Every fact the run added: the new, updated and contradicted ones together, in memory order. */
-  facts: PlainFactView[]
-  newFacts: FactView[]
-  updated: FactView[]
-  contradicted: FactView[]
-  /** Facts memory already held that the run found again. */
-  confirmed: number
-  /** The sources the run first read. */
-  sources: SourceView[]
-}
+} from '#server/topics/insights.ts'
+import { searchMemory } from '#server/topics/search.ts'
 
 export function topicSummary(memory: TopicMemory): TopicSummary {
   return {
@@ -172,8 +105,6 @@ export function viewDelta(memory: MemoryContent, delta: TopicDelta, audience: Au
   }
 }
 
-export type SearchHitView = { topicId: string; topic: string; fact: FactView; matched: string[]; score: number }
-
 /** The facts of the account's topics that best match the words (see searchMemory). */
 export function searchView(
   memories: readonly TopicMemory[],
@@ -197,7 +128,7 @@ export function searchView(
 }
 
 /** Two topics side by side: the facts and sources they share and those only one of them holds. */
-export function comparisonView(a: TopicMemory, b: TopicMemory, audience: Audience) {
+export function comparisonView(a: TopicMemory, b: TopicMemory, audience: Audience): ComparisonView {
   const comparison = compareTopics({ topic: a.topic, content: a }, { topic: b.topic, content: b })
   const urlsA = new Set(a.sources.map((source) => source.url))
   const viewer = factViewer(
@@ -219,8 +150,6 @@ export function comparisonView(a: TopicMemory, b: TopicMemory, audience: Audienc
     onlyB: { facts: comparison.onlyB.facts.map(viewer.fact), sources: comparison.onlyB.sources.map(viewer.source) },
   }
 }
-
-export type ComparisonView = ReturnType<typeof comparisonView>
 
 /** Facts and sources as views, over one topic's facts (for what each replaced) and sources. */
 function factViewer(facts: readonly Fact[], sources: readonly Source[], audience: Audience) {

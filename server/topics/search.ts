@@ -1,7 +1,8 @@
 // Keyword search over the facts of an account's topics (the `search_memory` tool).
-import type { Fact, MemoryContent } from '#server/memory/types.ts'
+
 import { bm25 } from '#server/text/bm25.ts'
 import { wordTokens } from '#server/text/words.ts'
+import type { Fact, MemoryContent } from '#server/topics/contract.ts'
 
 export type SearchableTopic = { topicId: string; topic: string; content: MemoryContent }
 

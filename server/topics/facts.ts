@@ -3,7 +3,7 @@
 import { z } from 'zod'
 import { extractStatements } from '#server/claims/figures.ts'
 import { polarity, subjectTerms } from '#server/claims/subject.ts'
-import type { ContributedFact, Fact } from '#server/memory/types.ts'
+import type { ContributedFact, Fact } from '#server/topics/contract.ts'
 import { PolaritySchema, StatementsSchema, type StoredFact } from '#server/vocabulary/memory.ts'
 
 /** A new fact stating `text`, supported by `quote` on `sourceUrls`. */

@@ -1,34 +1,30 @@
 // Topic memory, as the surfaces (REST, MCP, the dashboard) ask for it: each call loads the account's
-// live, readable memory and gives its view (server/memory/views.ts) for the audience: the pages, or
+// live, readable memory and gives its view (server/topics/views.ts) for the audience: the pages, or
 // a client reading away from them (MCP, the export), whose corpus sources are addressed by their
 // pages on this server. Another account's topic is no topic.
-import { exportTopicMarkdown } from '#server/memory/export.ts'
-import { topicDelta } from '#server/memory/insights.ts'
+
+import { inventedDocumentUrls } from '#server/repositories/corpus-documents.ts'
+import { SAMPLE_SUBJECTS } from '#server/research/search-origin.ts'
+import type {
+  Audience,
+  ComparisonView,
+  DeltaView,
+  SearchHitView,
+  Source,
+  TopicSummary,
+  TopicView,
+} from '#server/topics/contract.ts'
+import { exportTopicMarkdown } from '#server/topics/export.ts'
+import { topicDelta } from '#server/topics/insights.ts'
+import { purgeExpiredMemory } from '#server/topics/repository.ts'
 import {
   checkTopicMemory,
   loadAccountMemories,
   loadTopicMemory,
   loadTopicMemoryById,
   type MemoryContext,
-} from '#server/memory/store.ts'
-import type { Source } from '#server/memory/types.ts'
-import {
-  type Audience,
-  type ComparisonView,
-  comparisonView,
-  type DeltaView,
-  deltaView,
-  type SearchHitView,
-  searchView,
-  type TopicSummary,
-  type TopicView,
-  topicSummary,
-  topicView,
-  viewDelta,
-} from '#server/memory/views.ts'
-import { inventedDocumentUrls } from '#server/repositories/corpus-documents.ts'
-import { purgeExpiredMemory } from '#server/repositories/topic-memory.ts'
-import { SAMPLE_SUBJECTS } from '#server/research/search-origin.ts'
+} from '#server/topics/store.ts'
+import { comparisonView, deltaView, searchView, topicSummary, topicView, viewDelta } from '#server/topics/views.ts'
 
 export type TopicServiceDeps = {
   memory: MemoryContext
@@ -65,6 +61,11 @@ export function createTopicService(deps: TopicServiceDeps) {
     }
   }
   return {
+    /** The account's topic by name (any spelling) or id: its id and name; undefined for none (notify's FindTopic). */
+    async find(accountId: string, ref: TopicRef): Promise<{ topicId: string; topic: string } | undefined> {
+      const memory = await find(accountId, ref)
+      return memory && { topicId: memory.topicId, topic: memory.topic }
+    },
     /** The memory check of spec 2.4: counts, or null for no (live, readable) memory. */
     check: (accountId: string, topic: string) => checkTopicMemory(context, accountId, topic),
     /** What memory holds of the topic, for the audience; undefined without memory. */

@@ -1,9 +1,9 @@
 // What decrypted topic memory says, read-only: the latest run's delta, the facts true now, what a
-// fact replaced, two topics compared, the memory check's counts. server/memory/views.ts makes the
+// fact replaced, two topics compared, the memory check's counts. server/topics/views.ts makes the
 // views the surfaces show from these.
-import type { MemoryStats } from '#server/contracts/memory.ts'
-import type { Fact, MemoryContent, Source, TopicMemory } from '#server/memory/types.ts'
+
 import { wordTokens } from '#server/text/words.ts'
+import type { Fact, MemoryContent, MemoryStats, Source, TopicMemory } from '#server/topics/contract.ts'
 
 /** A fact that replaced another, with the one it replaced when memory still holds it. */
 export type FactSuccession = { fact: Fact; previous: Fact | undefined }

@@ -1,7 +1,7 @@
 import { expect, test } from 'vitest'
-import { contributedFact, READING, readClaim, upgradeFact } from '#server/memory/facts.ts'
-import { factId, mergeMemory } from '#server/memory/merge.ts'
-import { LEDGER_CAP, type MemoryContent, type MemoryContribution, RUN_HISTORY_CAP } from '#server/memory/types.ts'
+import { LEDGER_CAP, type MemoryContent, type MemoryContribution, RUN_HISTORY_CAP } from '#server/topics/contract.ts'
+import { contributedFact, READING, readClaim, upgradeFact } from '#server/topics/facts.ts'
+import { factId, mergeMemory } from '#server/topics/merge.ts'
 
 function contribution(overrides: Partial<MemoryContribution> = {}): MemoryContribution {
   return {

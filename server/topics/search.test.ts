@@ -1,7 +1,7 @@
 import { expect, test } from 'vitest'
-import { upgradeFact } from '#server/memory/facts.ts'
-import { searchMemory } from '#server/memory/search.ts'
-import type { Fact, MemoryContent } from '#server/memory/types.ts'
+import type { Fact, MemoryContent } from '#server/topics/contract.ts'
+import { upgradeFact } from '#server/topics/facts.ts'
+import { searchMemory } from '#server/topics/search.ts'
 
 function fact(id: string, text: string, at = '2026-11-01T10:00:00.000Z'): Fact {
   return upgradeFact({ id, text, sourceUrls: ['https://example.com/a'], firstSeen: { runId: 'run-1', at } })

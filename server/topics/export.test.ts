@@ -1,8 +1,8 @@
 import { expect, test } from 'vitest'
-import { exportTopicMarkdown } from '#server/memory/export.ts'
-import { upgradeFact } from '#server/memory/facts.ts'
-import type { Fact, Source, TopicMemory } from '#server/memory/types.ts'
-import { PAGE, topicView } from '#server/memory/views.ts'
+import { type Fact, PAGE, type Source, type TopicMemory } from '#server/topics/contract.ts'
+import { exportTopicMarkdown } from '#server/topics/export.ts'
+import { upgradeFact } from '#server/topics/facts.ts'
+import { topicView } from '#server/topics/views.ts'
 import { unexpectedTargets } from '#test/support/clickable-links.ts'
 
 const FIRST_SEEN = { runId: 'run-1', at: '2026-11-01T10:00:00.000Z' }

@@ -1,8 +1,9 @@
 // A topic's memory as one readable markdown document (the `export_topic` tool and the topic page's
-// download), written from the topic's view (server/memory/views.ts). The same memory always gives
+// download), written from the topic's view (server/topics/views.ts). The same memory always gives
 // the same bytes, so exports can be diffed.
-import type { PlainFactView, SourceView, TopicView } from '#server/memory/views.ts'
+
 import { sanitizeMarkdown } from '#server/text/markdown-links.ts'
+import type { PlainFactView, SourceView, TopicView } from '#server/topics/contract.ts'
 
 /**
  * `# topic`, a stats line, then `## Facts` (what memory holds true now, each with its quote and
