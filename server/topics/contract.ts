@@ -229,18 +229,21 @@ export type DeltaView = {
 
 export type SearchHitView = { topicId: string; topic: string; fact: FactView; matched: string[]; score: number }
 
+/** How many facts and sources each of two topics holds, and how many they share. */
+export type ComparisonSummary = {
+  factsA: number
+  factsB: number
+  sourcesA: number
+  sourcesB: number
+  sharedFacts: number
+  sharedSources: number
+}
+
 /** Two topics side by side: the facts and sources they share and those only one of them holds. */
 export type ComparisonView = {
   a: TopicSummary
   b: TopicSummary
-  summary: {
-    factsA: number
-    factsB: number
-    sourcesA: number
-    sourcesB: number
-    sharedFacts: number
-    sharedSources: number
-  }
+  summary: ComparisonSummary
   sharedFacts: Array<{ a: FactView; b: FactView; sameText: boolean }>
   sharedSources: SourceView[]
   onlyA: { facts: FactView[]; sources: SourceView[] }

@@ -3,7 +3,14 @@
 // views the surfaces show from these.
 
 import { wordTokens } from '#server/text/words.ts'
-import type { Fact, MemoryContent, MemoryStats, Source, TopicMemory } from '#server/topics/contract.ts'
+import type {
+  ComparisonSummary,
+  Fact,
+  MemoryContent,
+  MemoryStats,
+  Source,
+  TopicMemory,
+} from '#server/topics/contract.ts'
 
 /** A fact that replaced another, with the one it replaced when memory still holds it. */
 export type FactSuccession = { fact: Fact; previous: Fact | undefined }
@@ -33,14 +40,7 @@ export type TopicComparison = {
   onlyA: { facts: Fact[]; sources: Source[] }
   onlyB: { facts: Fact[]; sources: Source[] }
   sharedFacts: Array<{ a: Fact; b: Fact }>
-  summary: {
-    factsA: number
-    factsB: number
-    sourcesA: number
-    sourcesB: number
-    sharedFacts: number
-    sharedSources: number
-  }
+  summary: ComparisonSummary
 }
 
 /** Facts at least this similar (Jaccard over word tokens) and citing a common source are one claim. */
