@@ -125,9 +125,10 @@ module.exports = {
       'its service (service.ts: the views every surface shows, search, compare, export, the memory check, ' +
         'the purge, and the topic a feed follows) and its contract (contract.ts: memory as the engine is ' +
         'handed it, the views, the memory check)',
-      // The engine and the runs' service and repository read and join topic memory directly until
-      // they move (decision 063, step 4); then they take it through ports, as notify does.
-      ['^server/research/', '^server/services/runs\\.ts$', '^server/repositories/runs\\.ts$'],
+      // The engine and the runs' service take topic memory through a port (RunMemory, in
+      // server/research/run-context.ts). The runs' repository joins the topic memory table in the
+      // statements a run's start reads with, until the runs move (decision 063, step 4).
+      ['^server/repositories/runs\\.ts$'],
     ),
     moduleRule(
       'series',

@@ -119,8 +119,7 @@ const fixture: Record<string, string[]> = {
     "import { notify } from '../notify/service.ts'",
   ],
   'server/logger.ts': [],
-  // Outside the topics module, its service and contract; the engine reads memory's store directly
-  // until it moves into its module (decision 063, step 4).
+  // Outside the topics module, its service and contract; the engine takes memory through a port.
   'server/topics/views.ts': [],
   'server/topics/contract.ts': [],
   'app/routes/topic.tsx': [
@@ -214,6 +213,7 @@ test('each import rule fails on the import that breaks it, and allows the rest',
       'error topics-is-a-module: server/series/repository.ts -> server/topics/store.ts',
       'error topics-is-a-module: server/text/prose.ts -> server/topics/search.ts',
       'error topics-is-a-module: app/routes/topic.tsx -> server/topics/views.ts',
+      'error topics-is-a-module: server/research/step-synthesize.ts -> server/topics/store.ts',
       'error the-platform-imports-no-module: server/events/ended-streams.ts -> server/accounts/streams.ts',
       'error accounts-is-a-module: server/events/ended-streams.ts -> server/accounts/streams.ts',
       'error accounts-is-a-module: server/notify/webhooks/endpoints.ts -> server/accounts/repository/accounts.ts',

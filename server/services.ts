@@ -32,7 +32,7 @@ import { createIdempotencyService } from '#server/services/idempotency.ts'
 import { createLiveService } from '#server/services/live.ts'
 import { createCorpusService, createHealthService } from '#server/services/operations.ts'
 import { createRunService } from '#server/services/runs.ts'
-import { createTopicService } from '#server/topics/service.ts'
+import { createTopicMemoryForRuns, createTopicService } from '#server/topics/service.ts'
 import type { MemoryContext } from '#server/topics/store.ts'
 
 /** What the services are made of: the process's infrastructure, created once by server/start.ts. */
@@ -117,7 +117,8 @@ export function createServices(infra: Infra) {
   const admission: AdmissionDeps = {
     db,
     jobs,
-    memory,
+    // What a run asks of its topic's memory (the topics module's; the engine's port RunMemory).
+    memory: createTopicMemoryForRuns(memory),
     deadlines,
     series: seriesForRuns,
     runSeals,

@@ -10,6 +10,7 @@ import type { LimitDecision, Limiter } from '#server/limits/limiter.ts'
 import type { Limits } from '#server/limits/policies.ts'
 import { createRunSeals } from '#server/repositories/runs.ts'
 import { type AdmissionDeps, startAdmittedRun } from '#server/research/admission.ts'
+import { createTopicMemoryForRuns } from '#server/topics/service.ts'
 import { createTopicIndex } from '#server/topics/topic-index.ts'
 import { BriefSchema } from '#server/vocabulary/brief.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
@@ -63,13 +64,13 @@ function setting(options: { allowed: boolean; blocked?: string }) {
       create: () => Promise.reject(new Error('no series is made here')),
     },
     runSeals: createRunSeals(ring),
-    memory: {
+    memory: createTopicMemoryForRuns({
       db: database.db,
       ring,
       topicIndex: createTopicIndex(randomBytes(32)),
       log: testLogger(),
       now: () => new Date(),
-    },
+    }),
     deadlines: { quickSeconds: 300, deepSeconds: 900, queueSeconds: 3600 },
     limits: { runs } as Partial<Limits> as Limits,
     scheduleMinSeconds: 3600,

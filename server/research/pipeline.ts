@@ -33,7 +33,6 @@ import { advanceRun, checkpointJson, type RunError, readCheckpoint } from '#serv
 import { searchStep } from '#server/research/step-search.ts'
 import { synthesizeStep } from '#server/research/step-synthesize.ts'
 import { MemoryUnreadableError } from '#server/topics/contract.ts'
-import { loadTopicMemory, saveTopicMemoryIn } from '#server/topics/store.ts'
 import type { Brief } from '#server/vocabulary/brief.ts'
 
 export { DEPTH, type EngineDeps, SEARCH_CONCURRENCY, STEPS, type Step } from '#server/research/run-context.ts'
@@ -281,7 +280,7 @@ function runStep<S extends BoundedStep>(step: S, context: RunContext, checkpoint
 
 const STEP_RUNNERS: { [S in BoundedStep]: (context: StepContext<S>) => Promise<StepOutputs[S]> } = {
   async load_memory({ deps, accountId, brief, memoryRead }) {
-    const memory = await loadTopicMemory(deps.memory, accountId, brief.topic, memoryRead)
+    const memory = await deps.memory.load(accountId, brief.topic, memoryRead)
     const runs = memory?.runs ?? []
     return {
       baseline: !memory,
@@ -364,7 +363,7 @@ async function endWithMemory(context: StepContext<'save_memory'>, leading: NewEv
 /** What the run learned, merged into its topic's memory in the transaction that ends the run. */
 async function saveMemory(trx: Db, { deps, runId, accountId, brief, input }: StepContext<'save_memory'>) {
   const { search: found, synthesize: synthesis } = input
-  await saveTopicMemoryIn(trx, deps.memory, accountId, brief.topic, {
+  await deps.memory.saveIn(trx, accountId, brief.topic, {
     runId,
     at: new Date(),
     facts: synthesis.facts,

@@ -1,3 +1,6 @@
+import type { Selectable } from 'kysely'
+import type { Db } from '#db/database.ts'
+import type { TopicMemoryTable } from '#db/schema.ts'
 import type { Logger } from '#server/logger.ts'
 import { PLAN_MAX_OUTPUT_TOKENS } from '#server/providers/llm/output-limits.ts'
 import type { PageReader } from '#server/providers/reader/page-reader.ts'
@@ -9,8 +12,7 @@ import { createExtractiveModel } from '#server/research/extractive.ts'
 import type { PageTexts } from '#server/research/passages.ts'
 import type { RunEndKnown, RunOutcome } from '#server/research/run-end.ts'
 import type { RunError } from '#server/research/runs.ts'
-import type { TopicMemoryRow } from '#server/topics/repository.ts'
-import type { MemoryContext } from '#server/topics/store.ts'
+import type { MemoryContribution, TopicMemory } from '#server/topics/contract.ts'
 import { type Brief, focusAreas, timeframePhrase } from '#server/vocabulary/brief.ts'
 import { findFramework } from '#server/vocabulary/frameworks/index.ts'
 
@@ -19,8 +21,34 @@ export type { Checkpoint, StepOutputs }
 export const STEPS = ['load_memory', 'plan', 'search', 'synthesize', 'save_memory'] as const
 export type Step = (typeof STEPS)[number]
 
+/** The topic's memory row as read with the run's row (null: none there): load_memory's read. */
+export type MemoryRead = { topicHash: Buffer; row: Selectable<TopicMemoryTable> | null }
+
+/**
+ * What a run asks of its topic's memory (the topics module's; a port, decision 063), and the
+ * database, clock and log it is kept with. server/services.ts hands it createTopicMemoryForRuns.
+ */
+export type RunMemory = {
+  db: Db
+  log: Logger
+  now: () => Date
+  /** The keyed hash the topic is found by: its name is never stored. */
+  topicHash(accountId: string, topic: string): Buffer
+  /** Whether this server holds the key memory sealed with `keyId` needs (it may still not open). */
+  holdsKey(keyId: string): boolean
+  /** The id of the account's topic with this hash while it has live memory (a run's page links it). */
+  liveTopicId(accountId: string, topicHash: Buffer): Promise<string | undefined>
+  /** The topic's live, readable memory, or undefined; `read`: the row the run's start read with it. */
+  load(accountId: string, topic: string, read?: MemoryRead): Promise<TopicMemory | undefined>
+  /**
+   * Merges what the run learned into its topic's memory, in the transaction that ends the run.
+   * Memory that cannot be opened is left untouched: MemoryUnreadableError.
+   */
+  saveIn(trx: Db, accountId: string, topic: string, contribution: MemoryContribution): Promise<void>
+}
+
 export type EngineDeps = {
-  memory: MemoryContext
+  memory: RunMemory
   /** The run's sealed columns' codecs (the runs repository's). */
   seals: RunSeals
   search: SearchProvider
@@ -125,7 +153,7 @@ export type StepContext<S extends Step = Step> = {
   /** The run's page texts as passages are chosen from them: prepared while the search step waits. */
   texts: PageTexts
   /** The topic's memory as read with the run's row (a run starting afresh): load_memory's read. */
-  memoryRead?: { topicHash: Buffer; row: TopicMemoryRow | null }
+  memoryRead?: MemoryRead
   /**
    * Writes a progress event, in order behind the run's other writes. A lingering one (a search's
    * query_done) waits a little for the next write to go with it: see server/events/batched-writes.ts.

@@ -6,8 +6,8 @@ import type { RunStart } from '#server/contracts/run.ts'
 import type { Jobs } from '#server/jobs/boss.ts'
 import { RESEARCH_RUN } from '#server/jobs/queues.ts'
 import { type RunSeals, topicAtStart } from '#server/repositories/runs.ts'
+import type { RunMemory } from '#server/research/run-context.ts'
 import { createRun } from '#server/research/runs.ts'
-import { holdsMemoryKey, type MemoryContext } from '#server/topics/store.ts'
 import type { Brief } from '#server/vocabulary/brief.ts'
 
 /**
@@ -23,7 +23,8 @@ export type SeriesStarter = { create(trx: Db, accountId: string, brief: Brief): 
 export type StartRunDeps = {
   db: Db
   jobs: Jobs
-  memory: MemoryContext
+  /** The topic's memory, as a run asks for it (a port, filled by the topics module). */
+  memory: RunMemory
   deadlines: RunDeadlines
   /** A recurring brief's first run makes its series (the series module's; a port, decision 063). */
   series: SeriesStarter
@@ -61,7 +62,7 @@ export type StartReads = {
  * a refused start has changed nothing); startRun awaits them.
  */
 export async function readBeforeStart(deps: StartRunDeps, accountId: string, brief: Brief): Promise<StartReads> {
-  const topicHash = deps.memory.topicIndex.hash(accountId, brief.topic)
+  const topicHash = deps.memory.topicHash(accountId, brief.topic)
   const [blocked, topic] = await Promise.all([
     deps.jobs.blocked(),
     topicAtStart(deps.db, accountId, topicHash, deps.memory.now()),
@@ -112,7 +113,7 @@ async function writeRun(
   const runCount = topic.completedRuns
   // Live memory sealed with a key this server holds; whether it opens, the run finds when it loads
   // it. Nothing is opened to start a run.
-  const hasMemory = topic.memoryKeyId !== null && holdsMemoryKey(deps.memory, topic.memoryKeyId)
+  const hasMemory = topic.memoryKeyId !== null && deps.memory.holdsKey(topic.memoryKeyId)
   const seconds = brief.depth === 'quick' ? deps.deadlines.quickSeconds : deps.deadlines.deepSeconds
   const insert = async (trx: Db) => {
     const series =

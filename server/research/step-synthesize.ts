@@ -18,7 +18,6 @@ import {
 } from '#server/research/run-context.ts'
 import { type CorpusUse, searchLabel } from '#server/research/search-origin.ts'
 import { sourcesOnTopic } from '#server/research/topicality.ts'
-import { loadTopicMemory } from '#server/topics/store.ts'
 import { focusAreas } from '#server/vocabulary/brief.ts'
 import { findFramework } from '#server/vocabulary/frameworks/index.ts'
 
@@ -80,7 +79,7 @@ export async function synthesizeStep({
   const onTopic = sourcesOnTopic(brief.topic, sources)
   // Read again here rather than carried from load_memory: the checkpoint stays small (up to 2,000
   // claims would be sealed into it at every step), and a run saved meanwhile is seen.
-  const stored = memory.baseline ? undefined : await loadTopicMemory(deps.memory, accountId, brief.topic)
+  const stored = memory.baseline ? undefined : await deps.memory.load(accountId, brief.topic)
   const digest = memoryDigest(stored, [briefText(brief), ...sources.map((source) => source.text)].join('\n'))
   // Pages that only say again what memory holds are confirmed by the rules; the model writes about
   // the rest (issue 40, item 9).

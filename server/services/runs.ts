@@ -11,7 +11,6 @@ import { type AdmissionDeps, type AdmittedStart, type Requester, startAdmittedRu
 import { type EngineDeps, NOT_TAKEN_ERROR, runResearch } from '#server/research/pipeline.ts'
 import { listRuns, type RunListItem, type RunView, viewRun } from '#server/research/runs.ts'
 import type { RecurringInfo, SeriesState, SeriesView } from '#server/series/contract.ts'
-import { findLiveTopicId } from '#server/topics/repository.ts'
 import type { Brief } from '#server/vocabulary/brief.ts'
 import type { RunStatus } from '#server/vocabulary/runs.ts'
 
@@ -150,7 +149,7 @@ export function createRunService(deps: RunServiceDeps) {
       const [run, events, topicId] = await Promise.all([
         view(row, 'page'),
         readRunEvents(db, seals.event, row.id, 0),
-        row.topic_hash ? findLiveTopicId(db, accountId, row.topic_hash, memory.now()) : undefined,
+        row.topic_hash ? memory.liveTopicId(accountId, row.topic_hash) : undefined,
       ])
       return { run, events, brief: seals.brief(row), topicId }
     },
@@ -164,7 +163,7 @@ export function createRunService(deps: RunServiceDeps) {
         limit: query.limit,
         cursor: query.cursor,
         status: query.status,
-        topicHash: query.topicHash ?? (query.topic ? memory.topicIndex.hash(accountId, query.topic) : undefined),
+        topicHash: query.topicHash ?? (query.topic ? memory.topicHash(accountId, query.topic) : undefined),
       })
     },
 

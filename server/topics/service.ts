@@ -4,6 +4,7 @@
 // pages on this server. Another account's topic is no topic.
 
 import { inventedDocumentUrls } from '#server/repositories/corpus-documents.ts'
+import type { RunMemory } from '#server/research/run-context.ts'
 import { SAMPLE_SUBJECTS } from '#server/research/search-origin.ts'
 import type {
   Audience,
@@ -16,13 +17,15 @@ import type {
 } from '#server/topics/contract.ts'
 import { exportTopicMarkdown } from '#server/topics/export.ts'
 import { topicDelta } from '#server/topics/insights.ts'
-import { purgeExpiredMemory } from '#server/topics/repository.ts'
+import { findLiveTopicId, purgeExpiredMemory } from '#server/topics/repository.ts'
 import {
   checkTopicMemory,
+  holdsMemoryKey,
   loadAccountMemories,
   loadTopicMemory,
   loadTopicMemoryById,
   type MemoryContext,
+  saveTopicMemoryIn,
 } from '#server/topics/store.ts'
 import { comparisonView, deltaView, searchView, topicSummary, topicView, viewDelta } from '#server/topics/views.ts'
 
@@ -38,6 +41,22 @@ export type TopicAudience = 'page' | 'client'
 export type TopicRef = { topic: string } | { topicId: string }
 /** A view with the notice said before it when some of its sources are the sample's invented articles. */
 export type Shown<T> = { value: T; notice?: string }
+
+/** What a run asks of its topic's memory: the engine's port RunMemory (decision 063). */
+export function createTopicMemoryForRuns(context: MemoryContext): RunMemory {
+  return {
+    db: context.db,
+    log: context.log,
+    now: context.now,
+    topicHash: (accountId, topic) => context.topicIndex.hash(accountId, topic),
+    holdsKey: (keyId) => holdsMemoryKey(context, keyId),
+    liveTopicId: (accountId, topicHash) => findLiveTopicId(context.db, accountId, topicHash, context.now()),
+    load: (accountId, topic, read) => loadTopicMemory(context, accountId, topic, read),
+    async saveIn(trx, accountId, topic, contribution) {
+      await saveTopicMemoryIn(trx, context, accountId, topic, contribution)
+    },
+  }
+}
 
 export function createTopicService(deps: TopicServiceDeps) {
   const context = deps.memory
