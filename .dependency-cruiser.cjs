@@ -166,9 +166,9 @@ module.exports = {
         'The memory key ring (server/crypto/key-ring.ts) is named only where it is loaded (the config, the ' +
         "composition roots and a module's service.ts, which build its repositories), where columns are " +
         'sealed and opened (the repositories and the codecs), by the sealing migration at boot, the topic ' +
-        "index, topic memory's store (server/topics/store.ts, which builds its codec) and the unsubscribe links' signer. The rest takes a " +
-        'codec or a repository built from it (decision 064). What reaches the ring through MemoryContext ' +
-        'without importing its type is not caught here.',
+        "index, topic memory's store (server/topics/store.ts, which builds its codec) and the unsubscribe " +
+        "links' signer. The rest takes a codec or a repository built from it (decision 064). What reaches " +
+        'the ring through MemoryContext without importing its type is not caught here.',
       from: {
         path: '^(app|db|server)/',
         pathNot: [

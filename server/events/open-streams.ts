@@ -6,8 +6,9 @@ import type { Response } from 'express'
 export type OpenStreams = {
   /**
    * Counts `res` as one of the principal's streams until it closes, or throws TooManyStreamsError
-   * (answered 429 by server/http/problem.ts) when the principal already has the most it may. The signal aborts when the stream must end: the
-   * stream ends itself on it (ending the response from outside could race its own writes).
+   * (answered 429 by server/http/problem.ts) when the principal already has the most it may. The
+   * signal aborts when the stream must end: the stream ends itself on it (ending the response from
+   * outside could race its own writes).
    */
   admit(principal: string, res: Response): AbortSignal
   /** Aborts every open stream of the principal; returns how many. */
