@@ -163,10 +163,11 @@ module.exports = {
       name: 'the-key-ring-is-named-below',
       severity: 'error',
       comment:
-        'The memory key ring (server/crypto/key-ring.ts) is named only where it is loaded (the config, the ' +
+        "The memory key ring (server/crypto/key-ring.ts) is named only in the platform's cryptography " +
+        '(server/crypto: the codecs, the installation keys sealed with it), where it is loaded (the config, the ' +
         "composition roots and a module's service.ts, which build its repositories), where columns are " +
-        'sealed and opened (the repositories and the codecs), by the sealing migration at boot, the topic ' +
-        "index, topic memory's store (server/topics/store.ts, which builds its codec) and the unsubscribe " +
+        'sealed and opened (the repositories), by the sealing migration at boot, topic ' +
+        "memory's store (server/topics/store.ts, which builds its codec) and the unsubscribe " +
         "links' signer. The rest takes a codec or a repository built from it (decision 064). What reaches " +
         'the ring through MemoryContext without importing its type is not caught here.',
       from: {
@@ -174,11 +175,11 @@ module.exports = {
         pathNot: [
           TESTS,
           REPOSITORIES,
-          SEALING,
+          '^server/crypto/',
           COMPOSITION,
           '^server/[^/]+/service\\.ts$',
           '^server/(config|seal-legacy)\\.ts$',
-          '^server/topics/(store|topic-index)\\.ts$',
+          '^server/topics/store\\.ts$',
           '^server/notify/email/tokens\\.ts$',
         ],
       },

@@ -11,6 +11,7 @@ import { createLoginDevices } from '#server/accounts/login-devices.ts'
 import { createLoginThrottle } from '#server/accounts/login-throttle.ts'
 import { type Provisioned, provisionAccounts } from '#server/accounts/provision.ts'
 import type { Config } from '#server/config.ts'
+import { loadInstallationKey } from '#server/crypto/installation-key.ts'
 import { loadKeyRing } from '#server/crypto/key-ring.ts'
 import { createEventHub } from '#server/events/hub.ts'
 import { createOpenStreams } from '#server/events/open-streams.ts'
@@ -98,7 +99,9 @@ export async function startSextant(options: {
       { applied, installedAt: since.toISOString(), embedded: config.embeddedDatabase },
       applied.length > 0 ? 'database migrated' : 'database is up to date',
     )
-    const topicIndex = await loadTopicIndex(db, ring)
+    const topicIndex = await loadTopicIndex((setting, description) =>
+      loadInstallationKey(db, ring, setting, description),
+    )
     // Before any reader or worker: what an older version stored in the clear is sealed first.
     await sealLegacyRows({ db, ring, topicIndex, log })
 

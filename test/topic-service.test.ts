@@ -1,5 +1,6 @@
 // The topic service over real stored memory: scoped to the account, readable results.
 import { afterAll, beforeAll, expect, test } from 'vitest'
+import { loadInstallationKey } from '#server/crypto/installation-key.ts'
 import { generateKeySpec, parseKeyRing } from '#server/crypto/key-ring.ts'
 import { contributedFact } from '#server/topics/facts.ts'
 import { createTopicService, type TopicService } from '#server/topics/service.ts'
@@ -15,7 +16,9 @@ let topics: TopicService
 beforeAll(async () => {
   database = await createTestDatabase()
   const ring = parseKeyRing(generateKeySpec())
-  const topicIndex = await loadTopicIndex(database.db, ring)
+  const topicIndex = await loadTopicIndex((setting, description) =>
+    loadInstallationKey(database.db, ring, setting, description),
+  )
   memory = { db: database.db, ring, topicIndex, log: testLogger(), now: () => new Date() }
   topics = createTopicService({ memory, publicUrl: 'http://localhost:3000' })
 })

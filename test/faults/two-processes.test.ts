@@ -3,6 +3,7 @@
 // to hear of it is Postgres LISTEN/NOTIFY. The stream carries every event once, in order, to the end;
 // the run ends once, and its memory is saved once, whichever process ran it.
 import { afterAll, beforeAll, expect, test } from 'vitest'
+import { loadInstallationKey } from '#server/crypto/installation-key.ts'
 import { parseKeyRing } from '#server/crypto/key-ring.ts'
 import { loadTopicIndex } from '#server/topics/topic-index.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
@@ -93,7 +94,9 @@ test('a run started through one process is watched live to its end over SSE on t
   expect(done.status).toBe('complete')
   await expectRunIntegrity(database.db, body.runId)
   const ring = parseKeyRing(TEST_MEMORY_KEYS)
-  const topicIndex = await loadTopicIndex(database.db, ring)
+  const topicIndex = await loadTopicIndex((setting, description) =>
+    loadInstallationKey(database.db, ring, setting, description),
+  )
   const memory = { db: database.db, ring, topicIndex, log: testLogger(), now: () => new Date() }
   const saved = await loadIntactMemory(memory, user.account.id, TOPIC)
   expect(saved?.runs.map((run) => run.runId)).toEqual([body.runId])
