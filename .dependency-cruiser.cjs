@@ -167,8 +167,8 @@ module.exports = {
         '(server/crypto: the codecs, the installation keys sealed with it), where it is loaded (the config, the ' +
         "composition roots and a module's service.ts, which build its repositories), where columns are " +
         'sealed and opened (the repositories), by the sealing migration at boot, topic ' +
-        "memory's store (server/topics/store.ts, which builds its codec) and the unsubscribe " +
-        "links' signer. The rest takes a codec or a repository built from it (decision 064). What reaches " +
+        "memory's store (server/topics/store.ts, which builds its codec). The rest takes a codec, a " +
+        'repository or derived keys built from it (decision 064). What reaches ' +
         'the ring through MemoryContext without importing its type is not caught here.',
       from: {
         path: '^(app|db|server)/',
@@ -180,7 +180,6 @@ module.exports = {
           '^server/[^/]+/service\\.ts$',
           '^server/(config|seal-legacy)\\.ts$',
           '^server/topics/store\\.ts$',
-          '^server/notify/email/tokens\\.ts$',
         ],
       },
       to: { path: '^server/crypto/key-ring\\.ts$' },

@@ -56,7 +56,12 @@ const fixture: Record<string, string[]> = {
   'server/crypto/key-ring.ts': [],
   // The ring is named where columns are sealed, or where it is loaded; the engine takes their codecs.
   'server/research/pipeline.ts': ["import type { KeyRing } from '../crypto/key-ring.ts'"],
-  'server/notify/email/tokens.ts': ["import type { KeyRing } from '../../crypto/key-ring.ts'"],
+  // What signs takes keys derived from the ring, not the ring.
+  'server/crypto/derived-keys.ts': ["import type { KeyRing } from './key-ring.ts'"],
+  'server/notify/email/tokens.ts': [
+    "import type { DerivedKeys } from '../../crypto/derived-keys.ts'",
+    "import type { KeyRing } from '../../crypto/key-ring.ts'",
+  ],
   'server/crypto/sealed-column.ts': ["import { seal } from './key-ring.ts'"],
   // A module's repository and service are held to the same rules as the layers' (decision 063).
   'server/chat/repository/receipts.ts': [
@@ -223,6 +228,7 @@ test('each import rule fails on the import that breaks it, and allows the rest',
       'error chat-is-a-module: server/http/api/webhooks.ts -> server/chat/repository/receipts.ts',
       'error chat-is-a-module: server/notify/deliver.ts -> server/chat/mention.ts',
       'error the-key-ring-is-named-below: server/research/pipeline.ts -> server/crypto/key-ring.ts',
+      'error the-key-ring-is-named-below: server/notify/email/tokens.ts -> server/crypto/key-ring.ts',
       'error repositories-are-sql: server/series/repository.ts -> server/topics/store.ts',
       'error series-is-a-module: server/research/start-run.ts -> server/series/schedule.ts',
     ].sort(),

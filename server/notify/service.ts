@@ -5,6 +5,7 @@
 // chat module asks of notify in its own transactions (a reply queued; the Slack workspace whose bot
 // token posts it).
 import type { Db } from '#db/database.ts'
+import { deriveKeys } from '#server/crypto/derived-keys.ts'
 import type { KeyRing } from '#server/crypto/key-ring.ts'
 import type { Jobs } from '#server/jobs/boss.ts'
 import type { Limits } from '#server/limits/policies.ts'
@@ -14,7 +15,7 @@ import type { DeliverySettings } from '#server/notify/deliver.ts'
 import { createDelivery, deliverResultWhenEnded } from '#server/notify/deliveries.ts'
 import { emailDigestWhenEnded } from '#server/notify/email/deliveries.ts'
 import { createMailer } from '#server/notify/email/mailer.ts'
-import { createUnsubscribeTokens } from '#server/notify/email/tokens.ts'
+import { createUnsubscribeTokens, UNSUBSCRIBE_KEYS } from '#server/notify/email/tokens.ts'
 import { recordRunChangesWhenEnded } from '#server/notify/feeds/feeds.ts'
 import { createDeliveries } from '#server/notify/repository/deliveries.ts'
 import { createFeeds } from '#server/notify/repository/feeds.ts'
@@ -64,7 +65,7 @@ export function createNotifyService(deps: NotifyDeps) {
   const workspaces = createSlackWorkspaces(() => ring)
   const feeds = createFeeds(ring)
   const secrets = createWebhookSecrets(ring)
-  const unsubscribeTokens = createUnsubscribeTokens(ring)
+  const unsubscribeTokens = createUnsubscribeTokens(deriveKeys(ring, UNSUBSCRIBE_KEYS))
   const { runs } = deps
   const mailer = deps.smtp && createMailer(deps.smtp)
   const emailEnabled = mailer !== undefined
