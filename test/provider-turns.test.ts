@@ -10,6 +10,10 @@ import { type ProviderNews, type ProviderWait, reportingWaits } from '#server/pr
 import { createTestDatabase, type TestDatabase } from '#test/support/database.ts'
 import { testLogger } from '#test/support/logger.ts'
 
+// What the two processes do is awaited with a budget no busy machine runs out of (vi.waitFor's own is
+// one second): the verdict is what happens, not how soon.
+const SETTLED = { timeout: 30_000, interval: 20 }
+
 let database: TestDatabase
 let pools: pg.Pool[]
 beforeAll(async () => {
@@ -61,7 +65,7 @@ test('a call over the rate waits for its turn, and goes when the window has move
   // depend on which count Postgres sees first: had the second process's two come before the first's
   // second, the first's next call would wait on a clock that does not move until the test moves it.
   await first?.take(signal)
-  await vi.waitFor(async () => expect(await heldBy('exa')).toBe(2))
+  await vi.waitFor(async () => expect(await heldBy('exa')).toBe(2), SETTLED)
   for (const turn of [second, first]) await turn?.take(signal)
 
   let went = false
@@ -130,7 +134,7 @@ test('turns are counted a few at a time, and the next few while a call runs: not
   )
   const signal = AbortSignal.timeout(60_000)
   for (let call = 0; call < 10; call++) await turn?.take(signal)
-  await vi.waitFor(async () => expect(await heldBy('model')).toBe(15))
+  await vi.waitFor(async () => expect(await heldBy('model')).toBe(15), SETTLED)
   // The first batch, and two more each taken when the one before ran out (the last is for call 11).
   expect(statements()).toBe(3)
 })
@@ -147,7 +151,7 @@ test("a process reads other processes' pauses at most once a second, before its 
   expect(statements()).toBe(1)
   clock += 1000
   for (let call = 0; call < 10; call++) await turn?.take(signal)
-  await vi.waitFor(() => expect(statements()).toBe(2))
+  await vi.waitFor(() => expect(statements()).toBe(2), SETTLED)
 })
 
 test('turns a process took and did not use soon are given back to every process', async () => {
@@ -161,11 +165,11 @@ test('turns a process took and did not use soon are given back to every process'
   expect(await heldBy('feed')).toBe(2) // one used, one held for the next call
   clock += 4000
   await mine?.take(signal) // the held turn is stale: given back, and two fresh ones taken
-  await vi.waitFor(async () => expect(await heldBy('feed')).toBe(3))
+  await vi.waitFor(async () => expect(await heldBy('feed')).toBe(3), SETTLED)
   // The other process gets the rest of the minute's 40. Had the stale turn not been given back, its
   // last call would wait for a minute of the fake clock, which never passes.
   for (let call = 0; call < 37; call++) await theirs?.take(signal)
-  await vi.waitFor(async () => expect(await heldBy('feed')).toBe(40))
+  await vi.waitFor(async () => expect(await heldBy('feed')).toBe(40), SETTLED)
 })
 
 test("a provider's 429 in one process pauses it for the other, which waits and says so, then goes", async () => {
@@ -190,7 +194,7 @@ test("a provider's 429 in one process pauses it for the other, which waits and s
       went = true
     },
   )
-  await vi.waitFor(() => expect(waits.length).toBeGreaterThan(0))
+  await vi.waitFor(() => expect(waits.length).toBeGreaterThan(0), SETTLED)
   expect(went).toBe(false)
   expect(waits[0]).toMatchObject({ provider: 'search', why: 'shared_rate' })
   expect((waits[0] as ProviderWait | undefined)?.ms).toBeGreaterThan(25_000)
@@ -287,7 +291,7 @@ test('two processes hold a concurrency limit between them: a call over it waits 
       "select count(*)::int as held from provider_slots where provider = 'llm' and holder is not null",
     )
     expect(rows[0]?.held).toBe(0)
-  })
+  }, SETTLED)
 })
 
 test('a call waiting for a place stops at once when its run ends, and the place of a process that died is taken when its lease ends', async () => {
@@ -324,7 +328,7 @@ test('callers waiting for a spent rate ask Postgres once between them until a tu
   await turn?.take(controller.signal)
   // Ten calls wait on a clock that does not move: the minute's one turn is spent.
   const waiting = Array.from({ length: 10 }, () => turn?.take(controller.signal).catch(() => undefined))
-  await vi.waitFor(() => expect(statements()).toBeGreaterThanOrEqual(2))
+  await vi.waitFor(() => expect(statements()).toBeGreaterThanOrEqual(2), SETTLED)
   const asked = statements()
   // Each waiter wakes at least once a second (PAUSE_CHECK_MS) and asks again: of this process, not Postgres.
   await new Promise((resolve) => setTimeout(resolve, 2500))
