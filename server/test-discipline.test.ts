@@ -8,11 +8,12 @@ import { expect, test } from 'vitest'
 
 const ROOT = path.resolve(import.meta.dirname, '..')
 
-function testFiles(dir: string): string[] {
+/** The TypeScript files under `dir`: tests and their support. */
+function sourceFiles(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const full = path.join(dir, entry.name)
-    if (entry.isDirectory()) return entry.name === 'node_modules' ? [] : testFiles(full)
-    return /\.(test\.tsx?|ts)$/.test(entry.name) ? [full] : []
+    if (entry.isDirectory()) return entry.name === 'node_modules' ? [] : sourceFiles(full)
+    return /\.tsx?$/.test(entry.name) && full !== import.meta.filename ? [full] : []
   })
 }
 
@@ -42,9 +43,9 @@ test('finds a vi.waitFor call whole, with its options or without', () => {
 
 test('every vi.waitFor in the suite names a timeout (SETTLED or its own), not the one-second default', () => {
   const unbudgeted = ['test', 'server', 'app', 'bench', 'db'].flatMap((dir) =>
-    testFiles(path.join(ROOT, dir)).flatMap((file) =>
+    sourceFiles(path.join(ROOT, dir)).flatMap((file) =>
       waitForCalls(fs.readFileSync(file, 'utf8'))
-        .filter((call) => !/timeout|SETTLED/.test(call) && file !== import.meta.filename)
+        .filter((call) => !/timeout|SETTLED/.test(call))
         .map((call) => `${path.relative(ROOT, file)}: ${call.split('\n')[0]}`),
     ),
   )

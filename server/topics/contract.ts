@@ -55,7 +55,7 @@ export type Fact = {
 }
 
 export type Source = {
-  /** Canonical URL (see canonical-url.ts). */
+  /** Canonical URL (see server/text/canonical-url.ts). */
   url: string
   title: string
   /** ISO date as the provider gave it, or null when unknown. */
