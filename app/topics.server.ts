@@ -2,7 +2,7 @@
 // runs, search hits with their matched words marked, the search and comparison forms' rules, and
 // the export's file name. The ledger's URLs stay on the server; pages get only its count.
 import { z } from 'zod'
-import type { RunListItem } from '#server/contracts/run.ts'
+import type { RunListItem } from '#server/runs/contract.ts'
 import type { Services } from '#server/services.ts'
 import { UUID } from '#server/text/uuid.ts'
 import { type DeltaView, RUN_HISTORY_CAP, type SearchHitView } from '#server/topics/contract.ts'

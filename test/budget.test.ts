@@ -3,8 +3,8 @@
 // says so in the report and a `warning` event. Through the REST API, against the exa-js and openai
 // clients on stub servers.
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { readRunEvents } from '#server/events/run-events.ts'
-import { eventDataColumn } from '#server/repositories/run-event-data.ts'
+import { readRunEvents } from '#server/runs/event-log.ts'
+import { eventDataColumn } from '#server/runs/repository/event-data.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { type ProviderApp, startProviderApp } from '#test/support/provider-app.ts'
 import { postBrief, waitForRun } from '#test/support/runs.ts'

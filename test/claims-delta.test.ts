@@ -4,8 +4,8 @@
 // page is never shown. The stub model quotes each page's first sentence; its judge only recognises
 // word-for-word repeats, so the engine's own rules have to find the rest.
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { readRunEvents } from '#server/events/run-events.ts'
-import { eventDataColumn } from '#server/repositories/run-event-data.ts'
+import { readRunEvents } from '#server/runs/event-log.ts'
+import { eventDataColumn } from '#server/runs/repository/event-data.ts'
 import { loadTopicMemory } from '#server/topics/store.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { type ProviderApp, startProviderApp } from '#test/support/provider-app.ts'

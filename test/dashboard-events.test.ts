@@ -1,7 +1,7 @@
 // The dashboard's run list stream: the whole list on connect, then again whenever one of the
 // account's runs or series changes, and nothing of anyone else's.
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import type { DashboardRun } from '#server/services/runs.ts'
+import type { DashboardRun } from '#server/runs/service.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { startTestApp, type TestApp } from '#test/support/app.ts'
 import { logIn } from '#test/support/browser-session.ts'

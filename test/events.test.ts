@@ -10,16 +10,10 @@ import { createPool, type Db } from '#db/database.ts'
 import type { Database } from '#db/schema.ts'
 import { generateKeySpec, parseKeyRing } from '#server/crypto/key-ring.ts'
 import { createEventHub, type EventHub } from '#server/events/hub.ts'
-import {
-  appendRunEvents,
-  type NewEvent,
-  notifiedEvent,
-  type RunEvent,
-  readRunEvents,
-} from '#server/events/run-events.ts'
 import { streamRunEvents } from '#server/events/sse.ts'
-import { type EventDataColumn, eventDataColumn } from '#server/repositories/run-event-data.ts'
-import { parseEventNotification } from '#server/repositories/run-events.ts'
+import { appendRunEvents, type NewEvent, notifiedEvent, type RunEvent, readRunEvents } from '#server/runs/event-log.ts'
+import { type EventDataColumn, eventDataColumn } from '#server/runs/repository/event-data.ts'
+import { parseEventNotification } from '#server/runs/repository/events.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { createTestDatabase, type TestDatabase } from '#test/support/database.ts'
 import { capturingLogger, testLogger } from '#test/support/logger.ts'

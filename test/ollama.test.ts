@@ -3,8 +3,8 @@
 // without OLLAMA_BASE_URL the test app sets it to none, so a developer's own Ollama changes nothing.
 import net from 'node:net'
 import { expect, onTestFinished, test } from 'vitest'
-import { readRunEvents } from '#server/events/run-events.ts'
-import { eventDataColumn } from '#server/repositories/run-event-data.ts'
+import { readRunEvents } from '#server/runs/event-log.ts'
+import { eventDataColumn } from '#server/runs/repository/event-data.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { startTestApp } from '#test/support/app.ts'
 import { capturingLogger } from '#test/support/logger.ts'

@@ -2,8 +2,8 @@
 // their wire formats, and the extractive synthesizer. The report cites pages several sources found.
 
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { readRunEvents } from '#server/events/run-events.ts'
-import { eventDataColumn } from '#server/repositories/run-event-data.ts'
+import { readRunEvents } from '#server/runs/event-log.ts'
+import { eventDataColumn } from '#server/runs/repository/event-data.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { startTestApp, type TestApp } from '#test/support/app.ts'
 import { logIn } from '#test/support/browser-session.ts'

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react'
 import { Link } from 'react-router'
 import { LocalTime } from '#app/components/local-time.tsx'
 import { StatusBadge } from '#app/components/status-badge.tsx'
-import type { DashboardRun } from '#server/services/runs.ts'
+import type { DashboardRun } from '#server/runs/service.ts'
 
 /**
  * What changed in the list since it was last drawn, in words: a run that appeared, or one whose status

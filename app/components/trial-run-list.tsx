@@ -1,7 +1,7 @@
 // This browser's earlier trial runs, newest first.
 import { Link } from 'react-router'
 import { formatTime } from '#app/components/trial-run.tsx'
-import type { RunListItem } from '#server/contracts/run.ts'
+import type { RunListItem } from '#server/runs/contract.ts'
 
 const STATUS_WORDS: Record<RunListItem['status'], string> = {
   running: 'Running',

@@ -6,7 +6,7 @@ import type { Db } from '#db/database.ts'
 import { briefFromMention } from '#server/chat/mention.ts'
 import type { Receipts } from '#server/chat/repository/receipts.ts'
 import type { Logger } from '#server/logger.ts'
-import { type AdmissionDeps, startAdmittedRun } from '#server/research/admission.ts'
+import { type AdmissionDeps, startAdmittedRun } from '#server/runs/admission.ts'
 import type { ChatChannel, ChatReply, Destination } from '#server/vocabulary/notify.ts'
 
 // What chat asks of notify (server/notify/service.ts gives both), declared here so that chat needs

@@ -15,7 +15,7 @@ import { handleSlackMention, receiveSlackEvent } from '#server/chat/slack/events
 import { type SignatureCheck, verifySlackSignature } from '#server/chat/slack/verify.ts'
 import type { GithubMentionJob, SlackMentionJob } from '#server/jobs/queues.ts'
 import type { Logger } from '#server/logger.ts'
-import type { AdmissionDeps } from '#server/research/admission.ts'
+import type { AdmissionDeps } from '#server/runs/admission.ts'
 
 export type ChatServiceDeps = {
   /** What starting a run needs (the one admission, composed in server/services.ts): mentions start runs. */

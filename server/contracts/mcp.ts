@@ -2,7 +2,7 @@
 // view schemas it is made of. The tools' answers are checked against them when they are built
 // (`ok` in server/mcp/tool-context.ts) and by the MCP SDK when they are sent.
 import { z } from 'zod'
-import { RunStartSchema, RunStatusSchema, RunViewSchema } from '#server/contracts/run.ts'
+import { RunStartSchema, RunStatusSchema, RunViewSchema } from '#server/runs/contract.ts'
 import { MemoryStatsSchema } from '#server/topics/contract.ts'
 import { ReportSchema } from '#server/vocabulary/report.ts'
 

@@ -7,11 +7,11 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import pg from 'pg'
 import type { Db } from '#db/database.ts'
-import { notifiedEvent, type RunEvent, readRunEvents } from '#server/events/run-events.ts'
 import { STREAMS_ENDED_CHANNEL } from '#server/events/stream-principals.ts'
 import type { Logger } from '#server/logger.ts'
-import type { EventDataColumn } from '#server/repositories/run-event-data.ts'
-import { ACCOUNT_CHANNEL, parseEventNotification, RUN_EVENTS_CHANNEL } from '#server/repositories/run-events.ts'
+import { notifiedEvent, type RunEvent, readRunEvents } from '#server/runs/event-log.ts'
+import type { EventDataColumn } from '#server/runs/repository/event-data.ts'
+import { ACCOUNT_CHANNEL, parseEventNotification, RUN_EVENTS_CHANNEL } from '#server/runs/repository/events.ts'
 
 export type EventHub = {
   /**

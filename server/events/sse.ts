@@ -4,8 +4,8 @@ import type express from 'express'
 import { z } from 'zod'
 import type { Db } from '#db/database.ts'
 import type { EventHub } from '#server/events/hub.ts'
-import { findFinalEventId, type RunEvent, readRunEvents } from '#server/events/run-events.ts'
-import type { EventDataColumn } from '#server/repositories/run-event-data.ts'
+import { findFinalEventId, type RunEvent, readRunEvents } from '#server/runs/event-log.ts'
+import type { EventDataColumn } from '#server/runs/repository/event-data.ts'
 import { isFinalEvent } from '#server/vocabulary/runs.ts'
 
 const REPLAY_PAGE = 500

@@ -1,5 +1,5 @@
 // A complete run's view is one kept object, read again and again by clients that poll it
-// (server/services/runs.ts keeps it): its JSON and ETag are worked out once per object, not on every
+// (server/runs/service.ts keeps it): its JSON and ETag are worked out once per object, not on every
 // read. Only for values nothing changes after they are sent (a kept view is never modified).
 import type { Response } from 'express'
 import type { AnswerOf } from '#server/http/api/contract.ts'

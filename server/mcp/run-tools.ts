@@ -3,9 +3,9 @@
 // the caller's run as API clients see it (corpus sources linked to their pages on this server).
 import { z } from 'zod'
 import { RunReportOutput, RunStartOutput, RunStatusOutput } from '#server/contracts/mcp.ts'
-import type { RunView } from '#server/contracts/run.ts'
 import { ok, problem, type ToolContext } from '#server/mcp/tool-context.ts'
 import { quoted, sourcesText, withoutControls } from '#server/mcp/tool-text.ts'
+import type { RunView } from '#server/runs/contract.ts'
 import { ClientBriefSchema } from '#server/vocabulary/brief.ts'
 import { isFinalEvent } from '#server/vocabulary/runs.ts'
 

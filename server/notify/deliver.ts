@@ -22,8 +22,8 @@ import type { SlackWorkspaces } from '#server/notify/repository/slack-workspaces
 import type { WebhookSecrets } from '#server/notify/repository/webhook-endpoints.ts'
 import { postSlackMessage } from '#server/notify/slack/client.ts'
 import { deliverWebhookEvent, type WebhookSettings } from '#server/notify/webhooks/send.ts'
-import { getRun, type RunSeals } from '#server/repositories/runs.ts'
-import { viewRun } from '#server/research/runs.ts'
+import { viewRun } from '#server/runs/record.ts'
+import { getRun, type RunSeals } from '#server/runs/repository/runs.ts'
 
 export type DeliverySettings = {
   publicUrl: string

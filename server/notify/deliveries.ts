@@ -13,7 +13,7 @@ import {
   type DeliveryStatus,
   findFirstStartedDelivery,
 } from '#server/notify/repository/deliveries.ts'
-import type { RunEndHook } from '#server/research/run-end.ts'
+import type { RunEndHook } from '#server/runs/end.ts'
 import {
   CHAT_CHANNELS,
   type ChatReply,
@@ -80,7 +80,7 @@ async function destinationOf(db: Db, runId: string, seriesId: string | null): Pr
 const CHAT_SOURCES = new Set<string>(CHAT_CHANNELS)
 
 /**
- * What a run's end owes chat (the hook of server/research/run-end.ts, composed in server/services.ts): if
+ * What a run's end owes chat (the hook of server/runs/end.ts, composed in server/services.ts): if
  * the run came from chat (or belongs to a series that did), its result is owed there, queued in the
  * transaction that ends the run; the queue is woken once that commits.
  */

@@ -59,14 +59,14 @@ test('each table is written by one repository', () => {
 test('the check sees writes in either form, and not a table named inside another word', () => {
   const writers = writersOf(
     {
-      'server/repositories/runs.ts': "db.updateTable('runs').set({})",
-      'server/repositories/run-events.ts': 'sql`with run as (update runs set current_step = 1)`',
+      'server/runs/repository/runs.ts': "db.updateTable('runs').set({})",
+      'server/runs/repository/events.ts': 'sql`with run as (update runs set current_step = 1)`',
       'server/notify/repository/feeds.ts': "db.insertInto('feeds')",
       'server/series/repository.ts': 'sql`select * from series_runs; update series_runs set x = 1`',
     },
     ['runs', 'feeds', 'series'],
   )
-  expect(writers.get('runs')).toEqual(['server/repositories/runs.ts', 'server/repositories/run-events.ts'])
+  expect(writers.get('runs')).toEqual(['server/runs/repository/runs.ts', 'server/runs/repository/events.ts'])
   expect(writers.get('feeds')).toEqual(['server/notify/repository/feeds.ts'])
   expect(writers.get('series')).toEqual([])
 })

@@ -5,10 +5,8 @@
 import { setImmediate } from 'node:timers/promises'
 import type { Db } from '#db/database.ts'
 import { batchedWriter } from '#server/events/batched-writes.ts'
-import { appendRunEvents, type NewEvent } from '#server/events/run-events.ts'
 import { ProviderError, usageOf } from '#server/providers/types.ts'
 import { type ProviderWait, reportingWaits } from '#server/providers/waits.ts'
-import { getRunToStart } from '#server/repositories/runs.ts'
 import { spentOf, tokensLeft } from '#server/research/budget.ts'
 import { memoryDigest } from '#server/research/digest.ts'
 import { fallbackPlan } from '#server/research/fallback-plan.ts'
@@ -29,9 +27,11 @@ import {
   type StepOutputs,
   stepInput,
 } from '#server/research/run-context.ts'
-import { advanceRun, checkpointJson, type RunError, readCheckpoint } from '#server/research/runs.ts'
 import { searchStep } from '#server/research/step-search.ts'
 import { synthesizeStep } from '#server/research/step-synthesize.ts'
+import { appendRunEvents, type NewEvent } from '#server/runs/event-log.ts'
+import { advanceRun, checkpointJson, type RunError, readCheckpoint } from '#server/runs/record.ts'
+import { getRunToStart } from '#server/runs/repository/runs.ts'
 import { MemoryUnreadableError } from '#server/topics/contract.ts'
 import type { Brief } from '#server/vocabulary/brief.ts'
 

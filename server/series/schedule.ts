@@ -2,13 +2,13 @@
 // startAfter: nothing waits in memory for 7 days, and a restart or deploy loses nothing. A slot runs
 // at most once: the wake job has a singleton key per slot, and runs has a unique (series_id, slot).
 // The brief is sealed with the memory key ring, like a run's, at the repository: the SQL is
-// server/series/repository.ts's (and, for a series' runs, server/repositories/runs.ts's).
+// server/series/repository.ts's (and, for a series' runs, server/runs/repository/runs.ts's).
 import { randomUUID } from 'node:crypto'
 import type { Db } from '#db/database.ts'
 import type { Jobs } from '#server/jobs/boss.ts'
 import { SERIES_WAKE } from '#server/jobs/queues.ts'
-import { notifyAccountChanged } from '#server/repositories/run-events.ts'
-import { findSeriesSlotRunId, hasRunningSeriesRun, lastSeriesRunEnd } from '#server/repositories/runs.ts'
+import { notifyAccountChanged } from '#server/runs/repository/events.ts'
+import { findSeriesSlotRunId, hasRunningSeriesRun, lastSeriesRunEnd } from '#server/runs/repository/runs.ts'
 import type { RecurringInfo, SeriesState, SeriesView } from '#server/series/contract.ts'
 import {
   findSeriesSchedule,

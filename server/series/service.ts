@@ -15,8 +15,8 @@ import {
   type Requester,
   scheduleProblem,
   startAdmittedRun,
-} from '#server/research/admission.ts'
-import { notQueued, type RunStart, startRun } from '#server/research/start-run.ts'
+} from '#server/runs/admission.ts'
+import { notQueued, type RunStart, startRun } from '#server/runs/start.ts'
 import type { SeriesBriefs } from '#server/series/repository.ts'
 import {
   afterRunEnded,

@@ -6,10 +6,10 @@ import type { Db } from '#db/database.ts'
 import { createAccountRunStreams } from '#server/events/account-stream.ts'
 import type { EventHub } from '#server/events/hub.ts'
 import type { OpenStreams } from '#server/events/open-streams.ts'
-import type { RunEvent } from '#server/events/run-events.ts'
 import { streamRunEvents } from '#server/events/sse.ts'
-import type { EventDataColumn } from '#server/repositories/run-event-data.ts'
-import type { RunService } from '#server/services/runs.ts'
+import type { RunEvent } from '#server/runs/event-log.ts'
+import type { EventDataColumn } from '#server/runs/repository/event-data.ts'
+import type { RunService } from '#server/runs/service.ts'
 
 export function createLiveService(deps: {
   hub: EventHub

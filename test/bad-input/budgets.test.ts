@@ -3,7 +3,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { createRunSeals } from '#server/repositories/runs.ts'
+import { createRunSeals } from '#server/runs/repository/runs.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { startTestApp, type TestApp } from '#test/support/app.ts'
 import { logIn, postForm } from '#test/support/browser-session.ts'

@@ -5,8 +5,8 @@
 // naming the server and what went wrong. Every run completes; its log has no doubled step and the
 // topic's memory loads intact. (Single calls: test/openai-model.test.ts.)
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { readRunEvents } from '#server/events/run-events.ts'
-import { eventDataColumn } from '#server/repositories/run-event-data.ts'
+import { readRunEvents } from '#server/runs/event-log.ts'
+import { eventDataColumn } from '#server/runs/repository/event-data.ts'
 import type { TestApp } from '#test/support/app.ts'
 import { type BaselineApp, pageFeed, startWithBaseline } from '#test/support/provider-app.ts'
 import { expectRunIntegrity, loadIntactMemory, memoryFingerprint } from '#test/support/run-integrity.ts'

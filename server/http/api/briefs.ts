@@ -2,7 +2,6 @@
 // cancel one. Its progress as server-sent events is run-events.ts.
 import { type RequestHandler, type Response, Router } from 'express'
 import { z } from 'zod'
-import { RunListPageSchema, RunStartSchema, RunStatusSchema, RunViewSchema } from '#server/contracts/run.ts'
 import {
   type ApiContract,
   bodyProblems,
@@ -22,7 +21,8 @@ import { IDEMPOTENCY_KEY_PATTERN, idempotent } from '#server/http/idempotency.ts
 import { sendKeptJson } from '#server/http/kept-json.ts'
 import { HttpProblem, sendProblem } from '#server/http/problem.ts'
 import { sendRateLimited, setRateLimitHeaders } from '#server/http/rate-limit.ts'
-import type { Refusal } from '#server/research/admission.ts'
+import type { Refusal } from '#server/runs/admission.ts'
+import { RunListPageSchema, RunStartSchema, RunStatusSchema, RunViewSchema } from '#server/runs/contract.ts'
 import type { WebServices } from '#server/services.ts'
 import { type Brief, ClientBriefSchema } from '#server/vocabulary/brief.ts'
 import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '#server/vocabulary/storable-text.ts'

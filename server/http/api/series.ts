@@ -2,7 +2,6 @@
 // quiet runs are delivered, and a run now.
 import { type Request, type Response, Router } from 'express'
 import { z } from 'zod'
-import { RunStartSchema } from '#server/contracts/run.ts'
 import { sendRefusal } from '#server/http/api/briefs.ts'
 import {
   type ApiContract,
@@ -21,6 +20,7 @@ import { fieldProblem, noBody, parseInput } from '#server/http/api/validation.ts
 import { principalOf, requesterOf } from '#server/http/api-auth.ts'
 import { HttpProblem } from '#server/http/problem.ts'
 import { setRateLimitHeaders } from '#server/http/rate-limit.ts'
+import { RunStartSchema } from '#server/runs/contract.ts'
 import { SeriesViewSchema } from '#server/series/contract.ts'
 import type { WebServices } from '#server/services.ts'
 import { BriefSchema } from '#server/vocabulary/brief.ts'

@@ -13,8 +13,8 @@ import type { Email, Mailer } from '#server/notify/email/mailer.ts'
 import type { UnsubscribeTokens } from '#server/notify/email/tokens.ts'
 import { type DeliveryRecord, markPartsSent, markSent } from '#server/notify/repository/deliveries.ts'
 import { findEmailAddress, isDigestRecipient } from '#server/notify/repository/email-addresses.ts'
-import { getRun, type RunSeals } from '#server/repositories/runs.ts'
-import { viewRun } from '#server/research/runs.ts'
+import { viewRun } from '#server/runs/record.ts'
+import { getRun, type RunSeals } from '#server/runs/repository/runs.ts'
 
 export type EmailDeliverDeps = {
   db: Db

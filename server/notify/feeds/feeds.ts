@@ -16,10 +16,10 @@ import {
   listSeriesFeedRuns,
   listTopicFeedRuns,
 } from '#server/notify/repository/feeds.ts'
-import type { RunSeals } from '#server/repositories/runs.ts'
 import type { Report } from '#server/research/report-types.ts'
-import { changeCount, type RunEndHook } from '#server/research/run-end.ts'
-import { openRunReport } from '#server/research/runs.ts'
+import { changeCount, type RunEndHook } from '#server/runs/end.ts'
+import { openRunReport } from '#server/runs/record.ts'
+import type { RunSeals } from '#server/runs/repository/runs.ts'
 
 /** Entries a feed shows: feed readers poll, and a month of daily runs is plenty to catch up on. */
 export const FEED_ENTRIES = 20
@@ -93,7 +93,7 @@ export async function readFeed(
 }
 
 /**
- * What a run's end owes the feeds (a hook of server/research/run-end.ts): a complete run's count of
+ * What a run's end owes the feeds (a hook of server/runs/end.ts): a complete run's count of
  * new, updated and contradicted claims, and whether it was told, in the clear index feeds read.
  */
 export function recordRunChangesWhenEnded(): RunEndHook {

@@ -12,7 +12,7 @@ import type { KeyRing } from '#server/crypto/key-ring.ts'
 import { sealedColumn } from '#server/crypto/sealed-column.ts'
 import type { Feed } from '#server/notify/contract.ts'
 import { after } from '#server/repositories/keyset.ts'
-import type { RunRow } from '#server/repositories/runs.ts'
+import type { RunRow } from '#server/runs/repository/runs.ts'
 import { UUID } from '#server/text/uuid.ts'
 
 type FeedRecord = Selectable<FeedsTable>

@@ -7,7 +7,7 @@ import { type Feed, MAX_FEEDS_PER_ACCOUNT } from '#server/notify/contract.ts'
 import { renderAtom } from '#server/notify/feeds/atom.ts'
 import { createFeed, listFeeds, readFeed } from '#server/notify/feeds/feeds.ts'
 import type { Feeds } from '#server/notify/repository/feeds.ts'
-import type { RunSeals } from '#server/repositories/runs.ts'
+import type { RunSeals } from '#server/runs/repository/runs.ts'
 import { UUID } from '#server/text/uuid.ts'
 
 /**

@@ -1,4 +1,4 @@
-// What a run's end owes the account's webhooks (the hook of server/research/run-end.ts): run.completed
+// What a run's end owes the account's webhooks (the hook of server/runs/end.ts): run.completed
 // or run.failed, and series.changed when a series run's delta has something new, updated or
 // contradicted; one delivery row per endpoint subscribed to the type, plus one to the brief's own
 // webhookUrl. A quiet run of a notify: 'changes' series (worthTelling false) and a cancelled run owe
@@ -11,8 +11,8 @@ import type { Jobs } from '#server/jobs/boss.ts'
 import { DELIVER } from '#server/jobs/queues.ts'
 import type { Deliveries } from '#server/notify/repository/deliveries.ts'
 import { subscribedEndpointIds } from '#server/notify/repository/webhook-endpoints.ts'
-import { getRunBriefColumns, type RunSeals } from '#server/repositories/runs.ts'
-import { changedAnything, type RunEnd, type RunEndHook } from '#server/research/run-end.ts'
+import { changedAnything, type RunEnd, type RunEndHook } from '#server/runs/end.ts'
+import { getRunBriefColumns, type RunSeals } from '#server/runs/repository/runs.ts'
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '#server/vocabulary/notify.ts'
 import type { RunStatus } from '#server/vocabulary/runs.ts'
 

@@ -22,7 +22,7 @@ import { accountSigningSecret } from '#server/notify/webhooks/endpoints.ts'
 import { WebhookTargetSchema } from '#server/notify/webhooks/events.ts'
 import { vetWebhookUrl, type WebhookTargetRules } from '#server/notify/webhooks/target.ts'
 import { pinnedLookup } from '#server/providers/reader/safe-fetch.ts'
-import { getRun, type RunSeals } from '#server/repositories/runs.ts'
+import { getRun, type RunSeals } from '#server/runs/repository/runs.ts'
 
 export type WebhookSettings = WebhookTargetRules & {
   retryBaseSeconds: number

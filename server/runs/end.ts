@@ -5,11 +5,11 @@
 // retried or never was. What else an end owes is the composer's to say (server/start.ts): research
 // does not know chat.
 import type { Db } from '#db/database.ts'
-import { appendRunEvents, type NewEvent } from '#server/events/run-events.ts'
 import type { Jobs } from '#server/jobs/boss.ts'
-import type { RunEnded, RunSeals } from '#server/repositories/runs.ts'
 import type { Report } from '#server/research/report-types.ts'
-import { cancelRun, completeRun, failRun, type RunError } from '#server/research/runs.ts'
+import { appendRunEvents, type NewEvent } from '#server/runs/event-log.ts'
+import { cancelRun, completeRun, failRun, type RunError } from '#server/runs/record.ts'
+import type { RunEnded, RunSeals } from '#server/runs/repository/runs.ts'
 import type { Brief } from '#server/vocabulary/brief.ts'
 import type { SeriesNotify } from '#server/vocabulary/series.ts'
 

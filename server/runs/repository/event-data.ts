@@ -1,5 +1,5 @@
 // The sealed data of a run's events: its codec, built from the key ring (decision 064). The event log
-// (server/events/run-events.ts) seals and opens with it; the runs repository's seals carry it, so
+// (server/runs/event-log.ts) seals and opens with it; the runs repository's seals carry it, so
 // that what writes a run's events needs no ring. A file of its own: the run events' repository
 // imports the runs', which could not import it back.
 import { z } from 'zod'

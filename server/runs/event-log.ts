@@ -3,19 +3,19 @@
 // hears about it without reading the table.
 // An event's data (search queries, warnings, a failure's message) is sealed with the memory key
 // ring, by its codec (EventDataColumn); its run, type, step and time are clear. The SQL is
-// server/repositories/run-events.ts's.
+// server/runs/repository/events.ts's.
 
 import type { Db } from '#db/database.ts'
-import type { RunEvent } from '#server/contracts/run.ts'
-import type { EventDataColumn } from '#server/repositories/run-event-data.ts'
+import type { RunEvent } from '#server/runs/contract.ts'
+import type { EventDataColumn } from '#server/runs/repository/event-data.ts'
 import {
   type EventNotification,
   findFirstEventId,
   insertRunEvents,
   listRunEvents,
   type RunEventRow,
-} from '#server/repositories/run-events.ts'
-import type { NewRun, RunAdvance, WhileRunning } from '#server/repositories/runs.ts'
+} from '#server/runs/repository/events.ts'
+import type { NewRun, RunAdvance, WhileRunning } from '#server/runs/repository/runs.ts'
 import { FINAL_EVENT_TYPES, type RunEventType } from '#server/vocabulary/runs.ts'
 
 export type { RunEvent }
@@ -36,7 +36,7 @@ export type NewEvent = { type: RunEventType; step?: string | null; data?: Record
 /**
  * Appends a run's events in one statement, in order, and notifies listeners when it commits (each
  * notification carries its event, sealed); one run's ids commit in increasing order
- * (server/repositories/run-events.ts says how). With a RunAdvance, the statement also moves the
+ * (server/runs/repository/events.ts says how). With a RunAdvance, the statement also moves the
  * run to its next step, only while it is running: an empty answer means it no longer is; so does
  * WhileRunning, for a running run's progress. With a NewRun, it first inserts the run.
  */

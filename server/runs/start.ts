@@ -2,12 +2,12 @@
 // event are written in one transaction, so a run never exists without the job that will run it, and
 // a start that cannot write them all fails as a whole (RunNotQueuedError), leaving nothing behind.
 import type { Db } from '#db/database.ts'
-import type { RunStart } from '#server/contracts/run.ts'
 import type { Jobs } from '#server/jobs/boss.ts'
 import { RESEARCH_RUN } from '#server/jobs/queues.ts'
-import { type RunSeals, topicAtStart } from '#server/repositories/runs.ts'
 import type { RunMemory } from '#server/research/run-context.ts'
-import { createRun } from '#server/research/runs.ts'
+import type { RunStart } from '#server/runs/contract.ts'
+import { createRun } from '#server/runs/record.ts'
+import { type RunSeals, topicAtStart } from '#server/runs/repository/runs.ts'
 import type { Brief } from '#server/vocabulary/brief.ts'
 
 /**

@@ -1,8 +1,8 @@
 // The run_events table and the NOTIFYs that announce it: SQL only, the database (or the caller's
 // transaction) first, and the format of the notifications. The statement that appends a run's events
 // may first insert or advance the run, with the runs repository's own SQL for it. Event data comes and
-// goes sealed as stored: server/events/run-events.ts seals and opens it with its codec
-// (server/repositories/run-event-data.ts) and says which events are final.
+// goes sealed as stored: server/runs/event-log.ts seals and opens it with its codec
+// (server/runs/repository/event-data.ts) and says which events are final.
 // server/events/hub.ts LISTENs on these channels.
 import { sql } from 'kysely'
 import { compiledOnce } from '#db/compiled-once.ts'
@@ -16,7 +16,7 @@ import {
   runningRunOwner,
   runOwner,
   type WhileRunning,
-} from '#server/repositories/runs.ts'
+} from '#server/runs/repository/runs.ts'
 import { FINAL_EVENT_TYPES, type RunEventType } from '#server/vocabulary/runs.ts'
 
 /**

@@ -2,11 +2,14 @@
 // brief), what the steps produced (the checkpoint, with fetched page text), the report and a
 // failure's error are sealed with the memory key ring, by the codecs of the runs repository
 // (RunSeals), and opened here into the views every surface shows. The topic is there only as a keyed
-// hash, for lookups. The SQL is server/repositories/runs.ts's.
+// hash, for lookups. The SQL is server/runs/repository/runs.ts's.
 import { randomUUID } from 'node:crypto'
 import type { Db } from '#db/database.ts'
-import type { RunError, RunListItem, RunView } from '#server/contracts/run.ts'
-import { appendRunEvents, type NewEvent } from '#server/events/run-events.ts'
+import { CheckpointSchema } from '#server/research/checkpoint.ts'
+import type { Report } from '#server/research/report-types.ts'
+import { readStoredReport } from '#server/research/stored-report.ts'
+import type { RunError, RunListItem, RunView } from '#server/runs/contract.ts'
+import { appendRunEvents, type NewEvent } from '#server/runs/event-log.ts'
 import {
   finishRun,
   listRunRows,
@@ -14,10 +17,7 @@ import {
   type RunRow,
   type RunSeals,
   type RunSummaryRow,
-} from '#server/repositories/runs.ts'
-import { CheckpointSchema } from '#server/research/checkpoint.ts'
-import type { Report } from '#server/research/report-types.ts'
-import { readStoredReport } from '#server/research/stored-report.ts'
+} from '#server/runs/repository/runs.ts'
 import { type Brief, displayBrief } from '#server/vocabulary/brief.ts'
 import type { RunStatus } from '#server/vocabulary/runs.ts'
 

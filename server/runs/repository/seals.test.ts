@@ -2,8 +2,8 @@
 // nothing of another shape handed on as the type it is said to be.
 import { expect, test } from 'vitest'
 import { generateKeySpec, parseKeyRing, seal, sealJson, UnreadableError } from '#server/crypto/key-ring.ts'
-import { createRunSeals, type RunRow } from '#server/repositories/runs.ts'
 import { upgradeReport } from '#server/research/report-types.ts'
+import { createRunSeals, type RunRow } from '#server/runs/repository/runs.ts'
 
 const ring = parseKeyRing(generateKeySpec('runs'))
 const seals = createRunSeals(ring)

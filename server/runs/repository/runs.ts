@@ -2,17 +2,17 @@
 // report and error are sealed, each bound to its run: their codecs are createRunSeals', built once
 // from the key ring, and a run's row is opened a column at a time, as a view needs it (a list opens
 // briefs, not reports; decision 064). What the columns mean (views of a run) is
-// server/research/runs.ts's.
+// server/runs/record.ts's.
 
 import { type Insertable, type Selectable, sql, type Updateable } from 'kysely'
 import { compiledOnce } from '#db/compiled-once.ts'
 import type { Db } from '#db/database.ts'
 import type { RunsTable } from '#db/schema.ts'
-import { type RunError, RunErrorSchema } from '#server/contracts/run.ts'
 import type { KeyRing, Sealed } from '#server/crypto/key-ring.ts'
 import { sealedColumn, sealedText } from '#server/crypto/sealed-column.ts'
 import { after } from '#server/repositories/keyset.ts'
-import { eventDataColumn } from '#server/repositories/run-event-data.ts'
+import { type RunError, RunErrorSchema } from '#server/runs/contract.ts'
+import { eventDataColumn } from '#server/runs/repository/event-data.ts'
 import { UUID } from '#server/text/uuid.ts'
 import { liveTopicMemory, type TopicMemoryRow } from '#server/topics/repository.ts'
 import { type Brief, StoredBriefSchema } from '#server/vocabulary/brief.ts'
@@ -79,7 +79,7 @@ export const SUMMARY_COLUMNS = [
 ] as const satisfies ReadonlyArray<keyof RunRow>
 export type RunSummaryRow = Pick<RunRow, (typeof SUMMARY_COLUMNS)[number]>
 
-/** A run inserted by the statement that appends its first events (server/repositories/run-events.ts). */
+/** A run inserted by the statement that appends its first events (server/runs/repository/events.ts). */
 export type NewRun = { create: Insertable<RunsTable> }
 
 /** A run's move to its next step, written by the statement that appends the step's events. */

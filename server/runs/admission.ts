@@ -6,13 +6,7 @@ import type { Db } from '#db/database.ts'
 import type { LimitDecision, Limiter } from '#server/limits/limiter.ts'
 import type { Limits } from '#server/limits/policies.ts'
 import { limitRefusalMessage } from '#server/limits/refusal.ts'
-import {
-  RunNotQueuedError,
-  type RunStart,
-  readBeforeStart,
-  type StartRunDeps,
-  startRun,
-} from '#server/research/start-run.ts'
+import { RunNotQueuedError, type RunStart, readBeforeStart, type StartRunDeps, startRun } from '#server/runs/start.ts'
 import type { Brief } from '#server/vocabulary/brief.ts'
 import { cronProblem, everyProblem } from '#server/vocabulary/cadence.ts'
 

@@ -1,7 +1,7 @@
 import { expect, test } from 'vitest'
 import { generateKeySpec, parseKeyRing, seal } from '#server/crypto/key-ring.ts'
-import { createRunSeals } from '#server/repositories/runs.ts'
-import { checkpointJson, type RunRow, readCheckpoint } from '#server/research/runs.ts'
+import { checkpointJson, type RunRow, readCheckpoint } from '#server/runs/record.ts'
+import { createRunSeals } from '#server/runs/repository/runs.ts'
 
 test("a checkpoint's JSON is its steps' in order, each step's output serialized once, when first asked for", () => {
   let serialized = 0
