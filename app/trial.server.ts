@@ -5,7 +5,7 @@ import { requestInfoContext, servicesContext } from '#app/context.ts'
 import { readCookie, TRIAL_COOKIE, trialCookie } from '#server/accounts/contract.ts'
 import type { LimitDecision } from '#server/limits/limiter.ts'
 import { describeWait } from '#server/limits/refusal.ts'
-import type { Refusal } from '#server/runs/admission.ts'
+import type { Refusal } from '#server/runs/service.ts'
 
 type Args = { request: Request; context: Readonly<RouterContextProvider> }
 

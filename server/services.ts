@@ -23,6 +23,7 @@ import { resolveAll } from '#server/providers/reader/page-reader.ts'
 import type { EngineDeps } from '#server/research/pipeline.ts'
 import type { AdmissionDeps } from '#server/runs/admission.ts'
 import { endRun } from '#server/runs/end.ts'
+import { runEventLog } from '#server/runs/event-log.ts'
 import { eventDataColumn } from '#server/runs/repository/event-data.ts'
 import { createRunSeals } from '#server/runs/repository/runs.ts'
 import { createRunService } from '#server/runs/service.ts'
@@ -127,6 +128,20 @@ export function createServices(infra: Infra) {
     webhookUrlProblem: notify.webhooks.urlProblem,
   }
   const accounts = createAccountService({ db })
+  const runs = createRunService({
+    admission,
+    ensureVisitor: accounts.ensureVisitor,
+    publicUrl: config.PUBLIC_URL,
+    endRun: ending,
+    series: seriesForRuns,
+    engine: {
+      ...infra.providers,
+      log,
+      providerTimeoutMs: config.PROVIDER_TIMEOUT_SECONDS * 1000,
+      maxTokens: config.RUN_MAX_TOKENS,
+      prices: modelPrices(config),
+    },
+  })
   return {
     config,
     log,
@@ -137,22 +152,13 @@ export function createServices(infra: Infra) {
     purgeExpiredLimits: () => purgeExpiredSlices(db),
     /** Throttles logins and sign-ups (per address and per account). */
     logins: infra.logins,
-    runs: createRunService({
-      admission,
-      ensureVisitor: accounts.ensureVisitor,
-      publicUrl: config.PUBLIC_URL,
-      endRun: ending,
-      series: seriesForRuns,
-      engine: {
-        ...infra.providers,
-        log,
-        providerTimeoutMs: config.PROVIDER_TIMEOUT_SECONDS * 1000,
-        maxTokens: config.RUN_MAX_TOKENS,
-        prices: modelPrices(config),
-      },
-    }),
+    runs,
     series: createSeriesService({
-      admission,
+      db,
+      jobs,
+      log,
+      runs,
+      scheduleMinSeconds: config.SCHEDULE_MIN_INTERVAL,
       briefs: seriesBriefs,
       intervalSeconds: config.RECURRING_INTERVAL,
       spreadSeconds: config.SCHEDULE_SPREAD,
@@ -164,7 +170,9 @@ export function createServices(infra: Infra) {
     keys: createKeyService({ db, verifier: infra.apiKeys, maxActive: config.API_KEYS_PER_ACCOUNT }),
     /** Slack and GitHub mentions in. */
     chat: createChatService({
-      admission,
+      db,
+      jobs,
+      runs,
       log,
       receipts: createReceipts(memory.ring),
       replies: notify.replies,
@@ -206,8 +214,7 @@ export function createWebServices(
     live: createLiveService({
       hub,
       streams,
-      db: infra.db,
-      events: eventDataColumn(infra.memory.ring),
+      events: runEventLog(infra.db, eventDataColumn(infra.memory.ring)),
       runs: services.runs,
     }),
     localAccountId: web.localAccountId,

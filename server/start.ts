@@ -30,6 +30,7 @@ import { createProviders } from '#server/providers/index.ts'
 import { ensureSampleCorpus } from '#server/providers/search/sample-corpus.ts'
 import { countCorpusDocuments } from '#server/repositories/corpus-documents.ts'
 import { createExtractiveModel } from '#server/research/extractive.ts'
+import { runEventLog } from '#server/runs/event-log.ts'
 import { eventDataColumn } from '#server/runs/repository/event-data.ts'
 import { sealLegacyRows } from '#server/seal-legacy.ts'
 import { createServices, createWebServices, type Services } from '#server/services.ts'
@@ -193,7 +194,11 @@ export async function startSextant(options: {
     let url: string | undefined
     if (config.RUN_ROLE !== 'worker') {
       if (config.NODE_ENV !== 'development' && config.BUILD_ON_START) await ensureAppBuild(log)
-      const hub = await createEventHub({ connectionString: databaseUrl, db, events: eventDataColumn(ring), log })
+      const hub = await createEventHub({
+        connectionString: databaseUrl,
+        events: runEventLog(db, eventDataColumn(ring)),
+        log,
+      })
       cleanups.push(() => hub.close())
       const streams = createOpenStreams({ maxPerPrincipal: config.MAX_EVENT_STREAMS_PER_SESSION })
       const web = createWebServices(infra, services, { hub, streams, localAccountId: provisioned.localAccountId })

@@ -11,9 +11,16 @@ import type { Database } from '#db/schema.ts'
 import { generateKeySpec, parseKeyRing } from '#server/crypto/key-ring.ts'
 import { createEventHub, type EventHub } from '#server/events/hub.ts'
 import { streamRunEvents } from '#server/events/sse.ts'
-import { appendRunEvents, type NewEvent, notifiedEvent, type RunEvent, readRunEvents } from '#server/runs/event-log.ts'
+import { parseEventNotification } from '#server/repositories/notifications.ts'
+import {
+  appendRunEvents,
+  type NewEvent,
+  notifiedEvent,
+  type RunEvent,
+  readRunEvents,
+  runEventLog,
+} from '#server/runs/event-log.ts'
 import { type EventDataColumn, eventDataColumn } from '#server/runs/repository/event-data.ts'
-import { parseEventNotification } from '#server/runs/repository/events.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { createTestDatabase, type TestDatabase } from '#test/support/database.ts'
 import { capturingLogger, testLogger } from '#test/support/logger.ts'
@@ -59,8 +66,7 @@ function append(runId: string, type: RunEvent['type'], step: string | null = nul
 async function startHub(options: { reconnectDelayMs?: number } = {}): Promise<EventHub> {
   const hub = await createEventHub({
     connectionString: database.url,
-    db: database.db,
-    events: column,
+    events: runEventLog(database.db, column),
     log: testLogger(),
     ...options,
   })
@@ -84,8 +90,7 @@ async function startSseServer(hub: EventHub, options: { db?: Db; keepAliveMs?: n
     streams.open++
     await streamRunEvents({
       hub,
-      db: options.db ?? database.db,
-      events: column,
+      events: runEventLog(options.db ?? database.db, column),
       req,
       res,
       runId: req.params.runId,
@@ -192,7 +197,11 @@ async function countingHub(runId: string) {
       if (entry.level === 'query' && text.includes('"run_events"') && parameters.includes(runId)) reads.push(text)
     },
   })
-  const hub = await createEventHub({ connectionString: database.url, db: counted, events: column, log: testLogger() })
+  const hub = await createEventHub({
+    connectionString: database.url,
+    events: runEventLog(counted, column),
+    log: testLogger(),
+  })
   onTestFinished(async () => {
     await hub.close()
     await counted.destroy()
@@ -352,8 +361,7 @@ test('a read of the hub that ends while nobody listens leaves its subscribers to
   const held = heldFirstResult(database.db)
   const hub = await createEventHub({
     connectionString: proxy.url,
-    db: held.db,
-    events: column,
+    events: runEventLog(held.db, column),
     log,
     reconnectDelayMs: 10,
   })
@@ -380,8 +388,7 @@ test('a stream whose replay ends while nobody listens is left to the read after 
   const { log, lines } = capturingLogger()
   const hub = await createEventHub({
     connectionString: proxy.url,
-    db: database.db,
-    events: column,
+    events: runEventLog(database.db, column),
     log,
     reconnectDelayMs: 10,
   })

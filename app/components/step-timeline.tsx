@@ -1,6 +1,6 @@
 // The five steps of a run (load memory, plan, search, synthesize, save memory) as a timeline built
 // from the run's event log, with each search query and warning under the step that reported it.
-import type { RunEvent } from '#server/runs/event-log.ts'
+import type { RunEvent } from '#server/runs/contract.ts'
 import type { RunStatus } from '#server/vocabulary/runs.ts'
 
 export type TimelineEvent = Pick<RunEvent, 'id' | 'type' | 'step' | 'data' | 'createdAt'>

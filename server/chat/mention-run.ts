@@ -5,8 +5,9 @@
 import type { Db } from '#db/database.ts'
 import { briefFromMention } from '#server/chat/mention.ts'
 import type { Receipts } from '#server/chat/repository/receipts.ts'
+import type { Jobs } from '#server/jobs/boss.ts'
 import type { Logger } from '#server/logger.ts'
-import { type AdmissionDeps, startAdmittedRun } from '#server/runs/admission.ts'
+import type { Brief } from '#server/vocabulary/brief.ts'
 import type { ChatChannel, ChatReply, Destination } from '#server/vocabulary/notify.ts'
 
 // What chat asks of notify (server/notify/service.ts gives both), declared here so that chat needs
@@ -21,7 +22,23 @@ export type SlackWorkspaces = {
   link: (db: Db, input: { teamId: string; accountId: string; botToken: string }) => Promise<void>
 }
 
-export type MentionDeps = AdmissionDeps & {
+/**
+ * What chat asks of the runs (server/runs/service.ts's start): a mention's run, admitted within the
+ * place's and the account's limits and written in the caller's transaction.
+ */
+export type StartMentionRun = (input: {
+  requester: { kind: 'mention'; accountId: string; place: string }
+  brief: Brief
+  account: { id: string }
+  trx: Db
+}) => Promise<
+  { ok: true; run: { runId: string }; release: () => Promise<void> } | { ok: false; refusal: { message: string } }
+>
+
+export type MentionDeps = {
+  db: Db
+  jobs: Jobs
+  startRun: StartMentionRun
   log: Logger
   receipts: Receipts
   replies: Replies
@@ -74,12 +91,7 @@ export async function actOnMention(
         return 'notice'
       }
       const requester = { kind: 'mention', accountId: account.accountId, place: input.place } as const
-      const started = await startAdmittedRun(deps, {
-        requester,
-        brief: parsed.brief,
-        accountId: account.accountId,
-        trx,
-      })
+      const started = await deps.startRun({ requester, brief: parsed.brief, account: { id: account.accountId }, trx })
       if (!started.ok) {
         await notice(`Sorry, I cannot start this research now. ${started.refusal.message}`)
         return 'notice'

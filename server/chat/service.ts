@@ -13,13 +13,16 @@ import type { MentionDeps, Replies, SlackWorkspaces } from '#server/chat/mention
 import type { Receipts } from '#server/chat/repository/receipts.ts'
 import { handleSlackMention, receiveSlackEvent } from '#server/chat/slack/events.ts'
 import { type SignatureCheck, verifySlackSignature } from '#server/chat/slack/verify.ts'
+import type { Jobs } from '#server/jobs/boss.ts'
 import type { GithubMentionJob, SlackMentionJob } from '#server/jobs/queues.ts'
 import type { Logger } from '#server/logger.ts'
-import type { AdmissionDeps } from '#server/runs/admission.ts'
+import type { RunService } from '#server/runs/service.ts'
 
 export type ChatServiceDeps = {
-  /** What starting a run needs (the one admission, composed in server/services.ts): mentions start runs. */
-  admission: AdmissionDeps
+  db: Db
+  jobs: Jobs
+  /** Mentions start runs (the runs module's service). */
+  runs: Pick<RunService, 'start'>
   log: Logger
   /** SLACK_SIGNING_SECRET and GITHUB_WEBHOOK_SECRET: without one, that platform's webhook is not set up. */
   secrets: { slack: string | undefined; github: string | undefined }
@@ -35,12 +38,12 @@ export type ChatServiceDeps = {
 export type SignedRequest = { body: Buffer; header: (name: string) => string | undefined }
 
 export function createChatService(deps: ChatServiceDeps) {
-  const { admission } = deps
-  const { db } = admission
-  const { receipts } = deps
-  const received = { db, jobs: admission.jobs, receipts }
+  const { db, jobs, receipts } = deps
+  const received = { db, jobs, receipts }
   const mentions: MentionDeps = {
-    ...admission,
+    db,
+    jobs,
+    startRun: deps.runs.start,
     log: deps.log,
     receipts,
     replies: deps.replies,

@@ -6,12 +6,28 @@
 // event, or were lost while the connection was down.
 import { setTimeout as sleep } from 'node:timers/promises'
 import pg from 'pg'
-import type { Db } from '#db/database.ts'
 import { STREAMS_ENDED_CHANNEL } from '#server/events/stream-principals.ts'
 import type { Logger } from '#server/logger.ts'
-import { notifiedEvent, type RunEvent, readRunEvents } from '#server/runs/event-log.ts'
-import type { EventDataColumn } from '#server/runs/repository/event-data.ts'
-import { ACCOUNT_CHANNEL, parseEventNotification, RUN_EVENTS_CHANNEL } from '#server/runs/repository/events.ts'
+import {
+  ACCOUNT_CHANNEL,
+  type EventNotification,
+  parseEventNotification,
+  RUN_EVENTS_CHANNEL,
+} from '#server/repositories/notifications.ts'
+import type { RunEvent } from '#server/vocabulary/runs.ts'
+
+/**
+ * The run event log as the hub and the event streams read it: the runs module's
+ * (server/runs/event-log.ts), handed in by the composer (a port, decision 063).
+ */
+export type RunEventLog = {
+  /** The run's events with an id above `afterId`, oldest first, at most `limit`, their data opened. */
+  read(runId: string, afterId: number, limit: number): Promise<RunEvent[]>
+  /** The event a notification carries, its data opened; undefined when it must be read instead. */
+  notified(notification: EventNotification): RunEvent | undefined
+  /** The id of the run's final event, or null while the run is still going. */
+  finalEventId(runId: string): Promise<number | null>
+}
 
 export type EventHub = {
   /**
@@ -75,15 +91,13 @@ const READ_RETRY_MS = 1000
 
 export async function createEventHub(options: {
   connectionString: string
-  db: Db
-  /** Opens the events' sealed data. */
-  /** The events' sealed data's codec. */
-  events: EventDataColumn
+  /** Where the hub reads the events a notification does not carry. */
+  events: RunEventLog
   log: Logger
   /** The first wait before reconnecting; it doubles (with jitter) up to 30 s. */
   reconnectDelayMs?: number
 }): Promise<EventHub> {
-  const { connectionString, db, events: column, log } = options
+  const { connectionString, events: eventLog, log } = options
   const reconnectDelayMs = options.reconnectDelayMs ?? 250
   const subscriptions = new Map<string, Set<Subscription>>()
   const accountSubscriptions = new Map<string, Set<(runId: string | null) => void>>()
@@ -140,7 +154,7 @@ export async function createEventHub(options: {
     if (!anySynced) return
     let event: RunEvent | undefined
     try {
-      event = notifiedEvent(column, notification)
+      event = eventLog.notified(notification)
     } catch (error) {
       log.warn({ err: error, runId }, 'a notified run event could not be opened; reading it')
     }
@@ -191,7 +205,7 @@ export async function createEventHub(options: {
         state.again = false
         const vouching = listeningSince()
         const floor = Math.min(...[...forRun].map((subscription) => subscription.lastId))
-        const events = await readRunEvents(db, column, runId, floor, PAGE_SIZE)
+        const events = await eventLog.read(runId, floor, PAGE_SIZE)
         for (const event of events) {
           for (const subscription of subscriptions.get(runId) ?? []) {
             // One that subscribed during the read, further back than it reached, waits for the next pass.

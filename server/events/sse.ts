@@ -2,11 +2,8 @@
 // Last-Event-ID, then live events from the hub, until the run's final event.
 import type express from 'express'
 import { z } from 'zod'
-import type { Db } from '#db/database.ts'
-import type { EventHub } from '#server/events/hub.ts'
-import { findFinalEventId, type RunEvent, readRunEvents } from '#server/runs/event-log.ts'
-import type { EventDataColumn } from '#server/runs/repository/event-data.ts'
-import { isFinalEvent } from '#server/vocabulary/runs.ts'
+import type { EventHub, RunEventLog } from '#server/events/hub.ts'
+import { isFinalEvent, type RunEvent } from '#server/vocabulary/runs.ts'
 
 const REPLAY_PAGE = 500
 
@@ -46,9 +43,8 @@ function formatEvent(event: RunEvent): string {
  */
 export function streamRunEvents(options: {
   hub: EventHub
-  db: Db
-  /** The events' sealed data's codec. */
-  events: EventDataColumn
+  /** Where the replay reads the run's events. */
+  events: RunEventLog
   req: express.Request
   res: express.Response
   runId: string
@@ -56,7 +52,7 @@ export function streamRunEvents(options: {
   signal?: AbortSignal
   keepAliveMs?: number
 }): Promise<void> {
-  const { hub, db, events: column, req, res, runId, signal } = options
+  const { hub, events: eventLog, req, res, runId, signal } = options
   const afterId = parseLastEventId(req)
   return new Promise<void>((resolve, reject) => {
     let lastSentId = afterId
@@ -94,7 +90,7 @@ export function streamRunEvents(options: {
       if (signal?.aborted) return end()
       if (afterId > 0) {
         // EventSource reconnects whenever a stream ends; 204 is the answer that makes it stop.
-        const finalId = await findFinalEventId(db, runId)
+        const finalId = await eventLog.finalEventId(runId)
         if (finalId !== null && afterId >= finalId) {
           res.status(204)
           return end()
@@ -104,7 +100,7 @@ export function streamRunEvents(options: {
       beginEventStream(res)
       keepAlive = setInterval(() => res.write(': keep-alive\n\n'), options.keepAliveMs ?? 15_000)
       for (;;) {
-        const events = await readRunEvents(db, column, runId, lastSentId, REPLAY_PAGE)
+        const events = await eventLog.read(runId, lastSentId, REPLAY_PAGE)
         for (const event of events) send(event)
         if (ended || events.length < REPLAY_PAGE) break
       }

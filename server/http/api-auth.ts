@@ -5,7 +5,7 @@ import { type DemoVisitor, KeyCheckBudgetError } from '#server/accounts/contract
 import { clientIp, isLoopback, isLoopbackHost } from '#server/http/client-ip.ts'
 import { HttpProblem, sendProblem } from '#server/http/problem.ts'
 import { describeWait } from '#server/limits/refusal.ts'
-import type { Requester } from '#server/runs/admission.ts'
+import type { Requester } from '#server/runs/service.ts'
 import type { WebServices } from '#server/services.ts'
 
 export type ApiPrincipal = {

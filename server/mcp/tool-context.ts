@@ -5,7 +5,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import type { z } from 'zod'
 import type { DemoVisitor } from '#server/accounts/contract.ts'
 import type { ToolOutput } from '#server/contracts/mcp.ts'
-import type { Requester } from '#server/runs/admission.ts'
+import type { Requester } from '#server/runs/service.ts'
 import type { WebServices } from '#server/services.ts'
 
 export type McpCaller = {

@@ -13,7 +13,7 @@ import {
   type DeliveryStatus,
   findFirstStartedDelivery,
 } from '#server/notify/repository/deliveries.ts'
-import type { RunEndHook } from '#server/runs/end.ts'
+import type { RunEndHook } from '#server/runs/contract.ts'
 import {
   CHAT_CHANNELS,
   type ChatReply,
@@ -84,7 +84,7 @@ const CHAT_SOURCES = new Set<string>(CHAT_CHANNELS)
  * the run came from chat (or belongs to a series that did), its result is owed there, queued in the
  * transaction that ends the run; the queue is woken once that commits.
  */
-export function deliverResultWhenEnded(jobs: Jobs, deliveries: Deliveries): RunEndHook {
+export function deliverResultWhenEnded(jobs: Jobs, deliveries: Deliveries): RunEndHook<Db> {
   return async (trx, { runId, seriesId, source, worthTelling }) => {
     if (!worthTelling || (!seriesId && !CHAT_SOURCES.has(source))) return
     const destination = await destinationOf(trx, runId, seriesId)

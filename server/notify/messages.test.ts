@@ -1,7 +1,7 @@
 import { expect, test } from 'vitest'
 import { linkCitations, PART_LIMITS, resultMessage, startedMessage } from '#server/notify/messages.ts'
 import type { Report } from '#server/research/report-types.ts'
-import type { RunView } from '#server/runs/record.ts'
+import type { RunView } from '#server/runs/contract.ts'
 import { BriefSchema } from '#server/vocabulary/brief.ts'
 import { unexpectedTargets } from '#test/support/clickable-links.ts'
 

@@ -8,7 +8,7 @@ import { escapeMrkdwn, markdownToMrkdwn, slackLink } from '#server/notify/slack/
 import { splitText } from '#server/notify/split-text.ts'
 import { changeCounts, summaryWithoutChanges } from '#server/research/report-summary.ts'
 import type { Report, ReportChange, ReportSource } from '#server/research/report-types.ts'
-import type { RunView } from '#server/runs/record.ts'
+import type { RunView } from '#server/runs/contract.ts'
 import { CITATION_MARKER, markerNumbers } from '#server/text/markdown/citations.ts'
 import { sanitizeMarkdown } from '#server/text/markdown-links.ts'
 import { timeframePhrase } from '#server/vocabulary/brief.ts'

@@ -27,7 +27,7 @@ import { createFeedService, type FindSeries, type FindTopic } from '#server/noti
 import { createWebhookService } from '#server/notify/service/webhooks.ts'
 import { deliverWebhooksWhenEnded } from '#server/notify/webhooks/events.ts'
 import type { WebhookSettings } from '#server/notify/webhooks/send.ts'
-import type { RunEnd } from '#server/runs/end.ts'
+import type { RunEnd } from '#server/runs/contract.ts'
 import type { RunSeals } from '#server/runs/repository/runs.ts'
 import type { ChatReply } from '#server/vocabulary/notify.ts'
 

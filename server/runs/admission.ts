@@ -8,7 +8,7 @@ import type { Limits } from '#server/limits/policies.ts'
 import { limitRefusalMessage } from '#server/limits/refusal.ts'
 import { RunNotQueuedError, type RunStart, readBeforeStart, type StartRunDeps, startRun } from '#server/runs/start.ts'
 import type { Brief } from '#server/vocabulary/brief.ts'
-import { cronProblem, everyProblem } from '#server/vocabulary/cadence.ts'
+import { cadenceField, scheduleProblem } from '#server/vocabulary/cadence.ts'
 
 export type Requester =
   /** An account's own API key, dashboard session or local development auth, from `address`. */
@@ -104,21 +104,6 @@ export type AdmissionDeps = StartRunDeps & {
    * with a webhookUrl is refused.
    */
   webhookUrlProblem?: (url: string) => Promise<string | undefined>
-}
-
-/** Why a recurring brief's cadence cannot be used on this server, or undefined when it can. */
-export function scheduleProblem(
-  brief: Pick<Brief, 'every' | 'cron' | 'timeZone'>,
-  minSeconds: number,
-): string | undefined {
-  if (brief.every !== undefined) return everyProblem(brief.every, minSeconds)
-  if (brief.cron !== undefined) return cronProblem(brief.cron, brief.timeZone ?? 'UTC', minSeconds)
-  return undefined
-}
-
-/** The field a cadence is given in: `cron` when the brief has one, else `every`. */
-export function cadenceField(brief: Pick<Brief, 'cron'>): 'every' | 'cron' {
-  return brief.cron !== undefined ? 'cron' : 'every'
 }
 
 /**

@@ -3,9 +3,11 @@
 // document and the MCP output schemas render them.
 import { z } from 'zod'
 import { RecurringInfoSchema } from '#server/series/contract.ts'
-import { BriefSchema } from '#server/vocabulary/brief.ts'
-import { ReportSchema } from '#server/vocabulary/report.ts'
-import { RUN_EVENT_TYPES, RUN_STATUSES } from '#server/vocabulary/runs.ts'
+import { type Brief, BriefSchema } from '#server/vocabulary/brief.ts'
+import { type Report, ReportSchema } from '#server/vocabulary/report.ts'
+import { RUN_STATUSES, type RunEvent, RunEventSchema } from '#server/vocabulary/runs.ts'
+
+export { type RunEvent, RunEventSchema }
 
 const timestamp = () => z.iso.datetime()
 
@@ -51,18 +53,51 @@ export const RunStartSchema = z.object({
   runCount: z.int().describe('Completed runs of this topic before this one.'),
 })
 
-export const RunEventSchema = z.object({
-  id: z.int().describe('Increases within a run; the SSE `id:` line, and what Last-Event-ID resumes after.'),
-  runId: z.uuid(),
-  type: z.enum(RUN_EVENT_TYPES),
-  step: z.string().nullable(),
-  data: z.record(z.string(), z.unknown()),
-  createdAt: timestamp(),
-})
-
 export type RunError = z.infer<typeof RunErrorSchema>
 export type RunView = z.infer<typeof RunViewSchema>
 export type RunListItem = z.infer<typeof RunListItemSchema>
 export type RunListPage = z.infer<typeof RunListPageSchema>
 export type RunStart = z.infer<typeof RunStartSchema>
-export type RunEvent = z.infer<typeof RunEventSchema>
+
+/** A run's end, as what it owes (chat, webhooks, email) sees it. */
+export type RunEnd = {
+  runId: string
+  accountId: string
+  outcome: RunOutcome
+  /** The run's recurring brief, if it has one. */
+  seriesId: string | null
+  /** Where its brief came from (`slack`, `github`, `api`, ...). */
+  source: string
+  /** The event types the account's active webhook endpoints take (none: no endpoint to ask for). */
+  webhookEvents: string[]
+  /** Its brief, when whoever ended the run had it open (the engine does); else read where needed. */
+  brief?: Brief
+  /**
+   * Whether to tell anyone: false only for a complete run of a series whose `notify` is 'changes'
+   * when its delta has nothing new, updated or contradicted. Such a run is recorded (its status,
+   * report and memory), not delivered. Failures and cancellations are always told.
+   */
+  worthTelling: boolean
+}
+
+/**
+ * Called in the transaction that ends a run (`Trx`, the database's), after its status and final event
+ * are written (jobs it sends there are woken once that commits).
+ */
+export type RunEndHook<Trx> = (trx: Trx, end: RunEnd) => Promise<void>
+
+export type RunOutcome =
+  | { status: 'complete'; report: Report }
+  | { status: 'failed'; error: RunError }
+  /** At the account's request: only its own run. */
+  | { status: 'cancelled'; accountId: string }
+
+/** How many of a run's claims are new, updated or contradicted: what a person monitoring the topic hears. */
+export function changeCount(report: Report): number {
+  const { delta } = report
+  return delta.newFindings.length + delta.updated.length + delta.contradicted.length
+}
+
+export function changedAnything(report: Report): boolean {
+  return changeCount(report) > 0
+}

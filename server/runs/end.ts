@@ -6,39 +6,12 @@
 // does not know chat.
 import type { Db } from '#db/database.ts'
 import type { Jobs } from '#server/jobs/boss.ts'
-import type { Report } from '#server/research/report-types.ts'
+import { changedAnything, type RunEndHook, type RunOutcome } from '#server/runs/contract.ts'
 import { appendRunEvents, type NewEvent } from '#server/runs/event-log.ts'
-import { cancelRun, completeRun, failRun, type RunError } from '#server/runs/record.ts'
+import { cancelRun, completeRun, failRun } from '#server/runs/record.ts'
 import type { RunEnded, RunSeals } from '#server/runs/repository/runs.ts'
 import type { Brief } from '#server/vocabulary/brief.ts'
 import type { SeriesNotify } from '#server/vocabulary/series.ts'
-
-/** A run's end, as what it owes (chat, webhooks, email) sees it. */
-export type RunEnd = {
-  runId: string
-  accountId: string
-  outcome: RunOutcome
-  /** The run's recurring brief, if it has one. */
-  seriesId: string | null
-  /** Where its brief came from (`slack`, `github`, `api`, ...). */
-  source: string
-  /** The event types the account's active webhook endpoints take (none: no endpoint to ask for). */
-  webhookEvents: string[]
-  /** Its brief, when whoever ended the run had it open (the engine does); else read where needed. */
-  brief?: Brief
-  /**
-   * Whether to tell anyone: false only for a complete run of a series whose `notify` is 'changes'
-   * when its delta has nothing new, updated or contradicted. Such a run is recorded (its status,
-   * report and memory), not delivered. Failures and cancellations are always told.
-   */
-  worthTelling: boolean
-}
-
-/**
- * Called in the transaction that ends a run, after its status and final event are written (jobs it
- * sends there are woken once that commits).
- */
-export type RunEndHook = (trx: Db, end: RunEnd) => Promise<void>
 
 /**
  * A run of a series ended, in the transaction that ends it: the series sleeps until its next slot.
@@ -55,7 +28,7 @@ export type RunEndDeps = {
   seals: RunSeals
   /** What a run's end asks of its series (the series module's; a port, decision 063). */
   series: SeriesAfterRun
-  onEnded: RunEndHook
+  onEnded: RunEndHook<Db>
 }
 
 /** What whoever ends a run brings to its end. */
@@ -75,12 +48,6 @@ export type RunEndKnown = {
    */
   lastStep?: (trx: Db) => Promise<NewEvent[]>
 }
-
-export type RunOutcome =
-  | { status: 'complete'; report: Report }
-  | { status: 'failed'; error: RunError }
-  /** At the account's request: only its own run. */
-  | { status: 'cancelled'; accountId: string }
 
 /** Ends a running run; false when it had already ended (another worker, a cancel, the sweeper got there first). */
 export async function endRun(
@@ -115,16 +82,6 @@ export async function endRun(
     })
     return true
   })
-}
-
-/** How many of a run's claims are new, updated or contradicted: what a person monitoring the topic hears. */
-export function changeCount(report: Report): number {
-  const { delta } = report
-  return delta.newFindings.length + delta.updated.length + delta.contradicted.length
-}
-
-export function changedAnything(report: Report): boolean {
-  return changeCount(report) > 0
 }
 
 function finish(trx: Db, seals: RunSeals, runId: string, outcome: RunOutcome): Promise<RunEnded | undefined> {

@@ -6,15 +6,11 @@
 // server/runs/repository/events.ts's.
 
 import type { Db } from '#db/database.ts'
+import type { RunEventLog } from '#server/events/hub.ts'
+import type { EventNotification } from '#server/repositories/notifications.ts'
 import type { RunEvent } from '#server/runs/contract.ts'
 import type { EventDataColumn } from '#server/runs/repository/event-data.ts'
-import {
-  type EventNotification,
-  findFirstEventId,
-  insertRunEvents,
-  listRunEvents,
-  type RunEventRow,
-} from '#server/runs/repository/events.ts'
+import { findFirstEventId, insertRunEvents, listRunEvents, type RunEventRow } from '#server/runs/repository/events.ts'
 import type { NewRun, RunAdvance, WhileRunning } from '#server/runs/repository/runs.ts'
 import { FINAL_EVENT_TYPES, type RunEventType } from '#server/vocabulary/runs.ts'
 
@@ -89,4 +85,13 @@ export async function readRunEvents(
 /** The id of the run's final event, or null while the run is still going. */
 export function findFinalEventId(db: Db, runId: string): Promise<number | null> {
   return findFirstEventId(db, runId, FINAL_EVENT_TYPES)
+}
+
+/** The log as the event hub and the event streams read it (their port), over `db`. */
+export function runEventLog(db: Db, column: EventDataColumn): RunEventLog {
+  return {
+    read: (runId, afterId, limit) => readRunEvents(db, column, runId, afterId, limit),
+    notified: (notification) => notifiedEvent(column, notification),
+    finalEventId: (runId) => findFinalEventId(db, runId),
+  }
 }

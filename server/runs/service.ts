@@ -3,16 +3,29 @@
 // and what the job handlers do with runs (run the engine, sweep overdue runs, purge old events).
 
 import { LRUCache } from 'lru-cache'
+import type { Db } from '#db/database.ts'
 import type { DemoVisitor } from '#server/accounts/contract.ts'
 import { type EngineDeps, NOT_TAKEN_ERROR, runResearch } from '#server/research/pipeline.ts'
-import { type AdmissionDeps, type AdmittedStart, type Requester, startAdmittedRun } from '#server/runs/admission.ts'
+import {
+  type AdmissionDeps,
+  type AdmittedStart,
+  notQueuedRefusal,
+  type Refusal,
+  type Requester,
+  startAdmittedRun,
+} from '#server/runs/admission.ts'
+import type { RunStart } from '#server/runs/contract.ts'
 import { type RunEvent, readRunEvents } from '#server/runs/event-log.ts'
 import { listRuns, type RunListItem, type RunView, viewRun } from '#server/runs/record.ts'
 import { purgeRunEvents } from '#server/runs/repository/events.ts'
 import { findRunId, getRun, getRunSeal, overdueRuns, type RunRow, type RunSeal } from '#server/runs/repository/runs.ts'
+import { notQueued, startRun } from '#server/runs/start.ts'
 import type { RecurringInfo, SeriesState, SeriesView } from '#server/series/contract.ts'
 import type { Brief } from '#server/vocabulary/brief.ts'
 import type { RunStatus } from '#server/vocabulary/runs.ts'
+
+/** Who asks for a run, and why one may be refused: what the surfaces that start runs pass and answer. */
+export type { Refusal, Requester } from '#server/runs/admission.ts'
 
 /** Complete runs whose views are kept in memory, and the most sealed bytes (reports and briefs) they may hold. */
 const COMPLETED_VIEWS = 2000
@@ -53,6 +66,13 @@ export type RunStartInput = {
    * new trial visitor's) made, only once the run is admitted: a refused visitor leaves nothing behind.
    */
   account: { id: string } | { visitor: DemoVisitor } | { create: () => Promise<string> }
+  /**
+   * Writes the run in the caller's transaction (a mention, a series' run now): a start that cannot be
+   * queued then throws, for the caller to roll back; `notQueued` words it.
+   */
+  trx?: Db
+  /** Makes it the series' run of a slot (a series' run now). */
+  series?: { id: string; slot: number }
 }
 
 export type CancelOutcome =
@@ -111,6 +131,8 @@ export function createRunService(deps: RunServiceDeps) {
       return startAdmittedRun(admission, {
         requester: input.requester,
         brief: input.brief,
+        trx: input.trx,
+        series: input.series,
         accountId:
           'id' in account
             ? account.id
@@ -122,6 +144,20 @@ export function createRunService(deps: RunServiceDeps) {
                 },
       })
     },
+
+    /**
+     * Starts a series' run of a slot in the transaction that claims it (its wake job), without
+     * admission: the series was admitted when it was made.
+     */
+    startSeriesRun(
+      trx: Db,
+      input: { accountId: string; brief: Brief; series: { id: string; slot: number } },
+    ): Promise<RunStart> {
+      return startRun(admission, input.accountId, input.brief, { series: input.series, trx })
+    },
+
+    /** A start in the caller's transaction that failed, as the refusal every surface says. */
+    notQueued: (error: unknown): Refusal => notQueuedRefusal(notQueued(error)),
 
     /** The account's run, or undefined: another account's run is no run. */
     async get(accountId: string, runId: string, audience: Audience = 'client'): Promise<RunView | undefined> {

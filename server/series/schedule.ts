@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto'
 import type { Db } from '#db/database.ts'
 import type { Jobs } from '#server/jobs/boss.ts'
 import { SERIES_WAKE } from '#server/jobs/queues.ts'
-import { notifyAccountChanged } from '#server/runs/repository/events.ts'
+import { notifyAccountChanged } from '#server/repositories/notifications.ts'
 import { findSeriesSlotRunId, hasRunningSeriesRun, lastSeriesRunEnd } from '#server/runs/repository/runs.ts'
 import type { RecurringInfo, SeriesState, SeriesView } from '#server/series/contract.ts'
 import {

@@ -7,16 +7,9 @@
 import type { Db } from '#db/database.ts'
 import type { Jobs } from '#server/jobs/boss.ts'
 import type { LimitDecision } from '#server/limits/limiter.ts'
-import {
-  type AdmissionDeps,
-  cadenceField,
-  notQueuedRefusal,
-  type Refusal,
-  type Requester,
-  scheduleProblem,
-  startAdmittedRun,
-} from '#server/runs/admission.ts'
-import { notQueued, type RunStart, startRun } from '#server/runs/start.ts'
+import type { Logger } from '#server/logger.ts'
+import type { RunStart } from '#server/runs/contract.ts'
+import type { Refusal, Requester, RunService } from '#server/runs/service.ts'
 import type { SeriesBriefs } from '#server/series/repository.ts'
 import {
   afterRunEnded,
@@ -32,6 +25,7 @@ import {
   updateSeriesSettings,
 } from '#server/series/schedule.ts'
 import type { Brief } from '#server/vocabulary/brief.ts'
+import { cadenceField, scheduleProblem } from '#server/vocabulary/cadence.ts'
 import type { SeriesState, SeriesStatus } from '#server/vocabulary/series.ts'
 
 /**
@@ -60,8 +54,13 @@ export function createSeriesForRuns(deps: {
 }
 
 export type SeriesServiceDeps = {
-  /** What starting a run needs (the one admission, composed in server/services.ts); run now uses it. */
-  admission: AdmissionDeps
+  db: Db
+  jobs: Jobs
+  log: Logger
+  /** What run now and the wake job start runs with (the runs module's service). */
+  runs: Pick<RunService, 'start' | 'startSeriesRun' | 'notQueued'>
+  /** SCHEDULE_MIN_INTERVAL: the shortest time a series may ask for between its runs. */
+  scheduleMinSeconds: number
   /** The series' table, its sealed briefs opened at the repository (built by the composition root). */
   briefs: SeriesBriefs
   /** RECURRING_INTERVAL: how long a series sleeps between runs. */
@@ -99,9 +98,7 @@ export type SeriesChange =
   | { ok: false; reason: 'cancelled' }
 
 export function createSeriesService(deps: SeriesServiceDeps) {
-  const { admission } = deps
-  const { memory, jobs } = admission
-  const { db } = memory
+  const { db, jobs, runs } = deps
   const seriesBriefs = deps.briefs
   // What changing a series' schedule needs.
   const scheduling = { db, jobs, intervalSeconds: deps.intervalSeconds, spreadSeconds: deps.spreadSeconds }
@@ -127,7 +124,7 @@ export function createSeriesService(deps: SeriesServiceDeps) {
      */
     async update(accountId: string, seriesId: string, settings: SeriesSettings): Promise<SeriesUpdate> {
       if (settings.emailDigest && !deps.emailEnabled) return { ok: false, reason: 'email_off' }
-      const problem = scheduleProblem(settings, admission.scheduleMinSeconds)
+      const problem = scheduleProblem(settings, deps.scheduleMinSeconds)
       if (problem) return { ok: false, reason: 'schedule', message: problem, field: cadenceField(settings) }
       const outcome = await updateSeriesSettings({ ...scheduling, briefs: seriesBriefs }, seriesId, accountId, settings)
       if (outcome !== 'ok') return { ok: false, reason: outcome }
@@ -150,10 +147,10 @@ export function createSeriesService(deps: SeriesServiceDeps) {
       const started = jobs.transaction(db, async (trx): Promise<RunNowOutcome> => {
         const claimed = await claimSlotNow(trx, seriesBriefs, input.seriesId, input.accountId)
         if (!claimed.ok) return { ok: false, reason: claimed.reason }
-        const admitted = await startAdmittedRun(admission, {
+        const admitted = await runs.start({
           requester: input.requester,
           brief: { ...claimed.brief, source: input.source },
-          accountId: input.accountId,
+          account: { id: input.accountId },
           series: { id: input.seriesId, slot: claimed.slot },
           trx,
         })
@@ -167,9 +164,8 @@ export function createSeriesService(deps: SeriesServiceDeps) {
         await release?.().catch(() => {})
         // The claim and the start failed as one transaction: nothing was written, the slot stays
         // pending, and its wake job still runs it when due.
-        const failure = notQueued(error)
-        admission.memory.log.error({ err: failure }, 'a series run could not be queued')
-        return { ok: false, reason: 'refused', refusal: notQueuedRefusal(failure) }
+        deps.log.error({ err: error }, 'a series run could not be queued')
+        return { ok: false, reason: 'refused', refusal: runs.notQueued(error) }
       })
     },
 
@@ -178,7 +174,11 @@ export function createSeriesService(deps: SeriesServiceDeps) {
       return jobs.transaction(db, async (trx) => {
         const claimed = await claimSlot(trx, seriesBriefs, seriesId, slot)
         if (!claimed) return false
-        await startRun(admission, claimed.accountId, claimed.brief, { series: { id: seriesId, slot }, trx })
+        await runs.startSeriesRun(trx, {
+          accountId: claimed.accountId,
+          brief: claimed.brief,
+          series: { id: seriesId, slot },
+        })
         return true
       })
     },

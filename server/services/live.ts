@@ -2,24 +2,21 @@
 // events as they happen, a run's event stream and an account's run list as Server-Sent Events, each
 // stream counted against its session's or key's allowance.
 import type express from 'express'
-import type { Db } from '#db/database.ts'
 import { createAccountRunStreams } from '#server/events/account-stream.ts'
-import type { EventHub } from '#server/events/hub.ts'
+import type { EventHub, RunEventLog } from '#server/events/hub.ts'
 import type { OpenStreams } from '#server/events/open-streams.ts'
 import { streamRunEvents } from '#server/events/sse.ts'
-import type { RunEvent } from '#server/runs/event-log.ts'
-import type { EventDataColumn } from '#server/runs/repository/event-data.ts'
+import type { RunEvent } from '#server/runs/contract.ts'
 import type { RunService } from '#server/runs/service.ts'
 
 export function createLiveService(deps: {
   hub: EventHub
   streams: OpenStreams
-  db: Db
-  /** The events' sealed data's codec (the runs repository's seals carry it). */
-  events: EventDataColumn
+  /** Where a stream's replay reads a run's events (the runs module's event log). */
+  events: RunEventLog
   runs: Pick<RunService, 'dashboard'>
 }) {
-  const { hub, streams, db, events } = deps
+  const { hub, streams, events } = deps
   const runLists = createAccountRunStreams({ hub, read: (accountId) => deps.runs.dashboard(accountId) })
   return {
     /** Calls `listener` with each new event of the run; returns the unsubscribe. */
@@ -34,7 +31,7 @@ export function createLiveService(deps: {
      * the viewer's.
      */
     streamRun: (options: { req: express.Request; res: express.Response; runId: string; signal?: AbortSignal }) =>
-      streamRunEvents({ hub, db, events, ...options }),
+      streamRunEvents({ hub, events, ...options }),
     /** The account's dashboard run list, sent whole whenever one of its runs or series changes. */
     streamRunList: (options: { res: express.Response; accountId: string; signal?: AbortSignal }) =>
       runLists.stream(options),

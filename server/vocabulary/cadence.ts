@@ -112,6 +112,21 @@ function longGapWithinAYear(cron: Cron, first: Date): { from: Date; to: Date | n
   return undefined
 }
 
+/** Why a recurring brief's cadence cannot be used on this server, or undefined when it can. */
+export function scheduleProblem(
+  brief: { every?: string; cron?: string; timeZone?: string },
+  minSeconds: number,
+): string | undefined {
+  if (brief.every !== undefined) return everyProblem(brief.every, minSeconds)
+  if (brief.cron !== undefined) return cronProblem(brief.cron, brief.timeZone ?? 'UTC', minSeconds)
+  return undefined
+}
+
+/** The field a cadence is given in: `cron` when the brief has one, else `every`. */
+export function cadenceField(brief: { cron?: string }): 'every' | 'cron' {
+  return brief.cron !== undefined ? 'cron' : 'every'
+}
+
 /**
  * When the next run is due after `after` (a run's end, or now). A cron's times are moved `offsetMs`
  * later (spreadOffsetMs), so that the series of every account that asked for "Mondays at nine" do

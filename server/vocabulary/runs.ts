@@ -1,5 +1,6 @@
 // The words of a run, written once: the runs table, the API, MCP, the pages and the event streams
 // all use these lists. The vocabulary imports nothing of the server (an import rule holds it).
+import { z } from 'zod'
 
 /** A run's status: it runs until it ends complete, failed or cancelled. */
 export const RUN_STATUSES = ['running', 'complete', 'failed', 'cancelled'] as const
@@ -30,3 +31,14 @@ export const FINAL_EVENT_TYPES = ['complete', 'failed', 'cancelled'] as const sa
 export function isFinalEvent(type: string): boolean {
   return (FINAL_EVENT_TYPES as readonly string[]).includes(type)
 }
+
+/** An event of a run, as the event log keeps it, the streams send it and the API describes it. */
+export const RunEventSchema = z.object({
+  id: z.int().describe('Increases within a run; the SSE `id:` line, and what Last-Event-ID resumes after.'),
+  runId: z.uuid(),
+  type: z.enum(RUN_EVENT_TYPES),
+  step: z.string().nullable(),
+  data: z.record(z.string(), z.unknown()),
+  createdAt: z.iso.datetime(),
+})
+export type RunEvent = z.infer<typeof RunEventSchema>

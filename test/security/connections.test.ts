@@ -4,7 +4,7 @@
 import http from 'node:http'
 import net from 'node:net'
 import { expect, onTestFinished, test } from 'vitest'
-import { notifyAccountChanged } from '#server/runs/repository/events.ts'
+import { notifyAccountChanged } from '#server/repositories/notifications.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { startTestApp } from '#test/support/app.ts'
 import { logIn } from '#test/support/browser-session.ts'

@@ -9,7 +9,7 @@ import type { Jobs } from '#server/jobs/boss.ts'
 import { DELIVER } from '#server/jobs/queues.ts'
 import type { Deliveries } from '#server/notify/repository/deliveries.ts'
 import { findDigestRecipients } from '#server/notify/repository/email-addresses.ts'
-import type { RunEndHook } from '#server/runs/end.ts'
+import type { RunEndHook } from '#server/runs/contract.ts'
 
 export const ConfirmationTargetSchema = z.object({ addressId: z.uuid() })
 export const DigestTargetSchema = z.object({ seriesId: z.uuid(), addressIds: z.array(z.uuid()) })
@@ -38,7 +38,7 @@ export async function queueConfirmation(
  * What a run's end owes email (a hook of server/runs/end.ts): a complete run worth telling of
  * a series that sends digests is mailed to its recipients. Email off (no SMTP_URL): nothing is queued.
  */
-export function emailDigestWhenEnded(jobs: Jobs, deliveries: Deliveries, enabled: boolean): RunEndHook {
+export function emailDigestWhenEnded(jobs: Jobs, deliveries: Deliveries, enabled: boolean): RunEndHook<Db> {
   return async (trx, { runId, seriesId, outcome, worthTelling }) => {
     if (!enabled || !worthTelling || !seriesId || outcome.status !== 'complete') return
     const recipients = await findDigestRecipients(trx, seriesId)

@@ -1,7 +1,7 @@
 import { expect, test } from 'vitest'
 import { digestEmail } from '#server/notify/email/digest.ts'
 import type { Report } from '#server/research/report-types.ts'
-import type { RunView } from '#server/runs/record.ts'
+import type { RunView } from '#server/runs/contract.ts'
 
 const links = { runUrl: 'https://sextant.example/dashboard/runs/r1', unsubscribeUrl: 'https://sextant.example/u?t=1' }
 

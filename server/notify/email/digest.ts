@@ -5,7 +5,7 @@
 import type { Email } from '#server/notify/email/mailer.ts'
 import { countPhrases } from '#server/research/report-summary.ts'
 import type { Report, ReportChange, ReportFinding, ReportNewFinding } from '#server/research/report-types.ts'
-import type { RunView } from '#server/runs/record.ts'
+import type { RunView } from '#server/runs/contract.ts'
 import { stripBidiControls } from '#server/text/bidi.ts'
 
 export type DigestLinks = { runUrl: string; unsubscribeUrl: string }

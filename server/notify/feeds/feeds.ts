@@ -17,7 +17,7 @@ import {
   listTopicFeedRuns,
 } from '#server/notify/repository/feeds.ts'
 import type { Report } from '#server/research/report-types.ts'
-import { changeCount, type RunEndHook } from '#server/runs/end.ts'
+import { changeCount, type RunEndHook } from '#server/runs/contract.ts'
 import { openRunReport } from '#server/runs/record.ts'
 import type { RunSeals } from '#server/runs/repository/runs.ts'
 
@@ -96,7 +96,7 @@ export async function readFeed(
  * What a run's end owes the feeds (a hook of server/runs/end.ts): a complete run's count of
  * new, updated and contradicted claims, and whether it was told, in the clear index feeds read.
  */
-export function recordRunChangesWhenEnded(): RunEndHook {
+export function recordRunChangesWhenEnded(): RunEndHook<Db> {
   return async (trx, { runId, outcome, worthTelling }) => {
     if (outcome.status !== 'complete') return
     await insertRunChanges(trx, { run_id: runId, changes: changeCount(outcome.report), told: worthTelling })

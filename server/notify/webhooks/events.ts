@@ -11,7 +11,7 @@ import type { Jobs } from '#server/jobs/boss.ts'
 import { DELIVER } from '#server/jobs/queues.ts'
 import type { Deliveries } from '#server/notify/repository/deliveries.ts'
 import { subscribedEndpointIds } from '#server/notify/repository/webhook-endpoints.ts'
-import { changedAnything, type RunEnd, type RunEndHook } from '#server/runs/end.ts'
+import { changedAnything, type RunEnd, type RunEndHook } from '#server/runs/contract.ts'
 import { getRunBriefColumns, type RunSeals } from '#server/runs/repository/runs.ts'
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '#server/vocabulary/notify.ts'
 import type { RunStatus } from '#server/vocabulary/runs.ts'
@@ -44,7 +44,7 @@ export type WebhookEvent = {
 
 export type WebhookEventContext = { jobs: Jobs; runs: RunSeals; deliveries: Deliveries; publicUrl: string }
 
-export function deliverWebhooksWhenEnded(context: WebhookEventContext): RunEndHook {
+export function deliverWebhooksWhenEnded(context: WebhookEventContext): RunEndHook<Db> {
   return async (trx, end) => {
     if (!end.worthTelling || end.outcome.status === 'cancelled') return
     const types = eventTypes(end)

@@ -7,7 +7,7 @@
 import { sql } from 'kysely'
 import { compiledOnce } from '#db/compiled-once.ts'
 import type { Db } from '#db/database.ts'
-import { notify } from '#server/repositories/notifications.ts'
+import { ACCOUNT_CHANNEL, RUN_EVENTS_CHANNEL, type RunEventRow } from '#server/repositories/notifications.ts'
 import {
   advanceRunReturningOwner,
   insertRunReturningOwner,
@@ -19,27 +19,7 @@ import {
 } from '#server/runs/repository/runs.ts'
 import { FINAL_EVENT_TYPES, type RunEventType } from '#server/vocabulary/runs.ts'
 
-/**
- * Announces each new event, once its transaction commits, as
- * `<runId>:<eventId>:<type>:<step>:<createdAt ms>:<keyId>:<sealed data, base64>`
- * (data '' for none, '!' when too large to carry). Readers before this format split off the first
- * two fields and read the table; they still work beside it.
- */
-export const RUN_EVENTS_CHANNEL = 'run_events'
-
-/**
- * Announces `<accountId>` or `<accountId>:<runId>` when something an account's run list shows has
- * changed: a run's event, or a series paused or resumed. Dashboards listen for their account.
- */
-export const ACCOUNT_CHANNEL = 'account_changes'
-
-export type RunEventRow = {
-  id: number
-  run_id: string
-  type: string
-  step: string | null
-  created_at: Date
-}
+export type { RunEventRow }
 
 export type SealedRunEventRow = RunEventRow & { data_key_id: string | null; data: Buffer | null }
 
@@ -107,40 +87,6 @@ export async function insertRunEvents(
         then pg_notify(${ACCOUNT_CHANNEL}, run_lock.account_id || ':' || e.run_id) end
     from inserted e, run_lock order by e.id`.execute(db)
   return rows
-}
-
-/** An event as its RUN_EVENTS_CHANNEL notification carries it. */
-export type EventNotification = {
-  runId: string
-  id: number
-  row: RunEventRow
-  /** Its sealed data; null when it has none; 'unsent' when too large for the payload (read the row). */
-  data: { keyId: string; ciphertext: Buffer } | null | 'unsent'
-}
-
-/** Parses a RUN_EVENTS_CHANNEL payload; undefined for one this version did not write. */
-export function parseEventNotification(payload: string): EventNotification | undefined {
-  const fields = payload.split(':')
-  if (fields.length !== 7) return undefined
-  const [runId, id, type, step, createdAt, keyId, data] = fields as [
-    string,
-    string,
-    string,
-    string,
-    string,
-    string,
-    string,
-  ]
-  const numbers = [Number(id), Number(createdAt)]
-  if (!numbers.every(Number.isSafeInteger)) return undefined
-  const row = { id: Number(id), run_id: runId, type, step: step || null, created_at: new Date(Number(createdAt)) }
-  const sealed = data === '' ? null : data === '!' ? 'unsent' : { keyId, ciphertext: Buffer.from(data, 'base64') }
-  return { runId, id: row.id, row, data: sealed }
-}
-
-/** Tells the account's open dashboards to refresh (when its transaction, if any, commits). */
-export function notifyAccountChanged(db: Db, accountId: string): Promise<void> {
-  return notify(db, ACCOUNT_CHANNEL, accountId)
 }
 
 /** The run's events with an id above `afterId`, oldest first, their data sealed. */
