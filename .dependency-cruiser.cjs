@@ -139,16 +139,10 @@ module.exports = {
       "its service (service.ts: start, view, list, cancel and follow a run; a series' runs; who may ask and " +
         "why one is refused) and its contract (contract.ts: the views, the events, what a run's end tells " +
         'its hooks)',
-      // The engine advances and ends the run it works on through the runs' record and repository;
-      // what notify sends reads the run it is about (its view, brief, report); a series' schedule asks
-      // whether its slot has a run. Each is to take a port, as chat, the series' service and the event
-      // hub do (decision 063).
-      [
-        '^server/research/(pipeline|run-context)\\.ts$',
-        '^server/notify/(deliver|service|email/deliver-email|feeds/feeds|service/feeds|repository/feeds|webhooks/(events|send))\\.ts$',
-        '^server/series/schedule\\.ts$',
-      ],
-      'They read the runs through its files until each takes a port (decision 063)',
+      // The engine advances and ends the run it works on through the runs' record and repository,
+      // until it takes a port as chat, notify, the series and the event hub do (decision 063).
+      ['^server/research/(pipeline|run-context)\\.ts$'],
+      "The engine works on its run through the runs' files until it takes a port (decision 063)",
     ),
     {
       name: 'the-platform-imports-no-module',

@@ -26,7 +26,7 @@ import { endRun } from '#server/runs/end.ts'
 import { runEventLog } from '#server/runs/event-log.ts'
 import { eventDataColumn } from '#server/runs/repository/event-data.ts'
 import { createRunSeals } from '#server/runs/repository/runs.ts'
-import { createRunService } from '#server/runs/service.ts'
+import { createRunService, runsOfSeries, runsToTell } from '#server/runs/service.ts'
 import type { RunDeadlines } from '#server/runs/start.ts'
 import { createSeriesBriefs } from '#server/series/repository.ts'
 import { createSeriesForRuns, createSeriesService } from '#server/series/service.ts'
@@ -76,6 +76,7 @@ export function createServices(infra: Infra) {
     db,
     jobs,
     briefs: seriesBriefs,
+    runs: runsOfSeries,
     intervalSeconds: config.RECURRING_INTERVAL,
     spreadSeconds: config.SCHEDULE_SPREAD,
   })
@@ -84,7 +85,7 @@ export function createServices(infra: Infra) {
     db,
     ring: memory.ring,
     findTopic: topics.find,
-    runs: runSeals,
+    runs: runsToTell(runSeals),
     findSeries: seriesForRuns.find,
     lockAccount,
     jobs,
@@ -160,6 +161,7 @@ export function createServices(infra: Infra) {
       runs,
       scheduleMinSeconds: config.SCHEDULE_MIN_INTERVAL,
       briefs: seriesBriefs,
+      runsOfSeries,
       intervalSeconds: config.RECURRING_INTERVAL,
       spreadSeconds: config.SCHEDULE_SPREAD,
       emailEnabled: notify.emailEnabled,

@@ -20,10 +20,9 @@ import {
 } from '#server/notify/repository/deliveries.ts'
 import type { SlackWorkspaces } from '#server/notify/repository/slack-workspaces.ts'
 import type { WebhookSecrets } from '#server/notify/repository/webhook-endpoints.ts'
+import type { RunsToTell } from '#server/notify/runs-to-tell.ts'
 import { postSlackMessage } from '#server/notify/slack/client.ts'
 import { deliverWebhookEvent, type WebhookSettings } from '#server/notify/webhooks/send.ts'
-import { viewRun } from '#server/runs/record.ts'
-import { getRun, type RunSeals } from '#server/runs/repository/runs.ts'
 
 export type DeliverySettings = {
   publicUrl: string
@@ -42,8 +41,8 @@ export type DeliverDeps = {
   workspaces: SlackWorkspaces
   /** The webhook signing secrets, opened at the repository. */
   secrets: WebhookSecrets
-  /** The run's sealed columns' codecs (the runs repository's). */
-  runs: RunSeals
+  /** The run a message is about (the runs module's; a port). */
+  runs: RunsToTell
   unsubscribeTokens: UnsubscribeTokens
   jobs: Jobs
   log: Logger
@@ -84,9 +83,8 @@ export async function deliver(deps: DeliverDeps, deliveryId: string): Promise<vo
 
 async function compose(deps: DeliverDeps, delivery: DeliveryRow): Promise<string[]> {
   if (delivery.kind === 'notice') return noticeMessage(delivery.channel, delivery.notice ?? '')
-  const row = delivery.runId ? await getRun(deps.db, delivery.runId) : undefined
-  if (!row) throw new DeliveryError('the run no longer exists', 'never')
-  const run = viewRun(deps.runs, row, { publicUrl: deps.settings.publicUrl })
+  const run = delivery.runId ? await deps.runs.view(deps.db, delivery.runId, deps.settings) : undefined
+  if (!run) throw new DeliveryError('the run no longer exists', 'never')
   const context = {
     publicUrl: deps.settings.publicUrl,
     recurringIntervalSeconds: deps.settings.recurringIntervalSeconds,

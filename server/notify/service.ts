@@ -21,6 +21,7 @@ import { createDeliveries } from '#server/notify/repository/deliveries.ts'
 import { createFeeds } from '#server/notify/repository/feeds.ts'
 import { createSlackWorkspaces } from '#server/notify/repository/slack-workspaces.ts'
 import { createWebhookSecrets } from '#server/notify/repository/webhook-endpoints.ts'
+import type { RunsToTell } from '#server/notify/runs-to-tell.ts'
 import { createDeliveryService } from '#server/notify/service/deliveries.ts'
 import { createEmailService } from '#server/notify/service/email.ts'
 import { createFeedService, type FindSeries, type FindTopic } from '#server/notify/service/feeds.ts'
@@ -28,7 +29,6 @@ import { createWebhookService } from '#server/notify/service/webhooks.ts'
 import { deliverWebhooksWhenEnded } from '#server/notify/webhooks/events.ts'
 import type { WebhookSettings } from '#server/notify/webhooks/send.ts'
 import type { RunEnd } from '#server/runs/contract.ts'
-import type { RunSeals } from '#server/runs/repository/runs.ts'
 import type { ChatReply } from '#server/vocabulary/notify.ts'
 
 export type { DeliverySettings, WebhookSettings }
@@ -52,8 +52,8 @@ export type NotifyDeps = {
   findSeries: FindSeries
   /** The account's topic a feed may follow (the port FindTopic). */
   findTopic: FindTopic
-  /** The runs' sealed columns' codecs: what a notice is written from (a run's brief and report). */
-  runs: RunSeals
+  /** The runs a message, digest, webhook or feed entry is about (the runs module's; a port). */
+  runs: RunsToTell
   /** The account's row held for the caller's transaction, while a cap is counted (the port LockAccount). */
   lockAccount: LockAccount
 }

@@ -16,12 +16,26 @@ import {
 } from '#server/runs/admission.ts'
 import type { RunStart } from '#server/runs/contract.ts'
 import { type RunEvent, readRunEvents } from '#server/runs/event-log.ts'
-import { listRuns, type RunListItem, type RunView, viewRun } from '#server/runs/record.ts'
+import { listRuns, openRunReport, type RunListItem, type RunView, viewRun } from '#server/runs/record.ts'
 import { purgeRunEvents } from '#server/runs/repository/events.ts'
-import { findRunId, getRun, getRunSeal, overdueRuns, type RunRow, type RunSeal } from '#server/runs/repository/runs.ts'
+import {
+  findRunId,
+  findSeriesSlotRunId,
+  getRun,
+  getRunBrief,
+  getRunReports,
+  getRunSeal,
+  hasRunningSeriesRun,
+  lastSeriesRunEnd,
+  overdueRuns,
+  type RunRow,
+  type RunSeal,
+  type RunSeals,
+} from '#server/runs/repository/runs.ts'
 import { notQueued, startRun } from '#server/runs/start.ts'
 import type { RecurringInfo, SeriesState, SeriesView } from '#server/series/contract.ts'
 import type { Brief } from '#server/vocabulary/brief.ts'
+import type { Report } from '#server/vocabulary/report.ts'
 import type { RunStatus } from '#server/vocabulary/runs.ts'
 
 /** Who asks for a run, and why one may be refused: what the surfaces that start runs pass and answer. */
@@ -86,6 +100,45 @@ export type DashboardRun = RunListItem & {
 }
 
 export type RunPage = { run: RunView; events: RunEvent[]; brief: Brief; topicId: string | undefined }
+
+/**
+ * What a series' schedule asks of its runs (its port RunsOfSeries): whether a slot has its run, whether
+ * one is going, when the last ended. The runs' repository answers; the composition root hands it over.
+ */
+export const runsOfSeries = {
+  slotRunId: findSeriesSlotRunId,
+  running: hasRunningSeriesRun,
+  lastEnd: lastSeriesRunEnd,
+}
+
+/**
+ * The run a message, digest, webhook or feed entry is about, opened (notify's port RunsToTell): its
+ * view, its brief, a feed's reports (one decrypt each).
+ */
+export function runsToTell(seals: RunSeals) {
+  return {
+    async view(db: Db, runId: string, options: { publicUrl: string }): Promise<RunView | undefined> {
+      const row = await getRun(db, runId)
+      return row && viewRun(seals, row, options)
+    },
+    async brief(db: Db, runId: string): Promise<{ accountId: string; brief: Brief } | undefined> {
+      const row = await getRunBrief(db, runId)
+      return row && { accountId: row.account_id, brief: seals.brief(row) }
+    },
+    async reports(
+      db: Db,
+      runIds: string[],
+      options: { publicUrl: string },
+    ): Promise<Array<{ runId: string; report: Report }>> {
+      const rows = new Map((await getRunReports(db, runIds)).map((row) => [row.id, row]))
+      return runIds.flatMap((runId) => {
+        const row = rows.get(runId)
+        const report = row && openRunReport(seals, row, options)
+        return report ? [{ runId, report }] : []
+      })
+    },
+  }
+}
 
 export function createRunService(deps: RunServiceDeps) {
   const { admission } = deps

@@ -8,7 +8,6 @@ import type { Db } from '#db/database.ts'
 import type { Jobs } from '#server/jobs/boss.ts'
 import { SERIES_WAKE } from '#server/jobs/queues.ts'
 import { notifyAccountChanged } from '#server/repositories/notifications.ts'
-import { findSeriesSlotRunId, hasRunningSeriesRun, lastSeriesRunEnd } from '#server/runs/repository/runs.ts'
 import type { RecurringInfo, SeriesState, SeriesView } from '#server/series/contract.ts'
 import {
   findSeriesSchedule,
@@ -26,7 +25,17 @@ import type { SeriesNotify, SeriesStatus } from '#server/vocabulary/series.ts'
 export type { RecurringInfo, SeriesState, SeriesView }
 
 /** `spreadSeconds`: SCHEDULE_SPREAD, over which series due at one cron time are spread (spreadOffsetMs). */
-export type SeriesDeps = { db: Db; jobs: Jobs; intervalSeconds: number; spreadSeconds: number }
+/** What a series' schedule asks of its runs (the runs module's, server/runs/service.ts; a port, decision 063). */
+export type RunsOfSeries = {
+  /** The id of the series' run of that slot, if it has one. */
+  slotRunId(db: Db, seriesId: string, slot: number): Promise<string | undefined>
+  /** Whether one of the series' runs is going. */
+  running(db: Db, seriesId: string): Promise<boolean>
+  /** When the series' last run ended; null when none has. */
+  lastEnd(db: Db, seriesId: string): Promise<Date | null>
+}
+
+export type SeriesDeps = { db: Db; jobs: Jobs; runs: RunsOfSeries; intervalSeconds: number; spreadSeconds: number }
 
 export async function createSeries(trx: Db, briefs: SeriesBriefs, accountId: string, brief: Brief): Promise<string> {
   const id = randomUUID()
@@ -101,28 +110,28 @@ export async function afterRunEnded(
  */
 export async function claimSlot(
   trx: Db,
-  briefs: SeriesBriefs,
+  { briefs, runs }: { briefs: SeriesBriefs; runs: RunsOfSeries },
   seriesId: string,
   slot: number,
 ): Promise<{ accountId: string; brief: Brief } | undefined> {
   const series = await briefs.lock(trx, seriesId)
   if (series?.status !== 'active' || series.slot !== slot) return undefined
-  if (await findSeriesSlotRunId(trx, seriesId, slot)) return undefined
+  if (await runs.slotRunId(trx, seriesId, slot)) return undefined
   await updateSeries(trx, seriesId, { next_run_at: null })
   return { accountId: series.account_id, brief: { ...series.brief, source: 'schedule' } }
 }
 
-async function seriesState(db: Db, seriesId: string, status: SeriesStatus): Promise<SeriesState> {
+async function seriesState(db: Db, runs: RunsOfSeries, seriesId: string, status: SeriesStatus): Promise<SeriesState> {
   if (status !== 'active') return status
-  return (await hasRunningSeriesRun(db, seriesId)) ? 'running' : 'sleeping'
+  return (await runs.running(db, seriesId)) ? 'running' : 'sleeping'
 }
 
-export async function recurringInfo(db: Db, seriesId: string): Promise<RecurringInfo | undefined> {
+export async function recurringInfo(db: Db, runs: RunsOfSeries, seriesId: string): Promise<RecurringInfo | undefined> {
   const series = await findSeriesSchedule(db, seriesId)
   if (!series) return undefined
   return {
     seriesId: series.id,
-    state: await seriesState(db, series.id, series.status),
+    state: await seriesState(db, runs, series.id, series.status),
     // A paused series runs at no time until it is resumed; the column keeps when it was due, for that.
     nextRunAt: series.status === 'active' ? (series.next_run_at?.toISOString() ?? null) : null,
   }
@@ -198,10 +207,10 @@ export async function setSeriesStatus(
       return 'ok'
     }
     // Resuming: a new slot (the paused one's wake job finds itself stale), unless a run is going.
-    const running = await hasRunningSeriesRun(trx, seriesId)
+    const running = await deps.runs.running(trx, seriesId)
     const slot = series.slot + 1
     // Back on its old schedule: the pending time, else one interval after the last run ended.
-    const lastEnd = await lastSeriesRunEnd(trx, seriesId)
+    const lastEnd = await deps.runs.lastEnd(trx, seriesId)
     const due = series.next_run_at?.getTime() ?? (lastEnd ? nextDue(series, deps, lastEnd).getTime() : 0)
     const nextRunAt = running ? null : new Date(Math.max(Date.now(), due))
     await updateSeries(trx, seriesId, { status: 'active', slot: running ? series.slot : slot, next_run_at: nextRunAt })
@@ -251,7 +260,7 @@ export async function updateSeriesSettings(
     const slot = reschedule ? series.slot + 1 : series.slot
     let nextRunAt = series.next_run_at
     if (reschedule) {
-      const after = (await lastSeriesRunEnd(trx, seriesId)) ?? new Date()
+      const after = (await deps.runs.lastEnd(trx, seriesId)) ?? new Date()
       const due = nextDue({ ...columns, id: seriesId }, deps, after)
       nextRunAt = new Date(Math.max(Date.now(), due.getTime()))
     }
@@ -275,7 +284,7 @@ export async function updateSeriesSettings(
  */
 export async function claimSlotNow(
   trx: Db,
-  briefs: SeriesBriefs,
+  { briefs, runs }: { briefs: SeriesBriefs; runs: RunsOfSeries },
   seriesId: string,
   accountId: string,
 ): Promise<{ ok: true; slot: number; brief: Brief } | { ok: false; reason: 'not_found' | SeriesState }> {
@@ -286,7 +295,7 @@ export async function claimSlotNow(
   if (series === 'busy') return { ok: false, reason: 'running' }
   if (!series) return { ok: false, reason: 'not_found' }
   if (series.status !== 'active') return { ok: false, reason: series.status }
-  if ((await hasRunningSeriesRun(trx, seriesId)) || (await findSeriesSlotRunId(trx, seriesId, series.slot))) {
+  if ((await runs.running(trx, seriesId)) || (await runs.slotRunId(trx, seriesId, series.slot))) {
     return { ok: false, reason: 'running' }
   }
   await updateSeries(trx, seriesId, { next_run_at: null })

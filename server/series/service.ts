@@ -18,6 +18,7 @@ import {
   createSeries,
   getSeries,
   listSeries,
+  type RunsOfSeries,
   recurringInfo,
   type SeriesSettings,
   type SeriesView,
@@ -37,16 +38,18 @@ export function createSeriesForRuns(deps: {
   db: Db
   jobs: Jobs
   briefs: SeriesBriefs
+  /** What the schedule asks of a series' runs (the runs module's runsOfSeries). */
+  runs: RunsOfSeries
   /** RECURRING_INTERVAL and SCHEDULE_SPREAD, as for the service. */
   intervalSeconds: number
   spreadSeconds: number
 }) {
-  const { db, briefs } = deps
+  const { db, briefs, runs } = deps
   return {
     create: (trx: Db, accountId: string, brief: Brief): Promise<string> => createSeries(trx, briefs, accountId, brief),
     afterRunEnded: (trx: Db, runId: string, seriesId: string) => afterRunEnded(trx, deps, runId, seriesId),
     list: (accountId: string): Promise<SeriesView[]> => listSeries(db, briefs, accountId),
-    recurringInfo: (seriesId: string) => recurringInfo(db, seriesId),
+    recurringInfo: (seriesId: string) => recurringInfo(db, runs, seriesId),
     /** The account's series, or undefined (what a feed of a series follows). */
     find: (accountId: string, seriesId: string): Promise<SeriesView | undefined> =>
       getSeries(db, briefs, seriesId, accountId),
@@ -63,6 +66,8 @@ export type SeriesServiceDeps = {
   scheduleMinSeconds: number
   /** The series' table, its sealed briefs opened at the repository (built by the composition root). */
   briefs: SeriesBriefs
+  /** What the schedule asks of a series' runs (the runs module's runsOfSeries). */
+  runsOfSeries: RunsOfSeries
   /** RECURRING_INTERVAL: how long a series sleeps between runs. */
   intervalSeconds: number
   /** SCHEDULE_SPREAD: the window over which series due at one cron time are spread. */
@@ -101,7 +106,14 @@ export function createSeriesService(deps: SeriesServiceDeps) {
   const { db, jobs, runs } = deps
   const seriesBriefs = deps.briefs
   // What changing a series' schedule needs.
-  const scheduling = { db, jobs, intervalSeconds: deps.intervalSeconds, spreadSeconds: deps.spreadSeconds }
+  const scheduling = {
+    db,
+    jobs,
+    runs: deps.runsOfSeries,
+    intervalSeconds: deps.intervalSeconds,
+    spreadSeconds: deps.spreadSeconds,
+  }
+  const slots = { briefs: seriesBriefs, runs: deps.runsOfSeries }
 
   return {
     list: (accountId: string): Promise<SeriesView[]> => listSeries(db, seriesBriefs, accountId),
@@ -145,7 +157,7 @@ export function createSeriesService(deps: SeriesServiceDeps) {
       // Set once admitted: a transaction that then fails gives back the quota it took.
       let release: (() => Promise<void>) | undefined
       const started = jobs.transaction(db, async (trx): Promise<RunNowOutcome> => {
-        const claimed = await claimSlotNow(trx, seriesBriefs, input.seriesId, input.accountId)
+        const claimed = await claimSlotNow(trx, slots, input.seriesId, input.accountId)
         if (!claimed.ok) return { ok: false, reason: claimed.reason }
         const admitted = await runs.start({
           requester: input.requester,
@@ -172,7 +184,7 @@ export function createSeriesService(deps: SeriesServiceDeps) {
     /** The wake job of a slot: exactly one run per slot, started in the transaction that claims it. */
     async wake(seriesId: string, slot: number): Promise<boolean> {
       return jobs.transaction(db, async (trx) => {
-        const claimed = await claimSlot(trx, seriesBriefs, seriesId, slot)
+        const claimed = await claimSlot(trx, slots, seriesId, slot)
         if (!claimed) return false
         await runs.startSeriesRun(trx, {
           accountId: claimed.accountId,

@@ -13,13 +13,12 @@ import type { Email, Mailer } from '#server/notify/email/mailer.ts'
 import type { UnsubscribeTokens } from '#server/notify/email/tokens.ts'
 import { type DeliveryRecord, markPartsSent, markSent } from '#server/notify/repository/deliveries.ts'
 import { findEmailAddress, isDigestRecipient } from '#server/notify/repository/email-addresses.ts'
-import { viewRun } from '#server/runs/record.ts'
-import { getRun, type RunSeals } from '#server/runs/repository/runs.ts'
+import type { RunsToTell } from '#server/notify/runs-to-tell.ts'
 
 export type EmailDeliverDeps = {
   db: Db
-  /** The run's sealed columns' codecs (the runs repository's). */
-  runs: RunSeals
+  /** The run a digest is about (the runs module's; a port). */
+  runs: RunsToTell
   unsubscribeTokens: UnsubscribeTokens
   jobs: Jobs
   log: Logger
@@ -72,10 +71,9 @@ function confirmationEmail(to: string, link: string): Email {
 
 async function sendDigest(deps: EmailDeliverDeps, mailer: Mailer, delivery: DeliveryRecord): Promise<void> {
   const { seriesId, addressIds } = DigestTargetSchema.parse(delivery.target)
-  const row = delivery.run_id ? await getRun(deps.db, delivery.run_id) : undefined
-  if (!row) throw new DeliveryError('the run no longer exists', 'never')
   const { publicUrl } = deps.settings
-  const run = viewRun(deps.runs, row, { publicUrl })
+  const run = delivery.run_id ? await deps.runs.view(deps.db, delivery.run_id, { publicUrl }) : undefined
+  if (!run) throw new DeliveryError('the run no longer exists', 'never')
   for (let part = delivery.parts_sent; part < addressIds.length; part++) {
     const addressId = addressIds[part] as string
     const address = await findEmailAddress(deps.db, addressId)

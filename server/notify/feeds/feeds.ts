@@ -16,10 +16,9 @@ import {
   listSeriesFeedRuns,
   listTopicFeedRuns,
 } from '#server/notify/repository/feeds.ts'
+import type { RunsToTell } from '#server/notify/runs-to-tell.ts'
 import type { Report } from '#server/research/report-types.ts'
 import { changeCount, type RunEndHook } from '#server/runs/contract.ts'
-import { openRunReport } from '#server/runs/record.ts'
-import type { RunSeals } from '#server/runs/repository/runs.ts'
 
 /** Entries a feed shows: feed readers poll, and a month of daily runs is plenty to catch up on. */
 export const FEED_ENTRIES = 20
@@ -71,7 +70,7 @@ export async function listFeeds(
 
 /** The feed behind a token, with its newest entries; undefined for a malformed, unknown or revoked one. */
 export async function readFeed(
-  deps: { db: Db; feeds: Feeds; runs: RunSeals },
+  deps: { db: Db; feeds: Feeds; runs: RunsToTell },
   token: string,
   options: { publicUrl: string },
 ): Promise<FeedContent | undefined> {
@@ -85,10 +84,13 @@ export async function readFeed(
     : topicHash
       ? await listTopicFeedRuns(db, accountId, topicHash, FEED_ENTRIES)
       : []
-  const entries = runs.flatMap((run) => {
-    const report = openRunReport(deps.runs, run, { publicUrl: options.publicUrl })
-    return report ? [{ runId: run.id, finishedAt: run.finished_at, report }] : []
-  })
+  const finishedAt = new Map(runs.map((run) => [run.id, run.finished_at]))
+  const reports = await deps.runs.reports(
+    db,
+    runs.map((run) => run.id),
+    options,
+  )
+  const entries = reports.map(({ runId, report }) => ({ runId, finishedAt: finishedAt.get(runId) as Date, report }))
   return { ...feed, entries }
 }
 

@@ -12,7 +12,6 @@ import type { KeyRing } from '#server/crypto/key-ring.ts'
 import { sealedColumn } from '#server/crypto/sealed-column.ts'
 import type { Feed } from '#server/notify/contract.ts'
 import { after } from '#server/repositories/keyset.ts'
-import type { RunRow } from '#server/runs/repository/runs.ts'
 import { UUID } from '#server/text/uuid.ts'
 
 type FeedRecord = Selectable<FeedsTable>
@@ -133,16 +132,14 @@ export async function insertRunChanges(db: Db, values: Insertable<RunChangesTabl
     .execute()
 }
 
-/** The feed's entries, newest first: rows of the runs table (sealed as stored) and when each ended. */
-export type FeedRunRow = Pick<RunRow, 'id' | 'brief_key_id' | 'brief' | 'report_key_id' | 'report' | 'status'> & {
-  finished_at: Date
-}
+/** The feed's entries, newest first: the runs and when each ended (their reports are the runs module's to open). */
+export type FeedRunRow = { id: string; finished_at: Date }
 
 function completeRunsWithChanges(db: Db, accountId: string) {
   return db
     .selectFrom('runs')
     .innerJoin('run_changes', 'run_changes.run_id', 'runs.id')
-    .select(['runs.id', 'runs.brief_key_id', 'runs.brief', 'runs.report_key_id', 'runs.report', 'runs.status'])
+    .select('runs.id')
     .select((eb) => eb.ref('runs.finished_at').$notNull().as('finished_at'))
     .where('runs.account_id', '=', accountId)
     .where('runs.status', '=', 'complete')

@@ -7,7 +7,7 @@ import { type Feed, MAX_FEEDS_PER_ACCOUNT } from '#server/notify/contract.ts'
 import { renderAtom } from '#server/notify/feeds/atom.ts'
 import { createFeed, listFeeds, readFeed } from '#server/notify/feeds/feeds.ts'
 import type { Feeds } from '#server/notify/repository/feeds.ts'
-import type { RunSeals } from '#server/runs/repository/runs.ts'
+import type { RunsToTell } from '#server/notify/runs-to-tell.ts'
 import { UUID } from '#server/text/uuid.ts'
 
 /**
@@ -29,8 +29,8 @@ export type FeedServiceDeps = {
   db: Db
   findSeries: FindSeries
   findTopic: FindTopic
-  /** The runs' sealed columns' codecs (a feed's entries are runs' reports). */
-  runs: RunSeals
+  /** A feed's entries are runs' reports (the runs module's; a port). */
+  runs: RunsToTell
   /** The feeds' rows, their sealed titles opened at the repository. */
   feeds: Feeds
   publicUrl: string

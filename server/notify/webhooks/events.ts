@@ -11,8 +11,8 @@ import type { Jobs } from '#server/jobs/boss.ts'
 import { DELIVER } from '#server/jobs/queues.ts'
 import type { Deliveries } from '#server/notify/repository/deliveries.ts'
 import { subscribedEndpointIds } from '#server/notify/repository/webhook-endpoints.ts'
+import type { RunsToTell } from '#server/notify/runs-to-tell.ts'
 import { changedAnything, type RunEnd, type RunEndHook } from '#server/runs/contract.ts'
-import { getRunBriefColumns, type RunSeals } from '#server/runs/repository/runs.ts'
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '#server/vocabulary/notify.ts'
 import type { RunStatus } from '#server/vocabulary/runs.ts'
 
@@ -42,14 +42,13 @@ export type WebhookEvent = {
   }
 }
 
-export type WebhookEventContext = { jobs: Jobs; runs: RunSeals; deliveries: Deliveries; publicUrl: string }
+export type WebhookEventContext = { jobs: Jobs; runs: RunsToTell; deliveries: Deliveries; publicUrl: string }
 
 export function deliverWebhooksWhenEnded(context: WebhookEventContext): RunEndHook<Db> {
   return async (trx, end) => {
     if (!end.worthTelling || end.outcome.status === 'cancelled') return
     const types = eventTypes(end)
-    const row = end.brief ? undefined : await getRunBriefColumns(trx, end.runId)
-    const brief = end.brief ?? (row && context.runs.brief(row))
+    const brief = end.brief ?? (await context.runs.brief(trx, end.runId))?.brief
     if (!brief) return
     const timestamp = new Date().toISOString()
     for (const type of types) {

@@ -18,11 +18,11 @@ import {
   recordEndpointSuccess,
   type WebhookSecrets,
 } from '#server/notify/repository/webhook-endpoints.ts'
+import type { RunsToTell } from '#server/notify/runs-to-tell.ts'
 import { accountSigningSecret } from '#server/notify/webhooks/endpoints.ts'
 import { WebhookTargetSchema } from '#server/notify/webhooks/events.ts'
 import { vetWebhookUrl, type WebhookTargetRules } from '#server/notify/webhooks/target.ts'
 import { pinnedLookup } from '#server/providers/reader/safe-fetch.ts'
-import { getRun, type RunSeals } from '#server/runs/repository/runs.ts'
 
 export type WebhookSettings = WebhookTargetRules & {
   retryBaseSeconds: number
@@ -36,8 +36,8 @@ export type WebhookSettings = WebhookTargetRules & {
 export type WebhookDeliverDeps = {
   db: Db
   secrets: WebhookSecrets
-  /** The run's sealed columns' codecs (the runs repository's). */
-  runs: RunSeals
+  /** The run a webhook is about (the runs module's; a port). */
+  runs: RunsToTell
   jobs: Jobs
   log: Logger
   settings: WebhookSettings
@@ -113,11 +113,11 @@ async function destinationOf(
       return `the endpoint is disabled (${endpoint.disabled_reason ?? 'by its owner'})`
     return { url: endpoint.url, secret: endpoint.signingSecret, endpointId: endpoint.id }
   }
-  const run = row.run_id ? await getRun(deps.db, row.run_id) : undefined
+  const run = row.run_id ? await deps.runs.brief(deps.db, row.run_id) : undefined
   if (!run) return 'the run no longer exists'
-  const url = deps.runs.brief(run).webhookUrl
+  const url = run.brief.webhookUrl
   if (!url) return 'the brief has no webhookUrl'
-  return { url, secret: await accountSigningSecret(deps, run.account_id), endpointId: null }
+  return { url, secret: await accountSigningSecret(deps, run.accountId), endpointId: null }
 }
 
 /** One POST; undefined when delivered, else what went wrong, as the endpoint's owner reads it. */

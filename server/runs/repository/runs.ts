@@ -338,12 +338,31 @@ export async function finishRun(
  */
 export type RunEnded = { accountId: string; seriesId: string | null; source: string; webhookEvents: string[] }
 
-/** The run's sealed brief alone. */
-export async function getRunBriefColumns(
+/** The run's account and sealed brief alone; undefined when it is gone. */
+export async function getRunBrief(
   db: Db,
   runId: string,
-): Promise<Pick<RunRow, 'id' | 'brief_key_id' | 'brief'> | undefined> {
-  return db.selectFrom('runs').select(['id', 'brief_key_id', 'brief']).where('id', '=', runId).executeTakeFirst()
+): Promise<Pick<RunRow, 'id' | 'account_id' | 'brief_key_id' | 'brief'> | undefined> {
+  if (!UUID.test(runId)) return undefined
+  return db
+    .selectFrom('runs')
+    .select(['id', 'account_id', 'brief_key_id', 'brief'])
+    .where('id', '=', runId)
+    .executeTakeFirst()
+}
+
+/** These complete runs' sealed reports, in no order. */
+export async function getRunReports(
+  db: Db,
+  runIds: string[],
+): Promise<Array<Pick<RunRow, 'id' | 'report_key_id' | 'report'>>> {
+  if (runIds.length === 0) return []
+  return db
+    .selectFrom('runs')
+    .select(['id', 'report_key_id', 'report'])
+    .where('id', 'in', runIds)
+    .where('status', '=', 'complete')
+    .execute()
 }
 
 /**
