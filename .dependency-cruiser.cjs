@@ -139,11 +139,23 @@ module.exports = {
       "its service (service.ts: start, view, list, cancel and follow a run; a series' runs; who may ask and " +
         "why one is refused) and its contract (contract.ts: the views, the events, what a run's end tells " +
         'its hooks)',
-      // The engine advances and ends the run it works on through the runs' record and repository,
-      // until it takes a port as chat, notify, the series and the event hub do (decision 063).
-      ['^server/research/(pipeline|run-context)\\.ts$'],
-      "The engine works on its run through the runs' files until it takes a port (decision 063)",
     ),
+    {
+      name: 'the-engine-is-a-module',
+      severity: 'error',
+      comment:
+        'Outside server/research/, the engine is used by its entry (pipeline.ts: runResearch and what it ' +
+        'is handed), its ports (run-context.ts: what it asks of the run it works on and of topic memory) ' +
+        'and the report as it is read (report-types.ts, report-summary.ts, stored-report.ts, ' +
+        'search-origin.ts); its steps, the extractive synthesizer, the delta and the rest are its own ' +
+        '(decision 063). The composition roots build it.',
+      from: { path: '^(app|db|server)/', pathNot: [TESTS, '^server/research/', COMPOSITION] },
+      to: {
+        path: '^server/research/',
+        pathNot:
+          '^server/research/(pipeline|run-context|report-types|report-summary|stored-report|search-origin)\\.ts$',
+      },
+    },
     {
       name: 'the-platform-imports-no-module',
       severity: 'error',

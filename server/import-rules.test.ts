@@ -13,10 +13,10 @@ const bin = path.join(root, 'node_modules/dependency-cruiser/bin/dependency-crui
 
 // path -> its imports. Every import here either breaks exactly one rule or is one a rule allows.
 const fixture: Record<string, string[]> = {
-  'server/providers/model.ts': ["import { plan } from '../research/plan.ts'"],
+  'server/providers/model.ts': ["import { plan } from '../research/run-context.ts'"],
   'server/research/plan.ts': ["import type { Jobs } from '../jobs/boss.ts'"],
   'server/research/runs.ts': ["import { EmailSchema } from '../notify/contract.ts'"],
-  'server/topics/store.ts': ["import { runs } from '../research/runs.ts'"],
+  'server/topics/store.ts': ["import { runs } from '../research/pipeline.ts'"],
   'server/limits/http.ts': ["import { sendProblem } from '../http/problem.ts'"],
   'server/http/problem.ts': ["import type { AppServices } from '../../app/context.ts'"],
   'server/http/react-router.ts': ["import { servicesContext } from '../../app/context.ts'"],
@@ -33,7 +33,7 @@ const fixture: Record<string, string[]> = {
   'server/services/runs.ts': [
     "import { sendProblem } from '../http/problem.ts'",
     "import { getRun } from '../repositories/runs.ts'",
-    "import { plan } from '../research/plan.ts'",
+    "import { plan } from '../research/pipeline.ts'",
   ],
   'server/accounts/accounts.ts': ["import type { Services } from '../services.ts'"],
   // Outside the accounts module, its contract's types and cookies; what notify and the runs need of
@@ -63,9 +63,18 @@ const fixture: Record<string, string[]> = {
     "import type { RunEnd } from '../../runs/contract.ts'",
   ],
   'server/events/hub.ts': ["import { readRunEvents } from '../runs/event-log.ts'"],
-  'server/crypto/key-ring.ts': [],
-  // The ring is named where columns are sealed, or where it is loaded; the engine takes their codecs.
+  // Outside the engine, its entry, its ports and the report as read; its steps are its own.
   'server/research/pipeline.ts': ["import type { KeyRing } from '../crypto/key-ring.ts'"],
+  'server/research/run-context.ts': [],
+  'server/research/report-summary.ts': [],
+  'server/research/novelty.ts': [],
+  'app/components/report-view.tsx': [
+    "import { changeCounts } from '../../server/research/report-summary.ts'",
+    "import { novelty } from '../../server/research/novelty.ts'",
+  ],
+  'server/crypto/key-ring.ts': [],
+  // The ring is named where columns are sealed, or where it is loaded; the engine takes their codecs
+  // (server/research/pipeline.ts, below, names it).
   // What signs takes keys derived from the ring, not the ring.
   'server/crypto/derived-keys.ts': ["import type { KeyRing } from './key-ring.ts'"],
   'server/notify/email/tokens.ts': [
@@ -96,7 +105,7 @@ const fixture: Record<string, string[]> = {
     "import { RunSchema } from '../contracts/run.ts'",
   ],
   'server/vocabulary/series.ts': [],
-  'db/migrate.ts': ["import { runs } from '../server/research/runs.ts'"],
+  'db/migrate.ts': ["import { runs } from '../server/research/pipeline.ts'"],
   'server/jobs/boss.ts': [],
   'server/notify/deliver.ts': ["import { mentionBrief } from '../chat/mention.ts'"],
   'server/chat/mention.ts': [],
@@ -185,7 +194,9 @@ test('a broken error rule fails the command that npm test runs', async () => {
     (error: { code: number; stdout: string }) => error,
   )
   expect(failure?.code).toBeGreaterThan(0)
-  expect(failure?.stdout).toContain('error providers-below-engine: server/providers/model.ts → server/research/plan.ts')
+  expect(failure?.stdout).toContain(
+    'error providers-below-engine: server/providers/model.ts → server/research/run-context.ts',
+  )
 }, 60_000)
 
 test('each import rule fails on the import that breaks it, and allows the rest', async () => {
@@ -200,12 +211,12 @@ test('each import rule fails on the import that breaks it, and allows the rest',
   )
   expect(found.sort()).toEqual(
     [
-      'error providers-below-engine: server/providers/model.ts -> server/research/plan.ts',
-      'error topics-below-engine: server/topics/store.ts -> server/research/runs.ts',
+      'error providers-below-engine: server/providers/model.ts -> server/research/run-context.ts',
+      'error topics-below-engine: server/topics/store.ts -> server/research/pipeline.ts',
       'error research-below-surfaces: server/research/runs.ts -> server/notify/contract.ts',
       'error limits-below-surfaces: server/limits/http.ts -> server/http/problem.ts',
       'error text-is-the-bottom: server/text/prose.ts -> server/topics/search.ts',
-      'error db-is-the-bottom: db/migrate.ts -> server/research/runs.ts',
+      'error db-is-the-bottom: db/migrate.ts -> server/research/pipeline.ts',
       'error db-is-the-bottom: db/seed.ts -> server/contracts/run.ts',
       'error vocabulary-imports-nothing: server/vocabulary/runs.ts -> server/contracts/run.ts',
       'error contracts-over-the-vocabulary: server/contracts/run.ts -> server/notify/service.ts',
@@ -219,6 +230,7 @@ test('each import rule fails on the import that breaks it, and allows the rest',
       'error server-not-app: server/http/problem.ts -> app/context.ts',
       'error surfaces-call-services: server/mcp/run-tools.ts -> server/runs/repository/runs.ts',
       'error runs-is-a-module: server/mcp/run-tools.ts -> server/runs/repository/runs.ts',
+      'error the-engine-is-a-module: app/components/report-view.tsx -> server/research/novelty.ts',
       'error services-below-surfaces: server/services/runs.ts -> server/http/problem.ts',
       'error services-are-called-not-calling-up: server/accounts/accounts.ts -> server/services.ts',
       'error accounts-is-a-module: server/http/api-auth.ts -> server/accounts/demo-visitors.ts',

@@ -106,3 +106,34 @@ type Exactly = AllTrue<
     Same<StepOutputs['synthesize']['vectors'], MemoryContribution['vectors']>,
   ]
 >
+
+/**
+ * The run's checkpoint (its JSON, opened), parsed: the outputs of the steps that ended, or the issues
+ * that keep this version from reading it (another version wrote it in another shape). Undefined when
+ * it has none.
+ */
+export function parseCheckpoint(json: string | undefined) {
+  return json === undefined ? undefined : CheckpointSchema.safeParse(JSON.parse(json))
+}
+
+/**
+ * A run's checkpoint as it is sealed: each step's output is serialized once, when a boundary first
+ * stores it, instead of the whole (growing) checkpoint at every step. The last step's output goes
+ * to the run's end, not to a boundary, and is serialized only if the end fails and a boundary must
+ * keep it. A step's output is not changed once added.
+ */
+export function checkpointJson(initial: object): { add: (step: string, output: unknown) => void; json: () => string } {
+  const parts = new Map<string, { output: unknown; json?: string }>(
+    Object.entries(initial).map(([step, output]) => [step, { output }]),
+  )
+  return {
+    add: (step, output) => void parts.set(step, { output }),
+    json: () => {
+      const members = [...parts].map(([step, part]) => {
+        part.json ??= JSON.stringify(part.output)
+        return `${JSON.stringify(step)}:${part.json}`
+      })
+      return `{${members.join(',')}}`
+    },
+  }
+}

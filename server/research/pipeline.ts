@@ -8,6 +8,7 @@ import { batchedWriter } from '#server/events/batched-writes.ts'
 import { ProviderError, usageOf } from '#server/providers/types.ts'
 import { type ProviderWait, reportingWaits } from '#server/providers/waits.ts'
 import { spentOf, tokensLeft } from '#server/research/budget.ts'
+import { checkpointJson, parseCheckpoint } from '#server/research/checkpoint.ts'
 import { memoryDigest } from '#server/research/digest.ts'
 import { fallbackPlan } from '#server/research/fallback-plan.ts'
 import { pageTexts } from '#server/research/passages.ts'
@@ -29,9 +30,7 @@ import {
 } from '#server/research/run-context.ts'
 import { searchStep } from '#server/research/step-search.ts'
 import { synthesizeStep } from '#server/research/step-synthesize.ts'
-import { appendRunEvents, type NewEvent } from '#server/runs/event-log.ts'
-import { advanceRun, checkpointJson, type RunError, readCheckpoint } from '#server/runs/record.ts'
-import { getRunToStart } from '#server/runs/repository/runs.ts'
+import type { NewEvent, RunError } from '#server/runs/contract.ts'
 import { MemoryUnreadableError } from '#server/topics/contract.ts'
 import type { Brief } from '#server/vocabulary/brief.ts'
 
@@ -51,16 +50,12 @@ class RunCancelled extends Error {}
 
 /** Runs (or resumes) a run to its end. Throws only for infrastructure failures, so the job retries. */
 export async function runResearch(deps: EngineDeps, runId: string): Promise<void> {
-  const { db } = deps.memory
-  const { seals } = deps
+  const { runs } = deps
   // With its topic's memory, when it starts from the beginning: what load_memory reads.
-  const found = await getRunToStart(db, runId, deps.memory.now())
-  const row = found?.run
-  if (row?.status !== 'running') return // finished, cancelled or gone: nothing to do
-  const brief = seals.brief(row)
-  // Taken for the first time: the run's time limit started now (the queue's time is not its own).
-  const deadlineAt = found?.clockStarted ?? row.deadline_at
-  const remainingMs = deadlineAt.getTime() - Date.now()
+  const run = await runs.take(runId, deps.memory.now())
+  if (!run) return // finished, cancelled or gone: nothing to do
+  const { brief } = run
+  const remainingMs = run.deadlineAt.getTime() - Date.now()
   // The run's writes, in order: boundaries and progress events, each only while the run is running.
   // Events a step makes at once (its searches answering together) go in one statement; so do events
   // made while a boundary is written, with it. Once a write finds the run ended (cancelled, or by the
@@ -81,9 +76,7 @@ export async function runResearch(deps: EngineDeps, runId: string): Promise<void
         const events = writes.slice(at, end).flatMap((written) => written.events)
         let wrote: boolean
         try {
-          wrote = move
-            ? await advanceRun(db, seals, runId, { ...move, events })
-            : (await appendRunEvents(db, seals.event, runId, events, { whileRunning: true })).length > 0
+          wrote = move ? await runs.advance(runId, { ...move, events }) : await runs.progress(runId, events)
         } catch (error) {
           failedWrite = { error }
           throw error
@@ -102,7 +95,7 @@ export async function runResearch(deps: EngineDeps, runId: string): Promise<void
 
   if (remainingMs <= 0) {
     // Taken only now, after its queue's time and its own limit: no worker came for it in time.
-    const error = row.started_at === null ? NOT_TAKEN_ERROR : deadlineError(brief)
+    const error = run.takenBefore ? deadlineError(brief) : NOT_TAKEN_ERROR
     await deps.endRun(runId, { status: 'failed', error })
     return
   }
@@ -112,7 +105,7 @@ export async function runResearch(deps: EngineDeps, runId: string): Promise<void
     remainingMs,
   )
   const signal = AbortSignal.any([deadline.signal, stopped.signal])
-  const stored = readCheckpoint(seals, row)
+  const stored = parseCheckpoint(run.checkpoint)
   if (stored?.success === false) {
     // Written by another version in another shape: paid work is done again rather than misread.
     deps.log.warn(
@@ -153,8 +146,7 @@ export async function runResearch(deps: EngineDeps, runId: string): Promise<void
       return boundary
     }
     const texts = pageTexts()
-    const accountId = row.account_id
-    const memoryRead = found?.memoryRead
+    const { accountId, memoryRead } = run
     const context = { deps, runId, accountId, brief, signal, written, texts, event, flush, memoryRead }
     for (const step of BOUNDED_STEPS) {
       if (checkpoint[step]) continue

@@ -9,10 +9,7 @@ import type { Budget } from '#server/research/budget.ts'
 import type { Checkpoint, StepOutputs } from '#server/research/checkpoint.ts'
 import { createExtractiveModel } from '#server/research/extractive.ts'
 import type { PageTexts } from '#server/research/passages.ts'
-import type { RunOutcome } from '#server/runs/contract.ts'
-import type { RunEndKnown } from '#server/runs/end.ts'
-import type { RunError } from '#server/runs/record.ts'
-import type { RunSeals } from '#server/runs/repository/runs.ts'
+import type { NewEvent, RunEndKnown, RunError, RunOutcome } from '#server/runs/contract.ts'
 import type { MemoryContribution, TopicMemory } from '#server/topics/contract.ts'
 import { type Brief, focusAreas, timeframePhrase } from '#server/vocabulary/brief.ts'
 import { findFramework } from '#server/vocabulary/frameworks/index.ts'
@@ -48,10 +45,42 @@ export type RunMemory = {
   saveIn(trx: Db, accountId: string, topic: string, contribution: MemoryContribution): Promise<void>
 }
 
+/** A run as its worker takes it (RunRecord.take). */
+export type TakenRun = {
+  accountId: string
+  /** Its brief, opened. */
+  brief: Brief
+  /** When its time is up: counted from this take when it is the first (its clock starts now). */
+  deadlineAt: Date
+  /** Whether a worker took it before (false: it starts now, or waited past its time in the queue). */
+  takenBefore: boolean
+  /** Its checkpoint's JSON, opened: what the steps that ended wrote; undefined when none has. */
+  checkpoint: string | undefined
+  /** Its topic's memory, read with it when it starts from the beginning (load_memory's read). */
+  memoryRead: MemoryRead | undefined
+}
+
+/**
+ * The run the engine works on, as the runs module keeps it (server/runs/service.ts's runRecord; a
+ * port, decision 063): its row, its step and checkpoint, and the events it writes as it goes.
+ */
+export type RunRecord = {
+  /** The run, if it is running; undefined when it has ended or is gone (nothing to do). */
+  take(runId: string, now: Date): Promise<TakenRun | undefined>
+  /**
+   * One statement per step boundary: the finished step's checkpoint (its JSON, from
+   * checkpointJson) and events, the next step and its events. False when the run is no longer
+   * running (cancelled, or failed by the sweeper): nothing was written.
+   */
+  advance(runId: string, move: { step: Step; checkpointJson?: string; events: NewEvent[] }): Promise<boolean>
+  /** Writes progress events, only while the run is running: false when it no longer is. */
+  progress(runId: string, events: NewEvent[]): Promise<boolean>
+}
+
 export type EngineDeps = {
   memory: RunMemory
-  /** The run's sealed columns' codecs (the runs repository's). */
-  seals: RunSeals
+  /** The run it works on (the runs module's). */
+  runs: RunRecord
   search: SearchProvider
   /** Reads the pages of snippet-only results; without one, a run keeps the snippets. */
   reader?: PageReader
@@ -69,7 +98,7 @@ export type EngineDeps = {
    */
   prices?: { inputPerMillion: number; outputPerMillion: number }
   /** Ends the run (see run-end.ts) with its brief at hand; false when something else ended it first. */
-  endRun: (runId: string, outcome: RunOutcome, known?: RunEndKnown) => Promise<boolean>
+  endRun: (runId: string, outcome: RunOutcome, known?: RunEndKnown<Db>) => Promise<boolean>
 }
 
 /** What each step takes: the outputs of the steps before it that it reads. */

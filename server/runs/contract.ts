@@ -5,7 +5,7 @@ import { z } from 'zod'
 import { RecurringInfoSchema } from '#server/series/contract.ts'
 import { type Brief, BriefSchema } from '#server/vocabulary/brief.ts'
 import { type Report, ReportSchema } from '#server/vocabulary/report.ts'
-import { RUN_STATUSES, type RunEvent, RunEventSchema } from '#server/vocabulary/runs.ts'
+import { RUN_STATUSES, type RunEvent, RunEventSchema, type RunEventType } from '#server/vocabulary/runs.ts'
 
 export { type RunEvent, RunEventSchema }
 
@@ -100,4 +100,25 @@ export function changeCount(report: Report): number {
 
 export function changedAnything(report: Report): boolean {
   return changeCount(report) > 0
+}
+
+/** An event a run writes: its type, the step it belongs to, and its data (sealed as stored). */
+export type NewEvent = { type: RunEventType; step?: string | null; data?: Record<string, unknown> }
+
+/** What whoever ends a run brings to its end (`Trx`, the database's transaction, for its last step). */
+export type RunEndKnown<Trx> = {
+  /** The run's brief, when it is open at hand (the engine's is). */
+  brief?: Brief
+  /**
+   * Events written just before the final one, in the same statement: the engine's last
+   * step_finished. A step boundary of its own would store a checkpoint the end clears at once.
+   */
+  events?: NewEvent[]
+  /**
+   * The engine's last step (saving memory), done in the end's transaction once the run is known to
+   * be ending, so the run and what it taught memory commit together or not at all. It answers the
+   * events written after `events` and before the final one. If it throws, nothing of the end is
+   * written and endRun throws its error.
+   */
+  lastStep?: (trx: Trx) => Promise<NewEvent[]>
 }

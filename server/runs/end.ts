@@ -6,11 +6,10 @@
 // does not know chat.
 import type { Db } from '#db/database.ts'
 import type { Jobs } from '#server/jobs/boss.ts'
-import { changedAnything, type RunEndHook, type RunOutcome } from '#server/runs/contract.ts'
-import { appendRunEvents, type NewEvent } from '#server/runs/event-log.ts'
+import { changedAnything, type RunEndHook, type RunEndKnown, type RunOutcome } from '#server/runs/contract.ts'
+import { appendRunEvents } from '#server/runs/event-log.ts'
 import { cancelRun, completeRun, failRun } from '#server/runs/record.ts'
 import type { RunEnded, RunSeals } from '#server/runs/repository/runs.ts'
-import type { Brief } from '#server/vocabulary/brief.ts'
 import type { SeriesNotify } from '#server/vocabulary/series.ts'
 
 /**
@@ -31,30 +30,12 @@ export type RunEndDeps = {
   onEnded: RunEndHook<Db>
 }
 
-/** What whoever ends a run brings to its end. */
-export type RunEndKnown = {
-  /** The run's brief, when it is open at hand (the engine's is). */
-  brief?: Brief
-  /**
-   * Events written just before the final one, in the same statement: the engine's last
-   * step_finished. A step boundary of its own would store a checkpoint the end clears at once.
-   */
-  events?: NewEvent[]
-  /**
-   * The engine's last step (saving memory), done in the end's transaction once the run is known to
-   * be ending, so the run and what it taught memory commit together or not at all. It answers the
-   * events written after `events` and before the final one. If it throws, nothing of the end is
-   * written and endRun throws its error.
-   */
-  lastStep?: (trx: Db) => Promise<NewEvent[]>
-}
-
 /** Ends a running run; false when it had already ended (another worker, a cancel, the sweeper got there first). */
 export async function endRun(
   deps: RunEndDeps,
   runId: string,
   outcome: RunOutcome,
-  known: RunEndKnown = {},
+  known: RunEndKnown<Db> = {},
 ): Promise<boolean> {
   return deps.jobs.transaction(deps.db, async (trx) => {
     const ended = await finish(trx, deps.seals, runId, outcome)

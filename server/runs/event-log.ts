@@ -8,7 +8,7 @@
 import type { Db } from '#db/database.ts'
 import type { RunEventLog } from '#server/events/hub.ts'
 import type { EventNotification } from '#server/repositories/notifications.ts'
-import type { RunEvent } from '#server/runs/contract.ts'
+import type { NewEvent, RunEvent } from '#server/runs/contract.ts'
 import type { EventDataColumn } from '#server/runs/repository/event-data.ts'
 import { findFirstEventId, insertRunEvents, listRunEvents, type RunEventRow } from '#server/runs/repository/events.ts'
 import type { NewRun, RunAdvance, WhileRunning } from '#server/runs/repository/runs.ts'
@@ -27,7 +27,7 @@ function toRunEvent(row: RunEventRow, data: Record<string, unknown>): RunEvent {
   }
 }
 
-export type NewEvent = { type: RunEventType; step?: string | null; data?: Record<string, unknown> }
+export type { NewEvent }
 
 /**
  * Appends a run's events in one statement, in order, and notifies listeners when it commits (each

@@ -5,13 +5,14 @@
 // hash, for lookups. The SQL is server/runs/repository/runs.ts's.
 import { randomUUID } from 'node:crypto'
 import type { Db } from '#db/database.ts'
-import { CheckpointSchema } from '#server/research/checkpoint.ts'
 import type { Report } from '#server/research/report-types.ts'
+import type { RunRecord } from '#server/research/run-context.ts'
 import { readStoredReport } from '#server/research/stored-report.ts'
 import type { RunError, RunListItem, RunView } from '#server/runs/contract.ts'
 import { appendRunEvents, type NewEvent } from '#server/runs/event-log.ts'
 import {
   finishRun,
+  getRunToStart,
   listRunRows,
   type RunEnded,
   type RunRow,
@@ -127,53 +128,6 @@ export async function listRuns(
   }
 }
 
-/**
- * The run's checkpoint, parsed: the outputs of the steps that ended, or the issues that keep this
- * version from reading it (another version wrote it in another shape). Undefined when it has none.
- */
-export function readCheckpoint(seals: RunSeals, row: RunRow) {
-  const json = seals.checkpoint(row)
-  return json === undefined ? undefined : CheckpointSchema.safeParse(JSON.parse(json))
-}
-
-/**
- * A run's checkpoint as it is sealed: each step's output is serialized once, when a boundary first
- * stores it, instead of the whole (growing) checkpoint at every step. The last step's output goes
- * to the run's end, not to a boundary, and is serialized only if the end fails and a boundary must
- * keep it. A step's output is not changed once added.
- */
-export function checkpointJson(initial: object): { add: (step: string, output: unknown) => void; json: () => string } {
-  const parts = new Map<string, { output: unknown; json?: string }>(
-    Object.entries(initial).map(([step, output]) => [step, { output }]),
-  )
-  return {
-    add: (step, output) => void parts.set(step, { output }),
-    json: () => {
-      const members = [...parts].map(([step, part]) => {
-        part.json ??= JSON.stringify(part.output)
-        return `${JSON.stringify(step)}:${part.json}`
-      })
-      return `{${members.join(',')}}`
-    },
-  }
-}
-
-/**
- * One statement per step boundary: the finished step's checkpoint (its JSON, from checkpointJson)
- * and events, the next step and its events. False when the run is no longer running (cancelled, or
- * failed by the sweeper): nothing was written.
- */
-export async function advanceRun(
-  db: Db,
-  seals: RunSeals,
-  runId: string,
-  move: { step: string; checkpointJson?: string; events: NewEvent[] },
-): Promise<boolean> {
-  const checkpoint = move.checkpointJson === undefined ? undefined : seals.sealCheckpoint(move.checkpointJson, runId)
-  const appended = await appendRunEvents(db, seals.event, runId, move.events, { step: move.step, checkpoint })
-  return appended.length > 0
-}
-
 /** Whose run ended, or undefined when it was no longer running (something else ended it first). */
 type Ended = Promise<RunEnded | undefined>
 
@@ -195,4 +149,36 @@ export function failRun(db: Db, seals: RunSeals, runId: string, error: RunError)
 
 export function cancelRun(db: Db, runId: string, accountId: string): Ended {
   return finishRun(db, runId, { status: 'cancelled' }, accountId)
+}
+
+/**
+ * The run the engine works on (its port RunRecord): taken with its topic's memory when it starts
+ * from the beginning, moved step by step with its checkpoint, and its progress written while it runs.
+ */
+export function runRecord(db: Db, seals: RunSeals): RunRecord {
+  return {
+    async take(runId, now) {
+      const found = await getRunToStart(db, runId, now)
+      const row = found?.run
+      if (row?.status !== 'running') return undefined
+      return {
+        accountId: row.account_id,
+        brief: seals.brief(row),
+        // Taken for the first time: its time limit started now (the queue's time is not its own).
+        deadlineAt: found?.clockStarted ?? row.deadline_at,
+        takenBefore: row.started_at !== null,
+        checkpoint: seals.checkpoint(row),
+        memoryRead: found?.memoryRead,
+      }
+    },
+    async advance(runId, move) {
+      const checkpoint =
+        move.checkpointJson === undefined ? undefined : seals.sealCheckpoint(move.checkpointJson, runId)
+      const appended = await appendRunEvents(db, seals.event, runId, move.events, { step: move.step, checkpoint })
+      return appended.length > 0
+    },
+    async progress(runId, events) {
+      return (await appendRunEvents(db, seals.event, runId, events, { whileRunning: true })).length > 0
+    },
+  }
 }

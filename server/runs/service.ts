@@ -16,7 +16,7 @@ import {
 } from '#server/runs/admission.ts'
 import type { RunStart } from '#server/runs/contract.ts'
 import { type RunEvent, readRunEvents } from '#server/runs/event-log.ts'
-import { listRuns, openRunReport, type RunListItem, type RunView, viewRun } from '#server/runs/record.ts'
+import { listRuns, openRunReport, type RunListItem, type RunView, runRecord, viewRun } from '#server/runs/record.ts'
 import { purgeRunEvents } from '#server/runs/repository/events.ts'
 import {
   findRunId,
@@ -53,7 +53,7 @@ export type RunServiceDeps = {
   /** Ends a run with all its end owes (composed in server/services.ts). */
   endRun: EngineDeps['endRun']
   /** The engine's providers and settings; only workers run the engine. */
-  engine: Omit<EngineDeps, 'endRun' | 'memory' | 'seals'>
+  engine: Omit<EngineDeps, 'endRun' | 'memory' | 'runs'>
   /** What run views say of a run's series (the series module's; a port, decision 063). */
   series: SeriesOfRuns
   /** Writes a demo visitor's account, if not there yet (the accounts module's; a port). */
@@ -145,6 +145,8 @@ export function createRunService(deps: RunServiceDeps) {
   const { memory } = admission
   const { db } = memory
   const { runSeals: seals } = admission
+  // The run the engine works on, as this module keeps it (the engine's port RunRecord).
+  const record = runRecord(db, seals)
 
   // A complete run never changes: its view (brief and report opened and cleaned, the costly part of
   // a read) is kept, bounded by count and by the size of its sealed report, under the run and the
@@ -296,7 +298,7 @@ export function createRunService(deps: RunServiceDeps) {
 
     /** The job handler's part: runs (or resumes from its checkpoint) the engine on a run. */
     execute(runId: string): Promise<void> {
-      return runResearch({ ...deps.engine, memory, seals, endRun: deps.endRun }, runId)
+      return runResearch({ ...deps.engine, memory, runs: record, endRun: deps.endRun }, runId)
     },
 
     /** Whatever happened to its worker, a run past its deadline ends as failed, never stuck "running". */

@@ -1,7 +1,7 @@
 import { expect, test } from 'vitest'
 import { generateKeySpec, parseKeyRing, seal } from '#server/crypto/key-ring.ts'
-import { checkpointJson, type RunRow, readCheckpoint } from '#server/runs/record.ts'
-import { createRunSeals } from '#server/runs/repository/runs.ts'
+import { checkpointJson, parseCheckpoint } from '#server/research/checkpoint.ts'
+import { createRunSeals, type RunRow } from '#server/runs/repository/runs.ts'
 
 test("a checkpoint's JSON is its steps' in order, each step's output serialized once, when first asked for", () => {
   let serialized = 0
@@ -25,9 +25,10 @@ test("a checkpoint's JSON is its steps' in order, each step's output serialized 
   expect(serialized).toBe(1)
 })
 
-test('a checkpoint is parsed when read: one of another shape is said, not misread', () => {
+test('a checkpoint is parsed when read, opened: one of another shape is said, not misread', () => {
   const ring = parseKeyRing(generateKeySpec())
   const seals = createRunSeals(ring)
+  const read = (row: RunRow) => parseCheckpoint(seals.checkpoint(row))
   const row = (json: string) => {
     const sealed = seal(ring, Buffer.from(json), 'run_checkpoint:run-1')
     return { id: 'run-1', checkpoint: sealed.ciphertext, checkpoint_key_id: sealed.keyId } as RunRow
@@ -35,13 +36,13 @@ test('a checkpoint is parsed when read: one of another shape is said, not misrea
   const usage = { inputTokens: 3, outputTokens: 4 }
   const written = checkpointJson({ load_memory: { baseline: true, since: null, ledger: ['https://a.example/'] } })
   written.add('plan', { queries: ['grid batteries'], fallback: false, usage })
-  expect(readCheckpoint(seals, row(written.json()))).toMatchObject({
+  expect(read(row(written.json()))).toMatchObject({
     success: true,
     data: { plan: { queries: ['grid batteries'], fallback: false, usage } },
   })
   // A plan whose queries were one string (another version's shape).
-  const other = readCheckpoint(seals, row(JSON.stringify({ plan: { queries: 'grid batteries', usage } })))
+  const other = read(row(JSON.stringify({ plan: { queries: 'grid batteries', usage } })))
   expect(other?.success).toBe(false)
   expect(other?.error?.issues.map((issue) => issue.path.join('.'))).toEqual(['plan.queries', 'plan.fallback'])
-  expect(readCheckpoint(seals, { ...row('{}'), checkpoint: null })).toBeUndefined()
+  expect(read({ ...row('{}'), checkpoint: null })).toBeUndefined()
 })
