@@ -185,23 +185,13 @@ module.exports = {
       severity: 'error',
       comment:
         "The memory key ring (server/crypto/key-ring.ts) is named only in the platform's cryptography " +
-        '(server/crypto: the codecs, the installation keys sealed with it), where it is loaded (the config, the ' +
-        "composition roots and a module's service.ts, which build its repositories), where columns are " +
-        'sealed and opened (the repositories), by the sealing migration at boot, topic ' +
-        "memory's store (server/topics/store.ts, which builds its codec). The rest takes a codec, a " +
-        'repository or derived keys built from it (decision 064). What reaches ' +
-        'the ring through MemoryContext without importing its type is not caught here.',
+        '(server/crypto: the codecs, the installation keys sealed with it), where it is loaded (the config ' +
+        'and the composition roots, which build the repositories from it), where columns are sealed and ' +
+        'opened (the repositories) and by the sealing migration at boot. The rest, services included, ' +
+        'takes a codec, a repository or derived keys built from it (decision 064).',
       from: {
         path: '^(app|db|server)/',
-        pathNot: [
-          TESTS,
-          REPOSITORIES,
-          '^server/crypto/',
-          COMPOSITION,
-          '^server/[^/]+/service\\.ts$',
-          '^server/(config|seal-legacy)\\.ts$',
-          '^server/topics/store\\.ts$',
-        ],
+        pathNot: [TESTS, REPOSITORIES, '^server/crypto/', COMPOSITION, '^server/(config|seal-legacy)\\.ts$'],
       },
       to: { path: '^server/crypto/key-ring\\.ts$' },
     },

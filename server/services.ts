@@ -11,6 +11,8 @@ import { createAccountService, createKeyService } from '#server/accounts/service
 import { createReceipts } from '#server/chat/repository/receipts.ts'
 import { createChatService } from '#server/chat/service.ts'
 import { type Config, modelPrices } from '#server/config.ts'
+import { deriveKeys } from '#server/crypto/derived-keys.ts'
+import type { KeyRing } from '#server/crypto/key-ring.ts'
 import { closeStreamsWhenEnded } from '#server/events/ended-streams.ts'
 import type { EventHub } from '#server/events/hub.ts'
 import type { OpenStreams } from '#server/events/open-streams.ts'
@@ -18,6 +20,8 @@ import type { Jobs } from '#server/jobs/boss.ts'
 import { purgeExpiredSlices } from '#server/limits/limiter.ts'
 import type { Limits } from '#server/limits/policies.ts'
 import type { Logger } from '#server/logger.ts'
+import { UNSUBSCRIBE_KEYS } from '#server/notify/email/tokens.ts'
+import { createNotifyTables } from '#server/notify/repository/sealed-tables.ts'
 import { createNotifyService, type WebhookSettings } from '#server/notify/service.ts'
 import { resolveAll } from '#server/providers/reader/page-reader.ts'
 import type { EngineDeps } from '#server/research/pipeline.ts'
@@ -42,6 +46,8 @@ export type Infra = {
   log: Logger
   db: Db
   jobs: Jobs
+  /** The memory key ring: each module's repositories build their sealed columns' codecs from it. */
+  ring: KeyRing
   memory: MemoryContext
   limits: Limits
   apiKeys: ApiKeyVerifier
@@ -51,7 +57,7 @@ export type Infra = {
 }
 
 export function createServices(infra: Infra) {
-  const { config, log, db, jobs, memory, limits } = infra
+  const { config, log, db, jobs, ring, memory, limits } = infra
   const deadlines: RunDeadlines = {
     quickSeconds: config.RUN_DEADLINE_QUICK_SECONDS,
     deepSeconds: config.RUN_DEADLINE_DEEP_SECONDS,
@@ -69,8 +75,8 @@ export function createServices(infra: Infra) {
     userAgent: `Sextant-Webhooks/1.0 (+${config.PUBLIC_URL})`,
   }
   // The series' and the runs' sealed columns, opened at their repositories (decision 064).
-  const seriesBriefs = createSeriesBriefs(memory.ring)
-  const runSeals = createRunSeals(memory.ring)
+  const seriesBriefs = createSeriesBriefs(ring)
+  const runSeals = createRunSeals(ring)
   // What runs ask of their series (a run's start and end, the run views, a feed of a series).
   const seriesForRuns = createSeriesForRuns({
     db,
@@ -83,7 +89,8 @@ export function createServices(infra: Infra) {
   const topics = createTopicService({ memory, publicUrl: config.PUBLIC_URL })
   const notify = createNotifyService({
     db,
-    ring: memory.ring,
+    tables: createNotifyTables(ring),
+    unsubscribeKeys: deriveKeys(ring, UNSUBSCRIBE_KEYS),
     findTopic: topics.find,
     runs: runsToTell(runSeals),
     findSeries: seriesForRuns.find,
@@ -176,7 +183,7 @@ export function createServices(infra: Infra) {
       jobs,
       runs,
       log,
-      receipts: createReceipts(memory.ring),
+      receipts: createReceipts(ring),
       replies: notify.replies,
       workspaces: notify.workspaces,
       secrets: { slack: config.SLACK_SIGNING_SECRET, github: config.GITHUB_WEBHOOK_SECRET },
@@ -200,7 +207,7 @@ export type Services = ReturnType<typeof createServices>
  * Closes a session's or key's streams here when any process announces its end.
  */
 export function createWebServices(
-  infra: Pick<Infra, 'db' | 'memory' | 'log'>,
+  infra: Pick<Infra, 'db' | 'ring' | 'log'>,
   services: Services,
   web: { hub: EventHub; streams: OpenStreams; localAccountId: string | undefined },
 ) {
@@ -216,7 +223,7 @@ export function createWebServices(
     live: createLiveService({
       hub,
       streams,
-      events: runEventLog(infra.db, eventDataColumn(infra.memory.ring)),
+      events: runEventLog(infra.db, eventDataColumn(infra.ring)),
       runs: services.runs,
     }),
     localAccountId: web.localAccountId,

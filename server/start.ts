@@ -12,7 +12,7 @@ import { createLoginThrottle } from '#server/accounts/login-throttle.ts'
 import { type Provisioned, provisionAccounts } from '#server/accounts/provision.ts'
 import type { Config } from '#server/config.ts'
 import { loadInstallationKey } from '#server/crypto/installation-key.ts'
-import { loadKeyRing } from '#server/crypto/key-ring.ts'
+import { type KeyRing, loadKeyRing } from '#server/crypto/key-ring.ts'
 import { createEventHub } from '#server/events/hub.ts'
 import { createOpenStreams } from '#server/events/open-streams.ts'
 import { createHttpApp } from '#server/http/app.ts'
@@ -35,6 +35,7 @@ import { eventDataColumn } from '#server/runs/repository/event-data.ts'
 import { sealLegacyRows } from '#server/seal-legacy.ts'
 import { createServices, createWebServices, type Services } from '#server/services.ts'
 import { installedAt } from '#server/settings.ts'
+import { topicMemoryColumn } from '#server/topics/repository.ts'
 import type { MemoryContext } from '#server/topics/store.ts'
 import { loadTopicIndex } from '#server/topics/topic-index.ts'
 
@@ -44,6 +45,8 @@ export type Sextant = {
   databaseUrl: string
   db: Db
   jobs: Jobs
+  /** The memory key ring, loaded at boot (what every sealed column's codec is built from). */
+  ring: KeyRing
   memory: MemoryContext
   /** Secrets made at this boot (first start only), for the operator to see once. */
   created: Provisioned['created']
@@ -120,7 +123,7 @@ export async function startSextant(options: {
 
     const memory: MemoryContext = {
       db,
-      ring,
+      column: topicMemoryColumn(ring),
       topicIndex,
       log,
       now: () => new Date(),
@@ -171,7 +174,8 @@ export async function startSextant(options: {
     // A device's login cookie is signed with a key derived from the ring's primary key: rotating it
     // forgets every device, which then logs in under the address's and the account's limits again.
     const devices = createLoginDevices(ring.keys.get(ring.primary) as Buffer)
-    const infra = { config, log, db, memory, limits, apiKeys, logins: createLoginThrottle(limits, devices), providers }
+    const logins = createLoginThrottle(limits, devices)
+    const infra = { config, log, db, ring, memory, limits, apiKeys, logins, providers }
     // The job handlers call the services, and the services send jobs: both are made when the job
     // system hands over its sender, before any handler can run.
     let made: Services | undefined
@@ -228,6 +232,7 @@ export async function startSextant(options: {
       databaseUrl,
       db,
       jobs,
+      ring,
       memory,
       created: provisioned.created,
       providers: described,

@@ -34,7 +34,7 @@ async function run(brief: Parameters<typeof postBrief>[2]) {
   expect(response.status).toBe(202)
   const done = await waitForRun(stubs.app.fetch, user.auth, body.runId)
   expect(done.status).toBe('complete')
-  const events = await readRunEvents(stubs.app.db, eventDataColumn(stubs.app.memory.ring), body.runId, 0)
+  const events = await readRunEvents(stubs.app.db, eventDataColumn(stubs.app.ring), body.runId, 0)
   return { done, warnings: events.filter((event) => event.data.code === 'budget_reached') }
 }
 

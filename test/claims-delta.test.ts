@@ -121,7 +121,7 @@ test('a second run on a changed web reports the updated figure, the reversal, th
   // The invented claim is nowhere, and counted.
   expect(JSON.stringify(report)).not.toContain('electric scooters')
   expect(report.integrity).toEqual({ claims: 5, shown: 4, droppedUnsupported: 1, recited: 0, ownWords: 0, offTopic: 0 })
-  const events = await readRunEvents(app.db, eventDataColumn(app.memory.ring), started.body.runId, 0)
+  const events = await readRunEvents(app.db, eventDataColumn(app.ring), started.body.runId, 0)
   expect(events.find((event) => event.type === 'warning')?.data).toMatchObject({
     code: 'claims_unsupported',
     dropped: 1,
@@ -181,7 +181,7 @@ test('claims and facts are embedded with the configured model, and a failing emb
   const second = await waitForRun(app.fetch, user.auth, body.runId)
   expect(second.status).toBe('complete')
   expect(second.report?.delta.updated).toHaveLength(1)
-  const events = await readRunEvents(app.db, eventDataColumn(app.memory.ring), body.runId, 0)
+  const events = await readRunEvents(app.db, eventDataColumn(app.ring), body.runId, 0)
   expect(events.map((event) => event.data.code)).toContain('embeddings_unavailable')
 })
 
@@ -213,7 +213,7 @@ test('a claim quoting only a page about something else is not shown, and the run
   expect(report.delta.newFindings.map((finding) => finding.text)).toEqual([hina.text])
   expect(JSON.stringify(report)).not.toContain('310,000 homes')
   expect(report.integrity).toMatchObject({ claims: 2, shown: 1, droppedUnsupported: 0, offTopic: 1 })
-  const events = await readRunEvents(app.db, eventDataColumn(app.memory.ring), runId, 0)
+  const events = await readRunEvents(app.db, eventDataColumn(app.ring), runId, 0)
   expect(events.find((event) => event.data.code === 'claims_off_topic')?.data).toMatchObject({ dropped: 1 })
 })
 
@@ -240,7 +240,7 @@ test('a run whose pages are all about something else asks no model to write, and
   const headline = `No page read in this run is about ${topic}`
   expect(report.summary.split('\n')[0]).toBe(`## ${headline}`)
   expect(report.sources).toEqual([])
-  const events = await readRunEvents(app.db, eventDataColumn(app.memory.ring), runId, 0)
+  const events = await readRunEvents(app.db, eventDataColumn(app.ring), runId, 0)
   expect(events.find((event) => event.data.code === 'nothing_on_topic')?.data.message).toMatch(/no model was paid/)
   const memory = await loadTopicMemory(app.memory, user.account.id, topic)
   expect(memory?.runs.at(-1)?.summary).toBe(headline)

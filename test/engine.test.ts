@@ -190,7 +190,7 @@ test('a plan answer that is not JSON, twice, falls back to the deterministic pla
   const done = await waitForRun(app.fetch, user.auth, body.runId)
   expect(done.status).toBe('complete')
   expect(done.report?.generatedWith.plan).toBe('fallback')
-  const events = await readRunEvents(app.db, eventDataColumn(app.memory.ring), body.runId, 0)
+  const events = await readRunEvents(app.db, eventDataColumn(app.ring), body.runId, 0)
   expect(events.some((event) => event.type === 'warning' && event.data.code === 'fallback_plan')).toBe(true)
 })
 
@@ -342,7 +342,7 @@ test("a round's searches go on while their events are written; the follow-up pla
     const done = await waitForRun(app.fetch, user.auth, body.runId)
     expect(done.status).toBe('complete')
     expect(plans()).toHaveLength(2)
-    const events = await readRunEvents(app.db, eventDataColumn(app.memory.ring), body.runId, 0)
+    const events = await readRunEvents(app.db, eventDataColumn(app.ring), body.runId, 0)
     const roundOne = events.filter((event) => event.type === 'query_done').slice(0, 6)
     expect(roundOne.map((event) => event.data.query)).toEqual(
       expect.arrayContaining(searched().map((request) => request.body?.query)),
@@ -372,7 +372,7 @@ test('a memory save that fails leaves the run complete, with a warning', async (
   expect(body).toMatchObject({ hasMemory: false, runCount: 0 })
   const done = await waitForRun(app.fetch, user.auth, body.runId)
   expect(done.status).toBe('complete')
-  const events = await readRunEvents(app.db, eventDataColumn(app.memory.ring), body.runId, 0)
+  const events = await readRunEvents(app.db, eventDataColumn(app.ring), body.runId, 0)
   expect(events.some((event) => event.type === 'warning' && event.data.code === 'memory_save_failed')).toBe(true)
 })
 
@@ -404,7 +404,7 @@ test("a search provider's 429s, more than a call's attempts, pause it and are sh
     const done = await waitForRun(app.fetch, user.auth, body.runId, 60_000)
     // The whole run on failure, so its error says why.
     expect(done).toMatchObject({ status: 'complete' })
-    const events = await readRunEvents(app.db, eventDataColumn(app.memory.ring), body.runId, 0)
+    const events = await readRunEvents(app.db, eventDataColumn(app.ring), body.runId, 0)
     const warnings = events.filter((event) => event.type === 'warning')
     expect(warnings.some((event) => event.step === 'search' && event.data.code === 'rate_limited')).toBe(true)
     expect(warnings.find((event) => event.data.code === 'rate_limited')?.data.message).toMatch(
@@ -438,7 +438,7 @@ test('a step that fails tells every event it made before the run ends', async ()
     })
     const done = await waitForRun(app.fetch, user.auth, body.runId)
     expect(done.status).toBe('failed')
-    const events = await readRunEvents(app.db, eventDataColumn(app.memory.ring), body.runId, 0)
+    const events = await readRunEvents(app.db, eventDataColumn(app.ring), body.runId, 0)
     expect(events.filter((event) => event.type === 'warning' && event.data.code === 'query_failed')).toHaveLength(3)
     await expectRunIntegrity(app.db, body.runId)
   } finally {

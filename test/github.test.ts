@@ -128,7 +128,7 @@ test('"@sextant research" on a pull request: acknowledged, researched, the repor
 
   const run = await waitForRunEnd(app.db, runId)
   expect(run).toMatchObject({ status: 'complete', source: 'github', account_id: accountId })
-  expect(createRunSeals(app.memory.ring).brief(run)).toEqual({
+  expect(createRunSeals(app.ring).brief(run)).toEqual({
     topic: 'WebAssembly GC',
     depth: 'quick',
     reportStyle: 'bullet',

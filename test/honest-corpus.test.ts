@@ -79,7 +79,7 @@ test('a re-run still skips the corpus documents it read: their names in the ledg
   const read = new Set(report.sources.map((source) => source.url))
   expect(again.report?.sources.filter((source) => read.has(source.url))).toEqual([])
   // The searches found some of them again, and the ledger left them out.
-  const queries = (await readRunEvents(app.db, eventDataColumn(app.memory.ring), body.runId, 0)).filter(
+  const queries = (await readRunEvents(app.db, eventDataColumn(app.ring), body.runId, 0)).filter(
     (event) => event.type === 'query_done',
   )
   const count = (key: string) => queries.reduce((sum, event) => sum + Number(event.data[key]), 0)

@@ -53,7 +53,7 @@ test('feeds created within one millisecond are all listed, page after page', asy
     .values({ account_id: user.account.id, topic_hash: Buffer.from(user.account.id) })
     .returning('id')
     .executeTakeFirstOrThrow()
-  const feeds = createFeeds(app.memory.ring)
+  const feeds = createFeeds(app.ring)
   for (let i = 0; i < ROWS; i++) {
     const feed = await feeds.insert(app.db, {
       id: randomUUID(),

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { generateKeySpec, parseKeyRing, sealJson } from '#server/crypto/key-ring.ts'
+import { generateKeySpec, type KeyRing, parseKeyRing, sealJson } from '#server/crypto/key-ring.ts'
 import { type MemoryContribution, MemoryUnreadableError } from '#server/topics/contract.ts'
 import { contributedFact } from '#server/topics/facts.ts'
-import { lockTopic, purgeExpiredMemory, upsertTopicMemory } from '#server/topics/repository.ts'
+import { lockTopic, purgeExpiredMemory, topicMemoryColumn, upsertTopicMemory } from '#server/topics/repository.ts'
 import { checkTopicMemory, loadTopicMemory, type MemoryContext, saveTopicMemory } from '#server/topics/store.ts'
 import { createTopicIndex } from '#server/topics/topic-index.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
@@ -22,14 +22,15 @@ const topicIndex = createTopicIndex(randomBytes(32))
 
 function context(options: { keys?: string; now?: () => Date } = {}) {
   const { log, lines } = capturingLogger()
+  const ring = parseKeyRing(options.keys ?? generateKeySpec('k1'))
   const memory: MemoryContext = {
     db: database.db,
-    ring: parseKeyRing(options.keys ?? generateKeySpec('k1')),
+    column: topicMemoryColumn(ring),
     topicIndex,
     log,
     now: options.now ?? (() => new Date()),
   }
-  return { memory, lines }
+  return { memory, ring, lines }
 }
 
 function contribution(runId: string, at: Date, overrides: Partial<MemoryContribution> = {}): MemoryContribution {
@@ -146,10 +147,10 @@ test('memory sealed with a key that is gone reads as none, is logged, and is nev
 })
 
 /** Stores `content` as a topic's memory, sealed as the code before the codecs sealed it. */
-async function storeRaw(memory: MemoryContext, accountId: string, topic: string, content: unknown) {
+async function storeRaw(ring: KeyRing, accountId: string, topic: string, content: unknown) {
   await database.db.transaction().execute(async (trx) => {
     const { id } = await lockTopic(trx, accountId, topicIndex.hash(accountId, topic))
-    const sealed = sealJson(memory.ring, content, `topic_memory:${id}`)
+    const sealed = sealJson(ring, content, `topic_memory:${id}`)
     const at = new Date()
     await upsertTopicMemory(trx, id, {
       key_id: sealed.keyId,
@@ -165,11 +166,11 @@ async function storeRaw(memory: MemoryContext, accountId: string, topic: string,
 }
 
 test('memory stored by the first version opens in today’s shape; a blob that is not memory reads as none', async () => {
-  const { memory, lines } = context()
+  const { memory, ring, lines } = context()
   const accountId = await account()
   const firstSeen = { runId: 'run-0', at: '2026-11-21T10:00:00.000Z' }
   // As the first version stored it: facts without quotes or readings; a source whose title went missing.
-  await storeRaw(memory, accountId, 'first topic', {
+  await storeRaw(ring, accountId, 'first topic', {
     topic: 'first topic',
     facts: [{ id: 'f1', text: 'The plant will employ 1,200 people.', sourceUrls: ['https://a.example/'], firstSeen }],
     sources: [{ url: 'https://a.example/', publishedDate: null, firstSeen }],
@@ -188,7 +189,7 @@ test('memory stored by the first version opens in today’s shape; a blob that i
   expect((await loadTopicMemory(memory, accountId, 'first topic'))?.facts).toHaveLength(2)
 
   // Sealed for its topic but not memory's shape: none, logged, and never overwritten.
-  await storeRaw(memory, accountId, 'not memory', { topic: 'not memory', facts: 'none' })
+  await storeRaw(ring, accountId, 'not memory', { topic: 'not memory', facts: 'none' })
   expect(await loadTopicMemory(memory, accountId, 'not memory')).toBeUndefined()
   expect(lines.some((line) => line.msg === 'topic memory is unreadable')).toBe(true)
   await expect(

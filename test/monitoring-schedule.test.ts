@@ -285,7 +285,7 @@ test('a "run now" finds the series busy at once while another transaction holds 
   try {
     const user = await createTestAccount(app.db)
     const seriesId = await startSeries(app, user.auth, { every: '1h' })
-    const { lockUnlessBusy } = createSeriesBriefs(app.memory.ring)
+    const { lockUnlessBusy } = createSeriesBriefs(app.ring)
     let release: () => void = () => {}
     const held = new Promise<void>((resolve) => {
       release = resolve

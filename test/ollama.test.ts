@@ -109,7 +109,7 @@ test('a model removed after start-up: the run still completes, and its warning n
 
   expect(done.status).toBe('complete')
   expect(done.report?.generatedWith).toMatchObject({ synthesisKind: 'extractive', plan: 'fallback' })
-  const events = await readRunEvents(app.db, eventDataColumn(app.memory.ring), done.runId, 0)
+  const events = await readRunEvents(app.db, eventDataColumn(app.ring), done.runId, 0)
   const warning = events.find((event) => event.type === 'warning' && event.data.code === 'extractive_fallback')
   expect(warning?.data.message).toMatch(
     /model "llama3\.1" was not found at .*check OLLAMA_MODEL \(and OLLAMA_BASE_URL\)/,

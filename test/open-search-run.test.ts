@@ -146,7 +146,7 @@ test('on a machine that reaches no open source, the run searches the local corpu
       /^the sample corpus bundled with Sextant \(invented articles, not the web\), because open sources \(GDELT, .*\) could not be reached$/,
     )
     expect(report.notice).toMatch(/^No web source could be reached \(this machine looks offline\).*invented articles/)
-    const events = await readRunEvents(offline.db, eventDataColumn(offline.memory.ring), body.runId, 0)
+    const events = await readRunEvents(offline.db, eventDataColumn(offline.ring), body.runId, 0)
     const fallbacks = events.filter((event) => event.data.code === 'offline_fallback')
     expect(fallbacks).toHaveLength(1) // said once, not once per query
     expect(fallbacks[0]?.data.message).toMatch(/corpus/i)

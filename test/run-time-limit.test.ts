@@ -32,8 +32,8 @@ afterAll(async () => {
 
 /** A quick run as start-run queues it: the queue's hour and its own limit of `limitSeconds`. */
 async function queueRun(accountId: string, topic: string, deadlineInSeconds: number, limitSeconds: number) {
-  const { db, memory } = stubs.app
-  return createRun(db, createRunSeals(memory.ring), {
+  const { db, ring, memory } = stubs.app
+  return createRun(db, createRunSeals(ring), {
     accountId,
     brief: BriefSchema.parse({ topic, depth: 'quick' }),
     topicHash: memory.topicIndex.hash(accountId, topic),

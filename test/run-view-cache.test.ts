@@ -71,7 +71,7 @@ test('a view kept under other keys is not used: a re-sealed run is opened anew',
     .where('id', '=', runId)
     .executeTakeFirstOrThrow()
   const stored = openJson(
-    app.memory.ring,
+    app.ring,
     { keyId: row.report_key_id as string, ciphertext: row.report as Buffer },
     `run_report:${runId}`,
   ) as Report

@@ -58,7 +58,7 @@ beforeAll(async () => {
   const user = await createTestAccount(app.db)
   accountId = user.account.id
   owner = user
-  await createSlackWorkspaces(() => app.memory.ring).link(app.db, { teamId: TEAM, accountId, botToken: BOT_TOKEN })
+  await createSlackWorkspaces(() => app.ring).link(app.db, { teamId: TEAM, accountId, botToken: BOT_TOKEN })
 })
 afterAll(async () => {
   await app.stop()
@@ -188,7 +188,7 @@ test('a mention with options produces the matching brief', async () => {
     .select(['id', 'brief_key_id', 'brief', 'source'])
     .where('id', '=', runId)
     .executeTakeFirstOrThrow()
-  expect({ source: run.source, brief: createRunSeals(app.memory.ring).brief(run) }).toEqual({
+  expect({ source: run.source, brief: createRunSeals(app.ring).brief(run) }).toEqual({
     source: 'slack',
     brief: {
       topic: 'sodium-ion batteries',
@@ -393,7 +393,7 @@ test('with notify:changes (the default), a scheduled run that found nothing new 
     .where('run_id', '=', next.id)
     .where('type', '=', 'complete')
     .executeTakeFirstOrThrow()
-  const events = await readRunEvents(app.db, eventDataColumn(app.memory.ring), next.id, ended.id - 1)
+  const events = await readRunEvents(app.db, eventDataColumn(app.ring), next.id, ended.id - 1)
   expect(events[0]).toMatchObject({ type: 'complete', data: { newFindings: 0, delivered: false } })
   await deliveriesSettled()
   expect(await app.db.selectFrom('deliveries').select('id').where('run_id', '=', next.id).execute()).toEqual([])

@@ -10,6 +10,7 @@ import type { LimitDecision, Limiter } from '#server/limits/limiter.ts'
 import type { Limits } from '#server/limits/policies.ts'
 import { type AdmissionDeps, startAdmittedRun } from '#server/runs/admission.ts'
 import { createRunSeals } from '#server/runs/repository/runs.ts'
+import { topicMemoryColumn } from '#server/topics/repository.ts'
 import { createTopicMemoryForRuns } from '#server/topics/service.ts'
 import { createTopicIndex } from '#server/topics/topic-index.ts'
 import { BriefSchema } from '#server/vocabulary/brief.ts'
@@ -66,7 +67,7 @@ function setting(options: { allowed: boolean; blocked?: string }) {
     runSeals: createRunSeals(ring),
     memory: createTopicMemoryForRuns({
       db: database.db,
-      ring,
+      column: topicMemoryColumn(ring),
       topicIndex: createTopicIndex(randomBytes(32)),
       log: testLogger(),
       now: () => new Date(),

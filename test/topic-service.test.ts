@@ -3,6 +3,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest'
 import { loadInstallationKey } from '#server/crypto/installation-key.ts'
 import { generateKeySpec, parseKeyRing } from '#server/crypto/key-ring.ts'
 import { contributedFact } from '#server/topics/facts.ts'
+import { topicMemoryColumn } from '#server/topics/repository.ts'
 import { createTopicService, type TopicService } from '#server/topics/service.ts'
 import { type MemoryContext, saveTopicMemory } from '#server/topics/store.ts'
 import { loadTopicIndex } from '#server/topics/topic-index.ts'
@@ -19,7 +20,7 @@ beforeAll(async () => {
   const topicIndex = await loadTopicIndex((setting, description) =>
     loadInstallationKey(database.db, ring, setting, description),
   )
-  memory = { db: database.db, ring, topicIndex, log: testLogger(), now: () => new Date() }
+  memory = { db: database.db, column: topicMemoryColumn(ring), topicIndex, log: testLogger(), now: () => new Date() }
   topics = createTopicService({ memory, publicUrl: 'http://localhost:3000' })
 })
 afterAll(() => database.drop())

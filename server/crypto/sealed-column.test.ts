@@ -17,6 +17,18 @@ test('a sealed column opens what it sealed for the same row, parsed by its schem
   expect(notes.open({ keyId: null, ciphertext: null }, 'n1')).toBeUndefined()
 })
 
+test('a column says whether its ring holds the key a value was sealed with', () => {
+  const sealed = notes.seal({ text: 'kept', pages: 3 }, 'n1')
+  expect(notes.holds(sealed.keyId)).toBe(true)
+  const rotated = sealedColumn(parseKeyRing(generateKeySpec('k2')), {
+    name: 'notes.body',
+    schema: z.object({ text: z.string() }),
+    associatedData: (id: string) => `note:${id}`,
+  })
+  expect(rotated.holds(sealed.keyId)).toBe(false)
+  expect(sealedText(ring, { name: 'notes.token', associatedData: (id: string) => id }).holds(sealed.keyId)).toBe(true)
+})
+
 test('a value sealed for one row does not open for another', () => {
   const sealed = notes.seal({ text: 'kept', pages: 3 }, 'n1')
   expect(() => notes.open(sealed, 'n2')).toThrow(UnreadableError)

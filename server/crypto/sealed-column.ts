@@ -6,10 +6,15 @@
 import type { z } from 'zod'
 import { type KeyRing, open, openJson, type Sealed, seal, sealJson, UnreadableError } from '#server/crypto/key-ring.ts'
 
+/** What a codec's open throws for a value that does not open, or is not the shape this version stores. */
+export { UnreadableError }
+
 /** A sealed column pair as a row holds it (`x_key_id`, `x`): both null when nothing is sealed. */
 export type SealedPair = { keyId: string | null; ciphertext: Buffer | null }
 
 export type SealedColumn<T, K extends readonly unknown[]> = {
+  /** Whether the ring holds the key a value sealed with `keyId` needs (it may still not open). */
+  holds: (keyId: string) => boolean
   /** The value sealed for the row that `key` names. */
   seal: (value: T, ...key: K) => Sealed
   /**
@@ -43,6 +48,7 @@ export function sealedColumn<S extends z.ZodType, K extends readonly unknown[]>(
 ): SealedColumn<z.output<S>, K> {
   const { schema, associatedData } = column
   return {
+    holds: (keyId) => ring.keys.has(keyId),
     seal: (value, ...key) => sealJson(ring, value, associatedData(...key)),
     open: opener((sealed, ...key) => {
       const parsed = schema.safeParse(openJson(ring, sealed, associatedData(...key)))
@@ -62,6 +68,7 @@ export function sealedText<K extends readonly unknown[]>(
 ): SealedColumn<string, K> {
   const { associatedData } = column
   return {
+    holds: (keyId) => ring.keys.has(keyId),
     seal: (value, ...key) => seal(ring, Buffer.from(value, 'utf8'), associatedData(...key)),
     open: opener((sealed, ...key) => open(ring, sealed, associatedData(...key)).toString('utf8')),
   }

@@ -5,8 +5,7 @@
 // chat module asks of notify in its own transactions (a reply queued; the Slack workspace whose bot
 // token posts it).
 import type { Db } from '#db/database.ts'
-import { deriveKeys } from '#server/crypto/derived-keys.ts'
-import type { KeyRing } from '#server/crypto/key-ring.ts'
+import type { DerivedKeys } from '#server/crypto/derived-keys.ts'
 import type { Jobs } from '#server/jobs/boss.ts'
 import type { Limits } from '#server/limits/policies.ts'
 import type { Logger } from '#server/logger.ts'
@@ -15,12 +14,10 @@ import type { DeliverySettings } from '#server/notify/deliver.ts'
 import { createDelivery, deliverResultWhenEnded } from '#server/notify/deliveries.ts'
 import { emailDigestWhenEnded } from '#server/notify/email/deliveries.ts'
 import { createMailer } from '#server/notify/email/mailer.ts'
-import { createUnsubscribeTokens, UNSUBSCRIBE_KEYS } from '#server/notify/email/tokens.ts'
+import { createUnsubscribeTokens } from '#server/notify/email/tokens.ts'
 import { recordRunChangesWhenEnded } from '#server/notify/feeds/feeds.ts'
-import { createDeliveries } from '#server/notify/repository/deliveries.ts'
-import { createFeeds } from '#server/notify/repository/feeds.ts'
+import type { NotifyTables } from '#server/notify/repository/sealed-tables.ts'
 import { createSlackWorkspaces } from '#server/notify/repository/slack-workspaces.ts'
-import { createWebhookSecrets } from '#server/notify/repository/webhook-endpoints.ts'
 import type { RunsToTell } from '#server/notify/runs-to-tell.ts'
 import { createDeliveryService } from '#server/notify/service/deliveries.ts'
 import { createEmailService } from '#server/notify/service/email.ts'
@@ -35,8 +32,10 @@ export type { DeliverySettings, WebhookSettings }
 
 export type NotifyDeps = {
   db: Db
-  /** The memory key ring, which the module's sealed columns' codecs are built from. */
-  ring: KeyRing
+  /** The module's tables with sealed columns (built by the composition root from the key ring). */
+  tables: NotifyTables
+  /** The keys unsubscribe links are signed and checked with (UNSUBSCRIBE_KEYS, derived from the ring). */
+  unsubscribeKeys: DerivedKeys
   jobs: Jobs
   log: Logger
   limits: Pick<Limits, 'confirmationsAccount' | 'confirmationsAddress'>
@@ -59,13 +58,10 @@ export type NotifyDeps = {
 }
 
 export function createNotifyService(deps: NotifyDeps) {
-  const { db, ring, jobs, log, publicUrl } = deps
+  const { db, jobs, log, publicUrl } = deps
   // The module's sealed columns, opened and sealed at its repository (decision 064).
-  const deliveries = createDeliveries(ring)
-  const workspaces = createSlackWorkspaces(() => ring)
-  const feeds = createFeeds(ring)
-  const secrets = createWebhookSecrets(ring)
-  const unsubscribeTokens = createUnsubscribeTokens(deriveKeys(ring, UNSUBSCRIBE_KEYS))
+  const { deliveries, workspaces, feeds, secrets } = deps.tables
+  const unsubscribeTokens = createUnsubscribeTokens(deps.unsubscribeKeys)
   const { runs } = deps
   const mailer = deps.smtp && createMailer(deps.smtp)
   const emailEnabled = mailer !== undefined

@@ -3,7 +3,7 @@
 // Saves merge (never overwrite) under a per-topic lock, so two runs saving at once both land.
 // The SQL is server/topics/repository.ts's; opening, merging and sealing the blob stay here.
 import type { Db } from '#db/database.ts'
-import { type KeyRing, UnreadableError } from '#server/crypto/key-ring.ts'
+import { UnreadableError } from '#server/crypto/sealed-column.ts'
 import type { Logger } from '#server/logger.ts'
 import { displayTopic } from '#server/text/topic-key.ts'
 import {
@@ -25,7 +25,6 @@ import {
   lockTopic,
   type TopicMemoryColumn,
   type TopicMemoryRow,
-  topicMemoryColumn,
   upsertTopicMemory,
 } from '#server/topics/repository.ts'
 import type { TopicIndex } from '#server/topics/topic-index.ts'
@@ -33,7 +32,8 @@ import type { StoredMemory } from '#server/vocabulary/memory.ts'
 
 export type MemoryContext = {
   db: Db
-  ring: KeyRing
+  /** The memory blob's codec (the topics repository's topicMemoryColumn, built once from the key ring). */
+  column: TopicMemoryColumn
   topicIndex: TopicIndex
   log: Logger
   now: () => Date
@@ -42,24 +42,11 @@ export type MemoryContext = {
 }
 
 /** Whether this server holds the key that memory sealed with `keyId` needs (it may still not open). */
-export function holdsMemoryKey(context: Pick<MemoryContext, 'ring'>, keyId: string): boolean {
-  return context.ring.keys.has(keyId)
+export function holdsMemoryKey(context: Pick<MemoryContext, 'column'>, keyId: string): boolean {
+  return context.column.holds(keyId)
 }
-
-/** Memory that exists but cannot be opened (key missing from the ring, tampering). */
 
 const DAY_MS = 86_400_000
-
-/** Each ring's codec of the memory blob, built once (the ring is loaded once a process). */
-const columns = new WeakMap<KeyRing, TopicMemoryColumn>()
-function column(ring: KeyRing): TopicMemoryColumn {
-  let built = columns.get(ring)
-  if (!built) {
-    built = topicMemoryColumn(ring)
-    columns.set(ring, built)
-  }
-  return built
-}
 
 /** Memory as stored, in today's shape: facts read by an older edition of the rules are read again. */
 function upgrade(stored: StoredMemory): MemoryContent {
@@ -81,7 +68,7 @@ void storedCovers
 /** Opens a row; unreadable memory is logged and read as none, never shown. */
 function openRow(context: MemoryContext, row: TopicMemoryRow): TopicMemory | undefined {
   try {
-    const content = upgrade(column(context.ring).open({ keyId: row.key_id, ciphertext: row.ciphertext }, row.topic_id))
+    const content = upgrade(context.column.open({ keyId: row.key_id, ciphertext: row.ciphertext }, row.topic_id))
     return {
       // Memory saved before facts were claims reads as claims without quotes (migrated on next save).
       ...content,
@@ -181,7 +168,7 @@ export async function saveTopicMemoryIn(
   let runCount = 0
   if (row && row.expires_at > now) {
     try {
-      existing = upgrade(column(context.ring).open({ keyId: row.key_id, ciphertext: row.ciphertext }, topicId))
+      existing = upgrade(context.column.open({ keyId: row.key_id, ciphertext: row.ciphertext }, topicId))
     } catch (error) {
       if (error instanceof UnreadableError) throw new MemoryUnreadableError(topicId)
       throw error
@@ -190,7 +177,7 @@ export async function saveTopicMemoryIn(
   }
   const { content, added } = mergeMemory(existing, contribution, displayTopic(topic), context.maxFacts)
   const newRun = !existing?.runs.some((run) => run.runId === contribution.runId)
-  const sealed = column(context.ring).seal(content, topicId)
+  const sealed = context.column.seal(content, topicId)
   const values = {
     key_id: sealed.keyId,
     ciphertext: sealed.ciphertext,

@@ -115,7 +115,7 @@ test('the trial page takes no budget: fields posted to it are ignored, and its r
   expect(started.status).toBe(302)
   const runId = new URL(started.headers.get('location') as string, base).searchParams.get('run') as string
   const row = await app.db.selectFrom('runs').selectAll().where('id', '=', runId).executeTakeFirstOrThrow()
-  const brief = createRunSeals(app.memory.ring).brief(row)
+  const brief = createRunSeals(app.ring).brief(row)
   expect(brief).toMatchObject({ topic: 'tidal power', source: 'trial', depth: 'quick' })
   expect(brief).not.toHaveProperty('maxTokens')
   expect(brief).not.toHaveProperty('maxCostDollars')

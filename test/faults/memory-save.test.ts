@@ -46,7 +46,7 @@ afterAll(async () => {
 })
 
 async function warnings(runId: string) {
-  const events = await readRunEvents(app.db, eventDataColumn(app.memory.ring), runId, 0)
+  const events = await readRunEvents(app.db, eventDataColumn(app.ring), runId, 0)
   return events.filter((event) => event.type === 'warning').map((event) => event.data)
 }
 

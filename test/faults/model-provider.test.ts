@@ -92,7 +92,7 @@ for (const [name, scenario] of Object.entries(scenarios)) {
         synthesisKind: scenario.writer ?? 'model',
         plan: scenario.plan ?? 'model',
       })
-      const events = await readRunEvents(app.db, eventDataColumn(app.memory.ring), runId, 0)
+      const events = await readRunEvents(app.db, eventDataColumn(app.ring), runId, 0)
       const warnings = events.filter((event) => event.type === 'warning')
       const fellBack = warnings.some((warning) => warning.data.code === 'fallback_plan')
       expect(fellBack).toBe(scenario.plan === 'fallback')

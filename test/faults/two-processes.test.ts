@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { loadInstallationKey } from '#server/crypto/installation-key.ts'
 import { parseKeyRing } from '#server/crypto/key-ring.ts'
+import { topicMemoryColumn } from '#server/topics/repository.ts'
 import { loadTopicIndex } from '#server/topics/topic-index.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { TEST_MEMORY_KEYS } from '#test/support/app.ts'
@@ -97,7 +98,13 @@ test('a run started through one process is watched live to its end over SSE on t
   const topicIndex = await loadTopicIndex((setting, description) =>
     loadInstallationKey(database.db, ring, setting, description),
   )
-  const memory = { db: database.db, ring, topicIndex, log: testLogger(), now: () => new Date() }
+  const memory = {
+    db: database.db,
+    column: topicMemoryColumn(ring),
+    topicIndex,
+    log: testLogger(),
+    now: () => new Date(),
+  }
   const saved = await loadIntactMemory(memory, user.account.id, TOPIC)
   expect(saved?.runs.map((run) => run.runId)).toEqual([body.runId])
   expect(saved?.ledger.map((entry) => entry.url)).toEqual(['https://ops.example/shared-databases/notify'])

@@ -87,7 +87,7 @@ test('a dashboard session holds at most the cap of event streams; the next is re
 
 test('a trial visitor holds at most the cap of event streams', async () => {
   const visitor = await createTrialAccount(app.db)
-  const id = await createRun(app.db, createRunSeals(app.memory.ring), {
+  const id = await createRun(app.db, createRunSeals(app.ring), {
     accountId: visitor.accountId,
     brief: BriefSchema.parse({ topic: 'trial streams', depth: 'quick', source: 'trial' }),
     topicHash: app.memory.topicIndex.hash(visitor.accountId, 'trial streams'),

@@ -98,7 +98,7 @@ beforeAll(async () => {
     },
   })
   user = await createTestAccount(app.db)
-  await createSlackWorkspaces(() => app.memory.ring).link(app.db, {
+  await createSlackWorkspaces(() => app.ring).link(app.db, {
     teamId: 'T0TIDES',
     accountId: user.account.id,
     botToken: BOT_TOKEN,
@@ -215,7 +215,7 @@ test('a run stored with links in its report and an override in its brief is show
     recurring: false,
     source: 'api',
   } as const
-  const runId = await createRun(app.db, createRunSeals(app.memory.ring), {
+  const runId = await createRun(app.db, createRunSeals(app.ring), {
     accountId: user.account.id,
     brief,
     topicHash: app.memory.topicIndex.hash(user.account.id, 'old tides'),
@@ -236,7 +236,7 @@ test('a run stored with links in its report and an override in its brief is show
     generatedWith: { synthesis: 'old', synthesisKind: 'model', search: 'exa', plan: 'model' },
     usage: { inputTokens: 0, outputTokens: 0, searchCalls: 0, costDollars: null },
   } as unknown as Report
-  expect(await completeRun(app.db, createRunSeals(app.memory.ring), runId, stored)).toBeDefined()
+  expect(await completeRun(app.db, createRunSeals(app.ring), runId, stored)).toBeDefined()
 
   const api = await (await app.fetch(`/api/briefs/${runId}`, { headers: user.auth })).json()
   expect(JSON.stringify(api)).not.toMatch(/\\u202[a-e]|\\u206[6-9]/i)

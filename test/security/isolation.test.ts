@@ -305,7 +305,7 @@ test("trial pages: another visitor's trial run is not found, and a dashboard ses
 })
 
 test("webhooks act only for the account a workspace is linked to, never on the owner's runs", async () => {
-  await createSlackWorkspaces(() => app.memory.ring).link(app.db, {
+  await createSlackWorkspaces(() => app.ring).link(app.db, {
     teamId: 'T0INTRUDER',
     accountId: intruder.account.id,
     botToken: 'xoxb-intruder',

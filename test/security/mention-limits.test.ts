@@ -38,7 +38,7 @@ beforeAll(async () => {
     },
   })
   accountId = (await createTestAccount(app.db)).account.id
-  await createSlackWorkspaces(() => app.memory.ring).link(app.db, { teamId: TEAM, accountId, botToken: BOT_TOKEN })
+  await createSlackWorkspaces(() => app.ring).link(app.db, { teamId: TEAM, accountId, botToken: BOT_TOKEN })
   await linkGithubRepository(app.db, { repo: 'acme/one', accountId })
   await linkGithubRepository(app.db, { repo: 'acme/two', accountId })
 })

@@ -156,11 +156,11 @@ test('a whole-database dump after a realistic session holds no secret and none o
   // The model refuses: the report is written without it, and the warning quotes the refusal.
   const written = await waitForRun(app.fetch, auth, refused.body.runId)
   expect(written.status).toBe('complete')
-  const warnings = await readRunEvents(app.db, eventDataColumn(app.memory.ring), refused.body.runId, 0)
+  const warnings = await readRunEvents(app.db, eventDataColumn(app.ring), refused.body.runId, 0)
   expect(JSON.stringify(warnings.filter((event) => event.type === 'warning'))).toContain(REFUSAL_WORD)
 
   // Slack linked to the account, and a mention researched in a thread.
-  await createSlackWorkspaces(() => app.memory.ring).link(app.db, {
+  await createSlackWorkspaces(() => app.ring).link(app.db, {
     teamId: 'T0PLAIN',
     accountId: account.id,
     botToken: BOT_TOKEN,
