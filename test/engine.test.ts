@@ -9,6 +9,7 @@ import { generateKeySpec, parseKeyRing } from '#server/crypto/key-ring.ts'
 import { readRunEvents } from '#server/runs/event-log.ts'
 import { eventDataColumn } from '#server/runs/repository/event-data.ts'
 import { contributedFact } from '#server/topics/facts.ts'
+import { topicMemoryColumn } from '#server/topics/repository.ts'
 import { saveTopicMemory } from '#server/topics/store.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
 import type { TestApp } from '#test/support/app.ts'
@@ -359,7 +360,7 @@ test("a round's searches go on while their events are written; the follow-up pla
 test('a memory save that fails leaves the run complete, with a warning', async () => {
   const user = await createTestAccount(app.db)
   // Memory sealed with a key the app does not have: unreadable, so the save must not overwrite it.
-  const foreign = { ...app.memory, ring: parseKeyRing(generateKeySpec('elsewhere')) }
+  const foreign = { ...app.memory, column: topicMemoryColumn(parseKeyRing(generateKeySpec('elsewhere'))) }
   await saveTopicMemory(foreign, user.account.id, 'Locked topic', {
     runId: 'old',
     at: new Date(),

@@ -7,6 +7,7 @@ import { generateKeySpec, parseKeyRing } from '#server/crypto/key-ring.ts'
 import { readRunEvents } from '#server/runs/event-log.ts'
 import { eventDataColumn } from '#server/runs/repository/event-data.ts'
 import { contributedFact } from '#server/topics/facts.ts'
+import { topicMemoryColumn } from '#server/topics/repository.ts'
 import { saveTopicMemory } from '#server/topics/store.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { startTestApp, type TestApp } from '#test/support/app.ts'
@@ -105,7 +106,7 @@ test('the database refusing the memory write: the run completes with a warning, 
 test('memory sealed with a key the app does not hold: the run completes, and the sealed memory is left byte for byte', async () => {
   const user = await createTestAccount(app.db)
   const topic = 'Grid storage batteries'
-  const foreign = { ...app.memory, ring: parseKeyRing(generateKeySpec('elsewhere')) }
+  const foreign = { ...app.memory, column: topicMemoryColumn(parseKeyRing(generateKeySpec('elsewhere'))) }
   await saveTopicMemory(foreign, user.account.id, topic, {
     runId: 'sealed-elsewhere',
     at: new Date(),
