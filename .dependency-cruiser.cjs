@@ -1,13 +1,16 @@
 // Import direction, checked by `npm run lint:imports` (part of `npm test`). From the top:
 //   surfaces      app/, server/http, server/mcp, server/cli, server/jobs/definitions.ts
-//   services      server/services.ts (the composition) and server/services/ (what surfaces call)
-//   engine        server/chat (Slack and GitHub mentions in, each a run), over server/notify (what
+//   services      server/services.ts (the composition), server/services/, and each module's
+//                 service.ts (what surfaces call)
+//   modules       server/chat (Slack and GitHub mentions in, each a run), over server/notify (what
 //                 Sextant sends out: replies in a thread or on a pull request, webhooks, email,
-//                 feeds), over server/research (runs, the pipeline, reports, the extractive synthesizer)
-//                 server/series and server/accounts are modules over the engine's parts (decision 063)
+//                 feeds); server/runs, server/series, server/accounts, server/topics; and the engine,
+//                 server/research (the pipeline, reports, the extractive synthesizer). Outside a
+//                 module only its service.ts and contract.ts are used (the engine: its entry, its
+//                 ports and the report as read); what one needs of another is a port (decision 063)
 //   below it      server/claims, server/providers, and the platform: server/crypto, server/limits,
 //                 server/events
-//   repositories  server/repositories, and a module's repository/ (server/chat/repository/): SQL only
+//   repositories  server/repositories, and a module's repository.ts or repository/: SQL only
 //   bottom        server/vocabulary (statuses, event types, the brief and report schemas, cadences,
 //                 budgets, frameworks: each written once), over server/text (pure text functions),
 //                 and db/ (migrations, table types, Kysely)
@@ -19,7 +22,7 @@
 // Type-only imports count: a type cycle is a tangle too. Unit tests beside their source may import
 // across layers (they are not shipped code). The rules fence what went wrong before; the platform
 // (server/crypto, limits, events, the job system, config, logger) imports no module; claims has no
-// rule of its own yet. server/import-rules.test.ts proves each rule can fail.
+// rule of its own. server/import-rules.test.ts proves each rule can fail.
 
 const TESTS = '\\.test\\.tsx?$'
 const SURFACES = '^(app/|server/(http|mcp|cli)/|server/jobs/definitions\\.ts$)'

@@ -61,7 +61,7 @@ export type TakenRun = {
 }
 
 /**
- * The run the engine works on, as the runs module keeps it (server/runs/service.ts's runRecord; a
+ * The run the engine works on, as the runs module keeps it (server/runs/record.ts's runRecord; a
  * port, decision 063): its row, its step and checkpoint, and the events it writes as it goes.
  */
 export type RunRecord = {
