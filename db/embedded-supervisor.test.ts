@@ -24,9 +24,9 @@ function scripted(plan: Array<'runs' | 'fails'>) {
 }
 
 async function until(done: () => boolean, timeoutMs = 10_000) {
-  const deadline = Date.now() + timeoutMs
+  const deadline = performance.now() + timeoutMs
   while (!done()) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`)
+    if (performance.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`)
     await sleep(10)
   }
 }

@@ -1,7 +1,10 @@
 // No test's verdict may depend on the machine's speed (README, "How work gets done"). vi.waitFor
 // gives up after one second unless told otherwise, so a wait written without a budget passes on an
 // idle machine and fails on a busy one (test/provider-turns.test.ts did, once, in a fresh-clone run).
-// Every vi.waitFor in the suite names its own timeout.
+// Every vi.waitFor in the suite names its own timeout. And a wait counts its budget on the monotonic
+// clock: a busy virtual machine's wall clock is stepped forward now and then, and a 25 s budget
+// counted with Date.now() once ran out 17 s into a test (test/security/connections.test.ts, in a
+// fresh-clone run beside two CPU-bound processes).
 import fs from 'node:fs'
 import path from 'node:path'
 import { expect, test } from 'vitest'
@@ -50,4 +53,43 @@ test('every vi.waitFor in the suite names a timeout (SETTLED or its own), not th
     ),
   )
   expect(unbudgeted).toEqual([])
+})
+
+/**
+ * Lines that count a wait's deadline, or measure how long something took, on the wall clock
+ * (Date.now()) rather than on performance.now().
+ */
+function wallClockDeadlines(text: string): string[] {
+  return text
+    .split('\n')
+    .filter(
+      (line) =>
+        (/deadline/i.test(line) && /Date\.now\(\)\s*[-+<>]|[<>]=?\s*Date\.now\(\)/.test(line)) ||
+        /expect\(Date\.now\(\) -/.test(line),
+    )
+    .filter((line) => !/new Date\(Date\.now\(\)/.test(line))
+}
+
+test('finds a deadline or a duration counted on the wall clock, and leaves a date set from it alone', () => {
+  const text = [
+    'const deadline = Date.now() + 20_000',
+    'while (busy() && Date.now() < deadline) {}',
+    'const deadline = performance.now() + 20_000',
+    'deadlineAt: new Date(Date.now() + 3_600_000),',
+  ].join('\n')
+  expect(wallClockDeadlines(text)).toEqual([
+    'const deadline = Date.now() + 20_000',
+    'while (busy() && Date.now() < deadline) {}',
+  ])
+})
+
+test('every wait in the suite counts its budget on the monotonic clock, not the wall clock', () => {
+  const wallClocked = ['test', 'server', 'app', 'bench', 'db'].flatMap((dir) =>
+    sourceFiles(path.join(ROOT, dir))
+      .filter((file) => /\.test\.tsx?$|\/test\/support\//.test(file))
+      .flatMap((file) =>
+        wallClockDeadlines(fs.readFileSync(file, 'utf8')).map((line) => `${path.relative(ROOT, file)}: ${line.trim()}`),
+      ),
+  )
+  expect(wallClocked).toEqual([])
 })

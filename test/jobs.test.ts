@@ -94,12 +94,12 @@ test('jobs queued behind a busy worker run as soon as it is free, not at its nex
   })
   const jobs = await startJobs({ connectionString: database.url, definitions: [short], work: true, log: testLogger() })
   try {
-    const sent = Date.now()
+    const sent = performance.now()
     for (const n of [1, 2, 3, 4]) await jobs.send(short, { n })
     jobs.wake(short.queue)
     // A worker left to its backstop poll would take 30 s to come back for the third job.
     await waitUntil(() => finished.length === 4)
-    expect(Date.now() - sent).toBeLessThan(3000)
+    expect(performance.now() - sent).toBeLessThan(3000)
     expect(finished.toSorted()).toEqual([1, 2, 3, 4])
   } finally {
     await jobs.stop()

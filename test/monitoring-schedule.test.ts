@@ -23,11 +23,11 @@ function seriesRuns(app: TestApp, seriesId: string) {
 }
 
 async function waitForSeriesRuns(app: TestApp, seriesId: string, count: number, timeoutMs = 30_000) {
-  const deadline = Date.now() + timeoutMs
+  const deadline = performance.now() + timeoutMs
   for (;;) {
     const runs = await seriesRuns(app, seriesId)
     if (runs.length >= count && runs.slice(0, count).every((run) => run.status !== 'running')) return runs
-    if (Date.now() > deadline) throw new Error(`series ${seriesId} has ${runs.length} runs, wanted ${count}`)
+    if (performance.now() > deadline) throw new Error(`series ${seriesId} has ${runs.length} runs, wanted ${count}`)
     await new Promise((resolve) => setTimeout(resolve, 100))
   }
 }

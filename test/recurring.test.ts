@@ -18,11 +18,11 @@ async function seriesRuns(app: TestApp, seriesId: string) {
 }
 
 async function waitForSeriesRuns(app: TestApp, seriesId: string, count: number, timeoutMs = 20_000) {
-  const deadline = Date.now() + timeoutMs
+  const deadline = performance.now() + timeoutMs
   for (;;) {
     const runs = await seriesRuns(app, seriesId)
     if (runs.length >= count && runs.every((run) => run.status !== 'running')) return runs
-    if (Date.now() > deadline) throw new Error(`series ${seriesId} has ${runs.length} runs, wanted ${count}`)
+    if (performance.now() > deadline) throw new Error(`series ${seriesId} has ${runs.length} runs, wanted ${count}`)
     await new Promise((resolve) => setTimeout(resolve, 100))
   }
 }

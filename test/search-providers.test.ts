@@ -155,14 +155,14 @@ test('exa: a server that never answers fails after the per-attempt timeout', asy
   try {
     stub.setBehaviour('hang')
     const exa = createExaSearch({ apiKey: STUB_EXA_API_KEY, baseUrl: stub.url, timeoutMs: 200 })
-    const started = Date.now()
+    const started = performance.now()
     const failure = await exa
       .search({ text: 'sodium', numResults: 5, maxCharacters: 200 }, noDeadline())
       .catch((e) => e)
     expect(failure).toBeInstanceOf(ProviderError)
     expect(failure.message).toContain('did not answer within 0.2 s')
     // Three attempts of 200 ms and two backoffs of at most 0.5 s and 1 s.
-    expect(Date.now() - started).toBeLessThan(3000)
+    expect(performance.now() - started).toBeLessThan(3000)
     expect(stub.requests).toHaveLength(3)
   } finally {
     await stub.close()

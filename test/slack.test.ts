@@ -141,9 +141,9 @@ test('Slack checks the endpoint with url_verification; the signed challenge is e
 
 test('a mention is acknowledged at once, researched, and the report arrives in the thread in parts', async () => {
   const event = mention('sodium-ion batteries depth:quick timeframe:30d')
-  const started = Date.now()
+  const started = performance.now()
   const response = await postSlack(event.body(event.eventId))
-  expect(Date.now() - started).toBeLessThan(1000) // Slack gives three seconds
+  expect(performance.now() - started).toBeLessThan(1000) // Slack gives three seconds
   expect(response.status).toBe(200)
   expect(await response.json()).toEqual({ status: 'accepted' })
 

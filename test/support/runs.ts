@@ -26,11 +26,11 @@ export async function postBrief(fetcher: Fetcher, auth: Record<string, string>, 
 
 /** Polls GET /api/briefs/{id} until the run is complete, failed or cancelled. */
 export async function waitForRun(fetcher: Fetcher, auth: Record<string, string>, runId: string, timeoutMs = 30_000) {
-  const deadline = Date.now() + timeoutMs
+  const deadline = performance.now() + timeoutMs
   for (;;) {
     const body = (await (await fetcher(`/api/briefs/${runId}`, { headers: auth })).json()) as RunBody
     if (body.status !== 'running') return body
-    if (Date.now() > deadline)
+    if (performance.now() > deadline)
       throw new Error(`run ${runId} still running after ${timeoutMs} ms (step ${body.currentStep})`)
     await new Promise((resolve) => setTimeout(resolve, 100))
   }

@@ -87,9 +87,9 @@ export const WAIT_BUDGET_MS = 25_000
 
 /** Polls `done` until it holds; for conditions a test cannot await directly. */
 export async function waitUntil(done: () => boolean | Promise<boolean>, timeoutMs = WAIT_BUDGET_MS): Promise<void> {
-  const deadline = Date.now() + timeoutMs
+  const deadline = performance.now() + timeoutMs
   while (!(await done())) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`)
+    if (performance.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`)
     await new Promise((resolve) => setTimeout(resolve, 10))
   }
 }

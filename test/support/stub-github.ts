@@ -80,11 +80,11 @@ export async function startStubGithub(options: { token: string }): Promise<StubG
       retryAfter = seconds
     },
     async waitForComments(repo, issueNumber, count, timeoutMs = 30_000) {
-      const deadline = Date.now() + timeoutMs
+      const deadline = performance.now() + timeoutMs
       for (;;) {
         const found = comments.filter((comment) => comment.repo === repo && comment.issueNumber === issueNumber)
         if (found.length >= count) return found
-        if (Date.now() > deadline) {
+        if (performance.now() > deadline) {
           throw new Error(
             `${repo}#${issueNumber} has ${found.length} comments, wanted ${count}: ${JSON.stringify(found)}`,
           )

@@ -71,11 +71,11 @@ export async function startStubSlack(options: { tokens: string[] }): Promise<Stu
       retryAfter = seconds
     },
     async waitForThread(threadTs, count, timeoutMs = 30_000) {
-      const deadline = Date.now() + timeoutMs
+      const deadline = performance.now() + timeoutMs
       for (;;) {
         const thread = messages.filter((message) => message.threadTs === threadTs)
         if (thread.length >= count) return thread
-        if (Date.now() > deadline) {
+        if (performance.now() > deadline) {
           throw new Error(
             `thread ${threadTs} has ${thread.length} messages, wanted ${count}: ${JSON.stringify(thread)}`,
           )

@@ -53,9 +53,10 @@ export async function startStubSmtp(): Promise<StubSmtp> {
     messages,
     to,
     async waitFor(address, count = 1, timeoutMs = 30_000) {
-      const deadline = Date.now() + timeoutMs
+      const deadline = performance.now() + timeoutMs
       while (to(address).length < count) {
-        if (Date.now() > deadline) throw new Error(`${address} has ${to(address).length} messages, wanted ${count}`)
+        if (performance.now() > deadline)
+          throw new Error(`${address} has ${to(address).length} messages, wanted ${count}`)
         await new Promise((resolve) => setTimeout(resolve, 50))
       }
       return to(address)

@@ -41,11 +41,11 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
       answers.set(path, statuses)
     },
     async waitFor(match, count = 1, timeoutMs = 30_000) {
-      const deadline = Date.now() + timeoutMs
+      const deadline = performance.now() + timeoutMs
       for (;;) {
         const matched = received.filter(match)
         if (matched.length >= count) return matched
-        if (Date.now() > deadline)
+        if (performance.now() > deadline)
           throw new Error(`the receiver got ${matched.length} matching requests, wanted ${count}`)
         await new Promise((resolve) => setTimeout(resolve, 50))
       }

@@ -84,9 +84,9 @@ test('a failed request still spaces the next, unless it never reached the server
     ),
   ).rejects.toThrow('refused')
   // The server never saw the first: the second goes at once, not 10 s later.
-  const started = Date.now()
+  const started = performance.now()
   await expect(pacer.run(async () => 'ok', noDeadline, reachedServer)).resolves.toBe('ok')
-  expect(Date.now() - started).toBeLessThan(5000)
+  expect(performance.now() - started).toBeLessThan(5000)
   // It did see the second: a third must wait out the interval (here it gives up instead).
   await expect(pacer.run(async () => 'late', AbortSignal.timeout(100), reachedServer)).rejects.toThrow()
 })
