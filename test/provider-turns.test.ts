@@ -203,6 +203,52 @@ test("a provider's 429 in one process pauses it for the other, which waits and s
   expect(went).toBe(true)
 })
 
+test('a batch asked for while a look for pauses is under way waits for that look: no call goes out into the pause it finds', async () => {
+  const clock = Date.UTC(2030, 0, 1, 20)
+  const rates = { news: { limit: 20, windowSeconds: 1 } }
+  const mine = createProviderTurns({ pool: pools[0] as pg.Pool, rates, now: () => clock })('news') as Turn
+  // The other process reads pauses slowly: its look answers well after its first batch's statement
+  // would have.
+  let looked: () => void = () => {}
+  const lookDone = new Promise<void>((resolve) => {
+    looked = resolve
+  })
+  const slow = new Proxy(pools[1] as pg.Pool, {
+    get(target, property, receiver) {
+      if (property !== 'query') return Reflect.get(target, property, receiver)
+      return async (text: unknown, ...rest: unknown[]) => {
+        const look = typeof text === 'string' && /^\s*select\b/.test(text) && text.includes('provider_pauses')
+        if (look) await new Promise((resolve) => setTimeout(resolve, 1000))
+        const answer = await (target.query as (...args: unknown[]) => Promise<unknown>)(text, ...rest)
+        if (look) looked()
+        return answer
+      }
+    },
+  })
+  const theirs = createProviderTurns({ pool: slow, rates, now: () => clock })('news') as Turn
+  await mine.pause(30_000)
+  // The other process's first call: it looks for pauses beside the call (not awaited), and its first
+  // batch must wait for that look rather than look again or go without it.
+  const waits: ProviderNews[] = []
+  let went = false
+  const stop = new AbortController()
+  const waiting = reportingWaits(
+    (wait) => waits.push(wait),
+    () => theirs.take(stop.signal),
+  )
+    .then(() => {
+      went = true
+    })
+    .catch(() => undefined)
+  await lookDone
+  expect(went).toBe(false)
+  await vi.waitFor(() => expect(waits.length).toBeGreaterThan(0), SETTLED)
+  expect(waits[0]).toMatchObject({ provider: 'news', why: 'shared_rate' })
+  expect(went).toBe(false)
+  stop.abort()
+  await waiting
+})
+
 test('a 429 pauses a provider a second at least, and no longer than its wait for a per-minute rate', async () => {
   let clock = Date.UTC(2030, 0, 1, 18)
   const turn = createProviderTurns({

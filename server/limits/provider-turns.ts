@@ -186,11 +186,15 @@ function providerTurn(
     batches = []
   }
   // A pause another process recorded, looked for at most once a PAUSE_CHECK_MS: before a batch of
-  // turns (awaited) and beside the calls (not).
-  const lookForPause = async () => {
-    if (now() - pauseCheckedAt < PAUSE_CHECK_MS) return
+  // turns (awaited) and beside the calls (not). A batch asked for while a look is under way waits for
+  // that look: otherwise the batch's statement could answer first, and calls would go out during a
+  // pause the look was about to find.
+  let pauseLook: Promise<void> = Promise.resolve()
+  const lookForPause = (): Promise<void> => {
+    if (now() - pauseCheckedAt < PAUSE_CHECK_MS) return pauseLook
     pauseCheckedAt = now()
-    await pauses.until().then(pausedTill, () => {})
+    pauseLook = pauses.until().then(pausedTill, () => {})
+    return pauseLook
   }
   let reportedUntil = 0
   return {
