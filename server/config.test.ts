@@ -64,6 +64,14 @@ test('the per-address connection cap is on for direct clients and off behind pro
   expect(loadConfig({ MAX_CONNECTIONS_PER_ADDRESS: '0' }).MAX_CONNECTIONS_PER_ADDRESS).toBe(0)
 })
 
+test("an account's runs going are one worker process's worth unless set; 0 is no limit", () => {
+  expect(loadConfig({}).RUNS_PER_ACCOUNT).toBe(8)
+  expect(loadConfig({ WORKER_CONCURRENCY: '20' }).RUNS_PER_ACCOUNT).toBe(20)
+  expect(loadConfig({ WORKER_CONCURRENCY: '20', RUNS_PER_ACCOUNT: '3' }).RUNS_PER_ACCOUNT).toBe(3)
+  expect(loadConfig({ RUNS_PER_ACCOUNT: '0' }).RUNS_PER_ACCOUNT).toBe(0)
+  expect(() => loadConfig({ RUNS_PER_ACCOUNT: '-1' })).toThrowError(/RUNS_PER_ACCOUNT: must be at least 0/)
+})
+
 test('headers may not be given longer than the whole request', () => {
   expect(() => loadConfig({ HTTP_HEADERS_TIMEOUT_SECONDS: '90' })).toThrowError(
     /HTTP_HEADERS_TIMEOUT_SECONDS: must not be more than HTTP_REQUEST_TIMEOUT_SECONDS \(60\)/,

@@ -436,6 +436,17 @@ export const ConfigSchema = z.object({
     defaultText: '`8`',
     meaning: 'Research runs one worker process runs at once (they mostly wait on providers).',
   }),
+  RUNS_PER_ACCOUNT: z.coerce
+    .number({ error: 'must be a number (0 for no limit)' })
+    .int()
+    .min(0)
+    .max(10_000)
+    .optional()
+    .meta({
+      defaultText: '`WORKER_CONCURRENCY`',
+      meaning:
+        "Research runs one account may have going at once across every worker process; its other runs wait in the queue while other accounts' runs are taken. Unset, one worker process's worth: a single process is not limited by it, and on several no account holds more than one's slots. `0`: no limit. Set it alike on every process.",
+    }),
   MEMORY_ENCRYPTION_KEYS: z
     .string()
     .superRefine((spec, context) => {
@@ -634,6 +645,7 @@ export type Config = Omit<
   | 'LOCAL_DEV_AUTH'
   | 'PUBLIC_URL'
   | 'MAX_CONNECTIONS_PER_ADDRESS'
+  | 'RUNS_PER_ACCOUNT'
   | 'SEARCH_PROVIDER'
   | 'READER_ALLOW_HOSTS'
   | 'WEBHOOK_ALLOW_HOSTS'
@@ -655,6 +667,8 @@ export type Config = Omit<
   LOCAL_DEV_AUTH: boolean
   /** Open TCP connections one client address may hold; 0 for no limit (the default behind TRUST_PROXY). */
   MAX_CONNECTIONS_PER_ADDRESS: number
+  /** Runs one account may have going across every worker; 0 for no limit (unset: WORKER_CONCURRENCY). */
+  RUNS_PER_ACCOUNT: number
   /** `host:port` entries the page reader may fetch at private addresses; nothing else may be. */
   READER_ALLOW_HOSTS: string[]
   /** `host:port` entries outbound webhooks may reach at private addresses (tests, local development). */
@@ -757,6 +771,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     // site, so there it is off unless set (the proxy bounds its clients; see server/http/connection-cap.ts).
     MAX_CONNECTIONS_PER_ADDRESS:
       parsed.MAX_CONNECTIONS_PER_ADDRESS ?? (parsed.TRUST_PROXY > 0 ? 0 : DEFAULT_MAX_CONNECTIONS_PER_ADDRESS),
+    RUNS_PER_ACCOUNT: parsed.RUNS_PER_ACCOUNT ?? parsed.WORKER_CONCURRENCY,
     READER_ALLOW_HOSTS: parsed.READER_ALLOW_HOSTS ?? [],
     WEBHOOK_ALLOW_HOSTS: parsed.WEBHOOK_ALLOW_HOSTS ?? [],
   }

@@ -139,6 +139,7 @@ export function createServices(infra: Infra) {
   const runs = createRunService({
     admission,
     ensureVisitor: accounts.ensureVisitor,
+    runsPerAccount: config.RUNS_PER_ACCOUNT,
     publicUrl: config.PUBLIC_URL,
     endRun: ending,
     series: seriesForRuns,

@@ -187,7 +187,11 @@ export async function startSextant(options: {
       connectionString: databaseUrl,
       definitions:
         options.jobs ??
-        ((jobs) => createJobDefinitions(servicesOver(jobs), { concurrency: config.WORKER_CONCURRENCY })),
+        ((jobs) =>
+          createJobDefinitions(servicesOver(jobs), {
+            concurrency: config.WORKER_CONCURRENCY,
+            runsPerAccount: config.RUNS_PER_ACCOUNT,
+          })),
       work: config.RUN_ROLE !== 'web',
       log,
       storageProblem,

@@ -5,12 +5,10 @@
 import { sql } from 'kysely'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { RESEARCH_RUN } from '#server/jobs/queues.ts'
-import { createRun } from '#server/runs/record.ts'
-import { createRunSeals, startRunClock } from '#server/runs/repository/runs.ts'
-import { BriefSchema } from '#server/vocabulary/brief.ts'
+import { startRunClock } from '#server/runs/repository/runs.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { type ProviderApp, startProviderApp } from '#test/support/provider-app.ts'
-import { waitForRun } from '#test/support/runs.ts'
+import { queueRunRow, waitForRun } from '#test/support/runs.ts'
 
 let stubs: ProviderApp
 
@@ -31,17 +29,8 @@ afterAll(async () => {
 })
 
 /** A quick run as start-run queues it: the queue's hour and its own limit of `limitSeconds`. */
-async function queueRun(accountId: string, topic: string, deadlineInSeconds: number, limitSeconds: number) {
-  const { db, ring, memory } = stubs.app
-  return createRun(db, createRunSeals(ring), {
-    accountId,
-    brief: BriefSchema.parse({ topic, depth: 'quick' }),
-    topicHash: memory.topicIndex.hash(accountId, topic),
-    hasMemory: false,
-    priorRunCount: 0,
-    deadlineAt: new Date(Date.now() + deadlineInSeconds * 1000),
-    timeLimitSeconds: limitSeconds,
-  })
+function queueRun(accountId: string, topic: string, deadlineInSeconds: number, limitSeconds: number) {
+  return queueRunRow(stubs.app, accountId, topic, { deadlineInSeconds, limitSeconds })
 }
 
 async function clockOf(runId: string) {

@@ -18,6 +18,7 @@ import type { ProviderLimits } from '#bench/stub-protocol.ts'
 import { createDb, createPool } from '#db/database.ts'
 import { createLogger } from '#server/logger.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
+import { mostAtOnce } from '#test/support/intervals.ts'
 
 /** The providers' fixed latencies: a search and a model call (chat or embeddings) as they take. */
 const SEARCH_MS = 150
@@ -25,6 +26,12 @@ const MODEL_MS = 300
 const LIMITS: ProviderLimits = { searchPerSecond: 20, modelConcurrency: 8 }
 const WORKERS = 3
 const WORKER_CONCURRENCY = 8
+/**
+ * RUNS_PER_ACCOUNT: the most runs one account may have going across the three workers. Two workers'
+ * worth: the big account cannot hold every slot, and alone (once the small accounts are done) it
+ * still has enough runs going to keep the model's 8 calls at once busy.
+ */
+const RUNS_PER_ACCOUNT = 16
 /**
  * OPENAI_REQUESTS_PER_MINUTE: three times what 8 calls at once of MODEL_MS can make (1,600 a
  * minute), so the shared rate never binds before the model's concurrency does.
@@ -68,6 +75,7 @@ export const monitorsScenario: StandaloneScenario = {
         OPENAI_REQUESTS_PER_MINUTE: String(OPENAI_REQUESTS_PER_MINUTE),
         OPENAI_CONCURRENT_REQUESTS: String(LIMITS.modelConcurrency),
         WORKER_CONCURRENCY: String(WORKER_CONCURRENCY),
+        RUNS_PER_ACCOUNT: String(RUNS_PER_ACCOUNT),
         // Every POST comes from loopback: the per-address run limit must take the whole burst.
         RATE_LIMIT_RUNS_PER_HOUR: '1000000',
       },
@@ -223,6 +231,14 @@ export const monitorsScenario: StandaloneScenario = {
         lastStartByAccount.set(run.account, Math.max(lastStartByAccount.get(run.account) ?? 0, run.startedAt))
       }
 
+      // The account cap, read from the runs' own start and end times.
+      const atOnce = (account: number) =>
+        mostAtOnce(
+          runs.filter((run) => run.account === account).map((run) => ({ start: run.startedAt, end: run.finishedAt })),
+        )
+      const bigAtOnce = atOnce(0)
+      const smallAtOnce = Math.max(0, ...[...lastStartByAccount.keys()].map(atOnce))
+
       const cpu = {
         server: cpuAfter.server - cpuBefore.server,
         postgres: cpuAfter.postgres - cpuBefore.postgres,
@@ -283,6 +299,13 @@ export const monitorsScenario: StandaloneScenario = {
         },
         {
           scenario,
+          metric: `most runs one account had going at once: the big one / any small one (RUNS_PER_ACCOUNT ${RUNS_PER_ACCOUNT})`,
+          value: `${bigAtOnce} / ${smallAtOnce}`,
+          target: `<= ${RUNS_PER_ACCOUNT}`,
+          met: Math.max(bigAtOnce, smallAtOnce) <= RUNS_PER_ACCOUNT,
+        },
+        {
+          scenario,
           metric: 'model calls served: plan / synthesize / judge / embed (per completed run)',
           value: `${kinds.join(' / ')}${completed.length > 0 ? ` (${kinds.map((count) => (count / completed.length).toFixed(2)).join(' / ')})` : ''}`,
         },
@@ -311,6 +334,7 @@ export const monitorsScenario: StandaloneScenario = {
           setup: {
             workers: WORKERS,
             workerConcurrency: WORKER_CONCURRENCY,
+            runsPerAccount: RUNS_PER_ACCOUNT,
             latency: { searchMs: SEARCH_MS, modelMs: MODEL_MS },
             limits: LIMITS,
             server: {

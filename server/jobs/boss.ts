@@ -13,6 +13,13 @@ export type JobDefinition<Data = unknown> = JobQueue<Data> & {
   /** How many jobs of this queue one process runs at once. */
   concurrency?: number
   /**
+   * How many jobs of one group (SendOptions.group) are at work at once across every process: a
+   * fetch skips the jobs of a group at its limit (pg-boss counts the active ones in the database).
+   * Two fetches at the same moment can each miss the other's claim (pg-boss before 12.38.1), so a
+   * handler that must never exceed it checks again itself (the runs do: start_run_clock).
+   */
+  groupConcurrency?: number
+  /**
    * How often this process looks for the queue's jobs that nothing announced: a retry after a
    * failure, a delayed job, a dead worker's job, and on a queue without `notify` any job another
    * process sent. They become due without a NOTIFY or a wake; only a look finds them. One idle
@@ -60,6 +67,8 @@ export type SendOptions = {
   singletonKey?: string
   /** Workers take higher first, then older (pg-boss fetches by priority desc, created_on). */
   priority?: number
+  /** Its group (pg-boss's `group.id`): a queue's `groupConcurrency` caps the group's jobs at work at once. */
+  group?: string
 }
 
 export const JOBS_SCHEMA = 'pgboss'
@@ -150,7 +159,8 @@ export async function startJobs(options: {
       })
     },
     async send(queue, data, sendOptions = {}) {
-      const { trx, ...options } = sendOptions
+      const { trx, group, ...rest } = sendOptions
+      const options = { ...rest, ...(group === undefined ? {} : { group: { id: group } }) }
       const parsed = queue.schema.parse(data) as object
       if (!trx) {
         const id = await boss.send(queue.queue, parsed, options)
@@ -205,6 +215,7 @@ export async function startJobs(options: {
           batchSize: 1,
           pollingIntervalSeconds: WORKER_POLL_SECONDS,
           notifyPollingIntervalSeconds: WORKER_POLL_SECONDS,
+          ...(definition.groupConcurrency ? { groupConcurrency: definition.groupConcurrency } : {}),
         }
         workerId = await boss.work(definition.queue, workOptions, async ([job]) => {
           if (!job) return

@@ -17,12 +17,18 @@ const CHAT_RETRIES = { retryLimit: 5, retryDelay: 2, retryBackoff: true }
 
 const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000)
 
-export function createJobDefinitions(services: Services, options: { concurrency: number }): JobDefinition<unknown>[] {
+export function createJobDefinitions(
+  services: Services,
+  options: { concurrency: number; runsPerAccount: number },
+): JobDefinition<unknown>[] {
   const { runs, series, topics, chat, deliveries, log, deadlines } = services
   return [
     defineJob({
       ...RESEARCH_RUN,
       concurrency: options.concurrency,
+      // A fetch passes over an account with RUNS_PER_ACCOUNT runs at work (decision 039); the run's
+      // start checks again under a lock, and queues it again if two fetches both took one.
+      groupConcurrency: options.runsPerAccount || undefined,
       queueOptions: {
         // A worker that dies stops its heartbeat; the job is retried (and resumes from its
         // checkpoint) on another worker within about half a minute (decision 009). The worker

@@ -5,11 +5,13 @@
 // hash, for lookups. The SQL is server/runs/repository/runs.ts's.
 import { randomUUID } from 'node:crypto'
 import type { Db } from '#db/database.ts'
+import type { Jobs } from '#server/jobs/boss.ts'
 import type { Report } from '#server/research/report-types.ts'
 import type { RunRecord } from '#server/research/run-context.ts'
 import { readStoredReport } from '#server/research/stored-report.ts'
 import type { RunError, RunListItem, RunView } from '#server/runs/contract.ts'
 import { appendRunEvents, type NewEvent } from '#server/runs/event-log.ts'
+import { queueRunJob } from '#server/runs/queue.ts'
 import {
   finishRun,
   getRunToStart,
@@ -151,16 +153,33 @@ export function cancelRun(db: Db, runId: string, accountId: string): Ended {
   return finishRun(db, runId, { status: 'cancelled' }, accountId)
 }
 
+/** What taking a run needs beyond its row: the account cap (RUNS_PER_ACCOUNT) and the queue. */
+export type RunWork = { jobs: Jobs; runsPerAccount: number }
+
+/** How long a run taken beyond its account's cap waits before a worker looks at it again. */
+const CAP_RETRY_SECONDS = 5
+
 /**
  * The run the engine works on (its port RunRecord): taken with its topic's memory when it starts
  * from the beginning, moved step by step with its checkpoint, and its progress written while it runs.
  */
-export function runRecord(db: Db, seals: RunSeals): RunRecord {
+export function runRecord(db: Db, seals: RunSeals, work: RunWork): RunRecord {
   return {
     async take(runId, now) {
-      const found = await getRunToStart(db, runId, now)
+      const found = await getRunToStart(db, runId, now, work.runsPerAccount)
       const row = found?.run
       if (row?.status !== 'running') return undefined
+      if (found?.atCap) {
+        // Two workers' fetches each took one of its account's runs at once (decision 039): this one
+        // waits for one of them to end, at its place among the account's queued runs.
+        await queueRunJob(work.jobs, {
+          runId,
+          accountId: row.account_id,
+          accountRunning: work.runsPerAccount,
+          startAfter: CAP_RETRY_SECONDS,
+        })
+        return undefined
+      }
       return {
         accountId: row.account_id,
         brief: seals.brief(row),

@@ -58,6 +58,8 @@ export type RunServiceDeps = {
   series: SeriesOfRuns
   /** Writes a demo visitor's account, if not there yet (the accounts module's; a port). */
   ensureVisitor: (visitor: DemoVisitor) => Promise<void>
+  /** The most runs one account may have going across every worker (RUNS_PER_ACCOUNT); 0: no limit. */
+  runsPerAccount: number
 }
 
 /** The account's series, and whether a series sleeps (and until when) or is paused. */
@@ -146,7 +148,7 @@ export function createRunService(deps: RunServiceDeps) {
   const { db } = memory
   const { runSeals: seals } = admission
   // The run the engine works on, as this module keeps it (the engine's port RunRecord).
-  const record = runRecord(db, seals)
+  const record = runRecord(db, seals, { jobs: admission.jobs, runsPerAccount: deps.runsPerAccount })
 
   // A complete run never changes: its view (brief and report opened and cleaned, the costly part of
   // a read) is kept, bounded by count and by the size of its sealed report, under the run and the

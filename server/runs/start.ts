@@ -3,9 +3,9 @@
 // a start that cannot write them all fails as a whole (RunNotQueuedError), leaving nothing behind.
 import type { Db } from '#db/database.ts'
 import type { Jobs } from '#server/jobs/boss.ts'
-import { RESEARCH_RUN } from '#server/jobs/queues.ts'
 import type { RunMemory } from '#server/research/run-context.ts'
 import type { RunStart } from '#server/runs/contract.ts'
+import { queueRunJob } from '#server/runs/queue.ts'
 import { createRun } from '#server/runs/record.ts'
 import { type RunSeals, topicAtStart } from '#server/runs/repository/runs.ts'
 import type { Brief } from '#server/vocabulary/brief.ts'
@@ -31,9 +31,6 @@ export type StartRunDeps = {
   /** The run's sealed columns' codecs (the runs repository's). */
   runSeals: RunSeals
 }
-
-/** An account's runs beyond this many going all queue alike (pg-boss priorities are integers). */
-const MAX_QUEUE_RANK = 1_000_000
 
 export type { RunStart }
 
@@ -128,14 +125,7 @@ async function writeRun(
       deadlineAt: new Date(Date.now() + (deps.deadlines.queueSeconds + seconds) * 1000),
       timeLimitSeconds: seconds,
     })
-    // Fair to every account (decision 039): workers take jobs by priority, then age, and a run
-    // queues behind every other account's runs with fewer going, so an account's thousandth run
-    // waits for another's first. pg-boss answers null, not an error, for a job it skipped; a run
-    // without its job would never run.
-    const priority = -Math.min(topic.accountRunning, MAX_QUEUE_RANK)
-    if (!(await deps.jobs.send(RESEARCH_RUN, { runId: id }, { trx, priority }))) {
-      throw new Error('the job system did not take the job')
-    }
+    await queueRunJob(deps.jobs, { runId: id, accountId, accountRunning: topic.accountRunning, trx })
     return id
   }
   const runId = options.trx ? await insert(options.trx) : await deps.jobs.transaction(deps.db, insert)

@@ -1,7 +1,11 @@
-// Starting runs and waiting for them, the way an API client polls.
+// Starting runs and waiting for them, the way an API client polls; or queueing a run's row as a
+// start writes it, with no job, for tests of what a worker's take does with it.
 import { expect } from 'vitest'
 import type { Report } from '#server/research/report-types.ts'
-import type { BriefInput } from '#server/vocabulary/brief.ts'
+import { createRun } from '#server/runs/record.ts'
+import { createRunSeals } from '#server/runs/repository/runs.ts'
+import type { Sextant } from '#server/start.ts'
+import { type BriefInput, BriefSchema } from '#server/vocabulary/brief.ts'
 
 type Fetcher = (path: string, init?: RequestInit) => Promise<Response>
 
@@ -44,4 +48,25 @@ export function expectCitationsResolve(report: Report) {
   )
   for (const n of cited) expect(numbers.has(n), `[${n}] points at no source`).toBe(true)
   for (const finding of report.delta.newFindings) for (const n of finding.sources) expect(numbers.has(n)).toBe(true)
+}
+
+/**
+ * A quick run's row as a start writes it, and no job: due to end `deadlineInSeconds` from now (the
+ * queue's time and its own), with its own limit of `limitSeconds` once a worker takes it.
+ */
+export function queueRunRow(
+  app: Pick<Sextant, 'db' | 'ring' | 'memory'>,
+  accountId: string,
+  topic: string,
+  { deadlineInSeconds, limitSeconds }: { deadlineInSeconds: number; limitSeconds: number },
+): Promise<string> {
+  return createRun(app.db, createRunSeals(app.ring), {
+    accountId,
+    brief: BriefSchema.parse({ topic, depth: 'quick' }),
+    topicHash: app.memory.topicIndex.hash(accountId, topic),
+    hasMemory: false,
+    priorRunCount: 0,
+    deadlineAt: new Date(Date.now() + deadlineInSeconds * 1000),
+    timeLimitSeconds: limitSeconds,
+  })
 }

@@ -80,6 +80,8 @@ export async function startStubExa(
     apiKey?: string
     /** Each answer waits this long before it is sent, as a real search takes time. */
     latencyMs?: number
+    /** Each answer also waits for this (a test holding searches open until it lets them go). */
+    gate?: () => Promise<void>
     /** Makes each query's results instead of matching `documents` (the benchmark's per-query pages). */
     results?: (body: StubExaSearchBody) => StubExaDocument[]
     /** What Exa says an "auto" search ran as: "neural" unless set. */
@@ -166,6 +168,7 @@ export async function startStubExa(
       case 'answer': {
         const body200 = answer(body)
         if (options.latencyMs) await sleep(options.latencyMs)
+        await options.gate?.()
         response.once('finish', () =>
           served.push({
             query: body.query,

@@ -4,10 +4,10 @@
 // briefs, not reports; decision 064). What the columns mean (views of a run) is
 // server/runs/record.ts's.
 
-import { type Insertable, type Selectable, sql, type Updateable } from 'kysely'
+import { type Insertable, type QueryCreator, type Selectable, sql, type Updateable } from 'kysely'
 import { compiledOnce } from '#db/compiled-once.ts'
 import type { Db } from '#db/database.ts'
-import type { RunsTable } from '#db/schema.ts'
+import type { Database, RunsTable } from '#db/schema.ts'
 import type { KeyRing, Sealed } from '#server/crypto/key-ring.ts'
 import { sealedColumn, sealedText } from '#server/crypto/sealed-column.ts'
 import { after } from '#server/repositories/keyset.ts'
@@ -178,19 +178,23 @@ export async function getRunToStart(
   db: Db,
   runId: string,
   now: Date,
+  /** The most runs one account may have going (RUNS_PER_ACCOUNT); 0: no limit. */
+  accountCap: number,
 ): Promise<
   | {
       run: RunRow
       memoryRead: { topicHash: Buffer; row: TopicMemoryRow | null } | undefined
       /** The deadline set as this take started the run's clock (startRunClock); undefined when it did not. */
       clockStarted: Date | undefined
+      /** Not started: its account has `accountCap` runs going already (it waits for one to end). */
+      atCap: boolean
     }
   | undefined
 > {
   if (!UUID.test(runId)) return undefined
   // The run's clock starts in the same statement that reads it (the row read is as it was before).
   const row = await db
-    .with('started', () => startRunClockQuery(db, runId))
+    .with('started', (qb) => startRunClockQuery(qb, runId, accountCap))
     .selectFrom('runs')
     .leftJoin('started', 'started.id', 'runs.id')
     .leftJoin('topics', (join) =>
@@ -214,6 +218,7 @@ export async function getRunToStart(
       'topic_memory.expires_at as memory_expires_at',
       'topic_memory.updated_at as memory_updated_at',
       'started.deadline_at as started_deadline_at',
+      'started.at_cap',
     ])
     .where('runs.id', '=', runId)
     .executeTakeFirst()
@@ -229,10 +234,14 @@ export async function getRunToStart(
     memory_expires_at,
     memory_updated_at,
     started_deadline_at,
+    at_cap,
     ...run
   } = row
-  const clockStarted = started_deadline_at ?? undefined
-  if (run.checkpoint !== null || run.topic_hash === null) return { run, memoryRead: undefined, clockStarted }
+  const atCap = at_cap === true
+  const clockStarted = (!atCap && started_deadline_at) || undefined
+  if (atCap || run.checkpoint !== null || run.topic_hash === null) {
+    return { run, memoryRead: undefined, clockStarted, atCap }
+  }
   const memory =
     memory_topic_id === null
       ? null
@@ -247,7 +256,7 @@ export async function getRunToStart(
           expires_at: memory_expires_at as Date,
           updated_at: memory_updated_at as Date,
         }
-  return { run, memoryRead: { topicHash: run.topic_hash, row: memory }, clockStarted }
+  return { run, memoryRead: { topicHash: run.topic_hash, row: memory }, clockStarted, atCap }
 }
 
 /** What says whether a completed run's view kept in memory is still its view: the keys that sealed it. */
@@ -372,22 +381,26 @@ export async function getRunReports(
  * with). A later take (the job retried after a crash) keeps the deadline. The run's deadline;
  * undefined when it was taken before, ended, or keeps no limit of its own.
  */
-export async function startRunClock(db: Db, runId: string): Promise<Date | undefined> {
-  return (await startRunClockQuery(db, runId).executeTakeFirst())?.deadline_at
+export async function startRunClock(db: Db, runId: string, accountCap = 0): Promise<Date | undefined> {
+  const started = await startRunClockQuery(db, runId, accountCap).executeTakeFirst()
+  return started?.at_cap ? undefined : started?.deadline_at
 }
 
-function startRunClockQuery(db: Db, runId: string) {
+/**
+ * Starts the clock, unless the run's account has `accountCap` runs going (then one row, `at_cap`):
+ * the migration's start_run_clock locks the account before it counts, so workers taking two of its
+ * runs at once cannot both see room for one. No row: taken before, ended, or with no limit of its own.
+ */
+function startRunClockQuery(db: QueryCreator<Database>, runId: string, accountCap: number) {
   return db
-    .updateTable('runs')
-    .set({
-      started_at: sql`now()`,
-      deadline_at: sql`least(deadline_at, now() + make_interval(secs => time_limit_seconds))`,
-    })
-    .where('id', '=', runId)
-    .where('status', '=', 'running')
-    .where('started_at', 'is', null)
-    .where('time_limit_seconds', 'is not', null)
-    .returning(['id', 'deadline_at'])
+    .selectFrom(
+      sql<{
+        id: string
+        deadline_at: Date
+        at_cap: boolean
+      }>`start_run_clock(${runId}::uuid, ${accountCap}::integer)`.as('clock'),
+    )
+    .selectAll()
 }
 
 /** Running runs past their deadline (their worker is gone or stuck, or none took it in time). */
