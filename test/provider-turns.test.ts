@@ -382,3 +382,53 @@ test('callers waiting for a spent rate ask Postgres once between them until a tu
   controller.abort(new Error('done'))
   await Promise.all(waiting)
 })
+
+test('turns whose count answered a slice late are given back and taken again, once: none goes out later than its window allows', async () => {
+  let clock = Date.UTC(2030, 0, 1, 21)
+  const { pool, statements } = countingPool(pools[0] as pg.Pool)
+  // How long each of the next counts takes to answer, on the fake clock (then `always`).
+  const lateness: number[] = []
+  let always = 0
+  const slow = new Proxy(pool, {
+    get(target, property, receiver) {
+      if (property !== 'connect') return Reflect.get(target, property, receiver)
+      return async () => {
+        const client = await target.connect()
+        return new Proxy(client, {
+          get(inner, key, innerReceiver) {
+            if (key !== 'query') return Reflect.get(inner, key, innerReceiver)
+            return async (text: unknown, ...rest: unknown[]) => {
+              const answer = await (inner.query as (...args: unknown[]) => Promise<unknown>)(text, ...rest)
+              if (typeof text === 'string' && text.includes('rate_limit_take')) clock += lateness.shift() ?? always
+              return answer
+            }
+          },
+        })
+      }
+    },
+  })
+  // 100 a minute: five turns a count, each usable for a second (a sixtieth of the window).
+  const turns = createProviderTurns({
+    pool: slow,
+    rates: { slow: { limit: 100, windowSeconds: 60 } },
+    now: () => clock,
+  })
+  const signal = AbortSignal.timeout(60_000)
+
+  // The first count answers 1.5 s after it was made: its five turns are given back, five fresh ones taken.
+  lateness.push(1500, 0)
+  await turns('slow')?.take(signal)
+  await vi.waitFor(async () => expect(await heldBy('slow')).toBe(5), SETTLED)
+  // A count, its refund, and a count again.
+  await vi.waitFor(() => expect(statements()).toBe(3), SETTLED)
+
+  // On a machine that slow every time, the second late answer in a row is used: calls still go.
+  const again = createProviderTurns({
+    pool: slow,
+    rates: { slower: { limit: 100, windowSeconds: 60 } },
+    now: () => clock,
+  })('slower')
+  always = 1500
+  for (let call = 0; call < 10; call++) await again?.take(signal)
+  await vi.waitFor(async () => expect(await heldBy('slower')).toBe(15), SETTLED)
+}, 90_000) // past the waits' own budgets, so a failure says what it waited for

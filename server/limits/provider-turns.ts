@@ -126,6 +126,8 @@ function providerTurn(
   let batches: Batch[] = []
   let taking: Promise<number> | undefined
   let refusedUntil = 0
+  // The last batch was counted too long before its answer came to be used.
+  let lateBefore = false
 
   const giveBack = (batch: Batch) => {
     limiter.refund('all', batch.decision, batch.left).catch((error: unknown) => {
@@ -168,7 +170,15 @@ function providerTurn(
         refusedUntil = now() + decision.retryAfterMs
         return decision.retryAfterMs
       }
-      batches.push({ decision, left: cost, usableUntil: now() + freshMs })
+      // Usable for a slice from when they were counted, not from when the answer came: a statement
+      // that took longer (a busy database, a busy event loop) would otherwise let its turns go out
+      // later than the window they were counted in allows for. Turns that come too late are given
+      // back (take) and counted again; after a second late answer in a row they are used, counted
+      // or not a slice ago: the machine is that slow, and calls must still go.
+      const countedAt = decision.checkedAt.getTime()
+      const late = now() - countedAt >= freshMs
+      batches.push({ decision, left: cost, usableUntil: (late && lateBefore ? now() : countedAt) + freshMs })
+      lateBefore = late && !lateBefore
       return 0
     })().finally(() => {
       taking = undefined
