@@ -170,7 +170,8 @@ export function runRecord(db: Db, seals: RunSeals, work: RunWork): RunRecord {
       const row = found?.run
       if (row?.status !== 'running') return undefined
       if (found?.atCap) {
-        // Two workers' fetches each took one of its account's runs at once (decision 039): this one
+        // Its account has as many runs going as it may (decision 039): the fetch let it through
+        // (workers fetching at the same moment, or a run whose worker died still counting). It
         // waits for one of them to end, at its place among the account's queued runs.
         await queueRunJob(work.jobs, {
           runId,

@@ -379,7 +379,8 @@ export async function getRunReports(
  * queued, so a run that waited behind a thousand others has all of it, unless it waited past the
  * queue's time (RUN_QUEUE_TIMEOUT), after which the limit counted anyway (the deadline it was queued
  * with). A later take (the job retried after a crash) keeps the deadline. The run's deadline;
- * undefined when it was taken before, ended, or keeps no limit of its own.
+ * undefined when it was taken before, ended, keeps no limit of its own, or was not started because
+ * its account has `accountCap` runs going (0: no cap).
  */
 export async function startRunClock(db: Db, runId: string, accountCap = 0): Promise<Date | undefined> {
   const started = await startRunClockQuery(db, runId, accountCap).executeTakeFirst()
