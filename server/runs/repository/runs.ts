@@ -238,7 +238,8 @@ export async function getRunToStart(
     ...run
   } = row
   const atCap = at_cap === true
-  const clockStarted = (!atCap && started_deadline_at) || undefined
+  // At the cap the function's row carries no deadline: the clock did not start.
+  const clockStarted = started_deadline_at ?? undefined
   if (atCap || run.checkpoint !== null || run.topic_hash === null) {
     return { run, memoryRead: undefined, clockStarted, atCap }
   }
@@ -383,8 +384,7 @@ export async function getRunReports(
  * its account has `accountCap` runs going (0: no cap).
  */
 export async function startRunClock(db: Db, runId: string, accountCap = 0): Promise<Date | undefined> {
-  const started = await startRunClockQuery(db, runId, accountCap).executeTakeFirst()
-  return started?.at_cap ? undefined : started?.deadline_at
+  return (await startRunClockQuery(db, runId, accountCap).executeTakeFirst())?.deadline_at ?? undefined
 }
 
 /**
@@ -397,7 +397,8 @@ function startRunClockQuery(db: QueryCreator<Database>, runId: string, accountCa
     .selectFrom(
       sql<{
         id: string
-        deadline_at: Date
+        /** Null at the cap. */
+        deadline_at: Date | null
         at_cap: boolean
       }>`start_run_clock(${runId}::uuid, ${accountCap}::integer)`.as('clock'),
     )
