@@ -37,6 +37,10 @@ test('a running run shows a cancel button; pressing it cancels the run and recor
   const { body } = await postBrief(app.fetch, user.auth, { topic: 'cancel me from the page', depth: 'quick' })
   const before = await page(`/dashboard/runs/${body.runId}`, cookie)
   expect(before.html).toContain('Cancel run')
+  // No worker has taken it: the page says it waits for one, not that it is researching.
+  expect(before.html).toContain('Waiting for a worker')
+  expect(before.html).not.toContain('Researching now')
+  expect((await page('/dashboard', cookie)).html).toContain('Queued')
 
   const cancelled = await postForm(app.url, `/dashboard/runs/${body.runId}`, { intent: 'cancel' }, cookie)
   expect(cancelled.status).toBe(200)

@@ -7,10 +7,11 @@
 import { sql } from 'kysely'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { startRunClock } from '#server/runs/repository/runs.ts'
+import { QUEUED_STEP } from '#server/vocabulary/runs.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { mostAtOnce } from '#test/support/intervals.ts'
 import { type ProviderApp, startProviderApp } from '#test/support/provider-app.ts'
-import { postBrief, queueRunRow, waitForRun } from '#test/support/runs.ts'
+import { postBrief, queueRunRow, type RunBody, waitForRun } from '#test/support/runs.ts'
 import { waitUntil } from '#test/support/sse-client.ts'
 
 const CAP = 2
@@ -65,6 +66,22 @@ test("an account's burst takes at most its cap of workers; another account's bri
   const started = async (runIds: string[]) => (await runTimes(runIds)).filter((row) => row.started_at !== null).length
   // Two of the burst are going, their searches held; four workers would take all four without the cap.
   await waitUntil(async () => (await started(burst)) === CAP)
+  // The two waiting say so on every surface that reads a run: queued, no step of their own.
+  const steps = async () => {
+    const views = await Promise.all(
+      burst.map(
+        async (runId) =>
+          (await (await stubs.app.fetch(`/api/briefs/${runId}`, { headers: busy.auth })).json()) as RunBody,
+      ),
+    )
+    return views.map((view) => view.currentStep)
+  }
+  await waitUntil(async () => (await steps()).every((step) => step !== null))
+  expect((await steps()).filter((step) => step === QUEUED_STEP)).toHaveLength(burst.length - CAP)
+  const listed = (await (await stubs.app.fetch('/api/briefs', { headers: busy.auth })).json()) as {
+    runs: RunBody[]
+  }
+  expect(listed.runs.filter((run) => run.currentStep === QUEUED_STEP)).toHaveLength(burst.length - CAP)
 
   const { body: lone } = await postBrief(stubs.app.fetch, quiet.auth, { topic: 'a single brief', depth: 'quick' })
   // Only a worker the burst left free can take it while the burst's searches are held.

@@ -1,5 +1,5 @@
 import { stepLabel } from '#app/components/step-timeline.tsx'
-import type { RunStatus } from '#server/vocabulary/runs.ts'
+import { QUEUED_STEP, type RunStatus } from '#server/vocabulary/runs.ts'
 import type { SeriesState } from '#server/vocabulary/series.ts'
 
 export type BadgeStatus = RunStatus | Extract<SeriesState, 'sleeping' | 'paused'>
@@ -14,9 +14,11 @@ const BADGES: Record<BadgeStatus, { label: string; symbol: string; className: st
   paused: { label: 'Paused', symbol: '⏸', className: 'border-slate-300 bg-white text-slate-800' },
 }
 
-/** A run's status as a labelled pill; a running run names the step it is on. */
+/** A run's status as a labelled pill; a running run names the step it is on, or says it is queued. */
 export function StatusBadge({ status, step }: { status: BadgeStatus; step?: string | null }) {
   const badge = BADGES[status]
+  // A run no worker has taken yet is not running anything: it says so.
+  const queued = status === 'running' && step === QUEUED_STEP
   return (
     <span
       className={`inline-flex items-center gap-1.5 whitespace-nowrap rounded-full border px-2.5 py-0.5 text-xs font-medium ${badge.className}`}
@@ -24,8 +26,8 @@ export function StatusBadge({ status, step }: { status: BadgeStatus; step?: stri
       <span aria-hidden="true" className={status === 'running' ? 'motion-safe:animate-pulse' : undefined}>
         {badge.symbol}
       </span>
-      {badge.label}
-      {status === 'running' && step ? <span className="font-normal">· {stepLabel(step)}</span> : null}
+      {queued ? 'Queued' : badge.label}
+      {status === 'running' && step && !queued ? <span className="font-normal">· {stepLabel(step)}</span> : null}
     </span>
   )
 }

@@ -1,7 +1,7 @@
 // The five steps of a run (load memory, plan, search, synthesize, save memory) as a timeline built
 // from the run's event log, with each search query and warning under the step that reported it.
 import type { RunEvent } from '#server/runs/contract.ts'
-import type { RunStatus } from '#server/vocabulary/runs.ts'
+import { QUEUED_STEP, type RunStatus } from '#server/vocabulary/runs.ts'
 
 export type TimelineEvent = Pick<RunEvent, 'id' | 'type' | 'step' | 'data' | 'createdAt'>
 
@@ -17,8 +17,9 @@ const STEPS = [
 
 type StepState = 'pending' | 'active' | 'done' | 'failed' | 'stopped' | 'skipped'
 
-/** What a running run is doing, in words: "Searching". */
+/** What a running run is doing, in words: "Searching"; "Waiting for a worker" while it is queued. */
 export function stepLabel(step: string): string {
+  if (step === QUEUED_STEP) return 'Waiting for a worker'
   return STEPS.find((candidate) => candidate.id === step)?.active ?? step.replaceAll('_', ' ')
 }
 

@@ -14,7 +14,7 @@ import { budgetLimits } from '#server/vocabulary/budget.ts'
 import { cadenceOf, describeCadence } from '#server/vocabulary/cadence.ts'
 import { findFramework } from '#server/vocabulary/frameworks/index.ts'
 import type { RunStatus } from '#server/vocabulary/runs.ts'
-import { isFinalEvent } from '#server/vocabulary/runs.ts'
+import { isFinalEvent, QUEUED_STEP } from '#server/vocabulary/runs.ts'
 import type { Route } from './+types/dashboard-run'
 
 export function meta({ loaderData }: Route.MetaArgs) {
@@ -100,7 +100,7 @@ function RunPage({ run, frameworkName, topicId, cadence, events: loadedEvents }:
             <StatusBadge status={recurring.state} />
           ) : null}
           <span>
-            Started <LocalTime iso={run.createdAt} />
+            {currentStep === QUEUED_STEP ? 'Queued' : 'Started'} <LocalTime iso={run.createdAt} />
             {run.finishedAt ? (
               <>
                 {' '}
@@ -154,7 +154,13 @@ function RunPage({ run, frameworkName, topicId, cadence, events: loadedEvents }:
         </section>
 
         <div className="min-w-0">
-          {status === 'running' ? (
+          {status === 'running' && currentStep === QUEUED_STEP ? (
+            <p className="rounded-lg border border-sky-200 bg-sky-50 p-4 text-sm text-sky-950">
+              Waiting for a worker: every worker is busy, or this account already has as many runs going as it may have
+              at once. The run starts by itself, and its report appears here when it finishes; you can leave this page.
+            </p>
+          ) : null}
+          {status === 'running' && currentStep !== QUEUED_STEP ? (
             <p className="rounded-lg border border-sky-200 bg-sky-50 p-4 text-sm text-sky-950">
               Researching now. The report appears here when the run finishes; you can leave this page, the run goes on
               without it.

@@ -25,7 +25,9 @@ const runFields = {
     .string()
     .describe('A step of the run.')
     .nullable()
-    .describe('The step in progress while the run is running; null otherwise.'),
+    .describe(
+      "The step in progress while the run is running: `queued` while it waits for a worker (every worker busy, or as many of the account's runs going as it may have at once), null for the moment between a worker taking it and its first step; null once it has ended.",
+    ),
   source: z.string().describe('Where the brief came from.'),
   createdAt: timestamp(),
   finishedAt: timestamp().nullable(),

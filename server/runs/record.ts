@@ -22,7 +22,7 @@ import {
   type RunSummaryRow,
 } from '#server/runs/repository/runs.ts'
 import { type Brief, displayBrief } from '#server/vocabulary/brief.ts'
-import type { RunStatus } from '#server/vocabulary/runs.ts'
+import { QUEUED_STEP, type RunStatus } from '#server/vocabulary/runs.ts'
 
 export type { RunError, RunListItem, RunRow, RunSeals, RunView }
 
@@ -76,7 +76,7 @@ function summarizeRun(seals: RunSeals, row: RunSummaryRow) {
       runId: row.id,
       topic: brief.topic,
       status: row.status,
-      currentStep: row.status === 'running' ? row.current_step : null,
+      currentStep: row.status === 'running' ? (row.current_step ?? (row.started_at ? null : QUEUED_STEP)) : null,
       source: row.source,
       createdAt: row.created_at.toISOString(),
       finishedAt: row.finished_at?.toISOString() ?? null,

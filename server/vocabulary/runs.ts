@@ -6,6 +6,12 @@ import { z } from 'zod'
 export const RUN_STATUSES = ['running', 'complete', 'failed', 'cancelled'] as const
 export type RunStatus = (typeof RUN_STATUSES)[number]
 
+/**
+ * What `currentStep` says of a running run no worker has taken yet: it waits in the queue, for a free
+ * worker or for one of its account's runs to end (RUNS_PER_ACCOUNT).
+ */
+export const QUEUED_STEP = 'queued'
+
 /** Where a brief came from: the first three a client may say; the others Sextant sets itself. */
 export const BRIEF_SOURCES = ['api', 'dashboard', 'mcp', 'slack', 'github', 'trial', 'schedule'] as const
 export type BriefSource = (typeof BRIEF_SOURCES)[number]

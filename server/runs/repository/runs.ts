@@ -71,6 +71,7 @@ export const SUMMARY_COLUMNS = [
   'brief',
   'status',
   'current_step',
+  'started_at',
   'source',
   'created_at',
   'finished_at',
