@@ -465,7 +465,7 @@ export const ConfigSchema = z.object({
   MEMORY_MAX_FACTS: z.coerce.number({ error: 'must be a number' }).int().min(10).max(100_000).default(2000).meta({
     defaultText: '`2000`',
     meaning:
-      'Facts (claims) memory keeps per topic; past it, those unconfirmed for longest go first (history of superseded facts with them).',
+      'Facts (claims) memory keeps per topic, superseded ones included; past it, superseded facts go first (an update then shows no "was"), then those unconfirmed for longest.',
   }),
   RUN_MAX_TOKENS: z.coerce
     .number({ error: 'must be a number of tokens' })

@@ -131,7 +131,7 @@ export type TopicMemory = MemoryContent & {
 }
 
 export const LEDGER_CAP = 500
-/** Facts kept per topic; past it, the longest unconfirmed go first. */
+/** Facts kept per topic, history included; past it, history goes first, then the longest unconfirmed. */
 export const FACT_CAP = 2000
 export const RUN_HISTORY_CAP = 20
 /** Queries and open questions kept per run record. */

@@ -1,5 +1,11 @@
 import { expect, test } from 'vitest'
-import { LEDGER_CAP, type MemoryContent, type MemoryContribution, RUN_HISTORY_CAP } from '#server/topics/contract.ts'
+import {
+  type Fact,
+  LEDGER_CAP,
+  type MemoryContent,
+  type MemoryContribution,
+  RUN_HISTORY_CAP,
+} from '#server/topics/contract.ts'
 import { contributedFact, READING, readClaim, upgradeFact } from '#server/topics/facts.ts'
 import { factId, mergeMemory } from '#server/topics/merge.ts'
 
@@ -336,6 +342,49 @@ test('an update supersedes the fact it replaces, a confirmation moves its last-c
   expect(third.facts).toHaveLength(2)
   expect(third.facts.every((fact) => fact.vector === undefined)).toBe(true)
   expect(third.runs[0]).toMatchObject({ newFacts: 0, confirmedFacts: 1 })
+})
+
+test('past the cap, what a fact replaced goes before any current fact, however long unconfirmed', () => {
+  const first = mergeMemory(
+    undefined,
+    contribution({
+      runId: 'run-1',
+      at: new Date('2026-03-01T10:00:00.000Z'),
+      facts: [contributedFact('The plant employs 310 people.', []), contributedFact('The plant opened in 1974.', [])],
+    }),
+    'Topic',
+    3,
+  ).content
+  const old = first.facts[0] as Fact
+  const second = mergeMemory(
+    first,
+    contribution({
+      runId: 'run-2',
+      at: new Date('2026-03-02T10:00:00.000Z'),
+      facts: [
+        { ...contributedFact('The plant now employs 250 people.', []), change: { class: 'updated', factId: old.id } },
+      ],
+    }),
+    'Topic',
+    3,
+  ).content
+  const third = mergeMemory(
+    second,
+    contribution({
+      runId: 'run-3',
+      at: new Date('2026-03-03T10:00:00.000Z'),
+      facts: [contributedFact('The plant will close a line in May.', [])],
+    }),
+    'Topic',
+    3,
+  ).content
+  // The replaced headcount goes; the opening year, unconfirmed as long, stays current.
+  expect(third.facts.map((fact) => fact.text)).toEqual([
+    'The plant opened in 1974.',
+    'The plant now employs 250 people.',
+    'The plant will close a line in May.',
+  ])
+  expect(third.facts.every((fact) => !fact.supersededBy)).toBe(true)
 })
 
 test('past the cap, the facts unconfirmed longest go first', () => {

@@ -79,7 +79,8 @@ export function mergeMemory(
 /**
  * Folds a run's classified claims into the facts: a confirmed one moves its fact's last-confirmed time
  * and adds its sources; an update or contradiction enters as a new fact that supersedes the old one
- * (kept as history); a new one is added. Past the cap, the facts unconfirmed longest go first.
+ * (kept as history); a new one is added. Past the cap, history goes first, then the facts unconfirmed
+ * longest.
  */
 function mergeFacts(
   existing: Fact[],
@@ -129,11 +130,16 @@ function mergeFacts(
   }
   const facts = [...byId.values()]
   if (facts.length > cap) {
-    // Unconfirmed longest first out; among equals the older; the order of the rest is kept.
+    // What a fact replaced goes before any fact memory holds as current: losing it loses only the "was"
+    // beside an update, where losing a current fact would report it as news again. Then the unconfirmed
+    // longest; among equals the older; the order of the rest is kept.
     const keep = new Set(
       [...facts]
         .sort(
-          (x, y) => compareStrings(y.lastConfirmed, x.lastConfirmed) || compareStrings(y.firstSeen.at, x.firstSeen.at),
+          (x, y) =>
+            Number(Boolean(x.supersededBy)) - Number(Boolean(y.supersededBy)) ||
+            compareStrings(y.lastConfirmed, x.lastConfirmed) ||
+            compareStrings(y.firstSeen.at, x.firstSeen.at),
         )
         .slice(0, cap)
         .map((fact) => fact.id),
