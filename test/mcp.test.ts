@@ -4,10 +4,12 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { afterAll, beforeAll, expect, test } from 'vitest'
+import { QUEUED_STEP } from '#server/vocabulary/runs.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
 import { startTestApp, type TestApp } from '#test/support/app.ts'
 import { AFTER, BEFORE, CHANGING_TOPIC, changingWeb } from '#test/support/changing-web.ts'
 import { type ProviderApp, startProviderApp } from '#test/support/provider-app.ts'
+import { queueRunRow } from '#test/support/runs.ts'
 
 let app: TestApp
 let stubs: ProviderApp
@@ -211,6 +213,24 @@ test('research_brief starts a recurring brief every 6 hours that sends every run
     const tooOften = await call(client, 'research_brief', { topic: 'too often', recurring: true, every: '10m' })
     expect(tooOften.isError).toBe(true)
     expect(tooOften.text).toContain('every must be from 1h to 30d (got 10m)')
+  } finally {
+    await client.close()
+  }
+})
+
+test('a run no worker has taken yet is queued: its status says so, and its report is not ready', async () => {
+  const user = await createTestAccount(app.db)
+  // Its row as a start writes it, with no job: no worker will take it.
+  const runId = await queueRunRow(app, user.account.id, 'a queued brief', { deadlineInSeconds: 3600, limitSeconds: 90 })
+  const client = await connect(user.key, 'http')
+  try {
+    expect((await call(client, 'get_run_status', { runId })).structured).toMatchObject({
+      status: 'running',
+      currentStep: QUEUED_STEP,
+    })
+    const report = await call(client, 'get_run_report', { runId })
+    expect(report.isError).toBe(true)
+    expect(report.text).toContain('queued, waiting for a worker')
   } finally {
     await client.close()
   }

@@ -7,7 +7,7 @@ import { ok, problem, type ToolContext } from '#server/mcp/tool-context.ts'
 import { quoted, sourcesText, withoutControls } from '#server/mcp/tool-text.ts'
 import type { RunView } from '#server/runs/contract.ts'
 import { ClientBriefSchema } from '#server/vocabulary/brief.ts'
-import { isFinalEvent } from '#server/vocabulary/runs.ts'
+import { isFinalEvent, QUEUED_STEP } from '#server/vocabulary/runs.ts'
 
 const MAX_WAIT_MS = 50_000 // below the ~60 s at which MCP clients give up on a tool call
 const TOTAL_PROGRESS = 5 // the five steps of a run
@@ -135,7 +135,7 @@ export function registerRunTools({ services, caller, registerTool }: ToolContext
       if (run.status !== 'complete' || !run.report) {
         const detail =
           run.status === 'running'
-            ? `still running (step ${run.currentStep ?? 'starting'}); call get_run_status until it is complete`
+            ? `${run.currentStep === QUEUED_STEP ? 'queued, waiting for a worker' : `still running (step ${run.currentStep ?? 'starting'})`}; call get_run_status until it is complete`
             : `${run.status}${run.error ? `: ${run.error.message}` : ''}; start a new run with research_brief`
         return problem(`The run has no report yet: it is ${detail}.`)
       }
