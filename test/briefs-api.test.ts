@@ -35,6 +35,8 @@ test('a brief with no keys configured completes from the sample corpus, extracti
     search: 'the sample corpus bundled with Sextant (invented articles, not the web)',
     plan: 'fallback',
     corpus: 'sample',
+    // No model: the rules alone compare its claims with memory, and what changed will say so.
+    judge: 'rules',
   })
   expect(report.notice).toMatch(/invented articles/)
   expect(report.sources.length).toBeGreaterThan(0)

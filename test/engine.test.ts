@@ -73,7 +73,7 @@ test('a first run builds a baseline; a second run reads nothing from the ledger 
   if (!report) throw new Error('no report')
   expect(report.delta.baseline).toBe(true)
   expect(report.sources.length).toBeGreaterThan(0)
-  expect(report.generatedWith).toMatchObject({ search: 'exa', synthesisKind: 'model', plan: 'model' })
+  expect(report.generatedWith).toMatchObject({ search: 'exa', synthesisKind: 'model', plan: 'model', judge: 'model' })
   expect(report.usage.searchCalls).toBeGreaterThan(0)
   expect(report.usage.inputTokens).toBeGreaterThan(0)
   expectCitationsResolve(report)

@@ -3,12 +3,21 @@
 // each with the quote that supports it, and how many claims were only confirmed.
 import { ClaimQuote, PageLinks } from '#app/components/claim-quote.tsx'
 import { Citation, ReportMarkdown } from '#app/components/report-markdown.tsx'
-import { changeCounts } from '#server/research/report-summary.ts'
+import { changeCounts, RULES_JUDGED } from '#server/research/report-summary.ts'
 import type { Report, ReportChange, ReportFinding, ReportNewFinding } from '#server/research/report-types.ts'
 
 type Delta = Report['delta']
 
-export function DeltaPanel({ delta, sourceUrls }: { delta: Delta; sourceUrls: string[] }) {
+export function DeltaPanel({
+  delta,
+  sourceUrls,
+  judge,
+}: {
+  delta: Delta
+  sourceUrls: string[]
+  /** What compared the claims with memory: rules alone are said to be so. */
+  judge?: 'model' | 'rules' | undefined
+}) {
   const sourceCount = sourceUrls.length
   const changed = delta.updated.length + delta.contradicted.length + delta.newFindings.length
   return (
@@ -34,6 +43,7 @@ export function DeltaPanel({ delta, sourceUrls }: { delta: Delta; sourceUrls: st
       ) : changed > 0 ? (
         <>
           <p className="mt-2 text-slate-800">{changeCounts(delta)}</p>
+          {judge === 'rules' ? <p className="mt-1 text-sm text-slate-700">{RULES_JUDGED}</p> : null}
           <ChangeGroup id="delta-updated" title="Updated" changes={delta.updated} sourceCount={sourceCount} />
           <ChangeGroup
             id="delta-contradicted"

@@ -1,6 +1,7 @@
 import { renderToStaticMarkup } from 'react-dom/server'
 import { expect, test } from 'vitest'
 import { ReportView } from '#app/components/report-view.tsx'
+import { RULES_JUDGED } from '#server/research/report-summary.ts'
 import type { Report } from '#server/research/report-types.ts'
 
 const SOURCES: Report['sources'] = [
@@ -137,4 +138,15 @@ test('quotes are page text: markup and link syntax stay text, bidi controls are 
   expect(html).toContain('&lt;img src=x onerror=alert(1)&gt; [click](https://evil.test) desrever')
   expect(html).not.toContain('href="https://evil.test')
   expect(html).not.toMatch(/[\u202A-\u202E]/)
+})
+
+test('what changed says when rules alone compared it with memory, and not when a model judged it', () => {
+  const judged = (judge: 'model' | 'rules'): Report => {
+    const value = report()
+    return { ...value, generatedWith: { ...value.generatedWith, judge } }
+  }
+  expect(render(judged('rules'))).toContain(RULES_JUDGED)
+  expect(render(judged('model'))).not.toContain(RULES_JUDGED)
+  // A report stored before the judge was recorded says nothing of it.
+  expect(render(report())).not.toContain(RULES_JUDGED)
 })

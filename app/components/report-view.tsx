@@ -11,7 +11,7 @@ import { safeHref } from '#server/text/markdown/link-policy.ts'
 export function ReportView({ report }: { report: Report }) {
   const sourceUrls = report.sources.map((source) => source.url)
   // A later run leads with what changed, shown once: as the delta's lists, not also as the summary's block.
-  const delta = <DeltaPanel delta={report.delta} sourceUrls={sourceUrls} />
+  const delta = <DeltaPanel delta={report.delta} sourceUrls={sourceUrls} judge={report.generatedWith.judge} />
   return (
     <div className="flex flex-col gap-6">
       {report.notice ? <CorpusNotice notice={report.notice} /> : null}

@@ -1,5 +1,6 @@
 import { expect, test } from 'vitest'
 import { linkCitations, PART_LIMITS, resultMessage, startedMessage } from '#server/notify/messages.ts'
+import { RULES_JUDGED } from '#server/research/report-summary.ts'
 import type { Report } from '#server/research/report-types.ts'
 import type { RunView } from '#server/runs/contract.ts'
 import { BriefSchema } from '#server/vocabulary/brief.ts'
@@ -178,6 +179,18 @@ test('Slack: a later run leads with what changed, the old claim struck through b
   // What changed is said once: the summary's own block is left out.
   expect(text).not.toContain('was: ')
   expect(text).toContain('• Packs cost $80. [<https://a.example/one|1>]')
+})
+
+test('what rules alone compared with memory says so under the counts, on Slack and GitHub; a model judge is not mentioned', () => {
+  const judgedBy = (judge: 'model' | 'rules') => {
+    const changed = changedRun()
+    const report = changed.report as Report
+    return { ...changed, report: { ...report, generatedWith: { ...report.generatedWith, judge } } }
+  }
+  const [slack] = resultMessage('slack', judgedBy('rules'), context)
+  expect(slack).toContain(`3 claims changed: 1 updated, 1 contradicted and 1 new; 2 confirmed.\n_${RULES_JUDGED}_`)
+  expect(resultMessage('github', judgedBy('rules'), context).join('')).toContain(`_${RULES_JUDGED}_`)
+  expect(resultMessage('slack', judgedBy('model'), context).join('')).not.toContain(RULES_JUDGED)
 })
 
 test('GitHub: the old claim struck through with ~~, contradictions with what memory held', () => {

@@ -6,7 +6,7 @@
 // sanitised first: the only links in a message are Sextant's own and the run's sources.
 import { escapeMrkdwn, markdownToMrkdwn, slackLink } from '#server/notify/slack/mrkdwn.ts'
 import { splitText } from '#server/notify/split-text.ts'
-import { changeCounts, summaryWithoutChanges } from '#server/research/report-summary.ts'
+import { changeCounts, RULES_JUDGED, summaryWithoutChanges } from '#server/research/report-summary.ts'
 import type { Report, ReportChange, ReportSource } from '#server/research/report-types.ts'
 import type { RunView } from '#server/runs/contract.ts'
 import { CITATION_MARKER, markerNumbers } from '#server/text/markdown/citations.ts'
@@ -154,7 +154,7 @@ function changeSections(f: Format, report: Report, body: (markdown: string) => s
   const list = (title: string, lines: string[]) =>
     lines.length > 0 ? [`${f.bold(title)}\n${lines.map((line) => `${f.bullet} ${line}`).join('\n')}`] : []
   const lines = [
-    `${heading}\n${f.plain(changeCounts(delta))}`,
+    `${heading}\n${f.plain(changeCounts(delta))}${report.generatedWith.judge === 'rules' ? `\n${f.italic(RULES_JUDGED)}` : ''}`,
     ...list(
       'Updated',
       delta.updated.map(

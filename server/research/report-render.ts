@@ -5,6 +5,7 @@
 import type { FrameworkLens, ReportStyle, SourceForSynthesis } from '#server/providers/types.ts'
 import type { ReportClaim } from '#server/research/delta.ts'
 import { markers, oneLine, stripCitations } from '#server/research/report-citations.ts'
+import { RULES_JUDGED } from '#server/research/report-summary.ts'
 import { themeGroups } from '#server/research/report-themes.ts'
 import type { ReportBudget } from '#server/research/report-types.ts'
 import { topicKey } from '#server/text/topic-key.ts'
@@ -33,6 +34,8 @@ export type SummaryParts = {
   sections: Array<{ title: string; body: string }>
   implications: string
   gaps: string[]
+  /** What compared the claims with memory (absent: not recorded). */
+  judge?: 'model' | 'rules'
 }
 
 export function renderSummary(parts: SummaryParts): string {
@@ -131,7 +134,8 @@ function findingList(findings: CleanFinding[]): string {
 /** The summary opens with what changed: right under its first heading block, before the findings. */
 function leadWithChanges(body: string, parts: SummaryParts): string {
   if (parts.changes.length === 0) return body
-  const block = `### What changed since ${day(parts.since)}\n${changeList(parts.changes)}`
+  const caveat = parts.judge === 'rules' ? `_${RULES_JUDGED}_\n` : ''
+  const block = `### What changed since ${day(parts.since)}\n${caveat}${changeList(parts.changes)}`
   const blocks = body.split('\n\n')
   // After the title (and a framework's headline line, or a memo's header), before the rest.
   const at = parts.reportStyle === 'framework' && parts.framework ? 2 : 1
@@ -158,6 +162,7 @@ export function renderDeltaSummary(
   findingCount: number,
   changes: ReportClaim[],
   confirmed: number,
+  judge?: 'model' | 'rules',
 ): string {
   if (baseline) {
     const count = findingCount === 1 ? '1 finding' : `${findingCount} findings`
@@ -175,5 +180,6 @@ export function renderDeltaSummary(
     .filter(([, count]) => count > 0)
     .map(([kind, count]) => `${count} ${kind}`)
     .join(', ')
-  return `Since ${when}: ${counts}${still}.\n${changeList(changes)}`
+  const caveat = judge === 'rules' ? ` ${RULES_JUDGED}` : ''
+  return `Since ${when}: ${counts}${still}.${caveat}\n${changeList(changes)}`
 }

@@ -13,6 +13,13 @@ export function summaryWithoutChanges(summary: string): string {
     .join('\n\n')
 }
 
+/**
+ * Said with what changed when rules alone compared the run's claims with memory: they read figures,
+ * dates and stances, and a change told in other words escapes them (decision 040's figures).
+ */
+export const RULES_JUDGED =
+  'Compared with memory by rules, without a language model: a change told in other words can be listed as new.'
+
 /** ["1 updated", "2 new"]: each kind that has any, in the order given. */
 export function countPhrases(counts: Array<[count: number, kind: string]>): string[] {
   return counts.filter(([count]) => count > 0).map(([count, kind]) => `${count} ${kind}`)

@@ -4,6 +4,7 @@ import type { ReportStyle, SourceForSynthesis, Synthesis } from '#server/provide
 import type { ReportClaim } from '#server/research/delta.ts'
 import { type BuildReportInput, buildReport } from '#server/research/report.ts'
 import { citationNumbers } from '#server/research/report-citations.ts'
+import { RULES_JUDGED, summaryWithoutChanges } from '#server/research/report-summary.ts'
 import { themeWords } from '#server/research/report-themes.ts'
 import { allShown } from '#server/research/report-types.ts'
 import { findFramework } from '#server/vocabulary/frameworks/index.ts'
@@ -315,6 +316,34 @@ test('a later run reports what changed, the summary leads with it, and confirmed
     expect.stringMatching(/^### What changed since 2026-11-01\n- \*\*Updated:\*\* Cells now cost/),
   ])
   expect(urlsCitedBy(report.delta.summary.split('\n')[1] ?? '', report)).toEqual(['https://example.com/2'])
+})
+
+test('what changed says so when rules alone compared it with memory, and not when a model judged it', () => {
+  const input = (judge: 'model' | 'rules') =>
+    reportInput(
+      { findings: [{ text: 'Cells now cost $80/kWh.', sourceIds: [2] }] },
+      {
+        baseline: false,
+        since: '2026-11-01T09:30:00.000Z',
+        classes: [{ class: 'updated', previous: PREVIOUS }],
+        generatedWith: { synthesis: 'extractive', synthesisKind: 'extractive', search: 'exa', plan: 'fallback', judge },
+      },
+    )
+  const rules = buildReport(input('rules'))
+  expect(rules.delta.summary.split('\n')[0]).toBe(`Since 2026-11-01: 1 updated. ${RULES_JUDGED}`)
+  const block = rules.summary.split('\n\n')[1] ?? ''
+  expect(block.split('\n').slice(0, 3)).toEqual([
+    '### What changed since 2026-11-01',
+    `_${RULES_JUDGED}_`,
+    expect.stringMatching(/^- \*\*Updated:\*\* Cells now cost/),
+  ])
+  // Surfaces that show the delta's lists take the block out whole, the caveat with it.
+  expect(summaryWithoutChanges(rules.summary)).not.toContain(RULES_JUDGED)
+  const model = buildReport(input('model'))
+  expect(model.summary).not.toContain(RULES_JUDGED)
+  expect(model.delta.summary).not.toContain(RULES_JUDGED)
+  // A baseline compares nothing: nothing to say.
+  expect(buildReport({ ...input('rules'), baseline: true, since: null }).summary).not.toContain(RULES_JUDGED)
 })
 
 test('a run whose claims memory already holds says nothing is new and counts them', () => {

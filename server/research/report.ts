@@ -68,8 +68,19 @@ export function buildReport(input: BuildReportInput): Report {
     : (['updated', 'contradicted', 'new'] as const).flatMap((kind) => claims.filter((claim) => claim.class === kind))
   const newOnes = input.baseline ? claims : claims.filter((claim) => claim.class === 'new')
   const confirmed = input.baseline ? 0 : claims.filter((claim) => claim.class === 'confirmed').length
-  const summary = renderSummary({ ...input, headline, findings: claims, sections, implications, gaps, changes, since })
-  const deltaSummary = renderDeltaSummary(input.baseline, since, claims.length, changes, confirmed)
+  const judge = input.generatedWith.judge
+  const summary = renderSummary({
+    ...input,
+    headline,
+    findings: claims,
+    sections,
+    implications,
+    gaps,
+    changes,
+    since,
+    ...(judge ? { judge } : {}),
+  })
+  const deltaSummary = renderDeltaSummary(input.baseline, since, claims.length, changes, confirmed, judge)
 
   // (b) Renumber: sources in order of first citation, the summary's before the delta's.
   const order = unique([

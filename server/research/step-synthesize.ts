@@ -152,8 +152,11 @@ export async function synthesizeStep({
   if (leftOut.length > leftOutBefore) {
     await budgetWarning(event, 'synthesize', brief, deps, leftOut.slice(leftOutBefore))
   }
+  const judge = writer === EXTRACTIVE || !judgeAffordable ? EXTRACTIVE : deps.model
+  // A model without a judge of its own (one that only writes) leaves the comparison to the rules too.
+  const judgedBy = judge.judgeClaims ? 'model' : 'rules'
   const checked = await classifyRunClaims(
-    { model: writer === EXTRACTIVE || !judgeAffordable ? EXTRACTIVE : deps.model },
+    { model: judge },
     {
       topic: brief.topic,
       memory: stored,
@@ -210,6 +213,7 @@ export async function synthesizeStep({
       synthesisKind: writer.kind,
       search: searchLabel(deps.search.name, corpusUse),
       plan: plan.fallback ? 'fallback' : 'model',
+      judge: judgedBy,
       ...(corpusUse
         ? {
             corpus: corpusUse.corpus,

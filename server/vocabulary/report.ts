@@ -82,6 +82,12 @@ export const GeneratedWithSchema = z.object({
     .boolean()
     .optional()
     .describe('True when no web source could be reached, so the local corpus answered instead.'),
+  judge: z
+    .enum(['model', 'rules'])
+    .optional()
+    .describe(
+      'What compared the claims with memory: `model`, the model as judge (the rules overrule it only on proof), or `rules` alone (no model, or its budget spent). Absent on reports stored before it was recorded.',
+    ),
 })
 
 export const ReportUsageSchema = z.object({

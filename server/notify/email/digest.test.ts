@@ -1,13 +1,21 @@
 import { expect, test } from 'vitest'
 import { digestEmail } from '#server/notify/email/digest.ts'
+import { RULES_JUDGED } from '#server/research/report-summary.ts'
 import type { Report } from '#server/research/report-types.ts'
 import type { RunView } from '#server/runs/contract.ts'
 
 const links = { runUrl: 'https://sextant.example/dashboard/runs/r1', unsubscribeUrl: 'https://sextant.example/u?t=1' }
 
-function runWith(delta: Partial<Report['delta']>): RunView {
+function runWith(delta: Partial<Report['delta']>, judge?: 'model' | 'rules'): RunView {
   const report = {
     sources: [{ n: 1, url: 'https://news.example/a' }],
+    generatedWith: {
+      synthesis: 'x',
+      synthesisKind: 'model',
+      search: 'exa',
+      plan: 'model',
+      ...(judge ? { judge } : {}),
+    },
     delta: {
       baseline: false,
       since: null,
@@ -42,6 +50,19 @@ test('a new finding the rules could not tell from one memory held shows it besid
   expect(email.text).toContain('- The council voted down the loan.\n  (memory held: Lawmakers approved the loan.)')
   expect(email.html).toContain('<div>Memory held: Lawmakers approved the loan.</div>')
   expect(email.text).not.toContain('Nothing new')
+})
+
+test('changes rules alone compared with memory say so, after them; a model judge, or nothing changed, says nothing of it', () => {
+  const finding = { text: 'The depot opens in May.', quote: 'opens in May', sources: [1] }
+  const email = digestEmail(runWith({ newFindings: [finding] }, 'rules'), 'a@example.com', links)
+  expect(email.text).toContain(
+    `- The depot opens in May.\n  "opens in May"\n  https://news.example/a\n\n${RULES_JUDGED}\n`,
+  )
+  expect(email.html).toContain(`<p><em>${RULES_JUDGED}</em></p>`)
+  expect(digestEmail(runWith({ newFindings: [finding] }, 'model'), 'a@example.com', links).text).not.toContain(
+    RULES_JUDGED,
+  )
+  expect(digestEmail(runWith({ confirmed: 1 }, 'rules'), 'a@example.com', links).text).not.toContain(RULES_JUDGED)
 })
 
 test('a digest of a run whose sources are not the web says where they came from, first', () => {

@@ -3,7 +3,7 @@
 // a link to the run page and one to unsubscribe. Plain text, and HTML in which everything from pages
 // and models is escaped text and the only links are Sextant's own and the run's http(s) sources.
 import type { Email } from '#server/notify/email/mailer.ts'
-import { countPhrases } from '#server/research/report-summary.ts'
+import { countPhrases, RULES_JUDGED } from '#server/research/report-summary.ts'
 import type { Report, ReportChange, ReportFinding, ReportNewFinding } from '#server/research/report-types.ts'
 import type { RunView } from '#server/runs/contract.ts'
 import { stripBidiControls } from '#server/text/bidi.ts'
@@ -61,7 +61,8 @@ export function digestEmail(run: RunView, to: string, links: DigestLinks): Email
   if (!report) throw new Error(`run ${run.runId} has no report to send`)
   const topic = oneLine(run.brief.topic)
   const sections = sectionsOf(report)
-  const body: DigestBody = { topic, sections, confirmed: report.delta.confirmed, notice: report.notice }
+  const caveat = sections.length > 0 && report.generatedWith.judge === 'rules' ? RULES_JUDGED : undefined
+  const body: DigestBody = { topic, sections, confirmed: report.delta.confirmed, notice: report.notice, caveat }
   return {
     to,
     subject: digestSubject(run.brief.topic, report),
@@ -84,9 +85,16 @@ function nothingChanged(confirmed: number): string {
 }
 
 /** What both renderings say: the topic, the delta's sections, what was confirmed, where sources came from. */
-type DigestBody = { topic: string; sections: Section[]; confirmed: number; notice: string | undefined }
+type DigestBody = {
+  topic: string
+  sections: Section[]
+  confirmed: number
+  notice: string | undefined
+  /** Said under the changes when rules alone compared them with memory. */
+  caveat: string | undefined
+}
 
-function digestText({ topic, sections, confirmed, notice }: DigestBody, links: DigestLinks): string {
+function digestText({ topic, sections, confirmed, notice, caveat }: DigestBody, links: DigestLinks): string {
   const lines = [`What changed in "${topic}"`, '']
   // Where the sources came from when they are not the web (the invented sample, a user's documents).
   if (notice) lines.push(oneLine(notice), '')
@@ -101,11 +109,12 @@ function digestText({ topic, sections, confirmed, notice }: DigestBody, links: D
     }
     lines.push('')
   }
+  if (caveat) lines.push(caveat, '')
   lines.push(`The full report: ${links.runUrl}`, '', `Stop these emails for this topic: ${links.unsubscribeUrl}`)
   return lines.join('\n')
 }
 
-function digestHtml({ topic, sections, confirmed, notice }: DigestBody, links: DigestLinks): string {
+function digestHtml({ topic, sections, confirmed, notice, caveat }: DigestBody, links: DigestLinks): string {
   const link = (url: string, label: string) => `<a href="${escapeHtml(url)}">${escapeHtml(label)}</a>`
   const body = sections.map((section) => {
     const items = section.items.map((item) => {
@@ -124,6 +133,7 @@ function digestHtml({ topic, sections, confirmed, notice }: DigestBody, links: D
     `<h1>What changed in &ldquo;${escapeHtml(topic)}&rdquo;</h1>`,
     ...(notice ? [`<p><strong>${escapeHtml(oneLine(notice))}</strong></p>`] : []),
     ...(sections.length === 0 ? [`<p>${escapeHtml(nothingChanged(confirmed))}</p>`] : body),
+    ...(caveat ? [`<p><em>${escapeHtml(caveat)}</em></p>`] : []),
     `<p>${link(links.runUrl, 'The full report on Sextant')}</p>`,
     `<p style="color:#666;font-size:small">${link(links.unsubscribeUrl, 'Stop these emails for this topic')}</p>`,
     '</body></html>',

@@ -3,6 +3,7 @@
 import { expect, test } from 'vitest'
 import { renderAtom } from '#server/notify/feeds/atom.ts'
 import type { FeedContent } from '#server/notify/feeds/feeds.ts'
+import { RULES_JUDGED } from '#server/research/report-summary.ts'
 import type { Report } from '#server/research/report-types.ts'
 import { parseAtom } from '#test/support/atom.ts'
 
@@ -106,4 +107,17 @@ test('an entry says where its sources came from when they are not the web, and w
   ).entries[0]?.content
   expect(html?.startsWith(`<p><strong>${entryReport.notice}</strong></p>`)).toBe(true)
   expect(html).toContain('(memory held: Lawmakers approved the loan.)')
+})
+
+test('an entry whose changes rules alone compared with memory says so after them', () => {
+  const render = (judge: 'model' | 'rules') => {
+    const entryReport = report()
+    entryReport.generatedWith = { ...entryReport.generatedWith, judge }
+    const feed = content('tram')
+    feed.entries = [{ runId, finishedAt: new Date('2026-11-24T10:00:00Z'), report: entryReport }]
+    const atom = renderAtom(feed, { publicUrl: 'https://sextant.example', selfUrl: 'https://sextant.example/f.atom' })
+    return parseAtom(atom).entries[0]?.content ?? ''
+  }
+  expect(render('rules').endsWith(`<p><em>${RULES_JUDGED}</em></p>`)).toBe(true)
+  expect(render('model')).not.toContain(RULES_JUDGED)
 })
