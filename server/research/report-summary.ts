@@ -15,7 +15,7 @@ export function summaryWithoutChanges(summary: string): string {
 
 /**
  * Said with what changed when rules alone compared the run's claims with memory: they read figures,
- * dates and stances, and a change told in other words escapes them (decision 040's figures).
+ * dates and stances, and a change told in other words escapes them (the quality bench's held-out news).
  */
 export const RULES_JUDGED =
   'Compared with memory by rules, without a language model: a change told in other words can be listed as new.'
