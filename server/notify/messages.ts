@@ -153,8 +153,10 @@ function changeSections(f: Format, report: Report, body: (markdown: string) => s
   const seen = (change: ReportChange) => ` (${change.previous.seenAt.slice(0, 10)})`
   const list = (title: string, lines: string[]) =>
     lines.length > 0 ? [`${f.bold(title)}\n${lines.map((line) => `${f.bullet} ${line}`).join('\n')}`] : []
+  // Rules alone compared these with memory: said under the counts, as every surface says it.
+  const judged = report.generatedWith.judge === 'rules' ? [f.italic(RULES_JUDGED)] : []
   const lines = [
-    `${heading}\n${f.plain(changeCounts(delta))}${report.generatedWith.judge === 'rules' ? `\n${f.italic(RULES_JUDGED)}` : ''}`,
+    [heading, f.plain(changeCounts(delta)), ...judged].join('\n'),
     ...list(
       'Updated',
       delta.updated.map(
