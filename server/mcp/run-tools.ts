@@ -108,7 +108,8 @@ export function registerRunTools({ services, caller, registerTool }: ToolContext
     'get_run_status',
     {
       title: 'Run status',
-      description: "A run's status (running, complete, failed, cancelled) and the step it is on.",
+      description:
+        "A run's status (running, complete, failed, cancelled) and the step it is on: `queued` while it waits for a worker.",
       inputSchema: runIdInput,
       outputSchema: RunStatusOutput,
       annotations: { readOnlyHint: true },
