@@ -57,6 +57,22 @@ test('a running run shows a cancel button; pressing it cancels the run and recor
   expect(again.status).toBe(200)
 })
 
+test('a trial run no worker has taken says it waits for one', async () => {
+  const base = new URL(app.url)
+  const started = await fetch(new URL('/trial', base), {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded', Origin: base.origin },
+    body: new URLSearchParams({ topic: 'a queued trial', timeframe: '30d' }),
+  })
+  expect(started.status).toBe(302)
+  const cookie = /(sx_trial=[^;]+)/.exec(started.headers.get('set-cookie') ?? '')?.[1] ?? ''
+  const html = await (
+    await app.fetch(started.headers.get('location') as string, { headers: { Cookie: cookie } })
+  ).text()
+  expect(html).toContain('Waiting for a worker…')
+})
+
 test("another account's run cannot be cancelled from the page, and a bad intent is refused", async () => {
   const owner = await createTestAccount(app.db)
   const { body } = await postBrief(app.fetch, owner.auth, { topic: 'not yours to cancel', depth: 'quick' })

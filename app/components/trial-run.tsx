@@ -7,7 +7,10 @@ import type { RunEvent, RunView } from '#server/runs/contract.ts'
 import type { RunStatus } from '#server/vocabulary/runs.ts'
 import { isFinalEvent } from '#server/vocabulary/runs.ts'
 
-export type TrialRunData = Pick<RunView, 'runId' | 'topic' | 'status' | 'createdAt' | 'report' | 'error'> & {
+export type TrialRunData = Pick<
+  RunView,
+  'runId' | 'topic' | 'status' | 'currentStep' | 'createdAt' | 'report' | 'error'
+> & {
   objective?: string
   timeframe: string
 }
@@ -39,6 +42,7 @@ export function TrialRun({ run, events }: { run: TrialRunData; events: RunEvent[
         key={run.runId}
         runId={run.runId}
         status={run.status}
+        currentStep={run.currentStep}
         loaded={events}
         reportSaysCorpus={Boolean(run.report?.generatedWith.corpus)}
       />
@@ -56,11 +60,14 @@ export function TrialRun({ run, events }: { run: TrialRunData; events: RunEvent[
 function TrialProgress({
   runId,
   status,
+  currentStep,
   loaded,
   reportSaysCorpus,
 }: {
   runId: string
   status: RunStatus
+  /** The step the page was loaded at: `queued` while no worker has taken the run. */
+  currentStep: string | null
   loaded: RunEvent[]
   reportSaysCorpus: boolean
 }) {
@@ -68,7 +75,7 @@ function TrialProgress({
   // The stream's final event is known before the reload that brings the report.
   const final = events.findLast((event) => isFinalEvent(event.type))
   const current: RunStatus = status !== 'running' ? status : final ? (final.type as RunStatus) : 'running'
-  const step = events.findLast((event) => event.type === 'step_started')?.step
+  const step = events.findLast((event) => event.type === 'step_started')?.step ?? currentStep
   return (
     <section
       aria-labelledby="trial-progress-heading"

@@ -47,6 +47,7 @@ export async function loader(args: Route.LoaderArgs) {
         runId: view.runId,
         topic: view.topic,
         status: view.status,
+        currentStep: view.currentStep,
         createdAt: view.createdAt,
         report: view.report,
         error: view.error,
