@@ -7,13 +7,12 @@
 import { sql } from 'kysely'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { createTestAccount } from '#test/support/accounts.ts'
-import { TEST_MEMORY_KEYS } from '#test/support/app.ts'
 import { createTestDatabase, type TestDatabase } from '#test/support/database.ts'
 import { mostAtOnce } from '#test/support/intervals.ts'
-import { PROCESS_TEST_BUDGET_MS, type Sextants, startSextants } from '#test/support/process.ts'
+import { PROCESS_TEST_BUDGET_MS, type Sextants, startSextants, stubProvidersEnv } from '#test/support/process.ts'
 import { postBrief, waitForRun } from '#test/support/runs.ts'
 import { waitUntil } from '#test/support/sse-client.ts'
-import { STUB_EXA_API_KEY, type StubExa, startStubExa } from '#test/support/stub-exa.ts'
+import { type StubExa, startStubExa } from '#test/support/stub-exa.ts'
 import { type StubOpenAi, startStubOpenAi } from '#test/support/stub-openai.ts'
 
 const CAP = 2
@@ -39,12 +38,7 @@ beforeAll(async () => {
   })
   openai = await startStubOpenAi()
   sextants = await startSextants(2, {
-    DATABASE_URL: database.url,
-    MEMORY_ENCRYPTION_KEYS: TEST_MEMORY_KEYS,
-    EXA_API_KEY: STUB_EXA_API_KEY,
-    EXA_BASE_URL: exa.url,
-    OPENAI_API_KEY: openai.apiKey,
-    OPENAI_BASE_URL: openai.baseUrl,
+    ...stubProvidersEnv(database, exa, openai),
     RATE_LIMIT_RUNS_PER_HOUR: '100',
     WORKER_CONCURRENCY: '2',
     RUNS_PER_ACCOUNT: String(CAP),

@@ -3,7 +3,7 @@
 // each with the quote that supports it, and how many claims were only confirmed.
 import { ClaimQuote, PageLinks } from '#app/components/claim-quote.tsx'
 import { Citation, ReportMarkdown } from '#app/components/report-markdown.tsx'
-import { changeCounts, RULES_JUDGED } from '#server/research/report-summary.ts'
+import { changeCounts } from '#server/research/report-summary.ts'
 import type { Report, ReportChange, ReportFinding, ReportNewFinding } from '#server/research/report-types.ts'
 
 type Delta = Report['delta']
@@ -11,12 +11,12 @@ type Delta = Report['delta']
 export function DeltaPanel({
   delta,
   sourceUrls,
-  judge,
+  judged,
 }: {
   delta: Delta
   sourceUrls: string[]
-  /** What compared the claims with memory: rules alone are said to be so. */
-  judge?: 'model' | 'rules' | undefined
+  /** Said under the counts when rules alone compared the changes with memory (rulesJudged). */
+  judged?: string | undefined
 }) {
   const sourceCount = sourceUrls.length
   const changed = delta.updated.length + delta.contradicted.length + delta.newFindings.length
@@ -43,7 +43,7 @@ export function DeltaPanel({
       ) : changed > 0 ? (
         <>
           <p className="mt-2 text-slate-800">{changeCounts(delta)}</p>
-          {judge === 'rules' ? <p className="mt-1 text-sm text-slate-700">{RULES_JUDGED}</p> : null}
+          {judged ? <p className="mt-1 text-sm text-slate-700">{judged}</p> : null}
           <ChangeGroup id="delta-updated" title="Updated" changes={delta.updated} sourceCount={sourceCount} />
           <ChangeGroup
             id="delta-contradicted"

@@ -4,14 +4,14 @@
 import { ClaimQuote } from '#app/components/claim-quote.tsx'
 import { DeltaPanel } from '#app/components/report-delta.tsx'
 import { ReportMarkdown } from '#app/components/report-markdown.tsx'
-import { summaryWithoutChanges } from '#server/research/report-summary.ts'
+import { rulesJudged, summaryWithoutChanges } from '#server/research/report-summary.ts'
 import type { Report } from '#server/research/report-types.ts'
 import { safeHref } from '#server/text/markdown/link-policy.ts'
 
 export function ReportView({ report }: { report: Report }) {
   const sourceUrls = report.sources.map((source) => source.url)
   // A later run leads with what changed, shown once: as the delta's lists, not also as the summary's block.
-  const delta = <DeltaPanel delta={report.delta} sourceUrls={sourceUrls} judge={report.generatedWith.judge} />
+  const delta = <DeltaPanel delta={report.delta} sourceUrls={sourceUrls} judged={rulesJudged(report)} />
   return (
     <div className="flex flex-col gap-6">
       {report.notice ? <CorpusNotice notice={report.notice} /> : null}

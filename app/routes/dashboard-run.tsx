@@ -154,16 +154,11 @@ function RunPage({ run, frameworkName, topicId, cadence, events: loadedEvents }:
         </section>
 
         <div className="min-w-0">
-          {status === 'running' && currentStep === QUEUED_STEP ? (
+          {status === 'running' ? (
             <p className="rounded-lg border border-sky-200 bg-sky-50 p-4 text-sm text-sky-950">
-              Waiting for a worker: every worker is busy, or this account already has as many runs going as it may have
-              at once. The run starts by itself, and its report appears here when it finishes; you can leave this page.
-            </p>
-          ) : null}
-          {status === 'running' && currentStep !== QUEUED_STEP ? (
-            <p className="rounded-lg border border-sky-200 bg-sky-50 p-4 text-sm text-sky-950">
-              Researching now. The report appears here when the run finishes; you can leave this page, the run goes on
-              without it.
+              {currentStep === QUEUED_STEP
+                ? 'Waiting for a worker: every worker is busy, or this account already has as many runs going as it may have at once. The run starts by itself, and its report appears here when it finishes; you can leave this page.'
+                : 'Researching now. The report appears here when the run finishes; you can leave this page, the run goes on without it.'}
             </p>
           ) : null}
           {status === 'failed' ? (

@@ -20,6 +20,11 @@ function noRun(runId: string) {
   )
 }
 
+/** What a running run is doing, for a reply that cannot give its report yet. */
+function runningNow(step: string | null): string {
+  return step === QUEUED_STEP ? 'queued, waiting for a worker' : `still running (step ${step ?? 'starting'})`
+}
+
 function runStatus(run: RunView) {
   return {
     runId: run.runId,
@@ -136,7 +141,7 @@ export function registerRunTools({ services, caller, registerTool }: ToolContext
       if (run.status !== 'complete' || !run.report) {
         const detail =
           run.status === 'running'
-            ? `${run.currentStep === QUEUED_STEP ? 'queued, waiting for a worker' : `still running (step ${run.currentStep ?? 'starting'})`}; call get_run_status until it is complete`
+            ? `${runningNow(run.currentStep)}; call get_run_status until it is complete`
             : `${run.status}${run.error ? `: ${run.error.message}` : ''}; start a new run with research_brief`
         return problem(`The run has no report yet: it is ${detail}.`)
       }

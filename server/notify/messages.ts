@@ -6,7 +6,7 @@
 // sanitised first: the only links in a message are Sextant's own and the run's sources.
 import { escapeMrkdwn, markdownToMrkdwn, slackLink } from '#server/notify/slack/mrkdwn.ts'
 import { splitText } from '#server/notify/split-text.ts'
-import { changeCounts, RULES_JUDGED, summaryWithoutChanges } from '#server/research/report-summary.ts'
+import { changeCounts, rulesJudged, summaryWithoutChanges } from '#server/research/report-summary.ts'
 import type { Report, ReportChange, ReportSource } from '#server/research/report-types.ts'
 import type { RunView } from '#server/runs/contract.ts'
 import { CITATION_MARKER, markerNumbers } from '#server/text/markdown/citations.ts'
@@ -154,9 +154,9 @@ function changeSections(f: Format, report: Report, body: (markdown: string) => s
   const list = (title: string, lines: string[]) =>
     lines.length > 0 ? [`${f.bold(title)}\n${lines.map((line) => `${f.bullet} ${line}`).join('\n')}`] : []
   // Rules alone compared these with memory: said under the counts, as every surface says it.
-  const judged = report.generatedWith.judge === 'rules' ? [f.italic(RULES_JUDGED)] : []
+  const judged = rulesJudged(report)
   const lines = [
-    [heading, f.plain(changeCounts(delta)), ...judged].join('\n'),
+    [heading, f.plain(changeCounts(delta)), ...(judged ? [f.italic(judged)] : [])].join('\n'),
     ...list(
       'Updated',
       delta.updated.map(

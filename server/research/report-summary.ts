@@ -1,7 +1,7 @@
 // A report's summary opens with a "### What changed since <date>" block (server/research/report-render.ts).
 // Surfaces that show the delta's structured lists in its place (the run page, Slack and GitHub)
 // take the block out of the summary, so what changed is shown once, and count the changes alike.
-import type { ReportDelta } from '#server/research/report-types.ts'
+import type { Report, ReportDelta } from '#server/research/report-types.ts'
 
 const CHANGES_HEADING = /^#{2,3}[ \t]+What changed since\b/
 
@@ -19,6 +19,13 @@ export function summaryWithoutChanges(summary: string): string {
  */
 export const RULES_JUDGED =
   'Compared with memory by rules, without a language model: a change told in other words can be listed as new.'
+
+/** RULES_JUDGED when the report shows changes that rules alone compared with memory; else undefined. */
+export function rulesJudged(report: Pick<Report, 'delta' | 'generatedWith'>): string | undefined {
+  const { delta } = report
+  const changed = delta.updated.length + delta.contradicted.length + delta.newFindings.length
+  return !delta.baseline && changed > 0 && report.generatedWith.judge === 'rules' ? RULES_JUDGED : undefined
+}
 
 /** ["1 updated", "2 new"]: each kind that has any, in the order given. */
 export function countPhrases(counts: Array<[count: number, kind: string]>): string[] {

@@ -6,11 +6,10 @@
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { peakInWindow } from '#bench/limited-stubs.ts'
 import { createTestAccount } from '#test/support/accounts.ts'
-import { TEST_MEMORY_KEYS } from '#test/support/app.ts'
 import { createTestDatabase, type TestDatabase } from '#test/support/database.ts'
-import { type Sextants, startSextants } from '#test/support/process.ts'
+import { type Sextants, startSextants, stubProvidersEnv } from '#test/support/process.ts'
 import { postBrief, waitForRun } from '#test/support/runs.ts'
-import { STUB_EXA_API_KEY, type StubExa, startStubExa } from '#test/support/stub-exa.ts'
+import { type StubExa, startStubExa } from '#test/support/stub-exa.ts'
 import { type StubOpenAi, startStubOpenAi } from '#test/support/stub-openai.ts'
 
 const RATE = 10
@@ -33,13 +32,8 @@ beforeAll(async () => {
   })
   openai = await startStubOpenAi()
   const env = {
-    DATABASE_URL: database.url,
-    MEMORY_ENCRYPTION_KEYS: TEST_MEMORY_KEYS,
-    EXA_API_KEY: STUB_EXA_API_KEY,
-    EXA_BASE_URL: exa.url,
+    ...stubProvidersEnv(database, exa, openai),
     EXA_REQUESTS_PER_SECOND: String(RATE),
-    OPENAI_API_KEY: openai.apiKey,
-    OPENAI_BASE_URL: openai.baseUrl,
     RATE_LIMIT_RUNS_PER_HOUR: '100',
   }
   sextants = await startSextants(2, env)

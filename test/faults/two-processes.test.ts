@@ -11,11 +11,11 @@ import { createTestAccount } from '#test/support/accounts.ts'
 import { TEST_MEMORY_KEYS } from '#test/support/app.ts'
 import { createTestDatabase, type TestDatabase } from '#test/support/database.ts'
 import { testLogger } from '#test/support/logger.ts'
-import { type Sextants, startSextants } from '#test/support/process.ts'
+import { type Sextants, startSextants, stubProvidersEnv } from '#test/support/process.ts'
 import { expectRunIntegrity, loadIntactMemory } from '#test/support/run-integrity.ts'
 import { postBrief, waitForRun } from '#test/support/runs.ts'
 import { openEventStream } from '#test/support/sse-client.ts'
-import { STUB_EXA_API_KEY, type StubExa, startStubExa } from '#test/support/stub-exa.ts'
+import { type StubExa, startStubExa } from '#test/support/stub-exa.ts'
 import { type StubOpenAi, startStubOpenAi } from '#test/support/stub-openai.ts'
 
 const TOPIC = 'Shared databases'
@@ -40,12 +40,7 @@ beforeAll(async () => {
   })
   openai = await startStubOpenAi()
   const env = {
-    DATABASE_URL: database.url,
-    MEMORY_ENCRYPTION_KEYS: TEST_MEMORY_KEYS,
-    EXA_API_KEY: STUB_EXA_API_KEY,
-    EXA_BASE_URL: exa.url,
-    OPENAI_API_KEY: openai.apiKey,
-    OPENAI_BASE_URL: openai.baseUrl,
+    ...stubProvidersEnv(database, exa, openai),
     PROVIDER_TIMEOUT_SECONDS: '1',
     RATE_LIMIT_RUNS_PER_HOUR: '100',
   }

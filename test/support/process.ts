@@ -4,7 +4,9 @@ import fs from 'node:fs'
 import path from 'node:path'
 import readline from 'node:readline'
 import { projectRoot } from '#server/http/app-build.ts'
+import { TEST_MEMORY_KEYS } from '#test/support/app.ts'
 import { offlineSearch } from '#test/support/offline-search.ts'
+import { STUB_EXA_API_KEY } from '#test/support/stub-exa.ts'
 
 /**
  * The time a test that starts real processes may take: each loads the server's code and may open a
@@ -12,6 +14,25 @@ import { offlineSearch } from '#test/support/offline-search.ts'
  * it took several seconds a start (issue 41, item 2). A budget, not a clock: `vi.setConfig` with it.
  */
 export const PROCESS_TEST_BUDGET_MS = 120_000
+
+/**
+ * What a Sextant process needs to run on a test database against the stub providers: the database,
+ * memory's key, and Exa and the model at their stubs.
+ */
+export function stubProvidersEnv(
+  database: { url: string },
+  exa: { url: string },
+  openai: { apiKey: string; baseUrl: string },
+): Record<string, string> {
+  return {
+    DATABASE_URL: database.url,
+    MEMORY_ENCRYPTION_KEYS: TEST_MEMORY_KEYS,
+    EXA_API_KEY: STUB_EXA_API_KEY,
+    EXA_BASE_URL: exa.url,
+    OPENAI_API_KEY: openai.apiKey,
+    OPENAI_BASE_URL: openai.baseUrl,
+  }
+}
 
 export type LogLine = { level: string; msg: string; [field: string]: unknown }
 

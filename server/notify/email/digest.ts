@@ -3,7 +3,7 @@
 // a link to the run page and one to unsubscribe. Plain text, and HTML in which everything from pages
 // and models is escaped text and the only links are Sextant's own and the run's http(s) sources.
 import type { Email } from '#server/notify/email/mailer.ts'
-import { countPhrases, RULES_JUDGED } from '#server/research/report-summary.ts'
+import { countPhrases, rulesJudged } from '#server/research/report-summary.ts'
 import type { Report, ReportChange, ReportFinding, ReportNewFinding } from '#server/research/report-types.ts'
 import type { RunView } from '#server/runs/contract.ts'
 import { stripBidiControls } from '#server/text/bidi.ts'
@@ -61,8 +61,13 @@ export function digestEmail(run: RunView, to: string, links: DigestLinks): Email
   if (!report) throw new Error(`run ${run.runId} has no report to send`)
   const topic = oneLine(run.brief.topic)
   const sections = sectionsOf(report)
-  const caveat = sections.length > 0 && report.generatedWith.judge === 'rules' ? RULES_JUDGED : undefined
-  const body: DigestBody = { topic, sections, confirmed: report.delta.confirmed, notice: report.notice, caveat }
+  const body: DigestBody = {
+    topic,
+    sections,
+    confirmed: report.delta.confirmed,
+    notice: report.notice,
+    caveat: rulesJudged(report),
+  }
   return {
     to,
     subject: digestSubject(run.brief.topic, report),

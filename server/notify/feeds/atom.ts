@@ -7,7 +7,7 @@
 // escaping: an "&" goes through it as U+FFFF (no XML text can hold that one) and is put back after.
 import { Feed } from 'feed'
 import type { FeedContent, FeedEntry } from '#server/notify/feeds/feeds.ts'
-import { RULES_JUDGED } from '#server/research/report-summary.ts'
+import { rulesJudged } from '#server/research/report-summary.ts'
 import type { ReportChange, ReportFinding, ReportNewFinding, ReportSource } from '#server/research/report-types.ts'
 
 const NOT_XML = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu
@@ -101,8 +101,8 @@ function entryHtml(entry: FeedEntry): string {
   }
   const changed = delta.newFindings.length + delta.updated.length + delta.contradicted.length
   if (changed === 0 && !delta.baseline) parts.push('<p>Nothing new, updated or contradicted.</p>')
-  if (changed > 0 && !delta.baseline && entry.report.generatedWith.judge === 'rules')
-    parts.push(`<p><em>${escapeHtml(RULES_JUDGED)}</em></p>`)
+  const judged = rulesJudged(entry.report)
+  if (judged) parts.push(`<p><em>${escapeHtml(judged)}</em></p>`)
   return parts.join('\n')
 }
 
