@@ -4,7 +4,7 @@
 // email already has an account, and leaves that account as it was.
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { createTestAccount } from '#test/support/accounts.ts'
-import { startTestApp, type TestApp } from '#test/support/app.ts'
+import { BURST_TEST_BUDGET_MS, startTestApp, type TestApp } from '#test/support/app.ts'
 import { sessionCookieFrom } from '#test/support/browser-session.ts'
 
 const FAILURES_PER_HOUR = 10
@@ -40,7 +40,9 @@ function deviceCookieFrom(response: Response): { cookie: string; attributes: str
   return set ? { cookie: set.split(';')[0] as string, attributes: set } : undefined
 }
 
-test('400 concurrent guesses from one address: at most the hourly allowance is checked, the rest are 429', async () => {
+test('400 concurrent guesses from one address: at most the hourly allowance is checked, the rest are 429', {
+  timeout: BURST_TEST_BUDGET_MS,
+}, async () => {
   const user = await createTestAccount(app.db)
   const statuses = await Promise.all(
     Array.from({ length: 400 }, async (_, i) => {
